@@ -3,9 +3,9 @@ import { requireNumber } from '../util/errors.js';
 
 /**
  * A synthetic, clearly artificial classification problem with an overconfident "model", for the demo and tests
- * (no training needed). Each sample has a true class y; a calibrated logit vector is z* = s·e_y + noise with
- * unit-variance Gaussian noise, so softmax(z*) is roughly the posterior; the "model" reports z = τ·z*, with
- * τ > 1 making it overconfident (τ = overconfidence).
+ * (no training needed). Each sample has a true class y and a feature vector x = s·e_y + ε, ε ~ N(0, I). The Bayes
+ * posterior is exactly softmax(s·x), so the calibrated logits are s·x; the "model" reports z = τ·s·x: τ = 1 is
+ * perfectly calibrated, τ > 1 overconfident (temperature scaling recovers T = τ), τ < 1 underconfident.
  */
 export interface SyntheticOptions {
   /** Number of samples. */
@@ -16,7 +16,7 @@ export interface SyntheticOptions {
   seed?: number;
   /** Separation s of the true class logit (larger = easier problem). */
   separation?: number;
-  /** Factor τ multiplying the logits (1 = roughly calibrated, > 1 overconfident, < 1 underconfident). */
+  /** Factor τ multiplying the calibrated logits (1 = calibrated, > 1 overconfident, < 1 underconfident). */
   overconfidence?: number;
 }
 
@@ -40,7 +40,7 @@ export function syntheticOverconfident(options: SyntheticOptions): SyntheticSet 
   for (let i = 0; i < n; i++) {
     const y = rng.int(c);
     labels[i] = y;
-    for (let k = 0; k < c; k++) logits[i * c + k] = tau * ((k === y ? s : 0) + rng.normal());
+    for (let k = 0; k < c; k++) logits[i * c + k] = tau * s * ((k === y ? s : 0) + rng.normal());
   }
   return { logits, labels, n, classes: c };
 }

@@ -1,0 +1,224 @@
+import type { ReliabilityData } from '../metrics/reliability-types.js';
+import {
+  AXIS_BOTTOM_MARGIN,
+  AXIS_LEFT_MARGIN,
+  axesBackground,
+  axesForeground,
+  linearScale,
+  niceTicks,
+  unitTicks,
+  type AxesOptions,
+  type PlotArea,
+} from './axes.js';
+import { checkReliabilityData } from './check-reliability-data.js';
+import { binInterval, optionalText, requireSize, type PanelBox } from './panel-box.js';
+import { el, formatNumber, svgDocument, type SvgElement } from './svg.js';
+import { COLORS, FONT_FAMILY, FONT_SIZES, fittedFontSize, percent, percentLabel, textWidth } from './theme.js';
+
+/**
+ * Confidence histogram (Guo et al. 2017, Fig. 1 top row): for each bin B_m the fraction of samples |B_m| / N
+ * whose confidence falls in it, with vertical dashed lines at the overall accuracy and the average confidence
+ * (their distance is the overall over/under-confidence). Drawn from the same `ReliabilityData` as the diagram.
+ */
+export interface ConfidenceHistogramOptions {
+  /** Title (default 'Confidence histogram'; null: no title row). */
+  readonly title?: string | null;
+  /** Size of the standalone SVG (default 420 × 260). */
+  readonly width?: number;
+  readonly height?: number;
+}
+
+interface LineLabel {
+  readonly value: number;
+  readonly text: string;
+  readonly color: string;
+  readonly dash: string;
+  readonly cls: string;
+}
+
+/** Draw a confidence histogram into `box`. Bars carry `class="bar-fraction"` and `data-bin`. */
+export function confidenceHistogramPanel(
+  data: ReliabilityData,
+  box: PanelBox,
+  options: ConfidenceHistogramOptions = {},
+): SvgElement {
+  checkReliabilityData(data);
+  const title = optionalText('title', options.title, 'Confidence histogram');
+  const left = AXIS_LEFT_MARGIN;
+  const right = 14;
+  const children: SvgElement[] = [];
+  let top = box.y + 6;
+  if (title !== null && title !== '') {
+    const fs = fittedFontSize(title, FONT_SIZES.title, box.width - 12);
+    children.push(
+      el(
+        'text',
+        {
+          class: 'title',
+          x: box.x + left + (box.width - left - right) / 2,
+          y: top + fs,
+          'text-anchor': 'middle',
+          'font-size': fs,
+          'font-weight': 'bold',
+          fill: COLORS.text,
+        },
+        title,
+      ),
+    );
+    top += fs + 8;
+  }
+  top += 4;
+  const area: PlotArea = {
+    x: box.x + left,
+    y: top,
+    width: box.width - left - right,
+    height: box.y + box.height - AXIS_BOTTOM_MARGIN - top,
+  };
+  requireSize('width (plot area)', area.width, 40);
+  requireSize('height (plot area)', area.height, 30);
+
+  let maxFraction = 0;
+  if (data.total > 0) for (const bin of data.bins) maxFraction = Math.max(maxFraction, bin.count / data.total);
+  const yTicks = niceTicks(maxFraction > 0 ? maxFraction : 1, area.height < 140 ? 4 : 5, 1);
+  const yMax = yTicks[yTicks.length - 1]!;
+  const x = linearScale(0, 1, area.x, area.x + area.width);
+  const y = linearScale(0, yMax, area.y + area.height, area.y);
+  const step = yTicks.length > 1 ? yTicks[1]! - yTicks[0]! : yMax;
+  let decimals = 0;
+  while (decimals < 4 && Math.abs(Math.round(step * 100 * 10 ** decimals) - step * 100 * 10 ** decimals) > 1e-6) decimals++;
+  const axes: AxesOptions = {
+    xTicks: unitTicks(5),
+    yTicks,
+    xFormat: (v) => v.toFixed(1),
+    yFormat: (v) => formatNumber(v * 100, decimals),
+    xLabel: 'Confidence',
+    yLabel: '% of samples',
+  };
+  children.push(axesBackground(area, x, y, axes));
+
+  const bars: SvgElement[] = [];
+  data.bins.forEach((bin, b) => {
+    if (bin.count === 0 || data.total === 0) return;
+    const fraction = bin.count / data.total;
+    const x0 = x(bin.lower);
+    const width = x(bin.upper) - x0;
+    const yTop = y(fraction);
+    bars.push(
+      el(
+        'rect',
+        {
+          class: 'bar-fraction',
+          'data-bin': b,
+          x: x0,
+          y: yTop,
+          width,
+          height: y(0) - yTop,
+          'stroke-width': width >= 5 ? 1 : width >= 2 ? 0.5 : 0,
+        },
+        el('title', {}, `${binInterval(data, b)}: n = ${bin.count} (${percent(fraction, 1)}%)`),
+      ),
+    );
+  });
+  children.push(el('g', { class: 'fractions', fill: COLORS.histogram, stroke: COLORS.histogramEdge }, ...bars));
+
+  if (data.total > 0) {
+    const lines: LineLabel[] = [
+      {
+        value: data.accuracy,
+        text: `Accuracy ${percentLabel(data.accuracy, 1)}`,
+        color: COLORS.accuracyLine,
+        dash: '6 4',
+        cls: 'line-accuracy',
+      },
+      {
+        value: data.meanConfidence,
+        text: `Avg. confidence ${percentLabel(data.meanConfidence, 1)}`,
+        color: COLORS.confidenceLine,
+        dash: '3 3',
+        cls: 'line-confidence',
+      },
+    ];
+    children.push(...referenceLines(lines, area, (v) => x(v)));
+  }
+  children.push(axesForeground(area, x, y, axes));
+  return el('g', { class: 'confidence-histogram' }, ...children);
+}
+
+/**
+ * Vertical dashed lines with rotated labels reading upwards from the top of the plot. The lower value's label
+ * goes left of its line and the higher value's to the right, so close lines never overlap; a label that would
+ * leave the plot moves to the other side (and further out if that side is taken).
+ */
+function referenceLines(lines: readonly LineLabel[], area: PlotArea, x: (v: number) => number): SvgElement[] {
+  const fs = FONT_SIZES.annotation;
+  const sorted = [...lines].sort((a, b) => a.value - b.value);
+  const out: SvgElement[] = [];
+  // Label baseline x positions: glyphs of a text rotated by −90° extend to the left of the baseline.
+  const taken: number[] = [];
+  sorted.forEach((line, i) => {
+    const px = x(line.value);
+    const leftBaseline = px - 4;
+    const rightBaseline = px + 3 + fs * 0.8;
+    let preferLeft = i === 0;
+    if (preferLeft && leftBaseline - fs * 0.8 < area.x) preferLeft = false;
+    if (!preferLeft && rightBaseline + fs * 0.25 > area.x + area.width) preferLeft = true;
+    let bx = preferLeft ? leftBaseline : rightBaseline;
+    for (const t of taken) {
+      if (Math.abs(bx - t) < fs * 1.15) bx = preferLeft ? t - fs * 1.15 : t + fs * 1.15;
+    }
+    taken.push(bx);
+    const available = area.height - 10;
+    const size = textWidth(line.text, fs) <= available ? fs : Math.max(7, (fs * available) / textWidth(line.text, fs));
+    const ty = area.y + 6;
+    out.push(
+      el('line', {
+        class: line.cls,
+        x1: px,
+        y1: area.y,
+        x2: px,
+        y2: area.y + area.height,
+        stroke: line.color,
+        'stroke-width': 1.6,
+        'stroke-dasharray': line.dash,
+      }),
+      el(
+        'text',
+        {
+          class: `${line.cls}-label`,
+          x: bx,
+          y: ty,
+          'text-anchor': 'end',
+          'font-size': size,
+          fill: line.color,
+          stroke: '#ffffff',
+          'stroke-width': 3,
+          'stroke-linejoin': 'round',
+          'paint-order': 'stroke',
+          transform: `rotate(-90 ${formatNumber(bx)} ${formatNumber(ty)})`,
+        },
+        line.text,
+      ),
+    );
+  });
+  return out;
+}
+
+/** Standalone confidence histogram as an SVG document (default 420 × 260 px). */
+export function confidenceHistogramSvg(data: ReliabilityData, options: ConfidenceHistogramOptions = {}): string {
+  checkReliabilityData(data);
+  const width = requireSize('width', options.width ?? 420, 160);
+  const height = requireSize('height', options.height ?? 260, 120);
+  const title = optionalText('title', options.title, 'Confidence histogram');
+  return svgDocument(
+    width,
+    height,
+    { title: title ?? 'Confidence histogram', fontFamily: FONT_FAMILY, background: COLORS.background },
+    el(
+      'desc',
+      {},
+      `${data.bins.length} bins, convention ${data.convention}, n = ${data.total}, ` +
+        `accuracy ${percentLabel(data.accuracy)}, mean confidence ${percentLabel(data.meanConfidence)}`,
+    ),
+    confidenceHistogramPanel(data, { x: 0, y: 0, width, height }, options),
+  );
+}

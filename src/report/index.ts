@@ -1,0 +1,21 @@
+/**
+ * Report layer: SVG plots drawn from `ReliabilityData` (reliability diagram, confidence histogram, the combined
+ * figure), PNG rendering through resvg, atomic figure writing, and a Markdown/HTML comparison report.
+ */
+export {
+  reliabilityDiagramSvg,
+  reliabilityDiagramPanel,
+  reliabilityTitle,
+  type ReliabilityDiagramOptions,
+} from './reliability-diagram.js';
+export { confidenceHistogramSvg, confidenceHistogramPanel, type ConfidenceHistogramOptions } from './confidence-histogram.js';
+export { calibrationFigureSvg, calibrationSubtitle, type CalibrationFigureOptions } from './calibration-figure.js';
+export { svgToPng, type PngOptions } from './png.js';
+export { writeFigure, type WriteFigureOptions } from './write-figure.js';
+export { checkReliabilityData } from './check-reliability-data.js';
+export { markdownReport, escapeMarkdown, type ReportOptions, type MarkdownReport } from './markdown.js';
+export { htmlReport } from './html.js';
+export { writeReport } from './write-report.js';
+export { metricTable, KNOWN_COLUMNS, type MethodResult, type MetricColumn, type MetricTable } from './metric-table.js';
+export type { PanelBox } from './panel-box.js';
+export { el, renderSvg, svgDocument, escapeXml, formatNumber, type SvgElement, type SvgAttributes, type SvgChild } from './svg.js';

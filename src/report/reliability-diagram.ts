@@ -1,0 +1,412 @@
+import type { ReliabilityData } from '../metrics/reliability-types.js';
+import {
+  AXIS_BOTTOM_MARGIN,
+  AXIS_LEFT_MARGIN,
+  axesBackground,
+  axesForeground,
+  linearScale,
+  unitTicks,
+  type AxesOptions,
+  type LinearScale,
+  type PlotArea,
+} from './axes.js';
+import { checkReliabilityData } from './check-reliability-data.js';
+import { binInterval, compactCount, optionalText, requireIdPrefix, requireSize, type PanelBox } from './panel-box.js';
+import { el, formatNumber, svgDocument, type SvgElement } from './svg.js';
+import { COLORS, FONT_FAMILY, FONT_SIZES, fittedFontSize, percent, percentLabel, textWidth } from './theme.js';
+
+/**
+ * Reliability diagram (Guo et al. 2017, Fig. 1 bottom row; DeGroot & Fienberg 1983; METHODS.md "Metrics"):
+ * for every non-empty confidence bin B_m, a bar of height acc(B_m) ("Outputs") spanning the bin, and a hatched
+ * "Gap" bar between acc(B_m) and conf(B_m) — its height is the bin's calibration gap |acc − conf|, so the ECE is
+ * the count-weighted mean of the gap heights. The dashed diagonal acc = conf is perfect calibration. Bin counts
+ * |B_m| are printed in a strip above the plot (rotated when bins are narrow, shaded cells when even that does not
+ * fit). The ECE (in %) is in the title. Everything drawn comes from `ReliabilityData`; nothing is recomputed.
+ */
+export interface ReliabilityDiagramOptions {
+  /** Title; the ECE is appended ("<title> — ECE 4.21%"). Default 'Reliability diagram'; null: no title row. */
+  readonly title?: string | null;
+  /** Size of the standalone SVG in pixels (default 420 × 470). */
+  readonly width?: number;
+  readonly height?: number;
+  /** Print per-bin sample counts above the plot (default true). */
+  readonly showCounts?: boolean;
+  /** Draw the legend (default true). */
+  readonly legend?: boolean;
+  /** Prefix of element ids (the hatch pattern), for several figures inlined in one HTML page (default 'calibkit'). */
+  readonly idPrefix?: string;
+}
+
+/** Title text of a reliability diagram: "<title> — ECE 12.34%" (or just "ECE 12.34%" for an empty title). */
+export function reliabilityTitle(title: string, ece: number, total: number): string {
+  const e = total > 0 ? `ECE ${percent(ece)}%` : 'ECE n/a (no samples)';
+  return title === '' ? e : `${title} — ${e}`;
+}
+
+type CountMode = 'horizontal' | 'rotated' | 'strip';
+
+interface CountLayout {
+  readonly mode: CountMode;
+  readonly fontSize: number;
+  readonly height: number;
+}
+
+/** Narrowest non-empty bin in pixels for a plot `plotWidth` pixels wide (Infinity when all bins are empty). */
+function minBinWidth(data: ReliabilityData, plotWidth: number): number {
+  let min = Infinity;
+  for (const bin of data.bins) if (bin.count > 0) min = Math.min(min, (bin.upper - bin.lower) * plotWidth);
+  return min;
+}
+
+/**
+ * How bin counts fit above the bins: horizontal text at 9 px, else at 8 px, else rotated 9 px text, else (bins
+ * narrower than a line of text) a strip of cells shaded by log count.
+ */
+function countLayout(data: ReliabilityData, plotWidth: number): CountLayout {
+  const minWidth = minBinWidth(data, plotWidth);
+  const widest = (fs: number): number => {
+    let w = 0;
+    for (const bin of data.bins) if (bin.count > 0) w = Math.max(w, textWidth(compactCount(bin.count), fs));
+    return w;
+  };
+  const fs = FONT_SIZES.count;
+  if (minWidth === Infinity || widest(fs) <= minWidth - 2) return { mode: 'horizontal', fontSize: fs, height: fs + 5 };
+  if (widest(fs - 1) <= minWidth - 2) return { mode: 'horizontal', fontSize: fs - 1, height: fs + 4 };
+  if (fs * 1.1 <= minWidth) return { mode: 'rotated', fontSize: fs, height: widest(fs) + 6 };
+  return { mode: 'strip', fontSize: fs, height: 10 };
+}
+
+/** Right margin of every panel (the left one is AXIS_LEFT_MARGIN). */
+export const PANEL_RIGHT_MARGIN = 14;
+
+/**
+ * Height of the count strip a reliability diagram draws above its plot when it fills a box `boxWidth` wide
+ * (0 with `showCounts: false`); lets a figure align a neighbouring panel's plot area with the diagram's.
+ */
+export function countStripHeight(data: ReliabilityData, boxWidth: number, showCounts = true): number {
+  return showCounts ? countLayout(data, boxWidth - AXIS_LEFT_MARGIN - PANEL_RIGHT_MARGIN).height + 3 : 4;
+}
+
+function countStrip(data: ReliabilityData, x: LinearScale, area: PlotArea, layout: CountLayout, top: number): SvgElement {
+  const bottom = top + layout.height;
+  const items: SvgElement[] = [];
+  let maxCount = 0;
+  for (const bin of data.bins) maxCount = Math.max(maxCount, bin.count);
+  const logMax = Math.log1p(maxCount);
+  data.bins.forEach((bin, b) => {
+    if (bin.count === 0) return;
+    const x0 = x(bin.lower);
+    const x1 = x(bin.upper);
+    const cx = (x0 + x1) / 2;
+    const label = compactCount(bin.count);
+    if (layout.mode === 'horizontal') {
+      items.push(el('text', { class: 'count', 'data-bin': b, x: cx, y: bottom - 3, 'text-anchor': 'middle' }, label));
+    } else if (layout.mode === 'rotated') {
+      const tx = cx + layout.fontSize * 0.36;
+      const ty = bottom - 3;
+      items.push(
+        el(
+          'text',
+          { class: 'count', 'data-bin': b, x: tx, y: ty, transform: `rotate(-90 ${formatNumber(tx)} ${formatNumber(ty)})` },
+          label,
+        ),
+      );
+    } else {
+      items.push(
+        el(
+          'rect',
+          {
+            class: 'count-cell',
+            'data-bin': b,
+            x: x0,
+            y: top + 1,
+            width: x1 - x0,
+            height: layout.height - 2,
+            fill: COLORS.countStrip,
+            'fill-opacity': 0.1 + (0.9 * Math.log1p(bin.count)) / logMax,
+          },
+          el('title', {}, `${binInterval(data, b)}: n = ${bin.count}`),
+        ),
+      );
+    }
+  });
+  return el(
+    'g',
+    { class: 'counts', fill: COLORS.muted, 'font-size': layout.fontSize },
+    el('text', { class: 'counts-label', x: area.x - 7, y: bottom - 3, 'text-anchor': 'end' }, 'n'),
+    ...items,
+  );
+}
+
+/** Gap fill: red hatching, or flat translucent red when bins are too narrow (< 6 px) for hatching to read. */
+function gapPattern(id: string, hatched: boolean): SvgElement {
+  if (!hatched)
+    return el(
+      'pattern',
+      { id, patternUnits: 'userSpaceOnUse', width: 4, height: 4 },
+      el('rect', { x: 0, y: 0, width: 4, height: 4, fill: COLORS.gap, 'fill-opacity': 0.4 }),
+    );
+  return hatchPattern(id);
+}
+
+function hatchPattern(id: string): SvgElement {
+  return el(
+    'pattern',
+    { id, patternUnits: 'userSpaceOnUse', width: 5, height: 5, patternTransform: 'rotate(45)' },
+    el('rect', { x: 0, y: 0, width: 5, height: 5, fill: COLORS.gap, 'fill-opacity': 0.28 }),
+    el('line', { x1: 0, y1: 0, x2: 0, y2: 5, stroke: COLORS.gapEdge, 'stroke-width': 1.4 }),
+  );
+}
+
+/**
+ * Legend corner: the first of top-left, bottom-right, top-right, bottom-left whose box covers the least bar
+ * area (bars reach up to max(acc, conf) in their bin), so the legend hides as little data as possible.
+ */
+function legendCorner(data: ReliabilityData, area: PlotArea, width: number, height: number): { x: number; y: number } {
+  const pad = 8;
+  const corners = [
+    { x: area.x + pad, y: area.y + pad },
+    { x: area.x + area.width - pad - width, y: area.y + area.height - pad - height },
+    { x: area.x + area.width - pad - width, y: area.y + pad },
+    { x: area.x + pad, y: area.y + area.height - pad - height },
+  ];
+  let best = corners[0]!;
+  let bestOverlap = Infinity;
+  for (const c of corners) {
+    let overlap = 0;
+    for (const bin of data.bins) {
+      if (bin.count === 0) continue;
+      const x0 = area.x + bin.lower * area.width;
+      const x1 = area.x + bin.upper * area.width;
+      const top = area.y + (1 - Math.max(bin.accuracy, bin.meanConfidence)) * area.height;
+      const w = Math.min(x1, c.x + width) - Math.max(x0, c.x);
+      const h = Math.min(area.y + area.height, c.y + height) - Math.max(top, c.y);
+      if (w > 0 && h > 0) overlap += w * h;
+    }
+    if (overlap < bestOverlap - 1e-6) {
+      best = c;
+      bestOverlap = overlap;
+    }
+  }
+  return best;
+}
+
+function legend(data: ReliabilityData, area: PlotArea, hatchId: string): SvgElement {
+  const fs = FONT_SIZES.legend;
+  const rows = ['Outputs', 'Gap', 'Perfect calibration'];
+  const rowHeight = fs + 6;
+  const swatch = 16;
+  const width = 8 + swatch + 6 + Math.max(...rows.map((r) => textWidth(r, fs))) + 8;
+  const height = rows.length * rowHeight + 8;
+  const { x, y } = legendCorner(data, area, width, height);
+  const rowY = (i: number): number => y + 4 + i * rowHeight;
+  const sx = x + 8;
+  return el(
+    'g',
+    { class: 'legend', 'font-size': fs, fill: COLORS.text },
+    el('rect', { x, y, width, height, fill: '#ffffff', 'fill-opacity': 0.9, stroke: '#cccccc', rx: 3 }),
+    el('rect', {
+      x: sx,
+      y: rowY(0) + 3,
+      width: swatch,
+      height: rowHeight - 6,
+      fill: COLORS.outputs,
+      stroke: COLORS.outputsEdge,
+    }),
+    el('text', { x: sx + swatch + 6, y: rowY(0) + rowHeight / 2 + fs * 0.36 }, rows[0]!),
+    el('rect', {
+      x: sx,
+      y: rowY(1) + 3,
+      width: swatch,
+      height: rowHeight - 6,
+      fill: `url(#${hatchId})`,
+      stroke: COLORS.gapEdge,
+    }),
+    el('text', { x: sx + swatch + 6, y: rowY(1) + rowHeight / 2 + fs * 0.36 }, rows[1]!),
+    el('line', {
+      x1: sx,
+      y1: rowY(2) + rowHeight / 2,
+      x2: sx + swatch,
+      y2: rowY(2) + rowHeight / 2,
+      stroke: COLORS.diagonal,
+      'stroke-width': 1.5,
+      'stroke-dasharray': '4 3',
+    }),
+    el('text', { x: sx + swatch + 6, y: rowY(2) + rowHeight / 2 + fs * 0.36 }, rows[2]!),
+  );
+}
+
+/**
+ * Draw a reliability diagram into `box` (for composing figures). `options.title` null draws no title row.
+ * Bars carry `class="bar-accuracy"` / `class="bar-gap"` and `data-bin="<index>"`, with a `<title>` tooltip
+ * giving the bin's interval, count, accuracy and confidence.
+ */
+export function reliabilityDiagramPanel(
+  data: ReliabilityData,
+  box: PanelBox,
+  options: ReliabilityDiagramOptions = {},
+): SvgElement {
+  checkReliabilityData(data);
+  const title = optionalText('title', options.title, 'Reliability diagram');
+  const idPrefix = requireIdPrefix(options.idPrefix);
+  const hatchId = `${idPrefix}-gap-hatch`;
+  const left = AXIS_LEFT_MARGIN;
+  const right = PANEL_RIGHT_MARGIN;
+  const children: SvgElement[] = [];
+  let top = box.y + 6;
+  if (title !== null) {
+    const text = reliabilityTitle(title, data.ece, data.total);
+    const fs = fittedFontSize(text, FONT_SIZES.title, box.width - 12);
+    children.push(
+      el(
+        'text',
+        {
+          class: 'title',
+          x: box.x + left + (box.width - left - right) / 2,
+          y: top + fs,
+          'text-anchor': 'middle',
+          'font-size': fs,
+          'font-weight': 'bold',
+          fill: COLORS.text,
+        },
+        text,
+      ),
+    );
+    top += fs + 8;
+  }
+  const plotWidth = box.width - left - right;
+  const showCounts = options.showCounts !== false;
+  const counts = showCounts ? countLayout(data, plotWidth) : null;
+  const stripTop = top;
+  if (counts !== null) top += counts.height + 3;
+  else top += 4;
+  const area: PlotArea = {
+    x: box.x + left,
+    y: top,
+    width: plotWidth,
+    height: box.y + box.height - AXIS_BOTTOM_MARGIN - top,
+  };
+  requireSize('width (plot area)', area.width, 40);
+  requireSize('height (plot area)', area.height, 40);
+  const x = linearScale(0, 1, area.x, area.x + area.width);
+  const y = linearScale(0, 1, area.y + area.height, area.y);
+  const axes: AxesOptions = {
+    xTicks: unitTicks(5),
+    yTicks: unitTicks(5),
+    xFormat: (v) => v.toFixed(1),
+    yFormat: (v) => v.toFixed(1),
+    xLabel: 'Confidence',
+    yLabel: 'Accuracy',
+  };
+  children.push(el('defs', {}, gapPattern(hatchId, minBinWidth(data, area.width) >= 6)));
+  children.push(axesBackground(area, x, y, axes));
+
+  const bars: SvgElement[] = [];
+  const gaps: SvgElement[] = [];
+  data.bins.forEach((bin, b) => {
+    if (bin.count === 0) return;
+    const x0 = x(bin.lower);
+    const width = x(bin.upper) - x0;
+    const edge = width >= 5 ? 1 : width >= 2 ? 0.5 : 0;
+    const tooltip =
+      `${binInterval(data, b)}: n = ${bin.count}, accuracy ${percent(bin.accuracy, 1)}%, ` +
+      `confidence ${percent(bin.meanConfidence, 1)}%`;
+    const yAcc = y(bin.accuracy);
+    bars.push(
+      el(
+        'rect',
+        {
+          class: 'bar-accuracy',
+          'data-bin': b,
+          x: x0,
+          y: yAcc,
+          width,
+          height: y(0) - yAcc,
+          'stroke-width': edge,
+        },
+        el('title', {}, tooltip),
+      ),
+    );
+    if (bin.accuracy !== bin.meanConfidence) {
+      const yTop = y(Math.max(bin.accuracy, bin.meanConfidence));
+      const yBottom = y(Math.min(bin.accuracy, bin.meanConfidence));
+      gaps.push(
+        el(
+          'rect',
+          {
+            class: 'bar-gap',
+            'data-bin': b,
+            x: x0,
+            y: yTop,
+            width,
+            height: yBottom - yTop,
+            'stroke-width': edge,
+          },
+          el('title', {}, `gap ${percent(bin.accuracy - bin.meanConfidence, 1)} points — ${tooltip}`),
+        ),
+      );
+    }
+  });
+  children.push(el('g', { class: 'outputs', fill: COLORS.outputs, stroke: COLORS.outputsEdge }, ...bars));
+  children.push(el('g', { class: 'gaps', fill: `url(#${hatchId})`, stroke: COLORS.gapEdge }, ...gaps));
+  children.push(
+    el('line', {
+      class: 'diagonal',
+      x1: x(0),
+      y1: y(0),
+      x2: x(1),
+      y2: y(1),
+      stroke: COLORS.diagonal,
+      'stroke-width': 1.5,
+      'stroke-dasharray': '6 4',
+    }),
+  );
+  if (data.total === 0) {
+    children.push(
+      el(
+        'text',
+        {
+          class: 'empty-note',
+          x: area.x + area.width / 2,
+          y: area.y + area.height / 2,
+          'text-anchor': 'middle',
+          'font-size': FONT_SIZES.annotation,
+          fill: COLORS.muted,
+          stroke: '#ffffff',
+          'stroke-width': 4,
+          'stroke-linejoin': 'round',
+          'paint-order': 'stroke',
+        },
+        'no samples',
+      ),
+    );
+  }
+  if (counts !== null) children.push(countStrip(data, x, area, counts, stripTop));
+  if (options.legend !== false) children.push(legend(data, area, hatchId));
+  children.push(axesForeground(area, x, y, axes));
+  return el('g', { class: 'reliability-diagram' }, ...children);
+}
+
+/** Standalone reliability diagram as an SVG document (default 420 × 470 px). See `reliabilityDiagramPanel`. */
+export function reliabilityDiagramSvg(data: ReliabilityData, options: ReliabilityDiagramOptions = {}): string {
+  checkReliabilityData(data);
+  const width = requireSize('width', options.width ?? 420, 160);
+  const height = requireSize('height', options.height ?? 470, 160);
+  const title = optionalText('title', options.title, 'Reliability diagram');
+  return svgDocument(
+    width,
+    height,
+    {
+      title: reliabilityTitle(title ?? '', data.ece, data.total),
+      fontFamily: FONT_FAMILY,
+      background: COLORS.background,
+    },
+    el(
+      'desc',
+      {},
+      `${data.bins.length} bins, convention ${data.convention}, n = ${data.total}, ` +
+        `accuracy ${percentLabel(data.accuracy)}, mean confidence ${percentLabel(data.meanConfidence)}`,
+    ),
+    reliabilityDiagramPanel(data, { x: 0, y: 0, width, height }, options),
+  );
+}
