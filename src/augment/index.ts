@@ -1,0 +1,3 @@
+/** Public API of the host-side augmentation: mixup family draws and label smoothing targets. */
+export * from './mixup.js';
+export * from './label-smoothing.js';

@@ -1,0 +1,162 @@
+import { readFile, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+import { invalidArgument } from '../util/errors.js';
+import { imageDataset, type DatasetSplits, type ImageDataset } from './dataset.js';
+import { cacheRoot } from './download.js';
+import { isGzip } from './idx.js';
+import { readTar } from './tar.js';
+
+/**
+ * CIFAR-10 and CIFAR-100 (Krizhevsky 2009), official binary versions
+ * (https://www.cs.toronto.edu/~kriz/cifar.html).
+ *
+ * CIFAR-10 (cifar-10-binary.tar.gz → cifar-10-batches-bin/): data_batch_1..5.bin (training, 10,000 records
+ * each) and test_batch.bin; each record is 3,073 bytes: the label (0–9), then 3,072 pixel bytes: the 1,024
+ * red values of the 32×32 image row by row, then green, then blue — already C×H×W. batches.meta.txt has the
+ * class names. CIFAR-100 (cifar-100-binary.tar.gz → cifar-100-binary/): train.bin (50,000) and test.bin
+ * (10,000), 3,074-byte records: coarse label (0–19), fine label (0–99), 3,072 pixel bytes;
+ * coarse_label_names.txt and fine_label_names.txt. Values are byte/255; shape [3, 32, 32].
+ */
+export const CIFAR10_CLASS_NAMES: readonly string[] = [
+  'airplane', 'automobile', 'bird', 'cat', 'deer', 'dog', 'frog', 'horse', 'ship', 'truck',
+];
+
+const PIXELS = 3 * 32 * 32;
+
+/** Options of the CIFAR loaders. */
+export interface CifarOptions {
+  /**
+   * The official .tar.gz (or .tar), or a directory holding the extracted .bin files (directly or in the
+   * archive's top folder). Default: <cacheRoot()>/<archive name>, else the extracted folder there.
+   */
+  path?: string;
+}
+
+/** Options of `loadCifar100`. */
+export interface Cifar100Options extends CifarOptions {
+  /** Which labels to use: the 100 fine classes (default) or the 20 coarse superclasses. */
+  labels?: 'fine' | 'coarse';
+}
+
+const gunzipAsync = promisify(gunzip);
+
+/** Read the named files (by base name) from an archive or a directory; missing files are absent from the map. */
+async function readSource(path: string, wanted: readonly string[], folder: string): Promise<Map<string, Uint8Array>> {
+  const found = new Map<string, Uint8Array>();
+  const info = await stat(path);
+  if (info.isDirectory()) {
+    for (const dir of [path, join(path, folder)]) {
+      for (const name of wanted) {
+        if (found.has(name)) continue;
+        try {
+          found.set(name, await readFile(join(dir, name)));
+        } catch {
+          /* not in this folder */
+        }
+      }
+    }
+    return found;
+  }
+  let bytes: Uint8Array = await readFile(path);
+  if (isGzip(bytes)) bytes = new Uint8Array(await gunzipAsync(bytes));
+  for (const entry of readTar(bytes, path)) {
+    const name = basename(entry.name);
+    if (entry.type === 'file' && wanted.includes(name) && !found.has(name)) found.set(name, entry.data);
+  }
+  return found;
+}
+
+async function resolvePath(options: CifarOptions, archive: string, folder: string): Promise<string> {
+  const candidates = options.path !== undefined ? [options.path] : [join(cacheRoot(), archive), join(cacheRoot(), folder)];
+  for (const c of candidates) {
+    try {
+      await stat(c);
+      return c;
+    } catch {
+      /* try the next */
+    }
+  }
+  throw new Error(
+    `${archive.replace(/-binary\.tar\.gz$/, '')}: not found at ${candidates.join(' or ')}. Download the binary version ` +
+      `https://www.cs.toronto.edu/~kriz/${archive} and pass its path (or the extracted ${folder} directory) as the path option, ` +
+      `or put it at ${candidates[0]}.`,
+  );
+}
+
+function requireFiles(found: Map<string, Uint8Array>, names: readonly string[], path: string): void {
+  const missing = names.filter((n) => !found.has(n));
+  if (missing.length > 0) throw new Error(`cifar: ${path} lacks ${missing.join(', ')}; expected the official binary version's files`);
+}
+
+/** Decode concatenated CIFAR records of `labelBytes` label bytes + 3,072 pixels; `labelIndex` picks the label byte. */
+export function decodeCifarRecords(
+  chunks: readonly Uint8Array[],
+  labelBytes: 1 | 2,
+  labelIndex: number,
+  source: string,
+): { images: Float32Array; labels: Int32Array } {
+  const record = labelBytes + PIXELS;
+  let n = 0;
+  for (const [i, c] of chunks.entries()) {
+    if (c.length % record !== 0) invalidArgument(`${source}[${i}]`, `a multiple of ${record}-byte records`, `${c.length} bytes`);
+    n += c.length / record;
+  }
+  const images = new Float32Array(n * PIXELS);
+  const labels = new Int32Array(n);
+  let k = 0;
+  for (const c of chunks) {
+    for (let r = 0; r < c.length; r += record, k++) {
+      labels[k] = c[r + labelIndex]!;
+      const out = k * PIXELS;
+      const start = r + labelBytes;
+      for (let j = 0; j < PIXELS; j++) images[out + j] = c[start + j]! / 255;
+    }
+  }
+  return { images, labels };
+}
+
+function names(bytes: Uint8Array | undefined): string[] | undefined {
+  if (bytes === undefined) return undefined;
+  return new TextDecoder().decode(bytes).split(/\r?\n/).map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+/** Load CIFAR-10: train 50,000 (batches 1–5 in order) and test 10,000, shape [3, 32, 32]. */
+export async function loadCifar10(options: CifarOptions = {}): Promise<Required<DatasetSplits<ImageDataset>>> {
+  const folder = 'cifar-10-batches-bin';
+  const path = await resolvePath(options, 'cifar-10-binary.tar.gz', folder);
+  const trainFiles = [1, 2, 3, 4, 5].map((i) => `data_batch_${i}.bin`);
+  const found = await readSource(path, [...trainFiles, 'test_batch.bin', 'batches.meta.txt'], folder);
+  requireFiles(found, [...trainFiles, 'test_batch.bin'], path);
+  const classNames = names(found.get('batches.meta.txt')) ?? CIFAR10_CLASS_NAMES;
+  const make = (split: string, files: string[]) => {
+    const { images, labels } = decodeCifarRecords(files.map((f) => found.get(f)!), 1, 0, `${path}: ${split}`);
+    return imageDataset({ name: `cifar10/${split}`, images, labels, shape: [3, 32, 32], classes: 10, classNames: classNames.length === 10 ? classNames : CIFAR10_CLASS_NAMES });
+  };
+  return { train: make('train', trainFiles), test: make('test', ['test_batch.bin']) };
+}
+
+/** Load CIFAR-100 with fine (100) or coarse (20) labels: train 50,000 and test 10,000, shape [3, 32, 32]. */
+export async function loadCifar100(options: Cifar100Options = {}): Promise<Required<DatasetSplits<ImageDataset>>> {
+  const which = options.labels ?? 'fine';
+  if (which !== 'fine' && which !== 'coarse') invalidArgument('labels', '"fine" or "coarse"', JSON.stringify(which));
+  const folder = 'cifar-100-binary';
+  const path = await resolvePath(options, 'cifar-100-binary.tar.gz', folder);
+  const found = await readSource(path, ['train.bin', 'test.bin', 'fine_label_names.txt', 'coarse_label_names.txt'], folder);
+  requireFiles(found, ['train.bin', 'test.bin'], path);
+  const classes = which === 'fine' ? 100 : 20;
+  const classNames = names(found.get(`${which}_label_names.txt`));
+  const make = (split: string, file: string) => {
+    const { images, labels } = decodeCifarRecords([found.get(file)!], 2, which === 'fine' ? 1 : 0, `${path}: ${file}`);
+    return imageDataset({
+      name: `cifar100${which === 'coarse' ? '-coarse' : ''}/${split}`,
+      images,
+      labels,
+      shape: [3, 32, 32],
+      classes,
+      ...(classNames && classNames.length === classes ? { classNames } : {}),
+    });
+  };
+  return { train: make('train', 'train.bin'), test: make('test', 'test.bin') };
+}

@@ -1,0 +1,21 @@
+/** Public API of the data layer: datasets, loaders, splits, batching, transforms, dataset shift. */
+export * from './dataset.js';
+export * from './mnist.js';
+export * from './idx.js';
+export * from './download.js';
+export * from './fashion-mnist.js';
+export * from './tar.js';
+export * from './cifar.js';
+export * from './mat.js';
+export * from './svhn.js';
+export * from './npy-dataset.js';
+export * from './vocabulary.js';
+export * from './text.js';
+export * from './splits.js';
+export * from './batching.js';
+export * from './transforms.js';
+export * from './poisson.js';
+export * from './shift.js';
+export * from './corruptions.js';
+export * from './load-dataset.js';
+export { syntheticOverconfident, type SyntheticOptions, type SyntheticSet } from './synthetic.js';

@@ -1,0 +1,76 @@
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import { invalidArgument } from '../util/errors.js';
+import { imageDataset, type DatasetSplits, type ImageDataset } from './dataset.js';
+import { cacheRoot } from './download.js';
+import { readMat, type MatArray } from './mat.js';
+
+/**
+ * SVHN, cropped digits (Netzer et al. 2011, http://ufldl.stanford.edu/housenumbers/): train_32x32.mat (73,257
+ * images), test_32x32.mat (26,032), extra_32x32.mat (531,131). Each is a level-5 MAT-file with X, uint8
+ * [32, 32, 3, N] column-major (element (row r, column c, channel k, image n) at r + 32c + 1024k + 3072n), and
+ * y, double [N, 1] with labels 1–10 where 10 means the digit 0. Loaded as [3, 32, 32] images, byte/255, with
+ * labels 0–9 (the digit).
+ */
+export const SVHN_CLASS_NAMES: readonly string[] = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
+
+/** Options of `loadSvhn`. */
+export interface SvhnOptions {
+  /** Directory with train_32x32.mat and test_32x32.mat (default <cacheRoot()>/svhn). */
+  directory?: string;
+  /** Also load extra_32x32.mat (531,131 images, 1.6 GB as float32). Default false. */
+  extra?: boolean;
+}
+
+/** Convert SVHN's X [H, W, C, N] (column-major) and y [N, 1] arrays to an image dataset. */
+export function svhnFromArrays(x: MatArray, y: MatArray, name: string): ImageDataset {
+  if (x.dims.length !== 4) invalidArgument(`${name}: X`, 'a 4-D array [H, W, C, N]', `[${x.dims.join(', ')}]`);
+  const [h, w, c, n] = x.dims as [number, number, number, number];
+  if (y.data.length !== n) invalidArgument(`${name}: y`, `${n} labels (one per image)`, `${y.data.length}`);
+  const scale = x.class === 'uint8' ? 1 / 255 : 1;
+  const images = new Float32Array(n * c * h * w);
+  const src = x.data;
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < c; k++) {
+      const outBase = (i * c + k) * h * w;
+      const inBase = i * c * h * w + k * h * w;
+      for (let col = 0; col < w; col++) {
+        const inCol = inBase + col * h;
+        for (let row = 0; row < h; row++) images[outBase + row * w + col] = src[inCol + row]! * scale;
+      }
+    }
+  }
+  const labels = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = y.data[i]!;
+    if (!Number.isInteger(v) || v < 1 || v > 10) invalidArgument(`${name}: y[${i}]`, 'a label in 1..10 (10 = digit 0)', String(v));
+    labels[i] = v === 10 ? 0 : v;
+  }
+  return imageDataset({ name, images, labels, shape: [c, h, w], classes: 10, classNames: SVHN_CLASS_NAMES });
+}
+
+async function loadSplit(directory: string, split: string): Promise<ImageDataset> {
+  const path = join(directory, `${split}_32x32.mat`);
+  try {
+    await access(path);
+  } catch {
+    throw new Error(
+      `svhn: ${path} not found. Download http://ufldl.stanford.edu/housenumbers/${split}_32x32.mat (the cropped-digits ` +
+        `format) into ${directory}, or pass the directory that holds it as the directory option.`,
+    );
+  }
+  const vars = await readMat(path, ['X', 'y']);
+  const x = vars.get('X');
+  const y = vars.get('y');
+  if (x === undefined || y === undefined) throw new Error(`svhn: ${path} lacks the variable ${x === undefined ? 'X' : 'y'}`);
+  return svhnFromArrays(x, y, `svhn/${split}`);
+}
+
+/** Load SVHN (cropped digits): train and test, and extra when asked. */
+export async function loadSvhn(options: SvhnOptions = {}): Promise<Required<DatasetSplits<ImageDataset>> & { extra?: ImageDataset }> {
+  const directory = options.directory ?? join(cacheRoot(), 'svhn');
+  const train = await loadSplit(directory, 'train');
+  const test = await loadSplit(directory, 'test');
+  if (!options.extra) return { train, test };
+  return { train, test, extra: await loadSplit(directory, 'extra') };
+}

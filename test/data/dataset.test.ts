@@ -1,0 +1,35 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { classCounts, concatDatasets, imageDataset, subset } from '../../src/data/dataset.js';
+import { DATASET_NAMES, loadDataset } from '../../src/data/load-dataset.js';
+
+const toy = () =>
+  imageDataset({ name: 'toy', images: Float32Array.from({ length: 8 }, (_, j) => j), labels: Int32Array.from([0, 1, 1, 0]), shape: [1, 1, 2], classes: 2 });
+
+test('image datasets check their sizes, labels and class names', () => {
+  assert.throws(() => imageDataset({ name: 'x', images: new Float32Array(7), labels: new Int32Array(4), shape: [1, 1, 2], classes: 2 }), /images: expected 4 × 1 × 1 × 2 = 8 values/);
+  assert.throws(() => imageDataset({ name: 'x', images: new Float32Array(8), labels: Int32Array.from([0, 0, 2, 0]), shape: [1, 1, 2], classes: 2 }), /labels\[2\]: expected a class index in \[0, 2\), got 2/);
+  assert.throws(() => imageDataset({ name: 'x', images: new Float32Array(8), labels: new Int32Array(4), shape: [1, 1, 2], classes: 2, classNames: ['a'] }), /classNames: expected 2 names/);
+});
+
+test('subset copies rows in the given order and concat restores the whole', () => {
+  const ds = toy();
+  const s = subset(ds, [3, 0]);
+  assert.deepEqual(Array.from(s.images), [6, 7, 0, 1]);
+  assert.deepEqual(Array.from(s.labels), [0, 0]);
+  s.images[0] = -1;
+  assert.equal(ds.images[6], 6);
+  const whole = concatDatasets([subset(ds, [0, 1]), subset(ds, [2, 3])]);
+  assert.deepEqual(whole.images, ds.images);
+  assert.deepEqual(Array.from(classCounts(whole.labels, 2)), [2, 2]);
+  assert.throws(() => subset(ds, [4]), /indices\[0\]: expected an index in \[0, 4\), got 4/);
+});
+
+test('loadDataset dispatches by name and refuses unknown names', async () => {
+  assert.deepEqual(DATASET_NAMES, ['mnist', 'fashion-mnist', 'cifar10', 'cifar100', 'svhn', 'npy', 'text']);
+  const { train, test: testSet } = await loadDataset('mnist', { testSize: 1000 });
+  assert.equal(train.labels.length, 9000);
+  assert.equal(testSet?.labels.length, 1000);
+  await assert.rejects(loadDataset('imagenet' as 'mnist'), /name: expected one of mnist, fashion-mnist/);
+  await assert.rejects(loadDataset('npy'), /options: expected \{ images, labels \} paths/);
+});
