@@ -1,0 +1,37 @@
+import type { FlagSpecs, ParsedFlags } from './args.js';
+
+/** Where a command writes: stdout for results, stderr for progress and errors. */
+export interface Writer {
+  write(text: string): unknown;
+}
+
+/** The program's environment, passed explicitly so that tests capture output and set variables. */
+export interface CliIO {
+  readonly stdout: Writer;
+  readonly stderr: Writer;
+  /** Environment variables (default: none). `CALIB_DEBUG=1` prints stacks of internal errors. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * One `calib` subcommand: its flags (typed specs, also the source of its --help) and `run`, which returns the
+ * exit code (default 0). Errors are thrown, not printed: the program turns them into one stderr line.
+ * Adding a command = one file in commands/ exporting a `defineCommand(...)` + one line in commands/index.ts.
+ */
+export interface Command<F extends FlagSpecs = FlagSpecs> {
+  readonly name: string;
+  /** One line for the command list. */
+  readonly summary: string;
+  /** Usage line after `calib <name>` when the generated one is not precise (e.g. one of two flags). */
+  readonly usage?: string;
+  /** Paragraph(s) for `calib <name> --help`. */
+  readonly description?: string;
+  readonly examples?: readonly string[];
+  readonly flags: F;
+  run(flags: ParsedFlags<F>, io: CliIO): Promise<number | void>;
+}
+
+/** Identity function that infers the literal flag specs, so `run` receives precisely typed flags. */
+export function defineCommand<const F extends FlagSpecs>(command: Command<F>): Command<F> {
+  return command;
+}

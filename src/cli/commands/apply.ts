@@ -1,0 +1,75 @@
+import { extname } from 'node:path';
+import { createNpyWriter } from '../../io/npy.js';
+import { requirePredictionShape } from '../../io/validate.js';
+import { writeMatrixFile } from '../../io/write-predictions.js';
+import type { Predictions } from '../../posthoc/index.js';
+import { invalidArgument } from '../../util/errors.js';
+import { matrix, type Matrix } from '../../util/matrix.js';
+import { readCalibratorFile } from '../calibrator-file.js';
+import { defineCommand } from '../command.js';
+import { openPredictions, PREDICTION_FLAGS, readAll, validatedPredictionChunks } from '../inputs.js';
+
+/**
+ * `calib apply`: calibrated probabilities (or logits) from a saved calibrator. A .npy output is written chunk by
+ * chunk as the input streams (atomically: nothing appears at --out until the last row is written); CSV/JSON
+ * outputs are assembled in memory.
+ */
+export const applyCommand = defineCommand({
+  name: 'apply',
+  summary: 'Apply a saved calibrator to predictions and write calibrated probabilities.',
+  usage: '--calibrator FILE (--logits FILE | --probs FILE) --out FILE [options]',
+  examples: [
+    'calib apply --calibrator calibrator.json --logits test-logits.npy --out test-probs.npy',
+    'calib apply --calibrator calibrator.json --logits z.npy --out z-calibrated.npy --output logits --dtype float64',
+  ],
+  flags: {
+    calibrator: { type: 'string', required: true, valueName: 'FILE', description: 'calibrator JSON written by calib fit' },
+    ...PREDICTION_FLAGS,
+    out: { type: 'string', required: true, valueName: 'FILE', description: 'output file (.npy, .csv or .json)' },
+    dtype: { type: 'string', choices: ['float32', 'float64'], default: 'float32', description: 'precision of the output' },
+    output: {
+      type: 'string',
+      choices: ['probs', 'logits'],
+      default: 'probs',
+      description: 'calibrated probabilities, or calibrated logits (not for histogram/isotonic)',
+    },
+  },
+  async run(flags, io) {
+    const ext = extname(flags.out).toLowerCase();
+    if (ext !== '.npy' && ext !== '.csv' && ext !== '.json') invalidArgument('--out', 'a file ending in .npy, .csv or .json', JSON.stringify(flags.out));
+    const calibrator = await readCalibratorFile(flags.calibrator, '--calibrator');
+    const wantLogits = flags.output === 'logits';
+    if (wantLogits && !calibrator.applyLogits) {
+      invalidArgument('--output', `'probs' for a ${calibrator.kind} calibrator (it has no calibrated logits)`, "'logits'");
+    }
+    const predictions = await openPredictions(flags);
+    const { rows, cols } = predictions.source;
+    requirePredictionShape(predictions.argName, rows, cols);
+    if (cols !== calibrator.classes) {
+      invalidArgument(predictions.argName, `${calibrator.classes} columns (the calibrator was fitted for ${calibrator.classes} classes)`, `${cols}`);
+    }
+    const dtype = flags.dtype as 'float32' | 'float64';
+    const transform = (m: Matrix): Matrix<Float64Array> => {
+      const input: Predictions = predictions.kind === 'logits' ? { logits: m } : { probabilities: m };
+      return wantLogits ? calibrator.applyLogits!(input) : calibrator.apply(input);
+    };
+    if (ext === '.npy') {
+      const writer = await createNpyWriter(flags.out, [rows, cols], dtype);
+      try {
+        for await (const chunk of validatedPredictionChunks(predictions)) await writer.write(transform(chunk.matrix).data);
+      } catch (error) {
+        await writer.abort();
+        throw error;
+      }
+      await writer.close();
+    } else {
+      const all = await readAll(validatedPredictionChunks(predictions), rows, cols);
+      const out = transform(all.matrix);
+      await writeMatrixFile(flags.out, matrix(rows, cols, out.data), { dtype, key: wantLogits ? 'logits' : 'probs', argName: '--out' });
+    }
+    io.stdout.write(
+      `applied ${calibrator.kind} to ${rows.toLocaleString('en-US')} × ${cols} ${predictions.kind} -> ${flags.out} ` +
+        `(calibrated ${wantLogits ? 'logits' : 'probabilities'}, ${dtype})\n`,
+    );
+  },
+});

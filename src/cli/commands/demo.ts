@@ -1,0 +1,138 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { syntheticOverconfident } from '../../data/synthetic.js';
+import { writeNpy } from '../../io/npy.js';
+import { CalibrationAccumulator, requireBins, type CalibrationMetrics } from '../../metrics/index.js';
+import { fitCalibrator } from '../../posthoc/index.js';
+import { calibrationFigureSvg, writeFigure } from '../../report/index.js';
+import { atomicWriteFile } from '../../util/atomic-write.js';
+import { requireNumber } from '../../util/errors.js';
+import { matrix, type Matrix } from '../../util/matrix.js';
+import { writeCalibratorFile } from '../calibrator-file.js';
+import { defineCommand } from '../command.js';
+import { formatComparisonTable, metricsJson, type EvalSettings } from '../metrics-report.js';
+
+const BANNER_WIDTH = 78;
+
+function banner(lines: readonly string[]): string {
+  const rule = '='.repeat(BANNER_WIDTH);
+  return [rule, ...lines.map((l) => `  ${l}`), rule, ''].join('\n');
+}
+
+/**
+ * `calib demo`: the whole post-hoc workflow on a SYNTHETIC overconfident classifier (src/data/synthetic.ts),
+ * until a trained model is available: generate N samples, split them into a validation half (first N/2 rows)
+ * and a test half (the rest; samples are i.i.d.), evaluate, fit temperature scaling on the validation half,
+ * evaluate the test half before and after, and write every input and output so the same steps can be repeated
+ * with `calib eval/fit/apply/plot`. The data is labelled as synthetic on screen, in metrics.json and in the
+ * figure titles.
+ */
+export const demoCommand = defineCommand({
+  name: 'demo',
+  summary: 'Run the post-hoc workflow (eval, fit temperature scaling, apply, plot) on SYNTHETIC overconfident data.',
+  description: [
+    'No model is trained: the predictions come from a made-up 10-class problem whose "model" multiplies calibrated',
+    'logits by --overconfidence (3 by default), which makes it overconfident by construction. The files written to',
+    '--out are ordinary inputs for the other commands, printed at the end.',
+  ].join('\n'),
+  examples: ['calib demo', 'calib demo --out /tmp/demo --n 100000 --seed 7'],
+  flags: {
+    out: { type: 'string', default: 'calib-demo', valueName: 'DIR', description: 'output directory (created if missing)' },
+    n: { type: 'integer', default: 20000, description: 'number of synthetic samples (split in halves)' },
+    classes: { type: 'integer', default: 10, description: 'number of classes' },
+    overconfidence: { type: 'number', default: 3, description: 'factor tau multiplying the logits (> 1: overconfident)' },
+    seed: { type: 'integer', default: 0, description: 'seed of the synthetic data' },
+    bins: { type: 'integer', default: 15, description: 'number of confidence bins M' },
+    png: { type: 'boolean', default: true, description: 'also render the figures as PNG (--png=false: SVG only)' },
+  },
+  async run(flags, io) {
+    const n = requireNumber('--n', flags.n, { integer: true, min: 4 });
+    const classes = requireNumber('--classes', flags.classes, { integer: true, min: 2 });
+    const tau = requireNumber('--overconfidence', flags.overconfidence, { min: 0, exclusiveMin: true });
+    const bins = requireBins(flags.bins, '--bins');
+    const dir = flags.out;
+    const out = io.stdout;
+    out.write(
+      banner([
+        'SYNTHETIC DATA - NOT A REAL MODEL',
+        `${n.toLocaleString('en-US')} samples of a made-up ${classes}-class problem; the "model" multiplies calibrated`,
+        `logits by tau = ${tau}, so it is overconfident by construction (src/data/synthetic.ts).`,
+        'Use calib eval / fit / apply / plot on your own predictions for real numbers.',
+      ]),
+    );
+    const data = syntheticOverconfident({ n, classes, seed: flags.seed, overconfidence: tau });
+    // Stored as float32, like most models' outputs; all numbers below come from exactly what is written.
+    const logits = Float32Array.from(data.logits);
+    const nVal = Math.floor(n / 2);
+    const nTest = n - nVal;
+    const val = matrix(nVal, classes, logits.subarray(0, nVal * classes));
+    const test = matrix(nTest, classes, logits.subarray(nVal * classes));
+    const valLabels = data.labels.subarray(0, nVal);
+    const testLabels = data.labels.subarray(nVal);
+
+    await mkdir(dir, { recursive: true });
+    const path = (name: string): string => join(dir, name);
+    await writeNpy(path('val-logits.npy'), val.data, [nVal, classes]);
+    await writeNpy(path('val-labels.npy'), valLabels, [nVal], { dtype: 'int64' });
+    await writeNpy(path('test-logits.npy'), test.data, [nTest, classes]);
+    await writeNpy(path('test-labels.npy'), testLabels, [nTest], { dtype: 'int64' });
+
+    const settings: EvalSettings = { input: 'logits', bins, convention: '(l,u]', classes };
+    const evaluateOn = (m: Matrix, y: Int32Array, input: 'logits' | 'probabilities'): CalibrationAccumulator =>
+      new CalibrationAccumulator({ ...settings, input }).update(m, y);
+    const valBefore = evaluateOn(val, valLabels, 'logits').compute();
+    const calibrator = fitCalibrator('temperature', { logits: val }, valLabels);
+    const temperature = calibrator.toJSON()['temperature'] as number;
+    await writeCalibratorFile(path('calibrator.json'), calibrator);
+    const beforeState = evaluateOn(test, testLabels, 'logits');
+    const calibrated = matrix(nTest, classes, Float32Array.from(calibrator.apply({ logits: test }).data));
+    await writeNpy(path('test-calibrated-probs.npy'), calibrated.data, [nTest, classes]);
+    const afterState = evaluateOn(calibrated, testLabels, 'probabilities');
+    const before = beforeState.compute();
+    const after = afterState.compute();
+
+    const figures: string[] = [];
+    for (const [name, state, label] of [
+      ['reliability-before', beforeState, 'before'],
+      ['reliability-after', afterState, `after temperature scaling (T = ${temperature.toFixed(2)})`],
+    ] as const) {
+      const svg = calibrationFigureSvg(state.reliability(), { title: `SYNTHETIC test half, ${label}` });
+      await writeFigure(path(`${name}.svg`), svg);
+      figures.push(`${name}.svg`);
+      if (flags.png) {
+        await writeFigure(path(`${name}.png`), svg);
+        figures.push(`${name}.png`);
+      }
+    }
+    const report = {
+      synthetic: true,
+      description: `SYNTHETIC overconfident data (src/data/synthetic.ts), tau = ${tau}; not a real model`,
+      seed: flags.seed,
+      samples: { validation: nVal, test: nTest },
+      temperature,
+      validation_before: metricsJson(valBefore, settings),
+      test_before: metricsJson(before, settings),
+      test_after: metricsJson(after, { ...settings, input: 'probabilities' }),
+    };
+    await atomicWriteFile(path('metrics.json'), `${JSON.stringify(report, null, 2)}\n`);
+
+    out.write(`validation half: ${nVal.toLocaleString('en-US')} samples, ECE ${(valBefore.ece * 100).toFixed(2)}% before calibration\n`);
+    out.write(`temperature scaling fitted on the validation half: T = ${temperature.toFixed(4)}\n\n`);
+    out.write(`test half (${nTest.toLocaleString('en-US')} SYNTHETIC samples), ${bins} bins (l,u]:\n`);
+    const names = ['accuracy', 'nll', 'brier', 'ece', 'adaece', 'mce', 'classwise_ece', 'mean_confidence'] as const;
+    out.write(formatComparisonTable(['before', 'after TS'], [before, after] as CalibrationMetrics[], names));
+    out.write(`\nwrote to ${dir}/: val-logits.npy val-labels.npy test-logits.npy test-labels.npy calibrator.json\n`);
+    out.write(`  test-calibrated-probs.npy metrics.json ${figures.join(' ')}\n`);
+    out.write('\nthe same steps with the CLI (replace the synthetic files by your own predictions):\n');
+    const q = (name: string): string => JSON.stringify(path(name)).replace(/^"([\w./-]+)"$/, '$1');
+    out.write(
+      [
+        `  calib eval  --logits ${q('test-logits.npy')} --labels ${q('test-labels.npy')}`,
+        `  calib fit   --method temperature --logits ${q('val-logits.npy')} --labels ${q('val-labels.npy')} --out ${q('calibrator.json')}`,
+        `  calib apply --calibrator ${q('calibrator.json')} --logits ${q('test-logits.npy')} --out ${q('test-calibrated-probs.npy')}`,
+        `  calib plot  --probs ${q('test-calibrated-probs.npy')} --labels ${q('test-labels.npy')} --out ${q('reliability-after.svg')}`,
+        '',
+      ].join('\n'),
+    );
+  },
+});

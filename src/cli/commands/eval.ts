@@ -1,0 +1,71 @@
+import { requireBins } from '../../metrics/index.js';
+import { requireNumber } from '../../util/errors.js';
+import { defineCommand } from '../command.js';
+import { LABEL_FLAGS, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, validatedChunks } from '../inputs.js';
+import { bootstrapAllMetrics, evaluateChunks, formatMetricsTable, metricsJson, type EvalSettings } from '../metrics-report.js';
+
+/**
+ * `calib eval`: every calibration metric of METHODS.md § Metrics for a set of predictions and labels. Inputs
+ * are streamed chunk by chunk into the metrics layer's accumulator (only O(N) top-label values are kept), except
+ * with --bootstrap, which needs all rows in memory.
+ */
+export const evalCommand = defineCommand({
+  name: 'eval',
+  summary: 'Compute every calibration metric (ECE, AdaECE, MCE, NLL, Brier, classwise ECE, KS, ...) of predictions.',
+  usage: '(--logits FILE | --probs FILE) --labels FILE [options]',
+  description: [
+    'Table values are percentages for calibration errors, accuracy and confidence; NLL, Brier and entropy are plain.',
+    'With --json, one JSON object with the metrics as fractions (not %) under snake_case names.',
+    "Bins: equal-width; '(l,u]' puts a confidence on an edge in the lower bin (Guo et al., sklearn), '[l,u)' in the",
+    'upper one (torchmetrics). Probabilities must be ≥ 0 with rows summing to 1 within 1e-3.',
+  ].join('\n'),
+  examples: [
+    'calib eval --logits val-logits.npy --labels val-labels.npy',
+    'calib eval --probs probs.csv --labels labels.csv --bins 10 --json',
+    'calib eval --logits z.npy --labels y.npy --bootstrap 1000 --seed 1',
+  ],
+  flags: {
+    ...PREDICTION_FLAGS,
+    ...LABEL_FLAGS,
+    bins: { type: 'integer', default: 15, description: 'number of confidence bins M' },
+    convention: { type: 'string', choices: ['(l,u]', '[l,u)'], default: '(l,u]', description: 'which side of each bin is closed' },
+    json: { type: 'boolean', description: 'print one JSON object instead of the table' },
+    bootstrap: { type: 'integer', valueName: 'B', description: 'add percentile-bootstrap intervals from B resamples' },
+    seed: { type: 'integer', default: 0, description: 'seed of the bootstrap resamples' },
+    level: { type: 'number', default: 0.95, valueName: 'P', description: 'coverage of the bootstrap intervals' },
+  },
+  async run(flags, io) {
+    requireBins(flags.bins, '--bins');
+    if (flags.bootstrap !== undefined) requireNumber('--bootstrap', flags.bootstrap, { integer: true, min: 1 });
+    requireNumber('--level', flags.level, { min: 0, exclusiveMin: true, max: 0.999999 });
+    const { predictions, labels } = await openPredictionsAndLabels(flags);
+    const settings: EvalSettings = {
+      input: predictions.kind,
+      bins: flags.bins,
+      convention: flags.convention as EvalSettings['convention'],
+      classes: predictions.source.cols,
+    };
+    const { rows, cols } = predictions.source;
+    let metrics;
+    let intervals;
+    if (flags.bootstrap !== undefined) {
+      const all = await readAll(validatedChunks(predictions, labels), rows, cols);
+      ({ metrics } = await evaluateChunks([{ offset: 0, ...all }], settings));
+      intervals = bootstrapAllMetrics(all.matrix, all.labels, settings, { resamples: flags.bootstrap, seed: flags.seed, level: flags.level });
+    } else {
+      ({ metrics } = await evaluateChunks(validatedChunks(predictions, labels), settings));
+    }
+    if (flags.json) {
+      io.stdout.write(`${JSON.stringify(metricsJson(metrics, settings, intervals))}\n`);
+      return;
+    }
+    const source = flags.logits ?? flags.probs;
+    io.stdout.write(
+      `${rows.toLocaleString('en-US')} samples, ${cols} classes, ${predictions.kind} from ${source}; ` +
+        `${metrics.bins} bins ${metrics.convention}, AdaECE ${metrics.adaptive_binning}, sweep chose ${metrics.sweep_bins} bins` +
+        (intervals ? `; ${intervals.resamples} bootstrap resamples, seed ${intervals.seed}` : '') +
+        '\n\n',
+    );
+    io.stdout.write(formatMetricsTable(metrics, intervals));
+  },
+});

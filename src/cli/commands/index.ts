@@ -1,0 +1,15 @@
+import type { Command } from '../command.js';
+import { applyCommand } from './apply.js';
+import { demoCommand } from './demo.js';
+import { evalCommand } from './eval.js';
+import { fitCommand } from './fit.js';
+import { plotCommand } from './plot.js';
+
+/** The `calib` command table, in the order of `calib --help`. Adding a command: one file here + one line below. */
+export const COMMANDS: readonly Command[] = [
+  evalCommand,
+  fitCommand,
+  applyCommand,
+  plotCommand,
+  demoCommand,
+];

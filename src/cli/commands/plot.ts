@@ -1,0 +1,63 @@
+import { extname } from 'node:path';
+import { CalibrationAccumulator, requireBins } from '../../metrics/index.js';
+import type { BinConvention } from '../../metrics/index.js';
+import { calibrationFigureSvg, confidenceHistogramSvg, reliabilityDiagramSvg, writeFigure } from '../../report/index.js';
+import { invalidArgument, requireNumber } from '../../util/errors.js';
+import { defineCommand } from '../command.js';
+import { percent } from '../format-table.js';
+import { LABEL_FLAGS, openPredictionsAndLabels, PREDICTION_FLAGS, validatedChunks } from '../inputs.js';
+
+/**
+ * `calib plot`: the reliability diagram and confidence histogram (src/report) of predictions, as SVG or PNG
+ * (by the extension of --out). The bin statistics are streamed from the inputs (src/metrics).
+ */
+export const plotCommand = defineCommand({
+  name: 'plot',
+  summary: 'Draw the reliability diagram and confidence histogram of predictions (SVG or PNG).',
+  usage: '(--logits FILE | --probs FILE) --labels FILE --out FILE [options]',
+  examples: [
+    'calib plot --logits test-logits.npy --labels test-labels.npy --out reliability.svg',
+    'calib plot --probs p.npy --labels y.npy --out diagram.png --figure diagram --title "ResNet-50, CIFAR-10"',
+  ],
+  flags: {
+    ...PREDICTION_FLAGS,
+    ...LABEL_FLAGS,
+    out: { type: 'string', required: true, valueName: 'FILE', description: 'output image, .svg or .png' },
+    bins: { type: 'integer', default: 15, description: 'number of confidence bins M' },
+    convention: { type: 'string', choices: ['(l,u]', '[l,u)'], default: '(l,u]', description: 'which side of each bin is closed' },
+    title: { type: 'string', valueName: 'TEXT', description: "figure title (the ECE is appended; default 'Calibration')" },
+    figure: {
+      type: 'string',
+      choices: ['combined', 'diagram', 'histogram'],
+      default: 'combined',
+      description: 'histogram above the reliability diagram, or either alone',
+    },
+    layout: { type: 'string', choices: ['stacked', 'side-by-side'], default: 'stacked', description: 'layout of the combined figure' },
+    width: { type: 'integer', valueName: 'PX', description: 'PNG width in pixels (default: the SVG size)' },
+  },
+  async run(flags, io) {
+    const ext = extname(flags.out).toLowerCase();
+    if (ext !== '.svg' && ext !== '.png') invalidArgument('--out', 'a file ending in .svg or .png', JSON.stringify(flags.out));
+    requireBins(flags.bins, '--bins');
+    if (flags.width !== undefined) requireNumber('--width', flags.width, { integer: true, min: 16, max: 16384 });
+    const { predictions, labels } = await openPredictionsAndLabels(flags);
+    const accumulator = new CalibrationAccumulator({
+      input: predictions.kind,
+      bins: flags.bins,
+      convention: flags.convention as BinConvention,
+      classes: predictions.source.cols,
+    });
+    for await (const chunk of validatedChunks(predictions, labels)) accumulator.update(chunk.matrix, chunk.labels);
+    const data = accumulator.reliability();
+    const title = flags.title !== undefined ? { title: flags.title } : {};
+    const svg =
+      flags.figure === 'diagram' ? reliabilityDiagramSvg(data, title)
+      : flags.figure === 'histogram' ? confidenceHistogramSvg(data, title)
+      : calibrationFigureSvg(data, { ...title, layout: flags.layout as 'stacked' | 'side-by-side' });
+    await writeFigure(flags.out, svg, flags.width !== undefined ? { width: flags.width } : {});
+    io.stdout.write(
+      `wrote ${flags.figure === 'combined' ? 'reliability diagram + confidence histogram' : flags.figure === 'diagram' ? 'reliability diagram' : 'confidence histogram'} ` +
+        `of ${data.total.toLocaleString('en-US')} samples (ECE ${percent(data.ece)}%, ${data.bins.length} bins ${data.convention}) -> ${flags.out}\n`,
+    );
+  },
+});

@@ -1,0 +1,110 @@
+import { requireLabels, requirePredictionValues } from '../metrics/validation.js';
+import { openLabelsSource, openMatrixSource, type LabelsSource, type MatrixSource } from '../io/read-predictions.js';
+import { requirePredictionShape } from '../io/validate.js';
+import { matrix, type Matrix } from '../util/matrix.js';
+import { UsageError } from './args.js';
+
+/**
+ * The prediction/label inputs shared by the commands: flag specs, `--logits` xor `--probs`, shape checks before
+ * reading, and value checks on every chunk (finite values; probabilities ≥ 0 with rows summing to 1 within 1e-3;
+ * labels integral and in [0, C)) with positions relative to the whole file.
+ */
+
+export const PREDICTION_FLAGS = {
+  logits: { type: 'string', valueName: 'FILE', description: 'N × C logits (.npy, .csv or .json)' },
+  probs: { type: 'string', valueName: 'FILE', description: 'N × C probabilities, rows summing to 1 (instead of --logits)' },
+} as const;
+
+export const LABEL_FLAGS = {
+  labels: { type: 'string', valueName: 'FILE', required: true, description: 'N integer class labels in [0, C) (.npy, .csv or .json)' },
+  'label-column': { type: 'string', valueName: 'NAME', description: 'column of a multi-column labels CSV' },
+} as const;
+
+/** Rows per chunk when streaming .npy inputs (64 Ki rows × C float32 is a few MB). */
+export const ROWS_PER_CHUNK = 65536;
+
+export interface PredictionInput {
+  /** What the matrix holds. */
+  readonly kind: 'logits' | 'probabilities';
+  /** The flag it came from: '--logits' or '--probs'. */
+  readonly argName: '--logits' | '--probs';
+  readonly source: MatrixSource;
+}
+
+/** Open the one prediction input given as --logits or --probs. */
+export async function openPredictions(flags: { logits?: string | undefined; probs?: string | undefined }): Promise<PredictionInput> {
+  if ((flags.logits === undefined) === (flags.probs === undefined)) {
+    throw new UsageError(
+      flags.logits === undefined ? 'give the predictions with --logits FILE or --probs FILE' : 'give either --logits or --probs, not both',
+    );
+  }
+  const logits = flags.logits !== undefined;
+  const argName = logits ? '--logits' : '--probs';
+  const source = await openMatrixSource((flags.logits ?? flags.probs)!, argName, { key: logits ? 'logits' : 'probs' });
+  return { kind: logits ? 'logits' : 'probabilities', argName, source };
+}
+
+/** Open predictions and labels and check their shapes (N ≥ 1, C ≥ 2, one label per row) before reading values. */
+export async function openPredictionsAndLabels(flags: {
+  logits?: string | undefined;
+  probs?: string | undefined;
+  labels: string;
+  'label-column'?: string | undefined;
+}): Promise<{ predictions: PredictionInput; labels: LabelsSource }> {
+  const predictions = await openPredictions(flags);
+  const column = flags['label-column'];
+  const labels = await openLabelsSource(flags.labels, '--labels', column === undefined ? {} : { column });
+  requirePredictionShape(predictions.argName, predictions.source.rows, predictions.source.cols, '--labels', labels.length);
+  return { predictions, labels };
+}
+
+/** A validated chunk: rows [offset, offset + matrix.rows) of the inputs. */
+export interface InputChunk {
+  readonly offset: number;
+  readonly matrix: Matrix;
+  readonly labels: Int32Array;
+}
+
+/** Stream validated chunks of predictions with their labels. */
+export async function* validatedChunks(
+  predictions: PredictionInput,
+  labels: LabelsSource,
+  rowsPerChunk = ROWS_PER_CHUNK,
+): AsyncGenerator<InputChunk> {
+  const labelChunks = labels.chunks(rowsPerChunk);
+  let offset = 0;
+  for await (const m of predictions.source.chunks(rowsPerChunk)) {
+    const next = await labelChunks.next();
+    const y = next.done ? new Int32Array(0) : next.value;
+    requirePredictionValues(m, predictions.kind, predictions.argName, offset);
+    requireLabels(y, m.rows, m.cols, '--labels', offset);
+    yield { offset, matrix: m, labels: y };
+    offset += m.rows;
+  }
+  await labelChunks.return(undefined);
+}
+
+/** Stream validated prediction chunks without labels. */
+export async function* validatedPredictionChunks(predictions: PredictionInput, rowsPerChunk = ROWS_PER_CHUNK): AsyncGenerator<InputChunk> {
+  let offset = 0;
+  for await (const m of predictions.source.chunks(rowsPerChunk)) {
+    requirePredictionValues(m, predictions.kind, predictions.argName, offset);
+    yield { offset, matrix: m, labels: new Int32Array(0) };
+    offset += m.rows;
+  }
+}
+
+/** Read everything into memory (for methods that need all samples at once: fitting, sorting metrics, bootstrap). */
+export async function readAll(chunks: AsyncIterable<InputChunk>, rows: number, cols: number): Promise<{ matrix: Matrix; labels: Int32Array }> {
+  const parts: InputChunk[] = [];
+  for await (const chunk of chunks) parts.push(chunk);
+  if (parts.length === 1) return { matrix: parts[0]!.matrix, labels: parts[0]!.labels };
+  const float32 = parts.every((p) => p.matrix.data instanceof Float32Array);
+  const data = float32 ? new Float32Array(rows * cols) : new Float64Array(rows * cols);
+  const labels = new Int32Array(parts.reduce((n, p) => n + p.labels.length, 0));
+  for (const p of parts) {
+    data.set(p.matrix.data, p.offset * cols);
+    labels.set(p.labels, p.offset);
+  }
+  return { matrix: matrix(rows, cols, data), labels };
+}
