@@ -48,7 +48,7 @@ export function calibrationFigureSvg(data: ReliabilityData, options: Calibration
   const idPrefix = requireIdPrefix(options.idPrefix);
   const heading = reliabilityTitle(title, data.ece, data.total);
   const subtitle = calibrationSubtitle(data);
-  const titleSize = fittedFontSize(heading, FONT_SIZES.figureTitle, width - 16);
+  const titleSize = fittedFontSize(heading, FONT_SIZES.figureTitle, width - 16, true);
   const subtitleSize = fittedFontSize(subtitle, FONT_SIZES.subtitle, width - 16);
   const headerHeight = 8 + titleSize + 6 + subtitleSize + 6;
   const body = height - headerHeight;

@@ -49,7 +49,7 @@ export function confidenceHistogramPanel(
   const children: SvgElement[] = [];
   let top = box.y + 6;
   if (title !== null && title !== '') {
-    const fs = fittedFontSize(title, FONT_SIZES.title, box.width - 12);
+    const fs = fittedFontSize(title, FONT_SIZES.title, box.width - 12, true);
     children.push(
       el(
         'text',

@@ -256,7 +256,7 @@ export function reliabilityDiagramPanel(
   let top = box.y + 6;
   if (title !== null) {
     const text = reliabilityTitle(title, data.ece, data.total);
-    const fs = fittedFontSize(text, FONT_SIZES.title, box.width - 12);
+    const fs = fittedFontSize(text, FONT_SIZES.title, box.width - 12, true);
     children.push(
       el(
         'text',

@@ -72,8 +72,11 @@ export function formatCount(n: number): string {
     .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-/** Font size ≤ `preferred` at which `text` fits in `maxWidth` pixels (never below 8 px). */
-export function fittedFontSize(text: string, preferred: number, maxWidth: number): number {
-  const w = textWidth(text, preferred);
+/**
+ * Font size ≤ `preferred` at which `text` fits in `maxWidth` pixels (never below 8 px). Bold DejaVu Sans is
+ * about 12 % wider than regular, and non-ASCII glyphs (τ, —) are estimated generously, so `bold` widens the estimate.
+ */
+export function fittedFontSize(text: string, preferred: number, maxWidth: number, bold = false): number {
+  const w = textWidth(text, preferred) * (bold ? 1.15 : 1);
   return w <= maxWidth ? preferred : Math.max(8, Math.floor((preferred * maxWidth) / w * 10) / 10);
 }

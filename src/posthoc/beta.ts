@@ -1,0 +1,120 @@
+/**
+ * Beta calibration (Kull, Silva Filho & Flach 2017, "Beta calibration: a well-founded and easily implemented
+ * improvement on logistic calibration for binary classifiers"; METHODS.md § Post-hoc calibrators), binary only
+ * (C = 2), the three-parameter 'abm' model of the betacal reference code:
+ *   q_1 = σ(a ln p − b ln(1 − p) + c),  a, b ≥ 0,  p = class-1 probability clipped to [ε, 1 − ε], ε = 2^−52,
+ * fitted as a logistic regression on the features [ln p, −ln(1 − p)] with an intercept, by cross-entropy with the
+ * hard labels and betacal's (negligible) L2 term ‖(a, b)‖² / (2·C_reg), C_reg = 99999999999 (scikit-learn's
+ * LogisticRegression(C=99999999999) as betacal calls it; the sum-of-losses form, here divided by N). As in
+ * betacal: if the fitted a < 0, refit with b alone (a = 0); else if b < 0, refit with a alone (b = 0).
+ * Damped Newton from zero. Output rows [1 − q_1, q_1]; calibrated logits [0, a ln p − b ln(1 − p) + c].
+ */
+import { invalidArgument } from '../util/errors.js';
+import type { Matrix } from '../util/matrix.js';
+import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
+import { binaryLogProbabilities, binaryProbabilities, requireBinary } from './binary-score.js';
+import { CalibrationFitError } from './fit-error.js';
+import { jsonHeader, readHeader, readNumber } from './json.js';
+import { fitLogistic } from './logistic-regression.js';
+import { parseOptions, type OptionsOf } from './options.js';
+import { checkLabels, checkPredictions } from './predictions.js';
+
+export const betaOptions = {};
+export type BetaOptions = OptionsOf<typeof betaOptions>;
+
+/** The inverse regularisation strength betacal passes to LogisticRegression. */
+export const BETACAL_C = 99999999999;
+
+/** A fitted beta calibrator. */
+export class BetaCalibrator implements Calibrator {
+  readonly kind = 'beta' as const;
+  readonly classes = 2;
+  /** q_1 = σ(a ln p − b ln(1 − p) + c), a, b ≥ 0. */
+  readonly a: number;
+  readonly b: number;
+  readonly c: number;
+
+  constructor(a: number, b: number, c: number) {
+    this.a = a;
+    this.b = b;
+    this.c = c;
+    Object.freeze(this);
+  }
+
+  private scores(input: Predictions): Float64Array {
+    const checked = checkPredictions('input', input, 2);
+    const { logP, log1mP } = binaryLogProbabilities(checked);
+    const s = new Float64Array(logP.length);
+    for (let i = 0; i < s.length; i++) s[i] = this.a * logP[i]! - this.b * log1mP[i]! + this.c;
+    return s;
+  }
+
+  /** [1 − q_1, q_1]: N × 2 float64. */
+  apply(input: Predictions): Matrix<Float64Array> {
+    const s = this.scores(input);
+    return { rows: s.length, cols: 2, data: binaryProbabilities(s) };
+  }
+
+  /** [0, a ln p − b ln(1 − p) + c]: N × 2 float64. */
+  applyLogits(input: Predictions): Matrix<Float64Array> {
+    const s = this.scores(input);
+    const out = new Float64Array(2 * s.length);
+    for (let i = 0; i < s.length; i++) out[2 * i + 1] = s[i]!;
+    return { rows: s.length, cols: 2, data: out };
+  }
+
+  toJSON(): CalibratorJSON {
+    return { ...jsonHeader('beta', 2, {}), a: this.a, b: this.b, c: this.c };
+  }
+}
+
+/** Logistic regression of `labels` on the given feature columns plus an intercept; returns the coefficients. */
+function fitColumns(columns: Float64Array[], labels: Int32Array): Float64Array {
+  const n = labels.length;
+  const d = columns.length + 1;
+  const X = new Float64Array(n * d);
+  const t = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < columns.length; j++) X[i * d + j] = columns[j]![i]!;
+    X[i * d + d - 1] = 1;
+    t[i] = labels[i]!;
+  }
+  const rho = new Float64Array(d);
+  for (let j = 0; j < d - 1; j++) rho[j] = 1 / (BETACAL_C * n);
+  const r = fitLogistic(X, n, d, t, rho, new Float64Array(d));
+  if (!r.converged) {
+    throw new CalibrationFitError('beta', `Newton did not converge (‖gradient‖∞ = ${r.gradientNorm.toExponential(2)})`);
+  }
+  return r.x;
+}
+
+/** Fit beta calibration on binary validation predictions (N × 2) and labels (N). */
+export function fitBeta(input: Predictions, labels: Int32Array, options?: BetaOptions): BetaCalibrator {
+  parseOptions('beta options', options, betaOptions);
+  const checked = checkPredictions('input', input);
+  requireBinary('beta', checked);
+  checkLabels('labels', labels, checked.matrix.rows, 2);
+  const { logP, log1mP } = binaryLogProbabilities(checked);
+  const minusLog1mP = log1mP.map((v) => -v);
+  const full = fitColumns([logP, minusLog1mP], labels);
+  if (full[0]! < 0) {
+    const r = fitColumns([minusLog1mP], labels);
+    return new BetaCalibrator(0, r[0]!, r[1]!);
+  }
+  if (full[1]! < 0) {
+    const r = fitColumns([logP], labels);
+    return new BetaCalibrator(r[0]!, 0, r[1]!);
+  }
+  return new BetaCalibrator(full[0]!, full[1]!, full[2]!);
+}
+
+/** Rebuild a beta calibrator from its JSON. */
+export function betaFromJSON(json: unknown): BetaCalibrator {
+  const { record, classes } = readHeader(json, 'beta', betaOptions);
+  if (classes !== 2) invalidArgument('json.classes', '2 (beta calibration is binary)', String(classes));
+  const a = readNumber(record, 'a');
+  const b = readNumber(record, 'b');
+  if (a < 0) invalidArgument('json.a', 'a number ≥ 0', String(a));
+  if (b < 0) invalidArgument('json.b', 'a number ≥ 0', String(b));
+  return new BetaCalibrator(a, b, readNumber(record, 'c'));
+}

@@ -1,0 +1,18 @@
+/** Post-hoc calibrators: fit on a validation split, apply, save as JSON, read back. */
+export * from './calibrator.js';
+export { CalibrationFitError } from './fit-error.js';
+export { fitCalibrator, calibratorFromJSON, calibratedLogits, CALIBRATOR_INPUTS, type CalibratorOptions } from './registry.js';
+export { fitTemperature, temperatureFromJSON, temperatureNll, type TemperatureOptions } from './temperature.js';
+export { fitTsSbEce, tsSbEceFromJSON, type TsSbEceOptions } from './ts-sb-ece.js';
+export { fitTsHbEce, tsHbEceFromJSON, type TsHbEceOptions } from './ts-hb-ece.js';
+export { TemperatureCalibrator, type TemperatureKind } from './temperature-calibrator.js';
+export { fitVector, vectorFromJSON, type VectorOptions } from './vector.js';
+export { fitMatrix, matrixFromJSON, type MatrixOptions } from './matrix.js';
+export { fitDirichlet, dirichletFromJSON, type DirichletOptions } from './dirichlet.js';
+export { LinearCalibrator, type LinearKind, type LinearStructure } from './linear-scaling.js';
+export { fitHistogram, histogramFromJSON, HistogramCalibrator, type HistogramOptions } from './histogram.js';
+export { fitIsotonicCalibrator, isotonicFromJSON, IsotonicCalibrator, type IsotonicOptions } from './isotonic.js';
+export { fitPlatt, plattFromJSON, PlattCalibrator, type PlattOptions } from './platt.js';
+export { fitBeta, betaFromJSON, BetaCalibrator, type BetaOptions } from './beta.js';
+export { softBinnedEce, sbEceBinCenters, SB_ECE_DEFAULTS, type SoftBinnedEceOptions } from './sb-ece.js';
+export { lbfgs, type LbfgsOptions, type LbfgsResult, type Objective } from './lbfgs.js';

@@ -1,0 +1,127 @@
+/**
+ * One-dimensional isotonic (non-decreasing) regression with the behaviour of scikit-learn's
+ * `IsotonicRegression(out_of_bounds='clip')` (sklearn/isotonic.py, _isotonic.pyx, version 1.2):
+ * 1. sort the points by x, then y;
+ * 2. merge ties: consecutive x within 1e−15 (float64 `finfo.resolution`) of the first x of the current group
+ *    form one point at that first x, with the weighted mean of y and the summed weight;
+ * 3. pool adjacent violators (PAV) on the merged points (blocks with equal or decreasing values are pooled);
+ * 4. keep the first and last points and every point whose value differs from a neighbour (the prediction is
+ *    unchanged by this);
+ * 5. predict by linear interpolation between the kept points (scipy interp1d 'linear'), with inputs clipped to
+ *    [min x, max x]; a single kept point predicts a constant.
+ */
+
+/** The fitted step points (x strictly increasing, y non-decreasing). */
+export interface IsotonicFit {
+  readonly x: Float64Array;
+  readonly y: Float64Array;
+}
+
+/** Fit the isotonic regression of y on x (equal lengths ≥ 1, unit weights). */
+export function fitIsotonic(x: Float64Array, y: Float64Array): IsotonicFit {
+  const n = x.length;
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort((i, j) => x[i]! - x[j]! || y[i]! - y[j]!);
+  // 2. merge near-duplicate x.
+  const ux: number[] = [];
+  const uy: number[] = [];
+  const uw: number[] = [];
+  const resolution = 1e-15;
+  let currentX = x[order[0]!]!;
+  let sumY = 0;
+  let sumW = 0;
+  for (const i of order) {
+    const xi = x[i]!;
+    if (xi - currentX >= resolution) {
+      ux.push(currentX);
+      uy.push(sumY / sumW);
+      uw.push(sumW);
+      currentX = xi;
+      sumY = y[i]!;
+      sumW = 1;
+    } else {
+      sumY += y[i]!;
+      sumW += 1;
+    }
+  }
+  ux.push(currentX);
+  uy.push(sumY / sumW);
+  uw.push(sumW);
+  // 3. PAV.
+  const fitted = pav(Float64Array.from(uy), Float64Array.from(uw));
+  // 4. drop interior points equal to both neighbours.
+  const m = fitted.length;
+  const keptX: number[] = [];
+  const keptY: number[] = [];
+  for (let i = 0; i < m; i++) {
+    if (i === 0 || i === m - 1 || fitted[i] !== fitted[i - 1] || fitted[i] !== fitted[i + 1]) {
+      keptX.push(ux[i]!);
+      keptY.push(fitted[i]!);
+    }
+  }
+  return { x: Float64Array.from(keptX), y: Float64Array.from(keptY) };
+}
+
+/**
+ * Pool adjacent violators in place on values y with weights w (scikit-learn's
+ * `_inplace_contiguous_isotonic_regression`: single pass with backtracking, O(n)); returns y.
+ */
+export function pav(y: Float64Array, w: Float64Array): Float64Array {
+  const n = y.length;
+  const target = Int32Array.from({ length: n }, (_, i) => i);
+  let i = 0;
+  while (i < n) {
+    let k = target[i]! + 1;
+    if (k === n) break;
+    if (y[i]! < y[k]!) {
+      i = k;
+      continue;
+    }
+    let sumWy = w[i]! * y[i]!;
+    let sumW = w[i]!;
+    for (;;) {
+      const prevY = y[k]!;
+      sumWy += w[k]! * y[k]!;
+      sumW += w[k]!;
+      k = target[k]! + 1;
+      if (k === n || prevY < y[k]!) {
+        y[i] = sumWy / sumW;
+        w[i] = sumW;
+        target[i] = k - 1;
+        target[k - 1] = i;
+        if (i > 0) i = target[i - 1]!;
+        break;
+      }
+    }
+  }
+  i = 0;
+  while (i < n) {
+    const k = target[i]! + 1;
+    for (let j = i + 1; j < k; j++) y[j] = y[i]!;
+    i = k;
+  }
+  return y;
+}
+
+/** The fitted function at v: clip to [x_0, x_last], then linear interpolation (scipy interp1d's formula). */
+export function predictIsotonic(fit: IsotonicFit, v: number): number {
+  const { x, y } = fit;
+  const n = x.length;
+  if (n === 1) return y[0]!;
+  const t = Math.min(Math.max(v, x[0]!), x[n - 1]!);
+  // searchsorted(x, t, side='left'), clipped to [1, n − 1].
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (x[mid]! < t) lo = mid + 1;
+    else hi = mid;
+  }
+  const idx = Math.min(Math.max(lo, 1), n - 1);
+  const xLo = x[idx - 1]!;
+  const xHi = x[idx]!;
+  const yLo = y[idx - 1]!;
+  const yHi = y[idx]!;
+  const slope = (yHi - yLo) / (xHi - xLo);
+  return slope * (t - xLo) + yLo;
+}

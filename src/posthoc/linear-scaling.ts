@@ -1,0 +1,294 @@
+/**
+ * The shared core of vector scaling, matrix scaling and Dirichlet calibration: a linear map of per-class
+ * features x_i ∈ ℝ^C followed by a softmax,
+ *   q_i = softmax(W x_i + b),  W ∈ ℝ^{C×C} ('full') or diag(w) ('diagonal'), b ∈ ℝ^C,
+ * fitted by minimising mean_i [log Σ_k exp(W x_i + b)_k − (W x_i + b)_{y_i}] + penalty(W, b) with L-BFGS from
+ * the identity (W = I, b = 0, i.e. q = softmax(x)). The features are logits (vector, matrix scaling; Guo et
+ * al. 2017) or log-probabilities (Dirichlet calibration; Kull et al. 2019).
+ *
+ * Gradient of the NLL term: with R = (Q − onehot(y)) / N (N × C), ∂/∂W = Rᵀ X (full) or column sums of R ⊙ X
+ * (diagonal), ∂/∂b = column sums of R. Parameter vector layout: [W row-major (C² or C values), b (C values)].
+ *
+ * Conditioning: the NLL is exactly invariant under W ← W + 1vᵀ ('full') and b ← b + c1, so a penalty alone
+ * fixes the solution along these C + 1 directions, with curvature as small as λ/(C(C−1)) (ODIR) — hopeless
+ * for L-BFGS. We therefore minimise NLL(θ) + penalty(P(θ)), where P applies the penalty-minimising invariant
+ * shift (closed form): the NLL is unchanged by P, the objective is flat along the invariant directions, its
+ * gradient ∇NLL(θ) + ∇penalty(P(θ)) (envelope theorem) has no component along them, and the minimum value
+ * and P(θ*) are those of the original problem. The result returned is P(θ*).
+ */
+import type { Matrix } from '../util/matrix.js';
+import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
+import { CalibrationFitError } from './fit-error.js';
+import { jsonHeader, matrixToRows } from './json.js';
+import { lbfgs } from './lbfgs.js';
+import { checkPredictions, logitsOf, logProbabilitiesOf, softmaxRowsInPlace, type CheckedPredictions } from './predictions.js';
+
+export type LinearStructure = 'diagonal' | 'full';
+export type LinearKind = 'vector' | 'matrix' | 'dirichlet';
+export type LinearFeatures = 'logits' | 'log-probabilities';
+
+/**
+ * A quadratic penalty on the parameter vector θ. `value` returns its value and adds its gradient into
+ * `gradient`; `project` applies, in place, the softmax-invariant shift (W ← W + 1vᵀ for 'full', b ← b + c1)
+ * that minimises the penalty.
+ */
+export interface Penalty {
+  value(theta: Float64Array, gradient: Float64Array): number;
+  project(theta: Float64Array): void;
+}
+
+/** Number of weights for the structure: C (diagonal) or C² (full). */
+export function weightCount(structure: LinearStructure, classes: number): number {
+  return structure === 'full' ? classes * classes : classes;
+}
+
+/** The identity parameters θ₀ (W = I, b = 0). */
+export function identityParameters(structure: LinearStructure, classes: number): Float64Array {
+  const theta = new Float64Array(weightCount(structure, classes) + classes);
+  for (let k = 0; k < classes; k++) theta[structure === 'full' ? k * classes + k : k] = 1;
+  return theta;
+}
+
+/** Z = W x + b for every row of `features` (N × C) → N × C. */
+export function linearLogits(
+  features: Float64Array,
+  rows: number,
+  classes: number,
+  structure: LinearStructure,
+  theta: Float64Array,
+  out: Float64Array = new Float64Array(rows * classes),
+): Float64Array {
+  const C = classes;
+  const bOff = weightCount(structure, C);
+  for (let i = 0; i < rows; i++) {
+    const o = i * C;
+    for (let k = 0; k < C; k++) {
+      let z = theta[bOff + k]!;
+      if (structure === 'full') {
+        const w = k * C;
+        for (let j = 0; j < C; j++) z += theta[w + j]! * features[o + j]!;
+      } else {
+        z += theta[k]! * features[o + k]!;
+      }
+      out[o + k] = z;
+    }
+  }
+  return out;
+}
+
+/**
+ * Mean NLL of softmax(W x_i + b) against `labels` plus penalty(P(θ)) (see above); writes the gradient.
+ * Exposed for gradient checks.
+ */
+export function linearObjective(
+  features: Float64Array,
+  rows: number,
+  classes: number,
+  labels: Int32Array,
+  structure: LinearStructure,
+  penalty: Penalty | undefined,
+  theta: Float64Array,
+  gradient: Float64Array,
+  scratch: Float64Array = new Float64Array(classes),
+): number {
+  const C = classes;
+  const bOff = weightCount(structure, C);
+  gradient.fill(0);
+  const invN = 1 / rows;
+  let nll = 0;
+  const z = scratch;
+  for (let i = 0; i < rows; i++) {
+    const o = i * C;
+    let max = -Infinity;
+    for (let k = 0; k < C; k++) {
+      let v = theta[bOff + k]!;
+      if (structure === 'full') {
+        const w = k * C;
+        for (let j = 0; j < C; j++) v += theta[w + j]! * features[o + j]!;
+      } else {
+        v += theta[k]! * features[o + k]!;
+      }
+      z[k] = v;
+      if (v > max) max = v;
+    }
+    const y = labels[i]!;
+    const zy = z[y]!;
+    let sum = 0;
+    for (let k = 0; k < C; k++) {
+      const e = Math.exp(z[k]! - max);
+      sum += e;
+      z[k] = e;
+    }
+    nll += max + Math.log(sum) - zy;
+    const invSum = 1 / sum;
+    for (let k = 0; k < C; k++) {
+      const r = (z[k]! * invSum - (k === y ? 1 : 0)) * invN;
+      if (r === 0) continue;
+      gradient[bOff + k] = gradient[bOff + k]! + r;
+      if (structure === 'full') {
+        const w = k * C;
+        for (let j = 0; j < C; j++) gradient[w + j] = gradient[w + j]! + r * features[o + j]!;
+      } else {
+        gradient[k] = gradient[k]! + r * features[o + k]!;
+      }
+    }
+  }
+  let f = nll * invN;
+  if (penalty) {
+    const projected = Float64Array.from(theta);
+    penalty.project(projected);
+    f += penalty.value(projected, gradient);
+  }
+  return f;
+}
+
+/**
+ * Fit θ by L-BFGS from the identity; throws CalibrationFitError if it does not converge.
+ *
+ * Preconditioning: L-BFGS runs on standardised coordinates φ, with θ = T φ given by W_kj = φ_kj / σ_j and
+ * b_k = φ_b,k − Σ_j W_kj μ_j (diagonal: w_k = φ_k / σ_k, b_k = φ_b,k − w_k μ_k), μ_j and σ_j the mean and standard
+ * deviation of feature j (σ_j = 1 if 0). This is the same model (T is linear and invertible), but the
+ * Hessian is far better conditioned when features are large and uncentred (log-probabilities of confident
+ * models average around −10). Gradients map back as ∇_φ = Tᵀ ∇_θ.
+ */
+export function fitLinear(
+  method: LinearKind,
+  features: Float64Array,
+  rows: number,
+  classes: number,
+  labels: Int32Array,
+  structure: LinearStructure,
+  penalty: Penalty | undefined,
+  maxIterations: number,
+): Float64Array {
+  const C = classes;
+  const full = structure === 'full';
+  const nw = weightCount(structure, C);
+  const mean = new Float64Array(C);
+  const sd = new Float64Array(C);
+  for (let i = 0; i < rows; i++) for (let j = 0; j < C; j++) mean[j] = mean[j]! + features[i * C + j]!;
+  for (let j = 0; j < C; j++) mean[j] = mean[j]! / rows;
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < C; j++) {
+      const d = features[i * C + j]! - mean[j]!;
+      sd[j] = sd[j]! + d * d;
+    }
+  }
+  for (let j = 0; j < C; j++) {
+    const v = Math.sqrt(sd[j]! / rows);
+    sd[j] = v > 0 && Number.isFinite(v) ? v : 1;
+  }
+  const column = (index: number) => (full ? index % C : index);
+  const rowOf = (index: number) => (full ? Math.floor(index / C) : index);
+  const toTheta = (phi: Float64Array, theta: Float64Array) => {
+    for (let k = 0; k < C; k++) theta[nw + k] = phi[nw + k]!;
+    for (let i = 0; i < nw; i++) {
+      const w = phi[i]! / sd[column(i)]!;
+      theta[i] = w;
+      const k = rowOf(i);
+      theta[nw + k] = theta[nw + k]! - w * mean[column(i)]!;
+    }
+  };
+  const theta = new Float64Array(nw + C);
+  const gTheta = new Float64Array(nw + C);
+  const scratch = new Float64Array(C);
+  const phi0 = identityParameters(structure, C);
+  for (let i = 0; i < nw; i++) {
+    const w = phi0[i]!;
+    phi0[i] = w * sd[column(i)]!;
+    phi0[nw + rowOf(i)] = phi0[nw + rowOf(i)]! + w * mean[column(i)]!;
+  }
+  const result = lbfgs(
+    (phi, gPhi) => {
+      toTheta(phi, theta);
+      const f = linearObjective(features, rows, C, labels, structure, penalty, theta, gTheta, scratch);
+      for (let k = 0; k < C; k++) gPhi[nw + k] = gTheta[nw + k]!;
+      for (let i = 0; i < nw; i++) gPhi[i] = (gTheta[i]! - gTheta[nw + rowOf(i)]! * mean[column(i)]!) / sd[column(i)]!;
+      return f;
+    },
+    phi0,
+    { maxIterations, gradientTolerance: 1e-8, relativeTolerance: 1e-13 },
+  );
+  if (!result.converged) {
+    throw new CalibrationFitError(
+      method,
+      `L-BFGS did not converge (${result.reason} after ${result.iterations} iterations, ‖gradient‖∞ = ` +
+        `${result.gradientNorm.toExponential(2)}); raise maxIterations or add regularisation`,
+    );
+  }
+  toTheta(result.x, theta);
+  penalty?.project(theta);
+  return theta;
+}
+
+/** The features a linear calibrator uses, from validated predictions. */
+export function linearFeatures(checked: CheckedPredictions, features: LinearFeatures): Float64Array {
+  return features === 'logits' ? logitsOf(checked) : logProbabilitiesOf(checked);
+}
+
+/** A fitted vector / matrix / Dirichlet calibrator: q = softmax(W x + b). Immutable. */
+export class LinearCalibrator implements Calibrator {
+  readonly kind: LinearKind;
+  readonly classes: number;
+  readonly structure: LinearStructure;
+  readonly features: LinearFeatures;
+  readonly settings: Readonly<Record<string, unknown>>;
+  readonly #theta: Float64Array;
+
+  constructor(
+    kind: LinearKind,
+    classes: number,
+    structure: LinearStructure,
+    features: LinearFeatures,
+    parameters: Float64Array,
+    settings: Readonly<Record<string, unknown>>,
+  ) {
+    this.kind = kind;
+    this.classes = classes;
+    this.structure = structure;
+    this.features = features;
+    this.#theta = Float64Array.from(parameters);
+    this.settings = Object.freeze({ ...settings });
+    Object.freeze(this);
+  }
+
+  /** Parameter vector [W row-major (C or C² values), b (C values)], a copy. */
+  get parameters(): Float64Array {
+    return this.#theta.slice();
+  }
+
+  /** W (C values for 'diagonal', C × C row-major for 'full'), a copy. */
+  get weights(): Float64Array {
+    return this.#theta.slice(0, weightCount(this.structure, this.classes));
+  }
+
+  /** b (C values), a copy. */
+  get bias(): Float64Array {
+    return this.#theta.slice(weightCount(this.structure, this.classes));
+  }
+
+  /** softmax(W x + b): N × C float64. */
+  apply(input: Predictions): Matrix<Float64Array> {
+    const z = this.applyLogits(input);
+    softmaxRowsInPlace(z.data, z.rows, z.cols);
+    return z;
+  }
+
+  /** W x + b: N × C float64 (x = logits or log-probabilities of the input, per method). */
+  applyLogits(input: Predictions): Matrix<Float64Array> {
+    const checked = checkPredictions('input', input, this.classes);
+    const { rows } = checked.matrix;
+    const x = linearFeatures(checked, this.features);
+    return { rows, cols: this.classes, data: linearLogits(x, rows, this.classes, this.structure, this.#theta) };
+  }
+
+  toJSON(): CalibratorJSON {
+    const C = this.classes;
+    const w = this.weights;
+    return {
+      ...jsonHeader(this.kind, C, this.settings),
+      weights: this.structure === 'full' ? matrixToRows(w, C, C) : Array.from(w),
+      bias: Array.from(this.bias),
+    };
+  }
+}

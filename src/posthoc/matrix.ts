@@ -1,0 +1,71 @@
+/**
+ * Matrix scaling (Guo et al. 2017, §4.2; METHODS.md § Post-hoc calibrators): q = softmax(W z + b) with
+ * W ∈ ℝ^{C×C}, b ∈ ℝ^C fitted by NLL (L-BFGS from W = I, b = 0). Needs logits (probabilities become log p).
+ * Optional L2 penalty toward the identity: l2 · mean over the C(C+1) parameters of (W − I)² and b². With
+ * C(C+1) parameters it overfits small validation sets (Guo et al.); use l2 > 0 or Dirichlet calibration.
+ */
+import type { Predictions } from './calibrator.js';
+import { readHeader, readMatrix, readVector } from './json.js';
+import { fitLinear, LinearCalibrator, linearFeatures, type Penalty } from './linear-scaling.js';
+import { centre } from './vector.js';
+import { numberOption, parseOptions, type OptionsOf } from './options.js';
+import { checkLabels, checkPredictions } from './predictions.js';
+
+export const matrixOptions = {
+  /** Strength of the L2 penalty toward W = I, b = 0 (mean over parameters). */
+  l2: numberOption(0, { min: 0 }),
+  /** L-BFGS iteration cap. */
+  maxIterations: numberOption(1000, { integer: true, min: 1 }),
+};
+export type MatrixOptions = OptionsOf<typeof matrixOptions>;
+
+/**
+ * l2 · mean over the C(C+1) parameters of (θ − θ_identity)²; the minimising invariant shift makes every column
+ * of W − I and the vector b sum to zero.
+ */
+export function matrixPenalty(classes: number, l2: number): Penalty | undefined {
+  if (l2 === 0) return undefined;
+  const C = classes;
+  const scale = l2 / (C * (C + 1));
+  return {
+    value(theta, gradient) {
+      let f = 0;
+      for (let i = 0; i < theta.length; i++) {
+        const r = theta[i]! - (i < C * C && i % (C + 1) === 0 ? 1 : 0);
+        f += r * r;
+        gradient[i] = gradient[i]! + 2 * scale * r;
+      }
+      return scale * f;
+    },
+    project(theta) {
+      for (let j = 0; j < C; j++) {
+        let mean = 0;
+        for (let k = 0; k < C; k++) mean += theta[k * C + j]! - (k === j ? 1 : 0);
+        mean /= C;
+        for (let k = 0; k < C; k++) theta[k * C + j] = theta[k * C + j]! - mean;
+      }
+      centre(theta, C * C, C);
+    },
+  };
+}
+
+/** Fit matrix scaling on validation predictions (N × C) and labels (N). */
+export function fitMatrix(input: Predictions, labels: Int32Array, options?: MatrixOptions): LinearCalibrator {
+  const settings = parseOptions('matrix options', options, matrixOptions);
+  const checked = checkPredictions('input', input);
+  const { rows, cols } = checked.matrix;
+  checkLabels('labels', labels, rows, cols);
+  const x = linearFeatures(checked, 'logits');
+  const theta = fitLinear('matrix', x, rows, cols, labels, 'full', matrixPenalty(cols, settings.l2), settings.maxIterations);
+  return new LinearCalibrator('matrix', cols, 'full', 'logits', theta, settings);
+}
+
+/** Rebuild a matrix-scaling calibrator from its JSON. */
+export function matrixFromJSON(json: unknown): LinearCalibrator {
+  const { record, classes, settings } = readHeader(json, 'matrix', matrixOptions);
+  const C = classes;
+  const theta = new Float64Array(C * C + C);
+  theta.set(readMatrix('json.weights', record.weights, C, C));
+  theta.set(readVector('json.bias', record.bias, C), C * C);
+  return new LinearCalibrator('matrix', C, 'full', 'logits', theta, settings);
+}

@@ -1,0 +1,94 @@
+/**
+ * Platt scaling (Platt 1999, "Probabilistic Outputs for Support Vector Machines"; METHODS.md § Post-hoc
+ * calibrators), binary only (C = 2): q_1 = σ(a f + b) on the logit of class 1, f = z_1 − z_0 (from
+ * probabilities f = ln p_1 − ln p_0), fitted by cross-entropy against Platt's smoothed targets
+ * t = (N₊ + 1)/(N₊ + 2) for positives and t = 1/(N₋ + 2) for negatives (N₊, N₋ = class counts), as
+ * scikit-learn's `_sigmoid_calibration` (which writes P = 1/(1 + exp(A f + B)), i.e. A = −a, B = −b).
+ * Damped Newton from a = 0, b = ln((N₊ + 1)/(N₋ + 1)). Output rows [1 − q_1, q_1]; calibrated logits [0, a f + b].
+ */
+import { invalidArgument } from '../util/errors.js';
+import type { Matrix } from '../util/matrix.js';
+import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
+import { binaryLogit, binaryProbabilities, requireBinary } from './binary-score.js';
+import { CalibrationFitError } from './fit-error.js';
+import { jsonHeader, readHeader, readNumber } from './json.js';
+import { fitLogistic } from './logistic-regression.js';
+import { parseOptions, type OptionsOf } from './options.js';
+import { checkLabels, checkPredictions } from './predictions.js';
+
+export const plattOptions = {};
+export type PlattOptions = OptionsOf<typeof plattOptions>;
+
+/** A fitted Platt calibrator. */
+export class PlattCalibrator implements Calibrator {
+  readonly kind = 'platt' as const;
+  readonly classes = 2;
+  /** Slope a and intercept b of q_1 = σ(a f + b). */
+  readonly a: number;
+  readonly b: number;
+
+  constructor(a: number, b: number) {
+    this.a = a;
+    this.b = b;
+    Object.freeze(this);
+  }
+
+  private scores(input: Predictions): Float64Array {
+    const checked = checkPredictions('input', input, 2);
+    const f = binaryLogit(checked);
+    for (let i = 0; i < f.length; i++) f[i] = this.a * f[i]! + this.b;
+    return f;
+  }
+
+  /** [1 − σ(a f + b), σ(a f + b)]: N × 2 float64. */
+  apply(input: Predictions): Matrix<Float64Array> {
+    const s = this.scores(input);
+    return { rows: s.length, cols: 2, data: binaryProbabilities(s) };
+  }
+
+  /** [0, a f + b]: N × 2 float64. */
+  applyLogits(input: Predictions): Matrix<Float64Array> {
+    const s = this.scores(input);
+    const out = new Float64Array(2 * s.length);
+    for (let i = 0; i < s.length; i++) out[2 * i + 1] = s[i]!;
+    return { rows: s.length, cols: 2, data: out };
+  }
+
+  toJSON(): CalibratorJSON {
+    return { ...jsonHeader('platt', 2, {}), a: this.a, b: this.b };
+  }
+}
+
+/** Fit Platt scaling on binary validation predictions (N × 2) and labels (N). */
+export function fitPlatt(input: Predictions, labels: Int32Array, options?: PlattOptions): PlattCalibrator {
+  parseOptions('platt options', options, plattOptions);
+  const checked = checkPredictions('input', input);
+  requireBinary('platt', checked);
+  const { rows } = checked.matrix;
+  checkLabels('labels', labels, rows, 2);
+  const f = binaryLogit(checked);
+  let positives = 0;
+  for (let i = 0; i < rows; i++) positives += labels[i]!;
+  const negatives = rows - positives;
+  const tPos = (positives + 1) / (positives + 2);
+  const tNeg = 1 / (negatives + 2);
+  const X = new Float64Array(2 * rows);
+  const t = new Float64Array(rows);
+  for (let i = 0; i < rows; i++) {
+    X[2 * i] = f[i]!;
+    X[2 * i + 1] = 1;
+    t[i] = labels[i] === 1 ? tPos : tNeg;
+  }
+  const r = fitLogistic(X, rows, 2, t, new Float64Array(2), Float64Array.of(0, Math.log((positives + 1) / (negatives + 1))));
+  if (!r.converged) {
+    throw new CalibrationFitError('platt', `Newton did not converge (‖gradient‖∞ = ${r.gradientNorm.toExponential(2)})`);
+  }
+  return new PlattCalibrator(r.x[0]!, r.x[1]!);
+}
+
+/** Rebuild a Platt calibrator from its JSON. */
+export function plattFromJSON(json: unknown): PlattCalibrator {
+  const { record, classes } = readHeader(json, 'platt', plattOptions);
+  if (classes !== 2) invalidArgument('json.classes', '2 (platt calibration is binary)', String(classes));
+  return new PlattCalibrator(readNumber(record, 'a'), readNumber(record, 'b'));
+}

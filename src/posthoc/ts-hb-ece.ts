@@ -1,0 +1,90 @@
+/**
+ * TS-HB-ECE (Karandikar et al. 2021, App. C): temperature scaling p = softmax(z / T) with T minimising the
+ * hard-binned top-label ECE_p (metrics/ece.ts; equal-width (l, u] bins) of the validation set, found by
+ * multi-resolution grid search over u = log T: level 0 evaluates `points` log-spaced temperatures in
+ * [minTemperature, maxTemperature]; each further level evaluates `points` values spanning ± one previous grid
+ * step around the best so far (clipped to the range). The objective is piecewise constant in T, so ties are
+ * common: the first minimum in evaluation order is kept. Needs logits (probabilities become log p).
+ * Cost: levels × points evaluations of O(N·C).
+ */
+import { expectedCalibrationError } from '../metrics/ece.js';
+import type { FloatArray } from '../util/matrix.js';
+import { invalidArgument } from '../util/errors.js';
+import type { Predictions } from './calibrator.js';
+import { readHeader, readNumber } from './json.js';
+import { numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
+import { checkLabels, checkPredictions, logitsOf } from './predictions.js';
+import { TemperatureCalibrator } from './temperature-calibrator.js';
+import { confidencesAt, topLabel } from './top-label.js';
+
+export const tsHbEceOptions = {
+  /** Number of equal-width bins. */
+  bins: numberOption(15, { integer: true, min: 1 }),
+  /** Norm p ≥ 1 of the ECE (1 = the usual ECE). */
+  p: numberOption(1, { min: 1 }),
+  /** Number of resolution levels. */
+  levels: numberOption(4, { integer: true, min: 1, max: 20 }),
+  /** Grid points per level. */
+  points: numberOption(21, { integer: true, min: 3, max: 10000 }),
+  /** Search range of T. */
+  minTemperature: numberOption(0.05, { min: 0, exclusiveMin: true }),
+  maxTemperature: numberOption(20, { min: 0, exclusiveMin: true }),
+};
+export type TsHbEceOptions = OptionsOf<typeof tsHbEceOptions>;
+
+/** T minimising the hard-binned ECE by multi-resolution search (see the file comment). */
+export function hbEceTemperature(
+  logits: FloatArray,
+  rows: number,
+  cols: number,
+  labels: Int32Array,
+  settings: SettingsOf<typeof tsHbEceOptions>,
+): number {
+  const top = topLabel(logits, rows, cols, labels);
+  const conf = new Float64Array(rows);
+  const eceOptions = { bins: settings.bins, p: settings.p };
+  const uMin = Math.log(settings.minTemperature);
+  const uMax = Math.log(settings.maxTemperature);
+  let bestU = NaN;
+  let best = Infinity;
+  let from = uMin;
+  let to = uMax;
+  for (let level = 0; level < settings.levels; level++) {
+    const step = (to - from) / (settings.points - 1);
+    for (let j = 0; j < settings.points; j++) {
+      const u = j === settings.points - 1 ? to : from + j * step;
+      const ece = expectedCalibrationError(confidencesAt(top, Math.exp(-u), conf), top.correctMask, eceOptions);
+      if (ece < best) {
+        best = ece;
+        bestU = u;
+      }
+    }
+    from = Math.max(bestU - step, uMin);
+    to = Math.min(bestU + step, uMax);
+  }
+  return Math.exp(bestU);
+}
+
+function checkRange(prefix: string, settings: SettingsOf<typeof tsHbEceOptions>): void {
+  if (!(settings.minTemperature < settings.maxTemperature)) {
+    invalidArgument(`${prefix}.maxTemperature`, `a value > minTemperature = ${settings.minTemperature}`, String(settings.maxTemperature));
+  }
+}
+
+/** Fit TS-HB-ECE on validation predictions (N × C) and labels (N). */
+export function fitTsHbEce(input: Predictions, labels: Int32Array, options?: TsHbEceOptions): TemperatureCalibrator {
+  const settings = parseOptions('ts-hb-ece options', options, tsHbEceOptions);
+  checkRange('ts-hb-ece options', settings);
+  const checked = checkPredictions('input', input);
+  const { rows, cols } = checked.matrix;
+  checkLabels('labels', labels, rows, cols);
+  const logits = checked.kind === 'logits' ? checked.matrix.data : logitsOf(checked);
+  return new TemperatureCalibrator('ts-hb-ece', cols, hbEceTemperature(logits, rows, cols, labels, settings), settings);
+}
+
+/** Rebuild a TS-HB-ECE calibrator from its JSON. */
+export function tsHbEceFromJSON(json: unknown): TemperatureCalibrator {
+  const { record, classes, settings } = readHeader(json, 'ts-hb-ece', tsHbEceOptions);
+  checkRange('json.settings', settings);
+  return new TemperatureCalibrator('ts-hb-ece', classes, readNumber(record, 'temperature', { positive: true }), settings);
+}

@@ -1,0 +1,67 @@
+/**
+ * Vector scaling (Guo et al. 2017, §4.2; METHODS.md § Post-hoc calibrators): q = softmax(w ⊙ z + b) with
+ * per-class w, b ∈ ℝ^C fitted by NLL (L-BFGS from w = 1, b = 0). Needs logits (probabilities become log p).
+ * Optional L2 penalty toward the identity: l2 · mean over the 2C parameters of (w_k − 1)² and b_k².
+ * Vector scaling does NOT preserve the argmax in general (per-class scales and biases can reorder classes).
+ */
+import type { Predictions } from './calibrator.js';
+import { readHeader, readVector } from './json.js';
+import { fitLinear, LinearCalibrator, linearFeatures, type Penalty } from './linear-scaling.js';
+import { numberOption, parseOptions, type OptionsOf } from './options.js';
+import { checkLabels, checkPredictions } from './predictions.js';
+
+export const vectorOptions = {
+  /** Strength of the L2 penalty toward w = 1, b = 0 (mean over parameters). */
+  l2: numberOption(0, { min: 0 }),
+  /** L-BFGS iteration cap. */
+  maxIterations: numberOption(1000, { integer: true, min: 1 }),
+};
+export type VectorOptions = OptionsOf<typeof vectorOptions>;
+
+/** l2 · mean over the 2C parameters of (θ − θ_identity)²; the invariant shift centres b. */
+export function vectorPenalty(classes: number, l2: number): Penalty | undefined {
+  if (l2 === 0) return undefined;
+  const scale = l2 / (2 * classes);
+  return {
+    value(theta, gradient) {
+      let f = 0;
+      for (let i = 0; i < theta.length; i++) {
+        const r = theta[i]! - (i < classes ? 1 : 0);
+        f += r * r;
+        gradient[i] = gradient[i]! + 2 * scale * r;
+      }
+      return scale * f;
+    },
+    project(theta) {
+      centre(theta, classes, classes);
+    },
+  };
+}
+
+/** Subtract the mean of θ[offset … offset + length). */
+export function centre(theta: Float64Array, offset: number, length: number): void {
+  let mean = 0;
+  for (let k = 0; k < length; k++) mean += theta[offset + k]!;
+  mean /= length;
+  for (let k = 0; k < length; k++) theta[offset + k] = theta[offset + k]! - mean;
+}
+
+/** Fit vector scaling on validation predictions (N × C) and labels (N). */
+export function fitVector(input: Predictions, labels: Int32Array, options?: VectorOptions): LinearCalibrator {
+  const settings = parseOptions('vector options', options, vectorOptions);
+  const checked = checkPredictions('input', input);
+  const { rows, cols } = checked.matrix;
+  checkLabels('labels', labels, rows, cols);
+  const x = linearFeatures(checked, 'logits');
+  const theta = fitLinear('vector', x, rows, cols, labels, 'diagonal', vectorPenalty(cols, settings.l2), settings.maxIterations);
+  return new LinearCalibrator('vector', cols, 'diagonal', 'logits', theta, settings);
+}
+
+/** Rebuild a vector-scaling calibrator from its JSON. */
+export function vectorFromJSON(json: unknown): LinearCalibrator {
+  const { record, classes, settings } = readHeader(json, 'vector', vectorOptions);
+  const theta = new Float64Array(2 * classes);
+  theta.set(readVector('json.weights', record.weights, classes));
+  theta.set(readVector('json.bias', record.bias, classes), classes);
+  return new LinearCalibrator('vector', classes, 'diagonal', 'logits', theta, settings);
+}
