@@ -1,0 +1,177 @@
+/**
+ * Throughput of the metrics layer: N × C float32 probabilities (default 1,000,000 × 100), every top-label metric
+ * plus classwise and marginal (equal-width) ECE from one `CalibrationAccumulator` pass + compute, against the
+ * vectorized NumPy peer bench/metrics_numpy.py on the same data (run with /usr/bin/python3 when present).
+ * Prints one JSON object: seconds per repeat for both, the speed ratio (NumPy / ours, median and best),
+ * the largest metric difference between the two, and the peak RSS of this process.
+ *
+ * Repeats are interleaved (ours, then NumPy in a fresh process) so both see the same machine load.
+ *
+ * Usage: node dist/bench/metrics-throughput.js [N] [C] [repeats]
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CalibrationAccumulator, type CalibrationMetrics } from '../src/metrics/index.js';
+import { writeNpy } from '../src/io/npy.js';
+import { Random } from '../src/util/random.js';
+
+const N = Number(process.argv[2] ?? 1_000_000);
+const C = Number(process.argv[3] ?? 100);
+const REPEATS = Number(process.argv[4] ?? 3);
+const BINS = 15;
+
+/** Softmax of τ·(s·e_y + ε), ε ~ N(0, 1): an overconfident classifier (τ = 2.5, s = 2.5), stored as float32. */
+function generate(n: number, c: number, seed: number): { probs: Float32Array; labels: Int32Array } {
+  const rng = new Random(seed);
+  const probs = new Float32Array(n * c);
+  const labels = new Int32Array(n);
+  const z = new Float64Array(c);
+  for (let i = 0; i < n; i++) {
+    const y = rng.int(c);
+    labels[i] = y;
+    let max = -Infinity;
+    for (let k = 0; k < c; k++) {
+      z[k] = 2.5 * ((k === y ? 2.5 : 0) + rng.normal());
+      if (z[k]! > max) max = z[k]!;
+    }
+    let s = 0;
+    for (let k = 0; k < c; k++) {
+      z[k] = Math.exp(z[k]! - max);
+      s += z[k]!;
+    }
+    for (let k = 0; k < c; k++) probs[i * c + k] = z[k]! / s;
+  }
+  return { probs, labels };
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const h = Math.floor(s.length / 2);
+  return s.length % 2 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
+}
+
+interface NumpyRun {
+  available: boolean;
+  reason?: string;
+  seconds: number[];
+  cpuSeconds: number[];
+  version?: string;
+  metrics?: Record<string, number>;
+}
+
+/** One timed NumPy repeat in a fresh /usr/bin/python3 process (the file read is not timed). */
+function runNumpy(script: string, dir: string): { seconds: number; cpuSeconds: number; version: string; metrics: Record<string, number> } | string {
+  const run = spawnSync('/usr/bin/python3', [script, join(dir, 'probs.npy'), join(dir, 'labels.npy'), String(BINS), '1'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
+  if (run.status !== 0) return (run.stderr || run.error?.message || 'failed').trim().split('\n').slice(-3).join(' ');
+  const parsed = JSON.parse(run.stdout) as { numpy: string; seconds: number[]; cpu_seconds: number[]; metrics: Record<string, number> };
+  return { seconds: parsed.seconds[0]!, cpuSeconds: parsed.cpu_seconds[0]!, version: parsed.numpy, metrics: parsed.metrics };
+}
+
+async function main(): Promise<void> {
+  const t0 = performance.now();
+  const { probs, labels } = generate(N, C, 20240601);
+  const generateSeconds = (performance.now() - t0) / 1000;
+
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  const script = [join(here, 'metrics_numpy.py'), join(here, '../../bench/metrics_numpy.py')].find((p) => existsSync(p));
+  const numpy: NumpyRun = { available: existsSync('/usr/bin/python3') && script !== undefined, seconds: [], cpuSeconds: [] };
+  if (!numpy.available) numpy.reason = 'no /usr/bin/python3 or bench/metrics_numpy.py';
+  const dir = mkdtempSync(join(tmpdir(), 'calibkit-metrics-bench-'));
+  const seconds: number[] = [];
+  const cpuSeconds: number[] = [];
+  const updateSeconds: number[] = [];
+  let result: CalibrationMetrics | null = null;
+  try {
+    if (numpy.available) {
+      await writeNpy(join(dir, 'probs.npy'), probs, [N, C]);
+      await writeNpy(join(dir, 'labels.npy'), labels, [N]);
+    }
+    // Interleaved repeats (ours, then NumPy) so that both see the same machine load.
+    for (let r = 0; r < REPEATS; r++) {
+      const cpuStart = process.cpuUsage();
+      const start = performance.now();
+      const acc = new CalibrationAccumulator({ input: 'probabilities', bins: BINS });
+      acc.update({ rows: N, cols: C, data: probs }, labels);
+      const updated = performance.now();
+      result = acc.compute();
+      const done = performance.now();
+      const cpu = process.cpuUsage(cpuStart);
+      seconds.push((done - start) / 1000);
+      cpuSeconds.push((cpu.user + cpu.system) / 1e6);
+      updateSeconds.push((updated - start) / 1000);
+      if (numpy.available) {
+        const run = runNumpy(script!, dir);
+        if (typeof run === 'string') {
+          numpy.available = false;
+          numpy.reason = run;
+        } else {
+          numpy.seconds.push(run.seconds);
+          numpy.cpuSeconds.push(run.cpuSeconds);
+          numpy.version = run.version;
+          numpy.metrics = run.metrics;
+        }
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const ours = result!;
+  const peakRssMb = process.resourceUsage().maxRSS / 1024;
+
+  const differences: Record<string, number> = {};
+  let maxDifference = 0;
+  if (numpy.metrics) {
+    for (const [key, value] of Object.entries(numpy.metrics)) {
+      const mine = (ours as unknown as Record<string, number>)[key];
+      if (typeof mine !== 'number') continue;
+      const d = Math.abs(mine - value);
+      differences[key] = d;
+      if (key !== 'sweep_bins') maxDifference = Math.max(maxDifference, d);
+    }
+  }
+  const report = {
+    bench: 'metrics-throughput',
+    n: N,
+    classes: C,
+    bins: BINS,
+    dtype: 'float32',
+    metrics_computed: 'accuracy nll brier ece ece_l2 ece_lb adaece adaece_l2 mce oe classwise_ece marginal_ece ks debiased_ece sweep_ece mean_confidence mean_entropy error_auroc',
+    generate_seconds: generateSeconds,
+    ours: {
+      seconds: seconds,
+      cpu_seconds: cpuSeconds,
+      median_seconds: median(seconds),
+      median_cpu_seconds: median(cpuSeconds),
+      update_seconds_median: median(updateSeconds),
+      elements_per_second_median: (N * C) / median(seconds),
+    },
+    numpy: numpy.available
+      ? {
+          version: numpy.version,
+          seconds: numpy.seconds,
+          cpu_seconds: numpy.cpuSeconds,
+          median_seconds: median(numpy.seconds),
+          median_cpu_seconds: median(numpy.cpuSeconds),
+          chunk_rows: 16384,
+        }
+      : { available: false, reason: numpy.reason },
+    speedup_vs_numpy_median: numpy.available ? median(numpy.seconds) / median(seconds) : null,
+    speedup_vs_numpy_best: numpy.available ? Math.min(...numpy.seconds) / Math.min(...seconds) : null,
+    speedup_vs_numpy_cpu_median: numpy.available ? median(numpy.cpuSeconds) / median(cpuSeconds) : null,
+    load_average_1min: loadavg()[0],
+    max_abs_metric_difference_vs_numpy: numpy.available ? maxDifference : null,
+    metric_differences: differences,
+    sweep_bins: { ours: ours.sweep_bins, numpy: numpy.metrics?.sweep_bins ?? null },
+    peak_rss_mb: Math.round(peakRssMb),
+    metrics: ours,
+  };
+  process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+}
+
+await main();

@@ -1,0 +1,42 @@
+import { CalibrationAccumulator, type CalibrationMetrics, type CalibrationOptions } from './calibration-accumulator.js';
+import type { Labels } from './validation.js';
+import { invalidArgument } from '../util/errors.js';
+import type { Matrix } from '../util/matrix.js';
+
+/** Names of the numeric metrics in `CalibrationMetrics` (the CLI's `--json` keys), in display order. */
+export const METRIC_NAMES = [
+  'accuracy',
+  'nll',
+  'brier',
+  'ece',
+  'ece_l2',
+  'ece_lb',
+  'adaece',
+  'adaece_l2',
+  'mce',
+  'oe',
+  'classwise_ece',
+  'marginal_ece',
+  'ks',
+  'debiased_ece',
+  'sweep_ece',
+  'mean_confidence',
+  'mean_entropy',
+  'error_auroc',
+] as const;
+
+export type MetricName = (typeof METRIC_NAMES)[number];
+
+/**
+ * Every calibration metric of METHODS.md § Metrics for predictions N × C (logits or probabilities, per
+ * `options.input`) and labels [N], as fractions, with the settings used (`bins`, `convention`,
+ * `adaptive_binning`, `ece_lb_p`, `marginal_binning`, `marginal_debiased`, `sweep_bins`). Defaults: 15 bins,
+ * '(l,u]'. Equivalent to one `CalibrationAccumulator` update + compute. `error_auroc` is NaN (null in JSON)
+ * when all or no predictions are correct.
+ */
+export function evaluate(predictions: Matrix, labels: Labels, options: CalibrationOptions): CalibrationMetrics {
+  const accumulator = new CalibrationAccumulator(options);
+  accumulator.update(predictions, labels);
+  if (accumulator.count === 0) invalidArgument('predictions', 'at least one sample', '0 samples');
+  return accumulator.compute();
+}

@@ -1,0 +1,45 @@
+/** Public API of the metrics layer (plain TypeScript on typed arrays; no engine). */
+export type { BinConvention, ReliabilityBin, ReliabilityData } from './reliability-types.js';
+export {
+  DEFAULT_CONVENTION,
+  requireBins,
+  requireConvention,
+  equalWidthEdges,
+  equalWidthBin,
+  binUpperClosed,
+  binLowerClosed,
+  assignEqualWidthBins,
+  equalMassBinOfRank,
+  equalMassBoundaries,
+  equalMassStart,
+  MAX_BINS,
+  interpEqualMassEdges,
+  midpointEqualMassEdges,
+  upperEdgeBin,
+  countAtMost,
+} from './binning.js';
+export { argsortStable } from './argsort.js';
+export { type BinSums, equalWidthBinSums, binnedCalibrationError, maximumBinGap, overconfidenceFromBins } from './bin-statistics.js';
+export { softmax, logSoftmax } from './softmax.js';
+export { PROBABILITY_SUM_TOLERANCE, type PredictionKind, type Labels } from './validation.js';
+export { expectedCalibrationError, maximumCalibrationError, overconfidenceError, type EceOptions, type EqualWidthOptions } from './ece.js';
+export { labelBinnedCalibrationError } from './label-binned-ece.js';
+export { adaptiveCalibrationError, type AdaptiveScheme, type AdaptiveEceOptions } from './adaptive-ece.js';
+export { ksError } from './ks-error.js';
+export { debiasedCalibrationError } from './debiased-ece.js';
+export { sweepCalibrationError, type SweepOptions, type SweepResult } from './sweep-ece.js';
+export { ClasswiseAccumulator, type ClasswiseOptions } from './classwise-accumulator.js';
+export { marginalCalibrationError, type MarginalBinning, type MarginalOptions } from './marginal-ece.js';
+export { classwiseCalibrationError } from './classwise-ece.js';
+export { auroc, oodAuroc, errorDetectionAuroc } from './auroc.js';
+export { reliabilityDiagram } from './reliability-diagram.js';
+export { TopLabelAccumulator, type TopLabelOptions, type TopLabelMetrics } from './top-label-accumulator.js';
+export {
+  CalibrationAccumulator,
+  NLL_CLIP,
+  type CalibrationOptions,
+  type CalibrationMetrics,
+} from './calibration-accumulator.js';
+export { evaluate, METRIC_NAMES, type MetricName } from './evaluate.js';
+export { bootstrapInterval, bootstrapMetric, quantile, type BootstrapOptions, type ConfidenceInterval } from './bootstrap.js';
+export { topLabel } from './top-label.js';
