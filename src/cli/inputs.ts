@@ -1,4 +1,4 @@
-import { requireLabels, requirePredictionValues } from '../metrics/validation.js';
+import { PROBABILITY_SUM_TOLERANCE, requireLabels, requirePredictionValues } from '../metrics/validation.js';
 import { openLabelsSource, openMatrixSource, type LabelsSource, type MatrixSource } from '../io/read-predictions.js';
 import { requirePredictionShape } from '../io/validate.js';
 import { matrix, type Matrix } from '../util/matrix.js';
@@ -29,6 +29,46 @@ export interface PredictionInput {
   /** The flag it came from: '--logits' or '--probs'. */
   readonly argName: '--logits' | '--probs';
   readonly source: MatrixSource;
+  /** Filled while --logits chunks are validated: how many rows were seen and how many look like probabilities. */
+  readonly look: { rows: number; probabilityLike: number };
+}
+
+/**
+ * Count the rows of a --logits chunk that look like probabilities (every entry in [0, 1], summing to 1 within
+ * the tolerance `--probs` accepts): softmax of probabilities is a valid-looking but wrong input.
+ */
+function lookAtLogits(predictions: PredictionInput, m: Matrix): void {
+  if (predictions.kind !== 'logits') return;
+  const { rows, cols, data } = m;
+  let like = 0;
+  for (let i = 0; i < rows; i++) {
+    let sum = 0;
+    let inUnit = true;
+    for (let k = 0; k < cols; k++) {
+      const v = data[i * cols + k]!;
+      if (!(v >= 0 && v <= 1)) {
+        inUnit = false;
+        break;
+      }
+      sum += v;
+    }
+    if (inUnit && Math.abs(sum - 1) <= PROBABILITY_SUM_TOLERANCE) like++;
+  }
+  predictions.look.rows += rows;
+  predictions.look.probabilityLike += like;
+}
+
+/**
+ * A warning line (for stderr) when every row of the --logits input read so far looks like probabilities, else
+ * undefined: the metrics would be those of softmax(probabilities), not of the model.
+ */
+export function logitsWarning(predictions: PredictionInput): string | undefined {
+  const { rows, probabilityLike } = predictions.look;
+  if (predictions.kind !== 'logits' || rows === 0 || probabilityLike < rows) return undefined;
+  return (
+    `calib: warning: every row of --logits is in [0, 1] and sums to 1, like probabilities; ` +
+    `if these are probabilities, pass them with --probs (softmax of probabilities gives wrong numbers)\n`
+  );
 }
 
 /** Open the one prediction input given as --logits or --probs. */
@@ -41,7 +81,7 @@ export async function openPredictions(flags: { logits?: string | undefined; prob
   const logits = flags.logits !== undefined;
   const argName = logits ? '--logits' : '--probs';
   const source = await openMatrixSource((flags.logits ?? flags.probs)!, argName, { key: logits ? 'logits' : 'probs' });
-  return { kind: logits ? 'logits' : 'probabilities', argName, source };
+  return { kind: logits ? 'logits' : 'probabilities', argName, source, look: { rows: 0, probabilityLike: 0 } };
 }
 
 /** Open predictions and labels and check their shapes (N ≥ 1, C ≥ 2, one label per row) before reading values. */
@@ -78,6 +118,7 @@ export async function* validatedChunks(
     const y = next.done ? new Int32Array(0) : next.value;
     requirePredictionValues(m, predictions.kind, predictions.argName, offset);
     requireLabels(y, m.rows, m.cols, '--labels', offset);
+    lookAtLogits(predictions, m);
     yield { offset, matrix: m, labels: y };
     offset += m.rows;
   }
@@ -89,6 +130,7 @@ export async function* validatedPredictionChunks(predictions: PredictionInput, r
   let offset = 0;
   for await (const m of predictions.source.chunks(rowsPerChunk)) {
     requirePredictionValues(m, predictions.kind, predictions.argName, offset);
+    lookAtLogits(predictions, m);
     yield { offset, matrix: m, labels: new Int32Array(0) };
     offset += m.rows;
   }

@@ -71,7 +71,7 @@ export function requirePredictionValues(m: Matrix, kind: PredictionKind, argumen
     if (negative) {
       for (let k = 0; k < cols; k++) {
         const v = data[off + k]!;
-        if (v < 0) invalidArgument(argument, 'non-negative probabilities', `${describe(v)} at row ${rowOffset + i}, column ${k}`);
+        if (v < 0) invalidArgument(argument, `non-negative probabilities${logitsHint(argument, '')}`, `${describe(v)} at row ${rowOffset + i}, column ${k}`);
       }
     }
     let total = 0;
@@ -79,7 +79,7 @@ export function requirePredictionValues(m: Matrix, kind: PredictionKind, argumen
     if (Math.abs(total - 1) > PROBABILITY_SUM_TOLERANCE)
       invalidArgument(
         argument,
-        `probability rows summing to 1 (within ${PROBABILITY_SUM_TOLERANCE}); pass logits with input: 'logits'`,
+        `probability rows summing to 1 (within ${PROBABILITY_SUM_TOLERANCE})${logitsHint(argument, "; pass logits with input: 'logits'")}`,
         `a sum of ${describe(total)} in row ${rowOffset + i}`,
       );
   }
@@ -120,4 +120,12 @@ export function requireFiniteScores(values: FloatArray, argument: string): void 
     const v = values[i]!;
     if (!Number.isFinite(v)) invalidArgument(argument, 'finite scores', `${describe(v)} at index ${i}`);
   }
+}
+
+/**
+ * How to pass logits instead, for messages about invalid probabilities: the CLI flag when the argument is one
+ * (e.g. '--probs'), else `libraryHint`.
+ */
+function logitsHint(argument: string, libraryHint: string): string {
+  return argument.startsWith('--') ? ' (for logits use --logits)' : libraryHint;
 }

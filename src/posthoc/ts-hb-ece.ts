@@ -5,12 +5,16 @@
  * [minTemperature, maxTemperature]; each further level evaluates `points` values spanning ± one previous grid
  * step around the best so far (clipped to the range). The objective is piecewise constant in T, so ties are
  * common: the first minimum in evaluation order is kept. Needs logits (probabilities become log p).
+ * If the level-0 minimum is an end point of the range, strictly below the neighbouring grid point, and the ECE
+ * there is not 0, the minimum may lie outside the range (e.g. logits of magnitude 10³ need T ~ 10²–10³): the fit fails with a `CalibrationFitError` naming
+ * the option to widen, instead of returning the edge of the range as if it were the answer.
  * Cost: levels × points evaluations of O(N·C).
  */
 import { expectedCalibrationError } from '../metrics/ece.js';
 import type { FloatArray } from '../util/matrix.js';
 import { invalidArgument } from '../util/errors.js';
 import type { Predictions } from './calibrator.js';
+import { CalibrationFitError } from './fit-error.js';
 import { readHeader, readNumber } from './json.js';
 import { numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
 import { checkLabels, checkPredictions, logitsOf } from './predictions.js';
@@ -49,18 +53,35 @@ export function hbEceTemperature(
   let best = Infinity;
   let from = uMin;
   let to = uMax;
+  let edge: 'lower' | 'upper' | null = null; // where the level-0 minimum sits, if at an end point
+  const level0 = new Float64Array(settings.points); // level-0 ECE at each grid point
   for (let level = 0; level < settings.levels; level++) {
     const step = (to - from) / (settings.points - 1);
     for (let j = 0; j < settings.points; j++) {
       const u = j === settings.points - 1 ? to : from + j * step;
       const ece = expectedCalibrationError(confidencesAt(top, Math.exp(-u), conf), top.correctMask, eceOptions);
+      if (level === 0) level0[j] = ece;
       if (ece < best) {
         best = ece;
         bestU = u;
+        if (level === 0) edge = j === 0 ? 'lower' : j === settings.points - 1 ? 'upper' : null;
       }
     }
     from = Math.max(bestU - step, uMin);
     to = Math.min(bestU + step, uMax);
+  }
+  // Still decreasing into the edge (strictly below the neighbouring grid point; a plateau over the range is kept).
+  const last = settings.points - 1;
+  const intoEdge = edge === 'lower' ? level0[0]! < level0[1]! : edge === 'upper' ? level0[last]! < level0[last - 1]! : false;
+  if (intoEdge && best > 0) {
+    const option = edge === 'upper' ? 'maxTemperature' : 'minTemperature';
+    const wider = edge === 'upper' ? settings.maxTemperature * 100 : settings.minTemperature / 100;
+    throw new CalibrationFitError(
+      'ts-hb-ece',
+      `the hard-binned ECE is smallest at the ${edge} end of the search range T ∈ [${settings.minTemperature}, ` +
+        `${settings.maxTemperature}] (ECE ${best.toPrecision(3)} at T = ${Math.exp(bestU).toPrecision(4)}), so its minimum ` +
+        `may lie outside the range; widen it with the option ${option} (CLI: --opt ${option}=${wider}) or fit temperature scaling by NLL`,
+    );
   }
   return Math.exp(bestU);
 }

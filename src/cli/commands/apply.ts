@@ -7,7 +7,8 @@ import { invalidArgument } from '../../util/errors.js';
 import { matrix, type Matrix } from '../../util/matrix.js';
 import { readCalibratorFile } from '../calibrator-file.js';
 import { defineCommand } from '../command.js';
-import { openPredictions, PREDICTION_FLAGS, readAll, validatedPredictionChunks } from '../inputs.js';
+import { logitsWarning, openPredictions, PREDICTION_FLAGS, readAll, validatedPredictionChunks } from '../inputs.js';
+import { requireOutputPath, writingOutput } from '../output-path.js';
 
 /**
  * `calib apply`: calibrated probabilities (or logits) from a saved calibrator. A .npy output is written chunk by
@@ -37,6 +38,7 @@ export const applyCommand = defineCommand({
   async run(flags, io) {
     const ext = extname(flags.out).toLowerCase();
     if (ext !== '.npy' && ext !== '.csv' && ext !== '.json') invalidArgument('--out', 'a file ending in .npy, .csv or .json', JSON.stringify(flags.out));
+    await requireOutputPath(flags.out);
     const calibrator = await readCalibratorFile(flags.calibrator, '--calibrator');
     const wantLogits = flags.output === 'logits';
     if (wantLogits && !calibrator.applyLogits) {
@@ -54,19 +56,26 @@ export const applyCommand = defineCommand({
       return wantLogits ? calibrator.applyLogits!(input) : calibrator.apply(input);
     };
     if (ext === '.npy') {
-      const writer = await createNpyWriter(flags.out, [rows, cols], dtype);
+      const writer = await writingOutput(flags.out, '--out', () => createNpyWriter(flags.out, [rows, cols], dtype));
       try {
-        for await (const chunk of validatedPredictionChunks(predictions)) await writer.write(transform(chunk.matrix).data);
+        for await (const chunk of validatedPredictionChunks(predictions)) {
+          const data = transform(chunk.matrix).data;
+          await writingOutput(flags.out, '--out', () => writer.write(data));
+        }
       } catch (error) {
         await writer.abort();
         throw error;
       }
-      await writer.close();
+      await writingOutput(flags.out, '--out', () => writer.close());
     } else {
       const all = await readAll(validatedPredictionChunks(predictions), rows, cols);
       const out = transform(all.matrix);
-      await writeMatrixFile(flags.out, matrix(rows, cols, out.data), { dtype, key: wantLogits ? 'logits' : 'probs', argName: '--out' });
+      await writingOutput(flags.out, '--out', () =>
+        writeMatrixFile(flags.out, matrix(rows, cols, out.data), { dtype, key: wantLogits ? 'logits' : 'probs', argName: '--out' }),
+      );
     }
+    const warning = logitsWarning(predictions);
+    if (warning) io.stderr.write(warning);
     io.stdout.write(
       `applied ${calibrator.kind} to ${rows.toLocaleString('en-US')} × ${cols} ${predictions.kind} -> ${flags.out} ` +
         `(calibrated ${wantLogits ? 'logits' : 'probabilities'}, ${dtype})\n`,

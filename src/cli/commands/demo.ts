@@ -6,7 +6,7 @@ import { CalibrationAccumulator, requireBins, type CalibrationMetrics } from '..
 import { fitCalibrator } from '../../posthoc/index.js';
 import { calibrationFigureSvg, writeFigure } from '../../report/index.js';
 import { atomicWriteFile } from '../../util/atomic-write.js';
-import { requireNumber } from '../../util/errors.js';
+import { invalidArgument, requireNumber } from '../../util/errors.js';
 import { matrix, type Matrix } from '../../util/matrix.js';
 import { writeCalibratorFile } from '../calibrator-file.js';
 import { defineCommand } from '../command.js';
@@ -51,6 +51,13 @@ export const demoCommand = defineCommand({
     const tau = requireNumber('--overconfidence', flags.overconfidence, { min: 0, exclusiveMin: true });
     const bins = requireBins(flags.bins, '--bins');
     const dir = flags.out;
+    try {
+      await mkdir(dir, { recursive: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
+      invalidArgument('--out', 'a directory (created if missing)', `${JSON.stringify(dir)} (${why})`);
+    }
     const out = io.stdout;
     out.write(
       banner([
@@ -70,7 +77,6 @@ export const demoCommand = defineCommand({
     const valLabels = data.labels.subarray(0, nVal);
     const testLabels = data.labels.subarray(nVal);
 
-    await mkdir(dir, { recursive: true });
     const path = (name: string): string => join(dir, name);
     await writeNpy(path('val-logits.npy'), val.data, [nVal, classes]);
     await writeNpy(path('val-labels.npy'), valLabels, [nVal], { dtype: 'int64' });

@@ -1,7 +1,7 @@
 import { requireBins } from '../../metrics/index.js';
 import { requireNumber } from '../../util/errors.js';
 import { defineCommand } from '../command.js';
-import { LABEL_FLAGS, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, validatedChunks } from '../inputs.js';
+import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, validatedChunks } from '../inputs.js';
 import { bootstrapAllMetrics, evaluateChunks, formatMetricsTable, metricsJson, type EvalSettings } from '../metrics-report.js';
 
 /**
@@ -55,6 +55,8 @@ export const evalCommand = defineCommand({
     } else {
       ({ metrics } = await evaluateChunks(validatedChunks(predictions, labels), settings));
     }
+    const warning = logitsWarning(predictions);
+    if (warning) io.stderr.write(warning);
     if (flags.json) {
       io.stdout.write(`${JSON.stringify(metricsJson(metrics, settings, intervals))}\n`);
       return;

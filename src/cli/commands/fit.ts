@@ -5,7 +5,8 @@ import { parseKeyValues } from '../args.js';
 import { writeCalibratorFile } from '../calibrator-file.js';
 import { defineCommand } from '../command.js';
 import { percent } from '../format-table.js';
-import { LABEL_FLAGS, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, validatedChunks } from '../inputs.js';
+import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, validatedChunks } from '../inputs.js';
+import { requireOutputPath, writingOutput } from '../output-path.js';
 
 /**
  * `calib fit`: fit a post-hoc calibrator (src/posthoc) on validation predictions and labels and save it as
@@ -36,16 +37,19 @@ export const fitCommand = defineCommand({
   async run(flags, io) {
     requireBins(flags.bins, '--bins');
     const options = parseKeyValues('opt', flags.opt);
+    await requireOutputPath(flags.out);
     const { predictions, labels } = await openPredictionsAndLabels(flags);
     const { rows, cols } = predictions.source;
     if ((flags.method === 'platt' || flags.method === 'beta') && cols !== 2) {
       invalidArgument(predictions.argName, `2 columns for --method ${flags.method} (binary calibration)`, `${cols} columns`);
     }
     const all = await readAll(validatedChunks(predictions, labels), rows, cols);
+    const warning = logitsWarning(predictions);
+    if (warning) io.stderr.write(warning);
     const input: Predictions = predictions.kind === 'logits' ? { logits: all.matrix } : { probabilities: all.matrix };
     const method = flags.method as CalibratorKind;
     const calibrator = fitCalibrator(method, input, all.labels, options as never);
-    await writeCalibratorFile(flags.out, calibrator);
+    await writingOutput(flags.out, '--out', () => writeCalibratorFile(flags.out, calibrator));
     const before = evaluate(all.matrix, all.labels, { input: predictions.kind, bins: flags.bins });
     const after = evaluate(calibrator.apply(input), all.labels, { input: 'probabilities', bins: flags.bins });
     const json = calibrator.toJSON();

@@ -5,7 +5,8 @@ import { calibrationFigureSvg, confidenceHistogramSvg, reliabilityDiagramSvg, wr
 import { invalidArgument, requireNumber } from '../../util/errors.js';
 import { defineCommand } from '../command.js';
 import { percent } from '../format-table.js';
-import { LABEL_FLAGS, openPredictionsAndLabels, PREDICTION_FLAGS, validatedChunks } from '../inputs.js';
+import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, validatedChunks } from '../inputs.js';
+import { requireOutputPath, writingOutput } from '../output-path.js';
 
 /**
  * `calib plot`: the reliability diagram and confidence histogram (src/report) of predictions, as SVG or PNG
@@ -39,6 +40,7 @@ export const plotCommand = defineCommand({
     const ext = extname(flags.out).toLowerCase();
     if (ext !== '.svg' && ext !== '.png') invalidArgument('--out', 'a file ending in .svg or .png', JSON.stringify(flags.out));
     requireBins(flags.bins, '--bins');
+    await requireOutputPath(flags.out);
     if (flags.width !== undefined) requireNumber('--width', flags.width, { integer: true, min: 16, max: 16384 });
     const { predictions, labels } = await openPredictionsAndLabels(flags);
     const accumulator = new CalibrationAccumulator({
@@ -48,13 +50,15 @@ export const plotCommand = defineCommand({
       classes: predictions.source.cols,
     });
     for await (const chunk of validatedChunks(predictions, labels)) accumulator.update(chunk.matrix, chunk.labels);
+    const warning = logitsWarning(predictions);
+    if (warning) io.stderr.write(warning);
     const data = accumulator.reliability();
     const title = flags.title !== undefined ? { title: flags.title } : {};
     const svg =
       flags.figure === 'diagram' ? reliabilityDiagramSvg(data, title)
       : flags.figure === 'histogram' ? confidenceHistogramSvg(data, title)
       : calibrationFigureSvg(data, { ...title, layout: flags.layout as 'stacked' | 'side-by-side' });
-    await writeFigure(flags.out, svg, flags.width !== undefined ? { width: flags.width } : {});
+    await writingOutput(flags.out, '--out', () => writeFigure(flags.out, svg, flags.width !== undefined ? { width: flags.width } : {}));
     io.stdout.write(
       `wrote ${flags.figure === 'combined' ? 'reliability diagram + confidence histogram' : flags.figure === 'diagram' ? 'reliability diagram' : 'confidence histogram'} ` +
         `of ${data.total.toLocaleString('en-US')} samples (ECE ${percent(data.ece)}%, ${data.bins.length} bins ${data.convention}) -> ${flags.out}\n`,
