@@ -28,6 +28,8 @@ export interface Command<F extends FlagSpecs = FlagSpecs> {
   readonly description?: string;
   readonly examples?: readonly string[];
   readonly flags: F;
+  /** Flag that a leading positional argument fills (`calib loss mbls …` ≡ `calib loss --name mbls …`). */
+  readonly positional?: string;
   run(flags: ParsedFlags<F>, io: CliIO): Promise<number | void>;
 }
 

@@ -65,7 +65,7 @@ export async function main(argv: readonly string[], io: CliIO, commands: readonl
     }
     if (first.startsWith('-')) throw new UsageError(`expected a command before ${JSON.stringify(first)} (see calib --help)`);
     const command = findCommand(commands, first);
-    const parsed = parseArgs(command.flags, rest, command.name);
+    const parsed = parseArgs(command.flags, withPositional(command, rest), command.name);
     if (parsed.help) {
       io.stdout.write(commandHelp(command));
       return 0;
@@ -85,4 +85,11 @@ export async function main(argv: readonly string[], io: CliIO, commands: readonl
     if (io.env?.['CALIB_DEBUG'] === '1' && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
     return 1;
   }
+}
+
+/** Rewrite a leading positional argument as the command's `positional` flag. */
+function withPositional(command: Command, argv: readonly string[]): readonly string[] {
+  const first = argv[0];
+  if (!command.positional || first === undefined || first.startsWith('-')) return argv;
+  return [`--${command.positional}`, first, ...argv.slice(1)];
 }

@@ -1,0 +1,130 @@
+import { readLabelsFile, readMatrixFile, readNpy, writeNpy, fileFormat } from '../../io/index.js';
+import { evaluateLoss, type HostArray } from '../../losses/evaluate-loss.js';
+import { LOSSES, LOSS_NAMES } from '../../losses/registry.js';
+import { describeOptions } from '../../losses/options.js';
+import { invalidArgument } from '../../util/errors.js';
+import { parseKeyValues, UsageError } from '../args.js';
+import { defineCommand } from '../command.js';
+
+const PRIMARY_NAMES = LOSS_NAMES.filter((n) => LOSSES[n].role !== 'term');
+const TERM_NAMES = LOSS_NAMES.filter((n) => LOSSES[n].role === 'term');
+
+/**
+ * `calib loss`: evaluate one calibration loss of src/losses on a whole file of logits (one batch) and print the loss
+ * and its terms; optionally write d loss / d logits. Methods the papers define as CE + term (mbls, acls, ecp, erl,
+ * cpc, crl) give the whole objective; pure terms (sb-ece-*, avuc*, s-avuc, mmce*, mdca, dca, arc) give the term
+ * alone, or primary + β·term with --primary. Logits may be dense [N, C, H, W] (.npy) with labels [N, H, W] and
+ * --ignore-index; --labels may also be soft targets (a float .npy of the logits' shape, e.g. mixup targets).
+ */
+export const lossCommand = defineCommand({
+  name: 'loss',
+  positional: 'name',
+  summary: 'Evaluate a training loss (CE, LS, focal, MbLS, ACLS, SB-ECE, S-AvUC, MMCE, ...) and its gradient on saved logits.',
+  usage: 'LOSS --logits FILE --labels FILE [--opt KEY=VALUE ...] [--primary LOSS --weight BETA] [options]',
+  description: [
+    `Losses: ${PRIMARY_NAMES.join(', ')} (whole objectives);`,
+    `terms: ${TERM_NAMES.join(', ')} (alone, or PRIMARY + BETA * term with --primary).`,
+    'The whole file is one batch (batch-level terms couple all its samples). Options per loss (--opt / --primary-opt):',
+    ...LOSS_NAMES.filter((n) => Object.keys(LOSSES[n].options).length).map(
+      (n) => `  ${n}: ${describeOptions(LOSSES[n].options).map((l) => l.split(':')[0]).join('; ')}`,
+    ),
+    'Every loss also takes ignoreIndex (or --ignore-index). CRL needs --history COUNTS.npy and --epochs E.',
+  ].join('\n'),
+  examples: [
+    'calib loss focal --logits val-logits.npy --labels val-labels.npy --opt gamma=3',
+    'calib loss sb-ece-lb --primary ce --weight 0.5 --logits L.npy --labels Y.npy --json',
+    'calib loss mbls --opt margin=6 --logits L.npy --labels Y.npy --grad dL.npy --dtype float64',
+    'calib loss arc --opt version=v2 --opt bins=5,15,30 --logits L.npy --labels Y.npy',
+  ],
+  flags: {
+    name: { type: 'string', required: true, valueName: 'LOSS', choices: LOSS_NAMES, description: 'the loss or term to evaluate' },
+    logits: { type: 'string', required: true, valueName: 'FILE', description: 'logits N × C (.npy, .csv, .json) or N × C × H × W (.npy)' },
+    labels: { type: 'string', required: true, valueName: 'FILE', description: 'integer labels N (or N × H × W), or soft targets shaped like the logits (float .npy)' },
+    opt: { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'an option of the loss (e.g. gamma=3, bins=5,15,30)' },
+    primary: { type: 'string', valueName: 'LOSS', choices: PRIMARY_NAMES, description: 'primary loss: evaluate PRIMARY + BETA * term' },
+    'primary-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'an option of the primary loss' },
+    weight: { type: 'number', valueName: 'BETA', description: 'weight β of the term (with --primary; default 1)' },
+    'ignore-index': { type: 'integer', valueName: 'K', description: 'label value of positions to leave out (segmentation)' },
+    history: { type: 'string', valueName: 'FILE', description: 'CRL: per-sample correctness counts (N values)' },
+    epochs: { type: 'number', valueName: 'E', description: 'CRL: number of epochs the counts were accumulated over (≥ 1)' },
+    dtype: { type: 'string', choices: ['float32', 'float64'], default: 'float32', description: 'computation dtype' },
+    grad: { type: 'string', valueName: 'FILE', description: 'write d loss / d logits here (float64 .npy, the logits\' shape)' },
+    json: { type: 'boolean', description: 'print {"loss": number, "terms": {...}} as JSON' },
+  },
+  async run(flags, io) {
+    if (flags.primary === undefined && flags['primary-opt'].length) throw new UsageError('loss: --primary-opt needs --primary');
+    if (flags.primary === undefined && flags.weight !== undefined) throw new UsageError('loss: --weight needs --primary (the total is primary + weight * term)');
+    if ((flags.history === undefined) !== (flags.epochs === undefined)) throw new UsageError('loss: give --history and --epochs together');
+    if (flags.history !== undefined && flags.name !== 'crl') throw new UsageError(`loss: --history is for crl, not ${flags.name}`);
+    if (flags.grad !== undefined && fileFormat(flags.grad, '--grad') !== 'npy') invalidArgument('--grad', 'a .npy path', JSON.stringify(flags.grad));
+    const options = parseKeyValues('opt', flags.opt);
+    const primaryOptions = parseKeyValues('primary-opt', flags['primary-opt']);
+
+    const logits = await readLogits(flags.logits);
+    const targets = await readTargets(flags.labels, logits);
+    const history = flags.history === undefined ? undefined : { counts: (await readLabelsLike(flags.history, '--history')).data, epochs: flags.epochs! };
+    const result = evaluateLoss(
+      { logits, ...targets, ...(history ? { history } : {}) },
+      {
+        name: flags.name,
+        options,
+        ...(flags.primary !== undefined ? { primary: { name: flags.primary, options: primaryOptions } } : {}),
+        ...(flags.weight !== undefined ? { weight: flags.weight } : {}),
+        ...(flags['ignore-index'] !== undefined ? { ignoreIndex: flags['ignore-index'] } : {}),
+        dtype: flags.dtype as 'float32' | 'float64',
+        gradient: flags.grad !== undefined,
+        argumentNames: { logits: '--logits', labels: '--labels', soft: '--labels', history: '--history' },
+      },
+    );
+    if (flags.grad !== undefined) await writeNpy(flags.grad, result.gradient!, logits.shape);
+    if (flags.json) {
+      io.stdout.write(`${JSON.stringify({ loss: result.loss, terms: result.terms })}\n`);
+      return;
+    }
+    const title = flags.primary !== undefined ? `${flags.primary} + ${flags.weight ?? 1} * ${flags.name}` : flags.name;
+    const shape = logits.shape.length > 2 ? ` × ${logits.shape.slice(2).join(' × ')}` : '';
+    const lines = [`${title}: ${fmt(result.loss)}  (${logits.shape[0]!.toLocaleString('en-US')} samples${shape}, ${logits.shape[1]} classes, ${flags.dtype})`];
+    const width = Math.max(...Object.keys(result.terms).map((k) => k.length));
+    for (const [k, v] of Object.entries(result.terms)) lines.push(`  ${k.padEnd(width)}  ${fmt(v)}`);
+    if (flags.grad !== undefined) lines.push(`gradient d loss / d logits -> ${flags.grad}`);
+    io.stdout.write(`${lines.join('\n')}\n`);
+  },
+});
+
+function fmt(v: number): string {
+  return Math.abs(v) >= 1e-4 || v === 0 ? v.toFixed(6) : v.toExponential(4);
+}
+
+/** Logits: any rank ≥ 2 from .npy; N × C from CSV/JSON. */
+async function readLogits(path: string): Promise<HostArray> {
+  if (fileFormat(path, '--logits') === 'npy') {
+    const a = await readNpy(path, '--logits');
+    if (a.dtype !== 'float32' && a.dtype !== 'float64') invalidArgument('--logits', 'a float32 or float64 array', `dtype ${a.dtype} in ${path}`);
+    if (a.shape.length < 2) invalidArgument('--logits', 'shape (N, C) or (N, C, H, W, ...)', `(${a.shape.join(', ')}) in ${path}`);
+    return { data: a.data, shape: a.shape };
+  }
+  const m = await readMatrixFile(path, '--logits', { key: 'logits' });
+  return { data: m.data, shape: [m.rows, m.cols] };
+}
+
+/** Integer labels of any rank from .npy (or N from CSV/JSON), or float soft targets shaped like the logits. */
+async function readTargets(path: string, logits: HostArray): Promise<{ labels: HostArray } | { soft: HostArray }> {
+  if (fileFormat(path, '--labels') === 'npy') {
+    const a = await readNpy(path, '--labels');
+    if (a.dtype === 'float32' || a.dtype === 'float64') {
+      const isSoft = a.shape.length === logits.shape.length && a.shape.every((d, i) => d === logits.shape[i]);
+      if (!isSoft) {
+        invalidArgument('--labels', `integer labels, or float soft targets of the logits' shape (${logits.shape.join(', ')})`, `a float array of shape (${a.shape.join(', ')})`);
+      }
+      return { soft: { data: a.data, shape: a.shape } };
+    }
+    if (a.dtype === 'bool') invalidArgument('--labels', 'integer labels', 'a bool array');
+    return { labels: { data: a.data, shape: a.shape } };
+  }
+  return { labels: await readLabelsLike(path, '--labels') };
+}
+
+async function readLabelsLike(path: string, flag: string): Promise<HostArray> {
+  const data = await readLabelsFile(path, flag);
+  return { data, shape: [data.length] };
+}

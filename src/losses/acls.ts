@@ -1,0 +1,56 @@
+import type { Tensor } from '../engine/index.js';
+import { defineLoss } from './define-loss.js';
+import type { LossOptions } from './options.js';
+import type { LossResult, LossTargetsLike } from './types.js';
+
+/**
+ * Adaptive and conditional label smoothing, ACLS (Park et al. ICCV 2023), as in the official code (`ACLS.get_reg`;
+ * METHODS.md § Secondary terms):
+ *   reg = λ1 · Σ_i Σ_j 1[z_ij = z_iŷ] ReLU(z_iŷ − m)² / M  +  λ2 · Σ_i Σ_j 1[z_ij ≠ z_iŷ] ReLU(sg(z_iŷ) − z_ij − m)² / (M(C − 1)),
+ *   ACLS = CE + α · reg,
+ * with z_iŷ = max_k z_ik. The labels are not used by the term; tied maxima each count as "ŷ" (indicator 1[z = max]);
+ * the negative part detaches the max. Gradients (eq. 12 up to the factor 2/M resp. 2/(M(C−1)) of the squared ReLU):
+ * ∂reg/∂z_ŷ = 2λ1 ReLU(z_ŷ − m)/M and ∂reg/∂z_j = −2λ2 ReLU(z_ŷ − z_j − m)/(M(C−1)) for j ≠ ŷ.
+ * Differences from the paper kept from the code: the positive part uses the RAW max logit z_ŷ − m, where the paper
+ * (eqs. 10–13) writes z_ŷ − min_k z_k − m; so the code's ACLS is not invariant to adding a constant to a sample's
+ * logits. `positive: 'paper'` gives the paper's form (with the min detached, so eq. 12 holds exactly), which is
+ * shift-invariant. The paper's λ1 = 0.1, λ2 = 0.01 are α·λ of the code's α = 0.1, λ1 = 1, λ2 = 0.1.
+ * Per-example; terms: { ce, reg, positive, negative } with reg = λ1·positive + λ2·negative and loss = ce + α·reg.
+ * Defaults: α = 0.1, λ1 = 1, λ2 = 0.1, m = 10 (6 for CIFAR-10).
+ */
+export const acls = defineLoss({
+  name: 'acls',
+  title: 'Adaptive and conditional label smoothing CE + α(λ1 pos + λ2 neg) (Park et al. 2023)',
+  role: 'combined',
+  scope: 'per-example',
+  targets: 'labels-or-soft',
+  options: {
+    margin: { type: 'number', default: 10, min: 0, description: 'margin m' },
+    alpha: { type: 'number', default: 0.1, min: 0, description: 'weight α of the regulariser' },
+    lambda1: { type: 'number', default: 1, min: 0, description: 'weight λ1 of the positive (arg-max) part' },
+    lambda2: { type: 'number', default: 0.1, min: 0, description: 'weight λ2 of the negative (other classes) part' },
+    positive: { type: 'choice', choices: ['code', 'paper'], default: 'code', description: "'code': ReLU(z_ŷ − m)²; 'paper': ReLU(z_ŷ − min_k z_k − m)²" },
+  },
+  compute(input, { margin, alpha, lambda1, lambda2, positive }) {
+    const z = input.logits;
+    const zMax = z.max(1, true); // [M, 1], gradient flows (positive part)
+    const zMaxSg = zMax.stopGradient();
+    const isMax = z.stopGradient().equal(zMaxSg).cast(input.dtype); // [M, C]
+    const posBase = positive === 'code' ? zMax : zMax.sub(z.min(1, true).stopGradient());
+    const posRows = isMax.mul(posBase.sub(margin).relu().square()).sum(1);
+    const negRows = isMax.neg().add(1).mul(zMaxSg.sub(z).sub(margin).relu().square()).sum(1).div(input.classes - 1);
+    const regRows = posRows.mul(lambda1).add(negRows.mul(lambda2));
+    const ceRows = input.crossEntropyRows;
+    const rows = ceRows.add(regRows.mul(alpha));
+    return {
+      loss: input.mean(rows),
+      terms: { ce: input.mean(ceRows), reg: input.mean(regRows), positive: input.mean(posRows), negative: input.mean(negRows) },
+      perExample: input.masked(rows),
+    };
+  },
+});
+
+/** ACLS of logits [N, C] (or dense) against labels or soft targets; see `acls`. */
+export function aclsLoss(logits: Tensor, targets: LossTargetsLike, options?: LossOptions<typeof acls.options>): LossResult {
+  return acls.apply(logits, targets, options);
+}

@@ -1,0 +1,58 @@
+import type { Tensor } from '../engine/index.js';
+import { avucEntropy, avucRatio } from './avuc-ratio.js';
+import { defineLoss } from './define-loss.js';
+import type { LossInput } from './loss-input.js';
+import type { LossOptions, ResolvedOptions } from './options.js';
+import type { LossResult, LossTargetsLike } from './types.js';
+
+/** Options shared by AvUC and AvUC-GS. */
+export const AVUC_OPTIONS = {
+  kappa: {
+    type: 'number',
+    default: 0.5,
+    min: 0,
+    exclusiveMin: true,
+    description: 'entropy threshold κ (nats): certain if u < κ; tuned in the papers (0.5 is a common starting value)',
+  },
+} as const;
+
+/** AvUC with or without stopping the confidence gradient. */
+export function avucTerm(input: LossInput, { kappa }: ResolvedOptions<typeof AVUC_OPTIONS>, stopConfidence: boolean): LossResult {
+  const u = avucEntropy(input);
+  const c = stopConfidence ? input.confidence.stopGradient() : input.confidence;
+  const certain = u.stopGradient().less(kappa).cast(input.dtype);
+  const uncertain = certain.neg().add(1);
+  const wrongConf = c.neg().add(1);
+  const { loss, counts } = avucRatio(
+    input,
+    u,
+    { certain: certain.mul(c), uncertain: uncertain.mul(c) },
+    { certain: certain.mul(wrongConf), uncertain: uncertain.mul(wrongConf) },
+  );
+  return { loss, terms: { avuc: loss, ...counts } };
+}
+
+/**
+ * Accuracy versus uncertainty calibration, AvUC (Krishnan & Tickoo, NeurIPS 2020, eq. 3), as in the caltrain code
+ * (`get_avuc_loss`, avuc_stop_prob_gradients = False; METHODS.md § Secondary terms): u_i = entropy of
+ * (1 − 1e−5) p + 1e−5/C, certain if u_i < κ, c = max softmax,
+ *   n_AC = Σ_{accurate, certain} c(1 − tanh u),  n_AU = Σ_{accurate, uncertain} c·tanh u,
+ *   n_IC = Σ_{inaccurate, certain} (1 − c)(1 − tanh u),  n_IU = Σ_{inaccurate, uncertain} (1 − c) tanh u,
+ *   AvUC = log(1 + (n_AU + n_IC) / max(n_AC + n_IU, 1e−5)).
+ * The hard certain/uncertain split carries no gradient (u still does through tanh u). Batch-level.
+ * Terms: { avuc (= loss), nAC, nAU, nIC, nIU }.
+ */
+export const avuc = defineLoss({
+  name: 'avuc',
+  title: 'AvUC accuracy-versus-uncertainty calibration (Krishnan & Tickoo 2020)',
+  role: 'term',
+  scope: 'batch',
+  targets: 'labels-or-soft',
+  options: AVUC_OPTIONS,
+  compute: (input, options) => avucTerm(input, options, false),
+});
+
+/** AvUC term of logits [N, C] (or dense) against labels or soft targets; see `avuc`. */
+export function avucLoss(logits: Tensor, targets: LossTargetsLike, options?: LossOptions<typeof AVUC_OPTIONS>): LossResult {
+  return avuc.apply(logits, targets, options);
+}

@@ -1,0 +1,42 @@
+import type { Tensor } from '../engine/index.js';
+import { defineLoss } from './define-loss.js';
+import type { LossOptions } from './options.js';
+import type { LossResult, LossTargetsLike } from './types.js';
+
+/** Clamp of p in the entropy of ECP (MbLS code `calibrate.utils.constants.EPS`). */
+export const ECP_EPS = 1e-10;
+
+/**
+ * Explicit confidence penalty, ECP (Pereyra et al. 2017), as in the MbLS code (`PenaltyEntropy`; METHODS.md
+ * § Primary losses):
+ *   ECP = CE − α · mean over the M·C entries of (−p̂_ik log p̂_ik),  p̂ = clamp(p, 1e−10, 1 − 1e−10),
+ * so the entropy term is the mean per-sample entropy divided by C (the paper writes CE − β H(p)). The clamp makes
+ * the gradient of clamped entries 0 (as in the code). Per-example; terms: { ce, entropy } with
+ * loss = ce − α·entropy. Default α = 0.1.
+ */
+export const ecp = defineLoss({
+  name: 'ecp',
+  title: 'Explicit confidence penalty CE − α·mean(−p log p) (Pereyra et al. 2017; MbLS code)',
+  role: 'combined',
+  scope: 'per-example',
+  targets: 'labels-or-soft',
+  options: {
+    alpha: { type: 'number', default: 0.1, min: 0, description: 'penalty weight α' },
+  },
+  compute(input, { alpha }) {
+    const ceRows = input.crossEntropyRows;
+    const p = input.prob.clip(ECP_EPS, 1 - ECP_EPS);
+    const entRows = p.mul(p.log()).sum(1).neg().div(input.classes); // mean over the C entries of the row
+    const rows = ceRows.sub(entRows.mul(alpha));
+    return {
+      loss: input.mean(rows),
+      terms: { ce: input.mean(ceRows), entropy: input.mean(entRows) },
+      perExample: input.masked(rows),
+    };
+  },
+});
+
+/** ECP of logits [N, C] (or dense) against labels or soft targets; see `ecp`. */
+export function confidencePenaltyLoss(logits: Tensor, targets: LossTargetsLike, options?: LossOptions<typeof ecp.options>): LossResult {
+  return ecp.apply(logits, targets, options);
+}
