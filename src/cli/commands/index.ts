@@ -3,7 +3,9 @@ import { applyCommand } from './apply.js';
 import { demoCommand } from './demo.js';
 import { evalCommand } from './eval.js';
 import { fitCommand } from './fit.js';
+import { lossCommand } from './loss.js';
 import { plotCommand } from './plot.js';
+import { trainCommand } from './train.js';
 
 /** The `calib` command table, in the order of `calib --help`. Adding a command: one file here + one line below. */
 export const COMMANDS: readonly Command[] = [
@@ -11,5 +13,7 @@ export const COMMANDS: readonly Command[] = [
   fitCommand,
   applyCommand,
   plotCommand,
+  trainCommand,
   demoCommand,
+  lossCommand,
 ];

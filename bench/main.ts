@@ -1,0 +1,40 @@
+/**
+ * Benchmark dispatcher: `npm run bench -- <name> [flags]` runs dist/bench/<name>.js with the flags in a child
+ * process (each bench keeps its own argv conventions and prints its own JSON). `npm run bench -- list` prints
+ * the registered benches. Any other compiled bench file can be run by name too.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+/** Registered benches and what they measure. */
+const BENCHES: Readonly<Record<string, string>> = {
+  'train-step': 'one compiled train step (MLP / CIFAR ResNet) vs PyTorch, interleaved: --model mlp|resnet20 --batch 128 --steps N [--profile]',
+  'engine-ops': 'engine gradient recipes at ResNet-20 shapes vs PyTorch [--quick]',
+  'metrics-throughput': 'every calibration metric on N × C probabilities vs NumPy: [N] [C] [repeats]',
+  'posthoc-temperature': 'temperature scaling fit on 50k × 100 logits vs PyTorch [--no-peer]',
+  'data': 'dataset loaders, batching, augmentation and corruptions',
+  'io': '.npy / CSV reading and atomic writes vs NumPy: [rows] [cols]',
+  'report-figures': 'reliability diagrams and histograms rendered to SVG/PNG: [outDir]',
+};
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+function list(): void {
+  const lines = Object.entries(BENCHES).map(([n, d]) => `  ${n.padEnd(20)} ${d}${existsSync(join(here, `${n}.js`)) ? '' : ' (not built)'}`);
+  const extra = readdirSync(here).filter((f) => f.endsWith('.js') && f !== 'main.js').map((f) => f.slice(0, -3)).filter((n) => !(n in BENCHES));
+  process.stdout.write(`usage: npm run bench -- <name> [flags]\n\nbenches:\n${lines.join('\n')}\n${extra.length ? `  also built: ${extra.join(', ')}\n` : ''}`);
+}
+
+const [name, ...flags] = process.argv.slice(2);
+if (!name || name === 'list' || name === '--help' || name === '-h') {
+  list();
+  process.exit(name ? 0 : 2);
+}
+if (!/^[\w-]+$/.test(name) || name === 'main' || !existsSync(join(here, `${name}.js`))) {
+  process.stderr.write(`error: unknown bench ${JSON.stringify(name)}; run \`npm run bench -- list\`\n`);
+  process.exit(2);
+}
+const r = spawnSync(process.execPath, [join(here, `${name}.js`), ...flags], { stdio: 'inherit' });
+process.exit(r.status ?? 1);

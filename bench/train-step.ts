@@ -1,0 +1,226 @@
+/**
+ * Train-step benchmark: one compiled step (forward + cross-entropy + backward + SGD momentum 0.9, weight decay
+ * 5e-4) of an MLP 784-512-512-10 or a CIFAR ResNet-20/32/56 at a given batch size, against PyTorch doing the
+ * same step (same architecture, init scheme, optimizer, batch; torch.set_num_threads = --threads) measured in
+ * the same run, interleaved round by round (bench/torch_train_step.py as a persistent peer process).
+ * Prints ONE JSON object: model, batch, ms_per_step (median of the timed steps after warm-up), ms_min,
+ * samples_per_s, compile_ms (trace + ONNX + session) with its parts, and — when /usr/bin/python3 has torch —
+ * torch_ms_per_step, torch_ms_min and ratio = torch_ms_per_step / ms_per_step (> 1: we are faster).
+ * With --profile, ORT's own profiler times one more batch of steps and the JSON gets the time per ONNX op type.
+ *
+ *   npm run -s bench -- train-step --model mlp|resnet20|resnet32|resnet56 [--batch 128] [--steps N] [--rounds R]
+ *                                  [--threads 2] [--packing flat|tensors] [--no-torch] [--profile] [--json]
+ * --steps: timed steps per implementation (default 200 MLP, 12 ResNet), split into --rounds (default 4) rounds
+ * that alternate between us and PyTorch, after one warm-up round of the same length. The JSON is always printed
+ * (--json is accepted for symmetry); `npm run -s` keeps npm's banner out of stdout.
+ */
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import * as ort from 'onnxruntime-node';
+import { type Feed, type Graph, lowerToOnnx, toOnnx } from '../src/engine/index.js';
+import { cifarResNet, type Model, mlp, parameterCount } from '../src/nn/index.js';
+import { sgd } from '../src/optim/index.js';
+import { compileTrainStep, createTrainState, crossEntropy, EvalStep } from '../src/train/index.js';
+import { Random } from '../src/util/random.js';
+
+interface Args {
+  model: string;
+  batch: number;
+  steps: number;
+  rounds: number;
+  threads: number;
+  packing: 'flat' | 'tensors';
+  torch: boolean;
+  profile: boolean;
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  const get = (name: string): string | undefined => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const model = get('model') ?? 'mlp';
+  const isMlp = model === 'mlp';
+  return {
+    model,
+    batch: Number(get('batch') ?? 128),
+    steps: Number(get('steps') ?? (isMlp ? 200 : 12)),
+    rounds: Number(get('rounds') ?? 4),
+    threads: Number(get('threads') ?? 2),
+    packing: (get('packing') ?? 'flat') as 'flat' | 'tensors',
+    torch: !argv.includes('--no-torch'),
+    profile: argv.includes('--profile'),
+  };
+}
+
+function buildModel(name: string): Model {
+  if (name === 'mlp') return mlp();
+  const m = /^resnet(\d+)$/.exec(name);
+  if (m) return cifarResNet({ depth: Number(m[1]) });
+  throw new Error(`--model: expected mlp or resnet20/32/56, got ${name}`);
+}
+
+function median(v: readonly number[]): number {
+  const s = [...v].sort((a, b) => a - b);
+  const h = s.length >> 1;
+  return s.length % 2 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
+}
+
+/** The PyTorch peer: a persistent process answering {"cmd":"run","steps":k} with step times. */
+class TorchPeer {
+  private readonly lines: AsyncIterableIterator<string>;
+  constructor(private readonly proc: ChildProcessWithoutNullStreams) {
+    this.lines = createInterface({ input: proc.stdout })[Symbol.asyncIterator]();
+  }
+  static async start(model: string, batch: number, threads: number): Promise<{ peer: TorchPeer; info: { torch: string; params: number } } | null> {
+    const python = '/usr/bin/python3';
+    if (!existsSync(python) || spawnSync(python, ['-c', 'import torch'], { stdio: 'ignore' }).status !== 0) return null;
+    const script = fileURLToPath(new URL('../../bench/torch_train_step.py', import.meta.url));
+    const proc = spawn(python, [script, model, String(batch), String(threads)], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, OMP_NUM_THREADS: String(threads) } });
+    const peer = new TorchPeer(proc);
+    const first = await peer.next();
+    return { peer, info: first as { torch: string; params: number } };
+  }
+  async next(): Promise<Record<string, unknown>> {
+    const r = await this.lines.next();
+    if (r.done) throw new Error('torch peer exited');
+    return JSON.parse(r.value) as Record<string, unknown>;
+  }
+  async run(steps: number): Promise<number[]> {
+    this.proc.stdin.write(`${JSON.stringify({ cmd: 'run', steps })}\n`);
+    return (await this.next())['ms'] as number[];
+  }
+  stop(): void {
+    this.proc.stdin.write('{"cmd":"quit"}\n');
+    this.proc.stdin.end();
+  }
+}
+
+/** Classifies a lowered node for the profile: Conv nodes with group > 1 are the weight-gradient im2col. */
+function nodeRoles(graph: Graph): Map<string, string> {
+  const roles = new Map<string, string>();
+  lowerToOnnx(graph).nodes.forEach((n, k) => {
+    let role = n.opType;
+    if (n.opType === 'Conv') {
+      const g = n.attrs['group'];
+      role = g && g.type === 'int' && g.value > 1 ? 'Conv (dW im2col, grouped one-hot)' : 'Conv (forward and dX)';
+    }
+    roles.set(`n${k}_${n.opType}`, role);
+  });
+  return roles;
+}
+
+/** ORT's profiler over `steps` runs of a graph: ms per step by op type (Conv split by role). */
+async function profile(graph: Graph, feeds: Record<string, Feed>, steps: number, threads: number): Promise<Record<string, number>> {
+  const dir = mkdtempSync(join(tmpdir(), 'calibkit-prof-'));
+  try {
+    const session = await ort.InferenceSession.create(toOnnx(graph), {
+      enableProfiling: true, profileFilePrefix: join(dir, 'p'), intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all',
+    });
+    const ortFeeds: Record<string, ort.Tensor> = {};
+    for (const t of graph.inputs) {
+      if (t.source.kind !== 'input') continue;
+      const v = feeds[t.source.name]!;
+      const data = typeof v === 'number' ? Float32Array.of(v) : v;
+      ortFeeds[t.source.name] = new ort.Tensor(t.dtype as 'float32', data as Float32Array, t.shape as number[]);
+    }
+    for (let i = 0; i < steps; i++) await session.run(ortFeeds);
+    session.endProfiling();
+    await session.release();
+    const file = readdirSync(dir).find((f) => f.endsWith('.json'));
+    if (!file) return {};
+    const events = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { cat: string; name: string; dur: number; args?: { op_name?: string } }[];
+    const roles = nodeRoles(graph);
+    const byOp: Record<string, number> = {};
+    let total = 0;
+    for (const e of events) {
+      if (e.cat !== 'Node' || !e.name.endsWith('_kernel_time') || !e.args?.op_name) continue;
+      const key = roles.get(e.name.slice(0, -'_kernel_time'.length)) ?? e.args.op_name;
+      byOp[key] = (byOp[key] ?? 0) + e.dur / 1000 / steps;
+      total += e.dur / 1000 / steps;
+    }
+    const sorted = Object.entries(byOp).sort((a, b) => b[1] - a[1]).filter(([, v]) => v >= 0.05);
+    return { total_kernel_ms: Number(total.toFixed(2)), ...Object.fromEntries(sorted.map(([k, v]) => [k, Number(v.toFixed(2))])) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const model = buildModel(args.model);
+  const optimizer = sgd({ momentum: 0.9, weightDecay: 5e-4 });
+  const rng = new Random(1);
+  const per = model.input.shape.reduce((a, b) => a * b, 1);
+  const batch = { x: Float32Array.from({ length: args.batch * per }, () => rng.normal()), y: Int32Array.from({ length: args.batch }, () => rng.int(model.numClasses)) };
+
+  const t0 = performance.now();
+  const step = compileTrainStep(model, crossEntropy, optimizer, { batch: args.batch, packing: args.packing, threads: args.threads });
+  const compileMs = performance.now() - t0;
+  const stats = step.compileStats()[args.batch]!;
+  const state = createTrainState(model, optimizer, 0);
+
+  const peer = args.torch ? await TorchPeer.start(args.model, args.batch, args.threads) : null;
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  let lastLoss = NaN;
+  // --steps timed steps each, in --rounds rounds alternating ours / PyTorch; round 0 (same length) is warm-up.
+  const perRound = Math.max(1, Math.ceil(args.steps / args.rounds));
+  for (let r = 0; r <= args.rounds; r++) {
+    const mine: number[] = [];
+    for (let i = 0; i < perRound; i++) {
+      const s = performance.now();
+      lastLoss = step.run(state, batch, 0.01).loss;
+      mine.push(performance.now() - s);
+    }
+    const other = peer ? await peer.peer.run(perRound) : [];
+    if (r > 0) {
+      ours.push(...mine);
+      theirs.push(...other);
+    }
+  }
+  peer?.peer.stop();
+  const msPerStep = median(ours);
+  const result: Record<string, unknown> = {
+    model: args.model,
+    parameters: parameterCount(model),
+    batch: args.batch,
+    threads: args.threads,
+    packing: args.packing,
+    timed_steps: ours.length,
+    ms_per_step: Number(msPerStep.toFixed(3)),
+    ms_min: Number(Math.min(...ours).toFixed(3)),
+    samples_per_s: Number(((1000 * args.batch) / msPerStep).toFixed(1)),
+    compile_ms: Number(compileMs.toFixed(1)),
+    trace_ms: Number(stats.traceMs.toFixed(1)),
+    session_ms: Number(stats.sessionMs.toFixed(1)),
+    graph_nodes: stats.nodes,
+    final_loss: lastLoss,
+  };
+  if (peer) {
+    const torchMs = median(theirs);
+    Object.assign(result, {
+      torch_version: peer.info.torch,
+      torch_parameters: peer.info.params,
+      torch_ms_per_step: Number(torchMs.toFixed(3)),
+      torch_ms_min: Number(Math.min(...theirs).toFixed(3)),
+      ratio: Number((torchMs / msPerStep).toFixed(3)),
+      ratio_min: Number((Math.min(...theirs) / Math.min(...ours)).toFixed(3)),
+    });
+  } else result['torch'] = 'unavailable (/usr/bin/python3 without torch, or --no-torch)';
+  if (args.profile) {
+    const n = Math.max(3, Math.min(perRound, 10));
+    result['profile_train_step_ms_by_op'] = await profile(step.graph(args.batch), step.feeds(state, batch, 0.01), n, args.threads);
+    const evalStep = new EvalStep(model);
+    result['profile_forward_only_ms_by_op'] = await profile(evalStep.graph(args.batch), { x: batch.x, params: state.params, ...(state.buffers.length ? { buffers: state.buffers } : {}) }, n, args.threads);
+  }
+  result['load_average'] = loadavg().map((v) => Number(v.toFixed(2)));
+  step.dispose();
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+await main();

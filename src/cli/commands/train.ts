@@ -1,0 +1,217 @@
+import { readFile } from 'node:fs/promises';
+import { DATASET_NAMES } from '../../data/load-dataset.js';
+import { LOSS_NAMES, lossDefinition } from '../../losses/registry.js';
+import { SELECTION_METRICS } from '../../train/best-epoch.js';
+import { ConsoleProgress, type TrainProgress, SILENT_PROGRESS } from '../../train/progress.js';
+import { AUGMENTATIONS, MIXUP_KINDS, mergeConfig, OPTIMIZERS, resolveTrainConfig, SECONDARY_PLACEMENTS } from '../../train/train-config.js';
+import { resumeTraining, train, type TrainResult } from '../../train/trainer.js';
+import { invalidArgument } from '../../util/errors.js';
+import { parseKeyValues, UsageError } from '../args.js';
+import { type CliIO, defineCommand } from '../command.js';
+import { percent } from '../format-table.js';
+
+/**
+ * `calib train`: train a classifier with a calibration loss (src/train/trainer.ts) into a run directory, or
+ * continue a stopped run with --resume. Every setting is a flag or a key of --config FILE (the same names,
+ * camelCase in the file: --weight-decay ↔ "weightDecay"); flags override the file. Ctrl-C stops after the current
+ * update; the run resumes from its last finished epoch with the same results.
+ */
+
+/** Registry names of the losses with the given roles, comma-separated. */
+function namesOf(roles: readonly string[]): string {
+  return LOSS_NAMES.filter((n) => roles.includes(lossDefinition(n).role)).join(', ');
+}
+
+/** Flags that map one to one onto configuration keys (kebab-case → camelCase). */
+const SETTING_FLAGS = {
+  dataset: { type: 'string', choices: DATASET_NAMES, description: 'dataset (mnist is embedded; others load from files, see --data-opt)' },
+  'data-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'dataset loader option (directory=…, download=true, images=… labels=… for npy, train=… for text)' },
+  subset: { type: 'integer', valueName: 'N', description: 'train on a class-stratified subset of N training samples' },
+  'test-subset': { type: 'integer', valueName: 'N', description: 'evaluate on a class-stratified subset of N test samples' },
+  validation: { type: 'number', valueName: 'F', description: 'validation split held out of train: fraction or count (default 0.1)' },
+  model: { type: 'string', valueName: 'NAME', description: 'mlp, lenet, resnet20 (any resnet6n+2), resnet18, wrn-28-10, vgg16, text-cnn (default mlp)' },
+  'model-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'model option (e.g. hidden=256,256 or hidden=[256] for mlp, width=8 for resnets)' },
+  loss: { type: 'string', valueName: 'NAME', description: `primary loss: ${namesOf(['primary', 'combined'])} (default ce)` },
+  opt: { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'option of the primary loss (e.g. epsilon=0.05 for ls, margin=6 for mbls)' },
+  secondary: { type: 'string', valueName: 'NAME', description: `secondary calibration term, total = loss + weight · secondary: ${namesOf(['term'])}` },
+  'secondary-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'option of the secondary term' },
+  weight: { type: 'number', valueName: 'β', description: 'weight β of the secondary term (default 1)' },
+  epochs: { type: 'integer', description: 'epochs (default 30)' },
+  batch: { type: 'integer', description: 'batch size (default 128)' },
+  'eval-batch': { type: 'integer', description: 'batch size of evaluation passes (default 500)' },
+  lr: { type: 'number', description: 'base learning rate (default 0.1)' },
+  schedule: { type: 'string', valueName: 'SPEC', description: 'constant | cosine | step:S[,γ] | multistep:m1,m2,…[:γ] (fractions of the epochs allowed; default multistep:0.5,0.75)' },
+  warmup: { type: 'number', valueName: 'E', description: 'linear learning-rate warm-up over E epochs (default 0)' },
+  optimizer: { type: 'string', choices: OPTIMIZERS, description: 'optimizer (default sgd)' },
+  momentum: { type: 'number', description: 'SGD momentum (default 0.9)' },
+  nesterov: { type: 'boolean', description: 'Nesterov momentum' },
+  'weight-decay': { type: 'number', description: 'weight decay (default 5e-4)' },
+  mixup: { type: 'number', valueName: 'α', description: 'mixup with λ ~ Beta(α, α); 0 = off (default 0)' },
+  'mixup-kind': { type: 'string', choices: MIXUP_KINDS, description: 'input (soft targets), feature (nearer label), manifold (hidden layer), embedding (text) (default input)' },
+  'mixup-layers': { type: 'string', valueName: 'L1,L2', description: 'candidate layers of manifold mixup (default: all feature layers but pool)' },
+  'arc-placement': { type: 'string', choices: SECONDARY_PLACEMENTS, description: 'secondary term on the mixed batch, the unmixed sources, or a held-out batch (default mixed)' },
+  interleaved: { type: 'number', valueName: 'F', description: 'interleaved training: hold out fraction F of train for the secondary term' },
+  holdout: { type: 'number', valueName: 'F', description: "fraction held out for --arc-placement holdout (default 0.1)" },
+  augment: { type: 'string', choices: AUGMENTATIONS, description: 'image augmentation (auto: crop+flip for CIFAR, crop for SVHN, none otherwise)' },
+  select: { type: 'string', choices: SELECTION_METRICS, description: 'best-epoch criterion on validation (default accuracy)' },
+  bins: { type: 'integer', description: 'bins of ECE / AdaECE (default 15)' },
+  seed: { type: 'integer', description: 'seed of initialisation, batch order, augmentation and mixup (default 0)' },
+  threads: { type: 'integer', description: 'ONNX Runtime threads (default 2)' },
+  ood: { type: 'boolean', description: 'after training, evaluate OOD AUROC (noise, a second dataset) and corruptions into ood.json' },
+  'ood-dataset': { type: 'string', valueName: 'NAME', description: 'second dataset of the OOD AUROC (default: fashion-mnist ↔ mnist, svhn ↔ cifar)' },
+  'ood-data-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'loader option of the OOD dataset' },
+  'ood-subset': { type: 'integer', valueName: 'N', description: 'test samples per OOD / corruption evaluation' },
+  out: { type: 'string', valueName: 'DIR', description: 'run directory (default runs/<dataset>-<model>-<loss>)' },
+} as const;
+
+/** Flags whose values are `key=value` option lists, and the configuration key they fill. */
+const OPTION_FLAGS: Readonly<Record<string, string>> = {
+  'data-opt': 'datasetOptions',
+  'model-opt': 'modelOptions',
+  opt: 'lossOptions',
+  'secondary-opt': 'secondaryOptions',
+  'ood-data-opt': 'oodDatasetOptions',
+};
+
+const camel = (flag: string): string => flag.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+
+/** Option values written as JSON lists (`hidden=[256]`, a one-element list) become arrays. */
+function jsonLists(flag: string, options: Record<string, unknown>): Record<string, unknown> {
+  for (const [k, v] of Object.entries(options)) {
+    if (typeof v !== 'string' || !v.startsWith('[')) continue;
+    try {
+      options[k] = JSON.parse(v) as unknown;
+    } catch {
+      throw new UsageError(`--${flag}: ${k}=${v} is not a JSON list`);
+    }
+  }
+  return options;
+}
+
+/** The configuration keys given on the command line (absent flags are left out, so the file's values stay). */
+export function flagOverrides(flags: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(SETTING_FLAGS)) {
+    const v = flags[name];
+    if (v === undefined || v === false || (Array.isArray(v) && v.length === 0)) continue;
+    if (name in OPTION_FLAGS) out[OPTION_FLAGS[name]!] = jsonLists(name, parseKeyValues(name, v as string[]));
+    else if (name === 'mixup-layers') out['mixupLayers'] = (v as string).split(',').map((s) => s.trim()).filter((s) => s !== '');
+    else out[camel(name)] = v;
+  }
+  return out;
+}
+
+function isTty(io: CliIO): boolean {
+  return (io.stdout as { isTTY?: boolean }).isTTY === true;
+}
+
+function progressFor(mode: string, io: CliIO): TrainProgress {
+  if (mode === 'none') return SILENT_PROGRESS;
+  return new ConsoleProgress(io.stdout, { live: mode === 'bar' || (mode === 'auto' && isTty(io)) });
+}
+
+function report(result: TrainResult, io: CliIO): number {
+  const dir = result.paths.dir;
+  if (result.status === 'stopped') {
+    io.stdout.write(`stopped after ${result.epochs} finished epoch(s); continue with: calib train --resume ${dir}\n`);
+    return 130;
+  }
+  const s = result.summary!;
+  const t = s.test as Record<string, number>;
+  const files = ['config.json', 'log.jsonl', 'checkpoint-last.ckpt', 'checkpoint-best.ckpt', 'val-logits.npy', 'val-labels.npy', 'test-logits.npy', 'test-labels.npy', 'model.onnx', 'summary.json'];
+  if (result.ood) files.push('ood.json');
+  const lines = [
+    `best epoch ${s.best_epoch}/${s.epochs} by validation ${s.select}; ${Math.round(s.samples_per_s)} samples/s over ${s.train_time_s.toFixed(1)} s of training`,
+    `test (${s.data.test} samples): accuracy ${percent(t['accuracy']!)}%  NLL ${t['nll']!.toFixed(4)}  ECE ${percent(t['ece']!)}%  AdaECE ${percent(t['adaece']!)}%`,
+  ];
+  if (result.ood) {
+    const o = result.ood;
+    const parts = [o.noise ? `noise AUROC ${o.noise.auroc.toFixed(4)}` : '', o.ood_dataset ? `${o.ood_dataset.dataset} AUROC ${o.ood_dataset.auroc.toFixed(4)}` : ''].filter(Boolean);
+    if (o.corruptions.length) {
+      const acc = o.corruptions.reduce((a, c) => a + c.accuracy, 0) / o.corruptions.length;
+      const ece = o.corruptions.reduce((a, c) => a + c.ece, 0) / o.corruptions.length;
+      parts.push(`corruptions: mean accuracy ${percent(acc)}%, mean ECE ${percent(ece)}%`);
+    }
+    lines.push(`ood: ${parts.join('; ')}`);
+  }
+  lines.push(`wrote ${dir}: ${files.join(' ')}`);
+  lines.push(`next: calib eval --logits ${dir}/test-logits.npy --labels ${dir}/test-labels.npy`);
+  io.stdout.write(lines.join('\n') + '\n');
+  return 0;
+}
+
+export const trainCommand = defineCommand({
+  name: 'train',
+  summary: 'Train a network with a calibration loss (+ mixup variants, interleaving), log per epoch, export logits and ONNX.',
+  usage: '--dataset NAME [options] | --config FILE [options] | --resume DIR',
+  description: [
+    'Writes a run directory: config.json, log.jsonl (one line per epoch: losses, validation accuracy/NLL/ECE/AdaECE,',
+    'lr, time, samples/s), checkpoint-last.ckpt and checkpoint-best.ckpt, {val,test}-{logits,labels}.npy of the best',
+    'epoch (for calib eval / calib fit), model.onnx, summary.json, and with --ood an ood.json.',
+    'The best epoch is chosen on the validation split by --select (accuracy, as the MbLS/ACLS code; or nll, ece,',
+    'adaece, last). --config FILE takes the same settings as JSON with camelCase keys (weightDecay, lossOptions, …);',
+    'flags override it. Ctrl-C stops after the current update; --resume DIR continues from the last finished epoch',
+    'and ends with the same weights as an uninterrupted run.',
+  ].join('\n'),
+  examples: [
+    'calib train --dataset mnist --model mlp --epochs 2',
+    'calib train --dataset fashion-mnist --model resnet20 --loss mbls --opt margin=6 --epochs 10 --out runs/fm-mbls',
+    'calib train --dataset cifar10 --model resnet20 --loss focal --secondary sb-ece-lb --weight 1 --schedule cosine',
+    'calib train --dataset mnist --mixup 0.2 --mixup-kind manifold --secondary arc --arc-placement sources',
+    'calib train --config run.json --seed 3 --out runs/seed3',
+    'calib train --resume runs/fm-mbls',
+  ],
+  flags: {
+    config: { type: 'string', valueName: 'FILE', description: 'JSON settings (flags override them)' },
+    resume: { type: 'string', valueName: 'DIR', description: 'continue the stopped run in DIR from its last checkpoint' },
+    force: { type: 'boolean', description: 'replace an existing run in --out' },
+    progress: { type: 'string', choices: ['auto', 'bar', 'lines', 'none'], default: 'auto', description: 'progress display: auto = live bar on a terminal, lines otherwise' },
+    ...SETTING_FLAGS,
+  },
+  async run(flags, io) {
+    const overrides = flagOverrides(flags as Record<string, unknown>);
+    const controller = new AbortController();
+    let interrupts = 0;
+    const onSigint = (): void => {
+      interrupts++;
+      if (interrupts > 1) process.exit(130);
+      io.stderr.write('\ncalib: stopping after the current update (Ctrl-C again to quit now)\n');
+      controller.abort();
+    };
+    const progress = progressFor(flags.progress, io);
+    process.on('SIGINT', onSigint);
+    try {
+      if (flags.resume !== undefined) {
+        const extra = [...Object.keys(overrides), ...(flags.config !== undefined ? ['config'] : []), ...(flags.force ? ['force'] : [])];
+        if (extra.length) throw new UsageError(`train: --resume continues a run with its own config.json; remove ${extra.map((k) => `--${k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`).join(', ')}`);
+        return report(await resumeTraining(flags.resume, { progress, signal: controller.signal }), io);
+      }
+      let file: Record<string, unknown> = {};
+      if (flags.config !== undefined) {
+        let text: string;
+        try {
+          text = await readFile(flags.config, 'utf8');
+        } catch {
+          return invalidArgument('--config', 'a readable JSON file', `no file at ${flags.config}`);
+        }
+        try {
+          file = JSON.parse(text) as Record<string, unknown>;
+        } catch (e) {
+          return invalidArgument('--config', 'valid JSON', `unparsable text (${(e as Error).message})`);
+        }
+        if (typeof file !== 'object' || file === null || Array.isArray(file)) invalidArgument('--config', 'a JSON object of settings', typeof file);
+      }
+      const merged = mergeConfig(file, overrides);
+      if (merged['dataset'] === undefined) throw new UsageError('train: give --dataset (or a "dataset" key in --config), or --resume DIR');
+      if (merged['out'] === undefined) {
+        const loss = [merged['loss'] ?? 'ce', merged['secondary']].filter((v) => v !== undefined).join('+');
+        merged['out'] = `runs/${String(merged['dataset'])}-${String(merged['model'] ?? 'mlp')}-${String(loss)}`;
+      }
+      const config = resolveTrainConfig(merged, flags.config !== undefined ? `config (${flags.config} + flags)` : 'config');
+      return report(await train(config, { overwrite: flags.force, progress, signal: controller.signal }), io);
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+      progress.finish();
+    }
+  },
+});

@@ -1,0 +1,72 @@
+/**
+ * Best-epoch selection on the validation split. The weights of the selected epoch are the ones exported and
+ * evaluated at the end of a run.
+ *
+ * Criteria: 'accuracy' (highest; the default — the MbLS and ACLS code keep the checkpoint of best validation
+ * accuracy, and Maroñas et al. pick models with good accuracy first), 'nll', 'ece' or 'adaece' (lowest; Karandikar
+ * et al. tune on validation ECE), or 'last' (the final epoch; Thulasidasan et al. report the end of training).
+ * Ties keep the earlier epoch (strict improvement only), so the choice does not depend on float noise ordering.
+ */
+import { describe, invalidArgument, requireNumber } from '../util/errors.js';
+
+export const SELECTION_METRICS = ['accuracy', 'nll', 'ece', 'adaece', 'last'] as const;
+export type SelectionMetric = (typeof SELECTION_METRICS)[number];
+
+/** The validation numbers an epoch is judged by (fractions; NLL in nats). */
+export interface ValidationScores {
+  readonly accuracy: number;
+  readonly nll: number;
+  readonly ece: number;
+  readonly adaece: number;
+}
+
+/** Serializable state of the tracker (stored in checkpoints so a resumed run keeps its best). */
+export interface BestState {
+  readonly metric: SelectionMetric;
+  /** 0-based epoch of the best so far, or −1 before the first epoch. */
+  readonly epoch: number;
+  /** Its score (NaN before the first epoch). */
+  readonly value: number;
+}
+
+/** Keeps the best epoch by one criterion. */
+export class BestEpoch {
+  private state: BestState;
+  private lastSeen: number;
+
+  constructor(readonly metric: SelectionMetric, initial?: BestState) {
+    if (!(SELECTION_METRICS as readonly string[]).includes(metric)) invalidArgument('metric', `one of ${SELECTION_METRICS.join(', ')}`, describe(metric));
+    if (initial !== undefined && initial.metric !== metric) invalidArgument('initial.metric', metric, describe(initial.metric));
+    this.state = initial ?? { metric, epoch: -1, value: Number.NaN };
+    this.lastSeen = this.state.epoch;
+  }
+
+  /** Whether higher is better for the criterion. */
+  get maximize(): boolean {
+    return this.metric === 'accuracy';
+  }
+
+  /** The best so far. */
+  get best(): BestState {
+    return this.state;
+  }
+
+  /**
+   * Offer epoch `epoch`'s validation scores; returns true when it becomes the best (always for the first epoch and
+   * for 'last'). A NaN score never improves on a finite one.
+   */
+  consider(epoch: number, scores: ValidationScores): boolean {
+    requireNumber('epoch', epoch, { integer: true, min: 0 });
+    if (epoch <= this.lastSeen) invalidArgument('epoch', `an epoch after ${this.lastSeen}`, String(epoch));
+    this.lastSeen = epoch;
+    const value = this.metric === 'last' ? epoch : scores[this.metric];
+    const prev = this.state.value;
+    let better: boolean;
+    if (this.state.epoch < 0 || this.metric === 'last') better = true;
+    else if (Number.isNaN(value)) better = false;
+    else if (Number.isNaN(prev)) better = true;
+    else better = this.maximize ? value > prev : value < prev;
+    if (better) this.state = { metric: this.metric, epoch, value };
+    return better;
+  }
+}

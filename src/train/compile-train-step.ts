@@ -1,0 +1,316 @@
+/**
+ * The compiled train step: forward + loss + backward + optimizer update (+ batch-norm running statistics) as ONE
+ * ONNX graph, run by one `session.run` per batch (DESIGN.md; ENGINE-NOTES).
+ *
+ * Graph inputs: `x` [B, ...model.input.shape] (float32, or int32 token ids), `y` (int32 [B] labels or float32
+ * [B, C] soft targets), `extras.<name>` (declared extra inputs; −1 in a shape stands for B), the state —
+ * packing 'flat' (default): `params` [P], `buffers` [Q], `opt.<slot>` [P]; packing 'tensors': one input per
+ * path, `params/<path>`, `buffers/<path>`, `opt.<slot>/<path>` — the optimizer's host scalars `hyper.<name>`
+ * (learning rate from the schedule, bias corrections) and `dropout.<layer>` keep-masks drawn on the host.
+ * Outputs: the updated state under the same names, `loss`, `terms.<name>`, and optionally `logits`.
+ * In flat mode the gradients are concatenated and the optimizer updates the whole [P] vector with a few
+ * element-wise ops. One session is compiled and cached per batch size.
+ */
+import {
+  buildGraph, compile, type DType, type Feed, type Graph, type GraphOutput, placeholder, type RunOutputs, type Session, type Tensor,
+  concat, constant, dropoutMask, grad, type Shape,
+} from '../engine/index.js';
+import { describe, InvalidArgumentError } from '../util/errors.js';
+import type { FeatureHook, Model } from '../nn/model.js';
+import type { TensorTree } from '../nn/tree.js';
+import type { Optimizer } from '../optim/optimizer.js';
+import type { LossFn } from './loss-fn.js';
+import { ModelLayout } from './model-layout.js';
+import type { TrainState } from './train-state.js';
+
+/** Declared extra input of a step; −1 in `shape` is replaced by the batch size. */
+export interface ExtraSpec {
+  readonly dtype: DType;
+  readonly shape: readonly number[];
+}
+
+/** Options of `compileTrainStep`. */
+export interface TrainStepOptions {
+  /** Batch size compiled eagerly (other sizes compile on first use and are cached). */
+  readonly batch: number;
+  /** Hard labels (int32 [B], default) or soft targets (float32 [B, C]). */
+  readonly targets?: 'labels' | 'soft';
+  /** Extra inputs handed to the loss function and the feature hook. */
+  readonly extras?: Readonly<Record<string, ExtraSpec>>;
+  /** Builds the forward feature hook from the extra inputs (manifold mixup mixes hidden activations here). */
+  readonly features?: (extras: TensorTree) => FeatureHook;
+  /** Where the optimizer's weight decay applies, by parameter path (default: everywhere, as PyTorch). */
+  readonly weightDecay?: (path: string) => boolean;
+  /** State packing (default 'flat': three-ish flat vectors instead of one input per tensor; ENGINE-NOTES). */
+  readonly packing?: 'flat' | 'tensors';
+  /** Also output the logits [B, C] (e.g. for training accuracy). */
+  readonly outputLogits?: boolean;
+  /** ORT intra-op threads (default 2). */
+  readonly threads?: number;
+}
+
+/** One batch of a step. */
+export interface TrainBatch {
+  /** [B, ...model.input.shape], row-major (Float32Array, or Int32Array for token-id models). */
+  readonly x: Float32Array | Int32Array;
+  /** Labels [B] (Int32Array, or BigInt64Array converted on the way in), or Float32Array [B, C] soft targets. */
+  readonly y: Int32Array | BigInt64Array | Float32Array;
+  /** Values of the declared extra inputs. */
+  readonly extras?: Readonly<Record<string, Feed>>;
+}
+
+/** What one step reports. */
+export interface StepResult {
+  readonly loss: number;
+  readonly terms: Record<string, number>;
+  /** [B, C] when `outputLogits`. */
+  readonly logits?: Float32Array;
+}
+
+/** Timing of one compilation (per batch size). */
+export interface CompileStats {
+  /** Tracing forward, loss, backward and update (ms). */
+  readonly traceMs: number;
+  /** ONNX lowering and ORT session creation (ms). */
+  readonly sessionMs: number;
+  /** Nodes in the traced graph. */
+  readonly nodes: number;
+}
+
+interface Compiled {
+  readonly graph: Graph;
+  readonly masks: readonly { name: string; size: number; rate: number }[];
+  session: Session | null;
+  stats: { traceMs: number; sessionMs: number; nodes: number };
+}
+
+/** A compiled train step (see the module comment for its graph signature). */
+export class TrainStep {
+  readonly layout: ModelLayout;
+  private readonly cache = new Map<number, Compiled>();
+  private readonly perExample: number;
+  private readonly decayPaths: readonly boolean[];
+
+  constructor(
+    readonly model: Model,
+    readonly lossFn: LossFn,
+    readonly optimizer: Optimizer,
+    readonly options: TrainStepOptions,
+  ) {
+    if (typeof lossFn !== 'function') throw new InvalidArgumentError('lossFn', 'a loss function (logits, targets, extras) → { loss, terms }', describe(lossFn));
+    const batch = options?.batch;
+    if (!Number.isInteger(batch) || batch < 1) throw new InvalidArgumentError('options.batch', 'a positive integer', describe(batch));
+    const packing = options.packing ?? 'flat';
+    if (packing !== 'flat' && packing !== 'tensors') throw new InvalidArgumentError('options.packing', 'flat or tensors', describe(packing));
+    const targets = options.targets ?? 'labels';
+    if (targets !== 'labels' && targets !== 'soft') throw new InvalidArgumentError('options.targets', 'labels or soft', describe(targets));
+    for (const name of Object.keys(options.extras ?? {})) {
+      if (!/^[A-Za-z_][\w-]*$/.test(name)) throw new InvalidArgumentError(`options.extras.${name}`, 'a name of letters, digits, _ and -', JSON.stringify(name));
+    }
+    this.layout = new ModelLayout(model);
+    this.perExample = model.input.shape.reduce((a, b) => a * b, 1);
+    this.decayPaths = this.layout.params.entries.map((e) => (options.weightDecay ? options.weightDecay(e.name) === true : true));
+  }
+
+  /** Batch size of `x` (validated). */
+  batchSizeOf(x: ArrayLike<number>): number {
+    const b = x.length / this.perExample;
+    if (!Number.isInteger(b) || b < 1) throw new InvalidArgumentError('batch.x', `a multiple of ${this.perExample} values ([B, ${this.model.input.shape.join(', ')}])`, String(x.length));
+    return b;
+  }
+
+  /** The traced step graph for batch size `b` (cached). */
+  graph(b: number): Graph {
+    return this.compiled(b).graph;
+  }
+
+  /** The ORT session for batch size `b` (traced and compiled on first use, then cached). */
+  session(b: number): Session {
+    const c = this.compiled(b);
+    if (!c.session) {
+      const t0 = performance.now();
+      c.session = compile(c.graph, { threads: this.options.threads ?? 2 });
+      c.stats.sessionMs = performance.now() - t0;
+    }
+    return c.session;
+  }
+
+  /** Compilation timings per batch size compiled so far. */
+  compileStats(): Record<number, CompileStats> {
+    return Object.fromEntries([...this.cache].map(([b, c]) => [b, { ...c.stats }]));
+  }
+
+  /**
+   * The feeds of one step for `state` (drawing dropout masks from `state.rng`): exposed so tests can run the
+   * same graph in the float64 reference evaluator.
+   */
+  feeds(state: TrainState, batch: TrainBatch, lr: number): Record<string, Feed> {
+    const b = this.batchSizeOf(batch.x);
+    const c = this.compiled(b);
+    const feeds: Record<string, Feed> = { x: batch.x, y: batch.y instanceof BigInt64Array ? Int32Array.from(batch.y, (v) => Number(v)) : batch.y };
+    for (const name of Object.keys(this.options.extras ?? {})) {
+      const v = batch.extras?.[name];
+      if (v === undefined) throw new InvalidArgumentError(`batch.extras.${name}`, 'a value for the declared extra input', 'nothing');
+      feeds[`extras.${name}`] = v;
+    }
+    const scalars = this.optimizer.scalars(state.step + 1, lr);
+    for (const name of this.optimizer.scalarNames) feeds[`hyper.${name}`] = scalars[name]!;
+    if ((this.options.packing ?? 'flat') === 'flat') {
+      feeds['params'] = state.params;
+      if (this.layout.buffers.size > 0) feeds['buffers'] = state.buffers;
+      for (const s of this.optimizer.slots) feeds[`opt.${s}`] = requireSlot(state, s);
+    } else {
+      for (const [k, v] of Object.entries(this.layout.params.views(state.params))) feeds[`params/${k}`] = v;
+      for (const [k, v] of Object.entries(this.layout.buffers.views(state.buffers))) feeds[`buffers/${k}`] = v;
+      for (const s of this.optimizer.slots) {
+        for (const [k, v] of Object.entries(this.layout.params.views(requireSlot(state, s)))) feeds[`opt.${s}/${k}`] = v;
+      }
+    }
+    for (const m of c.masks) feeds[m.name] = dropoutMask(state.rng, m.size, m.rate);
+    return feeds;
+  }
+
+  /** Write a step's outputs into `state` (new arrays in flat mode, copies in tensor mode), advance the step. */
+  absorb(state: TrainState, out: RunOutputs): StepResult {
+    if ((this.options.packing ?? 'flat') === 'flat') {
+      state.params = out['params'] as Float32Array;
+      if (this.layout.buffers.size > 0) state.buffers = out['buffers'] as Float32Array;
+      for (const s of this.optimizer.slots) state.opt[s] = out[`opt.${s}`] as Float32Array;
+    } else {
+      for (const e of this.layout.params.entries) {
+        state.params.set(out[`params/${e.name}`] as Float32Array, e.offset);
+        for (const s of this.optimizer.slots) state.opt[s]!.set(out[`opt.${s}/${e.name}`] as Float32Array, e.offset);
+      }
+      for (const e of this.layout.buffers.entries) state.buffers.set(out[`buffers/${e.name}`] as Float32Array, e.offset);
+    }
+    state.step += 1;
+    const terms: Record<string, number> = {};
+    for (const [k, v] of Object.entries(out)) if (k.startsWith('terms.')) terms[k.slice(6)] = Number(v[0]);
+    return { loss: Number(out['loss']![0]), terms, ...(out['logits'] ? { logits: out['logits'] as Float32Array } : {}) };
+  }
+
+  /** One training step on `batch` at learning rate `lr`: updates `state` in place and reports the loss. */
+  run(state: TrainState, batch: TrainBatch, lr: number): StepResult {
+    const b = this.batchSizeOf(batch.x);
+    const feeds = this.feeds(state, batch, lr);
+    return this.absorb(state, this.session(b).run(feeds));
+  }
+
+  /** Release every compiled session. */
+  dispose(): void {
+    for (const c of this.cache.values()) c.session?.dispose();
+    this.cache.clear();
+  }
+
+  private compiled(b: number): Compiled {
+    let c = this.cache.get(b);
+    if (!c) {
+      const t0 = performance.now();
+      c = this.trace(b);
+      c.stats.traceMs = performance.now() - t0;
+      this.cache.set(b, c);
+    }
+    return c;
+  }
+
+  private trace(b: number): Compiled {
+    const { model, optimizer, options, layout } = this;
+    const flat = (options.packing ?? 'flat') === 'flat';
+    const inputs: Tensor[] = [];
+    const input = (name: string, dtype: DType, shape: Shape): Tensor => {
+      const t = placeholder(name, { dtype, shape });
+      inputs.push(t);
+      return t;
+    };
+    const x = input('x', model.input.dtype, [b, ...model.input.shape]);
+    const y = (options.targets ?? 'labels') === 'labels' ? input('y', 'int32', [b]) : input('y', 'float32', [b, model.numClasses]);
+    const extras: Record<string, Tensor> = {};
+    for (const [name, spec] of Object.entries(options.extras ?? {})) {
+      extras[name] = input(`extras.${name}`, spec.dtype, spec.shape.map((d) => (d === -1 ? b : d)));
+    }
+    const hyper: Record<string, Tensor> = {};
+    for (const name of optimizer.scalarNames) hyper[name] = input(`hyper.${name}`, 'float32', []);
+
+    // State inputs.
+    let params: Record<string, Tensor>, buffers: Record<string, Tensor>;
+    let flatParams: Tensor | null = null;
+    const slotInputs: Record<string, Tensor> = {};
+    const slotTrees: Record<string, Record<string, Tensor>> = {};
+    if (flat) {
+      flatParams = input('params', 'float32', [layout.params.size]);
+      params = layout.params.unpack(flatParams);
+      buffers = layout.buffers.size > 0 ? layout.buffers.unpack(input('buffers', 'float32', [layout.buffers.size])) : {};
+      for (const s of optimizer.slots) slotInputs[s] = input(`opt.${s}`, 'float32', [layout.params.size]);
+    } else {
+      params = Object.fromEntries(layout.params.entries.map((e) => [e.name, input(`params/${e.name}`, 'float32', e.shape)]));
+      buffers = Object.fromEntries(layout.buffers.entries.map((e) => [e.name, input(`buffers/${e.name}`, 'float32', e.shape)]));
+      for (const s of optimizer.slots) slotTrees[s] = Object.fromEntries(layout.params.entries.map((e) => [e.name, input(`opt.${s}/${e.name}`, 'float32', e.shape)]));
+    }
+
+    // Forward (training mode) with dropout masks as fresh inputs.
+    const masks: { name: string; size: number; rate: number }[] = [];
+    const dropout = (layer: string, shape: Shape, rate: number): Tensor => {
+      const name = `dropout.${layer}`;
+      if (masks.some((m) => m.name === name)) throw new InvalidArgumentError('model', 'distinct dropout layer names', JSON.stringify(layer));
+      masks.push({ name, size: shape.reduce((a, c) => a * c, 1), rate });
+      return input(name, 'float32', shape);
+    };
+    const fwd = model.forward(params, buffers, x, { training: true, dropout, ...(options.features ? { features: options.features(extras) } : {}) });
+    if (fwd.logits.shape.join(',') !== `${b},${model.numClasses}`) {
+      throw new InvalidArgumentError('model.forward', `logits [${b}, ${model.numClasses}]`, `[${fwd.logits.shape.join(', ')}]`);
+    }
+    const { loss, terms } = this.lossFn(fwd.logits, y, extras);
+    if (!loss || loss.rank !== 0) throw new InvalidArgumentError('lossFn result.loss', 'a scalar tensor', loss ? `shape [${loss.shape.join(', ')}]` : 'nothing');
+
+    // Backward and update.
+    const entries = layout.params.entries;
+    const grads = grad(loss, entries.map((e) => params[e.name]!));
+    const outputs: GraphOutput[] = [];
+    const allDecay = this.decayPaths.every((d) => d);
+    if (flat) {
+      const gFlat = concat(grads.map((g) => g.reshape([g.size])), 0);
+      let mask: Tensor | number = 1;
+      if (!allDecay) {
+        const m = new Float32Array(layout.params.size);
+        entries.forEach((e, i) => m.fill(this.decayPaths[i] ? 1 : 0, e.offset, e.offset + e.size));
+        mask = constant(m, { shape: [layout.params.size], dtype: 'float32' });
+      }
+      const r = optimizer.update({ param: flatParams!, grad: gFlat, state: slotInputs, scalars: hyper, decayMask: mask });
+      outputs.push({ name: 'params', tensor: r.param });
+      for (const s of optimizer.slots) outputs.push({ name: `opt.${s}`, tensor: r.state[s]! });
+      if (layout.buffers.size > 0) outputs.push({ name: 'buffers', tensor: layout.buffers.pack(fwd.buffers) });
+    } else {
+      entries.forEach((e, i) => {
+        const state = Object.fromEntries(optimizer.slots.map((s) => [s, slotTrees[s]![e.name]!]));
+        const r = optimizer.update({ param: params[e.name]!, grad: grads[i]!, state, scalars: hyper, decayMask: this.decayPaths[i] ? 1 : 0 });
+        outputs.push({ name: `params/${e.name}`, tensor: r.param });
+        for (const s of optimizer.slots) outputs.push({ name: `opt.${s}/${e.name}`, tensor: r.state[s]! });
+      });
+      for (const e of layout.buffers.entries) outputs.push({ name: `buffers/${e.name}`, tensor: fwd.buffers[e.name]! });
+    }
+    outputs.push({ name: 'loss', tensor: loss });
+    for (const [k, t] of Object.entries(terms ?? {})) {
+      if (t.rank !== 0) throw new InvalidArgumentError(`lossFn result.terms.${k}`, 'a scalar tensor', `shape [${t.shape.join(', ')}]`);
+      outputs.push({ name: `terms.${k}`, tensor: t });
+    }
+    if (options.outputLogits) outputs.push({ name: 'logits', tensor: fwd.logits });
+    const graph = buildGraph(`${model.kind}_train_step`, inputs, outputs);
+    return { graph, masks, session: null, stats: { traceMs: 0, sessionMs: 0, nodes: graph.nodes.length } };
+  }
+}
+
+function requireSlot(state: TrainState, slot: string): Float32Array {
+  const v = state.opt[slot];
+  if (!v) throw new InvalidArgumentError(`state.opt.${slot}`, 'the optimizer slot (state made for another optimizer?)', 'nothing');
+  return v;
+}
+
+/**
+ * Compile the train step of `model` with `lossFn` and `optimizer` for `options.batch` (trace + ONNX + session
+ * now; other batch sizes on first use).
+ */
+export function compileTrainStep(model: Model, lossFn: LossFn, optimizer: Optimizer, options: TrainStepOptions): TrainStep {
+  const step = new TrainStep(model, lossFn, optimizer, options);
+  step.session(options.batch);
+  return step;
+}

@@ -1,0 +1,165 @@
+/**
+ * A small declarative schema for JSON configurations (the zod idea, dependency-free): one schema is the source of
+ * the config's TypeScript type (`Infer<typeof schema>`), its defaults and its validation. Errors are
+ * `InvalidArgumentError`s naming the key path: `config.mixup: expected a finite number ≥ 0, got -1`,
+ * `config.optimzer: expected a known key (dataset, model, …), got an unknown key`.
+ */
+import { describe, invalidArgument, requireNumber } from '../util/errors.js';
+
+/** A schema for values of type T. `parse` validates (throwing with `path`) and returns the normalised value. */
+export interface Schema<T> {
+  /** What the schema accepts, for messages and help ("a positive integer", "one of 'sgd', 'adamw'"). */
+  readonly expected: string;
+  parse(value: unknown, path: string): T;
+}
+
+/** A schema for a key of an object: may be absent (then `fallback` applies, or the key stays undefined). */
+export interface FieldSchema<T> extends Schema<T> {
+  readonly optional: true;
+  readonly fallback: T | undefined;
+}
+
+/** The type a schema produces. */
+export type Infer<S> = S extends Schema<infer T> ? T : never;
+
+/** Options of `number`. */
+export interface NumberSchemaOptions {
+  readonly min?: number;
+  readonly max?: number;
+  readonly exclusiveMin?: boolean;
+  readonly integer?: boolean;
+}
+
+/** A finite number (optionally an integer within bounds). */
+export function number(options: NumberSchemaOptions = {}): Schema<number> {
+  const kind = options.integer ? 'an integer' : 'a finite number';
+  const bounds = [
+    options.min !== undefined ? `${options.exclusiveMin ? '>' : '≥'} ${options.min}` : '',
+    options.max !== undefined ? `≤ ${options.max}` : '',
+  ].filter((s) => s !== '');
+  return {
+    expected: `${kind}${bounds.length ? ' ' + bounds.join(' and ') : ''}`,
+    parse: (value, path) => requireNumber(path, value, options),
+  };
+}
+
+/** A string, optionally one of `choices`. */
+export function string<const C extends string = string>(choices?: readonly C[]): Schema<C> {
+  return {
+    expected: choices ? `one of ${choices.map((c) => `'${c}'`).join(', ')}` : 'a string',
+    parse(value, path) {
+      if (typeof value !== 'string' || value === '') invalidArgument(path, choices ? `one of ${choices.map((c) => `'${c}'`).join(', ')}` : 'a non-empty string', describe(value));
+      if (choices && !choices.includes(value as C)) invalidArgument(path, `one of ${choices.map((c) => `'${c}'`).join(', ')}`, describe(value));
+      return value as C;
+    },
+  };
+}
+
+/** true or false. */
+export function boolean(): Schema<boolean> {
+  return {
+    expected: 'true or false',
+    parse(value, path) {
+      if (typeof value !== 'boolean') invalidArgument(path, 'true or false', describe(value));
+      return value;
+    },
+  };
+}
+
+/** An array of items (at least `minLength`, default 1). */
+export function list<T>(item: Schema<T>, minLength = 1): Schema<T[]> {
+  return {
+    expected: `a list of ${item.expected}`,
+    parse(value, path) {
+      if (!Array.isArray(value) || value.length < minLength) invalidArgument(path, `a list of at least ${minLength} × ${item.expected}`, describe(value));
+      return value.map((v, i) => item.parse(v, `${path}[${i}]`));
+    },
+  };
+}
+
+/**
+ * A free-form object of JSON scalars and lists (options handed to another validator, e.g. a loss's option schema,
+ * which names its own unknown keys).
+ */
+export function options(): Schema<Record<string, unknown>> {
+  return {
+    expected: 'an object of options',
+    parse(value, path) {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) invalidArgument(path, 'an object of options', describe(value));
+      for (const [k, v] of Object.entries(value)) {
+        const ok = (x: unknown): boolean => typeof x === 'number' || typeof x === 'string' || typeof x === 'boolean' || (Array.isArray(x) && x.every(ok));
+        if (!ok(v)) invalidArgument(`${path}.${k}`, 'a number, string, boolean or list of them', describe(v));
+      }
+      return { ...(value as Record<string, unknown>) };
+    },
+  };
+}
+
+/** `inner` or absent; an absent key takes `fallback` (when given) — `null` counts as absent. */
+export function optional<T>(inner: Schema<T>): FieldSchema<T | undefined>;
+export function optional<T>(inner: Schema<T>, fallback: T): FieldSchema<T>;
+export function optional<T>(inner: Schema<T>, fallback?: T): FieldSchema<T | undefined> {
+  return { ...inner, parse: (v, p) => inner.parse(v, p), optional: true, fallback };
+}
+
+type Shape = Readonly<Record<string, Schema<unknown>>>;
+type ObjectOf<S extends Shape> = { -readonly [K in keyof S]: Infer<S[K]> };
+
+/** A schema with a known set of keys: unknown keys are errors naming their path; required keys must be present. */
+export interface ObjectSchema<S extends Shape> extends Schema<ObjectOf<S>> {
+  readonly shape: S;
+}
+
+/** An object with exactly the keys of `shape` (absent optional keys take their fallbacks). */
+export function object<const S extends Shape>(shape: S): ObjectSchema<S> {
+  const keys = Object.keys(shape);
+  return {
+    shape,
+    expected: 'an object',
+    parse(value, path) {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) invalidArgument(path, 'an object', describe(value));
+      const given = value as Record<string, unknown>;
+      for (const k of Object.keys(given)) {
+        if (!Object.prototype.hasOwnProperty.call(shape, k)) {
+          const close = keys.filter((known) => similar(known, k));
+          invalidArgument(`${path}.${k}`, close.length ? `a known key (did you mean ${close.join(', ')}?)` : `a known key (${keys.join(', ')})`, 'an unknown key');
+        }
+      }
+      const out: Record<string, unknown> = {};
+      for (const k of keys) {
+        const s = shape[k]! as Schema<unknown> & Partial<FieldSchema<unknown>>;
+        const v = given[k];
+        if (v === undefined || v === null) {
+          if (s.optional) {
+            if (s.fallback !== undefined) out[k] = structuredClone(s.fallback);
+            continue;
+          }
+          invalidArgument(`${path}.${k}`, s.expected, 'nothing (the key is required)');
+        }
+        out[k] = s.parse(v, `${path}.${k}`);
+      }
+      return out as ObjectOf<S>;
+    },
+  };
+}
+
+/** Same letters up to case and separators, or an edit distance ≤ 2 (typo hints). */
+function similar(a: string, b: string): boolean {
+  const norm = (s: string): string => s.toLowerCase().replace(/[-_]/g, '');
+  if (norm(a) === norm(b)) return true;
+  return editDistance(norm(a), norm(b)) <= 2;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length]!;
+}

@@ -1,0 +1,29 @@
+/**
+ * Training machinery (compiled parts): the one-graph train step, the inference step, host training state,
+ * checkpoints and ONNX export. The trainer loop and CLI build on these.
+ */
+export { type LossFn, type LossOutput, crossEntropy } from './loss-fn.js';
+export { ModelLayout } from './model-layout.js';
+export { TrainState, createTrainState } from './train-state.js';
+export {
+  TrainStep, compileTrainStep, type TrainStepOptions, type TrainBatch, type StepResult, type ExtraSpec, type CompileStats,
+} from './compile-train-step.js';
+export { EvalStep, compileEvalStep, type EvalStepOptions, type EvalResult } from './compile-eval-step.js';
+export {
+  encodeCheckpoint, decodeCheckpoint, saveCheckpoint, loadCheckpoint, type Checkpoint, type CheckpointHeader, type CheckpointArray, type CheckpointContent,
+} from './checkpoint.js';
+export { exportOnnx, saveOnnx, type ExportOptions } from './export-onnx.js';
+// The trainer loop and its parts (config, schedules, run directory, log, progress, OOD / shift evaluation).
+export { train, resumeTraining, runOptimizer, type TrainOptions, type TrainResult, type RunSummary } from './trainer.js';
+export { TRAIN_CONFIG_SCHEMA, TRAIN_CONFIG_KEYS, resolveTrainConfig, mergeConfig, within, MIXUP_KINDS, SECONDARY_PLACEMENTS, AUGMENTATIONS, type TrainConfig, type MixupKind, type SecondaryPlacement } from './train-config.js';
+export { parseSchedule, epochSchedule, LearningRate, type ScheduleSpec } from './lr-schedule-spec.js';
+export { BestEpoch, SELECTION_METRICS, type SelectionMetric, type BestState, type ValidationScores } from './best-epoch.js';
+export { runPaths, type RunPaths } from './run-directory.js';
+export { appendRecord, readLog, writeLog, type EpochRecord } from './train-log.js';
+export { ConsoleProgress, SILENT_PROGRESS, formatEpochLine, type TrainProgress } from './progress.js';
+export { loadRunData, runSplits, SPLIT_SEED, type RunData } from './trainer-data.js';
+export { createRunModel, resolveModelSpec, modelAlias } from './trainer-model.js';
+export { objectiveLossFn, placementLossFn, type ObjectiveSettings } from './trainer-objective.js';
+export { prepareBatch, type BatchPlan, type PreparedBatch } from './trainer-batch.js';
+export { predictLogits, validationScores, confidences } from './predict.js';
+export { evaluateShift, defaultOodDataset, type ShiftReport, type ShiftOptions } from './ood-evaluation.js';

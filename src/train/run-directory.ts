@@ -1,0 +1,77 @@
+/**
+ * The layout of a run directory (`calib train --out runs/x`):
+ *
+ *   config.json              the resolved configuration (every default filled in; `--resume` reads it back)
+ *   log.jsonl                one JSON object per finished epoch (see train-log.ts)
+ *   checkpoint-last.ckpt     state after the last finished epoch (resume point)
+ *   checkpoint-best.ckpt     state after the best epoch on the validation split
+ *   val-logits.npy           float32 [N_val, C] logits of the best weights on the validation split (for `calib fit`)
+ *   val-labels.npy           int32 [N_val]
+ *   test-logits.npy          float32 [N_test, C] logits of the best weights on the test split (for `calib eval`)
+ *   test-labels.npy          int32 [N_test]
+ *   model.onnx               the best weights' inference graph (input `input` [batch, …], output `logits`)
+ *   summary.json             final metrics, best epoch, data sizes, throughput
+ *   ood.json                 OOD / dataset-shift evaluation (with --ood)
+ *
+ * Every file is written atomically (temp file + rename), except log.jsonl, which is appended line by line and
+ * rewritten atomically on resume.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { atomicWriteFile } from '../util/atomic-write.js';
+import { describe, invalidArgument } from '../util/errors.js';
+
+/** Paths of a run directory's files. */
+export interface RunPaths {
+  readonly dir: string;
+  readonly config: string;
+  readonly log: string;
+  readonly lastCheckpoint: string;
+  readonly bestCheckpoint: string;
+  readonly valLogits: string;
+  readonly valLabels: string;
+  readonly testLogits: string;
+  readonly testLabels: string;
+  readonly onnx: string;
+  readonly summary: string;
+  readonly ood: string;
+}
+
+/** The file paths of run directory `dir`. */
+export function runPaths(dir: string): RunPaths {
+  if (typeof dir !== 'string' || dir === '') invalidArgument('dir', 'a directory path', describe(dir));
+  return {
+    dir,
+    config: join(dir, 'config.json'),
+    log: join(dir, 'log.jsonl'),
+    lastCheckpoint: join(dir, 'checkpoint-last.ckpt'),
+    bestCheckpoint: join(dir, 'checkpoint-best.ckpt'),
+    valLogits: join(dir, 'val-logits.npy'),
+    valLabels: join(dir, 'val-labels.npy'),
+    testLogits: join(dir, 'test-logits.npy'),
+    testLabels: join(dir, 'test-labels.npy'),
+    onnx: join(dir, 'model.onnx'),
+    summary: join(dir, 'summary.json'),
+    ood: join(dir, 'ood.json'),
+  };
+}
+
+/** Write a JSON document atomically (2-space indented, trailing newline). */
+export async function writeJson(path: string, value: unknown): Promise<void> {
+  await atomicWriteFile(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Read a JSON document; a missing or unparsable file is an `InvalidArgumentError` naming `argument`. */
+export async function readJson(path: string, argument = path): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    return invalidArgument(argument, 'a readable JSON file', `no file at ${path}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    return invalidArgument(argument, 'valid JSON', `unparsable text (${(e as Error).message})`);
+  }
+}

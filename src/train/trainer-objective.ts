@@ -1,0 +1,104 @@
+/**
+ * The loss functions a run traces into its compiled steps, built from the loss registry (src/losses):
+ *
+ *   'full'       primary + β · secondary on the batch (calibrationObjective; the usual case)
+ *   'primary'    the primary loss alone (first pass of an interleaved epoch)
+ *   'secondary'  β · secondary alone (second pass of an interleaved epoch, on the held-out part)
+ *   placement    primary on rows [0, B) + β · secondary on the extra rows [B, B + B_a) of a concatenated batch
+ *                (the 'sources' / 'holdout' secondary placements, see src/augment/secondary-placement.ts)
+ *
+ * Targets: int32 labels [N] or float32 soft targets [N, C] (mixup). CRL's correctness history enters through the
+ * step's extra inputs `crl-counts` [N], `crl-epochs` [] and `crl-min` [].
+ */
+import type { Tensor } from '../engine/index.js';
+import { splitRows } from '../augment/secondary-placement.js';
+import { calibrationObjective, combineLosses } from '../losses/objective.js';
+import { lossDefinition } from '../losses/registry.js';
+import type { LossResult, LossTargets } from '../losses/types.js';
+import type { TensorTree } from '../nn/tree.js';
+import { requireNumber } from '../util/errors.js';
+import type { ExtraSpec } from './compile-train-step.js';
+import type { LossFn } from './loss-fn.js';
+
+/** The loss settings of a run (a subset of TrainConfig). */
+export interface ObjectiveSettings {
+  readonly loss: string;
+  readonly lossOptions: Readonly<Record<string, unknown>>;
+  readonly secondary?: string | undefined;
+  readonly secondaryOptions: Readonly<Record<string, unknown>>;
+  readonly weight: number;
+}
+
+export const CRL_COUNTS = 'crl-counts';
+export const CRL_EPOCHS = 'crl-epochs';
+export const CRL_MIN = 'crl-min';
+
+/** Extra step inputs CRL needs. */
+export const CRL_EXTRAS: Readonly<Record<string, ExtraSpec>> = {
+  [CRL_COUNTS]: { dtype: 'float32', shape: [-1] },
+  [CRL_EPOCHS]: { dtype: 'float32', shape: [] },
+  [CRL_MIN]: { dtype: 'float32', shape: [] },
+};
+
+/** Whether the primary loss needs CRL's correctness history. */
+export function needsHistory(settings: ObjectiveSettings): boolean {
+  return settings.loss === 'crl';
+}
+
+/** Turn a step's targets tensor (+ extras) into the losses' targets record. */
+export function lossTargets(targets: Tensor, extras: TensorTree, history: boolean): LossTargets {
+  const base: LossTargets = targets.dtype === 'float32' || targets.dtype === 'float64' ? { soft: targets } : { labels: targets };
+  if (!history) return base;
+  return { ...base, history: { counts: extras[CRL_COUNTS]!, epochs: extras[CRL_EPOCHS]!, min: extras[CRL_MIN]! } };
+}
+
+function asOutput(result: LossResult): { loss: Tensor; terms: Record<string, Tensor> } {
+  return { loss: result.loss, terms: { ...result.terms } };
+}
+
+/** Which loss a step optimises. */
+export type ObjectivePart = 'full' | 'primary' | 'secondary';
+
+/** The loss function of `part` (validated up front: unknown names or options throw here, not at trace time). */
+export function objectiveLossFn(settings: ObjectiveSettings, part: ObjectivePart = 'full'): LossFn {
+  const history = needsHistory(settings);
+  const primary = { name: settings.loss, options: settings.lossOptions };
+  if (part === 'secondary') {
+    const name = settings.secondary!;
+    const def = lossDefinition(name, 'secondary');
+    def.resolve(settings.secondaryOptions);
+    const beta = requireNumber('weight', settings.weight, { min: 0 });
+    return (logits, targets, extras) => {
+      const s = def.apply(logits, lossTargets(targets, extras, false), settings.secondaryOptions as never);
+      const terms: Record<string, Tensor> = { [name]: s.loss };
+      const inner = Object.entries(s.terms);
+      if (inner.length > 1) for (const [k, v] of inner) terms[`${name}.${k}`] = v;
+      return { loss: s.loss.mul(beta), terms };
+    };
+  }
+  const objective = calibrationObjective(
+    part === 'primary' || settings.secondary === undefined
+      ? { primary }
+      : { primary, secondary: { name: settings.secondary, options: settings.secondaryOptions, weight: settings.weight } },
+  );
+  return (logits, targets, extras) => asOutput(objective(logits, lossTargets(targets, extras, history)));
+}
+
+/**
+ * Primary loss on the first `mainRows` rows and β · secondary on the remaining rows (labels; soft one-hot rows
+ * become their argmax) of a concatenated batch.
+ */
+export function placementLossFn(settings: ObjectiveSettings, mainRows: number): LossFn {
+  requireNumber('mainRows', mainRows, { integer: true, min: 1 });
+  const name = settings.secondary!;
+  const def = lossDefinition(name, 'secondary');
+  def.resolve(settings.secondaryOptions);
+  const primary = calibrationObjective({ primary: { name: settings.loss, options: settings.lossOptions } });
+  const weight = requireNumber('weight', settings.weight, { min: 0 });
+  return (logits, targets, extras) => {
+    const { main, extra } = splitRows(logits, targets, mainRows);
+    const p = primary(main.logits, lossTargets(main.targets, extras, false));
+    const s = def.apply(extra.logits, { labels: extra.labels }, settings.secondaryOptions as never);
+    return asOutput(combineLosses({ name: settings.loss, result: p }, { name, result: s }, weight));
+  };
+}
