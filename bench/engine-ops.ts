@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import * as E from '../src/engine/index.js';
-import { conv2dInputGrad, conv2dWeightGrad } from '../src/engine/ops/conv2d.js';
+import { conv2dInputGrad, conv2dWeightGradChunked, conv2dWeightGradGemm } from '../src/engine/ops/conv2d.js';
 import { Random } from '../src/util/random.js';
 
 const quick = process.argv.includes('--quick');
@@ -58,8 +58,9 @@ for (const [c, hw] of stages as [number, number][]) {
   add('dX flipped conv (used)', E.trace(({ g, w }) => conv2dInputGrad(g, w, xs.shape, attrs), { g: xs, w: ws }), { g, w });
   add('dX ConvTranspose', E.trace(({ g, w }) => E.convTranspose2d(g, w, { padding: 1 }), { g: xs, w: ws }), { g, w });
   for (const chunk of quick ? [16] : [8, 16, 32, 128]) {
-    add(`dW im2col+GEMM chunk ${chunk}${chunk === 16 ? ' (used)' : ''}`, E.trace(({ x, g }) => conv2dWeightGrad(x, g, ws.shape, attrs, chunk), { x: xs, g: xs }), { x, g });
+    add(`dW im2col+GEMM chunk ${chunk}${chunk === 16 ? ' (used for grouped convs)' : ''}`, E.trace(({ x, g }) => conv2dWeightGradChunked(x, g, ws.shape, attrs, chunk), { x: xs, g: xs }), { x, g });
   }
+  add('dW im2colCnhw + one GEMM (used)', E.trace(({ x, g }) => conv2dWeightGradGemm(x, g, ws.shape, attrs), { x: xs, g: xs }), { x, g });
   add('dW conv over swapped axes', E.trace(({ x, g }) => E.conv2d(x.transpose([1, 0, 2, 3]), g.transpose([1, 0, 2, 3]), { padding: 1 }).transpose([1, 0, 2, 3]), { x: xs, g: xs }), { x, g });
   convResults[`${c}ch ${hw}x${hw}`] = measure(v);
   for (const s of Object.values(v)) s.session.dispose();

@@ -100,14 +100,16 @@ class TorchPeer {
   }
 }
 
-/** Classifies a lowered node for the profile: Conv nodes with group > 1 are the weight-gradient im2col. */
+/** Classifies a lowered node for the profile: Conv nodes with group > 1 or a 3-D kernel are the weight-gradient im2col. */
 function nodeRoles(graph: Graph): Map<string, string> {
   const roles = new Map<string, string>();
   lowerToOnnx(graph).nodes.forEach((n, k) => {
     let role = n.opType;
     if (n.opType === 'Conv') {
       const g = n.attrs['group'];
-      role = g && g.type === 'int' && g.value > 1 ? 'Conv (dW im2col, grouped one-hot)' : 'Conv (forward and dX)';
+      const ks = n.attrs['kernel_shape'];
+      if (ks && ks.type === 'ints' && ks.value.length === 3) role = 'Conv (dW im2col, 3-D one-hot CNHW)';
+      else role = g && g.type === 'int' && g.value > 1 ? 'Conv (dW im2col, grouped one-hot)' : 'Conv (forward and dX)';
     }
     roles.set(`n${k}_${n.opType}`, role);
   });

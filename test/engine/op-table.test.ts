@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as E from '../../src/engine/index.js';
+import { im2colCnhw } from '../../src/engine/ops/im2col-cnhw.js';
 import { type OpCase, runCase, samplers } from './op-harness.js';
 
 const { positive, awayFromZero, bool, int } = samplers;
@@ -75,7 +76,11 @@ export const cases: OpCase[] = [
   { name: 'conv2d 3×3 stride 1 pad 1 with bias', inputs: { x: f(2, 3, 5, 5), w: f(4, 3, 3, 3), b: f(4) }, fn: ({ x, w, b }) => E.conv2d(x!, w!, { padding: 1, bias: b! }), tol: 1e-4 },
   { name: 'conv2d 3×3 stride 2 (input gradient via ConvTranspose)', inputs: { x: f(2, 2, 7, 6), w: f(3, 2, 3, 3) }, fn: ({ x, w }) => E.conv2d(x!, w!, { stride: 2, padding: 1 }), tol: 1e-4 },
   { name: 'conv2d grouped, dilated, asymmetric padding', inputs: { x: f(1, 4, 6, 7), w: f(6, 2, 2, 3) }, fn: ({ x, w }) => E.conv2d(x!, w!, { groups: 2, dilation: [2, 1], padding: [1, 0, 0, 2] }), tol: 1e-4 },
-  { name: 'conv2d 1×1 (im2col skipped) over more than one dW chunk', inputs: { x: f(18, 3, 2, 2), w: f(2, 3, 1, 1) }, fn: ({ x, w }) => E.conv2d(x!, w!), tol: 1e-4 },
+  { name: 'conv2d 1×1 (dW: transpose + one GEMM, im2col skipped)', inputs: { x: f(18, 3, 2, 2), w: f(2, 3, 1, 1) }, fn: ({ x, w }) => E.conv2d(x!, w!), tol: 1e-4 },
+  { name: 'conv2d grouped 1×1 over more than one dW chunk', inputs: { x: f(18, 4, 2, 2), w: f(2, 2, 1, 1) }, fn: ({ x, w }) => E.conv2d(x!, w!, { groups: 2 }), tol: 1e-4 },
+  { name: 'conv2d grouped 3×3 over more than one dW chunk', inputs: { x: f(17, 2, 3, 3), w: f(4, 1, 3, 3) }, fn: ({ x, w }) => E.conv2d(x!, w!, { groups: 2, padding: 1 }), tol: 1e-4 },
+  { name: 'conv2d stride [2,1], dilated, asymmetric padding (dW: im2colCnhw + one GEMM)', inputs: { x: f(2, 3, 7, 6), w: f(4, 3, 2, 3) }, fn: ({ x, w }) => E.conv2d(x!, w!, { stride: [2, 1], dilation: [2, 1], padding: [1, 0, 0, 2] }), tol: 1e-4 },
+  { name: 'im2colCnhw stride 2, dilation, asymmetric padding', inputs: { x: f(2, 3, 7, 6) }, fn: ({ x }) => im2colCnhw(x!, [3, 2], { strides: [2, 1], pads: [1, 0, 2, 1], dilations: [1, 2] }), grad: false },
   { name: 'conv2d depthwise stride 2', inputs: { x: f(2, 3, 6, 6), w: f(3, 1, 3, 3) }, fn: ({ x, w }) => E.conv2d(x!, w!, { stride: 2, padding: 1, groups: 3 }), tol: 1e-4 },
   { name: 'convTranspose2d stride 2 with output padding', inputs: { x: f(2, 3, 3, 4), w: f(3, 2, 3, 3) }, fn: ({ x, w }) => E.convTranspose2d(x!, w!, { stride: 2, padding: 1, outputPadding: 1 }), tol: 1e-4 },
   { name: 'maxPool2d 2×2 stride 2 with indices', inputs: { x: f(2, 2, 4, 6) }, fn: ({ x }) => { const r = E.maxPool2dWithIndices(x!, { kernel: 2 }); return { y: r.values, i: r.indices }; } },
