@@ -2,10 +2,16 @@
  * Throughput of the metrics layer: N × C float32 probabilities (default 1,000,000 × 100), every top-label metric
  * plus classwise and marginal (equal-width) ECE from one `CalibrationAccumulator` pass + compute, against the
  * vectorized NumPy peer bench/metrics_numpy.py on the same data (run with /usr/bin/python3 when present).
- * Prints one JSON object: seconds per repeat for both, the speed ratio (NumPy / ours, median and best),
- * the largest metric difference between the two, and the peak RSS of this process.
+ * Ours is timed single-threaded (one accumulator) and with `accumulateParallel` at THREADS = 2 threads (the
+ * calling thread + one worker over the same shared memory, states merged in block order). The probabilities are
+ * generated straight into shared memory (`sharedFloat32Array`), so the parallel run makes no copy; the cost of
+ * that copy for callers with ordinary arrays (`toShared`) is measured separately on a 100,000-row slice.
+ * Prints one JSON object: seconds per repeat for all three, the speed ratios (NumPy / ours, single-thread and
+ * 2 threads, median and best), the largest metric difference vs NumPy and between our two runs, and the peak
+ * RSS of this process. NumPy (the peer) is single-threaded: see the `note` field.
  *
- * Repeats are interleaved (ours, then NumPy in a fresh process) so both see the same machine load.
+ * Repeats are interleaved (ours ×1 thread, ours ×2 threads, then NumPy in a fresh process) so all see the same
+ * machine load.
  *
  * Usage: node dist/bench/metrics-throughput.js [N] [C] [repeats]
  */
@@ -14,7 +20,13 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CalibrationAccumulator, type CalibrationMetrics } from '../src/metrics/index.js';
+import {
+  accumulateParallel,
+  CalibrationAccumulator,
+  sharedFloat32Array,
+  toShared,
+  type CalibrationMetrics,
+} from '../src/metrics/index.js';
 import { writeNpy } from '../src/io/npy.js';
 import { Random } from '../src/util/random.js';
 
@@ -22,11 +34,12 @@ const N = Number(process.argv[2] ?? 1_000_000);
 const C = Number(process.argv[3] ?? 100);
 const REPEATS = Number(process.argv[4] ?? 3);
 const BINS = 15;
+const THREADS = 2;
 
 /** Softmax of τ·(s·e_y + ε), ε ~ N(0, 1): an overconfident classifier (τ = 2.5, s = 2.5), stored as float32. */
 function generate(n: number, c: number, seed: number): { probs: Float32Array; labels: Int32Array } {
   const rng = new Random(seed);
-  const probs = new Float32Array(n * c);
+  const probs = sharedFloat32Array(n * c);
   const labels = new Int32Array(n);
   const z = new Float64Array(c);
   for (let i = 0; i < n; i++) {
@@ -86,7 +99,11 @@ async function main(): Promise<void> {
   const seconds: number[] = [];
   const cpuSeconds: number[] = [];
   const updateSeconds: number[] = [];
+  const parallelSeconds: number[] = [];
+  const parallelCpuSeconds: number[] = [];
+  const parallelUpdateSeconds: number[] = [];
   let result: CalibrationMetrics | null = null;
+  let parallelResult: CalibrationMetrics | null = null;
   try {
     if (numpy.available) {
       await writeNpy(join(dir, 'probs.npy'), probs, [N, C]);
@@ -105,6 +122,18 @@ async function main(): Promise<void> {
       seconds.push((done - start) / 1000);
       cpuSeconds.push((cpu.user + cpu.system) / 1e6);
       updateSeconds.push((updated - start) / 1000);
+      {
+        const cpuStart2 = process.cpuUsage();
+        const start2 = performance.now();
+        const merged = await accumulateParallel({ rows: N, cols: C, data: probs }, labels, { input: 'probabilities', bins: BINS, threads: THREADS });
+        const updated2 = performance.now();
+        parallelResult = merged.compute();
+        const done2 = performance.now();
+        const cpu2 = process.cpuUsage(cpuStart2); // all threads of this process
+        parallelSeconds.push((done2 - start2) / 1000);
+        parallelCpuSeconds.push((cpu2.user + cpu2.system) / 1e6);
+        parallelUpdateSeconds.push((updated2 - start2) / 1000);
+      }
       if (numpy.available) {
         const run = runNumpy(script!, dir);
         if (typeof run === 'string') {
@@ -122,6 +151,22 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
   const ours = result!;
+  const oursParallel = parallelResult!;
+  let parallelMaxRelative = 0;
+  let parallelIdentical = true;
+  for (const [key, value] of Object.entries(ours)) {
+    const other = (oursParallel as unknown as Record<string, unknown>)[key];
+    if (typeof value !== 'number') continue;
+    if (!Object.is(other, value)) parallelIdentical = false;
+    if (Number.isFinite(value) && value !== 0) parallelMaxRelative = Math.max(parallelMaxRelative, Math.abs((other as number) - value) / Math.abs(value));
+  }
+  // Cost of copying an ordinary array into shared memory (what evaluateParallel does for non-shared input).
+  const sliceRows = Math.min(N, 100_000);
+  const plainSlice = probs.slice(0, sliceRows * C);
+  const copyStart = performance.now();
+  const copied = toShared(plainSlice);
+  const copySeconds = (performance.now() - copyStart) / 1000;
+  if (copied[0] !== plainSlice[0]) throw new Error('toShared copy differs');
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
 
   const differences: Record<string, number> = {};
@@ -151,6 +196,21 @@ async function main(): Promise<void> {
       update_seconds_median: median(updateSeconds),
       elements_per_second_median: (N * C) / median(seconds),
     },
+    ours_threads: {
+      threads: THREADS,
+      seconds: parallelSeconds,
+      cpu_seconds_all_threads: parallelCpuSeconds,
+      median_seconds: median(parallelSeconds),
+      update_seconds_median: median(parallelUpdateSeconds),
+      compute_seconds_median: median(parallelSeconds) - median(parallelUpdateSeconds),
+      elements_per_second_median: (N * C) / median(parallelSeconds),
+      speedup_vs_single_thread_median: median(seconds) / median(parallelSeconds),
+      max_relative_difference_vs_single_thread: parallelMaxRelative,
+      bit_identical_to_single_thread: parallelIdentical,
+      input_in_shared_memory: true,
+      to_shared_copy_seconds_per_100k_rows: (copySeconds * 100_000) / sliceRows,
+      to_shared_copy_seconds_extrapolated_full: (copySeconds * N) / sliceRows,
+    },
     numpy: numpy.available
       ? {
           version: numpy.version,
@@ -164,6 +224,15 @@ async function main(): Promise<void> {
     speedup_vs_numpy_median: numpy.available ? median(numpy.seconds) / median(seconds) : null,
     speedup_vs_numpy_best: numpy.available ? Math.min(...numpy.seconds) / Math.min(...seconds) : null,
     speedup_vs_numpy_cpu_median: numpy.available ? median(numpy.cpuSeconds) / median(cpuSeconds) : null,
+    speedup_vs_numpy_threads2_median: numpy.available ? median(numpy.seconds) / median(parallelSeconds) : null,
+    speedup_vs_numpy_threads2_best: numpy.available ? Math.min(...numpy.seconds) / Math.min(...parallelSeconds) : null,
+    note:
+      'speedup_vs_numpy_* (median, best, cpu) are single-threaded ours vs single-threaded NumPy (bench/metrics_numpy.py ' +
+      'runs one process, one thread of vectorized NumPy; no BLAS-threaded calls on this path). ' +
+      `speedup_vs_numpy_threads2_* use ${THREADS} threads of ours (evaluateParallel: calling thread + 1 worker) against that ` +
+      'same single-threaded NumPy, so it compares wall-clock time on 2 cores vs 1; ours_threads.cpu_seconds_all_threads ' +
+      'is the total CPU. compute() (the final sort of N confidences) stays single-threaded. The machine has 2 cores shared ' +
+      'with other work: see load_average_1min.',
     load_average_1min: loadavg()[0],
     max_abs_metric_difference_vs_numpy: numpy.available ? maxDifference : null,
     metric_differences: differences,

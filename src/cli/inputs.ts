@@ -1,4 +1,5 @@
 import { PROBABILITY_SUM_TOLERANCE, requireLabels, requirePredictionValues } from '../metrics/validation.js';
+import { sharedFloat32Array, sharedFloat64Array } from '../metrics/shared-arrays.js';
 import { openLabelsSource, openMatrixSource, type LabelsSource, type MatrixSource } from '../io/read-predictions.js';
 import { requirePredictionShape } from '../io/validate.js';
 import { matrix, type Matrix } from '../util/matrix.js';
@@ -149,4 +150,28 @@ export async function readAll(chunks: AsyncIterable<InputChunk>, rows: number, c
     labels.set(p.labels, p.offset);
   }
   return { matrix: matrix(rows, cols, data), labels };
+}
+
+/**
+ * Read everything straight into shared memory (SharedArrayBuffer; float32 when every chunk is float32, else
+ * float64), so that worker threads (`evaluateParallel`) read the rows without another copy. Memory: N·C·4 (or 8)
+ * + 4·N bytes, allocated up front.
+ */
+export async function readAllShared(chunks: AsyncIterable<InputChunk>, rows: number, cols: number): Promise<{ matrix: Matrix; labels: Int32Array }> {
+  let data: Float32Array | Float64Array | null = null;
+  const labels = new Int32Array(new SharedArrayBuffer(4 * rows));
+  let filled = 0;
+  for await (const chunk of chunks) {
+    const part = chunk.matrix.data;
+    if (data === null) data = part instanceof Float32Array ? sharedFloat32Array(rows * cols) : sharedFloat64Array(rows * cols);
+    else if (data instanceof Float32Array && !(part instanceof Float32Array)) {
+      const wider = sharedFloat64Array(rows * cols);
+      wider.set(data.subarray(0, filled * cols));
+      data = wider;
+    }
+    data.set(part, chunk.offset * cols);
+    labels.set(chunk.labels, chunk.offset);
+    filled = chunk.offset + chunk.matrix.rows;
+  }
+  return { matrix: matrix(rows, cols, data ?? sharedFloat64Array(0)), labels };
 }

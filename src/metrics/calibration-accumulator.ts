@@ -1,10 +1,17 @@
 import type { BinConvention, ReliabilityData } from './reliability-types.js';
-import { ClasswiseAccumulator, type ClasswiseSnapshot } from './classwise-accumulator.js';
+import { requireStateArray, requireStateObject, requireStatePair } from './accumulator-state.js';
+import { ClasswiseAccumulator, type ClasswiseSnapshot, type ClasswiseState } from './classwise-accumulator.js';
 import { CompensatedSum } from './compensated-sum.js';
 import { type MarginalBinning, marginalEqualMass, requireMarginalBinning } from './marginal-ece.js';
 import { probabilityRows, type RowResults, rowResults } from './probability-kernel.js';
 import { expShifted, rowMax } from './softmax.js';
-import { TopLabelAccumulator, type TopLabelMetrics, type TopLabelOptions, type TopLabelSnapshot } from './top-label-accumulator.js';
+import {
+  TopLabelAccumulator,
+  type TopLabelMetrics,
+  type TopLabelOptions,
+  type TopLabelSnapshot,
+  type TopLabelState,
+} from './top-label-accumulator.js';
 import {
   type Labels,
   type PredictionKind,
@@ -274,6 +281,63 @@ export class CalibrationAccumulator {
     return this;
   }
 
+  /**
+   * The whole state as plain data — numbers, strings, booleans and typed arrays only (copies), so it can be
+   * `postMessage`d between worker threads with its buffers transferred. Size: 9·N bytes of top-label samples +
+   * 32·C·M bytes of classwise bins (+ 8·N·C + 4·N with equal-mass marginal bins). `fromState(toState())` is an
+   * accumulator whose every later update, merge and compute equals this one's bit for bit.
+   */
+  toState(): CalibrationAccumulatorState {
+    const n = this.count;
+    const kept = this.kept === null ? null : this.kept.slice(0, n * (this.classCount ?? 0));
+    return {
+      input: this.input,
+      marginalBinning: this.marginalBinning,
+      marginalDebias: this.marginalDebias,
+      classes: this.classCount,
+      top: this.top.toState(),
+      classwise: this.classwiseState === null ? null : this.classwiseState.toState(),
+      nll: this.nll.toPair(),
+      brier: this.brier.toPair(),
+      entropy: this.entropy.toPair(),
+      kept,
+      keptLabels: this.keptLabels === null ? null : this.keptLabels.slice(0, n),
+    };
+  }
+
+  /** Rebuild an accumulator from `toState` output (validated: throws InvalidArgumentError naming the field). */
+  static fromState(state: CalibrationAccumulatorState): CalibrationAccumulator {
+    requireStateObject('state', state);
+    requireStateObject('state.top', state.top);
+    const top = TopLabelAccumulator.fromState(state.top);
+    const out = new CalibrationAccumulator({
+      ...top.toOptions(),
+      input: state.input,
+      marginalBinning: state.marginalBinning,
+      marginalDebias: state.marginalDebias,
+      ...(state.classes === null ? {} : { classes: state.classes }),
+    });
+    (out as { top: TopLabelAccumulator }).top = top;
+    const n = top.count;
+    if (state.classwise === null) {
+      if (n > 0) invalidArgument('state.classwise', 'a classwise state', 'null');
+    } else {
+      const classwise = ClasswiseAccumulator.fromState(state.classwise);
+      if (classwise.classes !== out.classCount || classwise.bins !== top.bins || classwise.convention !== top.convention)
+        invalidArgument('state.classwise', `${out.classCount} classes, ${top.bins} bins, ${top.convention}`, `${classwise.classes} classes, ${classwise.bins} bins, ${classwise.convention}`);
+      if (classwise.count !== n) invalidArgument('state.classwise.count', `${n} (the top-label count)`, String(classwise.count));
+      out.classwiseState = classwise;
+    }
+    out.nll = CompensatedSum.fromPair(requireStatePair('state.nll', state.nll));
+    out.brier = CompensatedSum.fromPair(requireStatePair('state.brier', state.brier));
+    out.entropy = CompensatedSum.fromPair(requireStatePair('state.entropy', state.entropy));
+    if (out.marginalBinning === 'equal-mass' && n > 0) {
+      out.kept = requireStateArray('state.kept', state.kept, Float64Array, n * out.classCount!).slice();
+      out.keptLabels = requireStateArray('state.keptLabels', state.keptLabels, Int32Array, n).slice();
+    }
+    return out;
+  }
+
   /** Reliability-diagram data of the top-label equal-width bins. */
   reliability(): ReliabilityData {
     return this.top.reliability();
@@ -307,6 +371,25 @@ export class CalibrationAccumulator {
   private newClasswise(classes: number): ClasswiseAccumulator {
     return new ClasswiseAccumulator({ classes, bins: this.top.bins, convention: this.top.convention });
   }
+}
+
+/** Plain-data state of a `CalibrationAccumulator` (`toState` / `fromState`; structured-clonable). */
+export interface CalibrationAccumulatorState {
+  readonly input: PredictionKind;
+  readonly marginalBinning: MarginalBinning;
+  readonly marginalDebias: boolean;
+  /** C, or null before the first chunk when not given. */
+  readonly classes: number | null;
+  /** Top-label samples and bins (also holds bins, convention and the other top-label options). */
+  readonly top: TopLabelState;
+  readonly classwise: ClasswiseState | null;
+  /** Compensated sums [s, c] of −log p_y, Brier and entropy. */
+  readonly nll: [number, number];
+  readonly brier: [number, number];
+  readonly entropy: [number, number];
+  /** Equal-mass marginal bins only: probabilities N × C (row-major) and labels [N]; else null. */
+  readonly kept: Float64Array | null;
+  readonly keptLabels: Int32Array | null;
 }
 
 interface AccumulatorSnapshot {

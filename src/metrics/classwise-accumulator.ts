@@ -2,6 +2,7 @@ import type { BinConvention } from './reliability-types.js';
 import { binLowerClosed, binUpperClosed, DEFAULT_CONVENTION, equalWidthEdges, requireBins, requireConvention } from './binning.js';
 import { type BinSums, binnedErrorPower } from './bin-statistics.js';
 import { compensatedValues, mergeCompensated } from './compensated-sum.js';
+import { requireStateArray, requireStateObject } from './accumulator-state.js';
 import { debiasedSquaredError } from './debiased-ece.js';
 import { expShifted, rowMax } from './softmax.js';
 import {
@@ -152,6 +153,26 @@ export class ClasswiseAccumulator {
     this.sumLabel.set(saved.sumLabel);
   }
 
+  /** The whole state as plain data (copies; arrays of shape [C × M]); `fromState` rebuilds it bit for bit. */
+  toState(): ClasswiseState {
+    return { options: { classes: this.classes, bins: this.bins, convention: this.convention }, ...this.snapshot() };
+  }
+
+  /** Rebuild an accumulator from `toState` output (validated; arrays copied). */
+  static fromState(state: ClasswiseState): ClasswiseAccumulator {
+    requireStateObject('state', state);
+    const out = new ClasswiseAccumulator(requireStateObject('state.options', state.options) as unknown as ClasswiseOptions);
+    const size = out.classes * out.bins;
+    out.restore({
+      count: requireNumber('state.count', state.count, { integer: true, min: 0 }),
+      counts: requireStateArray('state.counts', state.counts, Float64Array, size),
+      sumProbability: requireStateArray('state.sumProbability', state.sumProbability, Float64Array, size),
+      sumProbabilityError: requireStateArray('state.sumProbabilityError', state.sumProbabilityError, Float64Array, size),
+      sumLabel: requireStateArray('state.sumLabel', state.sumLabel, Float64Array, size),
+    });
+    return out;
+  }
+
   /** Bin sums of class k (views; shapes [M]): counts, Σ p_ik, Σ 1[y_i = k]. */
   classSums(k: number, sumP: Float64Array = compensatedValues(this.sumProbability, this.sumProbabilityError)): BinSums {
     const from = k * this.bins;
@@ -194,6 +215,11 @@ export class ClasswiseAccumulator {
     for (let k = 0; k < this.classes; k++) acc += classPower(this.classSums(k, sumP), this.count, p, debias);
     return Math.pow(acc / this.classes, 1 / p);
   }
+}
+
+/** Plain-data state of a `ClasswiseAccumulator` (`toState` / `fromState`; structured-clonable). */
+export interface ClasswiseState extends ClasswiseSnapshot {
+  readonly options: ClasswiseOptions;
 }
 
 /** A saved `ClasswiseAccumulator` state. */

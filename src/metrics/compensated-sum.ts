@@ -31,6 +31,19 @@ export class CompensatedSum {
     return this.s + this.c;
   }
 
+  /** The pair [s, c] (for `toState` serialization; `fromPair` restores it exactly). */
+  toPair(): [number, number] {
+    return [this.s, this.c];
+  }
+
+  /** A compensated sum with running sum s and error c (as returned by `toPair`). */
+  static fromPair(pair: readonly [number, number]): CompensatedSum {
+    const out = new CompensatedSum();
+    out.s = pair[0];
+    out.c = pair[1];
+    return out;
+  }
+
   clone(): CompensatedSum {
     const out = new CompensatedSum();
     out.s = this.s;

@@ -39,7 +39,19 @@ export {
   NLL_CLIP,
   type CalibrationOptions,
   type CalibrationMetrics,
+  type CalibrationAccumulatorState,
 } from './calibration-accumulator.js';
+export type { TopLabelState } from './top-label-accumulator.js';
+export type { ClasswiseState } from './classwise-accumulator.js';
+export {
+  accumulateParallel,
+  evaluateParallel,
+  defaultThreads,
+  PARALLEL_MIN_ROWS,
+  MAX_THREADS,
+  type ParallelOptions,
+} from './parallel-evaluate.js';
+export { sharedFloat32Array, sharedFloat64Array, isShared, toShared } from './shared-arrays.js';
 export { evaluate, METRIC_NAMES, type MetricName } from './evaluate.js';
 export { bootstrapInterval, bootstrapMetric, quantile, type BootstrapOptions, type ConfidenceInterval } from './bootstrap.js';
 export { topLabel } from './top-label.js';

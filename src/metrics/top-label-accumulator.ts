@@ -10,6 +10,7 @@ import { labelBinnedFromSums } from './label-binned-ece.js';
 import { reliabilityFromBinSums } from './reliability-diagram.js';
 import { sortTopLabel } from './sorted-top-label.js';
 import { sweepFromSorted } from './sweep-ece.js';
+import { requireStateArray, requireStateObject, requireStatePair } from './accumulator-state.js';
 import { requireTopLabel } from './validation.js';
 import { invalidArgument, requireNumber } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
@@ -190,6 +191,60 @@ export class TopLabelAccumulator {
     this.totalCorrect = saved.totalCorrect;
   }
 
+  /**
+   * The whole state as plain data (copies: samples of shape [N], bin arrays of shape [M], compensated sums as
+   * [s, c] pairs, and the options); `TopLabelAccumulator.fromState` rebuilds an identical accumulator, bit for bit.
+   */
+  toState(): TopLabelState {
+    return {
+      options: this.toOptions(),
+      n: this.n,
+      confidence: this.confidence.slice(0, this.n),
+      correct: this.correct.slice(0, this.n),
+      allFloat32: this.allFloat32,
+      counts: this.counts.slice(),
+      sumConfidence: this.sumConfidence.slice(),
+      sumConfidenceError: this.sumConfidenceError.slice(),
+      sumCorrect: this.sumCorrect.slice(),
+      totalConfidence: this.totalConfidence.toPair(),
+      totalCorrect: this.totalCorrect,
+    };
+  }
+
+  /** The options this accumulator was made with (sweepMaxBins omitted when unlimited). */
+  toOptions(): TopLabelOptions {
+    return {
+      bins: this.bins,
+      convention: this.convention,
+      adaptive: this.adaptive,
+      labelBinnedP: this.labelBinnedP,
+      ...(this.sweepMaxBins === Infinity ? {} : { sweepMaxBins: this.sweepMaxBins }),
+    };
+  }
+
+  /** Rebuild an accumulator from `toState` output (validated; the arrays are copied, not adopted). */
+  static fromState(state: TopLabelState): TopLabelAccumulator {
+    requireStateObject('state', state);
+    const out = new TopLabelAccumulator(requireStateObject('state.options', state.options) as TopLabelOptions);
+    const n = requireNumber('state.n', state.n, { integer: true, min: 0 });
+    const m = out.bins;
+    const confidence = requireStateArray('state.confidence', state.confidence, Float64Array, n);
+    const correct = requireStateArray('state.correct', state.correct, Uint8Array, n);
+    out.reserve(n);
+    out.confidence.set(confidence);
+    out.correct.set(correct);
+    out.n = n;
+    if (typeof state.allFloat32 !== 'boolean') invalidArgument('state.allFloat32', 'a boolean', String(state.allFloat32));
+    out.allFloat32 = state.allFloat32;
+    out.counts.set(requireStateArray('state.counts', state.counts, Float64Array, m));
+    out.sumConfidence.set(requireStateArray('state.sumConfidence', state.sumConfidence, Float64Array, m));
+    out.sumConfidenceError.set(requireStateArray('state.sumConfidenceError', state.sumConfidenceError, Float64Array, m));
+    out.sumCorrect.set(requireStateArray('state.sumCorrect', state.sumCorrect, Float64Array, m));
+    out.totalConfidence = CompensatedSum.fromPair(requireStatePair('state.totalConfidence', state.totalConfidence));
+    out.totalCorrect = requireNumber('state.totalCorrect', state.totalCorrect, { integer: true, min: 0, max: n });
+    return out;
+  }
+
   /** Samples in arrival order (copies; shapes [N]). */
   samples(): { confidence: Float64Array; correct: Uint8Array } {
     return { confidence: this.confidence.slice(0, this.n), correct: this.correct.slice(0, this.n) };
@@ -238,6 +293,25 @@ export class TopLabelAccumulator {
       error_auroc: aurocFromSorted(sorted.confidence, sorted.correct),
     };
   }
+}
+
+/** Plain-data state of a `TopLabelAccumulator` (`toState` / `fromState`; structured-clonable). */
+export interface TopLabelState {
+  readonly options: TopLabelOptions;
+  readonly n: number;
+  /** c_i, shape [N]. */
+  readonly confidence: Float64Array;
+  /** a_i ∈ {0, 1}, shape [N]. */
+  readonly correct: Uint8Array;
+  readonly allFloat32: boolean;
+  /** Equal-width bin arrays, shape [M]. */
+  readonly counts: Float64Array;
+  readonly sumConfidence: Float64Array;
+  readonly sumConfidenceError: Float64Array;
+  readonly sumCorrect: Float64Array;
+  /** Compensated Σc as [s, c]. */
+  readonly totalConfidence: [number, number];
+  readonly totalCorrect: number;
 }
 
 /** A saved `TopLabelAccumulator` state. */

@@ -1,13 +1,14 @@
-import { requireBins } from '../../metrics/index.js';
+import { evaluateParallel, MAX_THREADS, PARALLEL_MIN_ROWS, requireBins } from '../../metrics/index.js';
 import { requireNumber } from '../../util/errors.js';
 import { defineCommand } from '../command.js';
-import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, validatedChunks } from '../inputs.js';
+import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, readAllShared, validatedChunks } from '../inputs.js';
 import { bootstrapAllMetrics, evaluateChunks, formatMetricsTable, metricsJson, type EvalSettings } from '../metrics-report.js';
 
 /**
  * `calib eval`: every calibration metric of METHODS.md § Metrics for a set of predictions and labels. Inputs
  * are streamed chunk by chunk into the metrics layer's accumulator (only O(N) top-label values are kept), except
- * with --bootstrap, which needs all rows in memory.
+ * with --bootstrap, which needs all rows in memory, and with --threads N > 1 on inputs of ≥ PARALLEL_MIN_ROWS rows,
+ * which reads all rows into shared memory and evaluates them with the metrics layer's `evaluateParallel`.
  */
 export const evalCommand = defineCommand({
   name: 'eval',
@@ -18,11 +19,15 @@ export const evalCommand = defineCommand({
     'With --json, one JSON object with the metrics as fractions (not %) under snake_case names.',
     "Bins: equal-width; '(l,u]' puts a confidence on an edge in the lower bin (Guo et al., sklearn), '[l,u)' in the",
     'upper one (torchmetrics). Probabilities must be ≥ 0 with rows summing to 1 within 1e-3.',
+    `--threads N (N > 1) evaluates inputs of at least ${PARALLEL_MIN_ROWS.toLocaleString('en-US')} rows in N threads: all rows are`,
+    'read into shared memory first (N_rows × C × 4 bytes for float32 .npy) instead of being streamed; the metrics are',
+    'the same as with one thread (merged in a fixed order).',
   ].join('\n'),
   examples: [
     'calib eval --logits val-logits.npy --labels val-labels.npy',
     'calib eval --probs probs.csv --labels labels.csv --bins 10 --json',
     'calib eval --logits z.npy --labels y.npy --bootstrap 1000 --seed 1',
+    'calib eval --probs big-probs.npy --labels big-labels.npy --threads 2',
   ],
   flags: {
     ...PREDICTION_FLAGS,
@@ -33,11 +38,13 @@ export const evalCommand = defineCommand({
     bootstrap: { type: 'integer', valueName: 'B', description: 'add percentile-bootstrap intervals from B resamples' },
     seed: { type: 'integer', default: 0, description: 'seed of the bootstrap resamples' },
     level: { type: 'number', default: 0.95, valueName: 'P', description: 'coverage of the bootstrap intervals' },
+    threads: { type: 'integer', default: 1, valueName: 'N', description: `threads for inputs of ≥ ${PARALLEL_MIN_ROWS} rows (1 streams the rows)` },
   },
   async run(flags, io) {
     requireBins(flags.bins, '--bins');
     if (flags.bootstrap !== undefined) requireNumber('--bootstrap', flags.bootstrap, { integer: true, min: 1 });
     requireNumber('--level', flags.level, { min: 0, exclusiveMin: true, max: 0.999999 });
+    requireNumber('--threads', flags.threads, { integer: true, min: 1, max: MAX_THREADS });
     const { predictions, labels } = await openPredictionsAndLabels(flags);
     const settings: EvalSettings = {
       input: predictions.kind,
@@ -48,7 +55,13 @@ export const evalCommand = defineCommand({
     const { rows, cols } = predictions.source;
     let metrics;
     let intervals;
-    if (flags.bootstrap !== undefined) {
+    const parallel = flags.threads > 1 && rows >= PARALLEL_MIN_ROWS;
+    if (parallel) {
+      const all = await readAllShared(validatedChunks(predictions, labels), rows, cols);
+      metrics = await evaluateParallel(all.matrix, all.labels, { ...settings, threads: flags.threads });
+      if (flags.bootstrap !== undefined)
+        intervals = bootstrapAllMetrics(all.matrix, all.labels, settings, { resamples: flags.bootstrap, seed: flags.seed, level: flags.level });
+    } else if (flags.bootstrap !== undefined) {
       const all = await readAll(validatedChunks(predictions, labels), rows, cols);
       ({ metrics } = await evaluateChunks([{ offset: 0, ...all }], settings));
       intervals = bootstrapAllMetrics(all.matrix, all.labels, settings, { resamples: flags.bootstrap, seed: flags.seed, level: flags.level });
