@@ -1,10 +1,11 @@
+import { DatasetNotFoundError } from './dataset-not-found.js';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { invalidArgument } from '../util/errors.js';
 import { imageDataset, type DatasetSplits, type ImageDataset } from './dataset.js';
-import { cacheRoot } from './download.js';
+import { cacheRoot, downloadFile } from './download.js';
 import { isGzip } from './idx.js';
 import { readTar } from './tar.js';
 
@@ -25,13 +26,31 @@ export const CIFAR10_CLASS_NAMES: readonly string[] = [
 
 const PIXELS = 3 * 32 * 32;
 
+/** The official binary archives over https (Krizhevsky's page). */
+export const CIFAR_URL = 'https://www.cs.toronto.edu/~kriz/';
+
+/** MD5 of the official binary archives (as published on https://www.cs.toronto.edu/~kriz/cifar.html). */
+export const CIFAR_MD5: Readonly<Record<string, string>> = {
+  'cifar-10-binary.tar.gz': 'c32a1d4ab5d03f1284b67883e8d87530',
+  'cifar-100-binary.tar.gz': '03b5dce01913d631647c71ecec9e9cb8',
+};
+
 /** Options of the CIFAR loaders. */
 export interface CifarOptions {
   /**
    * The official .tar.gz (or .tar), or a directory holding the extracted .bin files (directly or in the
-   * archive's top folder). Default: <cacheRoot()>/<archive name>, else the extracted folder there.
+   * archive's top folder); when given, only it is searched. Default: <cacheDirectory>/<archive name>, else the
+   * extracted folder there.
    */
   path?: string;
+  /** Download the official archive when it is not found (default false). */
+  download?: boolean;
+  /** Cache directory searched and downloaded into (default cacheRoot()). */
+  cacheDirectory?: string;
+  /** Base URL of the archive (default CIFAR_URL). */
+  baseUrl?: string;
+  /** Expected MD5 of the archive; default CIFAR_MD5's for the official URL, none for another base URL. */
+  md5?: string;
 }
 
 /** Options of `loadCifar100`. */
@@ -42,8 +61,11 @@ export interface Cifar100Options extends CifarOptions {
 
 const gunzipAsync = promisify(gunzip);
 
-/** Read the named files (by base name) from an archive or a directory; missing files are absent from the map. */
-async function readSource(path: string, wanted: readonly string[], folder: string): Promise<Map<string, Uint8Array>> {
+/**
+ * Read the named files (by base name) from an archive or a directory (the files directly in it, in `folder`
+ * there, or else in the archive `archive` there); missing files are absent from the map.
+ */
+async function readSource(path: string, wanted: readonly string[], folder: string, archive: string): Promise<Map<string, Uint8Array>> {
   const found = new Map<string, Uint8Array>();
   const info = await stat(path);
   if (info.isDirectory()) {
@@ -57,6 +79,8 @@ async function readSource(path: string, wanted: readonly string[], folder: strin
         }
       }
     }
+    const inner = join(path, archive);
+    if (found.size === 0 && (await stat(inner).catch(() => undefined))?.isFile()) return readSource(inner, wanted, folder, archive);
     return found;
   }
   let bytes: Uint8Array = await readFile(path);
@@ -68,8 +92,14 @@ async function readSource(path: string, wanted: readonly string[], folder: strin
   return found;
 }
 
+/** Where a download goes: `path` itself when it names a .tar.gz / .tgz file, else <path>/<archive>. */
+function downloadDestination(path: string, archive: string): string {
+  return /\.(tar\.gz|tgz)$/i.test(path) ? path : join(path, archive);
+}
+
 async function resolvePath(options: CifarOptions, archive: string, folder: string): Promise<string> {
-  const candidates = options.path !== undefined ? [options.path] : [join(cacheRoot(), archive), join(cacheRoot(), folder)];
+  const cache = options.cacheDirectory ?? cacheRoot();
+  const candidates = options.path !== undefined ? [options.path] : [join(cache, archive), join(cache, folder)];
   for (const c of candidates) {
     try {
       await stat(c);
@@ -78,10 +108,17 @@ async function resolvePath(options: CifarOptions, archive: string, folder: strin
       /* try the next */
     }
   }
-  throw new Error(
+  const destination = downloadDestination(options.path ?? cache, archive);
+  if (options.download) {
+    const base = options.baseUrl ?? CIFAR_URL;
+    const md5 = options.md5 ?? (base === CIFAR_URL ? CIFAR_MD5[archive] : undefined);
+    await downloadFile(new URL(archive, base.endsWith('/') ? base : base + '/').href, destination, md5 !== undefined ? { md5 } : {});
+    return destination;
+  }
+  throw new DatasetNotFoundError('cifar', 
     `${archive.replace(/-binary\.tar\.gz$/, '')}: not found at ${candidates.join(' or ')}. Download the binary version ` +
-      `https://www.cs.toronto.edu/~kriz/${archive} and pass its path (or the extracted ${folder} directory) as the path option, ` +
-      `or put it at ${candidates[0]}.`,
+      `${CIFAR_URL}${archive} and pass its path (or the extracted ${folder} directory) as the path option, ` +
+      `or put it at ${candidates[0]}, or pass download: true (on the command line: --data-opt download=true) to fetch it into ${destination}.`,
   );
 }
 
@@ -127,7 +164,7 @@ export async function loadCifar10(options: CifarOptions = {}): Promise<Required<
   const folder = 'cifar-10-batches-bin';
   const path = await resolvePath(options, 'cifar-10-binary.tar.gz', folder);
   const trainFiles = [1, 2, 3, 4, 5].map((i) => `data_batch_${i}.bin`);
-  const found = await readSource(path, [...trainFiles, 'test_batch.bin', 'batches.meta.txt'], folder);
+  const found = await readSource(path, [...trainFiles, 'test_batch.bin', 'batches.meta.txt'], folder, 'cifar-10-binary.tar.gz');
   requireFiles(found, [...trainFiles, 'test_batch.bin'], path);
   const classNames = names(found.get('batches.meta.txt')) ?? CIFAR10_CLASS_NAMES;
   const make = (split: string, files: string[]) => {
@@ -143,7 +180,7 @@ export async function loadCifar100(options: Cifar100Options = {}): Promise<Requi
   if (which !== 'fine' && which !== 'coarse') invalidArgument('labels', '"fine" or "coarse"', JSON.stringify(which));
   const folder = 'cifar-100-binary';
   const path = await resolvePath(options, 'cifar-100-binary.tar.gz', folder);
-  const found = await readSource(path, ['train.bin', 'test.bin', 'fine_label_names.txt', 'coarse_label_names.txt'], folder);
+  const found = await readSource(path, ['train.bin', 'test.bin', 'fine_label_names.txt', 'coarse_label_names.txt'], folder, 'cifar-100-binary.tar.gz');
   requireFiles(found, ['train.bin', 'test.bin'], path);
   const classes = which === 'fine' ? 100 : 20;
   const classNames = names(found.get(`${which}_label_names.txt`));

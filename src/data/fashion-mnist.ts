@@ -1,3 +1,4 @@
+import { DatasetNotFoundError } from './dataset-not-found.js';
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cacheRoot, downloadFile } from './download.js';
@@ -101,10 +102,10 @@ export async function loadFashionMnist(options: FashionMnistOptions = {}): Promi
   }
   if (directory === undefined) {
     if (!options.download) {
-      throw new Error(
+      throw new DatasetNotFoundError('fashion-mnist', 
         `fashion-mnist: the files ${Object.values(FASHION_MNIST_FILES).join(', ')} (gzipped or not) were not found in ${candidates.join(' or ')}. ` +
           `Install Debian's package (apt-get install dataset-fashion-mnist), put the four files from ${FASHION_MNIST_URL} in a directory ` +
-          `and pass it as the directory option, or pass download: true to fetch them into ${cache}.`,
+          `and pass it as the directory option, or pass download: true (on the command line: --data-opt download=true) to fetch them into ${cache}.`,
       );
     }
     directory = await downloadFashionMnist({ ...options, cacheDirectory: cache });

@@ -19,3 +19,4 @@ export * from './shift.js';
 export * from './corruptions.js';
 export * from './load-dataset.js';
 export { syntheticOverconfident, type SyntheticOptions, type SyntheticSet } from './synthetic.js';
+export * from './dataset-not-found.js';

@@ -1,8 +1,9 @@
+import { DatasetNotFoundError } from './dataset-not-found.js';
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { invalidArgument } from '../util/errors.js';
 import { imageDataset, type DatasetSplits, type ImageDataset } from './dataset.js';
-import { cacheRoot } from './download.js';
+import { cacheRoot, downloadFile } from './download.js';
 import { readMat, type MatArray } from './mat.js';
 
 /**
@@ -14,12 +15,30 @@ import { readMat, type MatArray } from './mat.js';
  */
 export const SVHN_CLASS_NAMES: readonly string[] = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
 
+/** The official files (cropped digits) over http — the site serves no https. */
+export const SVHN_URL = 'http://ufldl.stanford.edu/housenumbers/';
+
+/** MD5 of the official files (as used by torchvision's SVHN dataset). */
+export const SVHN_MD5: Readonly<Record<string, string>> = {
+  'train_32x32.mat': 'e26dedcc434d2e4c54c9b2d4a06d8373',
+  'test_32x32.mat': 'eb5a983be6a315427106f1b164d9cef3',
+  'extra_32x32.mat': 'a93ce644f1a588dc4d68dda5feec44a7',
+};
+
 /** Options of `loadSvhn`. */
 export interface SvhnOptions {
-  /** Directory with train_32x32.mat and test_32x32.mat (default <cacheRoot()>/svhn). */
+  /** Directory with train_32x32.mat and test_32x32.mat; when given, only it is searched (default the cache directory). */
   directory?: string;
   /** Also load extra_32x32.mat (531,131 images, 1.6 GB as float32). Default false. */
   extra?: boolean;
+  /** Download the missing files into `directory` if given, else the cache (default false). */
+  download?: boolean;
+  /** Cache directory for downloads (default <cacheRoot()>/svhn). */
+  cacheDirectory?: string;
+  /** Base URL of the files (default SVHN_URL). */
+  baseUrl?: string;
+  /** Expected MD5 per file name; default SVHN_MD5 for the official URL, none for another base URL. */
+  md5?: Readonly<Record<string, string>>;
 }
 
 /** Convert SVHN's X [H, W, C, N] (column-major) and y [N, 1] arrays to an image dataset. */
@@ -49,16 +68,35 @@ export function svhnFromArrays(x: MatArray, y: MatArray, name: string): ImageDat
   return imageDataset({ name, images, labels, shape: [c, h, w], classes: 10, classNames: SVHN_CLASS_NAMES });
 }
 
-async function loadSplit(directory: string, split: string): Promise<ImageDataset> {
-  const path = join(directory, `${split}_32x32.mat`);
+async function exists(path: string): Promise<boolean> {
   try {
     await access(path);
+    return true;
   } catch {
-    throw new Error(
-      `svhn: ${path} not found. Download http://ufldl.stanford.edu/housenumbers/${split}_32x32.mat (the cropped-digits ` +
-        `format) into ${directory}, or pass the directory that holds it as the directory option.`,
+    return false;
+  }
+}
+
+/** Make sure `<directory>/<split>_32x32.mat` exists, downloading it when allowed; returns its path. */
+async function ensureSplit(directory: string, split: string, options: SvhnOptions): Promise<string> {
+  const file = `${split}_32x32.mat`;
+  const path = join(directory, file);
+  if (await exists(path)) return path;
+  if (!options.download) {
+    throw new DatasetNotFoundError(
+      'svhn',
+      `svhn: ${path} not found. Download ${SVHN_URL}${file} (the cropped-digits format) into ${directory}, ` +
+        `pass the directory that holds it as the directory option, or pass download: true ` +
+        `(on the command line: --data-opt download=true) to fetch it into ${directory}.`,
     );
   }
+  const base = options.baseUrl ?? SVHN_URL;
+  const md5 = (options.md5 ?? (base === SVHN_URL ? SVHN_MD5 : {}))[file];
+  await downloadFile(new URL(file, base.endsWith('/') ? base : base + '/').href, path, md5 !== undefined ? { md5 } : {});
+  return path;
+}
+
+async function loadSplit(path: string, split: string): Promise<ImageDataset> {
   const vars = await readMat(path, ['X', 'y']);
   const x = vars.get('X');
   const y = vars.get('y');
@@ -66,11 +104,18 @@ async function loadSplit(directory: string, split: string): Promise<ImageDataset
   return svhnFromArrays(x, y, `svhn/${split}`);
 }
 
-/** Load SVHN (cropped digits): train and test, and extra when asked. */
+/**
+ * Load SVHN (cropped digits): train and test, and extra when asked. The files are read from `directory` if
+ * given, else from the cache directory; missing ones are downloaded there (atomically, MD5-checked) when
+ * `download` is set.
+ */
 export async function loadSvhn(options: SvhnOptions = {}): Promise<Required<DatasetSplits<ImageDataset>> & { extra?: ImageDataset }> {
-  const directory = options.directory ?? join(cacheRoot(), 'svhn');
-  const train = await loadSplit(directory, 'train');
-  const test = await loadSplit(directory, 'test');
+  const directory = options.directory ?? options.cacheDirectory ?? join(cacheRoot(), 'svhn');
+  const splits = options.extra ? ['train', 'test', 'extra'] : ['train', 'test'];
+  const paths: string[] = [];
+  for (const split of splits) paths.push(await ensureSplit(directory, split, options));
+  const train = await loadSplit(paths[0]!, 'train');
+  const test = await loadSplit(paths[1]!, 'test');
   if (!options.extra) return { train, test };
-  return { train, test, extra: await loadSplit(directory, 'extra') };
+  return { train, test, extra: await loadSplit(paths[2]!, 'extra') };
 }

@@ -1,12 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { loadCifar10, loadCifar100 } from '../../src/data/cifar.js';
+import { CIFAR_MD5, loadCifar10, loadCifar100 } from '../../src/data/cifar.js';
+import { loadDataset } from '../../src/data/load-dataset.js';
 import { readTar, writeTar } from '../../src/data/tar.js';
-import { FIXTURES, withTempDir } from './helpers.js';
+import { FIXTURES, md5Of, serveFiles, withTempDir } from './helpers.js';
 
 test('tar archives written by Python (pax and GNU formats) are read with long names, sizes and contents', () => {
   const longName = 'top/' + 'd'.repeat(60) + '/' + 'f'.repeat(60) + '.bin';
@@ -82,7 +83,7 @@ test('CIFAR-10 loads identically from an extracted directory and reports missing
     const partial = join(dir, 'partial.tar.gz');
     await writeFile(partial, gzipSync(writeTar(files.filter((f) => !f.name.endsWith('data_batch_4.bin')))));
     await assert.rejects(loadCifar10({ path: partial }), /lacks data_batch_4\.bin/);
-    await assert.rejects(loadCifar10({ path: join(dir, 'nope.tar.gz') }), /cifar-10: not found at .*nope\.tar\.gz.*cs\.toronto\.edu/);
+    await assert.rejects(loadCifar10({ path: join(dir, 'nope.tar.gz') }), /cifar-10: not found at .*nope\.tar\.gz.*cs\.toronto\.edu.*--data-opt download=true/);
   });
 });
 
@@ -107,4 +108,71 @@ test('CIFAR-100 uses the fine label by default and the coarse label on request',
     assert.equal(c.train.classes, 20);
     assert.deepEqual(c.train.images, f.train.images);
   });
+});
+
+test('the official CIFAR archive checksums are the ones published on the CIFAR page', () => {
+  assert.deepEqual(CIFAR_MD5, {
+    'cifar-10-binary.tar.gz': 'c32a1d4ab5d03f1284b67883e8d87530',
+    'cifar-100-binary.tar.gz': '03b5dce01913d631647c71ecec9e9cb8',
+  });
+});
+
+test('CIFAR-10 with download: true fetches the archive from a local server into the cache, checks MD5, then loads from the cache', async () => {
+  const archive = gzipSync(writeTar(cifar10Files()));
+  const log: string[] = [];
+  const { server, base } = await serveFiles({ 'cifar-10-binary.tar.gz': archive }, log);
+  try {
+    await withTempDir(async (dir) => {
+      const cache = join(dir, 'cache');
+      await assert.rejects(loadCifar10({ cacheDirectory: cache, baseUrl: base }), /cifar-10: not found at .*cache.*download: true .*--data-opt download=true/);
+      assert.equal(log.length, 0, 'nothing is fetched without download: true');
+      const first = await loadCifar10({ cacheDirectory: cache, download: true, baseUrl: base, md5: md5Of(archive) });
+      assert.deepEqual(log, ['cifar-10-binary.tar.gz']);
+      assert.deepEqual(await readdir(cache), ['cifar-10-binary.tar.gz']);
+      assert.deepEqual(new Uint8Array(await readFile(join(cache, 'cifar-10-binary.tar.gz'))), new Uint8Array(archive));
+      assert.deepEqual(Array.from(first.train.labels), [1, 6, 2, 7, 3, 8, 4, 9, 5, 0]);
+      const direct = join(dir, 'direct.tar.gz');
+      await writeFile(direct, archive);
+      assert.deepEqual(first.train.images, (await loadCifar10({ path: direct })).train.images);
+      // the options as the command line passes them (--data-opt download=true cacheDirectory=… baseUrl=…)
+      const again = await loadDataset('cifar10', { download: true, cacheDirectory: cache, baseUrl: base });
+      assert.equal(log.length, 1, 'a second load does not download again');
+      assert.deepEqual(again.test!.labels, first.test.labels);
+    });
+  } finally {
+    server.close();
+  }
+});
+
+test('CIFAR download into an explicit path, and a checksum mismatch that leaves nothing behind', async () => {
+  const fine = Array.from({ length: 100 }, (_, i) => `fine${i}`).join('\n');
+  const archive = gzipSync(writeTar([
+    { name: 'cifar-100-binary/train.bin', data: records([[3, 99], [19, 0]], 0) },
+    { name: 'cifar-100-binary/test.bin', data: records([[0, 42]], 50) },
+    { name: 'cifar-100-binary/fine_label_names.txt', data: new TextEncoder().encode(fine) },
+  ]));
+  const log: string[] = [];
+  const { server, base } = await serveFiles({ 'cifar-100-binary.tar.gz': archive }, log);
+  try {
+    await withTempDir(async (dir) => {
+      const cache = join(dir, 'cache');
+      await assert.rejects(loadCifar100({ cacheDirectory: cache, download: true, baseUrl: base, md5: '0'.repeat(32) }), new RegExp(`has MD5 ${md5Of(archive)}, expected 0{32}`));
+      assert.deepEqual(await readdir(cache), [], 'no partial or corrupt file is left in the cache');
+      const path = join(dir, 'mine', 'c100.tar.gz');
+      const c = await loadCifar100({ path, download: true, baseUrl: base, labels: 'coarse' });
+      assert.deepEqual(Array.from(c.train.labels), [3, 19]);
+      assert.deepEqual(new Uint8Array(await readFile(path)), new Uint8Array(archive));
+      const intoDir = join(dir, 'folder');
+      const f = await loadCifar100({ path: intoDir, download: true, baseUrl: base });
+      assert.deepEqual(await readdir(intoDir), ['cifar-100-binary.tar.gz']);
+      assert.deepEqual(Array.from(f.test.labels), [42]);
+      assert.equal(f.train.classNames?.[7], 'fine7');
+      assert.equal(log.length, 3);
+      const reloaded = await loadCifar100({ path: intoDir, download: true, baseUrl: base });
+      assert.equal(log.length, 3, 'the archive in the folder is read, not fetched again');
+      assert.deepEqual(reloaded.train.images, f.train.images);
+    });
+  } finally {
+    server.close();
+  }
 });

@@ -1,16 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { classCounts } from '../../src/data/dataset.js';
 import { downloadFile } from '../../src/data/download.js';
 import { DEBIAN_FASHION_MNIST_DIRECTORY, FASHION_MNIST_FILES, loadFashionMnist } from '../../src/data/fashion-mnist.js';
 import { encodeIdx } from '../../src/data/idx.js';
-import { withTempDir } from './helpers.js';
+import { md5Of, serveFiles, withTempDir } from './helpers.js';
 
 /** Four Fashion-MNIST-format files with n train / m test images of 28×28 whose pixel (y, x) of image i is (i + y + x) mod 256. */
 function fakeFiles(n: number, m: number): Record<string, Uint8Array> {
@@ -24,24 +22,6 @@ function fakeFiles(n: number, m: number): Record<string, Uint8Array> {
     [FASHION_MNIST_FILES.testLabels]: gzipSync(labels(m)),
   };
 }
-
-async function serve(files: Record<string, Uint8Array>, log: string[]): Promise<{ server: Server; base: string }> {
-  const server = createServer((req, res) => {
-    const name = (req.url ?? '').replace(/^\/data\//, '');
-    log.push(name);
-    const body = files[name];
-    if (body === undefined) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address() as { port: number };
-  return { server, base: `http://127.0.0.1:${address.port}/data/` };
-}
-
-const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
 
 test('Fashion-MNIST loads from a directory of gzipped and plain IDX files', async () => {
   await withTempDir(async (dir) => {
@@ -76,11 +56,11 @@ test('a missing Fashion-MNIST directory fails with instructions for getting the 
 test('Fashion-MNIST downloads the four files from a local server, verifies MD5 and then loads from the cache', async () => {
   const files = fakeFiles(4, 2);
   const log: string[] = [];
-  const { server, base } = await serve(files, log);
+  const { server, base } = await serveFiles(files, log);
   try {
     await withTempDir(async (dir) => {
       const cache = join(dir, 'cache');
-      const sums = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, md5(v)]));
+      const sums = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, md5Of(v)]));
       const first = await loadFashionMnist({ directory: cache, download: true, baseUrl: base, md5: sums });
       assert.equal(first.train.labels.length, 4);
       assert.deepEqual((await readdir(cache)).sort(), Object.keys(files).sort());
@@ -97,7 +77,7 @@ test('Fashion-MNIST downloads the four files from a local server, verifies MD5 a
 
 test('a download with a wrong checksum or an HTTP error leaves no file behind', async () => {
   const files = { 'a.bin': Uint8Array.from([1, 2, 3]) };
-  const { server, base } = await serve(files, []);
+  const { server, base } = await serveFiles(files, []);
   try {
     await withTempDir(async (dir) => {
       const dest = join(dir, 'a.bin');
@@ -105,7 +85,7 @@ test('a download with a wrong checksum or an HTTP error leaves no file behind', 
       assert.deepEqual(await readdir(dir), []);
       await assert.rejects(downloadFile(base + 'missing.bin', join(dir, 'm.bin')), /answered HTTP 404/);
       assert.deepEqual(await readdir(dir), []);
-      await downloadFile(base + 'a.bin', dest, { md5: md5(files['a.bin']) });
+      await downloadFile(base + 'a.bin', dest, { md5: md5Of(files['a.bin']) });
       assert.deepEqual(Array.from(await readFile(dest)), [1, 2, 3]);
     });
   } finally {

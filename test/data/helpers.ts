@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,4 +47,27 @@ export function moments(values: ArrayLike<number>): { mean: number; variance: nu
   let v = 0;
   for (let i = 0; i < values.length; i++) v += (values[i]! - mean) ** 2;
   return { mean, variance: v / values.length };
+}
+
+/** MD5 of bytes, hex. */
+export const md5Of = (b: Uint8Array): string => createHash('md5').update(b).digest('hex');
+
+/**
+ * Serve `files` (name → body) under http://127.0.0.1:<port>/data/ (404 for other names), appending each
+ * requested name to `log`; returns the server (close it) and the base URL.
+ */
+export async function serveFiles(files: Readonly<Record<string, Uint8Array>>, log: string[]): Promise<{ server: Server; base: string }> {
+  const server = createServer((req, res) => {
+    const name = (req.url ?? '').replace(/^\/data\//, '');
+    log.push(name);
+    const body = files[name];
+    if (body === undefined) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address() as { port: number };
+  return { server, base: `http://127.0.0.1:${address.port}/data/` };
 }

@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseMat, readMat } from '../../src/data/mat.js';
-import { loadSvhn } from '../../src/data/svhn.js';
-import { FIXTURES, withTempDir } from './helpers.js';
+import { loadDataset } from '../../src/data/load-dataset.js';
+import { loadSvhn, SVHN_MD5 } from '../../src/data/svhn.js';
+import { FIXTURES, md5Of, serveFiles, withTempDir } from './helpers.js';
 
 /** X[r, c, k, n] as written by test/fixtures/scripts/make-svhn-mat-fixtures.py. */
 const pixel = (r: number, c: number, k: number, n: number) => (7 * r + 13 * c + 29 * k + 31 * n) % 256;
@@ -78,6 +79,60 @@ test('SVHN loads X [32, 32, 3, N] as NCHW images and maps label 10 to the digit 
 
 test('SVHN reports a missing file with its download address', async () => {
   await withTempDir(async (dir) => {
-    await assert.rejects(loadSvhn({ directory: dir }), /svhn: .*train_32x32\.mat not found\. Download http:\/\/ufldl\.stanford\.edu\/housenumbers\/train_32x32\.mat/);
+    await assert.rejects(loadSvhn({ directory: dir }), /svhn: .*train_32x32\.mat not found\. Download http:\/\/ufldl\.stanford\.edu\/housenumbers\/train_32x32\.mat.*--data-opt download=true/);
   });
+});
+
+test('the official SVHN checksums are torchvision\'s', () => {
+  assert.deepEqual(SVHN_MD5, {
+    'train_32x32.mat': 'e26dedcc434d2e4c54c9b2d4a06d8373',
+    'test_32x32.mat': 'eb5a983be6a315427106f1b164d9cef3',
+    'extra_32x32.mat': 'a93ce644f1a588dc4d68dda5feec44a7',
+  });
+});
+
+test('SVHN with download: true fetches the missing files from a local server into the cache, checks MD5, then loads from the cache', async () => {
+  const files: Record<string, Uint8Array> = {
+    'train_32x32.mat': new Uint8Array(await readFile(join(FIXTURES, 'svhn-tiny-compressed.mat'))),
+    'test_32x32.mat': new Uint8Array(await readFile(join(FIXTURES, 'svhn-tiny-plain.mat'))),
+    'extra_32x32.mat': new Uint8Array(await readFile(join(FIXTURES, 'svhn-tiny-plain.mat'))),
+  };
+  const sums = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, md5Of(v)]));
+  const log: string[] = [];
+  const { server, base } = await serveFiles(files, log);
+  try {
+    await withTempDir(async (dir) => {
+      const cache = join(dir, 'cache');
+      const first = await loadSvhn({ cacheDirectory: cache, download: true, baseUrl: base, md5: sums });
+      assert.deepEqual(log, ['train_32x32.mat', 'test_32x32.mat']);
+      assert.deepEqual((await readdir(cache)).sort(), ['test_32x32.mat', 'train_32x32.mat']);
+      for (const name of ['train_32x32.mat', 'test_32x32.mat']) assert.deepEqual(new Uint8Array(await readFile(join(cache, name))), files[name]);
+      assert.deepEqual(Array.from(first.train.labels), [1, 0, 3, 0, 7]);
+      const withExtra = await loadSvhn({ cacheDirectory: cache, download: true, baseUrl: base, extra: true });
+      assert.deepEqual(log, ['train_32x32.mat', 'test_32x32.mat', 'extra_32x32.mat'], 'only the missing extra file is fetched');
+      assert.deepEqual(withExtra.extra!.images, first.test.images);
+      // the options as the command line passes them (--data-opt download=true cacheDirectory=… baseUrl=…)
+      const again = await loadDataset('svhn', { download: true, cacheDirectory: cache, baseUrl: base });
+      assert.equal(log.length, 3, 'a later load does not download again');
+      assert.deepEqual(again.train.labels, first.train.labels);
+    });
+  } finally {
+    server.close();
+  }
+});
+
+test('an SVHN download with a wrong checksum or an HTTP error leaves nothing behind', async () => {
+  const body = new Uint8Array(await readFile(join(FIXTURES, 'svhn-tiny-plain.mat')));
+  const { server, base } = await serveFiles({ 'train_32x32.mat': body }, []);
+  try {
+    await withTempDir(async (dir) => {
+      const target = join(dir, 'svhn');
+      await assert.rejects(loadSvhn({ directory: target, download: true, baseUrl: base, md5: { 'train_32x32.mat': 'f'.repeat(32) } }), new RegExp(`has MD5 ${md5Of(body)}, expected f{32}`));
+      assert.deepEqual(await readdir(target), []);
+      await assert.rejects(loadSvhn({ directory: target, download: true, baseUrl: base }), /test_32x32\.mat answered HTTP 404/);
+      assert.deepEqual(await readdir(target), ['train_32x32.mat'], 'the good file stays, the failed one leaves nothing');
+    });
+  } finally {
+    server.close();
+  }
 });

@@ -25,7 +25,7 @@ function namesOf(roles: readonly string[]): string {
 /** Flags that map one to one onto configuration keys (kebab-case → camelCase). */
 const SETTING_FLAGS = {
   dataset: { type: 'string', choices: DATASET_NAMES, description: 'dataset (mnist is embedded; others load from files, see --data-opt)' },
-  'data-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'dataset loader option (directory=…, download=true, images=… labels=… for npy, train=… for text)' },
+  'data-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'dataset loader option (directory=… for fashion-mnist/svhn, path=… for cifar, download=true, images=… labels=… for npy, train=… for text)' },
   subset: { type: 'integer', valueName: 'N', description: 'train on a class-stratified subset of N training samples' },
   'test-subset': { type: 'integer', valueName: 'N', description: 'evaluate on a class-stratified subset of N test samples' },
   validation: { type: 'number', valueName: 'F', description: 'validation split held out of train: fraction or count (default 0.1)' },
