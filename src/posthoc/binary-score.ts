@@ -66,3 +66,10 @@ export function binaryProbabilities(scores: Float64Array): Float64Array {
   }
   return out;
 }
+
+/** Two-class logits [0, s_i] for calibrated scores s (softmax of a row is [1 − σ(s), σ(s)]): N × 2 float64. */
+export function binaryLogits(scores: Float64Array): Float64Array {
+  const out = new Float64Array(2 * scores.length);
+  for (let i = 0; i < scores.length; i++) out[2 * i + 1] = scores[i]!;
+  return out;
+}

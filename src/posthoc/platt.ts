@@ -9,7 +9,7 @@
 import { invalidArgument } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
-import { binaryLogit, binaryProbabilities, requireBinary } from './binary-score.js';
+import { binaryLogit, binaryLogits, binaryProbabilities, requireBinary } from './binary-score.js';
 import { CalibrationFitError } from './fit-error.js';
 import { jsonHeader, readHeader, readNumber } from './json.js';
 import { fitLogistic } from './logistic-regression.js';
@@ -49,9 +49,7 @@ export class PlattCalibrator implements Calibrator {
   /** [0, a f + b]: N × 2 float64. */
   applyLogits(input: Predictions): Matrix<Float64Array> {
     const s = this.scores(input);
-    const out = new Float64Array(2 * s.length);
-    for (let i = 0; i < s.length; i++) out[2 * i + 1] = s[i]!;
-    return { rows: s.length, cols: 2, data: out };
+    return { rows: s.length, cols: 2, data: binaryLogits(s) };
   }
 
   toJSON(): CalibratorJSON {

@@ -11,9 +11,9 @@ import {
   type PlotArea,
 } from './axes.js';
 import { checkReliabilityData } from './check-reliability-data.js';
-import { binInterval, optionalText, requireSize, type PanelBox } from './panel-box.js';
+import { binInterval, optionalText, panelTitle, requireSize, type PanelBox } from './panel-box.js';
 import { el, formatNumber, svgDocument, type SvgElement } from './svg.js';
-import { COLORS, FONT_FAMILY, FONT_SIZES, fittedFontSize, percent, percentLabel, textWidth } from './theme.js';
+import { COLORS, FONT_FAMILY, FONT_SIZES, percent, percentLabel, textWidth } from './theme.js';
 
 /**
  * Confidence histogram (Guo et al. 2017, Fig. 1 top row): for each bin B_m the fraction of samples |B_m| / N
@@ -49,23 +49,9 @@ export function confidenceHistogramPanel(
   const children: SvgElement[] = [];
   let top = box.y + 6;
   if (title !== null && title !== '') {
-    const fs = fittedFontSize(title, FONT_SIZES.title, box.width - 12, true);
-    children.push(
-      el(
-        'text',
-        {
-          class: 'title',
-          x: box.x + left + (box.width - left - right) / 2,
-          y: top + fs,
-          'text-anchor': 'middle',
-          'font-size': fs,
-          'font-weight': 'bold',
-          fill: COLORS.text,
-        },
-        title,
-      ),
-    );
-    top += fs + 8;
+    const heading = panelTitle(title, box, left, right, top);
+    children.push(heading.element);
+    top += heading.height;
   }
   top += 4;
   const area: PlotArea = {

@@ -1,6 +1,7 @@
 import { describe, invalidArgument } from '../util/errors.js';
 import type { ReliabilityBin, ReliabilityData } from '../metrics/reliability-types.js';
-import { formatNumber } from './svg.js';
+import { el, formatNumber, type SvgElement } from './svg.js';
+import { COLORS, FONT_SIZES, fittedFontSize } from './theme.js';
 
 /** Where a panel is drawn inside a larger figure: its outer box in SVG pixels. */
 export interface PanelBox {
@@ -50,4 +51,26 @@ export function compactCount(n: number): string {
   if (n < 10_000) return String(n);
   if (n < 999_500) return `${formatNumber(n / 1000, n < 99_950 ? 1 : 0)}k`;
   return `${formatNumber(n / 1_000_000, n < 10_000_000 ? 2 : 1)}M`;
+}
+
+/**
+ * A panel's bold title, centred over the plot area (between `left` and `right` margins of `box`), its baseline a
+ * font size below `top`; the font shrinks to fit. Returns the element and the vertical space it takes.
+ */
+export function panelTitle(text: string, box: PanelBox, left: number, right: number, top: number): { element: SvgElement; height: number } {
+  const fs = fittedFontSize(text, FONT_SIZES.title, box.width - 12, true);
+  const element = el(
+    'text',
+    {
+      class: 'title',
+      x: box.x + left + (box.width - left - right) / 2,
+      y: top + fs,
+      'text-anchor': 'middle',
+      'font-size': fs,
+      'font-weight': 'bold',
+      fill: COLORS.text,
+    },
+    text,
+  );
+  return { element, height: fs + 8 };
 }

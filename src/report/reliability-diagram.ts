@@ -11,9 +11,9 @@ import {
   type PlotArea,
 } from './axes.js';
 import { checkReliabilityData } from './check-reliability-data.js';
-import { binInterval, compactCount, optionalText, requireIdPrefix, requireSize, type PanelBox } from './panel-box.js';
+import { binInterval, compactCount, optionalText, panelTitle, requireIdPrefix, requireSize, type PanelBox } from './panel-box.js';
 import { el, formatNumber, svgDocument, type SvgElement } from './svg.js';
-import { COLORS, FONT_FAMILY, FONT_SIZES, fittedFontSize, percent, percentLabel, textWidth } from './theme.js';
+import { COLORS, FONT_FAMILY, FONT_SIZES, percent, percentLabel, textWidth } from './theme.js';
 
 /**
  * Reliability diagram (Guo et al. 2017, Fig. 1 bottom row; DeGroot & Fienberg 1983; METHODS.md "Metrics"):
@@ -256,23 +256,9 @@ export function reliabilityDiagramPanel(
   let top = box.y + 6;
   if (title !== null) {
     const text = reliabilityTitle(title, data.ece, data.total);
-    const fs = fittedFontSize(text, FONT_SIZES.title, box.width - 12, true);
-    children.push(
-      el(
-        'text',
-        {
-          class: 'title',
-          x: box.x + left + (box.width - left - right) / 2,
-          y: top + fs,
-          'text-anchor': 'middle',
-          'font-size': fs,
-          'font-weight': 'bold',
-          fill: COLORS.text,
-        },
-        text,
-      ),
-    );
-    top += fs + 8;
+    const heading = panelTitle(text, box, left, right, top);
+    children.push(heading.element);
+    top += heading.height;
   }
   const plotWidth = box.width - left - right;
   const showCounts = options.showCounts !== false;
