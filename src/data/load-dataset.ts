@@ -1,4 +1,4 @@
-import { describe, invalidArgument } from '../util/errors.js';
+import { describe, InvalidArgumentError, invalidArgument } from '../util/errors.js';
 import { loadCifar10, loadCifar100, type Cifar100Options, type CifarOptions } from './cifar.js';
 import type { DatasetSplits } from './dataset.js';
 import { loadFashionMnist, type FashionMnistOptions } from './fashion-mnist.js';
@@ -22,11 +22,33 @@ export type DatasetName = keyof DatasetOptionsByName;
 
 export const DATASET_NAMES: readonly DatasetName[] = ['mnist', 'fashion-mnist', 'cifar10', 'cifar100', 'svhn', 'npy', 'text'];
 
+/** The option keys each dataset's loader reads; any other key is a typo and fails loudly (`checkDatasetOptions`). */
+export const DATASET_OPTION_KEYS: { readonly [K in DatasetName]: readonly (keyof DatasetOptionsByName[K] & string)[] } = {
+  mnist: ['testSize', 'seed', 'directory'],
+  'fashion-mnist': ['directory', 'download', 'cacheDirectory', 'baseUrl'],
+  cifar10: ['path', 'download', 'cacheDirectory', 'baseUrl'],
+  cifar100: ['path', 'download', 'cacheDirectory', 'baseUrl', 'labels'],
+  svhn: ['directory', 'extra', 'download', 'cacheDirectory', 'baseUrl'],
+  npy: ['images', 'labels', 'testImages', 'testLabels', 'layout', 'classes', 'classNames', 'name'],
+  text: ['train', 'test', 'format', 'delimiter', 'textField', 'labelField', 'maxLength', 'minFrequency', 'maxVocabulary', 'name'],
+};
+
+/** Reject option keys the loader of `name` does not read (error names `<name> options.<key>` and the known keys). */
+export function checkDatasetOptions(name: DatasetName, options: unknown): void {
+  const known: readonly string[] | undefined = DATASET_OPTION_KEYS[name];
+  if (known === undefined || options === undefined || options === null) return;
+  if (typeof options !== 'object' || Array.isArray(options)) invalidArgument(`${name} options`, 'an object', describe(options));
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) throw new InvalidArgumentError(`${name} options.${key}`, `one of ${known.join(', ')}`, 'an unknown option');
+  }
+}
+
 /**
  * Load a dataset by name: mnist (embedded, no files needed), fashion-mnist, cifar10, cifar100, svhn, npy (needs
- * images/labels paths), text (needs a train path). Returns its train split and, where defined, its test split.
+ * images/labels paths), text (needs a train path). Unknown option keys are errors. Returns its train split and, where defined, its test split.
  */
 export async function loadDataset<K extends DatasetName>(name: K, options?: DatasetOptionsByName[K]): Promise<DatasetSplits> {
+  checkDatasetOptions(name, options);
   switch (name) {
     case 'mnist':
       return loadMnist((options ?? {}) as MnistOptions);

@@ -8,7 +8,7 @@
  * weight decay 5e-4, multi-step decay ×0.1 at 50 % and 75 % of the epochs, batch 128, η₀ = 0.1; best epoch by
  * validation accuracy (see best-epoch.ts for why).
  */
-import { DATASET_NAMES } from '../data/load-dataset.js';
+import { checkDatasetOptions, DATASET_NAMES, type DatasetName } from '../data/load-dataset.js';
 import { lossDefinition } from '../losses/registry.js';
 import { describe, InvalidArgumentError, invalidArgument } from '../util/errors.js';
 import { boolean, type Infer, list, number, object, optional, options, string } from './config-schema.js';
@@ -115,6 +115,10 @@ export function resolveTrainConfig(raw: unknown, path = 'config'): TrainConfig {
   const primary = lossDefinition(c.loss, `${path}.loss`);
   if (primary.role === 'term') invalidArgument(`${path}.loss`, `a primary loss or combined method (${JSON.stringify(c.loss)} is a secondary term: give it as secondary)`, describe(c.loss));
   within(`${path}.lossOptions`, () => primary.resolve(c.lossOptions));
+  within(`${path}.datasetOptions`, () => checkDatasetOptions(c.dataset as DatasetName, c.datasetOptions));
+  if (c.oodDataset !== undefined && (DATASET_NAMES as readonly string[]).includes(c.oodDataset)) {
+    within(`${path}.oodDatasetOptions`, () => checkDatasetOptions(c.oodDataset as DatasetName, c.oodDatasetOptions));
+  }
   if (c.secondary !== undefined) {
     const s = lossDefinition(c.secondary, `${path}.secondary`);
     if (s.role !== 'term') invalidArgument(`${path}.secondary`, 'a calibration term (sb-ece-bin, sb-ece-lb, avuc, avuc-gs, s-avuc, mmce, mmce-weighted, mdca, dca, arc)', describe(c.secondary));

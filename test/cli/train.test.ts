@@ -52,6 +52,9 @@ test('configuration errors are one line naming the key path, exit code 2', async
   const opt = await run(['train', '--dataset', 'mnist', '--loss', 'mbls', '--opt', 'margn=3', '--out', join(dir, 'bad2')]);
   assert.equal(opt.code, 2);
   assert.match(opt.stderr, /config\.lossOptions: mbls options: expected one of .*margin.*got unknown option "margn"/);
+  const dataOpt = await run(['train', '--dataset', 'mnist', '--data-opt', 'testsize=100', '--out', join(dir, 'bad3')]);
+  assert.equal(dataOpt.code, 2);
+  assert.match(dataOpt.stderr, /^calib: error: config\.datasetOptions: mnist options\.testsize: expected one of testSize, seed, directory, got an unknown option\n$/);
   const missing = await run(['train', '--epochs', '2']);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /give --dataset/);

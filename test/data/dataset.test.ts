@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classCounts, concatDatasets, imageDataset, subset } from '../../src/data/dataset.js';
-import { DATASET_NAMES, loadDataset } from '../../src/data/load-dataset.js';
+import { checkDatasetOptions, DATASET_NAMES, DATASET_OPTION_KEYS, loadDataset } from '../../src/data/load-dataset.js';
 
 const toy = () =>
   imageDataset({ name: 'toy', images: Float32Array.from({ length: 8 }, (_, j) => j), labels: Int32Array.from([0, 1, 1, 0]), shape: [1, 1, 2], classes: 2 });
@@ -32,4 +32,12 @@ test('loadDataset dispatches by name and refuses unknown names', async () => {
   assert.equal(testSet?.labels.length, 1000);
   await assert.rejects(loadDataset('imagenet' as 'mnist'), /name: expected one of mnist, fashion-mnist/);
   await assert.rejects(loadDataset('npy'), /options: expected \{ images, labels \} paths/);
+});
+
+test('loadDataset refuses option keys its loader does not read, naming the dataset and the known keys', async () => {
+  await assert.rejects(loadDataset('fashion-mnist', { dirctory: '/x' } as never), /fashion-mnist options\.dirctory: expected one of directory, download, cacheDirectory, baseUrl, got an unknown option/);
+  await assert.rejects(loadDataset('cifar10', { labels: 'fine' } as never), /cifar10 options\.labels: expected one of path, download/);
+  assert.throws(() => checkDatasetOptions('mnist', 'testSize=10'), /mnist options: expected an object, got/);
+  for (const name of DATASET_NAMES) assert.ok(DATASET_OPTION_KEYS[name].length > 0, name);
+  checkDatasetOptions('cifar100', { labels: 'coarse', path: '/x' });
 });
