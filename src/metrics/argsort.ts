@@ -1,4 +1,5 @@
 import type { FloatArray } from '../util/matrix.js';
+import { digitOffsets, orderedKeyWords } from './radix-keys.js';
 
 /**
  * Stable ascending argsort of finite float keys (shape [N] → permutation of 0..N−1 as Uint32Array): ties keep
@@ -9,44 +10,20 @@ import type { FloatArray } from '../util/matrix.js';
  */
 export function argsortStable(keys: FloatArray): Uint32Array {
   const n = keys.length;
-  const hi = new Uint32Array(n);
-  const lo = new Uint32Array(n);
-  const scratch = new Float64Array(1);
-  const words = new Uint32Array(scratch.buffer);
-  for (let i = 0; i < n; i++) {
-    scratch[0] = keys[i]!;
-    let h = words[1]!;
-    let l = words[0]!;
-    if (h & 0x80000000) {
-      h = ~h >>> 0;
-      l = ~l >>> 0;
-    } else {
-      h = (h | 0x80000000) >>> 0;
-    }
-    hi[i] = h;
-    lo[i] = l;
-  }
+  const { hi, lo } = orderedKeyWords(keys);
   let order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   if (n < 2) return order;
   let next = new Uint32Array(n);
   const counts = new Uint32Array(65536);
-  const digits: Array<[Uint32Array, number]> = [
+  const digits: ReadonlyArray<readonly [Uint32Array, number]> = [
     [lo, 0],
     [lo, 16],
     [hi, 0],
     [hi, 16],
   ];
   for (const [word, shift] of digits) {
-    counts.fill(0);
-    for (let i = 0; i < n; i++) counts[(word[i]! >>> shift) & 0xffff]!++;
-    if (counts[(word[0]! >>> shift) & 0xffff] === n) continue; // constant digit: pass changes nothing
-    let total = 0;
-    for (let d = 0; d < 65536; d++) {
-      const c = counts[d]!;
-      counts[d] = total;
-      total += c;
-    }
+    if (!digitOffsets(counts, word, shift, n)) continue; // constant digit: pass changes nothing
     for (let i = 0; i < n; i++) {
       const idx = order[i]!;
       const d = (word[idx]! >>> shift) & 0xffff;
