@@ -13,6 +13,7 @@ export const CALIBRATOR_KINDS = [
   'temperature',
   'ts-sb-ece',
   'ts-hb-ece',
+  'ensemble-temperature',
   'vector',
   'matrix',
   'dirichlet',

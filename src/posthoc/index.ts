@@ -6,6 +6,12 @@ export { fitTemperature, temperatureFromJSON, temperatureNll, type TemperatureOp
 export { fitTsSbEce, tsSbEceFromJSON, type TsSbEceOptions } from './ts-sb-ece.js';
 export { fitTsHbEce, tsHbEceFromJSON, type TsHbEceOptions } from './ts-hb-ece.js';
 export { TemperatureCalibrator, type TemperatureKind } from './temperature-calibrator.js';
+export {
+  fitEnsembleTemperature,
+  ensembleTemperatureFromJSON,
+  EnsembleTemperatureCalibrator,
+  type EnsembleTemperatureOptions,
+} from './ensemble-temperature.js';
 export { fitVector, vectorFromJSON, type VectorOptions } from './vector.js';
 export { fitMatrix, matrixFromJSON, type MatrixOptions } from './matrix.js';
 export { fitDirichlet, dirichletFromJSON, type DirichletOptions } from './dirichlet.js';

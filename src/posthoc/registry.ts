@@ -7,6 +7,7 @@
  * | temperature  | logits             | yes         | temperature.ts  |
  * | ts-sb-ece    | logits             | yes         | ts-sb-ece.ts    |
  * | ts-hb-ece    | logits             | yes         | ts-hb-ece.ts    |
+ * | ensemble-temperature | logits     | yes         | ensemble-temperature.ts |
  * | vector       | logits             | no          | vector.ts       |
  * | matrix       | logits             | no          | matrix.ts       |
  * | dirichlet    | log-probabilities  | no          | dirichlet.ts    |
@@ -21,6 +22,7 @@ import type { Matrix } from '../util/matrix.js';
 import { betaFromJSON, fitBeta, type BetaOptions } from './beta.js';
 import { CALIBRATOR_KINDS, type Calibrator, type CalibratorKind, type Predictions } from './calibrator.js';
 import { dirichletFromJSON, fitDirichlet, type DirichletOptions } from './dirichlet.js';
+import { ensembleTemperatureFromJSON, fitEnsembleTemperature, type EnsembleTemperatureOptions } from './ensemble-temperature.js';
 import { fitHistogram, histogramFromJSON, type HistogramOptions } from './histogram.js';
 import { fitIsotonicCalibrator, isotonicFromJSON, type IsotonicOptions } from './isotonic.js';
 import { requireRecord } from './json.js';
@@ -36,6 +38,7 @@ export interface CalibratorOptions {
   temperature: TemperatureOptions;
   'ts-sb-ece': TsSbEceOptions;
   'ts-hb-ece': TsHbEceOptions;
+  'ensemble-temperature': EnsembleTemperatureOptions;
   vector: VectorOptions;
   matrix: MatrixOptions;
   dirichlet: DirichletOptions;
@@ -51,6 +54,7 @@ export const CALIBRATOR_INPUTS: Readonly<Record<CalibratorKind, 'logits' | 'log-
     temperature: 'logits',
     'ts-sb-ece': 'logits',
     'ts-hb-ece': 'logits',
+    'ensemble-temperature': 'logits',
     vector: 'logits',
     matrix: 'logits',
     dirichlet: 'log-probabilities',
@@ -66,6 +70,7 @@ const ENTRIES: Readonly<Record<CalibratorKind, { fit: Fit; fromJSON: (json: unkn
   temperature: { fit: fitTemperature, fromJSON: temperatureFromJSON },
   'ts-sb-ece': { fit: fitTsSbEce, fromJSON: tsSbEceFromJSON },
   'ts-hb-ece': { fit: fitTsHbEce, fromJSON: tsHbEceFromJSON },
+  'ensemble-temperature': { fit: fitEnsembleTemperature, fromJSON: ensembleTemperatureFromJSON },
   vector: { fit: fitVector, fromJSON: vectorFromJSON },
   matrix: { fit: fitMatrix, fromJSON: matrixFromJSON },
   dirichlet: { fit: fitDirichlet, fromJSON: dirichletFromJSON },
@@ -105,11 +110,12 @@ export function calibratorFromJSON(json: unknown): Calibrator {
 
 /**
  * Calibrated logits (N × C float64) of a calibrator that is a map into logit space (temperature family,
- * vector, matrix, Dirichlet, Platt, beta); throws `InvalidArgumentError` for histogram and isotonic.
+ * vector, matrix, Dirichlet, Platt, beta); throws `InvalidArgumentError` for histogram, isotonic and ensemble
+ * temperature scaling (a mixture of probabilities, not a map into logit space).
  */
 export function calibratedLogits(calibrator: Calibrator, input: Predictions): Matrix<Float64Array> {
   if (!calibrator.applyLogits) {
-    invalidArgument('calibrator', 'a calibrator with calibrated logits (not histogram or isotonic)', JSON.stringify(calibrator.kind));
+    invalidArgument('calibrator', 'a calibrator with calibrated logits (not histogram, isotonic or ensemble-temperature)', JSON.stringify(calibrator.kind));
   }
   return calibrator.applyLogits(input);
 }

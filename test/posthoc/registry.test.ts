@@ -33,8 +33,8 @@ function fit(kind: CalibratorKind) {
   return fitted.get(kind)!;
 }
 
-test('the method names are exactly the ten of the brief, each with the input it needs', () => {
-  assert.deepEqual([...CALIBRATOR_KINDS], ['temperature', 'ts-sb-ece', 'ts-hb-ece', 'vector', 'matrix', 'dirichlet', 'histogram', 'isotonic', 'platt', 'beta']);
+test('the method names are exactly the ten of the brief plus ensemble temperature scaling, each with the input it needs', () => {
+  assert.deepEqual([...CALIBRATOR_KINDS], ['temperature', 'ts-sb-ece', 'ts-hb-ece', 'ensemble-temperature', 'vector', 'matrix', 'dirichlet', 'histogram', 'isotonic', 'platt', 'beta']);
   assert.deepEqual(Object.keys(CALIBRATOR_INPUTS).sort(), [...CALIBRATOR_KINDS].sort());
 });
 
@@ -59,7 +59,7 @@ test('every calibrator round-trips through JSON text: apply before and after is 
     assert.deepEqual(json.version, { format: 1, calibkit: CALIBKIT_VERSION });
     assert.equal(json.classes, C);
     assert.equal(typeof json.settings, 'object');
-    if (kind === 'temperature' || kind === 'ts-sb-ece' || kind === 'ts-hb-ece') assert.equal(typeof json.temperature, 'number');
+    if (kind === 'temperature' || kind === 'ts-sb-ece' || kind === 'ts-hb-ece' || kind === 'ensemble-temperature') assert.equal(typeof json.temperature, 'number');
     const back = calibratorFromJSON(JSON.parse(JSON.stringify(json)));
     assert.equal(back.kind, kind);
     assert.equal(JSON.stringify(back.toJSON()), JSON.stringify(json), kind);
@@ -125,7 +125,7 @@ test('calibrated logits exist for logit-space methods and their softmax equals a
     const cal = fit(kind);
     const C = classesFor(kind);
     const { test: t } = split(C);
-    if (kind === 'histogram' || kind === 'isotonic') {
+    if (kind === 'histogram' || kind === 'isotonic' || kind === 'ensemble-temperature') {
       assert.equal(cal.applyLogits, undefined);
       assert.throws(() => calibratedLogits(cal, t.input), InvalidArgumentError);
       continue;

@@ -19,8 +19,9 @@ export const fitCommand = defineCommand({
   usage: '--method METHOD (--logits FILE | --probs FILE) --labels FILE --out FILE [--opt KEY=VALUE ...]',
   description: [
     'Fit on a validation split, never on the test split. Methods: temperature (NLL; --opt objective=grid-ece for the',
-    "papers' grid search by ECE), ts-sb-ece, ts-hb-ece, vector, matrix, dirichlet, histogram, isotonic, and platt / beta",
-    'for two classes. Method options are given as --opt key=value (see src/posthoc for each method).',
+    "papers' grid search by ECE), ts-sb-ece, ts-hb-ece, ensemble-temperature (Zhang 2020; --opt loss=nll, default mse),",
+    'vector, matrix, dirichlet, histogram, isotonic, and platt / beta for two classes. Method options are given as',
+    '--opt key=value (see src/posthoc for each method).',
   ].join('\n'),
   examples: [
     'calib fit --method temperature --logits val-logits.npy --labels val-labels.npy --out calibrator.json',
