@@ -6,10 +6,11 @@
  * Prints ONE JSON object: model, batch, ms_per_step (median of the timed steps after warm-up), ms_min,
  * samples_per_s, compile_ms (trace + ONNX + session) with its parts, and — when /usr/bin/python3 has torch —
  * torch_ms_per_step, torch_ms_min and ratio = torch_ms_per_step / ms_per_step (> 1: we are faster).
+ * --no-nchwc keeps every convolution on ORT's portable Conv (A/B against the NCHWc kernels, the default).
  * With --profile, ORT's own profiler times one more batch of steps and the JSON gets the time per ONNX op type.
  *
  *   npm run -s bench -- train-step --model mlp|resnet20|resnet32|resnet56 [--batch 128] [--steps N] [--rounds R]
- *                                  [--threads 2] [--packing flat|tensors] [--no-torch] [--profile] [--json]
+ *                                  [--threads 2] [--packing flat|tensors] [--no-torch] [--no-nchwc] [--profile] [--json]
  * --steps: timed steps per implementation (default 200 MLP, 12 ResNet), split into --rounds (default 4) rounds
  * that alternate between us and PyTorch, after one warm-up round of the same length. The JSON is always printed
  * (--json is accepted for symmetry); `npm run -s` keeps npm's banner out of stdout.
@@ -21,7 +22,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
-import { type Feed, type Graph, lowerToOnnx, toOnnx } from '../src/engine/index.js';
+import { type Feed, type Graph, lowerToOnnx } from '../src/engine/index.js';
+import { encodeModel } from '../src/engine/onnx/onnx-model.js';
+import { nchwcBlockSize } from '../src/engine/runtime/nchwc.js';
 import { cifarResNet, type Model, mlp, parameterCount } from '../src/nn/index.js';
 import { sgd } from '../src/optim/index.js';
 import { compileTrainStep, createTrainState, crossEntropy, EvalStep } from '../src/train/index.js';
@@ -36,6 +39,7 @@ interface Args {
   packing: 'flat' | 'tensors';
   torch: boolean;
   profile: boolean;
+  nchwc: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -54,6 +58,7 @@ function parseArgs(argv: readonly string[]): Args {
     packing: (get('packing') ?? 'flat') as 'flat' | 'tensors',
     torch: !argv.includes('--no-torch'),
     profile: argv.includes('--profile'),
+    nchwc: !argv.includes('--no-nchwc'),
   };
 }
 
@@ -101,11 +106,12 @@ class TorchPeer {
 }
 
 /** Classifies a lowered node for the profile: Conv nodes with group > 1 or a 3-D kernel are the weight-gradient im2col. */
-function nodeRoles(graph: Graph): Map<string, string> {
+function nodeRoles(graph: Graph, nchwcBlock: number): Map<string, string> {
   const roles = new Map<string, string>();
-  lowerToOnnx(graph).nodes.forEach((n, k) => {
+  lowerToOnnx(graph, { nchwcBlock }).nodes.forEach((n, k) => {
     let role = n.opType;
-    if (n.opType === 'Conv') {
+    if (n.domain === 'com.microsoft.nchwc') role = `nchwc.${n.opType}`;
+    else if (n.opType === 'Conv') {
       const g = n.attrs['group'];
       const ks = n.attrs['kernel_shape'];
       if (ks && ks.type === 'ints' && ks.value.length === 3) role = 'Conv (dW im2col, 3-D one-hot CNHW)';
@@ -117,10 +123,11 @@ function nodeRoles(graph: Graph): Map<string, string> {
 }
 
 /** ORT's profiler over `steps` runs of a graph: ms per step by op type (Conv split by role). */
-async function profile(graph: Graph, feeds: Record<string, Feed>, steps: number, threads: number): Promise<Record<string, number>> {
+async function profile(graph: Graph, feeds: Record<string, Feed>, steps: number, threads: number, nchwc: boolean): Promise<Record<string, number>> {
+  const nchwcBlock = nchwc ? nchwcBlockSize() : 0;
   const dir = mkdtempSync(join(tmpdir(), 'calibkit-prof-'));
   try {
-    const session = await ort.InferenceSession.create(toOnnx(graph), {
+    const session = await ort.InferenceSession.create(encodeModel(lowerToOnnx(graph, { nchwcBlock })), {
       enableProfiling: true, profileFilePrefix: join(dir, 'p'), intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all',
     });
     const ortFeeds: Record<string, ort.Tensor> = {};
@@ -136,7 +143,7 @@ async function profile(graph: Graph, feeds: Record<string, Feed>, steps: number,
     const file = readdirSync(dir).find((f) => f.endsWith('.json'));
     if (!file) return {};
     const events = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { cat: string; name: string; dur: number; args?: { op_name?: string } }[];
-    const roles = nodeRoles(graph);
+    const roles = nodeRoles(graph, nchwcBlock);
     const byOp: Record<string, number> = {};
     let total = 0;
     for (const e of events) {
@@ -161,7 +168,7 @@ async function main(): Promise<void> {
   const batch = { x: Float32Array.from({ length: args.batch * per }, () => rng.normal()), y: Int32Array.from({ length: args.batch }, () => rng.int(model.numClasses)) };
 
   const t0 = performance.now();
-  const step = compileTrainStep(model, crossEntropy, optimizer, { batch: args.batch, packing: args.packing, threads: args.threads });
+  const step = compileTrainStep(model, crossEntropy, optimizer, { batch: args.batch, packing: args.packing, threads: args.threads, nchwc: args.nchwc });
   const compileMs = performance.now() - t0;
   const stats = step.compileStats()[args.batch]!;
   const state = createTrainState(model, optimizer, 0);
@@ -216,9 +223,9 @@ async function main(): Promise<void> {
   } else result['torch'] = 'unavailable (/usr/bin/python3 without torch, or --no-torch)';
   if (args.profile) {
     const n = Math.max(3, Math.min(perRound, 10));
-    result['profile_train_step_ms_by_op'] = await profile(step.graph(args.batch), step.feeds(state, batch, 0.01), n, args.threads);
+    result['profile_train_step_ms_by_op'] = await profile(step.graph(args.batch), step.feeds(state, batch, 0.01), n, args.threads, args.nchwc);
     const evalStep = new EvalStep(model);
-    result['profile_forward_only_ms_by_op'] = await profile(evalStep.graph(args.batch), { x: batch.x, params: state.params, ...(state.buffers.length ? { buffers: state.buffers } : {}) }, n, args.threads);
+    result['profile_forward_only_ms_by_op'] = await profile(evalStep.graph(args.batch), { x: batch.x, params: state.params, ...(state.buffers.length ? { buffers: state.buffers } : {}) }, n, args.threads, args.nchwc);
   }
   result['load_average'] = loadavg().map((v) => Number(v.toFixed(2)));
   step.dispose();

@@ -17,6 +17,8 @@ export interface EvalStepOptions {
   readonly features?: readonly string[];
   /** ORT intra-op threads (default 2). */
   readonly threads?: number;
+  /** Use ORT's NCHWc convolution kernels where the machine has them (default true; see CompileOptions.nchwc). */
+  readonly nchwc?: boolean;
 }
 
 /** Output of one evaluation. */
@@ -70,7 +72,7 @@ export class EvalStep {
   session(b: number): Session {
     let s = this.sessions.get(b);
     if (!s) {
-      s = compile(this.graph(b), { threads: this.options.threads ?? 2 });
+      s = compile(this.graph(b), { threads: this.options.threads ?? 2, ...(this.options.nchwc === false ? { nchwc: false } : {}) });
       this.sessions.set(b, s);
     }
     return s;

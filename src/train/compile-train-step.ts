@@ -47,6 +47,8 @@ export interface TrainStepOptions {
   readonly outputLogits?: boolean;
   /** ORT intra-op threads (default 2). */
   readonly threads?: number;
+  /** Use ORT's NCHWc convolution kernels where the machine has them (default true; see CompileOptions.nchwc). */
+  readonly nchwc?: boolean;
 }
 
 /** One batch of a step. */
@@ -129,7 +131,7 @@ export class TrainStep {
     const c = this.compiled(b);
     if (!c.session) {
       const t0 = performance.now();
-      c.session = compile(c.graph, { threads: this.options.threads ?? 2 });
+      c.session = compile(c.graph, { threads: this.options.threads ?? 2, ...(this.options.nchwc === false ? { nchwc: false } : {}) });
       c.stats.sessionMs = performance.now() - t0;
     }
     return c.session;

@@ -49,6 +49,11 @@ export interface EmitContext {
   int64s(values: readonly number[]): string;
   /** 0, 1, 2, … : a number unique within this model (to make initializers differ in content). */
   serial(): number;
+  /**
+   * Channel block of ORT's NCHWc convolution kernels (com.microsoft.nchwc) that this lowering may use, or 0 for
+   * portable ONNX only (exported models). Set by the in-process runtime from a probe of the loaded ORT.
+   */
+  readonly nchwcBlock: number;
 }
 
 /** Arguments of a vector–Jacobian product rule. */

@@ -12,13 +12,23 @@ export const ONNX_OPSET = 18;
 /** Constants up to this many elements are shared between uses with identical contents. */
 const SHARE_LIMIT = 64;
 
+/** Options of `lowerToOnnx`. */
+export interface LowerOptions {
+  /**
+   * Let convolutions use ORT's NCHWc kernels (com.microsoft.nchwc, an ONNX Runtime CPU extension) with this
+   * channel block (16 with AVX-512, 8 with AVX2; see runtime/nchwc.ts). Default 0: portable ONNX only.
+   */
+  readonly nchwcBlock?: number;
+}
+
 /**
- * Lower a graph to an ONNX model description (opset 18, plus com.microsoft v1 when a primitive uses it).
+ * Lower a graph to an ONNX model description (opset 18, plus com.microsoft v1 when a primitive uses it, and
+ * com.microsoft.nchwc v1 when `options.nchwcBlock` lets convolutions use it).
  * Graph inputs and outputs keep their names; every primitive emits its own ONNX nodes through `EmitContext`.
  * An output that is an input, a constant or a repeat of another output is routed through Identity; an output
  * whose name is also an input's is renamed `<name>:out` in the ONNX model (see `outputNames`).
  */
-export function lowerToOnnx(graph: Graph): OnnxModel & { readonly outputNames: Readonly<Record<string, string>> } {
+export function lowerToOnnx(graph: Graph, options: LowerOptions = {}): OnnxModel & { readonly outputNames: Readonly<Record<string, string>> } {
   const nodes: OnnxNode[] = [];
   const initializers: OnnxInitializer[] = [];
   const used = new Set<string>();
@@ -77,6 +87,7 @@ export function lowerToOnnx(graph: Graph): OnnxModel & { readonly outputNames: R
     constant: (dtype, shape, values, options) => addInitializer(dtype, shape, values, options?.unique === true),
     int64s: (values) => addInitializer('int64', [values.length], values, false),
     serial: () => serial++,
+    nchwcBlock: options.nchwcBlock ?? 0,
   };
 
   for (const node of graph.nodes) {

@@ -4,6 +4,7 @@ import type { Graph } from '../ir/graph.js';
 import { formatShape, type Shape, shapeSize } from '../ir/shape.js';
 import { lowerToOnnx } from '../onnx/emit.js';
 import { encodeModel } from '../onnx/onnx-model.js';
+import { nchwcBlockSize } from './nchwc.js';
 import { loadNativeSession, type NativeSession, OrtTensor } from './ort-binding.js';
 
 /** Options of `compile`. */
@@ -14,6 +15,11 @@ export interface CompileOptions {
   readonly optimization?: 'disabled' | 'basic' | 'extended' | 'all';
   /** Where ORT should save the optimised model (for inspection), if anywhere. */
   readonly optimizedModelPath?: string;
+  /**
+   * Run eligible convolutions (float32, ungrouped, channels a multiple of the block) on ORT's NCHWc kernels when
+   * this machine's ORT has them (default true; runtime/nchwc.ts). Same results up to float32 summation order.
+   */
+  readonly nchwc?: boolean;
 }
 
 /** A feed: a typed array of the input's dtype (int64 inputs also take Int32Array), or a number for scalars. */
@@ -47,7 +53,7 @@ export class Session {
     if (!Number.isInteger(threads) || threads < 1) throw new InvalidArgumentError('options.threads', 'a positive integer', describe(threads));
     this.inputs = graph.inputs.map((t) => ({ name: t.source.kind === 'input' ? t.source.name : '?', dtype: t.dtype, shape: t.shape }));
     this.outputs = graph.outputs.map((o) => ({ name: o.name, dtype: o.tensor.dtype, shape: o.tensor.shape }));
-    const model = lowerToOnnx(graph);
+    const model = lowerToOnnx(graph, { nchwcBlock: options.nchwc === false ? 0 : nchwcBlockSize() });
     this.onnxNames = model.outputNames;
     this.native = loadNativeSession(encodeModel(model), {
       intraOpNumThreads: threads,

@@ -1,0 +1,66 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as E from '../../src/engine/index.js';
+import { nchwcBlockSize } from '../../src/engine/runtime/nchwc.js';
+import { Random } from '../../src/util/random.js';
+
+const f32 = (...shape: number[]) => ({ dtype: 'float32', shape }) as const;
+
+/** conv (stride 1) → relu → conv (stride 2) → sum of squares, with gradients for x and both filters. */
+function convNet(c: number) {
+  return E.trace(({ x, w1, w2 }) => {
+    const h = E.conv2d(x!, w1!, { padding: 1 }).relu();
+    const y = E.conv2d(h, w2!, { stride: 2, padding: 1 });
+    const loss = y.mul(y).sum();
+    const [dx, dw1, dw2] = E.grad(loss, [x!, w1!, w2!]);
+    return { y, loss, dx: dx!, dw1: dw1!, dw2: dw2! };
+  }, { x: f32(2, c, 6, 5), w1: f32(c, c, 3, 3), w2: f32(2 * c, c, 3, 3) });
+}
+
+test('convolutions lower to the NCHWc kernels only when asked, and only for block-aligned float32 channels', () => {
+  const block = 8;
+  const count = (g: E.Graph, b: number) => E.lowerToOnnx(g, { nchwcBlock: b }).nodes.filter((n) => n.domain === 'com.microsoft.nchwc').length;
+  const aligned = convNet(block);
+  // Forward: 2 convs; backward: dX of the stride-1 conv is a stride-1 conv too (the strided one uses ConvTranspose,
+  // the first conv's dX is the input gradient, also a conv): each conv is ReorderInput → Conv → ReorderOutput.
+  assert.equal(count(aligned, 0), 0, 'portable lowering (exports) never uses the extension');
+  const nodes = E.lowerToOnnx(aligned, { nchwcBlock: block }).nodes.filter((n) => n.domain === 'com.microsoft.nchwc').map((n) => n.opType);
+  assert.ok(nodes.length >= 9 && nodes.length % 3 === 0, `3 nodes per eligible conv, got ${nodes.join(', ')}`);
+  assert.deepEqual(nodes.slice(0, 3), ['ReorderInput', 'Conv', 'ReorderOutput']);
+  assert.equal(count(convNet(4), block), 0, '4 channels are not a multiple of the block');
+  assert.equal(count(aligned, 16), 0, '8 channels are not a multiple of a 16 block');
+});
+
+test('the NCHWc convolution path gives the float64 reference values, forward and backward (ORT f32)', (t) => {
+  const block = nchwcBlockSize();
+  if (block === 0) {
+    t.skip('this ONNX Runtime build has no NCHWc kernels');
+    return;
+  }
+  assert.ok([4, 8, 16, 32].includes(block), `block ${block}`);
+  const c = block;
+  const graph = convNet(c);
+  const rng = new Random(11);
+  const feeds = {
+    x: Float64Array.from({ length: 2 * c * 6 * 5 }, () => rng.normal()),
+    w1: Float64Array.from({ length: c * c * 9 }, () => rng.normal() * 0.2),
+    w2: Float64Array.from({ length: 2 * c * c * 9 }, () => rng.normal() * 0.2),
+  };
+  const ref = E.evaluate(graph, feeds);
+  const f32feeds = Object.fromEntries(Object.entries(feeds).map(([k, v]) => [k, Float32Array.from(v)]));
+  const blocked = E.compile(graph).run(f32feeds);
+  const portable = E.compile(graph, { nchwc: false }).run(f32feeds);
+  for (const k of ['y', 'loss', 'dx', 'dw1', 'dw2'] as const) {
+    const want = ref[k]!.data;
+    let scale = 0;
+    for (const v of want) scale = Math.max(scale, Math.abs(v));
+    for (const [label, got] of [['nchwc', blocked[k]!], ['portable', portable[k]!]] as const) {
+      let err = 0;
+      for (let i = 0; i < want.length; i++) err = Math.max(err, Math.abs(Number(got[i]) - want[i]!));
+      assert.ok(err <= 2e-5 * scale, `${label} ${k}: max error ${err} vs scale ${scale}`);
+    }
+  }
+  // Same session twice: the blocked kernels are deterministic.
+  const again = E.compile(graph).run(f32feeds);
+  assert.deepEqual([...again['dw1']!], [...blocked['dw1']!]);
+});
