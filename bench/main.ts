@@ -10,10 +10,11 @@ import { dirname, join } from 'node:path';
 
 /** Registered benches and what they measure. */
 const BENCHES: Readonly<Record<string, string>> = {
-  'train-step': 'one compiled train step (MLP / CIFAR ResNet) vs PyTorch, interleaved: --model mlp|resnet20 --batch 128 --steps N [--profile]',
+  'train-step': 'one compiled train step (MLP / CIFAR ResNet) vs PyTorch, interleaved: --model mlp|resnet20 --batch 128 --steps N [--profile] [--no-nchwc]',
   'engine-ops': 'engine gradient recipes at ResNet-20 shapes vs PyTorch [--quick]',
   'metrics-throughput': 'every calibration metric on N × C probabilities vs NumPy: [N] [C] [repeats]',
   'posthoc-temperature': 'temperature scaling fit on 50k × 100 logits vs PyTorch [--no-peer]',
+  'posthoc-ensemble-temperature': 'ensemble temperature scaling fit on 50k × 100 logits [--official DIR: vs the authors\' code]',
   'data': 'dataset loaders, batching, augmentation and corruptions',
   'io': '.npy / CSV reading and atomic writes vs NumPy: [rows] [cols]',
   'report-figures': 'reliability diagrams and histograms rendered to SVG/PNG: [outDir]',
@@ -25,7 +26,7 @@ const BENCHES: Readonly<Record<string, string>> = {
 const here = dirname(fileURLToPath(import.meta.url));
 
 function list(): void {
-  const lines = Object.entries(BENCHES).map(([n, d]) => `  ${n.padEnd(20)} ${d}${existsSync(join(here, `${n}.js`)) ? '' : ' (not built)'}`);
+  const lines = Object.entries(BENCHES).map(([n, d]) => `  ${n.padEnd(28)} ${d}${existsSync(join(here, `${n}.js`)) ? '' : ' (not built)'}`);
   const extra = readdirSync(here).filter((f) => f.endsWith('.js') && f !== 'main.js').map((f) => f.slice(0, -3)).filter((n) => !(n in BENCHES));
   process.stdout.write(`usage: npm run bench -- <name> [flags]\n\nbenches:\n${lines.join('\n')}\n${extra.length ? `  also built: ${extra.join(', ')}\n` : ''}`);
 }
