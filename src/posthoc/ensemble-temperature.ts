@@ -29,7 +29,7 @@ import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { CalibrationFitError } from './fit-error.js';
 import { jsonHeader, readHeader, readNumber, readVector } from './json.js';
 import { enumOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
-import { checkLabels, checkPredictions, logitsOf, softmaxRowsInPlace } from './predictions.js';
+import { checkPredictions, logitFitData, logitsOf, softmaxRowsInPlace } from './predictions.js';
 import { minimizeOnSimplex, type SimplexObjective } from './simplex-minimize.js';
 import { nllTemperature } from './temperature.js';
 
@@ -240,10 +240,7 @@ export function fitEnsembleTemperature(
   options?: EnsembleTemperatureOptions,
 ): EnsembleTemperatureCalibrator {
   const settings = parseOptions('ensemble-temperature options', options, ensembleTemperatureOptions);
-  const checked = checkPredictions('input', input);
-  const { rows, cols } = checked.matrix;
-  checkLabels('labels', labels, rows, cols);
-  const logits = checked.kind === 'logits' ? checked.matrix.data : logitsOf(checked);
+  const { logits, rows, cols } = logitFitData(input, labels);
   const temperature =
     settings.loss === 'mse'
       ? brierTemperature(logits, rows, cols, labels, 'ensemble-temperature')

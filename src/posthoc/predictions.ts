@@ -10,7 +10,7 @@
  */
 import { PROBABILITY_SUM_TOLERANCE, requirePredictionValues } from '../metrics/validation.js';
 import { describe, invalidArgument } from '../util/errors.js';
-import type { Matrix } from '../util/matrix.js';
+import type { FloatArray, Matrix } from '../util/matrix.js';
 
 /** Smallest positive normal float64; probabilities are clipped to it before taking logs. */
 export const LOG_CLIP = 2.2250738585072014e-308;
@@ -84,6 +84,17 @@ export function logitsOf(input: CheckedPredictions): Float64Array {
   if (input.kind === 'logits') out.set(src);
   else for (let i = 0; i < src.length; i++) out[i] = Math.log(Math.max(src[i]!, LOG_CLIP));
   return out;
+}
+
+/**
+ * Validated fitting data of the temperature family: the logits (as given, or log max(p, LOG_CLIP) for
+ * probabilities), N × C, with the labels checked against them. Errors name 'input' / 'labels'.
+ */
+export function logitFitData(input: unknown, labels: unknown): { logits: FloatArray; rows: number; cols: number } {
+  const checked = checkPredictions('input', input);
+  const { rows, cols } = checked.matrix;
+  checkLabels('labels', labels, rows, cols);
+  return { logits: checked.kind === 'logits' ? checked.matrix.data : logitsOf(checked), rows, cols };
 }
 
 /** Log-probabilities as float64 (N × C): log-softmax of logits, or log max(p, LOG_CLIP) of probabilities. */

@@ -23,7 +23,7 @@ import { expNonPositive } from './fast-exp.js';
 import { CalibrationFitError } from './fit-error.js';
 import { readHeader, readNumber } from './json.js';
 import { enumOption, numberOption, parseOptions, type OptionsOf } from './options.js';
-import { checkLabels, checkPredictions, logitsOf } from './predictions.js';
+import { logitFitData } from './predictions.js';
 import { TemperatureCalibrator } from './temperature-calibrator.js';
 import { confidencesAt, topLabel } from './top-label.js';
 
@@ -243,10 +243,7 @@ export function gridEceTemperature(logits: FloatArray, rows: number, cols: numbe
 /** Fit temperature scaling on validation predictions (N × C) and labels (N). */
 export function fitTemperature(input: Predictions, labels: Int32Array, options?: TemperatureOptions): TemperatureCalibrator {
   const settings = parseOptions('temperature options', options, temperatureOptions);
-  const checked = checkPredictions('input', input);
-  const { rows, cols } = checked.matrix;
-  checkLabels('labels', labels, rows, cols);
-  const logits = checked.kind === 'logits' ? checked.matrix.data : logitsOf(checked);
+  const { logits, rows, cols } = logitFitData(input, labels);
   const temperature =
     settings.objective === 'nll'
       ? nllTemperature(logits, rows, cols, labels)

@@ -17,7 +17,7 @@ import type { Predictions } from './calibrator.js';
 import { CalibrationFitError } from './fit-error.js';
 import { readHeader, readNumber } from './json.js';
 import { numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
-import { checkLabels, checkPredictions, logitsOf } from './predictions.js';
+import { logitFitData } from './predictions.js';
 import { TemperatureCalibrator } from './temperature-calibrator.js';
 import { confidencesAt, topLabel } from './top-label.js';
 
@@ -96,10 +96,7 @@ function checkRange(prefix: string, settings: SettingsOf<typeof tsHbEceOptions>)
 export function fitTsHbEce(input: Predictions, labels: Int32Array, options?: TsHbEceOptions): TemperatureCalibrator {
   const settings = parseOptions('ts-hb-ece options', options, tsHbEceOptions);
   checkRange('ts-hb-ece options', settings);
-  const checked = checkPredictions('input', input);
-  const { rows, cols } = checked.matrix;
-  checkLabels('labels', labels, rows, cols);
-  const logits = checked.kind === 'logits' ? checked.matrix.data : logitsOf(checked);
+  const { logits, rows, cols } = logitFitData(input, labels);
   return new TemperatureCalibrator('ts-hb-ece', cols, hbEceTemperature(logits, rows, cols, labels, settings), settings);
 }
 

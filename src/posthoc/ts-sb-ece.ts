@@ -14,7 +14,7 @@ import { CalibrationFitError } from './fit-error.js';
 import { readHeader, readNumber } from './json.js';
 import { lbfgs } from './lbfgs.js';
 import { numberOption, parseOptions, type OptionsOf } from './options.js';
-import { checkLabels, checkPredictions, logitsOf } from './predictions.js';
+import { logitFitData } from './predictions.js';
 import { SB_ECE_DEFAULTS, softBinnedEce } from './sb-ece.js';
 import { TemperatureCalibrator } from './temperature-calibrator.js';
 import { confidencesAt, topLabel, type TopLabel } from './top-label.js';
@@ -90,10 +90,7 @@ export function sbEceTemperature(
 /** Fit TS-SB-ECE on validation predictions (N × C) and labels (N). */
 export function fitTsSbEce(input: Predictions, labels: Int32Array, options?: TsSbEceOptions): TemperatureCalibrator {
   const settings = parseOptions('ts-sb-ece options', options, tsSbEceOptions);
-  const checked = checkPredictions('input', input);
-  const { rows, cols } = checked.matrix;
-  checkLabels('labels', labels, rows, cols);
-  const logits = checked.kind === 'logits' ? checked.matrix.data : logitsOf(checked);
+  const { logits, rows, cols } = logitFitData(input, labels);
   return new TemperatureCalibrator('ts-sb-ece', cols, sbEceTemperature(logits, rows, cols, labels, settings), settings);
 }
 
