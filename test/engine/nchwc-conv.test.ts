@@ -17,6 +17,17 @@ function convNet(c: number) {
   }, { x: f32(2, c, 6, 5), w1: f32(c, c, 3, 3), w2: f32(2 * c, c, 3, 3) });
 }
 
+/** The other window kinds: dilated 3×3 with asymmetric padding, then a 1×1 stride-2 projection. */
+function windowNet(c: number) {
+  return E.trace(({ x, w1, w2 }) => {
+    const h = E.conv2d(x!, w1!, { padding: [2, 1, 2, 3], dilation: 2 }).relu();
+    const y = E.conv2d(h, w2!, { stride: 2 });
+    const loss = y.mul(y).sum();
+    const [dx, dw1, dw2] = E.grad(loss, [x!, w1!, w2!]);
+    return { y, loss, dx: dx!, dw1: dw1!, dw2: dw2! };
+  }, { x: f32(2, c, 7, 6), w1: f32(c, c, 3, 3), w2: f32(2 * c, c, 1, 1) });
+}
+
 test('convolutions lower to the NCHWc kernels only when asked, and only for block-aligned float32 channels', () => {
   const block = 8;
   const count = (g: E.Graph, b: number) => E.lowerToOnnx(g, { nchwcBlock: b }).nodes.filter((n) => n.domain === 'com.microsoft.nchwc').length;
@@ -39,13 +50,20 @@ test('the NCHWc convolution path gives the float64 reference values, forward and
   }
   assert.ok([4, 8, 16, 32].includes(block), `block ${block}`);
   const c = block;
-  const graph = convNet(c);
+  for (const [name, graph] of [['3×3 stride 1 and 2', convNet(c)], ['dilated, asymmetric padding, 1×1 stride 2', windowNet(c)]] as const) {
+    const blockedConvs = E.lowerToOnnx(graph, { nchwcBlock: block }).nodes.filter((n) => n.domain === 'com.microsoft.nchwc' && n.opType === 'Conv');
+    assert.ok(blockedConvs.length >= 3, `${name}: ${blockedConvs.length} NCHWc convs (forward ×2 + dX)`);
+    compareWithReference(name, graph);
+  }
+});
+
+function compareWithReference(name: string, graph: E.Graph): void {
   const rng = new Random(11);
-  const feeds = {
-    x: Float64Array.from({ length: 2 * c * 6 * 5 }, () => rng.normal()),
-    w1: Float64Array.from({ length: c * c * 9 }, () => rng.normal() * 0.2),
-    w2: Float64Array.from({ length: 2 * c * c * 9 }, () => rng.normal() * 0.2),
-  };
+  const feeds = Object.fromEntries(graph.inputs.map((t) => {
+    const size = t.shape.reduce((a, b) => a * b, 1);
+    const scale = t.source.kind === 'input' && t.source.name === 'x' ? 1 : 0.2;
+    return [t.source.kind === 'input' ? t.source.name : '?', Float64Array.from({ length: size }, () => rng.normal() * scale)];
+  }));
   const ref = E.evaluate(graph, feeds);
   const f32feeds = Object.fromEntries(Object.entries(feeds).map(([k, v]) => [k, Float32Array.from(v)]));
   const blocked = E.compile(graph).run(f32feeds);
@@ -57,10 +75,10 @@ test('the NCHWc convolution path gives the float64 reference values, forward and
     for (const [label, got] of [['nchwc', blocked[k]!], ['portable', portable[k]!]] as const) {
       let err = 0;
       for (let i = 0; i < want.length; i++) err = Math.max(err, Math.abs(Number(got[i]) - want[i]!));
-      assert.ok(err <= 2e-5 * scale, `${label} ${k}: max error ${err} vs scale ${scale}`);
+      assert.ok(err <= 2e-5 * scale, `${name}, ${label} ${k}: max error ${err} vs scale ${scale}`);
     }
   }
   // Same session twice: the blocked kernels are deterministic.
   const again = E.compile(graph).run(f32feeds);
   assert.deepEqual([...again['dw1']!], [...blocked['dw1']!]);
-});
+}
