@@ -2,7 +2,7 @@
 export * from './calibrator.js';
 export { CalibrationFitError } from './fit-error.js';
 export { fitCalibrator, calibratorFromJSON, calibratedLogits, CALIBRATOR_INPUTS, type CalibratorOptions } from './registry.js';
-export { fitTemperature, temperatureFromJSON, temperatureNll, type TemperatureOptions } from './temperature.js';
+export { atGridEceEdge, fitTemperature, temperatureFromJSON, temperatureNll, type TemperatureOptions } from './temperature.js';
 export { fitTsSbEce, tsSbEceFromJSON, type TsSbEceOptions } from './ts-sb-ece.js';
 export { fitTsHbEce, tsHbEceFromJSON, type TsHbEceOptions } from './ts-hb-ece.js';
 export { TemperatureCalibrator, type TemperatureKind } from './temperature-calibrator.js';

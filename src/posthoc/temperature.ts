@@ -223,14 +223,23 @@ export function nllTemperature(logits: FloatArray, rows: number, cols: number, l
   return 1 / solveBeta(prep, beta0, method);
 }
 
+/** The papers' grid of the 'grid-ece' objective: T = 0.1, 0.2, …, 10. */
+const GRID_ECE_PER_UNIT = 10;
+const GRID_ECE_STEPS = 100;
+
+/** Whether a 'grid-ece' temperature is an end of the grid (the ECE minimum may then lie outside it). */
+export function atGridEceEdge(temperature: number): boolean {
+  return temperature === 1 / GRID_ECE_PER_UNIT || temperature === GRID_ECE_STEPS / GRID_ECE_PER_UNIT;
+}
+
 /** T from 0.1, 0.2, …, 10.0 with the lowest top-label ECE (`bins` equal-width bins); first minimum on ties. */
 export function gridEceTemperature(logits: FloatArray, rows: number, cols: number, labels: Int32Array, bins: number): number {
   const top = topLabel(logits, rows, cols, labels);
   const conf = new Float64Array(rows);
   let best = Infinity;
   let bestT = NaN;
-  for (let i = 1; i <= 100; i++) {
-    const t = i / 10;
+  for (let i = 1; i <= GRID_ECE_STEPS; i++) {
+    const t = i / GRID_ECE_PER_UNIT;
     const ece = expectedCalibrationError(confidencesAt(top, 1 / t, conf), top.correctMask, { bins });
     if (ece < best) {
       best = ece;

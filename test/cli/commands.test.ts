@@ -154,6 +154,16 @@ test('fit writes the calibrator JSON the library fits and prints a one-line summ
   const opt = await run(['fit', '--method', 'temperature', '--logits', p('z.npy'), '--labels', p('y.npy'), '--out', p('grid.json'), '--opt', 'objective=grid-ece', '--opt', 'bins=10']);
   assert.equal(opt.code, 0, opt.stderr);
   assert.deepEqual(JSON.parse(readFileSync(p('grid.json'), 'utf8')).settings, { objective: 'grid-ece', bins: 10 });
+  const gridT = JSON.parse(readFileSync(p('grid.json'), 'utf8')).temperature as number;
+  assert.ok(gridT > 0.1 && gridT < 10, `interior grid T ${gridT}`);
+  assert.equal(opt.stderr, '', 'no warning for an interior grid temperature');
+  // Logits ×1000 make almost every confidence 1 (the model is overconfident): the ECE still falls at T = 10.
+  const scaled = Float32Array.from(logits, (v) => v * 1000);
+  await writeNpy(p('z1000.npy'), scaled, [N, C]);
+  const edge = await run(['fit', '--method', 'temperature', '--logits', p('z1000.npy'), '--labels', p('y.npy'), '--out', p('grid-edge.json'), '--opt', 'objective=grid-ece']);
+  assert.equal(edge.code, 0, edge.stderr);
+  assert.equal(JSON.parse(readFileSync(p('grid-edge.json'), 'utf8')).temperature, 10);
+  assert.match(edge.stderr, /^calib: warning: the grid-ece temperature T = 10 is an end of the papers' grid 0\.1, 0\.2, …, 10; the ECE minimum may lie outside it \(--opt objective=nll searches T without that limit\)\n$/);
   const hist = await run(['fit', '--method', 'histogram', '--probs', p('p.npy'), '--labels', p('y.npy'), '--out', p('hist.json')]);
   assert.equal(hist.code, 0, hist.stderr);
   assert.equal(calibratorFromJSON(JSON.parse(readFileSync(p('hist.json'), 'utf8'))).kind, 'histogram');

@@ -1,4 +1,4 @@
-import { CALIBRATOR_KINDS, fitCalibrator, type CalibratorKind, type Predictions } from '../../posthoc/index.js';
+import { atGridEceEdge, CALIBRATOR_KINDS, fitCalibrator, type CalibratorKind, type Predictions } from '../../posthoc/index.js';
 import { evaluate, requireBins } from '../../metrics/index.js';
 import { invalidArgument } from '../../util/errors.js';
 import { parseKeyValues } from '../args.js';
@@ -54,6 +54,12 @@ export const fitCommand = defineCommand({
     const before = evaluate(all.matrix, all.labels, { input: predictions.kind, bins: flags.bins });
     const after = evaluate(calibrator.apply(input), all.labels, { input: 'probabilities', bins: flags.bins });
     const json = calibrator.toJSON();
+    if (method === 'temperature' && (json['settings'] as Record<string, unknown>)['objective'] === 'grid-ece' && atGridEceEdge(json['temperature'] as number)) {
+      io.stderr.write(
+        `calib: warning: the grid-ece temperature T = ${json['temperature']} is an end of the papers' grid 0.1, 0.2, …, 10; ` +
+          `the ECE minimum may lie outside it (--opt objective=nll searches T without that limit)\n`,
+      );
+    }
     const parameter = typeof json['temperature'] === 'number' ? ` (T = ${(json['temperature'] as number).toPrecision(4)})` : '';
     io.stdout.write(
       `fitted ${method}${parameter} on ${rows.toLocaleString('en-US')} samples, ${cols} classes -> ${flags.out}; ` +
