@@ -5,7 +5,7 @@ import { formatShape, type Shape, shapeSize } from '../ir/shape.js';
 import { lowerToOnnx } from '../onnx/emit.js';
 import { encodeModel } from '../onnx/onnx-model.js';
 import { nchwcBlockSize } from './nchwc.js';
-import { loadNativeSession, type NativeSession, OrtTensor } from './ort-binding.js';
+import { loadNativeSession, type NativeSession, type NativeSessionOptions, OrtTensor } from './ort-binding.js';
 
 /** Options of `compile`. */
 export interface CompileOptions {
@@ -53,9 +53,7 @@ export class Session {
     if (!Number.isInteger(threads) || threads < 1) throw new InvalidArgumentError('options.threads', 'a positive integer', describe(threads));
     this.inputs = graph.inputs.map((t) => ({ name: t.source.kind === 'input' ? t.source.name : '?', dtype: t.dtype, shape: t.shape }));
     this.outputs = graph.outputs.map((o) => ({ name: o.name, dtype: o.tensor.dtype, shape: o.tensor.shape }));
-    const model = lowerToOnnx(graph, { nchwcBlock: options.nchwc === false ? 0 : nchwcBlockSize() });
-    this.onnxNames = model.outputNames;
-    this.native = loadNativeSession(encodeModel(model), {
+    const nativeOptions: NativeSessionOptions = {
       intraOpNumThreads: threads,
       interOpNumThreads: 1,
       graphOptimizationLevel: options.optimization ?? 'all',
@@ -64,7 +62,20 @@ export class Session {
       enableMemPattern: true,
       executionProviders: ['cpu'],
       ...(options.optimizedModelPath ? { optimizedModelFilePath: options.optimizedModelPath } : {}),
-    });
+    };
+    const block = options.nchwc === false ? 0 : nchwcBlockSize();
+    let model = lowerToOnnx(graph, { nchwcBlock: block });
+    let native: NativeSession;
+    try {
+      native = loadNativeSession(encodeModel(model), nativeOptions);
+    } catch (error) {
+      // The NCHWc lowering is only an optimisation: should this ORT refuse it for some layer, use portable ONNX.
+      if (block === 0) throw error;
+      model = lowerToOnnx(graph);
+      native = loadNativeSession(encodeModel(model), nativeOptions);
+    }
+    this.native = native;
+    this.onnxNames = model.outputNames;
     this.fetches = Object.fromEntries(this.outputs.map((o) => [this.onnxNames[o.name]!, null]));
   }
 
