@@ -23,19 +23,27 @@ export type DatasetName = keyof DatasetOptionsByName;
 export const DATASET_NAMES: readonly DatasetName[] = ['mnist', 'fashion-mnist', 'cifar10', 'cifar100', 'svhn', 'npy', 'text'];
 
 /** The option keys each dataset's loader reads; any other key is a typo and fails loudly (`checkDatasetOptions`). */
-export const DATASET_OPTION_KEYS: { readonly [K in DatasetName]: readonly (keyof DatasetOptionsByName[K] & string)[] } = {
+const OPTION_KEYS = {
   mnist: ['testSize', 'seed', 'directory'],
-  'fashion-mnist': ['directory', 'download', 'cacheDirectory', 'baseUrl'],
-  cifar10: ['path', 'download', 'cacheDirectory', 'baseUrl'],
-  cifar100: ['path', 'download', 'cacheDirectory', 'baseUrl', 'labels'],
-  svhn: ['directory', 'extra', 'download', 'cacheDirectory', 'baseUrl'],
+  'fashion-mnist': ['directory', 'download', 'cacheDirectory', 'baseUrl', 'md5'],
+  cifar10: ['path', 'download', 'cacheDirectory', 'baseUrl', 'md5'],
+  cifar100: ['path', 'download', 'cacheDirectory', 'baseUrl', 'md5', 'labels'],
+  svhn: ['directory', 'extra', 'download', 'cacheDirectory', 'baseUrl', 'md5'],
   npy: ['images', 'labels', 'testImages', 'testLabels', 'layout', 'classes', 'classNames', 'name'],
   text: ['train', 'test', 'format', 'delimiter', 'textField', 'labelField', 'maxLength', 'minFrequency', 'maxVocabulary', 'name'],
-};
+} as const;
+
+/** Option keys of a loader's options type missing from its list (a missing key would refuse a valid option). */
+type UnlistedOptionKey = { [K in DatasetName]: Exclude<keyof DatasetOptionsByName[K] & string, (typeof OPTION_KEYS)[K][number]> }[DatasetName];
+/** Compile-time completeness check of OPTION_KEYS: fails to compile naming any unlisted key. */
+const everyOptionKeyListed: [UnlistedOptionKey] extends [never] ? true : UnlistedOptionKey = true;
+void everyOptionKeyListed;
+
+export const DATASET_OPTION_KEYS: { readonly [K in DatasetName]: readonly (keyof DatasetOptionsByName[K] & string)[] } = OPTION_KEYS;
 
 /** Reject option keys the loader of `name` does not read (error names `<name> options.<key>` and the known keys). */
 export function checkDatasetOptions(name: DatasetName, options: unknown): void {
-  const known: readonly string[] | undefined = DATASET_OPTION_KEYS[name];
+  const known: readonly string[] | undefined = Object.hasOwn(DATASET_OPTION_KEYS, name) ? DATASET_OPTION_KEYS[name] : undefined;
   if (known === undefined || options === undefined || options === null) return;
   if (typeof options !== 'object' || Array.isArray(options)) invalidArgument(`${name} options`, 'an object', describe(options));
   for (const key of Object.keys(options)) {

@@ -3,7 +3,7 @@ import type { FloatArray } from '../util/matrix.js';
 /**
  * The order-preserving 64-bit image of finite float keys, as high and low 32-bit words: for a double with bits
  * (h, l), non-negatives map to (h | 2³¹, l) and negatives to (~h, ~l), so unsigned (hi, lo) order = numeric order
- * (−0 before +0). Shared by the LSD radix sorts `argsortStable` and `sortTopLabel`; `keyFromWords` inverts it.
+ * (−0 before +0). Shared by the LSD radix sorts `argsortStable` and `sortTopLabel`; `keysFromWords` inverts it.
  */
 export function orderedKeyWords(keys: FloatArray): { hi: Uint32Array; lo: Uint32Array } {
   const n = keys.length;

@@ -13,6 +13,7 @@ import { lossDefinition } from '../losses/registry.js';
 import { describe, InvalidArgumentError, invalidArgument } from '../util/errors.js';
 import { boolean, type Infer, list, number, object, optional, options, string } from './config-schema.js';
 import { parseSchedule } from './lr-schedule-spec.js';
+import { defaultOodDataset } from './ood-evaluation.js';
 import { SELECTION_METRICS } from './best-epoch.js';
 
 /** Mixup variants: host-side input mixup (soft targets), feature-only (hard label of the nearer sample), and
@@ -116,8 +117,11 @@ export function resolveTrainConfig(raw: unknown, path = 'config'): TrainConfig {
   if (primary.role === 'term') invalidArgument(`${path}.loss`, `a primary loss or combined method (${JSON.stringify(c.loss)} is a secondary term: give it as secondary)`, describe(c.loss));
   within(`${path}.lossOptions`, () => primary.resolve(c.lossOptions));
   within(`${path}.datasetOptions`, () => checkDatasetOptions(c.dataset as DatasetName, c.datasetOptions));
-  if (c.oodDataset !== undefined && (DATASET_NAMES as readonly string[]).includes(c.oodDataset)) {
-    within(`${path}.oodDatasetOptions`, () => checkDatasetOptions(c.oodDataset as DatasetName, c.oodDatasetOptions));
+  // The OOD loader's options are checked here too, also for the default OOD dataset (mnist → fashion-mnist, …): the
+  // trainer only loads it after training and then reports a failed load as "skipped" instead of an error.
+  const oodName = c.oodDataset ?? defaultOodDataset(c.dataset);
+  if (oodName !== null && (DATASET_NAMES as readonly string[]).includes(oodName)) {
+    within(`${path}.oodDatasetOptions`, () => checkDatasetOptions(oodName as DatasetName, c.oodDatasetOptions));
   }
   if (c.secondary !== undefined) {
     const s = lossDefinition(c.secondary, `${path}.secondary`);

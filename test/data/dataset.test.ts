@@ -35,9 +35,18 @@ test('loadDataset dispatches by name and refuses unknown names', async () => {
 });
 
 test('loadDataset refuses option keys its loader does not read, naming the dataset and the known keys', async () => {
-  await assert.rejects(loadDataset('fashion-mnist', { dirctory: '/x' } as never), /fashion-mnist options\.dirctory: expected one of directory, download, cacheDirectory, baseUrl, got an unknown option/);
+  await assert.rejects(loadDataset('fashion-mnist', { dirctory: '/x' } as never), /fashion-mnist options\.dirctory: expected one of directory, download, cacheDirectory, baseUrl, md5, got an unknown option/);
   await assert.rejects(loadDataset('cifar10', { labels: 'fine' } as never), /cifar10 options\.labels: expected one of path, download/);
   assert.throws(() => checkDatasetOptions('mnist', 'testSize=10'), /mnist options: expected an object, got/);
   for (const name of DATASET_NAMES) assert.ok(DATASET_OPTION_KEYS[name].length > 0, name);
   checkDatasetOptions('cifar100', { labels: 'coarse', path: '/x' });
+});
+
+test('every option a loader reads passes the key check (md5 of a download mirror included)', () => {
+  checkDatasetOptions('fashion-mnist', { baseUrl: 'https://mirror.example/', md5: { 'train-images-idx3-ubyte.gz': '0' } });
+  checkDatasetOptions('cifar10', { baseUrl: 'https://mirror.example/', md5: '0' });
+  checkDatasetOptions('cifar100', { baseUrl: 'https://mirror.example/', md5: '0', labels: 'fine' });
+  checkDatasetOptions('svhn', { baseUrl: 'https://mirror.example/', md5: { 'train_32x32.mat': '0' } });
+  // A name that is not a dataset (e.g. an Object.prototype key from JavaScript) is left to loadDataset's own check.
+  checkDatasetOptions('toString' as never, { x: 1 });
 });

@@ -17,7 +17,10 @@ function convNet(c: number) {
   }, { x: f32(2, c, 6, 5), w1: f32(c, c, 3, 3), w2: f32(2 * c, c, 3, 3) });
 }
 
-/** The other window kinds: dilated 3×3 with asymmetric padding, then a 1×1 stride-2 projection. */
+/**
+ * The other window kinds: dilated 3×3 with asymmetric padding from 2c input channels (two input-channel blocks,
+ * so the filter's Ci/B axis of the OIHWBiBo reorder is exercised), then a 1×1 stride-2 projection.
+ */
 function windowNet(c: number) {
   return E.trace(({ x, w1, w2 }) => {
     const h = E.conv2d(x!, w1!, { padding: [2, 1, 2, 3], dilation: 2 }).relu();
@@ -25,7 +28,7 @@ function windowNet(c: number) {
     const loss = y.mul(y).sum();
     const [dx, dw1, dw2] = E.grad(loss, [x!, w1!, w2!]);
     return { y, loss, dx: dx!, dw1: dw1!, dw2: dw2! };
-  }, { x: f32(2, c, 7, 6), w1: f32(c, c, 3, 3), w2: f32(2 * c, c, 1, 1) });
+  }, { x: f32(2, 2 * c, 7, 6), w1: f32(c, 2 * c, 3, 3), w2: f32(2 * c, c, 1, 1) });
 }
 
 test('convolutions lower to the NCHWc kernels only when asked, and only for block-aligned float32 channels', () => {
@@ -40,6 +43,9 @@ test('convolutions lower to the NCHWc kernels only when asked, and only for bloc
   assert.deepEqual(nodes.slice(0, 3), ['ReorderInput', 'Conv', 'ReorderOutput']);
   assert.equal(count(convNet(4), block), 0, '4 channels are not a multiple of the block');
   assert.equal(count(aligned, 16), 0, '8 channels are not a multiple of a 16 block');
+  for (const bad of [-8, 3, 6, 8.5, Number.NaN]) {
+    assert.throws(() => E.lowerToOnnx(aligned, { nchwcBlock: bad }), /^InvalidArgumentError: options\.nchwcBlock: expected 0 \(portable ONNX\) or ORT's NCHWc channel block, a positive multiple of 4 \(8 or 16\), got /);
+  }
 });
 
 test('the NCHWc convolution path gives the float64 reference values, forward and backward (ORT f32)', (t) => {

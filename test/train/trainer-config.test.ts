@@ -49,6 +49,14 @@ test('bad values name the key, the expectation and the value', () => {
   throwsNaming(() => resolveTrainConfig({ ...minimal, lossOptions: { a: { b: 1 } } }), /^config\.lossOptions\.a: expected a number, string, boolean or list/);
 });
 
+test('dataset and OOD-dataset options are checked against their loaders, the default OOD dataset included', () => {
+  throwsNaming(() => resolveTrainConfig({ ...minimal, datasetOptions: { testsize: 10 } }), /^config\.datasetOptions: mnist options\.testsize: expected one of testSize, seed, directory, got an unknown option$/);
+  // mnist's default OOD dataset is fashion-mnist: a typo in its options fails now, not after training.
+  throwsNaming(() => resolveTrainConfig({ ...minimal, ood: true, oodDatasetOptions: { dirctory: '/x' } }), /^config\.oodDatasetOptions: fashion-mnist options\.dirctory: expected one of directory, /);
+  throwsNaming(() => resolveTrainConfig({ ...minimal, oodDataset: 'cifar10', oodDatasetOptions: { directory: '/x' } }), /^config\.oodDatasetOptions: cifar10 options\.directory: expected one of path, /);
+  assert.deepEqual(resolveTrainConfig({ ...minimal, ood: true, oodDatasetOptions: { directory: '/x' } }).oodDatasetOptions, { directory: '/x' });
+});
+
 test('loss names and options are validated through the loss registry, with the config path', () => {
   throwsNaming(() => resolveTrainConfig({ ...minimal, loss: 'nope' }), /^config\.loss: expected one of ce, /);
   throwsNaming(() => resolveTrainConfig({ ...minimal, loss: 'ls', lossOptions: { eps: 0.1 } }), /^config\.lossOptions: ls options: expected one of epsilon/);

@@ -4,6 +4,7 @@ import type { EmitContext, OnnxAttribute } from '../ir/primitive.js';
 import type { Shape } from '../ir/shape.js';
 import { shapeSize } from '../ir/shape.js';
 import type { Tensor } from '../ir/tensor.js';
+import { describe, InvalidArgumentError } from '../../util/errors.js';
 import { encodeModel, type OnnxInitializer, type OnnxModel, type OnnxNode } from './onnx-model.js';
 
 /** ai.onnx opset the emitter targets. */
@@ -29,6 +30,10 @@ export interface LowerOptions {
  * whose name is also an input's is renamed `<name>:out` in the ONNX model (see `outputNames`).
  */
 export function lowerToOnnx(graph: Graph, options: LowerOptions = {}): OnnxModel & { readonly outputNames: Readonly<Record<string, string>> } {
+  const nchwcBlock = options.nchwcBlock ?? 0;
+  if (!(Number.isInteger(nchwcBlock) && nchwcBlock >= 0 && nchwcBlock % 4 === 0)) {
+    throw new InvalidArgumentError('options.nchwcBlock', "0 (portable ONNX) or ORT's NCHWc channel block, a positive multiple of 4 (8 or 16)", describe(nchwcBlock));
+  }
   const nodes: OnnxNode[] = [];
   const initializers: OnnxInitializer[] = [];
   const used = new Set<string>();
@@ -87,7 +92,7 @@ export function lowerToOnnx(graph: Graph, options: LowerOptions = {}): OnnxModel
     constant: (dtype, shape, values, options) => addInitializer(dtype, shape, values, options?.unique === true),
     int64s: (values) => addInitializer('int64', [values.length], values, false),
     serial: () => serial++,
-    nchwcBlock: options.nchwcBlock ?? 0,
+    nchwcBlock,
   };
 
   for (const node of graph.nodes) {
