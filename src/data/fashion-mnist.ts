@@ -1,9 +1,9 @@
 import { DatasetNotFoundError } from './dataset-not-found.js';
-import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cacheRoot, downloadFile } from './download.js';
 import type { DatasetSplits, ImageDataset } from './dataset.js';
 import { idxImageDataset, readIdx } from './idx.js';
+import { pathExists } from '../util/path-exists.js';
 
 /**
  * Fashion-MNIST (Xiao, Rasul & Vollgraf 2017): 60,000 training and 10,000 test grayscale 28×28 images of
@@ -49,20 +49,11 @@ export interface FashionMnistOptions {
   md5?: Readonly<Record<string, string>>;
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The path of `file` (or its uncompressed twin) in `directory`, or undefined. */
 async function findFile(directory: string, file: string): Promise<string | undefined> {
   for (const candidate of [file, file.replace(/\.gz$/, '')]) {
     const path = join(directory, candidate);
-    if (await exists(path)) return path;
+    if (await pathExists(path)) return path;
   }
   return undefined;
 }

@@ -1,10 +1,10 @@
 import { DatasetNotFoundError } from './dataset-not-found.js';
-import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { invalidArgument } from '../util/errors.js';
 import { imageDataset, type DatasetSplits, type ImageDataset } from './dataset.js';
 import { cacheRoot, downloadFile } from './download.js';
 import { readMat, type MatArray } from './mat.js';
+import { pathExists } from '../util/path-exists.js';
 
 /**
  * SVHN, cropped digits (Netzer et al. 2011, http://ufldl.stanford.edu/housenumbers/): train_32x32.mat (73,257
@@ -68,20 +68,11 @@ export function svhnFromArrays(x: MatArray, y: MatArray, name: string): ImageDat
   return imageDataset({ name, images, labels, shape: [c, h, w], classes: 10, classNames: SVHN_CLASS_NAMES });
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Make sure `<directory>/<split>_32x32.mat` exists, downloading it when allowed; returns its path. */
 async function ensureSplit(directory: string, split: string, options: SvhnOptions): Promise<string> {
   const file = `${split}_32x32.mat`;
   const path = join(directory, file);
-  if (await exists(path)) return path;
+  if (await pathExists(path)) return path;
   if (!options.download) {
     throw new DatasetNotFoundError(
       'svhn',

@@ -16,7 +16,7 @@
  * epoch ends. A run stopped anywhere (killed, or `signal` aborted) resumes from its last finished epoch and ends
  * with the same weights, bit for bit on the same machine, as a run that was never stopped.
  */
-import { access, mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { batchPositions, batchesPerEpoch, epochSeed, gatherBatch } from '../data/batching.js';
 import { datasetSize, subset, type Dataset, type ImageDataset } from '../data/dataset.js';
 import { loadDataset, type DatasetName } from '../data/load-dataset.js';
@@ -50,6 +50,7 @@ import { type BatchPlan, type ExtraRows, prepareBatch, softTargets } from './tra
 import { loadRunData, resolveAugmentation, type RunData } from './trainer-data.js';
 import { createRunModel } from './trainer-model.js';
 import { CRL_COUNTS, CRL_EPOCHS, CRL_EXTRAS, CRL_MIN, needsHistory, objectiveLossFn, placementLossFn } from './trainer-objective.js';
+import { pathExists } from '../util/path-exists.js';
 
 /** Salt of the host generator (augmentation and mixup draws) so it differs from the batch-order stream. */
 const HOST_SALT = 0x6d697875;
@@ -112,15 +113,6 @@ interface RunMetadata {
   readonly crlCounts?: readonly number[];
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The optimizer of a configuration. */
 export function runOptimizer(config: TrainConfig): Optimizer {
   const spec: OptimizerSpec =
@@ -133,7 +125,7 @@ export function runOptimizer(config: TrainConfig): Optimizer {
 /** Continue the run in `dir` (reads its config.json; see `train`). */
 export async function resumeTraining(dir: string, options: Omit<TrainOptions, 'resume' | 'overwrite'> = {}): Promise<TrainResult> {
   const paths = runPaths(dir);
-  if (!(await exists(paths.lastCheckpoint))) invalidArgument('--resume', `a run directory with ${'checkpoint-last.ckpt'}`, `none in ${dir}`);
+  if (!(await pathExists(paths.lastCheckpoint))) invalidArgument('--resume', `a run directory with ${'checkpoint-last.ckpt'}`, `none in ${dir}`);
   const raw = (await readJson(paths.config, `${dir}/config.json`)) as Record<string, unknown>;
   const config = resolveTrainConfig({ ...raw, out: dir }, `${dir}/config.json`);
   return train(config, { ...options, resume: true });
@@ -146,7 +138,7 @@ export async function train(configInput: TrainConfig, options: TrainOptions = {}
   const progress = options.progress ?? SILENT_PROGRESS;
   await mkdir(paths.dir, { recursive: true });
   if (!options.resume) {
-    if (!options.overwrite && (await exists(paths.lastCheckpoint))) {
+    if (!options.overwrite && (await pathExists(paths.lastCheckpoint))) {
       invalidArgument('out', 'a directory without a run (resume it with --resume, or choose another --out)', `${paths.dir} holds checkpoint-last.ckpt`);
     }
     if (options.overwrite) {
