@@ -38,7 +38,8 @@ export { mmceWeighted, mmceWeightedLoss, MMCE_WEIGHTED_EPS } from './mmce-weight
 export { mdca, mdcaLoss } from './mdca.js';
 export { dca, dcaLoss } from './dca.js';
 export { arc, arcLoss, hardBinMembership } from './arc.js';
-export { sbEceBin, softBinnedEceLoss, SB_ECE_ROOT_FLOOR } from './sb-ece-bin.js';
+export { sbEceBin, softBinnedEceLoss } from './sb-ece-bin.js';
+export { SB_ECE_ROOT_FLOOR } from './soft-bins.js';
 export { sbEceLb, softBinnedLabelEceLoss, labelBinnedCodeCenters } from './sb-ece-lb.js';
 export { softBinMembership } from './soft-bins.js';
 export { avuc, avucLoss, avucTerm, AVUC_OPTIONS } from './avuc.js';

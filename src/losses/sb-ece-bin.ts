@@ -2,11 +2,8 @@ import type { Tensor } from '../engine/index.js';
 import { SB_ECE_DEFAULTS, sbEceBinCenters } from '../posthoc/sb-ece.js';
 import { defineLoss } from './define-loss.js';
 import type { LossOptions } from './options.js';
-import { softBinMembership } from './soft-bins.js';
+import { gapPower, pthRoot, SOFT_BIN_OPTIONS, softBinMembership } from './soft-bins.js';
 import type { LossResult, LossTargetsLike } from './types.js';
-
-/** Smallest value of Σ_j w_j |Δ_j|^p before the 1/p root (keeps the root's gradient finite at a perfect score). */
-export const SB_ECE_ROOT_FLOOR = 1e-30;
 
 /**
  * Soft-binned ECE, SB-ECE_bin,p (Karandikar et al. NeurIPS 2021, eq. 11; caltrain `get_soft_binning_ece_tensor`;
@@ -26,11 +23,7 @@ export const sbEceBin = defineLoss({
   role: 'term',
   scope: 'batch',
   targets: 'labels-or-soft',
-  options: {
-    bins: { type: 'number', default: SB_ECE_DEFAULTS.bins, min: 1, integer: true, description: 'number of soft bins M' },
-    temperature: { type: 'number', default: SB_ECE_DEFAULTS.softBinTemperature, min: 0, exclusiveMin: true, description: 'soft-binning temperature T' },
-    p: { type: 'number', default: SB_ECE_DEFAULTS.p, min: 1, description: 'norm p' },
-  },
+  options: SOFT_BIN_OPTIONS,
   compute(input, { bins, temperature, p }) {
     const c = input.confidence;
     const u = input.masked(softBinMembership(c, sbEceBinCenters(bins), temperature)); // [M, B]
@@ -40,9 +33,7 @@ export const sbEceBin = defineLoss({
     const conf = u.mul(c.reshape([m, 1])).sum(0).div(denom);
     const acc = u.mul(input.correct.reshape([m, 1])).sum(0).div(denom);
     const gap = acc.sub(conf);
-    const power = p === 2 ? gap.square() : p === 1 ? gap.abs() : gap.abs().pow(p);
-    const total = s.div(input.count).mul(power).sum();
-    const loss = p === 1 ? total : p === 2 ? total.maximum(SB_ECE_ROOT_FLOOR).sqrt() : total.maximum(SB_ECE_ROOT_FLOOR).pow(1 / p);
+    const loss = pthRoot(s.div(input.count).mul(gapPower(gap, p)).sum(), p);
     return { loss, terms: { sbece: loss } };
   },
 });

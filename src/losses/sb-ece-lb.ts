@@ -2,8 +2,7 @@ import type { Tensor } from '../engine/index.js';
 import { SB_ECE_DEFAULTS, sbEceBinCenters } from '../posthoc/sb-ece.js';
 import { defineLoss } from './define-loss.js';
 import type { LossOptions } from './options.js';
-import { SB_ECE_ROOT_FLOOR } from './sb-ece-bin.js';
-import { softBinMembership } from './soft-bins.js';
+import { gapPower, pthRoot, SOFT_BIN_OPTIONS, softBinMembership } from './soft-bins.js';
 import type { LossResult, LossTargetsLike } from './types.js';
 
 /**
@@ -36,9 +35,7 @@ export const sbEceLb = defineLoss({
   scope: 'batch',
   targets: 'labels-or-soft',
   options: {
-    bins: { type: 'number', default: SB_ECE_DEFAULTS.bins, min: 1, integer: true, description: 'number of soft bins M' },
-    temperature: { type: 'number', default: SB_ECE_DEFAULTS.softBinTemperature, min: 0, exclusiveMin: true, description: 'soft-binning temperature T' },
-    p: { type: 'number', default: SB_ECE_DEFAULTS.p, min: 1, description: 'norm p' },
+    ...SOFT_BIN_OPTIONS,
     root: { type: 'boolean', default: false, description: "take the 1/p root (the paper's eq. 12); the code returns the p-th power" },
     anchors: { type: 'choice', choices: ['code', 'unit'], default: 'code', description: "bin centres over [1/C, 1] ('code') or [0, 1] ('unit')" },
   },
@@ -51,9 +48,8 @@ export const sbEceLb = defineLoss({
     const um = input.masked(u);
     const accuracy = um.mul(input.correct.reshape([m, 1])).sum(0).div(um.sum(0)); // [B]
     const gap = accuracy.reshape([1, bins]).sub(c.reshape([m, 1])); // [M, B]
-    const power = p === 2 ? gap.square() : p === 1 ? gap.abs() : gap.abs().pow(p);
-    const total = input.mean(u.mul(power).sum(1));
-    const loss = !root || p === 1 ? total : p === 2 ? total.maximum(SB_ECE_ROOT_FLOOR).sqrt() : total.maximum(SB_ECE_ROOT_FLOOR).pow(1 / p);
+    const total = input.mean(u.mul(gapPower(gap, p)).sum(1));
+    const loss = root ? pthRoot(total, p) : total;
     return { loss, terms: { sbece: loss } };
   },
 });

@@ -1,4 +1,28 @@
 import { constant, type Tensor } from '../engine/index.js';
+import { SB_ECE_DEFAULTS } from '../posthoc/sb-ece.js';
+import type { NumberOption } from './options.js';
+
+/** Smallest value of Σ w |Δ|^p before the 1/p root (keeps the root's gradient finite at a perfect score). */
+export const SB_ECE_ROOT_FLOOR = 1e-30;
+
+/** The options every soft-binned ECE loss takes (defaults from src/posthoc/sb-ece.ts: M = 15, T = 0.01, p = 2). */
+export const SOFT_BIN_OPTIONS = {
+  bins: { type: 'number', default: SB_ECE_DEFAULTS.bins, min: 1, integer: true, description: 'number of soft bins M' },
+  temperature: { type: 'number', default: SB_ECE_DEFAULTS.softBinTemperature, min: 0, exclusiveMin: true, description: 'soft-binning temperature T' },
+  p: { type: 'number', default: SB_ECE_DEFAULTS.p, min: 1, description: 'norm p' },
+} as const satisfies Record<string, NumberOption>;
+
+/** |gap|^p, with the cheaper square / abs for p = 2 / 1. */
+export function gapPower(gap: Tensor, p: number): Tensor {
+  return p === 2 ? gap.square() : p === 1 ? gap.abs() : gap.abs().pow(p);
+}
+
+/** total^{1/p} with total floored at SB_ECE_ROOT_FLOOR (identity for p = 1). */
+export function pthRoot(total: Tensor, p: number): Tensor {
+  if (p === 1) return total;
+  const floored = total.maximum(SB_ECE_ROOT_FLOOR);
+  return p === 2 ? floored.sqrt() : floored.pow(1 / p);
+}
 
 /**
  * Soft bin membership of SB-ECE (Karandikar et al. 2021, eq. 10; METHODS.md "SB-ECE"):
