@@ -17,6 +17,26 @@ const f64 = (xs: number[]): Float64Array => Float64Array.from(xs);
 const u8 = (xs: number[]): Uint8Array => Uint8Array.from(xs);
 
 // Hand-worked case: M = 5. Under (l,u] each confidence is alone in its bin; under [l,u) 0.8 joins 0.9.
+/**
+ * Naive monotonic sweep (Roelofs et al. 2020): split the samples in confidence order (`order`) into b equal-mass
+ * groups for b = 2, 3, …; keep the largest b before the groups' accuracies stop being non-decreasing; ECE_2 there.
+ */
+function naiveSweep(order: readonly number[], c: Float64Array, a: Uint8Array): { bins: number; value: number } {
+  const n = order.length;
+  const groupsFor = (b: number): number[][] => {
+    const g: number[][] = Array.from({ length: b }, () => []);
+    order.forEach((idx, r) => g[Math.min(b - 1, Math.floor((r / n) * b))]!.push(idx));
+    return g;
+  };
+  let chosen = 1;
+  for (let b = 2; b < n; b++) {
+    const accs = groupsFor(b).filter((g) => g.length > 0).map((g) => mean(g.map((i) => a[i]!)));
+    if (accs.some((v, i) => i > 0 && v < accs[i - 1]!)) break;
+    chosen = b;
+  }
+  return { bins: chosen, value: naiveGroupedEce(groupsFor(chosen), c, a, n, 2) };
+}
+
 const conf = f64([0.9, 0.8, 0.3, 0.6]);
 const correct = u8([1, 0, 0, 1]);
 
@@ -164,20 +184,10 @@ test('monotonic sweep matches a naive re-binning at every bin count on random da
     a[i] = rng.uniform() < c[i]! ? 1 : 0;
   }
   const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => c[x]! - c[y]! || x - y);
-  const groupsFor = (b: number): number[][] => {
-    const g: number[][] = Array.from({ length: b }, () => []);
-    order.forEach((idx, r) => g[Math.min(b - 1, Math.floor((r / n) * b))]!.push(idx));
-    return g;
-  };
-  let chosen = 1;
-  for (let b = 2; b < n; b++) {
-    const accs = groupsFor(b).filter((g) => g.length > 0).map((g) => mean(g.map((i) => a[i]!)));
-    if (accs.some((v, i) => i > 0 && v < accs[i - 1]!)) break;
-    chosen = b;
-  }
+  const naive = naiveSweep(order, c, a);
   const r = sweepCalibrationError(c, a);
-  assert.equal(r.bins, chosen);
-  close(r.value, naiveGroupedEce(groupsFor(chosen), c, a, n, 2), 1e-12);
+  assert.equal(r.bins, naive.bins);
+  close(r.value, naive.value, 1e-12);
 });
 
 test('the interp AdaECE compares float32 confidences with float32-rounded edges, as the PyTorch code does', () => {
@@ -210,21 +220,10 @@ test('monotonic sweep matches the naive sweep on nearly separable data where man
         const i = rng.int(n - 1);
         [a[i], a[i + 1]] = [a[i + 1]!, a[i]!];
       }
-      const order = Array.from({ length: n }, (_, i) => i);
-      const groupsFor = (b: number): number[][] => {
-        const g: number[][] = Array.from({ length: b }, () => []);
-        order.forEach((idx, r) => g[Math.min(b - 1, Math.floor((r / n) * b))]!.push(idx));
-        return g;
-      };
-      let chosen = 1;
-      for (let b = 2; b < n; b++) {
-        const accs = groupsFor(b).filter((g) => g.length > 0).map((g) => mean(g.map((i) => a[i]!)));
-        if (accs.some((v, i) => i > 0 && v < accs[i - 1]!)) break;
-        chosen = b;
-      }
+      const naive = naiveSweep(Array.from({ length: n }, (_, i) => i), c, a);
       const r = sweepCalibrationError(c, a);
-      assert.equal(r.bins, chosen, `n=${n} swaps=${swaps}`);
-      close(r.value, naiveGroupedEce(groupsFor(chosen), c, a, n, 2), 1e-12);
+      assert.equal(r.bins, naive.bins, `n=${n} swaps=${swaps}`);
+      close(r.value, naive.value, 1e-12);
     }
   }
 });
