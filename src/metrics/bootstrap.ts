@@ -31,6 +31,9 @@ export interface ConfidenceInterval {
  * return the (1 ± level)/2 quantiles (linear interpolation between order statistics, NumPy's default).
  * `statistic` receives an Int32Array of N indices (the identity for the estimate). Resamples giving NaN (e.g.
  * an AUROC with one class) are left out and counted; if all are NaN the bounds are NaN.
+ * The percentile interval is centred on the resamples, not on the estimate: for an upward-biased statistic (a
+ * binned ECE whose bins hold few samples) the resamples carry the bias again and the interval can exclude the
+ * estimate from above.
  */
 export function bootstrapInterval(n: number, statistic: (indices: Int32Array) => number, options: BootstrapOptions = {}): ConfidenceInterval {
   requireNumber('n', n, { integer: true, min: 1 });

@@ -22,6 +22,9 @@ export const evalCommand = defineCommand({
     `--threads N (N > 1) evaluates inputs of at least ${PARALLEL_MIN_ROWS.toLocaleString('en-US')} rows in N threads: all rows are`,
     'read into shared memory first (N_rows × C × 4 bytes for float32 .npy) instead of being streamed; the metrics are',
     'the same as with one thread (merged in a fixed order).',
+    '--bootstrap gives percentile intervals (rows resampled with replacement). Binned calibration errors are biased',
+    'upward, and a resample inherits that bias, so for a small, noisy ECE (marginal and classwise ECE especially) the',
+    'interval can lie above the estimate; debiased_ece corrects the bias of the L2 ECE.',
   ].join('\n'),
   examples: [
     'calib eval --logits val-logits.npy --labels val-labels.npy',
