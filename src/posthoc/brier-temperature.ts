@@ -22,6 +22,7 @@
  *    bracket below 1e−13: T to ~1e−15 relative in typically 4–6 passes.
  * Two minima within one grid cell (a factor 10^¼ in T) are not told apart.
  */
+import { rowMax } from '../metrics/softmax.js';
 import type { FloatArray } from '../util/matrix.js';
 import { expNonPositive } from './fast-exp.js';
 import { CalibrationFitError } from './fit-error.js';
@@ -50,8 +51,7 @@ export function temperatureBrier(logits: FloatArray, rows: number, cols: number,
   let d2 = 0;
   for (let i = 0; i < rows; i++) {
     const o = i * cols;
-    let m = logits[o]!;
-    for (let k = 1; k < cols; k++) if (logits[o + k]! > m) m = logits[o + k]!;
+    const m = rowMax(logits, o, cols);
     let s0 = 0;
     let s1 = 0;
     for (let k = 0; k < cols; k++) {
