@@ -21,3 +21,17 @@ export function percent(value: number, digits = 2): string {
 export function fixed(value: number, digits = 4): string {
   return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
 }
+
+/** `text` broken at spaces into lines of at most `width` characters (a longer word stands on its own line). */
+export function wrapText(text: string, width = 115): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter((w) => w.length > 0)) {
+    if (line.length > 0 && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line.length > 0 ? `${line} ${word}` : word;
+  }
+  if (line.length > 0) lines.push(line);
+  return lines.join('\n');
+}

@@ -1,6 +1,7 @@
 import {
   CalibrationAccumulator,
   METRIC_NAMES,
+  METRICS,
   quantile,
   type BinConvention,
   type CalibrationMetrics,
@@ -26,26 +27,9 @@ export interface EvalSettings {
 }
 
 /** How each metric is shown in tables: a label and whether it is a percentage (else a plain number). */
-export const METRIC_DISPLAY: Readonly<Record<MetricName, { label: string; percent: boolean }>> = {
-  accuracy: { label: 'accuracy (%)', percent: true },
-  nll: { label: 'NLL', percent: false },
-  brier: { label: 'Brier', percent: false },
-  ece: { label: 'ECE (%)', percent: true },
-  ece_l2: { label: 'ECE l2 (%)', percent: true },
-  ece_lb: { label: 'ECE label-binned (%)', percent: true },
-  adaece: { label: 'AdaECE equal-mass (%)', percent: true },
-  adaece_l2: { label: 'AdaECE l2 (%)', percent: true },
-  mce: { label: 'MCE (%)', percent: true },
-  oe: { label: 'OE overconfidence (%)', percent: true },
-  classwise_ece: { label: 'classwise ECE (%)', percent: true },
-  marginal_ece: { label: 'marginal ECE l2 (%)', percent: true },
-  ks: { label: 'KS error (%)', percent: true },
-  debiased_ece: { label: 'debiased ECE l2 (%)', percent: true },
-  sweep_ece: { label: 'sweep ECE l2 (%)', percent: true },
-  mean_confidence: { label: 'mean confidence (%)', percent: true },
-  mean_entropy: { label: 'mean entropy (nats)', percent: false },
-  error_auroc: { label: 'error AUROC (%)', percent: true },
-};
+export const METRIC_DISPLAY: Readonly<Record<MetricName, { label: string; percent: boolean }>> = Object.freeze(
+  Object.fromEntries(METRICS.map((m) => [m.key, { label: m.label, percent: m.percent }])) as Record<MetricName, { label: string; percent: boolean }>,
+);
 
 /** One metric value as shown in a table. */
 export function showMetric(name: MetricName, value: number): string {

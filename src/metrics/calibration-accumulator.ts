@@ -1,8 +1,11 @@
 import type { BinConvention, ReliabilityData } from './reliability-types.js';
-import { requireStateArray, requireStateObject, requireStatePair } from './accumulator-state.js';
+import { requireStateObject } from './accumulator-state.js';
 import { ClasswiseAccumulator, type ClasswiseSnapshot, type ClasswiseState } from './classwise-accumulator.js';
-import { CompensatedSum } from './compensated-sum.js';
-import { type MarginalBinning, marginalEqualMass, requireMarginalBinning } from './marginal-ece.js';
+import { type MarginalBinning, requireMarginalBinning } from './marginal-ece.js';
+import { MetricContext } from './metric-context.js';
+import type { MetricDefinition, MetricShape, RowBlock } from './metric-definition.js';
+import { METRICS, type MetricName } from './metric-registry.js';
+import { MetricState, type StateSnapshot } from './metric-state.js';
 import { probabilityRows, type RowResults, rowResults } from './probability-kernel.js';
 import { expShifted, rowMax } from './softmax.js';
 import {
@@ -27,6 +30,8 @@ export { NLL_CLIP } from './probability-kernel.js';
 
 /** Rows per block of the probability kernel (row results are buffered per block). */
 const BLOCK_ROWS = 4096;
+/** Values (rows × C) of the probability block the logits path fills when a metric reads the probabilities. */
+const PROBABILITY_BLOCK_VALUES = 1 << 20;
 /** Chunks with fewer rows are validated in a separate pass; larger ones in the kernel, restoring a snapshot on error. */
 const PREVALIDATE_BELOW_ROWS = 256;
 
@@ -44,31 +49,24 @@ export interface CalibrationOptions extends TopLabelOptions {
   readonly marginalDebias?: boolean;
 }
 
-/** Every metric of METHODS.md § Metrics as fractions, with the settings they were computed with. */
-export interface CalibrationMetrics extends TopLabelMetrics {
+/**
+ * Every metric of METHODS.md § Metrics as fractions (one per declaration in metric-registry.ts, under its key),
+ * with the settings they were computed with.
+ */
+export type CalibrationMetrics = { readonly [K in MetricName]: number } & TopLabelMetrics & {
   readonly classes: number;
   readonly bins: number;
   readonly convention: BinConvention;
-  /** Mean −log p_y (natural log). */
-  readonly nll: number;
-  /** Mean Σ_k (p_k − q_k)². */
-  readonly brier: number;
-  /** Classwise ECE / SCE (ℓ1, equal-width, averaged over the C classes). */
-  readonly classwise_ece: number;
-  /** Marginal calibration error (Kumar et al. 2019; ℓ2, debiased unless `marginal_debiased` is false). */
-  readonly marginal_ece: number;
   readonly marginal_binning: MarginalBinning;
   readonly marginal_debiased: boolean;
-  /** Mean −Σ_k p_k log p_k (natural log, 0 · log 0 = 0). */
-  readonly mean_entropy: number;
-}
+};
 
 /**
  * Streaming, mergeable state of every calibration metric. `update(chunk, labels)` makes one pass over an N × C
  * chunk of logits or probabilities (float32 or float64): per row the numerically stable softmax (logits),
  * argmax ŷ (first maximal index), confidence c = p_ŷ, correctness, −log p_y, Brier, entropy, and the classwise
- * bins of every p_k. State: O(N) for the top-label samples + O(C·M) (+ O(N·C) only with equal-mass marginal
- * bins). `merge(other)` combines two states as if their chunks had been given to one accumulator in order:
+ * bins of every p_k; then each metric of metric-registry.ts that keeps its own state gets the block of row
+ * results. State: O(N) for the top-label samples + O(C·M) (+ O(N·C) only with equal-mass marginal bins). `merge(other)` combines two states as if their chunks had been given to one accumulator in order:
  * counts and per-sample arrays exactly, floating sums as compensated (Neumaier) sums, so the merged metrics
  * equal those of one big update to the last bit in practice (tested bit for bit). `compute()` returns
  * `CalibrationMetrics`. A chunk that fails validation leaves the state unchanged: small chunks are checked
@@ -83,14 +81,13 @@ export class CalibrationAccumulator {
   readonly marginalDebias: boolean;
   readonly top: TopLabelAccumulator;
   private classwiseState: ClasswiseAccumulator | null = null;
+  /** The own state of each metric of `METRICS` (index-aligned), created with the classwise state. */
+  private metricStates: MetricState[] | null = null;
+  private needsProbabilities = false;
   private classCount: number | null;
-  private nll = new CompensatedSum();
-  private brier = new CompensatedSum();
-  private entropy = new CompensatedSum();
   private rowBuffer: RowResults | null = null;
   private scratch = new Float64Array(0);
-  private kept: Float64Array | null = null;
-  private keptLabels: Int32Array | null = null;
+  private probabilityBuffer = new Float64Array(0);
 
   constructor(options: CalibrationOptions) {
     if (options === null || typeof options !== 'object') invalidArgument('options', 'an options object', describe(options));
@@ -114,8 +111,21 @@ export class CalibrationAccumulator {
 
   /** The classwise state (null before the first chunk when `classes` was not given). */
   get classwise(): ClasswiseAccumulator | null {
-    if (this.classwiseState === null && this.classCount !== null) this.classwiseState = this.newClasswise(this.classCount);
+    if (this.classwiseState === null && this.classCount !== null) this.createStates(this.classCount);
     return this.classwiseState;
+  }
+
+  /** The settings and class count that size the metrics' own states. */
+  private shape(classes: number): MetricShape {
+    const { bins, convention, adaptive } = this.top;
+    return { classes, input: this.input, bins, convention, adaptive, marginalBinning: this.marginalBinning, marginalDebias: this.marginalDebias };
+  }
+
+  private createStates(classes: number, states?: MetricState[]): void {
+    this.classwiseState = new ClasswiseAccumulator({ classes, bins: this.top.bins, convention: this.top.convention });
+    const shape = this.shape(classes);
+    this.metricStates = states ?? METRICS.map((m: MetricDefinition) => new MetricState(m.state?.(shape) ?? {}));
+    this.needsProbabilities = METRICS.some((m: MetricDefinition, i) => m.needsProbabilities === true && stateful(this.metricStates![i]!));
   }
 
   /**
@@ -149,8 +159,16 @@ export class CalibrationAccumulator {
         throw new Error(`probability kernel rejected row ${offset + bad} that the validator accepts`); // a bug
       }
     }
-    if (this.marginalBinning === 'equal-mass') this.keep(predictions, labels, offset);
     return this;
+  }
+
+  /** Give a validated block of rows to the metrics that keep their own state. */
+  private feed(block: RowBlock): void {
+    const states = this.metricStates!;
+    for (let i = 0; i < METRICS.length; i++) {
+      const metric: MetricDefinition = METRICS[i]!;
+      if (metric.update !== undefined && stateful(states[i]!)) metric.update(states[i]!, block);
+    }
   }
 
   /** One pass of the probability kernel, block by block; returns −1 or the first invalid row. */
@@ -164,12 +182,8 @@ export class CalibrationAccumulator {
       const to = Math.min(rows, from + BLOCK_ROWS);
       const bad = probabilityRows(data, bits, cols, labels, from, to, classwise, out);
       if (bad >= 0) return bad;
-      for (let r = 0; r < to - from; r++) {
-        top.push(out.confidence[r]!, out.correct[r]!, float32);
-        this.nll.add(out.nll[r]!);
-        this.brier.add(out.brier[r]!);
-        this.entropy.add(out.entropy[r]!);
-      }
+      for (let r = 0; r < to - from; r++) top.push(out.confidence[r]!, out.correct[r]!, float32);
+      this.feed({ ...out, rows: to - from, classes: cols, labels, labelOffset: from, probabilities: data.subarray(from * cols, to * cols) });
     }
     return -1;
   }
@@ -179,77 +193,71 @@ export class CalibrationAccumulator {
       classCount: this.classCount,
       top: this.top.snapshot(),
       classwise: this.classwiseState === null ? null : this.classwiseState.snapshot(),
-      nll: this.nll.clone(),
-      brier: this.brier.clone(),
-      entropy: this.entropy.clone(),
+      metrics: this.metricStates === null ? null : this.metricStates.map((m) => m.snapshot()),
     };
   }
 
   private restore(saved: AccumulatorSnapshot): void {
     this.classCount = saved.classCount;
     this.top.restore(saved.top);
-    if (saved.classwise === null) this.classwiseState = null;
-    else this.classwiseState!.restore(saved.classwise);
-    this.nll = saved.nll.clone();
-    this.brier = saved.brier.clone();
-    this.entropy = saved.entropy.clone();
+    if (saved.classwise === null) {
+      this.classwiseState = null;
+      this.metricStates = null;
+    } else {
+      this.classwiseState!.restore(saved.classwise);
+      this.metricStates!.forEach((m, i) => m.restore(saved.metrics![i]!));
+    }
   }
 
+  /** The logits path: per row the stable softmax and the row results, in blocks of rows for the metrics. */
   private updateLogits(predictions: Matrix, labels: Labels, classwise: ClasswiseAccumulator): void {
     const { rows, cols, data } = predictions;
     if (this.scratch.length !== cols) this.scratch = new Float64Array(cols);
     const p = this.scratch;
     const top = this.top;
-    for (let i = 0, off = 0; i < rows; i++, off += cols) {
-      const y = labels[i]!;
-      const m = rowMax(data, off, cols);
-      const s = expShifted(data, off, cols, m, p); // s ∈ [1, C]
-      const inv = 1 / s;
-      const logS = Math.log(s);
-      let arg = -1;
-      let sq = 0;
-      let dot = 0; // Σ_k p_k (z_k − m) ≤ 0
-      for (let k = 0; k < cols; k++) {
-        const zk = data[off + k]! - m;
-        if (arg < 0 && zk === 0) arg = k;
-        const pk = p[k]! * inv;
-        p[k] = pk;
-        sq += pk * pk;
-        dot += pk * zk;
+    const out = (this.rowBuffer ??= rowResults(BLOCK_ROWS));
+    const keepProbabilities = this.needsProbabilities;
+    const blockRows = keepProbabilities ? Math.max(1, Math.min(BLOCK_ROWS, Math.floor(PROBABILITY_BLOCK_VALUES / cols))) : BLOCK_ROWS;
+    const probabilities = keepProbabilities ? this.probabilityBlock(blockRows * cols) : this.probabilityBuffer.subarray(0, 0);
+    for (let from = 0; from < rows; from += blockRows) {
+      const to = Math.min(rows, from + blockRows);
+      for (let i = from, off = from * cols; i < to; i++, off += cols) {
+        const r = i - from;
+        const y = labels[i]!;
+        const m = rowMax(data, off, cols);
+        const s = expShifted(data, off, cols, m, p); // s ∈ [1, C]
+        const inv = 1 / s;
+        const logS = Math.log(s);
+        let arg = -1;
+        let sq = 0;
+        let dot = 0; // Σ_k p_k (z_k − m) ≤ 0
+        for (let k = 0; k < cols; k++) {
+          const zk = data[off + k]! - m;
+          if (arg < 0 && zk === 0) arg = k;
+          const pk = p[k]! * inv;
+          p[k] = pk;
+          sq += pk * pk;
+          dot += pk * zk;
+        }
+        const py = p[y]!;
+        const correct = arg === y ? 1 : 0;
+        top.push(inv, correct, false); // p_ŷ = exp(0)/s
+        out.confidence[r] = inv;
+        out.correct[r] = correct;
+        out.nll[r] = logS - (data[off + y]! - m); // −log p_y = log s − (z_y − m)
+        out.brier[r] = sq - py * py + (1 - py) * (1 - py);
+        out.entropy[r] = logS - dot; // H = −Σ p (z − m − log s), well conditioned
+        classwise.addRow(p, 0, y);
+        if (keepProbabilities) probabilities.set(p, r * cols);
       }
-      const py = p[y]!;
-      top.push(inv, arg === y ? 1 : 0, false); // p_ŷ = exp(0)/s
-      this.nll.add(logS - (data[off + y]! - m)); // −log p_y = log s − (z_y − m)
-      this.brier.add(sq - py * py + (1 - py) * (1 - py));
-      this.entropy.add(logS - dot); // H = −Σ p (z − m − log s), well conditioned
-      classwise.addRow(p, 0, y);
+      const count = to - from;
+      this.feed({ ...out, rows: count, classes: cols, labels, labelOffset: from, probabilities: probabilities.subarray(0, keepProbabilities ? count * cols : 0) });
     }
   }
 
-  private keep(predictions: Matrix, labels: Labels, n: number): void {
-    const { rows, cols, data } = predictions;
-    const need = (n + rows) * cols;
-    if (this.kept === null || this.kept.length < need) {
-      const capacityRows = Math.max(n + rows, this.kept === null ? 0 : (2 * this.kept.length) / cols);
-      const grown = new Float64Array(capacityRows * cols);
-      const grownLabels = new Int32Array(capacityRows);
-      if (this.kept !== null) grown.set(this.kept.subarray(0, n * cols));
-      if (this.keptLabels !== null) grownLabels.set(this.keptLabels.subarray(0, n));
-      this.kept = grown;
-      this.keptLabels = grownLabels;
-    }
-    const kept = this.kept;
-    if (this.input === 'probabilities') {
-      kept.set(data, n * cols);
-    } else {
-      const row = new Float64Array(cols);
-      for (let i = 0; i < rows; i++) {
-        const off = i * cols;
-        const inv = 1 / expShifted(data, off, cols, rowMax(data, off, cols), row);
-        for (let k = 0; k < cols; k++) kept[(n + i) * cols + k] = row[k]! * inv;
-      }
-    }
-    for (let i = 0; i < rows; i++) this.keptLabels![n + i] = labels[i]!;
+  private probabilityBlock(size: number): Float64Array {
+    if (this.probabilityBuffer.length < size) this.probabilityBuffer = new Float64Array(size);
+    return this.probabilityBuffer;
   }
 
   /** Add another accumulator's state after this one's (same classes and options). */
@@ -261,35 +269,22 @@ export class CalibrationAccumulator {
     if (other.marginalBinning !== this.marginalBinning || other.top.adaptive !== this.top.adaptive)
       invalidArgument('other', 'a state with the same binning options', 'different options');
     if (this.classCount === null) this.classCount = other.classCount;
-    const n = this.count;
-    if (this.marginalBinning === 'equal-mass') {
-      const cols = this.classCount!;
-      const merged = new Float64Array((n + other.count) * cols);
-      if (this.kept !== null) merged.set(this.kept.subarray(0, n * cols));
-      merged.set(other.kept!.subarray(0, other.count * cols), n * cols);
-      const mergedLabels = new Int32Array(n + other.count);
-      if (this.keptLabels !== null) mergedLabels.set(this.keptLabels.subarray(0, n));
-      mergedLabels.set(other.keptLabels!.subarray(0, other.count), n);
-      this.kept = merged;
-      this.keptLabels = mergedLabels;
-    }
     this.top.merge(other.top);
     this.classwise!.merge(other.classwise!);
-    this.nll.addSum(other.nll);
-    this.brier.addSum(other.brier);
-    this.entropy.addSum(other.entropy);
+    this.metricStates!.forEach((m, i) => m.merge(other.metricStates![i]!));
     return this;
   }
 
   /**
    * The whole state as plain data — numbers, strings, booleans and typed arrays only (copies), so it can be
-   * `postMessage`d between worker threads with its buffers transferred. Size: 9·N bytes of top-label samples +
+   * `postMessage`d between worker threads with its buffers transferred: the settings, the top-label and
+   * classwise states and the fields every metric declares (metric-state.ts). Size: 9·N bytes of top-label samples +
    * 32·C·M bytes of classwise bins (+ 8·N·C + 4·N with equal-mass marginal bins). `fromState(toState())` is an
    * accumulator whose every later update, merge and compute equals this one's bit for bit.
    */
   toState(): CalibrationAccumulatorState {
-    const n = this.count;
-    const kept = this.kept === null ? null : this.kept.slice(0, n * (this.classCount ?? 0));
+    const fields: Record<string, unknown> = {};
+    if (this.metricStates !== null) for (const m of this.metricStates) Object.assign(fields, m.toState());
     return {
       input: this.input,
       marginalBinning: this.marginalBinning,
@@ -297,11 +292,7 @@ export class CalibrationAccumulator {
       classes: this.classCount,
       top: this.top.toState(),
       classwise: this.classwiseState === null ? null : this.classwiseState.toState(),
-      nll: this.nll.toPair(),
-      brier: this.brier.toPair(),
-      entropy: this.entropy.toPair(),
-      kept,
-      keptLabels: this.keptLabels === null ? null : this.keptLabels.slice(0, n),
+      ...fields,
     };
   }
 
@@ -326,14 +317,10 @@ export class CalibrationAccumulator {
       if (classwise.classes !== out.classCount || classwise.bins !== top.bins || classwise.convention !== top.convention)
         invalidArgument('state.classwise', `${out.classCount} classes, ${top.bins} bins, ${top.convention}`, `${classwise.classes} classes, ${classwise.bins} bins, ${classwise.convention}`);
       if (classwise.count !== n) invalidArgument('state.classwise.count', `${n} (the top-label count)`, String(classwise.count));
+      const shape = out.shape(classwise.classes);
+      const record = state as unknown as Record<string, unknown>;
+      out.createStates(classwise.classes, METRICS.map((m: MetricDefinition) => MetricState.fromState(m.state?.(shape) ?? {}, record, 'state', n)));
       out.classwiseState = classwise;
-    }
-    out.nll = CompensatedSum.fromPair(requireStatePair('state.nll', state.nll));
-    out.brier = CompensatedSum.fromPair(requireStatePair('state.brier', state.brier));
-    out.entropy = CompensatedSum.fromPair(requireStatePair('state.entropy', state.entropy));
-    if (out.marginalBinning === 'equal-mass' && n > 0) {
-      out.kept = requireStateArray('state.kept', state.kept, Float64Array, n * out.classCount!).slice();
-      out.keptLabels = requireStateArray('state.keptLabels', state.keptLabels, Int32Array, n).slice();
     }
     return out;
   }
@@ -343,37 +330,43 @@ export class CalibrationAccumulator {
     return this.top.reliability();
   }
 
-  /** Compute every metric (throws if no sample was added). */
+  /** Compute every metric of `METRICS` (throws if no sample was added). */
   compute(): CalibrationMetrics {
     const n = this.count;
     if (n < 1) invalidArgument('predictions', 'at least one sample', '0 samples');
     const classwise = this.classwise!;
-    const top = this.top.compute();
-    const marginal =
-      this.marginalBinning === 'equal-width'
-        ? classwise.marginalEce({ debias: this.marginalDebias })
-        : marginalEqualMass(this.kept!, n, this.classCount!, this.keptLabels!, this.top.bins, 2, this.marginalDebias);
+    const context = new MetricContext(this.top, {
+      classes: this.classCount!,
+      classwise,
+      marginalBinning: this.marginalBinning,
+      marginalDebias: this.marginalDebias,
+    });
+    const out: Record<string, unknown> = { n };
+    METRICS.forEach((m: MetricDefinition, i) => (out[m.key] = m.compute(context, this.metricStates![i]!)));
     return {
-      ...top,
+      ...(out as { [K in MetricName]: number } & { n: number }),
       classes: this.classCount!,
       bins: this.top.bins,
       convention: this.top.convention,
-      nll: this.nll.value / n,
-      brier: this.brier.value / n,
-      classwise_ece: classwise.classwiseEce(),
-      marginal_ece: marginal,
+      ece_lb_p: this.top.labelBinnedP,
+      adaptive_binning: this.top.adaptive,
+      sweep_bins: context.sweep().bins,
       marginal_binning: this.marginalBinning,
       marginal_debiased: this.marginalDebias,
-      mean_entropy: this.entropy.value / n,
     };
-  }
-
-  private newClasswise(classes: number): ClasswiseAccumulator {
-    return new ClasswiseAccumulator({ classes, bins: this.top.bins, convention: this.top.convention });
   }
 }
 
-/** Plain-data state of a `CalibrationAccumulator` (`toState` / `fromState`; structured-clonable). */
+/** Whether a metric state has any field (metrics without one need no updates). */
+function stateful(state: MetricState): boolean {
+  return Object.keys(state.spec).length > 0;
+}
+
+/**
+ * Plain-data state of a `CalibrationAccumulator` (`toState` / `fromState`; structured-clonable): the settings,
+ * the top-label and classwise states, and (once the class count is known) the fields each metric declares, by
+ * their names (e.g. `nll: [s, c]`; `kept` and `keptLabels` with equal-mass marginal bins).
+ */
 export interface CalibrationAccumulatorState {
   readonly input: PredictionKind;
   readonly marginalBinning: MarginalBinning;
@@ -383,20 +376,13 @@ export interface CalibrationAccumulatorState {
   /** Top-label samples and bins (also holds bins, convention and the other top-label options). */
   readonly top: TopLabelState;
   readonly classwise: ClasswiseState | null;
-  /** Compensated sums [s, c] of −log p_y, Brier and entropy. */
-  readonly nll: [number, number];
-  readonly brier: [number, number];
-  readonly entropy: [number, number];
-  /** Equal-mass marginal bins only: probabilities N × C (row-major) and labels [N]; else null. */
-  readonly kept: Float64Array | null;
-  readonly keptLabels: Int32Array | null;
+  /** The metrics' own fields. */
+  readonly [field: string]: unknown;
 }
 
 interface AccumulatorSnapshot {
   readonly classCount: number | null;
   readonly top: TopLabelSnapshot;
   readonly classwise: ClasswiseSnapshot | null;
-  readonly nll: CompensatedSum;
-  readonly brier: CompensatedSum;
-  readonly entropy: CompensatedSum;
+  readonly metrics: StateSnapshot[] | null;
 }

@@ -3,29 +3,7 @@ import type { Labels } from './validation.js';
 import { invalidArgument } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
 
-/** Names of the numeric metrics in `CalibrationMetrics` (the CLI's `--json` keys), in display order. */
-export const METRIC_NAMES = [
-  'accuracy',
-  'nll',
-  'brier',
-  'ece',
-  'ece_l2',
-  'ece_lb',
-  'adaece',
-  'adaece_l2',
-  'mce',
-  'oe',
-  'classwise_ece',
-  'marginal_ece',
-  'ks',
-  'debiased_ece',
-  'sweep_ece',
-  'mean_confidence',
-  'mean_entropy',
-  'error_auroc',
-] as const;
-
-export type MetricName = (typeof METRIC_NAMES)[number];
+export { METRIC_NAMES, type MetricName } from './metric-registry.js';
 
 /**
  * Every calibration metric of METHODS.md § Metrics for predictions N × C (logits or probabilities, per

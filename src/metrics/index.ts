@@ -53,5 +53,9 @@ export {
 } from './parallel-evaluate.js';
 export { sharedFloat32Array, sharedFloat64Array, isShared, toShared } from './shared-arrays.js';
 export { evaluate, METRIC_NAMES, type MetricName } from './evaluate.js';
+export { METRICS, TOP_LABEL_METRICS, metricDefinition, type TopLabelMetricName } from './metric-registry.js';
+export { defineMetric, type MetricDefinition, type MetricShape, type RowBlock } from './metric-definition.js';
+export { MetricContext, type ClassStatistics } from './metric-context.js';
+export { MetricState, stateBuffers, type MergeRule, type StateField, type StateSpec, type StateSnapshot } from './metric-state.js';
 export { bootstrapInterval, bootstrapMetric, quantile, type BootstrapOptions, type ConfidenceInterval } from './bootstrap.js';
 export { topLabel } from './top-label.js';

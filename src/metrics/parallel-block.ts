@@ -14,21 +14,4 @@ export interface WorkerBlock {
 /** A worker's answer. */
 export type WorkerReply = { readonly ok: true; readonly state: CalibrationAccumulatorState } | { readonly ok: false; readonly message: string };
 
-/** The distinct ArrayBuffers of a state's typed arrays (the transfer list of `postMessage`). */
-export function stateBuffers(state: CalibrationAccumulatorState): ArrayBuffer[] {
-  const views: (ArrayBufferView | null)[] = [
-    state.top.confidence,
-    state.top.correct,
-    state.top.counts,
-    state.top.sumConfidence,
-    state.top.sumConfidenceError,
-    state.top.sumCorrect,
-    state.kept,
-    state.keptLabels,
-  ];
-  if (state.classwise !== null)
-    views.push(state.classwise.counts, state.classwise.sumProbability, state.classwise.sumProbabilityError, state.classwise.sumLabel);
-  const buffers = new Set<ArrayBuffer>();
-  for (const v of views) if (v !== null && v.buffer instanceof ArrayBuffer) buffers.add(v.buffer);
-  return [...buffers];
-}
+export { stateBuffers } from './metric-state.js';

@@ -1,15 +1,12 @@
 import type { BinConvention, ReliabilityData } from './reliability-types.js';
-import { type AdaptiveScheme, adaptiveBinSums, requireAdaptiveScheme } from './adaptive-ece.js';
+import { type AdaptiveScheme, requireAdaptiveScheme } from './adaptive-ece.js';
 import { binLowerClosed, binUpperClosed, DEFAULT_CONVENTION, equalWidthEdges, requireBins, requireConvention } from './binning.js';
-import { type BinSums, binnedCalibrationError, maximumBinGap, overconfidenceFromBins } from './bin-statistics.js';
-import { aurocFromSorted } from './auroc.js';
+import type { BinSums } from './bin-statistics.js';
 import { additionError, compensatedValues, CompensatedSum, mergeCompensated } from './compensated-sum.js';
-import { debiasedFromSorted } from './debiased-ece.js';
-import { ksFromSorted } from './ks-error.js';
-import { labelBinnedFromSums } from './label-binned-ece.js';
+import { MetricContext } from './metric-context.js';
+import { TOP_LABEL_METRICS, type TopLabelMetricName } from './metric-registry.js';
+import { MetricState } from './metric-state.js';
 import { reliabilityFromBinSums } from './reliability-diagram.js';
-import { sortTopLabel } from './sorted-top-label.js';
-import { sweepFromSorted } from './sweep-ece.js';
 import { requireStateArray, requireStateObject, requireStatePair } from './accumulator-state.js';
 import { requireTopLabel } from './validation.js';
 import { invalidArgument, requireNumber } from '../util/errors.js';
@@ -28,34 +25,20 @@ export interface TopLabelOptions {
   readonly sweepMaxBins?: number;
 }
 
-/** Top-label metrics, as fractions. Names are the CLI's `--json` keys. */
-export interface TopLabelMetrics {
+/**
+ * Top-label metrics, as fractions (the declarations with `scope: 'top-label'` in metric-registry.ts), with the
+ * settings they were computed with. Names are the CLI's `--json` keys.
+ */
+export type TopLabelMetrics = { readonly [K in TopLabelMetricName]: number } & {
   /** Number of samples N. */
   readonly n: number;
-  readonly accuracy: number;
-  readonly mean_confidence: number;
-  /** Equal-width ECE (ℓ1). */
-  readonly ece: number;
-  /** Equal-width ECE, ℓ2. */
-  readonly ece_l2: number;
-  /** Label-binned equal-width ECE with norm `ece_lb_p`. */
-  readonly ece_lb: number;
+  /** Norm p of `ece_lb`. */
   readonly ece_lb_p: number;
-  /** Equal-mass ECE (ℓ1) with scheme `adaptive_binning`. */
-  readonly adaece: number;
-  /** Equal-mass ECE, ℓ2 (the "ECE" of Karandikar et al. 2021's tables). */
-  readonly adaece_l2: number;
+  /** Equal-mass scheme of `adaece` and `adaece_l2`. */
   readonly adaptive_binning: AdaptiveScheme;
-  readonly mce: number;
-  readonly oe: number;
-  readonly ks: number;
-  readonly debiased_ece: number;
-  /** Monotonic-sweep ECE (equal-mass, ℓ2) and the number of bins it chose. */
-  readonly sweep_ece: number;
+  /** Number of bins the monotonic sweep chose. */
   readonly sweep_bins: number;
-  /** AUROC of confidence separating correct from incorrect predictions (NaN if all or none are correct). */
-  readonly error_auroc: number;
-}
+};
 
 /**
  * Streaming top-label state. Per sample it keeps the confidence c_i (Float64Array: exact for float32 and
@@ -264,36 +247,35 @@ export class TopLabelAccumulator {
     return reliabilityFromBinSums(this.binSums(), this.n, this.convention);
   }
 
+  /** Live views of the samples (shapes [N]) and whether every confidence came from a float32 input. */
+  views(): { confidence: Float64Array; correct: Uint8Array; allFloat32: boolean } {
+    return { confidence: this.confidence.subarray(0, this.n), correct: this.correct.subarray(0, this.n), allFloat32: this.allFloat32 };
+  }
+
+  /** Σ_i a_i. */
+  correctCount(): number {
+    return this.totalCorrect;
+  }
+
+  /** Σ_i c_i (compensated). */
+  confidenceSum(): number {
+    return this.totalConfidence.value;
+  }
+
   /** All top-label metrics. O(N) (one radix sort) plus O(b*²) for the sweep. */
   compute(): TopLabelMetrics {
-    const n = this.n;
-    if (n < 1) invalidArgument('accumulator', 'at least one sample before compute', '0 samples');
-    const sums = this.binSums();
-    const confidence = this.confidence.subarray(0, n);
-    const sorted = sortTopLabel(confidence, this.correct.subarray(0, n), this.allFloat32);
-    const adaptive = adaptiveBinSums(sorted, this.bins, this.adaptive);
-    const sweep = sweepFromSorted(sorted, 2, this.sweepMaxBins);
-    return {
-      n,
-      accuracy: this.totalCorrect / n,
-      mean_confidence: this.totalConfidence.value / n,
-      ece: binnedCalibrationError(sums, n, 1),
-      ece_l2: binnedCalibrationError(sums, n, 2),
-      ece_lb: labelBinnedFromSums(confidence, sums, this.convention, this.labelBinnedP),
-      ece_lb_p: this.labelBinnedP,
-      adaece: binnedCalibrationError(adaptive, n, 1),
-      adaece_l2: binnedCalibrationError(adaptive, n, 2),
-      adaptive_binning: this.adaptive,
-      mce: maximumBinGap(sums),
-      oe: overconfidenceFromBins(sums, n),
-      ks: ksFromSorted(sorted),
-      debiased_ece: debiasedFromSorted(sorted, this.bins),
-      sweep_ece: sweep.value,
-      sweep_bins: sweep.bins,
-      error_auroc: aurocFromSorted(sorted.confidence, sorted.correct),
-    };
+    const context = new MetricContext(this);
+    const out: Record<string, unknown> = { n: context.n };
+    for (const metric of TOP_LABEL_METRICS) out[metric.key] = metric.compute(context, EMPTY_STATE);
+    out['ece_lb_p'] = this.labelBinnedP;
+    out['adaptive_binning'] = this.adaptive;
+    out['sweep_bins'] = context.sweep().bins;
+    return out as TopLabelMetrics;
   }
 }
+
+/** The (empty) own state of metrics that declare none. */
+const EMPTY_STATE = new MetricState({});
 
 /** Plain-data state of a `TopLabelAccumulator` (`toState` / `fromState`; structured-clonable). */
 export interface TopLabelState {

@@ -1,6 +1,7 @@
-import { evaluateParallel, MAX_THREADS, PARALLEL_MIN_ROWS, requireBins } from '../../metrics/index.js';
+import { evaluateParallel, MAX_THREADS, METRIC_NAMES, PARALLEL_MIN_ROWS, requireBins } from '../../metrics/index.js';
 import { requireNumber } from '../../util/errors.js';
 import { defineCommand } from '../command.js';
+import { wrapText } from '../format-table.js';
 import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, readAllShared, validatedChunks } from '../inputs.js';
 import { bootstrapAllMetrics, evaluateChunks, formatMetricsTable, metricsJson, type EvalSettings } from '../metrics-report.js';
 
@@ -25,6 +26,7 @@ export const evalCommand = defineCommand({
     '--bootstrap gives percentile intervals (rows resampled with replacement). Binned calibration errors are biased',
     'upward, and a resample inherits that bias, so for a small, noisy ECE (marginal and classwise ECE especially) the',
     'interval can lie above the estimate; debiased_ece corrects the bias of the L2 ECE.',
+    wrapText(`Metrics (--json keys, in table order): ${METRIC_NAMES.join(', ')}.`),
   ].join('\n'),
   examples: [
     'calib eval --logits val-logits.npy --labels val-labels.npy',

@@ -1,0 +1,71 @@
+import { adaptiveBinSums } from './adaptive-ece.js';
+import type { BinSums } from './bin-statistics.js';
+import type { ClasswiseAccumulator } from './classwise-accumulator.js';
+import type { MarginalBinning } from './marginal-ece.js';
+import { type SortedTopLabel, sortTopLabel } from './sorted-top-label.js';
+import { type SweepResult, sweepFromSorted } from './sweep-ece.js';
+import type { TopLabelAccumulator } from './top-label-accumulator.js';
+import { invalidArgument } from '../util/errors.js';
+
+/** The class-level part of a context (absent when a `TopLabelAccumulator` computes alone). */
+export interface ClassStatistics {
+  readonly classes: number;
+  readonly classwise: ClasswiseAccumulator;
+  readonly marginalBinning: MarginalBinning;
+  readonly marginalDebias: boolean;
+}
+
+/**
+ * The shared statistics the metrics are computed from, each derived at most once per `compute()`: the top-label
+ * equal-width bin sums, the samples sorted by confidence (one radix sort), the equal-mass bin sums and the
+ * monotonic sweep; and, in a `CalibrationAccumulator`, the classwise bins.
+ */
+export class MetricContext {
+  readonly top: TopLabelAccumulator;
+  private readonly classStatistics: ClassStatistics | null;
+  private sums: BinSums | null = null;
+  private sortedSamples: SortedTopLabel | null = null;
+  private adaptiveSums: BinSums | null = null;
+  private sweepResult: SweepResult | null = null;
+
+  constructor(top: TopLabelAccumulator, classStatistics: ClassStatistics | null = null) {
+    if (top.count < 1) invalidArgument('accumulator', 'at least one sample before compute', '0 samples');
+    this.top = top;
+    this.classStatistics = classStatistics;
+  }
+
+  /** Number of samples N. */
+  get n(): number {
+    return this.top.count;
+  }
+
+  /** Top-label equal-width bin sums (shapes [M]). */
+  binSums(): BinSums {
+    return (this.sums ??= this.top.binSums());
+  }
+
+  /** The top-label samples sorted by confidence (stable). */
+  sorted(): SortedTopLabel {
+    if (this.sortedSamples === null) {
+      const { confidence, correct, allFloat32 } = this.top.views();
+      this.sortedSamples = sortTopLabel(confidence, correct, allFloat32);
+    }
+    return this.sortedSamples;
+  }
+
+  /** Equal-mass bin sums with the accumulator's scheme (`adaptive`). */
+  adaptive(): BinSums {
+    return (this.adaptiveSums ??= adaptiveBinSums(this.sorted(), this.top.bins, this.top.adaptive));
+  }
+
+  /** The monotonic sweep (ℓ2, at most `sweepMaxBins` bins). */
+  sweep(): SweepResult {
+    return (this.sweepResult ??= sweepFromSorted(this.sorted(), 2, this.top.sweepMaxBins));
+  }
+
+  /** The classwise statistics (only in a `CalibrationAccumulator`). */
+  classes(): ClassStatistics {
+    if (this.classStatistics === null) invalidArgument('metric', 'a metric of top-label scope in a TopLabelAccumulator', 'a metric that needs classwise statistics');
+    return this.classStatistics;
+  }
+}

@@ -1,0 +1,72 @@
+import type { BinConvention } from './reliability-types.js';
+import type { AdaptiveScheme } from './adaptive-ece.js';
+import type { MarginalBinning } from './marginal-ece.js';
+import type { MetricContext } from './metric-context.js';
+import type { MetricState, StateSpec } from './metric-state.js';
+import type { Labels, PredictionKind } from './validation.js';
+import type { FloatArray } from '../util/matrix.js';
+
+/**
+ * The declaration of one streaming metric of `CalibrationAccumulator` (and so of `evaluate`, `calib eval`'s
+ * table and `--json` keys, the bootstrap intervals and the README's metric table). See metric-registry.ts for
+ * how to add one.
+ */
+export interface MetricDefinition<K extends string = string> {
+  /** Snake_case name: the key in `CalibrationMetrics` and in `calib eval --json`. */
+  readonly key: K;
+  /** Row label of the human table, with its unit, e.g. 'ECE (%)'. */
+  readonly label: string;
+  /** Whether tables show the value ×100 (a fraction shown as a percentage) or as a plain number. */
+  readonly percent: boolean;
+  /** One line for the docs: what it measures and its source. */
+  readonly description: string;
+  /**
+   * 'top-label': computed from the top-label state alone (confidence and correctness samples, equal-width bins),
+   * so `TopLabelAccumulator.compute` reports it too; 'rows' (default): may also use the classwise bins and its
+   * own state.
+   */
+  readonly scope?: 'top-label' | 'rows';
+  /** The metric's own per-sample state: its fields and how each merges (metric-state.ts). */
+  readonly state?: (shape: MetricShape) => StateSpec;
+  /** Whether `update` reads `block.probabilities` (for logit inputs they are then computed per block). */
+  readonly needsProbabilities?: boolean;
+  /** Add a block of rows to the metric's state (called in row order; the block is validated already). */
+  readonly update?: (state: MetricState, block: RowBlock) => void;
+  /** The value from the shared statistics (`context`) and the metric's own state. */
+  readonly compute: (context: MetricContext, state: MetricState) => number;
+}
+
+/** A metric declaration with its literal key and scope kept (for the derived name types). */
+export function defineMetric<const D extends MetricDefinition>(definition: D): D {
+  return definition;
+}
+
+/** The normalised settings of a `CalibrationAccumulator` and its class count, for sizing metric states. */
+export interface MetricShape {
+  readonly classes: number;
+  readonly input: PredictionKind;
+  readonly bins: number;
+  readonly convention: BinConvention;
+  readonly adaptive: AdaptiveScheme;
+  readonly marginalBinning: MarginalBinning;
+  readonly marginalDebias: boolean;
+}
+
+/**
+ * A validated block of rows as the one-pass kernels see it: per row r < `rows` (shapes [≥ rows]) the top-label
+ * confidence c = p_ŷ and correctness, −log p_y, the Brier score Σ_k (p_k − 1[k = y])² and the entropy −Σ p log p;
+ * the label of row r is `labels[labelOffset + r]`; `probabilities` holds the rows' p (rows × C, row-major) when
+ * a metric asked for them (`needsProbabilities`), else it is empty.
+ */
+export interface RowBlock {
+  readonly rows: number;
+  readonly classes: number;
+  readonly labels: Labels;
+  readonly labelOffset: number;
+  readonly confidence: Float64Array;
+  readonly correct: Uint8Array;
+  readonly nll: Float64Array;
+  readonly brier: Float64Array;
+  readonly entropy: Float64Array;
+  readonly probabilities: FloatArray;
+}

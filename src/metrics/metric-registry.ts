@@ -1,0 +1,76 @@
+/**
+ * The metrics of `CalibrationAccumulator` (so of `evaluate`, `evaluateParallel`, `bootstrapMetric`, `calib eval`'s
+ * table, its `--json` keys and bootstrap intervals, `calib demo` and the README's metric table), in display order.
+ *
+ * ## How to add a streaming metric (one file plus one test)
+ * 1. Write `src/metrics/<name>.ts` exporting `defineMetric({ key, label, percent, description, compute })`
+ *    (metric-definition.ts). A metric of the top label reads the shared statistics of `MetricContext`
+ *    (bin sums, sorted samples, equal-mass bins, sweep; `scope: 'top-label'`); a metric that needs more declares
+ *    its own `state` — each field once, with how it merges (`sum`, `compensated-sum`, `max`, `all`, `concat`;
+ *    metric-state.ts) — and an `update(state, block)` over validated row blocks (per-row confidence,
+ *    correctness, NLL, Brier, entropy, labels and, with `needsProbabilities`, the probability rows).
+ *    Snapshot/restore, merge (bit-exact), `toState`/`fromState` for worker threads, `CalibrationMetrics`,
+ *    `METRIC_NAMES`, the CLI's labels and JSON keys and the README table all follow from the declaration.
+ * 2. Add it to `METRICS` below (where it should appear in tables), then `npm run docs` to refresh the README table.
+ * 3. Write `test/metrics/<name>.test.ts` against independently computed values (by hand, from the formula or a
+ *    reference implementation). test/metrics/metric-registry.test.ts already checks every entry of `METRICS` for
+ *    bit-exact merges, state round trips and worker-thread evaluation.
+ */
+import type { MetricDefinition } from './metric-definition.js';
+import { brier, classwiseEce, marginalEce, meanEntropy, nll } from './probability-metrics.js';
+import {
+  accuracy,
+  adaece,
+  adaeceL2,
+  debiasedEce,
+  ece,
+  eceL2,
+  eceLb,
+  errorAuroc,
+  ks,
+  mce,
+  meanConfidence,
+  oe,
+  sweepEce,
+} from './top-label-metrics.js';
+
+export const METRICS = [
+  accuracy,
+  nll,
+  brier,
+  ece,
+  eceL2,
+  eceLb,
+  adaece,
+  adaeceL2,
+  mce,
+  oe,
+  classwiseEce,
+  marginalEce,
+  ks,
+  debiasedEce,
+  sweepEce,
+  meanConfidence,
+  meanEntropy,
+  errorAuroc,
+] as const satisfies readonly MetricDefinition[];
+
+type Declared = (typeof METRICS)[number];
+
+/** Names of the numeric metrics in `CalibrationMetrics` (the CLI's `--json` keys), in display order. */
+export type MetricName = Declared['key'];
+
+/** Names of the metrics computed from the top-label state alone (`TopLabelMetrics`). */
+export type TopLabelMetricName = Extract<Declared, { scope: 'top-label' }>['key'];
+
+export const METRIC_NAMES: readonly MetricName[] = Object.freeze(METRICS.map((m) => m.key));
+
+/** The top-label metrics (also reported by `TopLabelAccumulator.compute`), in display order. */
+export const TOP_LABEL_METRICS: readonly MetricDefinition<TopLabelMetricName>[] = Object.freeze(
+  (METRICS as readonly MetricDefinition[]).filter((m) => m.scope === 'top-label') as MetricDefinition<TopLabelMetricName>[],
+);
+
+/** The declaration of metric `name`. */
+export function metricDefinition(name: MetricName): MetricDefinition<MetricName> {
+  return (METRICS as readonly MetricDefinition<MetricName>[]).find((m) => m.key === name)!;
+}
