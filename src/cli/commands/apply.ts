@@ -38,7 +38,11 @@ export const applyCommand = defineCommand({
   async run(flags, io) {
     const ext = extname(flags.out).toLowerCase();
     if (ext !== '.npy' && ext !== '.csv' && ext !== '.json') invalidArgument('--out', 'a file ending in .npy, .csv or .json', JSON.stringify(flags.out));
-    await requireOutputPath(flags.out);
+    await requireOutputPath(flags.out, '--out', [
+      { argName: '--calibrator', path: flags.calibrator },
+      { argName: '--logits', path: flags.logits },
+      { argName: '--probs', path: flags.probs },
+    ]);
     const calibrator = await readCalibratorFile(flags.calibrator, '--calibrator');
     const wantLogits = flags.output === 'logits';
     if (wantLogits && !calibrator.applyLogits) {

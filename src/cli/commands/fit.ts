@@ -1,3 +1,4 @@
+import { extname } from 'node:path';
 import { atGridEceEdge, CALIBRATOR_KINDS, fitCalibrator, type CalibratorKind, type Predictions } from '../../posthoc/index.js';
 import { evaluate, requireBins } from '../../metrics/index.js';
 import { invalidArgument } from '../../util/errors.js';
@@ -38,7 +39,12 @@ export const fitCommand = defineCommand({
   async run(flags, io) {
     requireBins(flags.bins, '--bins');
     const options = parseKeyValues('opt', flags.opt);
-    await requireOutputPath(flags.out);
+    if (extname(flags.out).toLowerCase() !== '.json') invalidArgument('--out', 'a file ending in .json (the calibrator is written as JSON)', JSON.stringify(flags.out));
+    await requireOutputPath(flags.out, '--out', [
+      { argName: '--logits', path: flags.logits },
+      { argName: '--probs', path: flags.probs },
+      { argName: '--labels', path: flags.labels },
+    ]);
     const { predictions, labels } = await openPredictionsAndLabels(flags);
     const { rows, cols } = predictions.source;
     if ((flags.method === 'platt' || flags.method === 'beta') && cols !== 2) {

@@ -5,6 +5,7 @@ import { describeOptions } from '../../losses/options.js';
 import { invalidArgument } from '../../util/errors.js';
 import { parseKeyValues, UsageError } from '../args.js';
 import { defineCommand } from '../command.js';
+import { requireOutputPath, writingOutput } from '../output-path.js';
 
 const PRIMARY_NAMES = LOSS_NAMES.filter((n) => LOSSES[n].role !== 'term');
 const TERM_NAMES = LOSS_NAMES.filter((n) => LOSSES[n].role === 'term');
@@ -57,6 +58,13 @@ export const lossCommand = defineCommand({
     if ((flags.history === undefined) !== (flags.epochs === undefined)) throw new UsageError('loss: give --history and --epochs together');
     if (flags.history !== undefined && flags.name !== 'crl') throw new UsageError(`loss: --history is for crl, not ${flags.name}`);
     if (flags.grad !== undefined && fileFormat(flags.grad, '--grad') !== 'npy') invalidArgument('--grad', 'a .npy path', JSON.stringify(flags.grad));
+    if (flags.grad !== undefined) {
+      await requireOutputPath(flags.grad, '--grad', [
+        { argName: '--logits', path: flags.logits },
+        { argName: '--labels', path: flags.labels },
+        { argName: '--history', path: flags.history },
+      ]);
+    }
     const options = parseKeyValues('opt', flags.opt);
     const primaryOptions = parseKeyValues('primary-opt', flags['primary-opt']);
 
@@ -76,7 +84,7 @@ export const lossCommand = defineCommand({
         argumentNames: { logits: '--logits', labels: '--labels', soft: '--labels', history: '--history' },
       },
     );
-    if (flags.grad !== undefined) await writeNpy(flags.grad, result.gradient!, logits.shape);
+    if (flags.grad !== undefined) await writingOutput(flags.grad, '--grad', () => writeNpy(flags.grad!, result.gradient!, logits.shape));
     if (flags.json) {
       io.stdout.write(`${JSON.stringify({ loss: result.loss, terms: result.terms })}\n`);
       return;

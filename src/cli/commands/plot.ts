@@ -40,7 +40,11 @@ export const plotCommand = defineCommand({
     const ext = extname(flags.out).toLowerCase();
     if (ext !== '.svg' && ext !== '.png') invalidArgument('--out', 'a file ending in .svg or .png', JSON.stringify(flags.out));
     requireBins(flags.bins, '--bins');
-    await requireOutputPath(flags.out);
+    await requireOutputPath(flags.out, '--out', [
+      { argName: '--logits', path: flags.logits },
+      { argName: '--probs', path: flags.probs },
+      { argName: '--labels', path: flags.labels },
+    ]);
     if (flags.width !== undefined) requireNumber('--width', flags.width, { integer: true, min: 16, max: 16384 });
     const { predictions, labels } = await openPredictionsAndLabels(flags);
     const accumulator = new CalibrationAccumulator({

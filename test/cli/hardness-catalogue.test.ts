@@ -1,0 +1,93 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, linkSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { syntheticOverconfident } from '../../src/data/synthetic.js';
+import { readNpy, writeNpy } from '../../src/io/npy.js';
+import { tempDir } from '../io/temp-dir.js';
+import { run } from './capture.js';
+
+/**
+ * The hardness catalogue (issue 16, "Hard to break"): one test per class of hostile or careless input, each
+ * through the CLI in-process. A class passes when nothing the user owns is lost or replaced, nothing wrong is
+ * reported with exit 0, and a user mistake is one stderr line with exit 2 naming the argument.
+ */
+
+const dir = tempDir('hardness');
+const p = (name: string): string => join(dir, name);
+const N = 400;
+const C = 4;
+const set = syntheticOverconfident({ n: N, classes: C, seed: 11 });
+await writeNpy(p('z.npy'), Float32Array.from(set.logits), [N, C]);
+await writeNpy(p('y.npy'), set.labels, [N], { dtype: 'int64' });
+
+/** Exit 2, nothing on stdout, one stderr line matching `pattern`. */
+async function refused(argv: string[], pattern: RegExp): Promise<string> {
+  const r = await run(argv);
+  assert.equal(r.code, 2, `${argv.join(' ')} -> ${r.code}: ${r.stderr}`);
+  assert.equal(r.stdout, '', argv.join(' '));
+  assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  assert.doesNotMatch(r.stderr, /internal error|\n\s+at /);
+  assert.match(r.stderr, pattern);
+  return r.stderr;
+}
+
+async function succeeds(argv: string[]): Promise<{ stdout: string; stderr: string }> {
+  const r = await run(argv);
+  assert.equal(r.code, 0, `${argv.join(' ')}: ${r.stderr}`);
+  return r;
+}
+
+const fit = (out: string, extra: string[] = []): string[] => [
+  'fit', '--method', 'temperature', '--logits', p('z.npy'), '--labels', p('y.npy'), '--out', out, ...extra,
+];
+
+test('class 1: writing through --out replaces only a regular, writable file: links are followed, special and read-only files refused', async () => {
+  // A symbolic link stays a link; its target is replaced and keeps its mode.
+  writeFileSync(p('real.json'), '{}\n');
+  chmodSync(p('real.json'), 0o640);
+  symlinkSync('real.json', p('link.json'));
+  await succeeds(fit(p('link.json')));
+  assert.ok(lstatSync(p('link.json')).isSymbolicLink(), 'the link is still a link');
+  assert.equal(statSync(p('real.json')).mode & 0o777, 0o640, 'the mode of the replaced file is kept');
+  assert.match(readFileSync(p('real.json'), 'utf8'), /"kind": "temperature"/);
+  // A dangling link creates its target.
+  symlinkSync('made.json', p('dangling.json'));
+  await succeeds(fit(p('dangling.json')));
+  assert.ok(lstatSync(p('dangling.json')).isSymbolicLink());
+  assert.ok(statSync(p('made.json')).isFile());
+  // A FIFO, a device and a read-only file are refused, untouched.
+  execFileSync('mkfifo', [p('fifo.json')]);
+  await refused(fit(p('fifo.json')), /--out: .*fifo\.json" \(a FIFO/);
+  assert.ok(lstatSync(p('fifo.json')).isFIFO());
+  await refused(['apply', '--calibrator', p('real.json'), '--logits', p('z.npy'), '--out', '/dev/null'], /--out: expected a file ending in \.npy/);
+  symlinkSync('/dev/null', p('null.npy'));
+  await refused(['apply', '--calibrator', p('real.json'), '--logits', p('z.npy'), '--out', p('null.npy')], /--out: .*null\.npy" \(a character device\)/);
+  assert.ok(lstatSync(p('null.npy')).isSymbolicLink());
+  writeFileSync(p('ro.json'), 'keep\n');
+  chmodSync(p('ro.json'), 0o444);
+  await refused(fit(p('ro.json')), /--out: .*ro\.json" \(read-only file, mode 0444\)/);
+  assert.equal(readFileSync(p('ro.json'), 'utf8'), 'keep\n');
+  assert.equal(statSync(p('ro.json')).mode & 0o777, 0o444);
+  // Writers that are not --out (demo's directory, --grad) go through the same checks.
+  execFileSync('mkfifo', [p('g.npy')]);
+  await refused(['loss', 'ce', '--logits', p('z.npy'), '--labels', p('y.npy'), '--grad', p('g.npy')], /--grad: .*\(a FIFO/);
+});
+
+test('class 2: an output that is one of the inputs (same file by inode, links included) is refused; fit --out must be .json', async () => {
+  await succeeds(fit(p('ts.json')));
+  const before = readFileSync(p('z.npy'));
+  await refused(['apply', '--calibrator', p('ts.json'), '--logits', p('z.npy'), '--out', p('z.npy')], /--out: .*which is the --logits file/);
+  await refused(['apply', '--calibrator', p('ts.json'), '--logits', p('z.npy'), '--out', join(dir, '.', 'z.npy')], /which is the --logits file/);
+  linkSync(p('z.npy'), p('hard.npy'));
+  await refused(['apply', '--calibrator', p('ts.json'), '--logits', p('z.npy'), '--out', p('hard.npy')], /which is the --logits file/);
+  symlinkSync('z.npy', p('soft.npy'));
+  await refused(['apply', '--calibrator', p('ts.json'), '--logits', p('soft.npy'), '--out', p('z.npy')], /which is the --logits file/);
+  assert.deepEqual(readFileSync(p('z.npy')), before);
+  await refused(['plot', '--logits', p('z.npy'), '--labels', p('y.npy'), '--out', p('y.npy')], /--out: expected a file ending in \.svg or \.png/);
+  await refused(fit(p('y.npy')), /--out: expected a file ending in \.json/);
+  await refused(['loss', 'ce', '--logits', p('z.npy'), '--labels', p('y.npy'), '--grad', p('z.npy')], /--grad: .*which is the --logits file/);
+  assert.deepEqual(readFileSync(p('z.npy')), before);
+  assert.equal((await readNpy(p('y.npy'))).shape[0], N);
+});
