@@ -91,3 +91,20 @@ test('class 2: an output that is one of the inputs (same file by inode, links in
   assert.deepEqual(readFileSync(p('z.npy')), before);
   assert.equal((await readNpy(p('y.npy'))).shape[0], N);
 });
+
+test('class 3: CSV delimiter and decimal mark are detected or refused; decimal commas never become extra columns', async () => {
+  const rows = ['0.9,0.1', '0.2,0.8', '0.65,0.35', '0.4,0.6'];
+  writeFileSync(p('y2.csv'), 'label\n0\n1\n1\n1\n');
+  writeFileSync(p('p-point.csv'), `a,b\n${rows.join('\n')}\n`);
+  writeFileSync(p('p-semicolon.csv'), `a;b\n${rows.map((r) => r.replace(/\./g, ',').replace(/,(?=0,)/, ';')).join('\n')}\n`);
+  writeFileSync(p('p-split.csv'), `${rows.map((r) => r.replace(/\./g, ',')).join('\n')}\n`);
+  const reference = JSON.parse((await succeeds(['eval', '--probs', p('p-point.csv'), '--labels', p('y2.csv'), '--json'])).stdout);
+  const semicolon = JSON.parse((await succeeds(['eval', '--probs', p('p-semicolon.csv'), '--labels', p('y2.csv'), '--json'])).stdout);
+  assert.equal(semicolon.accuracy, 0.75);
+  assert.deepEqual(semicolon, reference);
+  await refused(['eval', '--probs', p('p-split.csv'), '--labels', p('y2.csv')], /--probs: .*decimal commas split into extra columns: line 1 reads "0,9,0,1"/);
+  writeFileSync(p('z-split.csv'), '2,3456,-1,2500\n-3,1250,3,7500\n0,5000,1,2500\n-1,0000,2,1250\n');
+  await refused(['eval', '--logits', p('z-split.csv'), '--labels', p('y2.csv')], /--logits: .*decimal commas split into extra columns/);
+  writeFileSync(p('p-mixed.csv'), '0.9;0,1\n0,2;0,8\n0,65;0,35\n0,4;0,6\n');
+  await refused(['eval', '--probs', p('p-mixed.csv'), '--labels', p('y2.csv')], /--probs: expected one decimal mark in the whole file, got both points \("0\.9" in line 1\) and commas/);
+});

@@ -71,3 +71,26 @@ test('labels come from the only column or from a named one, and must be integers
   throwsAs(() => parseLabelsCsv('1\n2.5\n', l), /integer class labels, got 2\.5 in data row 2 \(index 1\) of "y\.csv"/, '--labels');
   throwsAs(() => parseLabelsCsv('1\nnan\n', l), /integer class labels, got NaN/, '--labels');
 });
+
+test('semicolon-, tab- and space-separated files may use decimal commas; the dialect is detected and reported', () => {
+  const semi = parseNumericCsv('a;b\n0,25;0,75\n1;0\n', ctx);
+  assert.deepEqual([...semi.data], [0.25, 0.75, 1, 0]);
+  assert.deepEqual(semi.dialect, { delimiter: ';', decimal: ',' });
+  const tab = parseNumericCsv('0,5\t0,5\n-1,5e-1\t1,15\n', ctx);
+  assert.deepEqual([...tab.data], [0.5, 0.5, -0.15, 1.15]);
+  assert.deepEqual(tab.dialect, { delimiter: '\t', decimal: ',' });
+  const quoted = parseNumericCsv('"0,25","0,75"\n"1","0"\n', ctx);
+  assert.deepEqual([...quoted.data], [0.25, 0.75, 1, 0]);
+  assert.deepEqual(quoted.dialect, { delimiter: ',', decimal: ',' });
+  assert.deepEqual(parseNumericCsv('0.25,0.75\n', ctx).dialect, { delimiter: ',', decimal: '.' });
+});
+
+test('decimal commas split by comma separators are refused, naming what was seen, never read as extra columns', () => {
+  throwsAs(() => parseNumericCsv('0,05,0,95\n0,5,0,5\n', ctx), /decimal commas split into extra columns: line 1 reads "0,05,0,95" as 4 integer cells, one written "05"/);
+  throwsAs(() => parseNumericCsv('2,3456,-1,2500\n-3,1250,3,7500\n', ctx), /every second one with the same number of digits/);
+  throwsAs(() => parseNumericCsv('a,b\n0,25,0,75\n', ctx), /expected 2 cells per row \(as in the header\), got 4 cells in line 2 .*decimal commas in a comma-separated file\?/);
+  throwsAs(() => parseNumericCsv('0.5;0,5\n', ctx), /one decimal mark in the whole file, got both points \("0\.5" in line 1\) and commas \("0,5" in line 1\)/);
+  // Integer logits and labels with leading-zero ids stay readable.
+  assert.deepEqual([...parseNumericCsv('1,-2,3\n4,5,-6\n', ctx).data], [1, -2, 3, 4, 5, -6]);
+  assert.deepEqual([...parseLabelsCsv('id,label\n001,3\n002,1\n', { argName: '--labels', path: 'y.csv' }, 'label')], [3, 1]);
+});
