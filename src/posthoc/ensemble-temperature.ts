@@ -29,7 +29,7 @@ import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { CalibrationFitError } from './fit-error.js';
 import { jsonHeader, readHeader, readNumber, readVector } from './json.js';
 import { enumOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
-import { checkPredictions, logitFitData, logitsOf, softmaxRowsInPlace } from './predictions.js';
+import { checkPredictions, logitFitData, logitsOf, requireFiniteOutput, softmaxRowsInPlace } from './predictions.js';
 import { minimizeOnSimplex, type SimplexObjective } from './simplex-minimize.js';
 import { nllTemperature } from './temperature.js';
 
@@ -74,6 +74,7 @@ export class EnsembleTemperatureCalibrator implements Calibrator {
     const t = this.temperature;
     // Same arithmetic as TemperatureCalibrator (z / T, then a stable softmax): w = (1, 0, 0) reproduces it bit for bit.
     for (let i = 0; i < scaled.length; i++) scaled[i] = scaled[i]! / t;
+    requireFiniteOutput(scaled, cols, this.kind, `T = ${t}`);
     softmaxRowsInPlace(scaled, rows, cols);
     softmaxRowsInPlace(plain, rows, cols);
     const [w0, w1, w2] = this.#weights as unknown as [number, number, number];
@@ -252,7 +253,7 @@ export function fitEnsembleTemperature(
 /** Rebuild an ensemble-temperature-scaling calibrator from its JSON (validated; errors name the field). */
 export function ensembleTemperatureFromJSON(json: unknown): EnsembleTemperatureCalibrator {
   const { record, classes, settings } = readHeader(json, 'ensemble-temperature', ensembleTemperatureOptions);
-  const temperature = readNumber(record, 'temperature', { positive: true });
+  const temperature = readNumber(record, 'temperature', { positive: true, temperature: true });
   const weights = readVector('json.weights', record.weights, 3);
   let sum = 0;
   for (let j = 0; j < 3; j++) {

@@ -50,11 +50,20 @@ export function readHeader<S extends OptionSpecs>(
   return { record, classes, settings };
 }
 
-/** A finite number field (optionally > 0). */
-export function readNumber(record: Record<string, unknown>, field: string, opts: { positive?: boolean } = {}): number {
+/** Smallest and largest temperature a calibrator file may hold (far wider than any fit gives; 1/T is finite). */
+export const STORED_TEMPERATURE_RANGE = { min: 1e-100, max: 1e100 } as const;
+
+/**
+ * A finite number field (optionally > 0; `temperature`: within STORED_TEMPERATURE_RANGE, so that a subnormal
+ * T such as 1e-320, whose reciprocal overflows, is refused when the file is read rather than giving NaN later).
+ */
+export function readNumber(record: Record<string, unknown>, field: string, opts: { positive?: boolean; temperature?: boolean } = {}): number {
   const value = record[field];
   if (typeof value !== 'number' || !Number.isFinite(value) || (opts.positive && !(value > 0))) {
     invalidArgument(`json.${field}`, opts.positive ? 'a finite number > 0' : 'a finite number', describe(value));
+  }
+  if (opts.temperature && !(value >= STORED_TEMPERATURE_RANGE.min && value <= STORED_TEMPERATURE_RANGE.max)) {
+    invalidArgument(`json.${field}`, `a temperature in [${STORED_TEMPERATURE_RANGE.min}, ${STORED_TEMPERATURE_RANGE.max}]`, describe(value));
   }
   return value;
 }

@@ -21,7 +21,7 @@ import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { CalibrationFitError } from './fit-error.js';
 import { jsonHeader, matrixToRows } from './json.js';
 import { lbfgs } from './lbfgs.js';
-import { checkPredictions, logitsOf, logProbabilitiesOf, softmaxRowsInPlace, type CheckedPredictions } from './predictions.js';
+import { checkPredictions, logitsOf, logProbabilitiesOf, requireFiniteOutput, softmaxRowsInPlace, type CheckedPredictions } from './predictions.js';
 
 export type LinearStructure = 'diagonal' | 'full';
 export type LinearKind = 'vector' | 'matrix' | 'dirichlet';
@@ -279,7 +279,9 @@ export class LinearCalibrator implements Calibrator {
     const checked = checkPredictions('input', input, this.classes);
     const { rows } = checked.matrix;
     const x = linearFeatures(checked, this.features);
-    return { rows, cols: this.classes, data: linearLogits(x, rows, this.classes, this.structure, this.#theta) };
+    const data = linearLogits(x, rows, this.classes, this.structure, this.#theta);
+    requireFiniteOutput(data, this.classes, this.kind, 'W x + b');
+    return { rows, cols: this.classes, data };
   }
 
   toJSON(): CalibratorJSON {

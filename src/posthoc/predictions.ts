@@ -162,3 +162,19 @@ export function normalizeRowsInPlace(values: Float64Array, rows: number, cols: n
   }
   return values;
 }
+
+/**
+ * Throw `InvalidArgumentError` naming the calibrator's `parameter` when a calibrated output is not finite (e.g.
+ * logits z / T that overflow float64 for a tiny T): a calibrator never returns NaN or ±∞ silently.
+ */
+export function requireFiniteOutput(data: Float64Array, cols: number, kind: string, parameter: string): void {
+  for (let i = 0; i < data.length; i++) {
+    if (!Number.isFinite(data[i]!)) {
+      invalidArgument(
+        `${kind} calibrator`,
+        `parameters that give finite outputs on these inputs`,
+        `${describe(data[i])} at row ${Math.floor(i / cols)}, column ${i % cols} (${parameter})`,
+      );
+    }
+  }
+}

@@ -6,7 +6,7 @@
 import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { jsonHeader } from './json.js';
-import { checkPredictions, logitsOf, softmaxRowsInPlace } from './predictions.js';
+import { checkPredictions, logitsOf, requireFiniteOutput, softmaxRowsInPlace } from './predictions.js';
 
 export type TemperatureKind = 'temperature' | 'ts-sb-ece' | 'ts-hb-ece';
 
@@ -38,6 +38,7 @@ export class TemperatureCalibrator implements Calibrator {
     const data = logitsOf(checked);
     const t = this.temperature;
     for (let i = 0; i < data.length; i++) data[i] = data[i]! / t;
+    requireFiniteOutput(data, checked.matrix.cols, this.kind, `T = ${t}`);
     return { rows: checked.matrix.rows, cols: checked.matrix.cols, data };
   }
 

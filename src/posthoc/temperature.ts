@@ -11,7 +11,10 @@
  *   started from a rough (1e−3) solution on a strided subsample of 4096 rows (for N > 8192), and stopped after
  *   a Halley step below 1e−6 relative (error O(δ³)), a Newton step below 1e−8 (error O(δ²)) or any other step
  *   below 1e−10: typically 2–3 passes over the data (the inner loop uses fast-exp.ts). T is searched in
- *   [1e−4, 1e4]; if the NLL has no minimum there (e.g. every validation prediction is correct, so the NLL
+ *   [1e−4·s, 1e4·s], where s = 1 for ordinary logits and, when the mean row spread (max − min) of the logits is
+ *   outside [1/16, 256], s is the power of two nearest to it: the iteration then runs on β·s with logits
+ *   divided by s (exact in floating point), so logits of magnitude 1e4–1e30 fit as well as ordinary ones
+ *   (scaled parametrisation; the scale only moves the search range). If the NLL has no minimum there (e.g. every validation prediction is correct, so the NLL
  *   falls as T → 0), or the iteration cap (100) is reached, a `CalibrationFitError` is thrown.
  * - 'grid-ece': the papers' code (focal-calibration, MbLS, ACLS): T from the grid 0.1, 0.2, …, 10.0 with the
  *   lowest validation top-label ECE (metrics/ece.ts, `bins` equal-width (l, u] bins; first minimum on ties).
@@ -56,12 +59,22 @@ interface Prepared {
   readonly labelGap: Float64Array;
   /** Whether every row is constant (then the NLL does not depend on T). */
   readonly constant: boolean;
+  /** Scale s of the logits: the iteration works on t / s and β·s (see the file comment). */
+  readonly scale: number;
 }
 
-function prepare(logits: FloatArray, rows: number, cols: number, labels: Int32Array): Prepared {
+/** Mean row spreads outside [1/16, 256] get a scaled parametrisation. */
+const UNSCALED_SPREAD = { min: 1 / 16, max: 256 } as const;
+
+/**
+ * Row maxima and label gaps of the logits; `scale`: 'auto' picks s from the mean row spread (1 when it is
+ * within UNSCALED_SPREAD, else the nearest power of two), or a given s.
+ */
+function prepare(logits: FloatArray, rows: number, cols: number, labels: Int32Array, scale: number | 'auto' = 'auto'): Prepared {
   const rowMax = new Float64Array(rows);
   const labelGap = new Float64Array(rows);
   let constant = true;
+  let spreadSum = 0;
   for (let i = 0; i < rows; i++) {
     const o = i * cols;
     let m = logits[o]!;
@@ -72,10 +85,18 @@ function prepare(logits: FloatArray, rows: number, cols: number, labels: Int32Ar
       if (v < lo) lo = v;
     }
     if (lo !== m) constant = false;
+    spreadSum += m - lo;
     rowMax[i] = m;
     labelGap[i] = logits[o + labels[i]!]! - m;
   }
-  return { logits, rows, cols, rowMax, labelGap, constant };
+  let s = 1;
+  if (scale !== 'auto') s = scale;
+  else {
+    const spread = spreadSum / rows;
+    if (spread > 0 && Number.isFinite(spread) && (spread < UNSCALED_SPREAD.min || spread > UNSCALED_SPREAD.max)) s = 2 ** Math.round(Math.log2(spread));
+  }
+  if (s !== 1) for (let i = 0; i < rows; i++) labelGap[i] = labelGap[i]! / s;
+  return { logits, rows, cols, rowMax, labelGap, constant, scale: s };
 }
 
 /**
@@ -84,11 +105,12 @@ function prepare(logits: FloatArray, rows: number, cols: number, labels: Int32Ar
  * are the mean, variance and third central moment of t_i under p_i = e_i / Σ e_i (minus t_iy for the first).
  */
 export function temperatureNll(logits: FloatArray, rows: number, cols: number, labels: Int32Array, beta: number): NllInBeta {
-  return nllTerms(prepare(logits, rows, cols, labels), beta);
+  return nllTerms(prepare(logits, rows, cols, labels, 1), beta);
 }
 
 function nllTerms(prep: Prepared, beta: number): NllInBeta {
   const { logits, rows, cols, rowMax, labelGap } = prep;
+  const invScale = 1 / prep.scale;
   let f = 0;
   let d1 = 0;
   let d2 = 0;
@@ -101,7 +123,7 @@ function nllTerms(prep: Prepared, beta: number): NllInBeta {
     let s2 = 0;
     let s3 = 0;
     for (let k = 0; k < cols; k++) {
-      const t = logits[o + k]! - m;
+      const t = prep.scale === 1 ? logits[o + k]! - m : (logits[o + k]! - m) * invScale;
       const e = expNonPositive(beta * t);
       const et = e * t;
       const et2 = et * t;
@@ -123,7 +145,10 @@ function nllTerms(prep: Prepared, beta: number): NllInBeta {
   return { nll: f / n, d1: d1 / n, d2: Math.max(d2 / n, 0), d3: d3 / n };
 }
 
-/** β minimising the NLL, from `beta0`; throws CalibrationFitError when there is no minimum in range. */
+/**
+ * β·s minimising the NLL (s = prep.scale; β = 1/T), from `beta0` (also in units of 1/s); throws
+ * CalibrationFitError when there is no minimum in range.
+ */
 function solveBeta(prep: Prepared, beta0: number, method: string, loose = false): number {
   const betaMin = 1 / MAX_TEMPERATURE;
   const betaMax = 1 / MIN_TEMPERATURE;
@@ -139,7 +164,7 @@ function solveBeta(prep: Prepared, beta0: number, method: string, loose = false)
   for (let iteration = 0; iteration < 100; iteration++) {
     const { d1: g, d2: h, d3 } = nllTerms(prep, beta);
     if (!Number.isFinite(g) || !Number.isFinite(h)) {
-      throw new CalibrationFitError(method, `the NLL derivative is not finite at T = ${1 / beta}`);
+      throw new CalibrationFitError(method, `the NLL derivative is not finite at T = ${prep.scale / beta}`);
     }
     if (g === 0 && h > 0) return beta;
     // g = h = 0: every softmax is numerically one-hot and every prediction correct (rows are not all constant,
@@ -177,7 +202,7 @@ function solveBeta(prep: Prepared, beta0: number, method: string, loose = false)
         if (beta >= betaMax) {
           throw new CalibrationFitError(
             method,
-            `the validation NLL keeps decreasing as T → 0 (down to T = ${MIN_TEMPERATURE}): the validation ` +
+            `the validation NLL keeps decreasing as T → 0 (down to T = ${MIN_TEMPERATURE * prep.scale}${rangeNote(prep)}): the validation ` +
               'predictions are (nearly) all correct, so the NLL has no minimum; use objective "grid-ece" or a larger validation split',
           );
         }
@@ -186,8 +211,8 @@ function solveBeta(prep: Prepared, beta0: number, method: string, loose = false)
         if (beta <= betaMin) {
           throw new CalibrationFitError(
             method,
-            `the validation NLL keeps decreasing as T → ∞ (up to T = ${MAX_TEMPERATURE}): the predictions carry no ` +
-              'information about the labels',
+            `the validation NLL keeps decreasing as T → ∞ (up to T = ${MAX_TEMPERATURE * prep.scale}${rangeNote(prep)}): ` +
+              'the predictions carry no information about the labels',
           );
         }
         next = Math.max(beta / 4, betaMin);
@@ -198,6 +223,11 @@ function solveBeta(prep: Prepared, beta0: number, method: string, loose = false)
     beta = next;
   }
   throw new CalibrationFitError(method, 'the NLL minimisation did not converge in 100 iterations');
+}
+
+/** The searched range relative to the logits' scale, for messages. */
+function rangeNote(prep: Prepared): string {
+  return `, the search range being ${MIN_TEMPERATURE}–${MAX_TEMPERATURE} × s for the logits' scale s = ${prep.scale}`;
 }
 
 /** T minimising the validation NLL of softmax(z / T) (see the file comment). Logits N × C, labels N. */
@@ -215,12 +245,12 @@ export function nllTemperature(logits: FloatArray, rows: number, cols: number, l
       subLabels[j] = labels[i]!;
     }
     try {
-      beta0 = solveBeta(prepare(subLogits, sub, cols, subLabels), 1, method, true);
+      beta0 = solveBeta(prepare(subLogits, sub, cols, subLabels, prep.scale), 1, method, true);
     } catch (error) {
       if (!(error instanceof CalibrationFitError)) throw error;
     }
   }
-  return 1 / solveBeta(prep, beta0, method);
+  return prep.scale / solveBeta(prep, beta0, method);
 }
 
 /** The papers' grid of the 'grid-ece' objective: T = 0.1, 0.2, …, 10. */
@@ -263,5 +293,5 @@ export function fitTemperature(input: Predictions, labels: Int32Array, options?:
 /** Rebuild a temperature calibrator from its JSON (validated; errors name the field). */
 export function temperatureFromJSON(json: unknown): TemperatureCalibrator {
   const { record, classes, settings } = readHeader(json, 'temperature', temperatureOptions);
-  return new TemperatureCalibrator('temperature', classes, readNumber(record, 'temperature', { positive: true }), settings);
+  return new TemperatureCalibrator('temperature', classes, readNumber(record, 'temperature', { positive: true, temperature: true }), settings);
 }

@@ -104,5 +104,5 @@ export function fitTsHbEce(input: Predictions, labels: Int32Array, options?: TsH
 export function tsHbEceFromJSON(json: unknown): TemperatureCalibrator {
   const { record, classes, settings } = readHeader(json, 'ts-hb-ece', tsHbEceOptions);
   checkRange('json.settings', settings);
-  return new TemperatureCalibrator('ts-hb-ece', classes, readNumber(record, 'temperature', { positive: true }), settings);
+  return new TemperatureCalibrator('ts-hb-ece', classes, readNumber(record, 'temperature', { positive: true, temperature: true }), settings);
 }

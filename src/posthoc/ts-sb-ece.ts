@@ -97,5 +97,5 @@ export function fitTsSbEce(input: Predictions, labels: Int32Array, options?: TsS
 /** Rebuild a TS-SB-ECE calibrator from its JSON. */
 export function tsSbEceFromJSON(json: unknown): TemperatureCalibrator {
   const { record, classes, settings } = readHeader(json, 'ts-sb-ece', tsSbEceOptions);
-  return new TemperatureCalibrator('ts-sb-ece', classes, readNumber(record, 'temperature', { positive: true }), settings);
+  return new TemperatureCalibrator('ts-sb-ece', classes, readNumber(record, 'temperature', { positive: true, temperature: true }), settings);
 }

@@ -108,3 +108,37 @@ test('class 3: CSV delimiter and decimal mark are detected or refused; decimal c
   writeFileSync(p('p-mixed.csv'), '0.9;0,1\n0,2;0,8\n0,65;0,35\n0,4;0,6\n');
   await refused(['eval', '--probs', p('p-mixed.csv'), '--labels', p('y2.csv')], /--probs: expected one decimal mark in the whole file, got both points \("0\.9" in line 1\) and commas/);
 });
+
+test('class 4: calibrator files are validated (T = 1e-320 refused); no command writes or prints a non-finite value with exit 0', async () => {
+  await succeeds(fit(p('ts4.json')));
+  const json = JSON.parse(readFileSync(p('ts4.json'), 'utf8'));
+  writeFileSync(p('tiny-t.json'), JSON.stringify({ ...json, temperature: 1e-320 }));
+  await refused(['apply', '--calibrator', p('tiny-t.json'), '--logits', p('z.npy'), '--out', p('a4.npy')], /--calibrator: .*json\.temperature: expected a temperature in \[1e-100, 1e\+100\], got 1e-320/);
+  // Huge logits: calibrated logits beyond float32's range need --dtype float64 (never ±Infinity in the file).
+  await writeNpy(p('big.npy'), Float32Array.from([1e38, -1e38, 0, 0, 3e38, 1e37, -3e38, 1]), [2, C]);
+  await writeNpy(p('big-y.npy'), Int32Array.from([1, 2]), [2], { dtype: 'int64' });
+  writeFileSync(p('half-t.json'), JSON.stringify({ ...json, temperature: 0.5 }));
+  await refused(['apply', '--calibrator', p('half-t.json'), '--logits', p('big.npy'), '--out', p('b4.npy'), '--output', 'logits'], /--dtype: expected float64 for values beyond float32's range/);
+  await succeeds(['apply', '--calibrator', p('half-t.json'), '--logits', p('big.npy'), '--out', p('b4.npy'), '--output', 'logits', '--dtype', 'float64']);
+  const out = await readNpy(p('b4.npy'));
+  assert.deepEqual([...out.data].slice(0, 2), [2 * Math.fround(1e38), -2 * Math.fround(1e38)]);
+  assert.ok([...out.data].every(Number.isFinite));
+  // calib loss: a float32 overflow is a clear error pointing to float64, which gives the finite loss.
+  await refused(['loss', 'ce', '--logits', p('big.npy'), '--labels', p('big-y.npy'), '--json'], /--dtype: expected float64 for logits this large .* got float32, which gave loss Infinity/);
+  const ce = JSON.parse((await succeeds(['loss', 'ce', '--logits', p('big.npy'), '--labels', p('big-y.npy'), '--json', '--dtype', 'float64'])).stdout);
+  assert.ok(Number.isFinite(ce.loss) && ce.loss > 1e38, String(ce.loss));
+  // eval on the same logits prints finite numbers (NLL in float64), never null.
+  const metrics = JSON.parse((await succeeds(['eval', '--logits', p('big.npy'), '--labels', p('big-y.npy'), '--json'])).stdout);
+  for (const [k, v] of Object.entries(metrics)) if (k !== 'error_auroc' && typeof v !== 'string') assert.notEqual(v, null, k);
+});
+
+test('class 7: temperature fits on logits of magnitude 1e4 to 1e30 succeed in a scaled parametrisation (T scales with the logits)', async () => {
+  const base = JSON.parse(readFileSync(p('ts4.json'), 'utf8')).temperature as number;
+  for (const k of [1e4, 1e12, 1e30]) {
+    await writeNpy(p(`z-${k}.npy`), Float32Array.from(set.logits, (v) => v * k), [N, C]);
+    const r = await succeeds(['fit', '--method', 'temperature', '--logits', p(`z-${k}.npy`), '--labels', p('y.npy'), '--out', p(`t-${k}.json`)]);
+    assert.doesNotMatch(r.stderr, /no information/);
+    const t = JSON.parse(readFileSync(p(`t-${k}.json`), 'utf8')).temperature as number;
+    assert.ok(Math.abs(t / k / base - 1) < 1e-5, `k = ${k}: T/k = ${t / k}, T(1) = ${base}`);
+  }
+});

@@ -55,15 +55,17 @@ export const applyCommand = defineCommand({
       invalidArgument(predictions.argName, `${calibrator.classes} columns (the calibrator was fitted for ${calibrator.classes} classes)`, `${cols}`);
     }
     const dtype = flags.dtype as 'float32' | 'float64';
-    const transform = (m: Matrix): Matrix<Float64Array> => {
+    const transform = (m: Matrix, offset: number): Matrix<Float64Array> => {
       const input: Predictions = predictions.kind === 'logits' ? { logits: m } : { probabilities: m };
-      return wantLogits ? calibrator.applyLogits!(input) : calibrator.apply(input);
+      const out = wantLogits ? calibrator.applyLogits!(input) : calibrator.apply(input);
+      requireRepresentable(out, dtype, offset);
+      return out;
     };
     if (ext === '.npy') {
       const writer = await writingOutput(flags.out, '--out', () => createNpyWriter(flags.out, [rows, cols], dtype));
       try {
         for await (const chunk of validatedPredictionChunks(predictions)) {
-          const data = transform(chunk.matrix).data;
+          const data = transform(chunk.matrix, chunk.offset).data;
           await writingOutput(flags.out, '--out', () => writer.write(data));
         }
       } catch (error) {
@@ -73,7 +75,7 @@ export const applyCommand = defineCommand({
       await writingOutput(flags.out, '--out', () => writer.close());
     } else {
       const all = await readAll(validatedPredictionChunks(predictions), rows, cols);
-      const out = transform(all.matrix);
+      const out = transform(all.matrix, 0);
       await writingOutput(flags.out, '--out', () =>
         writeMatrixFile(flags.out, matrix(rows, cols, out.data), { dtype, key: wantLogits ? 'logits' : 'probs', argName: '--out' }),
       );
@@ -86,3 +88,19 @@ export const applyCommand = defineCommand({
     );
   },
 });
+
+/**
+ * Every output value must be finite and, for a float32 output, within float32's range (±3.4e38): calibrated
+ * logits of huge inputs are computed in float64 and would otherwise be written as ±Infinity.
+ */
+function requireRepresentable(out: Matrix<Float64Array>, dtype: 'float32' | 'float64', offset: number): void {
+  const { cols, data } = out;
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i]!;
+    const where = `row ${offset + Math.floor(i / cols)}, column ${i % cols}`;
+    if (!Number.isFinite(v)) invalidArgument('--calibrator', 'a calibrator that gives finite outputs on these inputs', `${v} at ${where}`);
+    if (dtype === 'float32' && !Number.isFinite(Math.fround(v))) {
+      invalidArgument('--dtype', "float64 for values beyond float32's range (±3.4e38)", `float32 and the value ${v} at ${where}`);
+    }
+  }
+}

@@ -1,6 +1,7 @@
 import { evaluateParallel, MAX_THREADS, METRIC_NAMES, PARALLEL_MIN_ROWS, requireBins } from '../../metrics/index.js';
 import { requireNumber } from '../../util/errors.js';
 import { defineCommand } from '../command.js';
+import { requireFiniteValues } from '../finite-output.js';
 import { wrapText } from '../format-table.js';
 import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, readAllShared, validatedChunks } from '../inputs.js';
 import { bootstrapAllMetrics, evaluateChunks, formatMetricsTable, metricsJson, type EvalSettings } from '../metrics-report.js';
@@ -73,6 +74,9 @@ export const evalCommand = defineCommand({
     } else {
       ({ metrics } = await evaluateChunks(validatedChunks(predictions, labels), settings));
     }
+    // error_auroc is undefined (null in JSON) when every or no prediction is correct; every other metric is finite.
+    const { error_auroc: _undefinedWithoutErrors, ...finiteMetrics } = metrics;
+    requireFiniteValues(finiteMetrics, predictions.argName, 'predictions with finite metrics');
     const warning = logitsWarning(predictions);
     if (warning) io.stderr.write(warning);
     if (flags.json) {

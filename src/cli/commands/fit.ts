@@ -5,6 +5,7 @@ import { invalidArgument } from '../../util/errors.js';
 import { parseKeyValues } from '../args.js';
 import { writeCalibratorFile } from '../calibrator-file.js';
 import { defineCommand } from '../command.js';
+import { requireFiniteValues } from '../finite-output.js';
 import { percent } from '../format-table.js';
 import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, validatedChunks } from '../inputs.js';
 import { requireOutputPath, writingOutput } from '../output-path.js';
@@ -56,9 +57,11 @@ export const fitCommand = defineCommand({
     const input: Predictions = predictions.kind === 'logits' ? { logits: all.matrix } : { probabilities: all.matrix };
     const method = flags.method as CalibratorKind;
     const calibrator = fitCalibrator(method, input, all.labels, options as never);
-    await writingOutput(flags.out, '--out', () => writeCalibratorFile(flags.out, calibrator));
+    requireFiniteValues(calibrator.toJSON(), predictions.argName, 'predictions on which the fitted parameters are finite');
     const before = evaluate(all.matrix, all.labels, { input: predictions.kind, bins: flags.bins });
     const after = evaluate(calibrator.apply(input), all.labels, { input: 'probabilities', bins: flags.bins });
+    requireFiniteValues({ nll_before: before.nll, nll_after: after.nll, ece_before: before.ece, ece_after: after.ece }, predictions.argName, 'predictions with finite metrics');
+    await writingOutput(flags.out, '--out', () => writeCalibratorFile(flags.out, calibrator));
     const json = calibrator.toJSON();
     if (method === 'temperature' && (json['settings'] as Record<string, unknown>)['objective'] === 'grid-ece' && atGridEceEdge(json['temperature'] as number)) {
       io.stderr.write(

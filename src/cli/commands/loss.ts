@@ -84,6 +84,7 @@ export const lossCommand = defineCommand({
         argumentNames: { logits: '--logits', labels: '--labels', soft: '--labels', history: '--history' },
       },
     );
+    requireFiniteResult(result, flags.dtype, logits);
     if (flags.grad !== undefined) await writingOutput(flags.grad, '--grad', () => writeNpy(flags.grad!, result.gradient!, logits.shape));
     if (flags.json) {
       io.stdout.write(`${JSON.stringify({ loss: result.loss, terms: result.terms })}\n`);
@@ -135,4 +136,22 @@ async function readTargets(path: string, logits: HostArray): Promise<{ labels: H
 async function readLabelsLike(path: string, flag: string): Promise<HostArray> {
   const data = await readLabelsFile(path, flag);
   return { data, shape: [data.length] };
+}
+
+/**
+ * A loss, term or gradient that is not finite is never printed or written: in float32 it is an overflow of the
+ * computation (e.g. logits near ±1e38), for which float64 is the remedy; in float64 the inputs are beyond what
+ * the loss can be evaluated on.
+ */
+function requireFiniteResult(result: { loss: number; terms: Record<string, number>; gradient?: Float64Array | undefined }, dtype: string, logits: HostArray): void {
+  const bad = !Number.isFinite(result.loss) ? `loss ${result.loss}`
+    : Object.entries(result.terms).find(([, v]) => !Number.isFinite(v))?.map(String).join(' ')
+    ?? (result.gradient && !result.gradient.every(Number.isFinite) ? 'a non-finite gradient entry' : undefined);
+  if (bad === undefined) return;
+  let largest = 0;
+  for (let i = 0; i < logits.data.length; i++) largest = Math.max(largest, Math.abs(Number(logits.data[i])));
+  if (dtype === 'float32') {
+    invalidArgument('--dtype', `float64 for logits this large (largest |logit| ${largest.toPrecision(3)}; float32 overflows)`, `float32, which gave ${bad}`);
+  }
+  invalidArgument('--logits', 'logits on which the loss is finite in float64', `${bad} (largest |logit| ${largest.toPrecision(3)})`);
 }
