@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { CalibrationFitError } from '../posthoc/index.js';
+import { TrainingError } from '../train/training-error.js';
 import { InvalidArgumentError } from '../util/errors.js';
 import { parseArgs, UsageError } from './args.js';
 import type { CliIO, Command } from './command.js';
@@ -12,7 +13,8 @@ import { commandHelp, programHelp } from './help.js';
  *
  * Exit codes: 0 success; 2 a usage error or invalid input (`InvalidArgumentError`), printed as one line
  * `calib: error: <message>`; 1 a calibrator fit that failed (`CalibrationFitError`, e.g. no convergence), printed
- * as `calib: error: fit failed: <message>`; 1 any other exception (a bug), printed as
+ * as `calib: error: fit failed: <message>`; 1 a training run that failed (`TrainingError`, e.g. a loss that became
+ * NaN), printed as `calib: error: training failed: <message>`; 1 any other exception (a bug), printed as
  * `calib: internal error: <message>` (with the stack only when `CALIB_DEBUG=1`).
  */
 
@@ -78,6 +80,10 @@ export async function main(argv: readonly string[], io: CliIO, commands: readonl
     }
     if (error instanceof CalibrationFitError) {
       io.stderr.write(`calib: error: fit failed: ${oneLine(error.message)}\n`);
+      return 1;
+    }
+    if (error instanceof TrainingError) {
+      io.stderr.write(`calib: error: training failed: ${oneLine(error.message)}\n`);
       return 1;
     }
     const message = error instanceof Error ? error.message : String(error);

@@ -1,5 +1,6 @@
 import { cast, concat, oneHot, scalar, type Tensor } from '../engine/index.js';
 import { describe, invalidArgument } from '../util/errors.js';
+import { CRL_HOST_STATE } from './crl-history.js';
 import { defineLoss } from './define-loss.js';
 import type { LossInput } from './loss-input.js';
 import type { LossOptions } from './options.js';
@@ -26,6 +27,7 @@ export const crl = defineLoss({
   role: 'combined',
   scope: 'batch',
   targets: 'labels-or-soft',
+  hostState: CRL_HOST_STATE,
   options: {
     weight: { type: 'number', default: 1, min: 0, description: 'weight λ of the ranking term' },
     target: { type: 'choice', choices: ['softmax', 'entropy', 'margin'], default: 'softmax', description: 'rank target κ' },

@@ -2,6 +2,7 @@ import type { Tensor } from '../engine/index.js';
 import { LossInput } from './loss-input.js';
 import { type LossOptions, type OptionsSchema, type ResolvedOptions, resolveOptions } from './options.js';
 import type { LossResult, LossRole, LossScope, LossTargetsLike } from './types.js';
+import type { HostStateDeclaration } from './host-state.js';
 
 /** Everything a loss file declares. */
 export interface LossSpec<S extends OptionsSchema> {
@@ -15,6 +16,8 @@ export interface LossSpec<S extends OptionsSchema> {
   readonly targets: 'labels' | 'labels-or-soft';
   /** Option schema (defaults from METHODS.md). */
   readonly options: S;
+  /** Host-side state the loss keeps across training steps (stateful losses such as CRL; see host-state.ts). */
+  readonly hostState?: HostStateDeclaration;
   /** Build the loss on a prepared input with validated options. */
   compute(input: LossInput, options: ResolvedOptions<S>): LossResult;
 }

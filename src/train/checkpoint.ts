@@ -3,19 +3,22 @@
  * specifications and free-form metadata, in one file written atomically (`atomicWriteFile`: temp file, fsync,
  * rename) and read back bit for bit, so a resumed run continues exactly as if it had not stopped.
  *
- * Format (version 1, all integers little-endian):
+ * Format (version 2, all integers little-endian):
  *   bytes 0–7    magic "CKITCKPT"
  *   bytes 8–11   uint32 H: byte length of the header
  *   bytes 12…    header: UTF-8 JSON (see `CheckpointHeader`)
  *   zero padding to a multiple of 8 bytes; the data section starts there
  *   data         each array's raw little-endian float32 bytes at header.arrays[i].offset (relative to the
  *                data section, 8-byte aligned), in the order params, buffers, opt.<slot>…
- * header.crc32 is the CRC-32 (zlib) of the data section; loading verifies it, the magic, the version and the
- * lengths, and (when a model/optimizer is given) that the parameter layout matches.
+ *   last 4 bytes uint32 CRC-32 (zlib) of every byte before it: magic, header length, header, padding and data
+ * Loading verifies the CRC over the whole file first (so a corrupted header or step counter is an error, never a
+ * silent resume from the wrong place), then the magic, the version, every header field and the lengths, and (when
+ * a model/optimizer is given) that the parameter layout matches. Version 1 (CRC of the data section only) is
+ * refused with a message saying so.
  */
 import { readFile } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
-import { describe, InvalidArgumentError } from '../util/errors.js';
+import { describe, InvalidArgumentError, invalidArgument } from '../util/errors.js';
 import { atomicWriteFile } from '../util/atomic-write.js';
 import { Random } from '../util/random.js';
 import type { Model } from '../nn/model.js';
@@ -26,7 +29,9 @@ import { ModelLayout } from './model-layout.js';
 import { TrainState } from './train-state.js';
 
 const MAGIC = 'CKITCKPT';
-const VERSION = 1;
+const VERSION = 2;
+/** Bytes of the trailing whole-file CRC-32. */
+const TRAILER = 4;
 
 /** One stored array. */
 export interface CheckpointArray {
@@ -51,8 +56,6 @@ export interface CheckpointHeader {
   /** Parameter and buffer paths with shapes, in layout order. */
   readonly layout: { readonly params: readonly [string, readonly number[]][]; readonly buffers: readonly [string, readonly number[]][] };
   readonly arrays: readonly CheckpointArray[];
-  /** CRC-32 of the data section. */
-  readonly crc32: number;
   /** Caller's metadata (epoch, schedule, metrics, …). */
   readonly metadata: Readonly<Record<string, unknown>>;
 }
@@ -101,16 +104,17 @@ export function encodeCheckpoint(content: CheckpointContent): Uint8Array {
       buffers: layout.buffers.entries.map((e) => [e.name, [...e.shape]]),
     },
     arrays,
-    crc32: crc32(data),
     metadata: content.metadata ?? {},
   };
   const json = new TextEncoder().encode(JSON.stringify(header));
   const start = align8(12 + json.byteLength);
-  const out = new Uint8Array(start + data.byteLength);
+  const out = new Uint8Array(start + data.byteLength + TRAILER);
   out.set(new TextEncoder().encode(MAGIC), 0);
-  new DataView(out.buffer).setUint32(8, json.byteLength, true);
+  const view = new DataView(out.buffer);
+  view.setUint32(8, json.byteLength, true);
   out.set(json, 12);
   out.set(data, start);
+  view.setUint32(out.byteLength - TRAILER, crc32(out.subarray(0, out.byteLength - TRAILER)), true);
   return out;
 }
 
@@ -123,22 +127,30 @@ export function decodeCheckpoint(bytes: Uint8Array, expect: { model?: Model; opt
   if (bytes.byteLength < 12 || new TextDecoder().decode(bytes.subarray(0, 8)) !== MAGIC) {
     throw new InvalidArgumentError('checkpoint', `a calibkit checkpoint (magic "${MAGIC}")`, 'other bytes');
   }
-  const headerLength = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(8, true);
-  if (12 + headerLength > bytes.byteLength) throw new InvalidArgumentError('checkpoint', `a header of ${headerLength} bytes`, `a file of ${bytes.byteLength} bytes (truncated)`);
-  let header: CheckpointHeader;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.byteLength < 12 + TRAILER) throw new InvalidArgumentError('checkpoint', 'a complete checkpoint file', `${bytes.byteLength} bytes (truncated)`);
+  const body = bytes.subarray(0, bytes.byteLength - TRAILER);
+  const stored = view.getUint32(bytes.byteLength - TRAILER, true);
+  const crc = crc32(body);
+  if (crc !== stored) {
+    const headerLength = view.getUint32(8, true);
+    const v1 = 12 + headerLength <= bytes.byteLength && /"version":1[,}]/.test(new TextDecoder().decode(bytes.subarray(12, Math.min(12 + headerLength, 4096))));
+    if (v1) throw new InvalidArgumentError('checkpoint', `format version ${VERSION} (this is a version-1 checkpoint of an older calibkit; restart the run with --force)`, 'version 1');
+    throw new InvalidArgumentError('checkpoint', `CRC-32 ${stored} over the whole file`, `${crc} (the file is corrupted or truncated)`);
+  }
+  const headerLength = view.getUint32(8, true);
+  if (12 + headerLength > body.byteLength) throw new InvalidArgumentError('checkpoint', `a header of ${headerLength} bytes`, `a file of ${bytes.byteLength} bytes (truncated)`);
+  let parsed: unknown;
   try {
-    header = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + headerLength))) as CheckpointHeader;
+    parsed = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + headerLength)));
   } catch {
     throw new InvalidArgumentError('checkpoint header', 'valid JSON', 'unparsable text');
   }
-  if (header.format !== 'calibkit-checkpoint') throw new InvalidArgumentError('checkpoint header.format', 'calibkit-checkpoint', describe(header.format));
-  if (header.version !== VERSION) throw new InvalidArgumentError('checkpoint header.version', String(VERSION), describe(header.version));
+  const header = checkHeader(parsed);
   const start = align8(12 + headerLength);
-  const data = bytes.subarray(start);
+  const data = body.subarray(start);
   const end = header.arrays.reduce((m, a) => Math.max(m, a.offset + 4 * a.length), 0);
   if (data.byteLength < end) throw new InvalidArgumentError('checkpoint', `${end} data bytes`, `${data.byteLength} (truncated)`);
-  const crc = crc32(data.subarray(0, align8(end)));
-  if (crc !== header.crc32) throw new InvalidArgumentError('checkpoint data', `CRC-32 ${header.crc32}`, `${crc} (corrupted)`);
   const arrays: Record<string, Float32Array> = {};
   for (const a of header.arrays) {
     if (a.dtype !== 'float32' || a.offset % 8 !== 0) throw new InvalidArgumentError(`checkpoint array ${a.name}`, 'float32 at an 8-byte aligned offset', `${a.dtype} at ${a.offset}`);
@@ -160,6 +172,26 @@ export function decodeCheckpoint(bytes: Uint8Array, expect: { model?: Model; opt
   for (const [k, v] of Object.entries(arrays)) if (k.startsWith('opt.')) opt[k.slice(4)] = v;
   if (!arrays['params'] || !arrays['buffers']) throw new InvalidArgumentError('checkpoint arrays', 'params and buffers', Object.keys(arrays).join(', '));
   return { header, state: new TrainState(arrays['params'], arrays['buffers'], opt, header.step, rng) };
+}
+
+/** Every header field present with the right type (a hand-edited or foreign file fails here, naming the field). */
+function checkHeader(h: unknown): CheckpointHeader {
+  if (typeof h !== 'object' || h === null || Array.isArray(h)) throw new InvalidArgumentError('checkpoint header', 'a JSON object', describe(h));
+  const r = h as Record<string, unknown>;
+  const need = (key: string, ok: (v: unknown) => boolean, what: string): void => {
+    if (!ok(r[key])) throw new InvalidArgumentError(`checkpoint header.${key}`, what, r[key] === undefined ? 'nothing (missing field)' : describe(r[key]));
+  };
+  const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
+  need('format', (v) => v === 'calibkit-checkpoint', "'calibkit-checkpoint'");
+  need('version', (v) => v === VERSION, String(VERSION));
+  need('step', (v) => Number.isInteger(v) && (v as number) >= 0, 'an integer ≥ 0');
+  need('rng', (v) => Array.isArray(v) && v.length >= 4 && v.every((x) => x === null || typeof x === 'number'), 'the generator state (numbers)');
+  need('model', isObject, 'a model specification');
+  need('optimizer', (v) => isObject(v) && typeof (v as { kind?: unknown }).kind === 'string', 'an optimizer specification');
+  need('layout', (v) => isObject(v) && Array.isArray((v as { params?: unknown }).params) && Array.isArray((v as { buffers?: unknown }).buffers), '{ params, buffers }');
+  need('arrays', (v) => Array.isArray(v) && v.every((a) => isObject(a) && typeof a.name === 'string' && Number.isInteger(a.length) && Number.isInteger(a.offset)), 'a list of { name, dtype, length, offset }');
+  need('metadata', isObject, 'an object');
+  return r as unknown as CheckpointHeader;
 }
 
 function checkLayout(header: CheckpointHeader, layout: ModelLayout): void {
@@ -186,8 +218,22 @@ export async function saveCheckpoint(path: string, content: CheckpointContent): 
 /** Read a checkpoint file (see `decodeCheckpoint` for the checks). */
 export async function loadCheckpoint(path: string, expect: { model?: Model; optimizer?: Optimizer } = {}): Promise<Checkpoint> {
   if (typeof path !== 'string' || path === '') throw new InvalidArgumentError('path', 'a file path', describe(path));
-  const bytes = await readFile(path);
-  return decodeCheckpoint(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), expect);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR') return invalidArgument(path, 'a checkpoint file', 'a directory');
+    if (code === 'ENOENT') return invalidArgument(path, 'a checkpoint file', 'no such file');
+    if (code === 'EACCES') return invalidArgument(path, 'a readable checkpoint file', 'permission denied');
+    throw e;
+  }
+  try {
+    return decodeCheckpoint(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), expect);
+  } catch (e) {
+    if (e instanceof InvalidArgumentError) e.message = `${path}: ${e.message}`;
+    throw e;
+  }
 }
 
 function align8(n: number): number {

@@ -1,8 +1,9 @@
 /**
  * Progress display of a training run. On a terminal: one line redrawn in place (carriage return + clear to end
  * of line) with a bar over the run's updates, the epoch, the running loss, samples/s and the ETA, redrawn at most
- * every `interval` ms; each finished epoch is printed as a permanent line above it. Elsewhere (CI logs, pipes):
- * only the permanent per-epoch lines.
+ * every `interval` ms; each finished epoch is printed as a permanent line above it. Elsewhere (CI logs, pipes, a
+ * parent process reading stdout): the per-epoch lines, and within an epoch a permanent progress line every
+ * `lineInterval` ms (default 30 s), so a long first epoch is not silent.
  *
  * ETA = remaining updates × (elapsed time / updates done in this process), so a resumed run estimates from its own
  * speed; validation time per epoch is folded in through the elapsed time.
@@ -36,6 +37,8 @@ export interface ConsoleProgressOptions {
   readonly width?: number;
   /** Minimum ms between redraws (default 100). */
   readonly interval?: number;
+  /** Without `live`: ms between progress lines within an epoch (default 30 000; 0 = epoch lines only). */
+  readonly lineInterval?: number;
   /** Clock in ms (default performance.now; tests inject one). */
   readonly now?: () => number;
 }
@@ -73,6 +76,7 @@ export class ConsoleProgress implements TrainProgress {
   private startDone = 0;
   private startTime = 0;
   private lastDraw = -Infinity;
+  private lastLine = 0;
   private liveShown = false;
   private epochs = 0;
 
@@ -90,28 +94,43 @@ export class ConsoleProgress implements TrainProgress {
     this.startDone = info.doneSteps;
     this.epochs = info.epochs;
     this.startTime = this.now();
+    this.lastLine = this.startTime;
   }
 
   step(info: { epoch: number; doneSteps: number; loss: number; samples: number; trainSeconds: number }): void {
-    if (!this.options.live) return;
     const t = this.now();
+    if (!this.options.live) {
+      const every = this.options.lineInterval ?? 30_000;
+      if (every > 0 && t - this.lastLine >= every) {
+        this.lastLine = t;
+        this.out.write(`${this.status(info, t)}\n`);
+      }
+      return;
+    }
     if (t - this.lastDraw < this.interval && info.doneSteps < this.total) return;
     this.lastDraw = t;
     const frac = this.total > 0 ? Math.min(1, info.doneSteps / this.total) : 1;
     const filled = Math.round(frac * this.width);
-    const madeHere = info.doneSteps - this.startDone;
-    const elapsed = (t - this.startTime) / 1000;
-    const eta = madeHere > 0 ? ((this.total - info.doneSteps) * elapsed) / madeHere : Number.NaN;
-    const speed = info.trainSeconds > 0 ? info.samples / info.trainSeconds : Number.NaN;
-    const line =
-      `[${'#'.repeat(filled)}${'-'.repeat(this.width - filled)}] ${info.doneSteps}/${this.total}  ` +
-      `epoch ${info.epoch + 1}/${this.epochs}  loss ${fixed(info.loss, 4)}  ${Number.isFinite(speed) ? Math.round(speed) : '?'} samples/s  ETA ${formatDuration(eta)}`;
+    const line = `[${'#'.repeat(filled)}${'-'.repeat(this.width - filled)}] ${this.status(info, t)}`;
     this.out.write(`\r${line}\x1b[K`);
     this.liveShown = true;
   }
 
   epoch(record: EpochRecord, epochs: number): void {
+    this.lastLine = this.now();
     this.line(formatEpochLine(record, epochs));
+  }
+
+  /** "updates done/total  epoch e/E  loss …  samples/s  ETA" (ETA from this process's own speed). */
+  private status(info: { epoch: number; doneSteps: number; loss: number; samples: number; trainSeconds: number }, t: number): string {
+    const madeHere = info.doneSteps - this.startDone;
+    const elapsed = (t - this.startTime) / 1000;
+    const eta = madeHere > 0 ? ((this.total - info.doneSteps) * elapsed) / madeHere : Number.NaN;
+    const speed = info.trainSeconds > 0 ? info.samples / info.trainSeconds : Number.NaN;
+    return (
+      `${info.doneSteps}/${this.total}  epoch ${info.epoch + 1}/${this.epochs}  loss ${fixed(info.loss, 4)}  ` +
+      `${Number.isFinite(speed) ? Math.round(speed) : '?'} samples/s  ETA ${formatDuration(eta)}`
+    );
   }
 
   message(text: string): void {

@@ -31,6 +31,9 @@ export type Augmentation = (typeof AUGMENTATIONS)[number];
 
 export const OPTIMIZERS = ['sgd', 'adam', 'adamw'] as const;
 
+/** Defaults of the settings whose presence the cross-key checks look at. */
+const TRAIN_CONFIG_DEFAULTS = { weight: 1, holdout: 0.1, mixupKind: 'input' } as const;
+
 /** The schema of a run's configuration (keys = the CLI's flags in camelCase). */
 export const TRAIN_CONFIG_SCHEMA = object({
   /** Dataset name (loadDataset). */
@@ -54,7 +57,7 @@ export const TRAIN_CONFIG_SCHEMA = object({
   secondary: optional(string()),
   secondaryOptions: optional(options(), {}),
   /** β of the secondary term. */
-  weight: optional(number({ min: 0 }), 1),
+  weight: optional(number({ min: 0 }), TRAIN_CONFIG_DEFAULTS.weight),
   epochs: optional(number({ integer: true, min: 1 }), 30),
   batch: optional(number({ integer: true, min: 1 }), 128),
   /** Batch size of evaluation passes. */
@@ -71,7 +74,7 @@ export const TRAIN_CONFIG_SCHEMA = object({
   weightDecay: optional(number({ min: 0 }), 5e-4),
   /** Mixup α (Beta(α, α)); 0 = no mixup. */
   mixup: optional(number({ min: 0 }), 0),
-  mixupKind: optional(string(MIXUP_KINDS), 'input'),
+  mixupKind: optional(string(MIXUP_KINDS), TRAIN_CONFIG_DEFAULTS.mixupKind),
   /** Candidate layers of manifold mixup (default: every feature layer but 'pool'). */
   mixupLayers: optional(list(string())),
   /** Where the secondary term is computed under mixup. */
@@ -79,7 +82,7 @@ export const TRAIN_CONFIG_SCHEMA = object({
   /** Interleaved training (Karandikar et al. App. B): fraction of the training set held out for the secondary term. */
   interleaved: optional(number({ min: 0, max: 1, exclusiveMin: true })),
   /** Fraction of the training set held out for `arcPlacement: 'holdout'`. */
-  holdout: optional(number({ min: 0, max: 1, exclusiveMin: true }), 0.1),
+  holdout: optional(number({ min: 0, max: 1, exclusiveMin: true }), TRAIN_CONFIG_DEFAULTS.holdout),
   /** Host-side augmentation ('auto': crop + flip for CIFAR, crop for SVHN, none otherwise). */
   augment: optional(string(AUGMENTATIONS), 'auto'),
   /** Best-epoch criterion on the validation split. */
@@ -125,6 +128,7 @@ export function resolveTrainConfig(raw: unknown, path = 'config'): TrainConfig {
   }
   if (c.secondary !== undefined) {
     const s = lossDefinition(c.secondary, `${path}.secondary`);
+    if (s.hostState) invalidArgument(`${path}.secondary`, 'a stateless secondary term (host-state losses run as the primary loss)', describe(c.secondary));
     if (s.role !== 'term') invalidArgument(`${path}.secondary`, 'a calibration term (sb-ece-bin, sb-ece-lb, avuc, avuc-gs, s-avuc, mmce, mmce-weighted, mdca, dca, arc)', describe(c.secondary));
     within(`${path}.secondaryOptions`, () => s.resolve(c.secondaryOptions));
   } else if (Object.keys(c.secondaryOptions).length > 0) {
@@ -144,9 +148,19 @@ export function resolveTrainConfig(raw: unknown, path = 'config'): TrainConfig {
       }
     }
   }
-  if (c.loss === 'crl' && (c.mixup > 0 || c.interleaved !== undefined || c.arcPlacement !== 'mixed')) {
-    invalidArgument(`${path}.loss`, 'crl without mixup, interleaving or secondary placements (its correctness history follows individual samples)', describe(c.loss));
+  if (primary.hostState && (c.mixup > 0 || c.interleaved !== undefined || c.arcPlacement !== 'mixed')) {
+    invalidArgument(`${path}.loss`, `${c.loss} without mixup, interleaving or secondary placements (its host state, e.g. CRL's correctness history, follows individual samples)`, describe(c.loss));
   }
+  // soft-ce is defined on soft targets only; without soft-target mixup every batch has hard labels.
+  if (c.loss === 'soft-ce' && !soft) {
+    invalidArgument(`${path}.loss`, `a loss for hard labels ('soft-ce' needs soft targets: give mixup > 0 with kind input, manifold or embedding, or use 'ce')`, describe(c.loss));
+  }
+  // Settings that only mean something together with another one are refused when given without it (at a value other
+  // than the default, which is what a resolved config.json holds; the CLI also refuses the explicit flags).
+  const defaults = TRAIN_CONFIG_DEFAULTS;
+  if (c.secondary === undefined && c.weight !== defaults.weight) invalidArgument(`${path}.weight`, 'a weight only together with a secondary term (give secondary)', describe(c.weight));
+  if (c.arcPlacement !== 'holdout' && c.holdout !== defaults.holdout) invalidArgument(`${path}.holdout`, "a held-out fraction only with arcPlacement 'holdout'", describe(c.holdout));
+  if (c.mixup === 0 && c.mixupKind !== defaults.mixupKind) invalidArgument(`${path}.mixupKind`, 'a mixup kind only with mixup > 0', describe(c.mixupKind));
   if (c.arcPlacement !== 'mixed') {
     if (c.secondary === undefined) invalidArgument(`${path}.arcPlacement`, `'mixed' unless a secondary term is given`, describe(c.arcPlacement));
     if (c.arcPlacement === 'sources' && c.mixup === 0) invalidArgument(`${path}.arcPlacement`, `'mixed' or 'holdout' without mixup ('sources' are the unmixed images of a mixup batch)`, describe(c.arcPlacement));

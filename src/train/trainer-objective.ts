@@ -7,17 +7,17 @@
  *   placement    primary on rows [0, B) + β · secondary on the extra rows [B, B + B_a) of a concatenated batch
  *                (the 'sources' / 'holdout' secondary placements, see src/augment/secondary-placement.ts)
  *
- * Targets: int32 labels [N] or float32 soft targets [N, C] (mixup). CRL's correctness history enters through the
- * step's extra inputs `crl-counts` [N], `crl-epochs` [] and `crl-min` [].
+ * Targets: int32 labels [N] or float32 soft targets [N, C] (mixup). A stateful primary loss (one that declares
+ * `hostState`, e.g. CRL) gets its host state through the step's extra inputs it declares (src/losses/host-state.ts).
  */
 import type { Tensor } from '../engine/index.js';
 import { splitRows } from '../augment/secondary-placement.js';
+import type { HostStateDeclaration } from '../losses/host-state.js';
 import { calibrationObjective, combineLosses } from '../losses/objective.js';
 import { lossDefinition } from '../losses/registry.js';
 import type { LossResult, LossTargets } from '../losses/types.js';
 import type { TensorTree } from '../nn/tree.js';
 import { requireNumber } from '../util/errors.js';
-import type { ExtraSpec } from './compile-train-step.js';
 import type { LossFn } from './loss-fn.js';
 
 /** The loss settings of a run (a subset of TrainConfig). */
@@ -29,27 +29,18 @@ export interface ObjectiveSettings {
   readonly weight: number;
 }
 
-export const CRL_COUNTS = 'crl-counts';
-export const CRL_EPOCHS = 'crl-epochs';
-export const CRL_MIN = 'crl-min';
-
-/** Extra step inputs CRL needs. */
-export const CRL_EXTRAS: Readonly<Record<string, ExtraSpec>> = {
-  [CRL_COUNTS]: { dtype: 'float32', shape: [-1] },
-  [CRL_EPOCHS]: { dtype: 'float32', shape: [] },
-  [CRL_MIN]: { dtype: 'float32', shape: [] },
-};
-
-/** Whether the primary loss needs CRL's correctness history. */
-export function needsHistory(settings: ObjectiveSettings): boolean {
-  return settings.loss === 'crl';
+/** The host-state declaration of the run's primary loss, or null for a stateless loss. */
+export function primaryHostState(settings: ObjectiveSettings): HostStateDeclaration | null {
+  return lossDefinition(settings.loss).hostState ?? null;
 }
 
-/** Turn a step's targets tensor (+ extras) into the losses' targets record. */
-export function lossTargets(targets: Tensor, extras: TensorTree, history: boolean): LossTargets {
+/** Turn a step's targets tensor (+ the host state's extra inputs) into the losses' targets record. */
+export function lossTargets(targets: Tensor, extras: TensorTree, host: HostStateDeclaration | null): LossTargets {
   const base: LossTargets = targets.dtype === 'float32' || targets.dtype === 'float64' ? { soft: targets } : { labels: targets };
-  if (!history) return base;
-  return { ...base, history: { counts: extras[CRL_COUNTS]!, epochs: extras[CRL_EPOCHS]!, min: extras[CRL_MIN]! } };
+  if (!host) return base;
+  const inputs: Record<string, Tensor> = {};
+  for (const name of Object.keys(host.inputs)) inputs[name] = extras[name] as Tensor;
+  return { ...base, ...host.targets(inputs) };
 }
 
 function asOutput(result: LossResult): { loss: Tensor; terms: Record<string, Tensor> } {
@@ -61,7 +52,7 @@ export type ObjectivePart = 'full' | 'primary' | 'secondary';
 
 /** The loss function of `part` (validated up front: unknown names or options throw here, not at trace time). */
 export function objectiveLossFn(settings: ObjectiveSettings, part: ObjectivePart = 'full'): LossFn {
-  const history = needsHistory(settings);
+  const host = primaryHostState(settings);
   const primary = { name: settings.loss, options: settings.lossOptions };
   if (part === 'secondary') {
     const name = settings.secondary!;
@@ -69,7 +60,7 @@ export function objectiveLossFn(settings: ObjectiveSettings, part: ObjectivePart
     def.resolve(settings.secondaryOptions);
     const beta = requireNumber('weight', settings.weight, { min: 0 });
     return (logits, targets, extras) => {
-      const s = def.apply(logits, lossTargets(targets, extras, false), settings.secondaryOptions as never);
+      const s = def.apply(logits, lossTargets(targets, extras, null), settings.secondaryOptions as never);
       const terms: Record<string, Tensor> = { [name]: s.loss };
       const inner = Object.entries(s.terms);
       if (inner.length > 1) for (const [k, v] of inner) terms[`${name}.${k}`] = v;
@@ -81,7 +72,7 @@ export function objectiveLossFn(settings: ObjectiveSettings, part: ObjectivePart
       ? { primary }
       : { primary, secondary: { name: settings.secondary, options: settings.secondaryOptions, weight: settings.weight } },
   );
-  return (logits, targets, extras) => asOutput(objective(logits, lossTargets(targets, extras, history)));
+  return (logits, targets, extras) => asOutput(objective(logits, lossTargets(targets, extras, host)));
 }
 
 /**
@@ -97,7 +88,7 @@ export function placementLossFn(settings: ObjectiveSettings, mainRows: number): 
   const weight = requireNumber('weight', settings.weight, { min: 0 });
   return (logits, targets, extras) => {
     const { main, extra } = splitRows(logits, targets, mainRows);
-    const p = primary(main.logits, lossTargets(main.targets, extras, false));
+    const p = primary(main.logits, lossTargets(main.targets, extras, null));
     const s = def.apply(extra.logits, { labels: extra.labels }, settings.secondaryOptions as never);
     return asOutput(combineLosses({ name: settings.loss, result: p }, { name, result: s }, weight));
   };

@@ -67,7 +67,8 @@ test('--resume continues a stopped run and refuses other settings; an existing r
   const out = join(dir, 'run');
   const again = await run(['train', ...tiny, '--epochs', '2', '--out', out]);
   assert.equal(again.code, 2);
-  assert.match(again.stderr, /holds checkpoint-last\.ckpt/);
+  assert.match(again.stderr, /holds a run \(checkpoint-last\.ckpt\)/);
+  assert.match(again.stderr, /--resume .*--force/, 'the error names both ways on');
   const extra = await run(['train', '--resume', out, '--epochs', '3']);
   assert.equal(extra.code, 2);
   assert.match(extra.stderr, /--resume continues a run with its own config\.json; remove --epochs/);

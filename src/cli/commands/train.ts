@@ -105,16 +105,19 @@ function isTty(io: CliIO): boolean {
   return (io.stdout as { isTTY?: boolean }).isTTY === true;
 }
 
-function progressFor(mode: string, io: CliIO): TrainProgress {
+function progressFor(mode: string, io: CliIO, lineSeconds: number): TrainProgress {
   if (mode === 'none') return SILENT_PROGRESS;
-  return new ConsoleProgress(io.stdout, { live: mode === 'bar' || (mode === 'auto' && isTty(io)) });
+  return new ConsoleProgress(io.stdout, { live: mode === 'bar' || (mode === 'auto' && isTty(io)), lineInterval: lineSeconds * 1000 });
 }
 
-function report(result: TrainResult, io: CliIO): number {
+/** Exit codes of a stopped run: 128 + the signal's number, as shells report it. */
+const STOP_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+
+function report(result: TrainResult, io: CliIO, stoppedBy: keyof typeof STOP_CODES | null): number {
   const dir = result.paths.dir;
   if (result.status === 'stopped') {
-    io.stdout.write(`stopped after ${result.epochs} finished epoch(s); continue with: calib train --resume ${dir}\n`);
-    return 130;
+    io.stdout.write(`stopped at epoch ${result.epochs + 1}, update ${result.steps} (checkpoint saved); continue with: calib train --resume ${dir}\n`);
+    return STOP_CODES[stoppedBy ?? 'SIGINT'];
   }
   const s = result.summary!;
   const t = s.test as Record<string, number>;
@@ -150,8 +153,11 @@ export const trainCommand = defineCommand({
     'epoch (for calib eval / calib fit), model.onnx, summary.json, and with --ood an ood.json.',
     'The best epoch is chosen on the validation split by --select (accuracy, as the MbLS/ACLS code; or nll, ece,',
     'adaece, last). --config FILE takes the same settings as JSON with camelCase keys (weightDecay, lossOptions, …);',
-    'flags override it. Ctrl-C stops after the current update; --resume DIR continues from the last finished epoch',
-    'and ends with the same weights as an uninterrupted run.',
+    'flags override it. Ctrl-C or SIGTERM stops after the current update and saves a checkpoint (exit 130 / 143);',
+    '--resume DIR continues from the last checkpoint (epoch end, every --checkpoint-minutes / --checkpoint-steps within',
+    'an epoch, or the stop) and ends with the same weights as an uninterrupted run. A run directory is locked while',
+    'a process trains in it (run.lock; a lock left by a dead process is taken over). A loss that becomes NaN or',
+    'infinite stops the run with "training failed" naming epoch and step (exit 1), keeping the log and last checkpoint.',
   ].join('\n'),
   examples: [
     'calib train --dataset mnist --model mlp --epochs 2',
@@ -166,25 +172,34 @@ export const trainCommand = defineCommand({
     resume: { type: 'string', valueName: 'DIR', description: 'continue the stopped run in DIR from its last checkpoint' },
     force: { type: 'boolean', description: 'replace an existing run in --out' },
     progress: { type: 'string', choices: ['auto', 'bar', 'lines', 'none'], default: 'auto', description: 'progress display: auto = live bar on a terminal, lines otherwise' },
+    'progress-seconds': { type: 'number', valueName: 'S', default: 30, description: 'without a live bar: a progress line every S seconds within an epoch (0 = epoch lines only)' },
+    'checkpoint-minutes': { type: 'number', valueName: 'M', default: 5, description: 'mid-epoch checkpoint every M minutes (0 = off); not part of the run\'s config' },
+    'checkpoint-steps': { type: 'integer', valueName: 'N', default: 0, description: 'mid-epoch checkpoint every N updates (0 = off); not part of the run\'s config' },
     ...SETTING_FLAGS,
   },
   async run(flags, io) {
     const overrides = flagOverrides(flags as Record<string, unknown>);
+    const progressSeconds = nonNegative('progress-seconds', flags['progress-seconds']);
+    const checkpointEvery = { seconds: 60 * nonNegative('checkpoint-minutes', flags['checkpoint-minutes']), steps: nonNegative('checkpoint-steps', flags['checkpoint-steps']) };
     const controller = new AbortController();
-    let interrupts = 0;
-    const onSigint = (): void => {
-      interrupts++;
-      if (interrupts > 1) process.exit(130);
-      io.stderr.write('\ncalib: stopping after the current update (Ctrl-C again to quit now)\n');
+    let stoppedBy: keyof typeof STOP_CODES | null = null;
+    const onSignal = (signal: keyof typeof STOP_CODES): void => {
+      if (stoppedBy !== null) process.exit(STOP_CODES[signal]); // a second signal: quit now (the lock is stale then)
+      stoppedBy = signal;
+      if (signal === 'SIGINT') io.stderr.write('\ncalib: stopping after the current update (Ctrl-C again to quit now)\n');
       controller.abort();
     };
-    const progress = progressFor(flags.progress, io);
+    const onSigint = (): void => onSignal('SIGINT');
+    const onSigterm = (): void => onSignal('SIGTERM');
+    const progress = progressFor(flags.progress, io, progressSeconds);
+    const common = { progress, signal: controller.signal, checkpointEvery, onWarning: (text: string) => io.stderr.write(`calib: warning: ${text}\n`) };
     process.on('SIGINT', onSigint);
+    process.on('SIGTERM', onSigterm);
     try {
       if (flags.resume !== undefined) {
         const extra = [...Object.keys(overrides), ...(flags.config !== undefined ? ['config'] : []), ...(flags.force ? ['force'] : [])];
         if (extra.length) throw new UsageError(`train: --resume continues a run with its own config.json; remove ${extra.map((k) => `--${k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`).join(', ')}`);
-        return report(await resumeTraining(flags.resume, { progress, signal: controller.signal }), io);
+        return report(await resumeTraining(flags.resume, common), io, stoppedBy);
       }
       let file: Record<string, unknown> = {};
       if (flags.config !== undefined) {
@@ -194,24 +209,46 @@ export const trainCommand = defineCommand({
         } catch {
           return invalidArgument('--config', 'a readable JSON file', `no file at ${flags.config}`);
         }
+        let parsed: unknown;
         try {
-          file = JSON.parse(text) as Record<string, unknown>;
+          parsed = JSON.parse(text) as unknown;
         } catch (e) {
           return invalidArgument('--config', 'valid JSON', `unparsable text (${(e as Error).message})`);
         }
-        if (typeof file !== 'object' || file === null || Array.isArray(file)) invalidArgument('--config', 'a JSON object of settings', typeof file);
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+          invalidArgument('--config', 'a JSON object of settings', Array.isArray(parsed) ? 'array' : parsed === null ? 'null' : typeof parsed);
+        }
+        file = parsed as Record<string, unknown>;
       }
       const merged = mergeConfig(file, overrides);
+      checkInapplicableFlags(flags as Record<string, unknown>, merged);
       if (merged['dataset'] === undefined) throw new UsageError('train: give --dataset (or a "dataset" key in --config), or --resume DIR');
       if (merged['out'] === undefined) {
         const loss = [merged['loss'] ?? 'ce', merged['secondary']].filter((v) => v !== undefined).join('+');
         merged['out'] = `runs/${String(merged['dataset'])}-${String(merged['model'] ?? 'mlp')}-${String(loss)}`;
       }
       const config = resolveTrainConfig(merged, flags.config !== undefined ? `config (${flags.config} + flags)` : 'config');
-      return report(await train(config, { overwrite: flags.force, progress, signal: controller.signal }), io);
+      return report(await train(config, { ...common, overwrite: flags.force }), io, stoppedBy);
     } finally {
       process.removeListener('SIGINT', onSigint);
+      process.removeListener('SIGTERM', onSigterm);
       progress.finish();
     }
   },
 });
+
+function nonNegative(flag: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new UsageError(`--${flag}: expected a number ≥ 0, got ${String(value)}`);
+  return value;
+}
+
+/**
+ * Flags given on the command line that the rest of the settings make meaningless are refused rather than ignored
+ * (the configuration check catches non-default values from a file; this catches explicit flags, even at defaults).
+ */
+function checkInapplicableFlags(flags: Readonly<Record<string, unknown>>, merged: Readonly<Record<string, unknown>>): void {
+  const given = (f: string): boolean => flags[f] !== undefined;
+  if (given('weight') && merged['secondary'] === undefined) throw new UsageError('train: --weight is the weight of the secondary term; give --secondary NAME too (or drop --weight)');
+  if (given('holdout') && merged['arcPlacement'] !== 'holdout') throw new UsageError('train: --holdout is the held-out fraction of --arc-placement holdout; give that too (or drop --holdout)');
+  if (given('mixup-kind') && !(((merged["mixup"] as number | undefined) ?? 0) > 0)) throw new UsageError('train: --mixup-kind needs --mixup ALPHA > 0 (or drop --mixup-kind)');
+}

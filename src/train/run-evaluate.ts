@@ -1,0 +1,70 @@
+/**
+ * The end of an epoch: validation logits → accuracy, NLL, ECE, AdaECE (predict.ts) → best-epoch check → the
+ * epoch's log record (train-log.ts) from the epoch's totals. Also the early warning of a run that does not learn:
+ * validation accuracy at chance (the majority class's share of the validation split, + 2 points) in every one of the
+ * first `CHANCE_EPOCHS` epochs.
+ */
+import type { BestEpoch } from './best-epoch.js';
+import { datasetInputs, predictLogits, validationScores } from './predict.js';
+import type { EpochTotals } from './run-checkpoint.js';
+import type { RunSetup } from './run-setup.js';
+import type { TrainState } from './train-state.js';
+import type { EpochRecord } from './train-log.js';
+
+/** Epochs after which a run still at chance accuracy is reported. */
+export const CHANCE_EPOCHS = 2;
+/** Accuracy within this much of the majority-class share counts as chance. */
+const CHANCE_MARGIN = 0.02;
+
+/** Validate `state` after epoch `epoch` (0-based) and build its log record; `best` is updated. */
+export function evaluateEpoch(setup: RunSetup, state: TrainState, epoch: number, totals: EpochTotals, best: BestEpoch): EpochRecord {
+  const { config, data } = setup;
+  const t0 = performance.now();
+  const valLogits = predictLogits(setup.evalStep, state, datasetInputs(data.validation), config.evalBatch);
+  const scores = validationScores(valLogits, data.validation.labels, data.classes, config.bins);
+  const improved = best.consider(epoch, scores);
+  const trainTerms: Record<string, number> = {};
+  for (const [k, v] of Object.entries(totals.termSums)) trainTerms[k] = v / totals.termRows[k]!;
+  return {
+    epoch: epoch + 1,
+    steps: state.step,
+    lr: totals.lastLr,
+    train_loss: totals.lossSum / totals.rows,
+    train_terms: trainTerms,
+    val_accuracy: scores.accuracy,
+    val_nll: scores.nll,
+    val_ece: scores.ece,
+    val_adaece: scores.adaece,
+    best: improved,
+    epoch_time_s: totals.elapsedSeconds + (performance.now() - t0) / 1000,
+    train_time_s: totals.trainSeconds,
+    samples_per_s: totals.samples / totals.trainSeconds,
+  };
+}
+
+/** The share of the most frequent class among `labels` (the accuracy of always predicting it). */
+export function chanceAccuracy(labels: ArrayLike<number>): number {
+  const counts = new Map<number, number>();
+  let top = 0;
+  for (let i = 0; i < labels.length; i++) {
+    const c = (counts.get(labels[i]!) ?? 0) + 1;
+    counts.set(labels[i]!, c);
+    if (c > top) top = c;
+  }
+  return labels.length ? top / labels.length : 0;
+}
+
+/**
+ * The warning for a run stuck at chance: given every record so far, a message when the first
+ * min(CHANCE_EPOCHS, epochs) epochs just finished and all of them are at chance accuracy, else null.
+ */
+export function chanceWarning(records: readonly EpochRecord[], epochs: number, chance: number): string | null {
+  const k = Math.min(CHANCE_EPOCHS, epochs);
+  if (records.length !== k) return null;
+  if (!records.every((r) => !(r.val_accuracy > chance + CHANCE_MARGIN))) return null;
+  const accs = records.map((r) => `${(100 * r.val_accuracy).toFixed(1)}%`).join(', ');
+  return (
+    `validation accuracy is at chance after ${k} epoch(s) (${accs}; the majority class is ${(100 * chance).toFixed(1)}% of the validation split): ` +
+    `the network is not learning; check --lr, the loss options and the data`
+  );
+}

@@ -1,0 +1,12 @@
+/**
+ * A training run that failed for a reason of its own making, not a bug and not bad input given up front: today, a
+ * loss that stopped being finite (divergence: a learning rate far too high, a loss option that makes the objective
+ * unbounded). The CLI prints it as one line, `calib: error: training failed: …`, and exits with code 1; the run
+ * directory keeps its log and its last good checkpoint.
+ */
+export class TrainingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TrainingError';
+  }
+}
