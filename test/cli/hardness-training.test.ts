@@ -368,3 +368,33 @@ test('CRL host state: save → restore gives the same feeds; a state of the wron
   assert.throws(() => CRL_HOST_STATE.restore(live.save(), 7, 3, 'lossState'), /lossState\.counts: expected 7 non-negative integer counts/);
   assert.throws(() => CorrectnessHistory.restore({ counts: [0], completed: -1 }, 1, 's'), /s\.completed: expected an integer ≥ 0/);
 });
+
+test('time-based mid-epoch checkpoints: a run that crashes (an exception) mid-epoch resumes from the last one and ends bit-identical', async () => {
+  const config = resolveTrainConfig({ dataset: 'mnist', subset: 300, testSubset: 100, modelOptions: { hidden: [16] }, epochs: 2, batch: 16, out: join(dir, 'timed-a') });
+  const data = await loadRunData(config);
+  const a = await train(config, { data });
+  const out = join(dir, 'timed-b');
+  // seconds ≈ 0: a checkpoint after every update by the wall-clock criterion (steps criterion off).
+  await assert.rejects(
+    train({ ...config, out }, { data, checkpointEvery: { seconds: 1e-9 }, onStep: ({ steps }) => { if (steps === 7) throw new Error('simulated crash'); } }),
+    /simulated crash/,
+  );
+  assert.equal((await loadCheckpoint(join(out, 'checkpoint-last.ckpt'))).header.step, 6, 'the checkpoint of the update before the crash');
+  assert.ok(!existsSync(join(out, 'run.lock')), 'the lock is released on an exception');
+  const { resumeTraining } = await import('../../src/train/trainer.js');
+  const b = await resumeTraining(out, { data });
+  assert.ok(Buffer.from(a.state.params.buffer).equals(Buffer.from(b.state.params.buffer)), 'same weights, bit for bit');
+  assert.ok(readFileSync(join(dir, 'timed-a', 'test-logits.npy')).equals(readFileSync(join(out, 'test-logits.npy'))));
+});
+
+test('--resume accepts the checkpoint and progress flags (they are not part of the run\'s config) and refuses settings', async () => {
+  const ref = await uninterrupted();
+  const ok = await run(['train', '--resume', ref, '--checkpoint-steps', '3', '--checkpoint-minutes', '1', '--progress', 'none', '--progress-seconds', '10']);
+  assert.equal(ok.code, 0, ok.stderr);
+  const bad = await run(['train', '--resume', ref, '--lr', '0.5']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--resume continues a run with its own config\.json; remove --lr/);
+  const negative = await run(['train', '--resume', ref, '--checkpoint-minutes', '-1']);
+  assert.equal(negative.code, 2);
+  assert.match(negative.stderr, /--checkpoint-minutes: expected a number ≥ 0, got -1/);
+});
