@@ -16,6 +16,7 @@ import type { Predictions } from './calibrator.js';
 import { readHeader, readMatrix, readVector } from './json.js';
 import { fitLinear, LinearCalibrator, linearFeatures, type Penalty } from './linear-scaling.js';
 import { centre } from './vector.js';
+import { CALIBRATION_GRADIENT_TOLERANCE } from './lbfgs.js';
 import { numberOption, parseOptions, type OptionsOf } from './options.js';
 import { checkLabels, checkPredictions } from './predictions.js';
 
@@ -26,6 +27,8 @@ export const dirichletOptions = {
   mu: numberOption(1e-3, { min: 0 }),
   /** L-BFGS iteration cap. */
   maxIterations: numberOption(1000, { integer: true, min: 1 }),
+  /** L-BFGS gradient tolerance on the mean loss (scikit-learn's `tol`; lbfgs.ts). */
+  tolerance: numberOption(CALIBRATION_GRADIENT_TOLERANCE, { min: 0, exclusiveMin: true }),
 };
 export type DirichletOptions = OptionsOf<typeof dirichletOptions>;
 
@@ -79,7 +82,7 @@ export function fitDirichlet(input: Predictions, labels: Int32Array, options?: D
   checkLabels('labels', labels, rows, cols);
   const x = linearFeatures(checked, 'log-probabilities');
   const penalty = odirPenalty(cols, settings.lambda, settings.mu);
-  const theta = fitLinear('dirichlet', x, rows, cols, labels, 'full', penalty, settings.maxIterations);
+  const theta = fitLinear('dirichlet', x, rows, cols, labels, 'full', penalty, settings.maxIterations, settings.tolerance);
   return new LinearCalibrator('dirichlet', cols, 'full', 'log-probabilities', theta, settings);
 }
 

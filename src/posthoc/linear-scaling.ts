@@ -20,7 +20,7 @@ import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { CalibrationFitError } from './fit-error.js';
 import { jsonHeader, matrixToRows } from './json.js';
-import { lbfgs } from './lbfgs.js';
+import { CALIBRATION_RELATIVE_TOLERANCE, lbfgs } from './lbfgs.js';
 import { checkPredictions, logitsOf, logProbabilitiesOf, requireFiniteOutput, softmaxRowsInPlace, type CheckedPredictions } from './predictions.js';
 
 export type LinearStructure = 'diagonal' | 'full';
@@ -143,7 +143,8 @@ export function linearObjective(
 }
 
 /**
- * Fit θ by L-BFGS from the identity; throws CalibrationFitError if it does not converge.
+ * Fit θ by L-BFGS from the identity until ‖∇‖∞ ≤ `gradientTolerance` (in the standardised coordinates below) or
+ * the relative reduction test; throws CalibrationFitError if it does not converge.
  *
  * Preconditioning: L-BFGS runs on standardised coordinates φ, with θ = T φ given by W_kj = φ_kj / σ_j and
  * b_k = φ_b,k − Σ_j W_kj μ_j (diagonal: w_k = φ_k / σ_k, b_k = φ_b,k − w_k μ_k), μ_j and σ_j the mean and standard
@@ -160,6 +161,7 @@ export function fitLinear(
   structure: LinearStructure,
   penalty: Penalty | undefined,
   maxIterations: number,
+  gradientTolerance: number,
 ): Float64Array {
   const C = classes;
   const full = structure === 'full';
@@ -207,13 +209,13 @@ export function fitLinear(
       return f;
     },
     phi0,
-    { maxIterations, gradientTolerance: 1e-8, relativeTolerance: 1e-13 },
+    { maxIterations, gradientTolerance, relativeTolerance: CALIBRATION_RELATIVE_TOLERANCE },
   );
   if (!result.converged) {
     throw new CalibrationFitError(
       method,
       `L-BFGS did not converge (${result.reason} after ${result.iterations} iterations, ‖gradient‖∞ = ` +
-        `${result.gradientNorm.toExponential(2)}); raise maxIterations or add regularisation`,
+        `${result.gradientNorm.toExponential(2)}); raise maxIterations or tolerance, or add regularisation`,
     );
   }
   toTheta(result.x, theta);

@@ -8,6 +8,7 @@ import type { Predictions } from './calibrator.js';
 import { readHeader, readMatrix, readVector } from './json.js';
 import { fitLinear, LinearCalibrator, linearFeatures, type Penalty } from './linear-scaling.js';
 import { centre } from './vector.js';
+import { CALIBRATION_GRADIENT_TOLERANCE } from './lbfgs.js';
 import { numberOption, parseOptions, type OptionsOf } from './options.js';
 import { checkLabels, checkPredictions } from './predictions.js';
 
@@ -16,6 +17,8 @@ export const matrixOptions = {
   l2: numberOption(0, { min: 0 }),
   /** L-BFGS iteration cap. */
   maxIterations: numberOption(1000, { integer: true, min: 1 }),
+  /** L-BFGS gradient tolerance on the mean loss (scikit-learn's `tol`; lbfgs.ts). */
+  tolerance: numberOption(CALIBRATION_GRADIENT_TOLERANCE, { min: 0, exclusiveMin: true }),
 };
 export type MatrixOptions = OptionsOf<typeof matrixOptions>;
 
@@ -56,7 +59,7 @@ export function fitMatrix(input: Predictions, labels: Int32Array, options?: Matr
   const { rows, cols } = checked.matrix;
   checkLabels('labels', labels, rows, cols);
   const x = linearFeatures(checked, 'logits');
-  const theta = fitLinear('matrix', x, rows, cols, labels, 'full', matrixPenalty(cols, settings.l2), settings.maxIterations);
+  const theta = fitLinear('matrix', x, rows, cols, labels, 'full', matrixPenalty(cols, settings.l2), settings.maxIterations, settings.tolerance);
   return new LinearCalibrator('matrix', cols, 'full', 'logits', theta, settings);
 }
 

@@ -7,6 +7,7 @@
 import type { Predictions } from './calibrator.js';
 import { readHeader, readVector } from './json.js';
 import { fitLinear, LinearCalibrator, linearFeatures, type Penalty } from './linear-scaling.js';
+import { CALIBRATION_GRADIENT_TOLERANCE } from './lbfgs.js';
 import { numberOption, parseOptions, type OptionsOf } from './options.js';
 import { checkLabels, checkPredictions } from './predictions.js';
 
@@ -15,6 +16,8 @@ export const vectorOptions = {
   l2: numberOption(0, { min: 0 }),
   /** L-BFGS iteration cap. */
   maxIterations: numberOption(1000, { integer: true, min: 1 }),
+  /** L-BFGS gradient tolerance on the mean loss (scikit-learn's `tol`; lbfgs.ts). */
+  tolerance: numberOption(CALIBRATION_GRADIENT_TOLERANCE, { min: 0, exclusiveMin: true }),
 };
 export type VectorOptions = OptionsOf<typeof vectorOptions>;
 
@@ -53,7 +56,7 @@ export function fitVector(input: Predictions, labels: Int32Array, options?: Vect
   const { rows, cols } = checked.matrix;
   checkLabels('labels', labels, rows, cols);
   const x = linearFeatures(checked, 'logits');
-  const theta = fitLinear('vector', x, rows, cols, labels, 'diagonal', vectorPenalty(cols, settings.l2), settings.maxIterations);
+  const theta = fitLinear('vector', x, rows, cols, labels, 'diagonal', vectorPenalty(cols, settings.l2), settings.maxIterations, settings.tolerance);
   return new LinearCalibrator('vector', cols, 'diagonal', 'logits', theta, settings);
 }
 

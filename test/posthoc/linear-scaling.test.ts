@@ -76,7 +76,7 @@ test('the NLL is invariant to the softmax shift, and the projection minimises ea
 test('matrix scaling matches scikit-learn multinomial logistic regression on logits', () => {
   const ref = loadReference().matrix;
   const n = ref.labels.length;
-  const cal = fitMatrix({ logits: mat(n, ref.classes, ref.logits) }, Int32Array.from(ref.labels));
+  const cal = fitMatrix({ logits: mat(n, ref.classes, ref.logits) }, Int32Array.from(ref.labels), { tolerance: 1e-9 });
   const out = cal.apply({ logits: mat(ref.testLogits.length / ref.classes, ref.classes, ref.testLogits) });
   assertClose(out.data, ref.expected, 1e-6, 0, 'matrix');
 });
@@ -84,10 +84,10 @@ test('matrix scaling matches scikit-learn multinomial logistic regression on log
 test('vector scaling and Dirichlet ODIR match independent NumPy/SciPy fits', () => {
   const ref = loadReference();
   const v = ref.vector;
-  const vc = fitVector({ logits: mat(v.labels.length, v.classes, v.logits) }, Int32Array.from(v.labels));
+  const vc = fitVector({ logits: mat(v.labels.length, v.classes, v.logits) }, Int32Array.from(v.labels), { tolerance: 1e-9 });
   assertClose(vc.apply({ logits: mat(v.testLogits.length / v.classes, v.classes, v.testLogits) }).data, v.expected, 1e-6, 0, 'vector');
   const d = ref.dirichlet;
-  const dc = fitDirichlet({ logits: mat(d.labels.length, d.classes, d.logits) }, Int32Array.from(d.labels), { lambda: d.lambda, mu: d.mu });
+  const dc = fitDirichlet({ logits: mat(d.labels.length, d.classes, d.logits) }, Int32Array.from(d.labels), { lambda: d.lambda, mu: d.mu, tolerance: 1e-9 });
   assertClose(dc.apply({ logits: mat(d.testLogits.length / d.classes, d.classes, d.testLogits) }).data, d.expected, 1e-6, 0, 'dirichlet');
   // Same objective value as SciPy's minimum (so the same problem was solved).
   const x = new Float64Array(d.logits.length);
