@@ -73,7 +73,7 @@ export type CalibrationMetrics = { readonly [K in MetricName]: number } & TopLab
  * before processing, large ones inside the one-pass kernel, restoring an O(C·M) snapshot on error.
  *
  * Probability inputs are used as given (rows summing to 1 within 1e−3, not renormalised), except that the
- * top-label confidence is clipped to ≤ 1 and NLL uses min(max(p_y, 1e−12), 1).
+ * top-label confidence is clipped to ≤ 1 and NLL uses min(max(p_y, 5e−324), 1): only p_y = 0 is clipped.
  */
 export class CalibrationAccumulator {
   readonly input: PredictionKind;

@@ -4,8 +4,13 @@ import { logFloat32Bits } from './fast-log.js';
 import { PROBABILITY_SUM_TOLERANCE, type Labels } from './validation.js';
 import type { FloatArray } from '../util/matrix.js';
 
-/** NLL of probability inputs clips p_y to [NLL_CLIP, 1] (logit inputs use the exact log-softmax). */
-export const NLL_CLIP = 1e-12;
+/**
+ * NLL of probability inputs: −log p_y exactly for every p_y > 0 (p_y = 1e−20 counts 46.05 nats); only p_y = 0,
+ * whose −log is infinite, is raised to NLL_CLIP = 5e−324 (the smallest positive float64), so it counts
+ * −log(5e−324) = 744.44 nats; p_y > 1 (rows summing to 1 within the tolerance) counts 0. Logit inputs use the
+ * exact log-softmax.
+ */
+export const NLL_CLIP = Number.MIN_VALUE;
 
 /** Per-row results of a block of rows (shapes [block]). */
 export interface RowResults {
@@ -30,7 +35,7 @@ export function rowResults(size: number): RowResults {
  * The one-pass kernel over probability rows [from, to) of a row-major chunk `data` (C = `cols` columns;
  * labels already validated). Each element is read once, for: the row's validity (finite, ≥ 0, Σ = 1 ± 1e−3),
  * argmax ŷ (first maximal index) and confidence c = min(p_ŷ, 1), Σ_k p_k² (Brier = Σ p² − p_y² + (1 − p_y)²),
- * entropy −Σ p log p (0 log 0 = 0; float32 inputs use `logFloat32Bits`), NLL = −log min(max(p_y, 1e−12), 1), and the
+ * entropy −Σ p log p (0 log 0 = 0; float32 inputs use `logFloat32Bits`), NLL = −log min(max(p_y, 5e−324), 1) (only p_y = 0 is raised), and the
  * classwise bins (count, compensated Σp) of `classwise`; Σ1[y=k] for the label's bin. The Σp compensation
  * uses Kahan's Fast2Sum error term (s − t) + p, exact whenever the bin's running sum is at least p in exponent
  * (for non-negative p: once a bin's sum exceeds its largest element) and otherwise still within Kahan's bound

@@ -16,7 +16,7 @@ export const nll = defineMetric({
   key: 'nll',
   label: 'NLL',
   percent: false,
-  description: 'mean negative log-likelihood −log p_y (natural log; probability inputs clip p_y at 1e-12)',
+  description: 'mean negative log-likelihood −log p_y (natural log; for probability inputs only p_y = 0 is clipped, to 5e-324: 744.4 nats)',
   state: () => ({ nll: { merge: 'compensated-sum' } }),
   update: (state: MetricState, block: RowBlock) => sumRows(state, 'nll', block.nll, block.rows),
   compute: (context, state) => state.scalar('nll') / context.n,

@@ -19,6 +19,7 @@
 import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { CalibrationFitError } from './fit-error.js';
+import { invalidArgument } from '../util/errors.js';
 import { jsonHeader, matrixToRows } from './json.js';
 import { CALIBRATION_RELATIVE_TOLERANCE, lbfgs } from './lbfgs.js';
 import { checkPredictions, logitsOf, logProbabilitiesOf, requireFiniteOutput, softmaxRowsInPlace, type CheckedPredictions } from './predictions.js';
@@ -142,6 +143,9 @@ export function linearObjective(
   return f;
 }
 
+/** Most classes of a 'full' fit: C² + C parameters, and L-BFGS keeps 2 × 10 vectors of them (~170 MB at 1000). */
+export const MAX_FULL_CLASSES = 1000;
+
 /**
  * Fit θ by L-BFGS from the identity until ‖∇‖∞ ≤ `gradientTolerance` (in the standardised coordinates below) or
  * the relative reduction test; throws CalibrationFitError if it does not converge.
@@ -165,6 +169,13 @@ export function fitLinear(
 ): Float64Array {
   const C = classes;
   const full = structure === 'full';
+  if (full && C > MAX_FULL_CLASSES) {
+    invalidArgument(
+      `${method} classes`,
+      `at most ${MAX_FULL_CLASSES.toLocaleString('en-US')} classes (a full C × C weight matrix; use vector or temperature scaling beyond)`,
+      `${C.toLocaleString('en-US')} classes (${(C * C).toExponential(1)} weights)`,
+    );
+  }
   const nw = weightCount(structure, C);
   const mean = new Float64Array(C);
   const sd = new Float64Array(C);

@@ -142,3 +142,55 @@ test('class 7: temperature fits on logits of magnitude 1e4 to 1e30 succeed in a 
     assert.ok(Math.abs(t / k / base - 1) < 1e-5, `k = ${k}: T/k = ${t / k}, T(1) = ${base}`);
   }
 });
+
+test('class 5: user mistakes that used to be internal errors are one-line exit-2 errors naming the argument and the limit', async () => {
+  await refused(['loss', 'ce', '--logits', p('z.npy'), '--labels', p('y.npy'), '--grad', p('no-such-dir/g.npy')], /--grad: expected a file path in an existing directory/);
+  await refused(['demo', '--n', '1e9', '--out', p('demo5')], /--n: expected --n × --classes ≤ 20,000,000 logits .* got 1000000000 × 10/);
+  const wide = 100_000;
+  const z = new Float32Array(4 * wide);
+  for (let i = 0; i < z.length; i++) z[i] = Math.sin(i);
+  await writeNpy(p('wide.npy'), z, [4, wide]);
+  await writeNpy(p('wide-y.npy'), Int32Array.from([0, 1, 2, 3]), [4], { dtype: 'int64' });
+  for (const method of ['matrix', 'dirichlet']) {
+    await refused(['fit', '--method', method, '--logits', p('wide.npy'), '--labels', p('wide-y.npy'), '--out', p('w.json')], new RegExp(`${method} classes: expected at most 1,000 classes .* got 100,000 classes`));
+  }
+});
+
+test('class 6: --bootstrap is capped, and a long bootstrap reports progress on stderr (occasional lines without a terminal)', async () => {
+  await refused(['eval', '--logits', p('z.npy'), '--labels', p('y.npy'), '--bootstrap', '1000000000'], /--bootstrap: expected an integer ≤ 100000, got 1000000000/);
+  const { WorkProgress } = await import('../../src/cli/work-progress.js');
+  let clock = 0;
+  let text = '';
+  const sink = { write: (s: string) => (text += s) };
+  const lines = new WorkProgress(sink, 'bootstrap resamples', 1000, { tty: false, now: () => clock });
+  for (let done = 0; done < 1000; done++) {
+    clock = done * 50; // 50 ms per resample: 50 s in all
+    lines.update(done);
+  }
+  lines.finish();
+  const shown = text.trim().split('\n');
+  assert.ok(shown.length >= 4 && shown.length <= 5, text); // one line per 10 s after the first 2 s
+  assert.match(shown[0]!, /^calib: bootstrap resamples: 40\/1,000 \(4%, 2 s elapsed, ~48 s left\)$/);
+  text = '';
+  clock = 0;
+  const live = new WorkProgress(sink, 'bootstrap resamples', 1000, { tty: true, now: () => clock });
+  for (let done = 0; done < 1000; done++) {
+    clock = done * 50;
+    live.update(done);
+  }
+  live.finish();
+  assert.ok(!text.includes('\n') && text.startsWith('\rcalib: bootstrap') && text.endsWith('\r\u001b[K'), JSON.stringify(text.slice(0, 80)));
+  // A quick bootstrap prints nothing extra.
+  const quick = await succeeds(['eval', '--logits', p('z.npy'), '--labels', p('y.npy'), '--bootstrap', '20']);
+  assert.equal(quick.stderr, '');
+});
+
+test('class 10: NLL of probabilities clips only p_y = 0; p_y = 1e-20 counts 46.05 nats', async () => {
+  writeFileSync(p('p10.csv'), '1,1e-20\n1,0\n');
+  writeFileSync(p('y10.csv'), '1\n0\n');
+  const r = JSON.parse((await succeeds(['eval', '--probs', p('p10.csv'), '--labels', p('y10.csv'), '--json'])).stdout);
+  assert.ok(Math.abs(r.nll - (20 * Math.LN10) / 2) < 1e-12, String(r.nll));
+  writeFileSync(p('y10b.csv'), '1\n1\n');
+  const zero = JSON.parse((await succeeds(['eval', '--probs', p('p10.csv'), '--labels', p('y10b.csv'), '--json'])).stdout);
+  assert.ok(Math.abs(zero.nll - (20 * Math.LN10 - Math.log(Number.MIN_VALUE)) / 2) < 1e-9, String(zero.nll));
+});

@@ -41,12 +41,12 @@ test('float32 logits of ±1e3 go through the same stable path', () => {
   assert.equal(r.accuracy, 0.5);
 });
 
-test('probabilities of exactly 0 and 1: NLL clips p_y at 1e-12, entropy uses 0·log 0 = 0', () => {
+test('probabilities of exactly 0 and 1: NLL clips only p_y = 0 (to 5e-324, 744.4 nats), entropy uses 0·log 0 = 0', () => {
   for (const Ctor of [Float64Array, Float32Array]) {
     const m = { rows: 2, cols: 3, data: Ctor.from([1, 0, 0, 0, 0, 1]) };
     const r = evaluate(m, [1, 2], { input: 'probabilities' });
     close(r.nll, -Math.log(NLL_CLIP) / 2, 1e-12);
-    close(r.nll, (12 * Math.LN10) / 2, 1e-12);
+    close(r.nll, 744.4400719213812 / 2, 1e-12);
     assert.equal(r.mean_entropy, 0);
     assert.equal(r.brier, 1); // (1 + 1 + 0) / 2
     assert.equal(r.mean_confidence, 1);
@@ -108,4 +108,13 @@ test('float32 and float64 copies of the same probabilities give the same metrics
   // Identical values: only the entropy's log implementation differs.
   for (const key of ['ece', 'nll', 'brier', 'classwise_ece', 'marginal_ece', 'adaece', 'ks', 'sweep_ece', 'error_auroc'] as const) assert.equal(a[key], b[key], key);
   close(a.mean_entropy, b.mean_entropy, 1e-14);
+});
+
+test('NLL of a confidently wrong probability p_y = 1e-20 counts 46.05 nats (no clipping above 0)', () => {
+  const m = { rows: 1, cols: 2, data: Float64Array.from([1 - 1e-20, 1e-20]) };
+  const r = evaluate(m, [1], { input: 'probabilities' });
+  close(r.nll, 20 * Math.LN10, 1e-12);
+  assert.ok(Math.abs(r.nll - 46.0517) < 1e-4);
+  const f32 = evaluate({ rows: 1, cols: 2, data: Float32Array.from([1, 1e-20]) }, [1], { input: 'probabilities' });
+  close(f32.nll, -Math.log(Math.fround(1e-20)), 1e-12);
 });

@@ -14,6 +14,9 @@ import { formatComparisonTable, metricsJson, type EvalSettings } from '../metric
 
 const BANNER_WIDTH = 78;
 
+/** Most logits the demo generates (N × C; 20 million float64 values are 160 MB). */
+const MAX_DEMO_VALUES = 20_000_000;
+
 function banner(lines: readonly string[]): string {
   const rule = '='.repeat(BANNER_WIDTH);
   return [rule, ...lines.map((l) => `  ${l}`), rule, ''].join('\n');
@@ -48,6 +51,9 @@ export const demoCommand = defineCommand({
   async run(flags, io) {
     const n = requireNumber('--n', flags.n, { integer: true, min: 4 });
     const classes = requireNumber('--classes', flags.classes, { integer: true, min: 2 });
+    if (n * classes > MAX_DEMO_VALUES) {
+      invalidArgument('--n', `--n × --classes ≤ ${MAX_DEMO_VALUES.toLocaleString('en-US')} logits (the demo holds them in memory)`, `${n} × ${classes}`);
+    }
     const tau = requireNumber('--overconfidence', flags.overconfidence, { min: 0, exclusiveMin: true });
     const bins = requireBins(flags.bins, '--bins');
     const dir = flags.out;

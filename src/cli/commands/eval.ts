@@ -1,10 +1,12 @@
 import { evaluateParallel, MAX_THREADS, METRIC_NAMES, PARALLEL_MIN_ROWS, requireBins } from '../../metrics/index.js';
 import { requireNumber } from '../../util/errors.js';
-import { defineCommand } from '../command.js';
+import { defineCommand, type CliIO } from '../command.js';
+import type { Matrix } from '../../util/matrix.js';
 import { requireFiniteValues } from '../finite-output.js';
+import { WorkProgress } from '../work-progress.js';
 import { wrapText } from '../format-table.js';
 import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, readAllShared, validatedChunks } from '../inputs.js';
-import { bootstrapAllMetrics, evaluateChunks, formatMetricsTable, metricsJson, type EvalSettings } from '../metrics-report.js';
+import { bootstrapAllMetrics, evaluateChunks, MAX_BOOTSTRAP_RESAMPLES, formatMetricsTable, metricsJson, type EvalSettings, type MetricIntervals } from '../metrics-report.js';
 
 /**
  * `calib eval`: every calibration metric of METHODS.md § Metrics for a set of predictions and labels. Inputs
@@ -24,7 +26,7 @@ export const evalCommand = defineCommand({
     `--threads N (N > 1) evaluates inputs of at least ${PARALLEL_MIN_ROWS.toLocaleString('en-US')} rows in N threads: all rows are`,
     'read into shared memory first (N_rows × C × 4 bytes for float32 .npy) instead of being streamed; the metrics are',
     'the same as with one thread (merged in a fixed order).',
-    '--bootstrap gives percentile intervals (rows resampled with replacement). Binned calibration errors are biased',
+    '--bootstrap B (at most 100,000) gives percentile intervals (rows resampled with replacement; progress on stderr). Binned calibration errors are biased',
     'upward, and a resample inherits that bias, so for a small, noisy ECE (marginal and classwise ECE especially) the',
     'interval can lie above the estimate; debiased_ece corrects the bias of the L2 ECE.',
     wrapText(`Metrics (--json keys, in table order): ${METRIC_NAMES.join(', ')}.`),
@@ -48,7 +50,7 @@ export const evalCommand = defineCommand({
   },
   async run(flags, io) {
     requireBins(flags.bins, '--bins');
-    if (flags.bootstrap !== undefined) requireNumber('--bootstrap', flags.bootstrap, { integer: true, min: 1 });
+    if (flags.bootstrap !== undefined) requireNumber('--bootstrap', flags.bootstrap, { integer: true, min: 1, max: MAX_BOOTSTRAP_RESAMPLES });
     requireNumber('--level', flags.level, { min: 0, exclusiveMin: true, max: 0.999999 });
     requireNumber('--threads', flags.threads, { integer: true, min: 1, max: MAX_THREADS });
     const { predictions, labels } = await openPredictionsAndLabels(flags);
@@ -66,11 +68,11 @@ export const evalCommand = defineCommand({
       const all = await readAllShared(validatedChunks(predictions, labels), rows, cols);
       metrics = await evaluateParallel(all.matrix, all.labels, { ...settings, threads: flags.threads });
       if (flags.bootstrap !== undefined)
-        intervals = bootstrapAllMetrics(all.matrix, all.labels, settings, { resamples: flags.bootstrap, seed: flags.seed, level: flags.level });
+        intervals = bootstrapWithProgress(all.matrix, all.labels, settings, flags, io);
     } else if (flags.bootstrap !== undefined) {
       const all = await readAll(validatedChunks(predictions, labels), rows, cols);
       ({ metrics } = await evaluateChunks([{ offset: 0, ...all }], settings));
-      intervals = bootstrapAllMetrics(all.matrix, all.labels, settings, { resamples: flags.bootstrap, seed: flags.seed, level: flags.level });
+      intervals = bootstrapWithProgress(all.matrix, all.labels, settings, flags, io);
     } else {
       ({ metrics } = await evaluateChunks(validatedChunks(predictions, labels), settings));
     }
@@ -93,3 +95,24 @@ export const evalCommand = defineCommand({
     io.stdout.write(formatMetricsTable(metrics, intervals));
   },
 });
+
+/** Bootstrap intervals with progress on stderr when they take more than a few seconds. */
+function bootstrapWithProgress(
+  matrix: Matrix,
+  labels: Int32Array,
+  settings: EvalSettings,
+  flags: { bootstrap?: number | undefined; seed: number; level: number },
+  io: CliIO,
+): MetricIntervals {
+  const progress = new WorkProgress(io.stderr, 'bootstrap resamples', flags.bootstrap!);
+  try {
+    return bootstrapAllMetrics(matrix, labels, settings, {
+      resamples: flags.bootstrap!,
+      seed: flags.seed,
+      level: flags.level,
+      onProgress: (done) => progress.update(done),
+    });
+  } finally {
+    progress.finish();
+  }
+}
