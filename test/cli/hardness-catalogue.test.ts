@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, linkSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { syntheticOverconfident } from '../../src/data/synthetic.js';
 import { readNpy, writeNpy } from '../../src/io/npy.js';
@@ -193,4 +193,23 @@ test('class 10: NLL of probabilities clips only p_y = 0; p_y = 1e-20 counts 46.0
   writeFileSync(p('y10b.csv'), '1\n1\n');
   const zero = JSON.parse((await succeeds(['eval', '--probs', p('p10.csv'), '--labels', p('y10b.csv'), '--json'])).stdout);
   assert.ok(Math.abs(zero.nll - (20 * Math.LN10 - Math.log(Number.MIN_VALUE)) / 2) < 1e-9, String(zero.nll));
+});
+
+test('class 8: matrix and Dirichlet fits converge on an ordinary trained model (DenseNet-40 CIFAR-10 validation logits)', async (t) => {
+  const real = new URL('../../../../shared/data/real-predictions/densenet40-cifar10/', import.meta.url).pathname;
+  if (!existsSync(join(real, 'val-logits.npy'))) return t.skip('../shared/data/real-predictions is absent');
+  for (const method of ['matrix', 'dirichlet']) {
+    const r = await succeeds(['fit', '--method', method, '--logits', join(real, 'val-logits.npy'), '--labels', join(real, 'val-labels.npy'), '--out', p(`${method}8.json`)]);
+    const [before, after] = [...r.stdout.matchAll(/NLL ([\d.]+) -> ([\d.]+)/g)][0]!.slice(1).map(Number) as [number, number];
+    assert.ok(after < before, r.stdout);
+  }
+});
+
+test('class 9: no npm warning on npx calib: onnxruntime-node\'s install script is denied in package.json, not by an unknown .npmrc key', () => {
+  const root = new URL('../../../', import.meta.url).pathname;
+  const npmrc = existsSync(join(root, '.npmrc')) ? readFileSync(join(root, '.npmrc'), 'utf8') : '';
+  assert.doesNotMatch(npmrc, /onnxruntime-node-install/);
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  assert.equal(pkg.allowScripts?.['onnxruntime-node'], false);
+  assert.match(readFileSync(join(root, '.ci/run'), 'utf8'), /ONNXRUNTIME_NODE_INSTALL=skip/);
 });
