@@ -1,0 +1,49 @@
+/**
+ * Which calibrators ONNX can express, and how: one entry per calibrator kind (a new kind must state its
+ * exportability here, or the build fails). `calibratorToOnnx` builds the snippet of a fitted calibrator.
+ */
+import { invalidArgument } from '../../util/errors.js';
+import type { Calibrator, CalibratorJSON, CalibratorKind } from '../calibrator.js';
+import { betaToOnnx, plattToOnnx } from './binary.js';
+import { histogramToOnnx, isotonicToOnnx } from './binning.js';
+import { dirichletToOnnx, matrixToOnnx, vectorToOnnx } from './linear.js';
+import { OnnxSnippet, type SnippetInput, type SnippetOutput } from './snippet.js';
+import { ensembleTemperatureToOnnx, temperatureToOnnx } from './temperature.js';
+
+export { OnnxSnippet, CAST_TO, type SnippetConstant, type SnippetInput, type SnippetNode, type SnippetOutput } from './snippet.js';
+
+/** Emits a calibrator's ONNX from its JSON (the public, validated form of its parameters). */
+export type CalibratorToOnnx = (json: CalibratorJSON, snippet: OnnxSnippet, input: SnippetInput) => SnippetOutput;
+
+/** Per kind: its emitter, or why ONNX operators cannot express it. */
+export const CALIBRATOR_ONNX: Readonly<Record<CalibratorKind, CalibratorToOnnx | { readonly notExpressible: string }>> = Object.freeze({
+  temperature: temperatureToOnnx,
+  'ts-sb-ece': temperatureToOnnx,
+  'ts-hb-ece': temperatureToOnnx,
+  'ensemble-temperature': ensembleTemperatureToOnnx,
+  vector: vectorToOnnx,
+  matrix: matrixToOnnx,
+  dirichlet: dirichletToOnnx,
+  histogram: histogramToOnnx,
+  isotonic: isotonicToOnnx,
+  platt: plattToOnnx,
+  beta: betaToOnnx,
+});
+
+/** The kinds that can be exported to ONNX. */
+export function onnxExportableKinds(): CalibratorKind[] {
+  return (Object.keys(CALIBRATOR_ONNX) as CalibratorKind[]).filter((k) => typeof CALIBRATOR_ONNX[k] === 'function');
+}
+
+/**
+ * The ONNX snippet of `calibrator` applied to the float64 [N, C] tensor `input` (names prefixed with `prefix`).
+ * Throws `InvalidArgumentError` (naming `argName`) for a calibrator that ONNX cannot express.
+ */
+export function calibratorToOnnx(calibrator: Calibrator, input: SnippetInput, prefix = 'calib_', argName = 'calibrator'): { snippet: OnnxSnippet; output: SnippetOutput } {
+  const entry = CALIBRATOR_ONNX[calibrator.kind];
+  if (typeof entry !== 'function') {
+    invalidArgument(argName, `a calibrator that ONNX operators can express (${onnxExportableKinds().join(', ')})`, `${calibrator.kind}: ${entry.notExpressible}`);
+  }
+  const snippet = new OnnxSnippet(prefix, calibrator.classes);
+  return { snippet, output: entry(calibrator.toJSON(), snippet, input) };
+}
