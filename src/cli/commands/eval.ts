@@ -6,6 +6,9 @@ import { requireFiniteValues } from '../finite-output.js';
 import { WorkProgress } from '../work-progress.js';
 import { wrapText } from '../format-table.js';
 import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, readAllShared, validatedChunks } from '../inputs.js';
+import { evalModel } from '../eval-model.js';
+import { MODEL_INPUT_FLAGS } from '../model-inputs.js';
+import { UsageError } from '../args.js';
 import { bootstrapAllMetrics, evaluateChunks, MAX_BOOTSTRAP_RESAMPLES, formatMetricsTable, metricsJson, type EvalSettings, type MetricIntervals } from '../metrics-report.js';
 
 /**
@@ -17,7 +20,7 @@ import { bootstrapAllMetrics, evaluateChunks, MAX_BOOTSTRAP_RESAMPLES, formatMet
 export const evalCommand = defineCommand({
   name: 'eval',
   summary: 'Compute every calibration metric (ECE, AdaECE, MCE, NLL, Brier, classwise ECE, KS, ...) of predictions.',
-  usage: '(--logits FILE | --probs FILE) --labels FILE [options]',
+  usage: '(--logits FILE | --probs FILE) --labels FILE [options]  |  (--model FILE | --run DIR) (--dataset NAME | --images DIR | --inputs X.npy --labels FILE) [options]',
   description: [
     'Table values are percentages for calibration errors, accuracy and confidence; NLL, Brier and entropy are plain.',
     'With --json, one JSON object with the metrics as fractions (not %) under snake_case names.',
@@ -36,24 +39,31 @@ export const evalCommand = defineCommand({
     'calib eval --probs probs.csv --labels labels.csv --bins 10 --json',
     'calib eval --logits z.npy --labels y.npy --bootstrap 1000 --seed 1',
     'calib eval --probs big-probs.npy --labels big-labels.npy --threads 2',
+    'calib eval --model model.onnx --images photos/ --size 224x224 --mean 0.485,0.456,0.406 --std 0.229,0.224,0.225',
+    'calib eval --model model.onnx --dataset fashion-mnist --split test',
   ],
   flags: {
     ...PREDICTION_FLAGS,
     ...LABEL_FLAGS,
+    labels: { ...LABEL_FLAGS.labels, required: false },
+    ...MODEL_INPUT_FLAGS,
+    threads: { type: 'integer', default: 1, valueName: 'N', description: `threads for inputs of ≥ ${PARALLEL_MIN_ROWS} rows (1 streams the rows)` },
+    'ort-threads': { type: 'integer', default: 2, valueName: 'N', description: 'ONNX Runtime threads of --model / --run' },
     bins: { type: 'integer', default: 15, description: 'number of confidence bins M' },
     convention: { type: 'string', choices: ['(l,u]', '[l,u)'], default: '(l,u]', description: 'which side of each bin is closed' },
     json: { type: 'boolean', description: 'print one JSON object instead of the table' },
     bootstrap: { type: 'integer', valueName: 'B', description: 'add percentile-bootstrap intervals from B resamples' },
     seed: { type: 'integer', default: 0, description: 'seed of the bootstrap resamples' },
     level: { type: 'number', default: 0.95, valueName: 'P', description: 'coverage of the bootstrap intervals' },
-    threads: { type: 'integer', default: 1, valueName: 'N', description: `threads for inputs of ≥ ${PARALLEL_MIN_ROWS} rows (1 streams the rows)` },
   },
   async run(flags, io) {
     requireBins(flags.bins, '--bins');
+    if (flags.model !== undefined || flags.run !== undefined) return evalModel(flags, io);
+    if (flags.labels === undefined) throw new UsageError('missing --labels FILE');
     if (flags.bootstrap !== undefined) requireNumber('--bootstrap', flags.bootstrap, { integer: true, min: 1, max: MAX_BOOTSTRAP_RESAMPLES });
     requireNumber('--level', flags.level, { min: 0, exclusiveMin: true, max: 0.999999 });
     requireNumber('--threads', flags.threads, { integer: true, min: 1, max: MAX_THREADS });
-    const { predictions, labels } = await openPredictionsAndLabels(flags);
+    const { predictions, labels } = await openPredictionsAndLabels({ ...flags, labels: flags.labels });
     const settings: EvalSettings = {
       input: predictions.kind,
       bins: flags.bins,

@@ -2,9 +2,11 @@ import type { Command } from '../command.js';
 import { applyCommand } from './apply.js';
 import { demoCommand } from './demo.js';
 import { evalCommand } from './eval.js';
+import { exportCommand } from './export.js';
 import { fitCommand } from './fit.js';
 import { lossCommand } from './loss.js';
 import { plotCommand } from './plot.js';
+import { predictCommand } from './predict.js';
 import { trainCommand } from './train.js';
 
 /** The `calib` command table, in the order of `calib --help`. Adding a command: one file here + one line below. */
@@ -12,6 +14,8 @@ export const COMMANDS: readonly Command[] = [
   evalCommand,
   fitCommand,
   applyCommand,
+  predictCommand,
+  exportCommand,
   plotCommand,
   trainCommand,
   demoCommand,
