@@ -303,5 +303,5 @@ test('every built-in command has help listing each of its flags, and the top-lev
     assert.match(r.stdout, new RegExp(`^Usage: calib ${command.name}`));
     for (const flag of Object.keys(command.flags)) assert.match(r.stdout, new RegExp(`^  --${flag}\\b`, 'm'), `${command.name} --${flag}`);
   }
-  assert.deepEqual(COMMANDS.map((c) => c.name), ['eval', 'fit', 'apply', 'plot', 'train', 'demo', 'loss']);
+  assert.deepEqual(COMMANDS.map((c) => c.name), ['eval', 'fit', 'apply', 'predict', 'export', 'plot', 'train', 'demo', 'loss']);
 });

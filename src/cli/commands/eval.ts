@@ -59,7 +59,7 @@ export const evalCommand = defineCommand({
   async run(flags, io) {
     requireBins(flags.bins, '--bins');
     if (flags.model !== undefined || flags.run !== undefined) return evalModel(flags, io);
-    if (flags.labels === undefined) throw new UsageError('missing --labels FILE');
+    if (flags.labels === undefined) throw new UsageError('eval: missing required flag --labels (or give --model / --run)');
     if (flags.bootstrap !== undefined) requireNumber('--bootstrap', flags.bootstrap, { integer: true, min: 1, max: MAX_BOOTSTRAP_RESAMPLES });
     requireNumber('--level', flags.level, { min: 0, exclusiveMin: true, max: 0.999999 });
     requireNumber('--threads', flags.threads, { integer: true, min: 1, max: MAX_THREADS });

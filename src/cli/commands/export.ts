@@ -33,7 +33,7 @@ export const exportCommand = defineCommand({
   },
   async run(flags, io) {
     if (extname(flags.out).toLowerCase() !== '.onnx') invalidArgument('--out', 'a file ending in .onnx', JSON.stringify(flags.out));
-    await requireOutputPath(flags.out);
+    await requireOutputPath(flags.out, '--out', [{ argName: '--model', path: flags.model }, { argName: '--calibrator', path: flags.calibrator }]);
     const { model } = await readOnnxFile(flags.model, '--model');
     const calibrator = await readCalibratorFile(flags.calibrator, '--calibrator');
     const result = appendCalibrator(model, calibrator, { keepOutputs: flags['keep-outputs'], outputName: flags['output-name'] });

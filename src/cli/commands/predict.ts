@@ -47,8 +47,9 @@ export const predictCommand = defineCommand({
     if (flags['labels-out'] !== undefined && extname(flags['labels-out']).toLowerCase() !== '.npy') invalidArgument('--labels-out', 'a file ending in .npy', JSON.stringify(flags['labels-out']));
     requireNumber('--batch', flags.batch, { integer: true, min: 1 });
     requireNumber('--threads', flags.threads, { integer: true, min: 1, max: 64 });
-    await requireOutputPath(flags.out);
-    if (flags['labels-out'] !== undefined) await requireOutputPath(flags['labels-out'], '--labels-out');
+    const inputs = [{ argName: '--model', path: flags.model }, { argName: '--inputs', path: flags.inputs }];
+    await requireOutputPath(flags.out, '--out', inputs);
+    if (flags['labels-out'] !== undefined) await requireOutputPath(flags['labels-out'], '--labels-out', [...inputs, { argName: '--out', path: flags.out }]);
     const resolved = await resolveModelInputs(flags);
     if (flags['labels-out'] !== undefined && !resolved.labels) invalidArgument('--labels-out', 'samples with labels (--dataset, --run, or --images with one subfolder per class)', resolved.samplesArg);
     const result = await runClassifier(resolved.bytes, resolved.model, resolved.samples, {

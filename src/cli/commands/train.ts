@@ -9,6 +9,8 @@ import { invalidArgument } from '../../util/errors.js';
 import { parseKeyValues, UsageError } from '../args.js';
 import { type CliIO, defineCommand } from '../command.js';
 import { percent } from '../format-table.js';
+import { calibrateRun } from '../calibrate-run.js';
+import type { CalibratorKind } from '../../posthoc/index.js';
 
 /**
  * `calib train`: train a classifier with a calibration loss (src/train/trainer.ts) into a run directory, or
@@ -175,6 +177,7 @@ export const trainCommand = defineCommand({
     'progress-seconds': { type: 'number', valueName: 'S', default: 30, description: 'without a live bar: a progress line every S seconds within an epoch (0 = epoch lines only)' },
     'checkpoint-minutes': { type: 'number', valueName: 'M', default: 5, description: 'mid-epoch checkpoint every M minutes (0 = off); not part of the run\'s config' },
     'checkpoint-steps': { type: 'integer', valueName: 'N', default: 0, description: 'mid-epoch checkpoint every N updates (0 = off); not part of the run\'s config' },
+    calibrate: { type: 'string', choices: ['temperature'], description: 'end the run with a calibrated export: fit on the validation logits, write calibrator.json and model-calibrated.onnx' },
     ...SETTING_FLAGS,
   },
   async run(flags, io) {
@@ -199,7 +202,10 @@ export const trainCommand = defineCommand({
       if (flags.resume !== undefined) {
         const extra = [...Object.keys(overrides), ...(flags.config !== undefined ? ['config'] : []), ...(flags.force ? ['force'] : [])];
         if (extra.length) throw new UsageError(`train: --resume continues a run with its own config.json; remove ${extra.map((k) => `--${k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`).join(', ')}`);
-        return report(await resumeTraining(flags.resume, common), io, stoppedBy);
+        const resumed = await resumeTraining(flags.resume, common);
+        const code = report(resumed, io, stoppedBy);
+        if (code === 0 && flags.calibrate !== undefined) await calibrateRun(resumed.paths.dir, flags.calibrate as CalibratorKind, io);
+        return code;
       }
       let file: Record<string, unknown> = {};
       if (flags.config !== undefined) {
@@ -228,7 +234,10 @@ export const trainCommand = defineCommand({
         merged['out'] = `runs/${String(merged['dataset'])}-${String(merged['model'] ?? 'mlp')}-${String(loss)}`;
       }
       const config = resolveTrainConfig(merged, flags.config !== undefined ? `config (${flags.config} + flags)` : 'config');
-      return report(await train(config, { ...common, overwrite: flags.force }), io, stoppedBy);
+      const trained = await train(config, { ...common, overwrite: flags.force });
+      const code = report(trained, io, stoppedBy);
+      if (code === 0 && flags.calibrate !== undefined) await calibrateRun(trained.paths.dir, flags.calibrate as CalibratorKind, io);
+      return code;
     } finally {
       process.removeListener('SIGINT', onSigint);
       process.removeListener('SIGTERM', onSigterm);

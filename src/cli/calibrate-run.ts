@@ -1,0 +1,27 @@
+/**
+ * `calib train --calibrate METHOD`: end a finished run with its calibrated export — fit METHOD on the run's
+ * validation logits (the selected epoch's), save it as calibrator.json, and append it to model.onnx as
+ * model-calibrated.onnx (src/deploy/append-calibrator.ts), whose "calibrated_probabilities" output is what
+ * `calib apply` gives on the model's logits.
+ */
+import { join } from 'node:path';
+import { appendCalibrator } from '../deploy/append-calibrator.js';
+import { encodeOnnx, readOnnxFile } from '../deploy/onnx-file.js';
+import { readNpy, toLabelData, toMatrixData } from '../io/npy.js';
+import { fitCalibrator, type CalibratorKind } from '../posthoc/index.js';
+import { atomicWriteFile } from '../util/atomic-write.js';
+import { writeCalibratorFile } from './calibrator-file.js';
+import type { CliIO } from './command.js';
+
+export async function calibrateRun(dir: string, method: CalibratorKind, io: CliIO): Promise<void> {
+  const logits = await readNpy(join(dir, 'val-logits.npy'), '--calibrate');
+  const labels = await readNpy(join(dir, 'val-labels.npy'), '--calibrate');
+  const [rows, cols] = logits.shape as [number, number];
+  const calibrator = fitCalibrator(method, { logits: { rows, cols, data: toMatrixData(logits.data) } }, toLabelData(labels.data, { argName: '--calibrate', path: join(dir, 'val-labels.npy') }));
+  await writeCalibratorFile(join(dir, 'calibrator.json'), calibrator);
+  const { model } = await readOnnxFile(join(dir, 'model.onnx'), '--calibrate');
+  const result = appendCalibrator(model, calibrator, { keepOutputs: true, modelArg: '--calibrate' });
+  await atomicWriteFile(join(dir, 'model-calibrated.onnx'), encodeOnnx(result.model));
+  const t = calibrator.toJSON().temperature;
+  io.stdout.write(`calibrated: ${method}${typeof t === 'number' ? ` T = ${t.toPrecision(4)}` : ''} on ${rows} validation logits -> ${dir}/calibrator.json, ${dir}/model-calibrated.onnx (outputs ${result.outputs.join(', ')})\n`);
+}
