@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendCalibrator } from '../../src/deploy/append-calibrator.js';
 import { decodeOnnx, encodeOnnx } from '../../src/deploy/onnx-file.js';
-import { CALIBRATOR_KINDS, fitCalibrator, type Calibrator, type CalibratorKind, type Predictions } from '../../src/posthoc/index.js';
+import { fitCalibrator, type Calibrator, type CalibratorKind, type Predictions } from '../../src/posthoc/index.js';
 import { Random } from '../../src/util/random.js';
+import { calibratorToOnnx, onnxExportableKinds } from '../../src/posthoc/onnx/index.js';
 import { buildClassifier, referenceLogits, type ClassifierSpec } from './classifiers.js';
 import { runModel, type RuntimeName } from './runtimes.js';
 
@@ -47,7 +48,7 @@ function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
 const FIT_OPTIONS: Partial<Record<CalibratorKind, object>> = { 'ts-sb-ece': {}, 'ts-hb-ece': {} };
 
 for (const softmax of [false, true]) {
-  for (const kind of CALIBRATOR_KINDS) {
+  for (const kind of onnxExportableKinds()) {
     const binary = kind === 'platt' || kind === 'beta';
     const spec: ClassifierSpec = { sampleShape: [6], classes: binary ? 2 : 4, softmax, scale: 1.5, seed: 3, inputName: 'x' };
     test(`export ${kind}${softmax ? ' (model ends in Softmax)' : ''}: exported probabilities equal calib apply within 1e-6 in onnxruntime-node and onnxruntime-web`, async (t) => {
@@ -85,3 +86,10 @@ for (const softmax of [false, true]) {
     });
   }
 }
+
+test('the eleven calibrators of METHODS.md are exportable, and a kind without an ONNX emitter is refused in one line naming it', () => {
+  const eleven = ['temperature', 'ts-sb-ece', 'ts-hb-ece', 'ensemble-temperature', 'vector', 'matrix', 'dirichlet', 'histogram', 'isotonic', 'platt', 'beta'];
+  for (const kind of eleven) assert.ok((onnxExportableKinds() as string[]).includes(kind), kind);
+  const unknown = { kind: 'venn-abers', classes: 3, apply: () => { throw new Error('unused'); }, toJSON: () => ({}) } as unknown as Calibrator;
+  assert.throws(() => calibratorToOnnx(unknown, { name: 'z', kind: 'logits' }, 'c_', '--calibrator'), /--calibrator: expected a calibrator that ONNX operators can express .*venn-abers: no ONNX emitter is declared/);
+});

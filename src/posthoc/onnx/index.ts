@@ -1,6 +1,8 @@
 /**
- * Which calibrators ONNX can express, and how: one entry per calibrator kind (a new kind must state its
- * exportability here, or the build fails). `calibratorToOnnx` builds the snippet of a fitted calibrator.
+ * Which calibrators ONNX can express, and how: one entry per calibrator kind, an emitter or the reason ONNX
+ * operators cannot express it. A kind without an entry is refused by `calib export` with a one-line error naming
+ * this file (so a new calibrator states its exportability here). `calibratorToOnnx` builds the snippet of a
+ * fitted calibrator.
  */
 import { invalidArgument } from '../../util/errors.js';
 import type { Calibrator, CalibratorJSON, CalibratorKind } from '../calibrator.js';
@@ -16,7 +18,7 @@ export { OnnxSnippet, CAST_TO, type SnippetConstant, type SnippetInput, type Sni
 export type CalibratorToOnnx = (json: CalibratorJSON, snippet: OnnxSnippet, input: SnippetInput) => SnippetOutput;
 
 /** Per kind: its emitter, or why ONNX operators cannot express it. */
-export const CALIBRATOR_ONNX: Readonly<Record<CalibratorKind, CalibratorToOnnx | { readonly notExpressible: string }>> = Object.freeze({
+export const CALIBRATOR_ONNX: Readonly<Partial<Record<CalibratorKind, CalibratorToOnnx | { readonly notExpressible: string }>>> = Object.freeze({
   temperature: temperatureToOnnx,
   'ts-sb-ece': temperatureToOnnx,
   'ts-hb-ece': temperatureToOnnx,
@@ -42,7 +44,8 @@ export function onnxExportableKinds(): CalibratorKind[] {
 export function calibratorToOnnx(calibrator: Calibrator, input: SnippetInput, prefix = 'calib_', argName = 'calibrator'): { snippet: OnnxSnippet; output: SnippetOutput } {
   const entry = CALIBRATOR_ONNX[calibrator.kind];
   if (typeof entry !== 'function') {
-    invalidArgument(argName, `a calibrator that ONNX operators can express (${onnxExportableKinds().join(', ')})`, `${calibrator.kind}: ${entry.notExpressible}`);
+    const why = entry ? entry.notExpressible : 'no ONNX emitter is declared for it (src/posthoc/onnx/index.ts)';
+    invalidArgument(argName, `a calibrator that ONNX operators can express (${onnxExportableKinds().join(', ')})`, `${calibrator.kind}: ${why}`);
   }
   const snippet = new OnnxSnippet(prefix, calibrator.classes);
   return { snippet, output: entry(calibrator.toJSON(), snippet, input) };
