@@ -8,7 +8,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { PNG } from 'pngjs';
+import { loadDataset } from '../../src/data/load-dataset.js';
 import { join } from 'node:path';
 import { readNpy, writeNpy } from '../../src/io/npy.js';
 import { tempDir } from '../io/temp-dir.js';
@@ -75,6 +77,20 @@ test('every README calib example runs as written on the quick start\'s outputs',
     writeFileSync('P.csv', `${rows.join('\n')}\n`);
     writeFileSync('Y.csv', `${Array.from(labels).join('\n')}\n`);
     await writeNpy('H.npy', Int32Array.from(labels, (_, i) => i % 5), [n], { dtype: 'int64' });
+    // The Deploy section's model.onnx and val/ (a folder of PNGs, one subfolder per class): the run's exported model
+    // and 200 of the embedded MNIST test digits.
+    copyFileSync(r('model.onnx'), 'model.onnx');
+    const digits = (await loadDataset('mnist')).test!;
+    if (digits.kind !== 'image') throw new Error('mnist is an image dataset');
+    for (let i = 0; i < 200; i++) {
+      const png = new PNG({ width: 28, height: 28 });
+      for (let q = 0; q < 784; q++) {
+        const v = Math.round(255 * digits.images[i * 784 + q]!);
+        png.data.set([v, v, v, 255], 4 * q);
+      }
+      mkdirSync(join('val', String(digits.labels[i])), { recursive: true });
+      writeFileSync(join('val', String(digits.labels[i]), `${i}.png`), PNG.sync.write(png));
+    }
 
     const ran: string[] = [];
     for (const line of commands) {
