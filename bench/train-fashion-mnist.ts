@@ -4,7 +4,7 @@
  * 50 % and 75 % of the epochs, batch 128, best epoch by validation accuracy), then evaluated on the test split:
  * accuracy, ECE, AdaECE (15 bins), NLL and training throughput, one JSON line per loss and a Markdown table.
  *
- * Run: node dist/bench/train-fashion-mnist.js [--losses ce,ls,mbls,focal] [--model resnet8] [--width 16]
+ * Run: node dist/bench/train-fashion-mnist.js [--losses ce,ls,mbls,focal] [--model cifar-resnet-8] [--width 16]
  *      [--epochs 8] [--subset 10000] [--test-subset 5000] [--out runs/bench-fmnist] [--ood] [--torch]
  * With --torch, the same splits are written as .npy and bench/train_fashion_mnist_torch.py (PyTorch, /usr/bin/python3)
  * trains CE with the same recipe for comparison (accuracy, ECE and the throughput ratio).
@@ -24,7 +24,7 @@ import { loadRunData } from '../src/train/trainer-data.js';
 const { values } = parseArgs({
   options: {
     losses: { type: 'string', default: 'ce,ls,mbls,focal' },
-    model: { type: 'string', default: 'resnet8' },
+    model: { type: 'string', default: 'cifar-resnet-8' },
     width: { type: 'string', default: '16' },
     epochs: { type: 'string', default: '8' },
     subset: { type: 'string', default: '10000' },

@@ -62,11 +62,12 @@ export class ForwardContext {
 
   /**
    * Inverted dropout at `layer`: h · mask / (1 − rate) with a keep-mask from `options.dropout` (Srivastava et
-   * al. 2014; PyTorch scales at training time the same way). Identity in inference, at rate 0, or when no mask
-   * provider is given.
+   * al. 2014; PyTorch scales at training time the same way). Active exactly when a mask provider is given: the
+   * train step gives one, the inference step does not, and MC dropout (Gal & Ghahramani 2016) gives one with
+   * `training: false` (dropout on, batch norm on running statistics). Identity at rate 0.
    */
   dropout(layer: string, h: Tensor, rate: number): Tensor {
-    if (!this.training || rate === 0 || !this.options.dropout) return h;
+    if (rate === 0 || !this.options.dropout) return h;
     const mask = this.options.dropout(layer, h.shape, rate);
     if (!mask) return h;
     return dropoutOp(h, mask, rate);

@@ -37,7 +37,7 @@ export interface ForwardOptions {
   readonly training: boolean;
   /** Hook at the feature layers (identity when absent). */
   readonly features?: FeatureHook;
-  /** Dropout keep-masks (dropout is skipped when absent, as in inference). */
+  /** Dropout keep-masks: dropout is active exactly when given (train step; MC dropout at inference), skipped when absent. */
   readonly dropout?: DropoutMasks;
 }
 

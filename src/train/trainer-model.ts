@@ -1,28 +1,55 @@
 /**
  * The model of a run: a zoo kind or an alias, with the input shape and class count taken from the dataset.
  *
- * Aliases: resnet20 / resnet32 / resnet44 / resnet56 / resnet110 (any 6n+2) → cifar-resnet of that depth (He et al.
- * 2016 §4.2; on 28×28 one-channel images it runs unchanged: stages at 28, 14, 7); wrn-D-W → wide-resnet depth D,
- * widen W; vggN → vgg of depth N. Zoo kinds: mlp, lenet, cifar-resnet, resnet18, wide-resnet, vgg, text-cnn.
+ * Aliases (`MODEL_ALIASES`):
+ * - `cifar-resnet-D` (any D = 6n + 2) → cifar-resnet of depth D (He et al. 2016 §4.2, basic blocks, 16/32/64
+ *   channels; on 28×28 one-channel images it runs unchanged: stages at 28, 14, 7); `resnet20`, `resnet32`,
+ *   `resnet44`, `resnet56`, `resnet110` are kept as aliases of cifar-resnet-20 … -110;
+ * - `resnet50`, `resnet101`, `resnet152` → the bottleneck ResNet (torchvision layout; the stem follows the input
+ *   size unless `stem` is given); `resnet18` is the zoo kind (kuangliu's CIFAR ResNet-18);
+ * - `preact-resnet18`, `preact-resnet34`; `densenet121`, `densenet169`, `densenet201`;
+ * - `wrn-D-W` → wide-resnet depth D, widen W; `vggN` → vgg of depth N.
+ * Any other name is an error that lists the valid ones.
  */
 import type { Dataset } from '../data/dataset.js';
 import { createModel, MODEL_KINDS, type ModelSpec } from '../nn/models/zoo.js';
 import type { Model } from '../nn/model.js';
 import { describe, invalidArgument } from '../util/errors.js';
 
+/** Examples of every alias family, for documentation and error messages. */
+export const MODEL_ALIASES = [
+  'cifar-resnet-20', 'cifar-resnet-D (D = 6n+2)', 'resnet20', 'resnet32', 'resnet44', 'resnet56', 'resnet110', 'resnet50', 'resnet101', 'resnet152',
+  'preact-resnet18', 'preact-resnet34', 'densenet121', 'densenet169', 'densenet201', 'wrn-28-10', 'wrn-D-W', 'vgg11', 'vgg13', 'vgg16', 'vgg19',
+] as const;
+
+/** Depths of the CIFAR ResNets also reachable as `resnetD` (the names the CIFAR literature uses). */
+const CIFAR_RESNET_SHORT = [20, 32, 44, 56, 110];
+
 /** The zoo spec a model name stands for, before the dataset-derived options. */
 export function modelAlias(name: string, argument = 'model'): { kind: string } & Record<string, unknown> {
   if ((MODEL_KINDS as readonly string[]).includes(name)) return { kind: name };
-  let m = /^resnet(\d+)$/.exec(name);
+  const invalid = () => invalidArgument(argument, `a model kind (${MODEL_KINDS.join(', ')}) or an alias (${MODEL_ALIASES.join(', ')})`, describe(name));
+  let m = /^cifar-resnet-(\d+)$/.exec(name);
   if (m) {
     const depth = Number(m[1]);
-    if (depth >= 8 && (depth - 2) % 6 === 0) return { kind: 'cifar-resnet', depth };
+    return depth >= 8 && (depth - 2) % 6 === 0 ? { kind: 'cifar-resnet', depth } : invalid();
   }
+  m = /^resnet(\d+)$/.exec(name);
+  if (m) {
+    const depth = Number(m[1]);
+    if (CIFAR_RESNET_SHORT.includes(depth)) return { kind: 'cifar-resnet', depth };
+    if ([50, 101, 152].includes(depth)) return { kind: 'resnet', depth };
+    return invalid();
+  }
+  m = /^preact-resnet(18|34)$/.exec(name);
+  if (m) return { kind: 'preact-resnet', depth: Number(m[1]) };
+  m = /^densenet(121|169|201)$/.exec(name);
+  if (m) return { kind: 'densenet', depth: Number(m[1]) };
   m = /^wrn-(\d+)-(\d+)$/.exec(name);
   if (m) return { kind: 'wide-resnet', depth: Number(m[1]), widen: Number(m[2]) };
   m = /^vgg(\d+)$/.exec(name);
   if (m) return { kind: 'vgg', depth: Number(m[1]) };
-  return invalidArgument(argument, `a model kind (${MODEL_KINDS.join(', ')}) or an alias (resnet20, resnet32, …, wrn-28-10, vgg16)`, describe(name));
+  return invalid();
 }
 
 /**

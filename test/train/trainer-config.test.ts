@@ -194,8 +194,16 @@ test('model names: zoo kinds, resnet/wrn/vgg aliases, shapes from the dataset', 
   assert.deepEqual(modelAlias('wrn-28-10'), { kind: 'wide-resnet', depth: 28, widen: 10 });
   assert.deepEqual(modelAlias('vgg16'), { kind: 'vgg', depth: 16 });
   throwsNaming(() => modelAlias('resnet21', 'config.model'), /^config\.model: expected a model kind/);
+  assert.deepEqual(modelAlias('cifar-resnet-8'), { kind: 'cifar-resnet', depth: 8 });
+  assert.deepEqual(modelAlias('resnet50'), { kind: 'resnet', depth: 50 }); // the bottleneck ResNet-50, not a CIFAR 6n+2 net
+  assert.deepEqual(modelAlias('resnet101'), { kind: 'resnet', depth: 101 });
+  assert.deepEqual(modelAlias('preact-resnet18'), { kind: 'preact-resnet', depth: 18 });
+  assert.deepEqual(modelAlias('densenet121'), { kind: 'densenet', depth: 121 });
+  throwsNaming(() => modelAlias('resnet8', 'config.model'), /cifar-resnet-D/); // short CIFAR names only for 20, 32, 44, 56, 110
+  throwsNaming(() => modelAlias('cifar-resnet-21', 'config.model'), /resnet50.*densenet121/);
+  throwsNaming(() => modelAlias('resnet34', 'config.model'), /^config\.model: expected a model kind/);
   const images = imageDataset({ name: 't', images: new Float32Array(2 * 28 * 28), labels: new Int32Array([0, 2]), shape: [1, 28, 28], classes: 3 });
-  assert.deepEqual(resolveModelSpec('resnet8', { width: 4 }, images), { kind: 'cifar-resnet', depth: 8, width: 4, inputShape: [1, 28, 28], numClasses: 3 });
+  assert.deepEqual(resolveModelSpec('cifar-resnet-8', { width: 4 }, images), { kind: 'cifar-resnet', depth: 8, width: 4, inputShape: [1, 28, 28], numClasses: 3 });
   throwsNaming(() => resolveModelSpec('mlp', { numClasses: 10 }, images), /^config\.modelOptions\.numClasses: expected 3 \(from the dataset\) or nothing, got 10$/);
   throwsNaming(() => resolveModelSpec('text-cnn', {}, images), /^config\.model: expected an image model/);
 });

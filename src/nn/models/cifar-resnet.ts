@@ -1,7 +1,7 @@
 /**
  * CIFAR ResNet-(6n+2) of He et al. (2016, §4.2): ResNet-20/32/44/56/110 with n = 3/5/7/9/18. x [N, 3, 32, 32] →
  * conv3×3(16) → BN → ReLU → 3 stages of n basic blocks (16, 32, 64 channels; stride 2 at the start of stages
- * 2 and 3; option-A shortcuts) → global average pool → Linear(64 → C). Init as akamaster/pytorch_resnet_cifar10:
+ * 2 and 3; option-A shortcuts) → global average pool → (dropout, option `dropout`) → Linear(64 → C). Init as akamaster/pytorch_resnet_cifar10:
  * kaiming_normal (fan_in, gain √2) for every conv and linear weight; linear bias PyTorch default; BN 1/0.
  * Parameter paths follow that code: conv1, bn1, layer{1,2,3}.{i}.{conv1,bn1,conv2,bn2}, linear.
  * Feature layers: 'input', 'stem', 'layer1', 'layer2', 'layer3', 'pool' ([N, 64·width]).
@@ -12,7 +12,7 @@ import { batchNorm } from '../batch-norm.js';
 import { conv2d } from '../conv2d.js';
 import { ForwardContext } from '../forward-context.js';
 import { linear } from '../linear.js';
-import { DeclarationBuilder, type Model, positiveInt } from '../model.js';
+import { DeclarationBuilder, type Model, positiveInt, rate } from '../model.js';
 import { basicBlock } from './basic-block.js';
 import { checkInitScheme, checkOptions, checkShape, type InitScheme, weightInit } from './common.js';
 
@@ -27,12 +27,14 @@ export interface CifarResNetOptions {
   readonly width?: number;
   /** Shortcut type (default 'A', the paper's CIFAR choice). */
   readonly shortcut?: 'A' | 'B';
+  /** Dropout rate before the classifier (default 0). */
+  readonly dropout?: number;
   readonly init?: InitScheme;
 }
 
 /** Build a CIFAR ResNet model description. */
 export function cifarResNet(options: CifarResNetOptions = {}): Model {
-  checkOptions('cifar-resnet', options, ['depth', 'numClasses', 'inputShape', 'width', 'shortcut', 'init']);
+  checkOptions('cifar-resnet', options, ['depth', 'numClasses', 'inputShape', 'width', 'shortcut', 'dropout', 'init']);
   const depth = positiveInt('cifar-resnet options.depth', options.depth ?? 20);
   if ((depth - 2) % 6 !== 0 || depth < 8) throw new InvalidArgumentError('cifar-resnet options.depth', '6n + 2 with n ≥ 1 (20, 32, 44, 56, 110)', describe(depth));
   const n = (depth - 2) / 6;
@@ -42,6 +44,7 @@ export function cifarResNet(options: CifarResNetOptions = {}): Model {
   const shortcut = options.shortcut ?? 'A';
   if (shortcut !== 'A' && shortcut !== 'B') throw new InvalidArgumentError('cifar-resnet options.shortcut', 'A or B', describe(shortcut));
   if (shortcut === 'A' && width % 2 !== 0) throw new InvalidArgumentError('cifar-resnet options.width', 'an even width for option-A shortcuts', describe(width));
+  const drop = rate('cifar-resnet options.dropout', options.dropout ?? 0);
   const init = checkInitScheme('cifar-resnet options.init', options.init ?? 'kaiming-normal');
   const wi = weightInit(init);
   const b = new DeclarationBuilder();
@@ -62,7 +65,7 @@ export function cifarResNet(options: CifarResNetOptions = {}): Model {
   const head = linear(b, 'linear', { inFeatures: 4 * width, outFeatures: numClasses, weightInit: wi });
   return {
     kind: 'cifar-resnet',
-    config: { depth, numClasses, inputShape, width, shortcut, init },
+    config: { depth, numClasses, inputShape, width, shortcut, dropout: drop, init },
     input: { dtype: 'float32', shape: inputShape },
     numClasses,
     params: b.params,
@@ -76,7 +79,7 @@ export function cifarResNet(options: CifarResNetOptions = {}): Model {
         for (const block of blocks) h = block(ctx, h);
         h = ctx.feature(`layer${s + 1}`, h);
       });
-      h = ctx.feature('pool', globalAvgPool(h));
+      h = ctx.feature('pool', ctx.dropout('pool', globalAvgPool(h), drop));
       return { logits: head(ctx, h), buffers: ctx.finish() };
     },
   };

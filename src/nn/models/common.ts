@@ -54,3 +54,24 @@ export function checkIntList(argument: string, value: unknown, minLength = 0): n
   if (!ok) throw new InvalidArgumentError(argument, `an array of at least ${minLength} positive integers`, describe(value));
   return [...(value as number[])];
 }
+
+/**
+ * Input stems of the ImageNet-style models: 'imagenet' = conv 7×7 stride 2 padding 3 → BN → ReLU → max-pool 3×3
+ * stride 2 padding 1 (torchvision); 'cifar' = conv 3×3 stride 1 padding 1 → BN → ReLU, no pooling (the
+ * small-input variant of kuangliu/pytorch-cifar and the calibration papers' CIFAR/Tiny-ImageNet code).
+ * 'auto' picks 'cifar' below 128 pixels on the shorter side, else 'imagenet'; the resolved name is what a
+ * model's config records.
+ */
+export type Stem = 'imagenet' | 'cifar';
+
+/** Validate a stem name, resolving 'auto' from the input shape [C, H, W]. */
+export function checkStem(argument: string, value: unknown, inputShape: readonly number[]): Stem {
+  if (value === 'auto') return Math.min(inputShape[1]!, inputShape[2]!) < 128 ? 'cifar' : 'imagenet';
+  if (value !== 'imagenet' && value !== 'cifar') throw new InvalidArgumentError(argument, 'imagenet, cifar or auto', describe(value));
+  return value;
+}
+
+/** Convolution geometry of a stem (the max-pool follows only for 'imagenet'). */
+export function stemGeometry(stem: Stem): { kernel: number; stride: number; padding: number; pool: boolean } {
+  return stem === 'imagenet' ? { kernel: 7, stride: 2, padding: 3, pool: true } : { kernel: 3, stride: 1, padding: 1, pool: false };
+}

@@ -1,6 +1,6 @@
 /**
  * VGG-style CNN with batch norm (Simonyan & Zisserman 2015; the CIFAR variant of kuangliu/pytorch-cifar):
- * stages of conv3×3(padding 1) → BN → ReLU, each stage ended by max-pool 2×2, then flatten → Linear → logits.
+ * stages of conv3×3(padding 1) → BN → ReLU, each stage ended by max-pool 2×2, then flatten → (dropout, option `dropout`) → Linear → logits.
  * Configurations 11/13/16/19 as the paper's A/B/D/E (64, 128, 256, 512, 512 channels); `widthScale` divides the
  * channel counts (small models for tests and demos). PyTorch default init.
  * Paths: features.{i}.conv / features.{i}.bn for the i-th conv, classifier.
@@ -12,7 +12,7 @@ import { batchNorm } from '../batch-norm.js';
 import { conv2d } from '../conv2d.js';
 import { ForwardContext } from '../forward-context.js';
 import { linear } from '../linear.js';
-import { DeclarationBuilder, type Model, positiveInt } from '../model.js';
+import { DeclarationBuilder, type Model, positiveInt, rate } from '../model.js';
 import { checkInitScheme, checkOptions, checkShape, type InitScheme, weightInit } from './common.js';
 
 /** Convolutions per stage of each configuration. */
@@ -28,12 +28,14 @@ export interface VggOptions {
   readonly inputShape?: readonly [number, number, number];
   /** Divide every channel count by this (default 1). */
   readonly widthScale?: number;
+  /** Dropout rate before the classifier (default 0). */
+  readonly dropout?: number;
   readonly init?: InitScheme;
 }
 
 /** Build a VGG-BN model description. */
 export function vgg(options: VggOptions = {}): Model {
-  checkOptions('vgg', options, ['depth', 'numClasses', 'inputShape', 'widthScale', 'init']);
+  checkOptions('vgg', options, ['depth', 'numClasses', 'inputShape', 'widthScale', 'dropout', 'init']);
   const depth = positiveInt('vgg options.depth', options.depth ?? 16);
   const config = CONFIGS[depth];
   if (!config) throw new InvalidArgumentError('vgg options.depth', '11, 13, 16 or 19', describe(depth));
@@ -41,6 +43,7 @@ export function vgg(options: VggOptions = {}): Model {
   const inputShape = checkShape('vgg options.inputShape', options.inputShape ?? [3, 32, 32], 3) as [number, number, number];
   if (inputShape[1] % 32 !== 0 || inputShape[2] % 32 !== 0) throw new InvalidArgumentError('vgg options.inputShape', 'H and W divisible by 32', JSON.stringify(inputShape));
   const scale = positiveInt('vgg options.widthScale', options.widthScale ?? 1);
+  const drop = rate('vgg options.dropout', options.dropout ?? 0);
   const init = checkInitScheme('vgg options.init', options.init ?? 'torch');
   const wi = weightInit(init);
   const b = new DeclarationBuilder();
@@ -60,7 +63,7 @@ export function vgg(options: VggOptions = {}): Model {
   const head = linear(b, 'classifier', { inFeatures: flat, outFeatures: numClasses, weightInit: wi });
   return {
     kind: 'vgg',
-    config: { depth, numClasses, inputShape, widthScale: scale, init },
+    config: { depth, numClasses, inputShape, widthScale: scale, dropout: drop, init },
     input: { dtype: 'float32', shape: inputShape },
     numClasses,
     params: b.params,
@@ -73,7 +76,7 @@ export function vgg(options: VggOptions = {}): Model {
         for (const c of convs) h = c(ctx, h);
         h = ctx.feature(`stage${s + 1}`, maxPool2d(h, { kernel: 2 }));
       });
-      h = ctx.feature('pool', h.reshape([h.shape[0]!, flat]));
+      h = ctx.feature('pool', ctx.dropout('pool', h.reshape([h.shape[0]!, flat]), drop));
       return { logits: head(ctx, h), buffers: ctx.finish() };
     },
   };

@@ -6,8 +6,11 @@
 import { describe, InvalidArgumentError } from '../../util/errors.js';
 import type { Model } from '../model.js';
 import { type CifarResNetOptions, cifarResNet } from './cifar-resnet.js';
+import { type DenseNetOptions, densenet } from './densenet.js';
 import { type LeNetOptions, lenet } from './lenet.js';
 import { type MlpOptions, mlp } from './mlp.js';
+import { type PreActResNetOptions, preactResNet } from './preact-resnet.js';
+import { type ResNetOptions, resnet } from './resnet.js';
 import { type ResNet18Options, resnet18 } from './resnet18.js';
 import { type TextCnnOptions, textCnn } from './text-cnn.js';
 import { type VggOptions, vgg } from './vgg.js';
@@ -19,12 +22,15 @@ export type ModelSpec =
   | ({ readonly kind: 'lenet' } & LeNetOptions)
   | ({ readonly kind: 'cifar-resnet' } & CifarResNetOptions)
   | ({ readonly kind: 'resnet18' } & ResNet18Options)
+  | ({ readonly kind: 'resnet' } & ResNetOptions)
+  | ({ readonly kind: 'preact-resnet' } & PreActResNetOptions)
+  | ({ readonly kind: 'densenet' } & DenseNetOptions)
   | ({ readonly kind: 'wide-resnet' } & WideResNetOptions)
   | ({ readonly kind: 'vgg' } & VggOptions)
   | ({ readonly kind: 'text-cnn' } & TextCnnOptions);
 
 /** Names of the zoo's models. */
-export const MODEL_KINDS = ['mlp', 'lenet', 'cifar-resnet', 'resnet18', 'wide-resnet', 'vgg', 'text-cnn'] as const;
+export const MODEL_KINDS = ['mlp', 'lenet', 'cifar-resnet', 'resnet18', 'resnet', 'preact-resnet', 'densenet', 'wide-resnet', 'vgg', 'text-cnn'] as const;
 
 /** Build a model from its specification. */
 export function createModel(spec: ModelSpec): Model {
@@ -39,6 +45,12 @@ export function createModel(spec: ModelSpec): Model {
       return cifarResNet(options);
     case 'resnet18':
       return resnet18(options);
+    case 'resnet':
+      return resnet(options);
+    case 'preact-resnet':
+      return preactResNet(options);
+    case 'densenet':
+      return densenet(options);
     case 'wide-resnet':
       return wideResNet(options);
     case 'vgg':
