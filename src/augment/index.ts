@@ -4,3 +4,4 @@ export * from './label-smoothing.js';
 export * from './manifold-mixup.js';
 export * from './secondary-placement.js';
 export * from './interleaved.js';
+export * from './cutmix.js';

@@ -17,6 +17,12 @@ import type { LossResult, LossTargetsLike } from './types.js';
  * shift-invariant. The paper's λ1 = 0.1, λ2 = 0.01 are α·λ of the code's α = 0.1, λ1 = 1, λ2 = 0.1.
  * Per-example; terms: { ce, reg, positive, negative } with reg = λ1·positive + λ2·negative and loss = ce + α·reg.
  * Defaults: α = 0.1, λ1 = 1, λ2 = 0.1, m = 10 (6 for CIFAR-10).
+ * Ablations of the paper's Table 5 (`variant`): 'ar-only' keeps the smoothing function of eq. 10 without the
+ * indicator of eq. 11, i.e. the squares lose their ReLU: λ1 (z_ŷ − m)² + λ2 Σ_{j≠ŷ} (sg(z_ŷ) − z_j − m)² / (C − 1)
+ * (gradient 2λ(·) for every sample, in both directions); 'cr-only' keeps the indicator with a constant smoothing
+ * function (as LS / MbLS), i.e. linear hinges λ1 ReLU(z_ŷ − m) + λ2 Σ_{j≠ŷ} ReLU(sg(z_ŷ) − z_j − m) / (C − 1)
+ * (gradient λ·1[·] where ACLS has 2λ·ReLU(·)). The paper gives only the gradients' shapes for these rows; the
+ * scale (squares as the code's ACLS, unit-slope hinges) is this toolkit's choice.
  */
 export const acls = defineLoss({
   name: 'acls',
@@ -30,15 +36,18 @@ export const acls = defineLoss({
     lambda1: { type: 'number', default: 1, min: 0, description: 'weight λ1 of the positive (arg-max) part' },
     lambda2: { type: 'number', default: 0.1, min: 0, description: 'weight λ2 of the negative (other classes) part' },
     positive: { type: 'choice', choices: ['code', 'paper'], default: 'code', description: "'code': ReLU(z_ŷ − m)²; 'paper': ReLU(z_ŷ − min_k z_k − m)²" },
+    variant: { type: 'choice', choices: ['acls', 'ar-only', 'cr-only'], default: 'acls', description: "ablation: 'ar-only' squares without ReLU, 'cr-only' linear hinges" },
   },
-  compute(input, { margin, alpha, lambda1, lambda2, positive }) {
+  compute(input, { margin, alpha, lambda1, lambda2, positive, variant }) {
     const z = input.logits;
     const zMax = z.max(1, true); // [M, 1], gradient flows (positive part)
     const zMaxSg = zMax.stopGradient();
     const isMax = z.stopGradient().equal(zMaxSg).cast(input.dtype); // [M, C]
     const posBase = positive === 'code' ? zMax : zMax.sub(z.min(1, true).stopGradient());
-    const posRows = isMax.mul(posBase.sub(margin).relu().square()).sum(1);
-    const negRows = isMax.neg().add(1).mul(zMaxSg.sub(z).sub(margin).relu().square()).sum(1).div(input.classes - 1);
+    // The penalty of a margin excess x: ReLU(x)² (ACLS), x² (AR only: no indicator), ReLU(x) (CR only: constant smoothing).
+    const penalty = (x: Tensor): Tensor => (variant === 'ar-only' ? x.square() : variant === 'cr-only' ? x.relu() : x.relu().square());
+    const posRows = isMax.mul(penalty(posBase.sub(margin))).sum(1);
+    const negRows = isMax.neg().add(1).mul(penalty(zMaxSg.sub(z).sub(margin))).sum(1).div(input.classes - 1);
     const regRows = posRows.mul(lambda1).add(negRows.mul(lambda2));
     const ceRows = input.crossEntropyRows;
     const rows = ceRows.add(regRows.mul(alpha));

@@ -42,12 +42,15 @@ function arcForBins(input: LossInput, bins: number, version: 'v1' | 'v2'): Tenso
  * Accuracy-versus-confidence calibration loss, ARC (Maroñas, Ramos & Paredes 2021), as in the official code
  * (`CalibIdea_Bins.cost_CONF`, `CalibIdea_NoBins`; METHODS.md § Secondary terms), with equal-width bins [0, 1/M]
  * then (l, u] and the bin accuracy detached:
- *   V1 = β · Σ_b (n_b/N) (mean_{i∈b} c_i − sg(acc_b))²       (M = 1: β (mean c − acc)²),
- *   V2 = β · Σ_b (n_b/N) mean_{i∈b} (c_i − sg(acc_b))²        (M = 1: β mean (c_i − acc)²).
+ *   V1 = Σ_b (n_b/N) (mean_{i∈b} c_i − sg(acc_b))²       (M = 1: (mean c − acc)²),
+ *   V2 = Σ_b (n_b/N) mean_{i∈b} (c_i − sg(acc_b))²        (M = 1: mean (c_i − acc)²).
+ * The paper's β (searched up to ~40) is the ONE multiplier of the term: the combination weight of primary + β·ARC
+ * (`--weight β` in `calib train` and `calib loss --primary`; default 1). The term itself has no weight option, so
+ * no two multipliers can compound.
  * The paper writes a plain 1/M average over bins for V1; the code weights bins by n_b/N (kept). A list of bin counts
  * (e.g. 5,15,30) averages the term over them. On mixup images pass soft targets: a_i = q̃_{i,ŷ} makes acc_b
  * = λ·acc_b(y1) + (1 − λ)·acc_b(y2), the code's `cost_CONF_mixup_interpolated`. Batch-level. Terms: { arc } (= loss).
- * Defaults: V1, M = 1, β = 1 (the paper searches β up to ~40; or use the combination weight).
+ * Defaults: V1, M = 1.
  */
 export const arc = defineLoss({
   name: 'arc',
@@ -58,15 +61,14 @@ export const arc = defineLoss({
   options: {
     version: { type: 'choice', choices: ['v1', 'v2'], default: 'v1', description: "'v1': per-bin mean confidence vs accuracy; 'v2': per-sample confidence vs bin accuracy" },
     bins: { type: 'number-list', default: [1], min: 1, integer: true, description: 'number of bins M, or a list (e.g. 5,15,30) to average over' },
-    beta: { type: 'number', default: 1, min: 0, description: 'weight β inside the term' },
   },
-  compute(input, { version, bins, beta }) {
+  compute(input, { version, bins }) {
     let total: Tensor | null = null;
     for (const b of bins) {
       const term = arcForBins(input, b, version as 'v1' | 'v2');
       total = total ? total.add(term) : term;
     }
-    const loss = total!.mul(beta / bins.length);
+    const loss = total!.div(bins.length);
     return { loss, terms: { arc: loss } };
   },
 });

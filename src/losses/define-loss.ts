@@ -18,6 +18,11 @@ export interface LossSpec<S extends OptionsSchema> {
   readonly options: S;
   /** Host-side state the loss keeps across training steps (stateful losses such as CRL; see host-state.ts). */
   readonly hostState?: HostStateDeclaration;
+  /**
+   * For a 'term': its default weight β in primary + β·term when the user gives none — the value of the paper's
+   * official code where it fixes one (MMCE: 2), else 1. See `termWeight`.
+   */
+  readonly defaultWeight?: number;
   /** Build the loss on a prepared input with validated options. */
   compute(input: LossInput, options: ResolvedOptions<S>): LossResult;
 }
@@ -30,6 +35,11 @@ export interface LossDefinition<S extends OptionsSchema = OptionsSchema> extends
   apply(logits: Tensor, targets: LossTargetsLike, options?: LossOptions<S>): LossResult;
   /** `apply` on an already prepared input (to share nodes between losses on the same logits). */
   applyTo(input: LossInput, options?: LossOptions<S>): LossResult;
+}
+
+/** The weight β of `term` in primary + β·term: `given`, else the term's `defaultWeight`, else 1. */
+export function termWeight(term: { readonly defaultWeight?: number }, given?: number): number {
+  return given ?? term.defaultWeight ?? 1;
 }
 
 /** Declare a loss (identity on the spec plus `resolve`/`apply`), keeping the literal option schema type. */

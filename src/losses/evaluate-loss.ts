@@ -84,7 +84,7 @@ export function evaluateLoss(inputs: HostLossInputs, spec: HostLossSpec): HostLo
     if (def.role !== 'term') invalidArgument('primary', `to be used with a calibration term (${spec.name} is a ${def.role} loss: it is computed whole)`, describe(spec.primary.name));
     const combined = calibrationObjective({
       primary: { name: spec.primary.name, ...(spec.primary.options ? { options: spec.primary.options } : {}) },
-      secondary: { name: spec.name, options: spec.options ?? {}, weight: spec.weight ?? 1 },
+      secondary: { name: spec.name, options: spec.options ?? {}, ...(spec.weight !== undefined ? { weight: spec.weight } : {}) },
       ...(ignoreIndex === undefined ? {} : { ignoreIndex }),
     });
     objective = (z, t) => combined(z, t);

@@ -17,7 +17,7 @@ export {
   describeOptions,
 } from './options.js';
 export { LossInput, rowCount, type FloatDType } from './loss-input.js';
-export { defineLoss, type LossDefinition, type LossSpec } from './define-loss.js';
+export { defineLoss, termWeight, type LossDefinition, type LossSpec } from './define-loss.js';
 export { LOSSES, LOSS_NAMES, lossDefinition, computeLoss, type LossName, type LossOptionsOf } from './registry.js';
 export { calibrationObjective, combineLosses, type ObjectiveSpec, type LossSpecifier } from './objective.js';
 export { CorrectnessHistory, CRL_HOST_STATE } from './crl-history.js';

@@ -22,6 +22,7 @@ export const mmceWeighted = defineLoss({
   name: 'mmce-weighted',
   title: 'Weighted MMCE (correct weighted by 1 − c, incorrect by c; official code normalisation)',
   role: 'term',
+  defaultWeight: 2, // focal-calibration code (torrvision/focal_calibration), the weight its MMCE runs use
   scope: 'batch',
   targets: 'labels-or-soft',
   options: {},

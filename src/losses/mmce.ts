@@ -29,13 +29,14 @@ export function mmceKernel(input: LossInput, loss: string): Tensor {
  * focal-calibration/MbLS code (`MMCE`; METHODS.md § Secondary terms):
  *   MMCE = Σ_{i,j} (a_i − c_i)(a_j − c_j) k(c_i, c_j) / M²,  k(x, x') = exp(−|x − x'| / 0.4),
  * the squared-MMD form without a square root (as in that code). Batch-level: couples every pair of the batch
- * (O(M²) time and memory). Terms: { mmce } (= loss). Use as primary + β·MMCE (β = 2 in the focal-calibration code,
- * 4 in the MDCA script).
+ * (O(M²) time and memory). Terms: { mmce } (= loss). Use as primary + β·MMCE; the default β is 2, the value of the focal-calibration
+ * code's MMCE runs (`defaultWeight`; the MDCA script uses 4).
  */
 export const mmce = defineLoss({
   name: 'mmce',
   title: 'MMCE Σ (a_i − c_i)(a_j − c_j) k(c_i, c_j)/N², Laplacian kernel width 0.4 (Kumar et al. 2018)',
   role: 'term',
+  defaultWeight: 2, // focal-calibration code (torrvision/focal_calibration), the weight its MMCE runs use
   scope: 'batch',
   targets: 'labels-or-soft',
   options: {},

@@ -1,6 +1,7 @@
 import type { Tensor } from '../engine/index.js';
 import { describe, invalidArgument, requireNumber } from '../util/errors.js';
 import { LossInput } from './loss-input.js';
+import { termWeight } from './define-loss.js';
 import { lossDefinition } from './registry.js';
 import type { LossResult, LossTargetsLike } from './types.js';
 
@@ -14,7 +15,7 @@ export interface LossSpecifier {
 export interface ObjectiveSpec {
   /** The primary loss (default CE). A 'combined' method (MbLS, ACLS, …) may be the primary. */
   readonly primary?: LossSpecifier;
-  /** An optional secondary term (role 'term', e.g. sb-ece-bin, mmce, s-avuc) and its weight β ≥ 0 (default 1). */
+  /** An optional secondary term (role 'term', e.g. sb-ece-bin, mmce, s-avuc) and its weight β ≥ 0 (default: the term's `defaultWeight`, e.g. 2 for MMCE, else 1). */
   readonly secondary?: LossSpecifier & { readonly weight?: number };
   /** Label value to ignore (segmentation), applied to both losses. */
   readonly ignoreIndex?: number;
@@ -62,7 +63,7 @@ export function calibrationObjective(spec: ObjectiveSpec = {}): (logits: Tensor,
     invalidArgument('secondary', 'a calibration term (sb-ece-bin, sb-ece-lb, avuc, avuc-gs, s-avuc, mmce, mmce-weighted, mdca, dca, arc)', describe(spec.secondary!.name));
   }
   const secondaryOptions = secondary?.resolve(spec.secondary!.options);
-  const weight = spec.secondary ? requireNumber('weight', spec.secondary.weight ?? 1, { min: 0 }) : 0;
+  const weight = secondary ? requireNumber('weight', termWeight(secondary, spec.secondary!.weight), { min: 0 }) : 0;
   const needs = primary.targets === 'labels' || secondary?.targets === 'labels' ? 'labels' : 'labels-or-soft';
   return (logits, targets) => {
     const input = LossInput.prepare(primaryName, logits, targets, needs, ignoreIndex);

@@ -29,3 +29,4 @@ export { objectiveLossFn, placementLossFn, type ObjectiveSettings } from './trai
 export { prepareBatch, type BatchPlan, type PreparedBatch } from './trainer-batch.js';
 export { predictLogits, validationScores, confidences } from './predict.js';
 export { evaluateShift, defaultOodDataset, type ShiftReport, type ShiftOptions } from './ood-evaluation.js';
+export { compileMcDropoutStep, mcDropoutProbabilities, McDropoutStep, type McDropoutOptions, type McDropoutStepOptions } from './mc-dropout.js';

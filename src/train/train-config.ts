@@ -9,6 +9,7 @@
  * validation accuracy (see best-epoch.ts for why).
  */
 import { checkDatasetOptions, DATASET_NAMES, type DatasetName } from '../data/load-dataset.js';
+import { termWeight } from '../losses/define-loss.js';
 import { lossDefinition } from '../losses/registry.js';
 import { describe, InvalidArgumentError, invalidArgument } from '../util/errors.js';
 import { boolean, type Infer, list, number, object, optional, options, string } from './config-schema.js';
@@ -18,7 +19,7 @@ import { SELECTION_METRICS } from './best-epoch.js';
 
 /** Mixup variants: host-side input mixup (soft targets), feature-only (hard label of the nearer sample), and
  * graph-side mixing of hidden activations (manifold) or of word embeddings (embedding). */
-export const MIXUP_KINDS = ['input', 'feature', 'manifold', 'embedding'] as const;
+export const MIXUP_KINDS = ['input', 'feature', 'manifold', 'embedding', 'cutmix'] as const;
 export type MixupKind = (typeof MIXUP_KINDS)[number];
 
 /** Where a secondary term (e.g. ARC) is computed when mixup is on (METHODS.md "ARC placement"). */
@@ -56,8 +57,8 @@ export const TRAIN_CONFIG_SCHEMA = object({
   /** Secondary calibration term (registry name, role 'term'); total = primary + weight · secondary. */
   secondary: optional(string()),
   secondaryOptions: optional(options(), {}),
-  /** β of the secondary term. */
-  weight: optional(number({ min: 0 }), TRAIN_CONFIG_DEFAULTS.weight),
+  /** β of the secondary term (default: the term's `defaultWeight` — 2 for MMCE as the focal-calibration code — else 1). */
+  weight: optional(number({ min: 0 })),
   epochs: optional(number({ integer: true, min: 1 }), 30),
   batch: optional(number({ integer: true, min: 1 }), 128),
   /** Batch size of evaluation passes. */
@@ -104,8 +105,8 @@ export const TRAIN_CONFIG_SCHEMA = object({
   out: string(),
 });
 
-/** A validated run configuration (every default filled in). */
-export type TrainConfig = Infer<typeof TRAIN_CONFIG_SCHEMA>;
+/** A validated run configuration (every default filled in; `weight` resolved from the secondary term's default). */
+export type TrainConfig = Omit<Infer<typeof TRAIN_CONFIG_SCHEMA>, 'weight'> & { weight: number };
 
 /** Keys of the configuration. */
 export const TRAIN_CONFIG_KEYS = Object.keys(TRAIN_CONFIG_SCHEMA.shape) as (keyof TrainConfig)[];
@@ -126,9 +127,11 @@ export function resolveTrainConfig(raw: unknown, path = 'config'): TrainConfig {
   if (oodName !== null && (DATASET_NAMES as readonly string[]).includes(oodName)) {
     within(`${path}.oodDatasetOptions`, () => checkDatasetOptions(oodName as DatasetName, c.oodDatasetOptions));
   }
+  let weight = c.weight ?? 1;
   if (c.secondary !== undefined) {
     const s = lossDefinition(c.secondary, `${path}.secondary`);
     if (s.hostState) invalidArgument(`${path}.secondary`, 'a stateless secondary term (host-state losses run as the primary loss)', describe(c.secondary));
+    weight = termWeight(s, c.weight);
     if (s.role !== 'term') invalidArgument(`${path}.secondary`, 'a calibration term (sb-ece-bin, sb-ece-lb, avuc, avuc-gs, s-avuc, mmce, mmce-weighted, mdca, dca, arc)', describe(c.secondary));
     within(`${path}.secondaryOptions`, () => s.resolve(c.secondaryOptions));
   } else if (Object.keys(c.secondaryOptions).length > 0) {
@@ -158,7 +161,7 @@ export function resolveTrainConfig(raw: unknown, path = 'config'): TrainConfig {
   // Settings that only mean something together with another one are refused when given without it (at a value other
   // than the default, which is what a resolved config.json holds; the CLI also refuses the explicit flags).
   const defaults = TRAIN_CONFIG_DEFAULTS;
-  if (c.secondary === undefined && c.weight !== defaults.weight) invalidArgument(`${path}.weight`, 'a weight only together with a secondary term (give secondary)', describe(c.weight));
+  if (c.secondary === undefined && c.weight !== undefined && c.weight !== defaults.weight) invalidArgument(`${path}.weight`, 'a weight only together with a secondary term (give secondary)', describe(c.weight));
   if (c.arcPlacement !== 'holdout' && c.holdout !== defaults.holdout) invalidArgument(`${path}.holdout`, "a held-out fraction only with arcPlacement 'holdout'", describe(c.holdout));
   if (c.mixup === 0 && c.mixupKind !== defaults.mixupKind) invalidArgument(`${path}.mixupKind`, 'a mixup kind only with mixup > 0', describe(c.mixupKind));
   if (c.arcPlacement !== 'mixed') {
@@ -174,7 +177,7 @@ export function resolveTrainConfig(raw: unknown, path = 'config'): TrainConfig {
   if (c.dataset !== 'text' && c.mixup > 0 && c.mixupKind === 'embedding') {
     invalidArgument(`${path}.mixupKind`, `'input', 'feature' or 'manifold' for image data ('embedding' mixes word embeddings)`, describe(c.mixupKind));
   }
-  return c;
+  return { ...c, weight };
 }
 
 /**

@@ -4,7 +4,8 @@
  *   1. augmentation of images (random crop with 4 pixels of zero padding, then horizontal flips; src/data/transforms.ts)
  *   2. mixup by kind (src/augment): 'input' → mixed inputs and soft targets q̃ = λ q + (1 − λ) q[π];
  *      'feature' → mixed inputs, hard label of the nearer sample; 'manifold' / 'embedding' → λ, π and the layer
- *      drawn here, mixing done inside the graph (`mix-perm`, `mix-weights` inputs), soft targets mixed here
+ *      drawn here, mixing done inside the graph (`mix-perm`, `mix-weights` inputs), soft targets mixed here;
+ *      'cutmix' → a box of the partner image pasted in, soft targets mixed by the box's share (src/augment/cutmix.ts)
  *   3. extra rows for the secondary term ('sources': the augmented, unmixed batch; 'holdout': a held-out batch),
  *      appended after the main rows (π extended with the identity on them)
  *
@@ -15,6 +16,7 @@ import type { ImageBatch, TextBatch } from '../data/batching.js';
 import type { Feed } from '../engine/index.js';
 import { oneHot } from '../augment/label-smoothing.js';
 import { drawLayerMix, MIX_PERM, MIX_WEIGHTS } from '../augment/manifold-mixup.js';
+import { cutmix } from '../augment/cutmix.js';
 import { featureOnlyMixup, mixRows, mixup } from '../augment/mixup.js';
 import { appendRows, extendPermutation } from '../augment/secondary-placement.js';
 import type { Random } from '../util/random.js';
@@ -74,6 +76,12 @@ export function prepareBatch(plan: BatchPlan, batch: ImageBatch | TextBatch, rng
   if (plan.alpha > 0) {
     if (plan.kind === 'input') {
       const m = mixup(x as Float32Array, batch.labels, { alpha: plan.alpha, rng, classes: plan.classes });
+      x = m.inputs;
+      y = m.targets;
+      lambda = m.lambda;
+    } else if (plan.kind === 'cutmix') {
+      if (batch.kind !== 'image') throw new Error('cutmix needs image batches (the configuration check rejects text)');
+      const m = cutmix(batch.images, batch.labels, batch.shape, { alpha: plan.alpha, rng, classes: plan.classes });
       x = m.inputs;
       y = m.targets;
       lambda = m.lambda;

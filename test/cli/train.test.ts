@@ -83,4 +83,6 @@ test('flag overrides hold only the flags given, in configuration key names', () 
   const o = flagOverrides({ dataset: 'mnist', 'weight-decay': 1e-4, nesterov: false, opt: ['epsilon=0.1'], 'mixup-layers': 'input, hidden1', 'model-opt': ['hidden=[8]', 'dropout=0.1'] });
   assert.deepEqual(o, { dataset: 'mnist', weightDecay: 1e-4, lossOptions: { epsilon: 0.1 }, mixupLayers: ['input', 'hidden1'], modelOptions: { hidden: [8], dropout: 0.1 } });
   assert.throws(() => flagOverrides({ 'model-opt': ['hidden=[8'] }), /--model-opt: hidden=\[8 is not a JSON list/);
+  assert.deepEqual(flagOverrides({ cutmix: 1 }), { mixup: 1, mixupKind: 'cutmix' }); // --cutmix α = --mixup α --mixup-kind cutmix
+  assert.throws(() => flagOverrides({ cutmix: 1, mixup: 0.2 }), /--cutmix α stands for --mixup α --mixup-kind cutmix/);
 });

@@ -95,6 +95,45 @@ test("ACLS: the regulariser's gradient is eq. 12 of the paper (2λ1 ReLU(z_ŷ �
   }
 });
 
+test("ACLS ablations (Table 5): 'ar-only' has gradient 2λ(x) for every margin excess x (no indicator), 'cr-only' λ·1[x > 0] (constant smoothing)", () => {
+  const c = randomCase(29, [6, 5], 5);
+  const [n, k] = c.shape as [number, number];
+  const o = { margin: 0.8, alpha: 1, lambda1: 0.6, lambda2: 0.4 };
+  for (const variant of ['ar-only', 'cr-only'] as const) {
+    const reg = evalLoss((z, t) => {
+      const r = LOSSES.acls.apply(z, t, { ...o, variant });
+      return { loss: r.terms['reg']!, terms: {} };
+    }, c).grad;
+    const expected = new Float64Array(n * k);
+    const slope = (x: number) => (variant === 'ar-only' ? 2 * x : x > 0 ? 1 : 0);
+    toRows(c.logits, k).forEach((z, i) => {
+      const m = Math.max(...z);
+      const yHat = z.indexOf(m);
+      z.forEach((v, j) => {
+        expected[i * k + j] = j === yHat ? (o.lambda1 * slope(m - o.margin)) / n : (-o.lambda2 * slope(m - v - o.margin)) / (n * (k - 1));
+      });
+    });
+    assertAllClose(reg, expected, 1e-12, `acls ${variant}`, 1e-15);
+  }
+  // AR only penalises gaps below the margin too, so it differs from ACLS even where every ReLU is inactive
+  const z = [[0.3, 0.1, -0.2]];
+  const r = (variant: 'acls' | 'ar-only' | 'cr-only') => evalLoss((t, y) => LOSSES.acls.apply(t, y, { margin: 5, variant }), { logits: Float64Array.from(z.flat()), shape: [1, 3], labels: Int32Array.of(0) }).loss;
+  assert.equal(r('acls'), r('cr-only')); // both only CE here
+  assert.ok(r('ar-only') > r('acls'));
+});
+
+test('AvUC: the default threshold is 0.5·ln C nats (scales with the classes); an explicit κ is used as given', () => {
+  for (const [shape, seed] of [[[6, 3], 41], [[6, 10], 42]] as const) {
+    const c = randomCase(seed, shape, 1.5);
+    const k = shape[1];
+    for (const name of ['avuc', 'avuc-gs'] as const) {
+      const byDefault = evalLoss((z, t) => LOSSES[name].apply(z, t), c).loss;
+      assertClose(byDefault, evalLoss((z, t) => LOSSES[name].apply(z, t, { kappa: 0.5 * Math.log(k) }), c).loss, 1e-15, `${name} C = ${k}`);
+      assertClose(byDefault, naive.avuc(toRows(c.logits, k), Array.from(c.labels), 0.5 * Math.log(k)), 1e-12, `${name} naive`);
+    }
+  }
+});
+
 test('MbLS: the margin gradient is −α/(NC) on every active non-max logit and +α·(#active)/(NC) on the max (max not detached)', () => {
   const c = randomCase(24, [5, 6], 3);
   const [n, k] = c.shape as [number, number];

@@ -163,7 +163,7 @@ export function dca(rows: Rows, y: readonly number[]): number {
 }
 /** Bin of c under '(l,u]' with c = 0 in bin 0. */
 export const upperClosedBin = (c: number, m: number): number => Math.min(m - 1, Math.max(0, Math.ceil(c * m) - 1));
-export function arc(rows: Rows, y: readonly number[], version: 'v1' | 'v2', binsList: readonly number[], beta: number, soft?: Rows): number {
+export function arc(rows: Rows, y: readonly number[], version: 'v1' | 'v2', binsList: readonly number[], soft?: Rows): number {
   const c = confidences(rows);
   const a = correctness(rows, y, soft);
   const n = c.length;
@@ -180,7 +180,7 @@ export function arc(rows: Rows, y: readonly number[], version: 'v1' | 'v2', bins
     }
     total += term / n;
   }
-  return (beta * total) / binsList.length;
+  return total / binsList.length;
 }
 function softBins(c: number, centres: readonly number[], t: number): number[] {
   const logits = centres.map((x) => -((c - x) ** 2) / t);

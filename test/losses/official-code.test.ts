@@ -51,6 +51,17 @@ function reproduce(e: Entry): { build: BuildLoss; scale: number; labels: number[
     const objective = calibrationObjective({ secondary: { name: e.name, weight } });
     return { build: (z, t) => objective(z, t), scale: 1, labels };
   }
+  if (e.name === 'arc') {
+    // The ARC code's β multiplies inside the term; here β is the one combination weight: official = β · ours.
+    const { beta = 1, ...options } = e.options as { beta?: number };
+    if (!e.mixup) return { build: (z, t) => LOSSES.arc.apply(z, t, options as never), scale: beta, labels };
+    const soft = new Array<number>(n * k).fill(0);
+    labels.forEach((y, i) => {
+      soft[i * k + y]! += e.mixup!.lambda;
+      soft[i * k + e.mixup!.labels2[i]!]! += 1 - e.mixup!.lambda;
+    });
+    return { build: (z, t) => LOSSES.arc.apply(z, { soft: t.soft! }, options as never), scale: beta, labels, soft };
+  }
   if (e.mixup) {
     const soft = new Array<number>(n * k).fill(0);
     labels.forEach((y, i) => {

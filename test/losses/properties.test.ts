@@ -138,3 +138,15 @@ test('an objective is primary + β·term, sharing one prepared input, and keeps 
   const r = evalLoss((z, t) => mbls(z, t.labels!), c);
   assert.deepEqual(Object.keys(r.terms).sort(), ['mbls', 'mbls.ce', 'mbls.margin', 'mmce']);
 });
+
+test("a term's default weight is the papers' code's: MMCE and weighted MMCE 2 (focal-calibration code), others 1", () => {
+  const c = randomCase(37, [8, 5], 2);
+  const ce = value('ce', c);
+  for (const [name, beta] of [['mmce', 2], ['mmce-weighted', 2], ['sb-ece-lb', 1], ['arc', 1]] as const) {
+    const term = value(name, c);
+    const byDefault = evalLoss((z, t) => calibrationObjective({ secondary: { name } })(z, t.labels!), c);
+    assertClose(byDefault.loss, ce.loss + beta * term.loss, 1e-14, `${name} default weight`);
+    const given = evalLoss((z, t) => calibrationObjective({ secondary: { name, weight: 0.5 } })(z, t.labels!), c);
+    assertClose(given.loss, ce.loss + 0.5 * term.loss, 1e-14, `${name} given weight`);
+  }
+});

@@ -46,13 +46,14 @@ test('the registry lists every loss of the issue under its CLI name, with a role
 
 test('defaults come from METHODS.md and are filled in by resolve', () => {
   assert.deepEqual(LOSSES.mbls.resolve({}), { margin: 10, alpha: 0.1 });
-  assert.deepEqual(LOSSES.acls.resolve({}), { margin: 10, alpha: 0.1, lambda1: 1, lambda2: 0.1, positive: 'code' });
+  assert.deepEqual(LOSSES.acls.resolve({}), { margin: 10, alpha: 0.1, lambda1: 1, lambda2: 0.1, positive: 'code', variant: 'acls' });
   assert.deepEqual(LOSSES.ls.resolve({}), { epsilon: 0.05, variant: 'uniform' });
   assert.deepEqual(LOSSES.focal.resolve(), { gamma: 3 });
   assert.deepEqual(LOSSES.cpc.resolve({}), { lambda_bdc: 0.1, lambda_bec: 1 });
   assert.deepEqual(LOSSES['sb-ece-bin'].resolve({}), { bins: 15, temperature: 0.01, p: 2 });
   assert.deepEqual(LOSSES['s-avuc'].resolve({}), { kappa: 0.5, temperature: 1 });
-  assert.deepEqual(LOSSES.arc.resolve({ bins: 15 }), { version: 'v1', bins: [15], beta: 1 });
+  assert.deepEqual(LOSSES.arc.resolve({ bins: 15 }), { version: 'v1', bins: [15] });
+  assert.throws(() => LOSSES.arc.resolve({ beta: 2 }), /unknown option "beta"/); // one multiplier: the combination weight
   assert.deepEqual(LOSSES.arc.resolve({ bins: [5, 15, 30] }).bins, [5, 15, 30]);
   assert.deepEqual(LOSSES.crl.resolve({ ignoreIndex: 255 }), { weight: 1, target: 'softmax', ignoreIndex: 255 });
   assert.ok(describeOptions(LOSSES.acls.options).some((l) => l.startsWith('positive [code|paper] (default code)')));

@@ -50,9 +50,9 @@ const ROWS: Row[] = [
   { name: 'mmce-weighted', options: {}, naive: (r, y) => naive.mmceWeighted(r, y), dense: true },
   { name: 'mdca', options: {}, naive: (r, y) => naive.mdca(r, y), dense: true },
   { name: 'dca', options: {}, naive: (r, y) => naive.dca(r, y), dense: true },
-  { name: 'arc', options: {}, naive: (r, y) => naive.arc(r, y, 'v1', [1], 1), dense: true },
-  { name: 'arc', options: { version: 'v2', bins: [5, 15, 30], beta: 4 }, naive: (r, y) => naive.arc(r, y, 'v2', [5, 15, 30], 4), dense: true },
-  { name: 'arc', options: { version: 'v1', bins: 10, beta: 2 }, naive: (r, y) => naive.arc(r, y, 'v1', [10], 2) },
+  { name: 'arc', options: {}, naive: (r, y) => naive.arc(r, y, 'v1', [1]), dense: true },
+  { name: 'arc', options: { version: 'v2', bins: [5, 15, 30] }, naive: (r, y) => naive.arc(r, y, 'v2', [5, 15, 30]), dense: true },
+  { name: 'arc', options: { version: 'v1', bins: 10 }, naive: (r, y) => naive.arc(r, y, 'v1', [10]) },
   { name: 'sb-ece-bin', options: {}, naive: (r, y) => naive.sbEceBin(r, y, { bins: 15, temperature: 0.01, p: 2 }), dense: true },
   { name: 'sb-ece-bin', options: { bins: 7, temperature: 0.003, p: 1 }, naive: (r, y) => naive.sbEceBin(r, y, { bins: 7, temperature: 0.003, p: 1 }) },
   { name: 'sb-ece-bin', options: { bins: 10, temperature: 0.05, p: 3 }, naive: (r, y) => naive.sbEceBin(r, y, { bins: 10, temperature: 0.05, p: 3 }) },
@@ -112,7 +112,7 @@ test('losses that take soft targets equal their formula with soft targets (and m
   });
   const mixRows = toRows(mix, k);
   const mixed = (name: LossName, options: Record<string, unknown>) => evalLoss((z, t) => LOSSES[name].apply(z, { soft: t.soft! }, options as never), { ...c, labels: undefined, soft: mix }).loss;
-  assertClose(mixed('arc', { version: 'v1', bins: [5, 15] }), naive.arc(rows, y, 'v1', [5, 15], 1, mixRows), 1e-12, 'arc on mixup targets');
+  assertClose(mixed('arc', { version: 'v1', bins: [5, 15] }), naive.arc(rows, y, 'v1', [5, 15], mixRows), 1e-12, 'arc on mixup targets');
   assertClose(mixed('sb-ece-bin', {}), naive.sbEceBin(rows, y, { bins: 15, temperature: 0.01, p: 2 }, mixRows), 1e-12, 'sb-ece on mixup targets');
   // mixup accuracy from soft targets is exactly λ·1[ŷ=y1] + (1−λ)·1[ŷ=y2]
   const a = naive.correctness(rows, y, mixRows);

@@ -34,6 +34,15 @@ test('a minimal configuration gets the documented defaults', () => {
   assert.equal(c.secondary, undefined);
 });
 
+test("the secondary term's weight defaults to the term's (MMCE 2 as the focal-calibration code, else 1) and is recorded", () => {
+  assert.equal(resolveTrainConfig(minimal).weight, 1);
+  assert.equal(resolveTrainConfig({ ...minimal, secondary: 'mmce' }).weight, 2);
+  assert.equal(resolveTrainConfig({ ...minimal, secondary: 'mmce-weighted' }).weight, 2);
+  assert.equal(resolveTrainConfig({ ...minimal, secondary: 'mmce', weight: 4 }).weight, 4);
+  assert.equal(resolveTrainConfig({ ...minimal, secondary: 'arc' }).weight, 1);
+  throwsNaming(() => resolveTrainConfig({ ...minimal, secondary: 'arc', secondaryOptions: { beta: 3 } }), /^config\.secondaryOptions: arc options: expected one of version, bins, ignoreIndex, got unknown option "beta"/);
+});
+
 test('an unknown key is an error naming its path and the close known key', () => {
   throwsNaming(() => resolveTrainConfig({ ...minimal, epocs: 3 }), /^config\.epocs: expected a known key \(did you mean epochs\?\)/);
   throwsNaming(() => resolveTrainConfig({ ...minimal, zzz: 1 }), /^config\.zzz: expected a known key \(dataset, datasetOptions, /);

@@ -1,6 +1,7 @@
 import { readLabelsFile, readMatrixFile, readNpy, writeNpy, fileFormat } from '../../io/index.js';
 import { evaluateLoss, type HostArray } from '../../losses/evaluate-loss.js';
-import { LOSSES, LOSS_NAMES } from '../../losses/registry.js';
+import { termWeight } from '../../losses/define-loss.js';
+import { LOSSES, LOSS_NAMES, lossDefinition } from '../../losses/registry.js';
 import { describeOptions } from '../../losses/options.js';
 import { invalidArgument } from '../../util/errors.js';
 import { parseKeyValues, UsageError } from '../args.js';
@@ -44,7 +45,7 @@ export const lossCommand = defineCommand({
     opt: { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'an option of the loss (e.g. gamma=3, bins=5,15,30)' },
     primary: { type: 'string', valueName: 'LOSS', choices: PRIMARY_NAMES, description: 'primary loss: evaluate PRIMARY + BETA * term' },
     'primary-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'an option of the primary loss' },
-    weight: { type: 'number', valueName: 'BETA', description: 'weight β of the term (with --primary; default 1)' },
+    weight: { type: 'number', valueName: 'BETA', description: 'weight β of the term (with --primary; default the term\'s: 2 for mmce and mmce-weighted as in the focal-calibration code, else 1)' },
     'ignore-index': { type: 'integer', valueName: 'K', description: 'label value of positions to leave out (segmentation)' },
     history: { type: 'string', valueName: 'FILE', description: 'CRL: per-sample correctness counts (N values)' },
     epochs: { type: 'number', valueName: 'E', description: 'CRL: number of epochs the counts were accumulated over (≥ 1)' },
@@ -90,7 +91,7 @@ export const lossCommand = defineCommand({
       io.stdout.write(`${JSON.stringify({ loss: result.loss, terms: result.terms })}\n`);
       return;
     }
-    const title = flags.primary !== undefined ? `${flags.primary} + ${flags.weight ?? 1} * ${flags.name}` : flags.name;
+    const title = flags.primary !== undefined ? `${flags.primary} + ${termWeight(lossDefinition(flags.name), flags.weight)} * ${flags.name}` : flags.name;
     const shape = logits.shape.length > 2 ? ` × ${logits.shape.slice(2).join(' × ')}` : '';
     const lines = [`${title}: ${fmt(result.loss)}  (${logits.shape[0]!.toLocaleString('en-US')} samples${shape}, ${logits.shape[1]} classes, ${flags.dtype})`];
     const width = Math.max(...Object.keys(result.terms).map((k) => k.length));

@@ -37,7 +37,7 @@ const SETTING_FLAGS = {
   opt: { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'option of the primary loss (e.g. epsilon=0.05 for ls, margin=6 for mbls)' },
   secondary: { type: 'string', valueName: 'NAME', description: `secondary calibration term, total = loss + weight · secondary: ${namesOf(['term'])}` },
   'secondary-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'option of the secondary term' },
-  weight: { type: 'number', valueName: 'β', description: 'weight β of the secondary term (default 1)' },
+  weight: { type: 'number', valueName: 'β', description: 'weight β of the secondary term (default: the term\'s — 2 for mmce and mmce-weighted as the focal-calibration code — else 1)' },
   epochs: { type: 'integer', description: 'epochs (default 30)' },
   batch: { type: 'integer', description: 'batch size (default 128)' },
   'eval-batch': { type: 'integer', description: 'batch size of evaluation passes (default 500)' },
@@ -49,7 +49,8 @@ const SETTING_FLAGS = {
   nesterov: { type: 'boolean', description: 'Nesterov momentum' },
   'weight-decay': { type: 'number', description: 'weight decay (default 5e-4)' },
   mixup: { type: 'number', valueName: 'α', description: 'mixup with λ ~ Beta(α, α); 0 = off (default 0)' },
-  'mixup-kind': { type: 'string', choices: MIXUP_KINDS, description: 'input (soft targets), feature (nearer label), manifold (hidden layer), embedding (text) (default input)' },
+  'mixup-kind': { type: 'string', choices: MIXUP_KINDS, description: 'input (soft targets), feature (nearer label), manifold (hidden layer), embedding (text), cutmix (pasted box) (default input)' },
+  cutmix: { type: 'number', valueName: 'α', description: 'CutMix (Yun et al. 2019) with λ ~ Beta(α, α): the same as --mixup α --mixup-kind cutmix' },
   'mixup-layers': { type: 'string', valueName: 'L1,L2', description: 'candidate layers of manifold mixup (default: all feature layers but pool)' },
   'arc-placement': { type: 'string', choices: SECONDARY_PLACEMENTS, description: 'secondary term on the mixed batch, the unmixed sources, or a held-out batch (default mixed)' },
   interleaved: { type: 'number', valueName: 'F', description: 'interleaved training: hold out fraction F of train for the secondary term' },
@@ -98,6 +99,11 @@ export function flagOverrides(flags: Readonly<Record<string, unknown>>): Record<
     if (v === undefined || v === false || (Array.isArray(v) && v.length === 0)) continue;
     if (name in OPTION_FLAGS) out[OPTION_FLAGS[name]!] = jsonLists(name, parseKeyValues(name, v as string[]));
     else if (name === 'mixup-layers') out['mixupLayers'] = (v as string).split(',').map((s) => s.trim()).filter((s) => s !== '');
+    else if (name === 'cutmix') {
+      if (flags['mixup'] !== undefined || flags['mixup-kind'] !== undefined) throw new UsageError('train: --cutmix α stands for --mixup α --mixup-kind cutmix; give one or the other');
+      out['mixup'] = v;
+      out['mixupKind'] = 'cutmix';
+    }
     else out[camel(name)] = v;
   }
   return out;
