@@ -58,9 +58,9 @@ test('configuration errors are one line naming the key path, exit code 2', async
   const missing = await run(['train', '--epochs', '2']);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /give --dataset/);
-  const badFlag = await run(['train', '--dataset', 'mnist', '--mixup-kind', 'cutmix']);
+  const badFlag = await run(['train', '--dataset', 'mnist', '--mixup-kind', 'cutout']);
   assert.equal(badFlag.code, 2);
-  assert.match(badFlag.stderr, /--mixup-kind: expected one of 'input', 'feature', 'manifold', 'embedding'/);
+  assert.match(badFlag.stderr, /--mixup-kind: expected one of 'input', 'feature', 'manifold', 'embedding', 'cutmix'/);
 });
 
 test('--resume continues a stopped run and refuses other settings; an existing run needs --force', async () => {
