@@ -65,7 +65,7 @@ const gunzipAsync = promisify(gunzip);
  * Read the named files (by base name) from an archive or a directory (the files directly in it, in `folder`
  * there, or else in the archive `archive` there); missing files are absent from the map.
  */
-async function readSource(path: string, wanted: readonly string[], folder: string, archive: string): Promise<Map<string, Uint8Array>> {
+export async function readSource(path: string, wanted: readonly string[], folder: string, archive: string): Promise<Map<string, Uint8Array>> {
   const found = new Map<string, Uint8Array>();
   const info = await stat(path);
   if (info.isDirectory()) {

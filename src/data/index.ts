@@ -20,3 +20,5 @@ export * from './corruptions.js';
 export * from './load-dataset.js';
 export { syntheticOverconfident, type SyntheticOptions, type SyntheticSet } from './synthetic.js';
 export * from './dataset-not-found.js';
+export * from './stl10.js';
+export * from './cifar-corrupted.js';

@@ -4,6 +4,7 @@ import type { DatasetSplits } from './dataset.js';
 import { loadFashionMnist, type FashionMnistOptions } from './fashion-mnist.js';
 import { loadMnist, type MnistOptions } from './mnist.js';
 import { loadNpyDataset, type NpyDatasetOptions } from './npy-dataset.js';
+import { loadStl10, type Stl10Options } from './stl10.js';
 import { loadSvhn, type SvhnOptions } from './svhn.js';
 import { loadTextDataset, type TextDatasetOptions } from './text.js';
 
@@ -14,13 +15,14 @@ export interface DatasetOptionsByName {
   cifar10: CifarOptions;
   cifar100: Cifar100Options;
   svhn: SvhnOptions;
+  stl10: Stl10Options;
   npy: NpyDatasetOptions;
   text: TextDatasetOptions;
 }
 
 export type DatasetName = keyof DatasetOptionsByName;
 
-export const DATASET_NAMES: readonly DatasetName[] = ['mnist', 'fashion-mnist', 'cifar10', 'cifar100', 'svhn', 'npy', 'text'];
+export const DATASET_NAMES: readonly DatasetName[] = ['mnist', 'fashion-mnist', 'cifar10', 'cifar100', 'svhn', 'stl10', 'npy', 'text'];
 
 /** The option keys each dataset's loader reads; any other key is a typo and fails loudly (`checkDatasetOptions`). */
 const OPTION_KEYS = {
@@ -29,6 +31,7 @@ const OPTION_KEYS = {
   cifar10: ['path', 'download', 'cacheDirectory', 'baseUrl', 'md5'],
   cifar100: ['path', 'download', 'cacheDirectory', 'baseUrl', 'md5', 'labels'],
   svhn: ['directory', 'extra', 'download', 'cacheDirectory', 'baseUrl', 'md5'],
+  stl10: ['path', 'download', 'cacheDirectory', 'baseUrl', 'md5'],
   npy: ['images', 'labels', 'testImages', 'testLabels', 'layout', 'classes', 'classNames', 'name'],
   text: ['train', 'test', 'format', 'delimiter', 'textField', 'labelField', 'maxLength', 'minFrequency', 'maxVocabulary', 'name'],
 } as const;
@@ -52,7 +55,7 @@ export function checkDatasetOptions(name: DatasetName, options: unknown): void {
 }
 
 /**
- * Load a dataset by name: mnist (embedded, no files needed), fashion-mnist, cifar10, cifar100, svhn, npy (needs
+ * Load a dataset by name: mnist (embedded, no files needed), fashion-mnist, cifar10, cifar100, svhn, stl10, npy (needs
  * images/labels paths), text (needs a train path). Unknown option keys are errors. Returns its train split and, where defined, its test split.
  */
 export async function loadDataset<K extends DatasetName>(name: K, options?: DatasetOptionsByName[K]): Promise<DatasetSplits> {
@@ -68,6 +71,8 @@ export async function loadDataset<K extends DatasetName>(name: K, options?: Data
       return loadCifar100((options ?? {}) as Cifar100Options);
     case 'svhn':
       return loadSvhn((options ?? {}) as SvhnOptions);
+    case 'stl10':
+      return loadStl10((options ?? {}) as Stl10Options);
     case 'npy':
       if (options === undefined) invalidArgument('options', '{ images, labels } paths for the npy dataset', 'undefined');
       return loadNpyDataset(options as NpyDatasetOptions);
