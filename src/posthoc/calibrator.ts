@@ -21,6 +21,11 @@ export const CALIBRATOR_KINDS = [
   'isotonic',
   'platt',
   'beta',
+  'class-temperature',
+  'top-versus-all',
+  'top-label',
+  'scaling-binning',
+  'venn-abers',
 ] as const;
 
 export type CalibratorKind = (typeof CALIBRATOR_KINDS)[number];

@@ -22,3 +22,9 @@ export { fitPlatt, plattFromJSON, PlattCalibrator, type PlattOptions } from './p
 export { fitBeta, betaFromJSON, BetaCalibrator, type BetaOptions } from './beta.js';
 export { softBinnedEce, sbEceBinCenters, SB_ECE_DEFAULTS, type SoftBinnedEceOptions } from './sb-ece.js';
 export { lbfgs, type LbfgsOptions, type LbfgsResult, type Objective } from './lbfgs.js';
+export { fitClassTemperature, classTemperatureFromJSON, ClassTemperatureCalibrator, type ClassTemperatureOptions } from './class-temperature.js';
+export { fitTopVersusAll, topVersusAllFromJSON, TopVersusAllCalibrator, type TopVersusAllOptions } from './top-versus-all.js';
+export { fitTopLabel, topLabelFromJSON, TopLabelCalibrator, type TopLabelOptions } from './top-label-calibrator.js';
+export { fitScalingBinning, scalingBinningFromJSON, ScalingBinningCalibrator, type ScalingBinningOptions } from './scaling-binning.js';
+export { fitVennAbers, vennAbersFromJSON, vennAbersPredict, VennAbersCalibrator, type VennAbersOptions } from './venn-abers.js';
+export { fitScoreMap, applyScoreMap, equalMassEdges, SCORE_MAP_KINDS, type ScoreMap, type ScoreMapKind } from './score-map.js';

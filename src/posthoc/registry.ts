@@ -15,6 +15,11 @@
  * | isotonic     | probabilities      | no          | isotonic.ts     |
  * | platt        | class-1 logit (C = 2)       | no (the 0.5 threshold moves) | platt.ts |
  * | beta         | class-1 probability (C = 2) | not in general            | beta.ts  |
+ * | class-temperature | logits        | no          | class-temperature.ts |
+ * | top-versus-all | probabilities    | not in general | top-versus-all.ts |
+ * | top-label    | probabilities      | not in general | top-label-calibrator.ts |
+ * | scaling-binning | probabilities   | no          | scaling-binning.ts |
+ * | venn-abers   | probabilities      | not in general | venn-abers.ts |
  * Inputs of the other kind are converted (predictions.ts).
  */
 import { describe, invalidArgument } from '../util/errors.js';
@@ -32,6 +37,11 @@ import { fitTemperature, temperatureFromJSON, type TemperatureOptions } from './
 import { fitTsHbEce, tsHbEceFromJSON, type TsHbEceOptions } from './ts-hb-ece.js';
 import { fitTsSbEce, tsSbEceFromJSON, type TsSbEceOptions } from './ts-sb-ece.js';
 import { fitVector, vectorFromJSON, type VectorOptions } from './vector.js';
+import { classTemperatureFromJSON, fitClassTemperature, type ClassTemperatureOptions } from './class-temperature.js';
+import { fitTopVersusAll, topVersusAllFromJSON, type TopVersusAllOptions } from './top-versus-all.js';
+import { fitTopLabel, topLabelFromJSON, type TopLabelOptions } from './top-label-calibrator.js';
+import { fitScalingBinning, scalingBinningFromJSON, type ScalingBinningOptions } from './scaling-binning.js';
+import { fitVennAbers, vennAbersFromJSON, type VennAbersOptions } from './venn-abers.js';
 
 /** The options accepted by each method. */
 export interface CalibratorOptions {
@@ -46,6 +56,11 @@ export interface CalibratorOptions {
   isotonic: IsotonicOptions;
   platt: PlattOptions;
   beta: BetaOptions;
+  'class-temperature': ClassTemperatureOptions;
+  'top-versus-all': TopVersusAllOptions;
+  'top-label': TopLabelOptions;
+  'scaling-binning': ScalingBinningOptions;
+  'venn-abers': VennAbersOptions;
 }
 
 /** What each method works on (other inputs are converted). */
@@ -62,6 +77,11 @@ export const CALIBRATOR_INPUTS: Readonly<Record<CalibratorKind, 'logits' | 'log-
     isotonic: 'probabilities',
     platt: 'logits',
     beta: 'probabilities',
+    'class-temperature': 'logits',
+    'top-versus-all': 'probabilities',
+    'top-label': 'probabilities',
+    'scaling-binning': 'probabilities',
+    'venn-abers': 'probabilities',
   });
 
 type Fit = (input: Predictions, labels: Int32Array, options?: never) => Calibrator;
@@ -78,6 +98,11 @@ const ENTRIES: Readonly<Record<CalibratorKind, { fit: Fit; fromJSON: (json: unkn
   isotonic: { fit: fitIsotonicCalibrator, fromJSON: isotonicFromJSON },
   platt: { fit: fitPlatt, fromJSON: plattFromJSON },
   beta: { fit: fitBeta, fromJSON: betaFromJSON },
+  'class-temperature': { fit: fitClassTemperature, fromJSON: classTemperatureFromJSON },
+  'top-versus-all': { fit: fitTopVersusAll, fromJSON: topVersusAllFromJSON },
+  'top-label': { fit: fitTopLabel, fromJSON: topLabelFromJSON },
+  'scaling-binning': { fit: fitScalingBinning, fromJSON: scalingBinningFromJSON },
+  'venn-abers': { fit: fitVennAbers, fromJSON: vennAbersFromJSON },
 });
 
 function requireKind(argument: string, value: unknown): CalibratorKind {
@@ -110,12 +135,13 @@ export function calibratorFromJSON(json: unknown): Calibrator {
 
 /**
  * Calibrated logits (N × C float64) of a calibrator that is a map into logit space (temperature family,
- * vector, matrix, Dirichlet, Platt, beta); throws `InvalidArgumentError` for histogram, isotonic and ensemble
- * temperature scaling (a mixture of probabilities, not a map into logit space).
+ * vector, matrix, Dirichlet, Platt, beta, class-wise temperature); throws `InvalidArgumentError` for histogram,
+ * isotonic, ensemble temperature scaling, top-versus-all, top-label, scaling-binning and Venn–Abers (maps of
+ * probabilities, not into logit space).
  */
 export function calibratedLogits(calibrator: Calibrator, input: Predictions): Matrix<Float64Array> {
   if (!calibrator.applyLogits) {
-    invalidArgument('calibrator', 'a calibrator with calibrated logits (not histogram, isotonic or ensemble-temperature)', JSON.stringify(calibrator.kind));
+    invalidArgument('calibrator', 'a calibrator with calibrated logits (not a binning, isotonic, Venn-Abers, top-label or ensemble method)', JSON.stringify(calibrator.kind));
   }
   return calibrator.applyLogits(input);
 }

@@ -102,3 +102,13 @@ export function lcg(seed: number): () => number {
     return s / 4294967296;
   };
 }
+
+/** Reference values written by test/fixtures/scripts/make-calibrators12-fixtures.py. */
+export function loadCalibrators12Reference(): any {
+  return JSON.parse(readFileSync(fileURLToPath(new URL('../../../test/fixtures/posthoc/reference-calibrators12.json', import.meta.url)), 'utf8'));
+}
+
+/** Nested number arrays (rows) → a row-major Matrix. */
+export function rowsToMatrix(rows: number[][]): Matrix<Float64Array> {
+  return mat(rows.length, rows[0]!.length, rows.flat());
+}

@@ -1,0 +1,106 @@
+/**
+ * Top-versus-all calibration (Le Coz et al. 2024, "Confidence calibration of classifiers with many classes";
+ * the top-label reduction of Kumar et al. 2019 and Gupta & Ramdas 2022): the multiclass problem becomes one
+ * binary problem, "is the predicted class correct?", with score c_i = max_k p_ik and outcome a_i = 1[ŷ_i = y_i].
+ * One binary map g (score-map.ts: 'histogram' equal-mass bins, 'isotonic' or 'platt') is fitted on all (c_i, a_i)
+ * pairs and applied to the confidence; the row is then rebuilt by `replaceTopProbability`:
+ *   q_ŷ = g(c),  q_k = p_k · (1 − g(c)) / Σ_{j≠ŷ} p_j for k ≠ ŷ  (uniform (1 − g(c))/(C − 1) when c = 1),
+ * so rows sum to 1 and the other classes keep their ratios. The prediction ŷ (first maximum) is kept only when
+ * g(c) ≥ the largest rescaled other probability (not guaranteed for a non-increasing g or g(c) < 1/C).
+ * Needs probabilities (logits go through a softmax).
+ */
+import type { Matrix } from '../util/matrix.js';
+import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
+import { jsonHeader, readHeader } from './json.js';
+import { enumOption, numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
+import { checkLabels, checkPredictions, probabilitiesOf } from './predictions.js';
+import { applyScoreMap, fitScoreMap, SCORE_MAP_KINDS, scoreMapFromJSON, scoreMapToJSON, type ScoreMap } from './score-map.js';
+
+export const topVersusAllOptions = {
+  /** The binary calibrator fitted on (confidence, correct): equal-mass 'histogram', 'isotonic' or 'platt'. */
+  binary: enumOption(SCORE_MAP_KINDS, 'isotonic'),
+  /** Number of equal-mass bins of the 'histogram' binary calibrator. */
+  bins: numberOption(15, { integer: true, min: 1, max: 100_000 }),
+};
+export type TopVersusAllOptions = OptionsOf<typeof topVersusAllOptions>;
+
+/** Index of the first maximum of row i (N × C row-major). */
+export function rowArgmax(p: Float64Array, i: number, cols: number): number {
+  const o = i * cols;
+  let best = 0;
+  for (let k = 1; k < cols; k++) if (p[o + k]! > p[o + best]!) best = k;
+  return best;
+}
+
+/** In place: row i's probability at `top` becomes `value`, the others are rescaled to sum to 1 − value. */
+export function replaceTopProbability(p: Float64Array, i: number, cols: number, top: number, value: number): void {
+  const o = i * cols;
+  let rest = 0; // Σ_{k≠top} p_k (not 1 − c: exact for rows that sum to 1 only within rounding)
+  for (let k = 0; k < cols; k++) if (k !== top) rest += p[o + k]!;
+  for (let k = 0; k < cols; k++) {
+    if (k === top) p[o + k] = value;
+    else p[o + k] = rest > 0 ? (p[o + k]! * (1 - value)) / rest : (1 - value) / (cols - 1);
+  }
+}
+
+/** Top-label scores and outcomes: c_i = p_iŷ, a_i = 1[ŷ_i = y_i], ŷ_i the first maximum. */
+export function topLabelPairs(p: Float64Array, rows: number, cols: number, labels: Int32Array) {
+  const predicted = new Int32Array(rows);
+  const confidence = new Float64Array(rows);
+  const correct = new Float64Array(rows);
+  for (let i = 0; i < rows; i++) {
+    const top = rowArgmax(p, i, cols);
+    predicted[i] = top;
+    confidence[i] = p[i * cols + top]!;
+    correct[i] = top === labels[i] ? 1 : 0;
+  }
+  return { predicted, confidence, correct };
+}
+
+/** A fitted top-versus-all calibrator. */
+export class TopVersusAllCalibrator implements Calibrator {
+  readonly kind = 'top-versus-all' as const;
+  readonly classes: number;
+  readonly settings: SettingsOf<typeof topVersusAllOptions>;
+  readonly map: ScoreMap;
+
+  constructor(classes: number, map: ScoreMap, settings: SettingsOf<typeof topVersusAllOptions>) {
+    this.classes = classes;
+    this.map = map;
+    this.settings = Object.freeze({ ...settings });
+    Object.freeze(this);
+  }
+
+  /** q_ŷ = g(c), other classes rescaled: N × C float64. */
+  apply(input: Predictions): Matrix<Float64Array> {
+    const checked = checkPredictions('input', input, this.classes);
+    const { rows } = checked.matrix;
+    const C = this.classes;
+    const p = probabilitiesOf(checked);
+    for (let i = 0; i < rows; i++) {
+      const top = rowArgmax(p, i, C);
+      replaceTopProbability(p, i, C, top, applyScoreMap(this.map, p[i * C + top]!));
+    }
+    return { rows, cols: C, data: p };
+  }
+
+  toJSON(): CalibratorJSON {
+    return { ...jsonHeader('top-versus-all', this.classes, this.settings), map: scoreMapToJSON(this.map) };
+  }
+}
+
+/** Fit top-versus-all calibration on validation predictions (N × C) and labels (N). */
+export function fitTopVersusAll(input: Predictions, labels: Int32Array, options?: TopVersusAllOptions): TopVersusAllCalibrator {
+  const settings = parseOptions('top-versus-all options', options, topVersusAllOptions);
+  const checked = checkPredictions('input', input);
+  const { rows, cols } = checked.matrix;
+  checkLabels('labels', labels, rows, cols);
+  const { confidence, correct } = topLabelPairs(probabilitiesOf(checked), rows, cols, labels);
+  return new TopVersusAllCalibrator(cols, fitScoreMap(settings.binary, confidence, correct, settings.bins), settings);
+}
+
+/** Rebuild a top-versus-all calibrator from its JSON. */
+export function topVersusAllFromJSON(json: unknown): TopVersusAllCalibrator {
+  const { record, classes, settings } = readHeader(json, 'top-versus-all', topVersusAllOptions);
+  return new TopVersusAllCalibrator(classes, scoreMapFromJSON('json.map', record.map), settings);
+}
