@@ -31,6 +31,8 @@ export { sweepCalibrationError, type SweepOptions, type SweepResult } from './sw
 export { ClasswiseAccumulator, type ClasswiseOptions } from './classwise-accumulator.js';
 export { marginalCalibrationError, type MarginalBinning, type MarginalOptions } from './marginal-ece.js';
 export { classwiseCalibrationError } from './classwise-ece.js';
+export { clippedLogLoss } from './clipped-log-loss.js';
+export { separateOneClasswiseEce, type ClasswiseReduction } from './separate-one-classwise-ece.js';
 export { auroc, oodAuroc, errorDetectionAuroc } from './auroc.js';
 export { reliabilityDiagram } from './reliability-diagram.js';
 export { TopLabelAccumulator, type TopLabelOptions, type TopLabelMetrics } from './top-label-accumulator.js';

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { syntheticOverconfident } from '../../src/data/synthetic.js';
 import { writeNpy } from '../../src/io/npy.js';
+import { clippedLogLoss, separateOneClasswiseEce } from '../../src/metrics/index.js';
 import { calibratorFromJSON, fitCalibrator } from '../../src/posthoc/index.js';
 import { matrix } from '../../src/util/matrix.js';
 import { tempDir } from '../io/temp-dir.js';
@@ -39,4 +40,22 @@ test('calib fit reaches every issue-12 calibrator with its --opt options and wri
   const bad = await run(['fit', '--method', 'top-label', '--logits', p('z.npy'), '--labels', p('y.npy'), '--out', p('x.json'), '--opt', 'binary=spline']);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /^calib: error: top-label options\.binary: expected one of "histogram", "isotonic", "platt"/);
+});
+
+test('calib eval --nll-clip, --classwise-reduction sum and --classwise-separate-one add the published-convention keys', async () => {
+  await writeNpy(p('ze.npy'), logits, [N, C]);
+  await writeNpy(p('ye.npy'), set.labels, [N]);
+  const r = await run(['eval', '--logits', p('ze.npy'), '--labels', p('ye.npy'), '--json', '--nll-clip', '1e-15', '--classwise-reduction', 'sum', '--classwise-separate-one', '14']);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  const m = matrix(N, C, logits);
+  assert.equal(out.nll_clipped, clippedLogLoss(m, set.labels, { input: 'logits', eps: 1e-15 }));
+  assert.equal(out.classwise_ece_separate_one, separateOneClasswiseEce(m, set.labels, { input: 'logits', bins: 14, reduction: 'sum' }));
+  assert.ok(Math.abs(out.classwise_ece_sum - C * out.classwise_ece) < 1e-15);
+  const plain = JSON.parse((await run(['eval', '--logits', p('ze.npy'), '--labels', p('ye.npy'), '--json'])).stdout);
+  assert.equal(plain.nll_clipped, undefined);
+  assert.equal(plain.classwise_ece, out.classwise_ece);
+  const bad = await run(['eval', '--logits', p('ze.npy'), '--labels', p('ye.npy'), '--nll-clip', '0']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /^calib: error: --nll-clip: expected/);
 });

@@ -1,4 +1,4 @@
-import { evaluateParallel, MAX_THREADS, METRIC_NAMES, PARALLEL_MIN_ROWS, requireBins } from '../../metrics/index.js';
+import { clippedLogLoss, evaluateParallel, MAX_THREADS, METRIC_NAMES, PARALLEL_MIN_ROWS, requireBins, separateOneClasswiseEce } from '../../metrics/index.js';
 import { requireNumber } from '../../util/errors.js';
 import { defineCommand, type CliIO } from '../command.js';
 import type { Matrix } from '../../util/matrix.js';
@@ -33,6 +33,10 @@ export const evalCommand = defineCommand({
     'upward, and a resample inherits that bias, so for a small, noisy ECE (marginal and classwise ECE especially) the',
     'interval can lie above the estimate; debiased_ece corrects the bias of the L2 ECE.',
     wrapText(`Metrics (--json keys, in table order): ${METRIC_NAMES.join(', ')}.`),
+    'Published conventions (added as extra keys; the defaults above are unchanged): --nll-clip 1e-15 adds nll_clipped',
+    "(scikit-learn's log_loss: p clipped to [eps, 1-eps], rows renormalised); --classwise-reduction sum adds",
+    'classwise_ece_sum (summed over classes instead of averaged); --classwise-separate-one M adds',
+    'classwise_ece_separate_one: M bins [l,u) plus a separate bin for p = 1 (Kull et al. 2019: M = 14, with sum).',
   ].join('\n'),
   examples: [
     'calib eval --logits val-logits.npy --labels val-labels.npy',
@@ -41,6 +45,7 @@ export const evalCommand = defineCommand({
     'calib eval --probs big-probs.npy --labels big-labels.npy --threads 2',
     'calib eval --model model.onnx --images photos/ --size 224x224 --mean 0.485,0.456,0.406 --std 0.229,0.224,0.225',
     'calib eval --model model.onnx --dataset fashion-mnist --split test',
+    'calib eval --logits test-logits.npy --labels test-labels.npy --nll-clip 1e-15 --classwise-separate-one 14 --classwise-reduction sum',
   ],
   flags: {
     ...PREDICTION_FLAGS,
@@ -55,6 +60,9 @@ export const evalCommand = defineCommand({
     bootstrap: { type: 'integer', valueName: 'B', description: 'add percentile-bootstrap intervals from B resamples' },
     seed: { type: 'integer', default: 0, description: 'seed of the bootstrap resamples' },
     level: { type: 'number', default: 0.95, valueName: 'P', description: 'coverage of the bootstrap intervals' },
+    'nll-clip': { type: 'number', valueName: 'EPS', description: "also report nll_clipped: scikit-learn's clipped log-loss (published: 1e-15)" },
+    'classwise-reduction': { type: 'string', choices: ['mean', 'sum'], default: 'mean', description: 'sum: also report classwise_ece_sum (Σ over classes)' },
+    'classwise-separate-one': { type: 'integer', valueName: 'M', description: 'also report classwise ECE with M [l,u) bins plus a bin for p = 1' },
   },
   async run(flags, io) {
     requireBins(flags.bins, '--bins');
@@ -91,8 +99,9 @@ export const evalCommand = defineCommand({
     requireFiniteValues(finiteMetrics, predictions.argName, 'predictions with finite metrics');
     const warning = logitsWarning(predictions);
     if (warning) io.stderr.write(warning);
+    const extra = await publishedConventionMetrics(flags, metrics.classwise_ece, rows, cols);
     if (flags.json) {
-      io.stdout.write(`${JSON.stringify(metricsJson(metrics, settings, intervals))}\n`);
+      io.stdout.write(`${JSON.stringify({ ...metricsJson(metrics, settings, intervals), ...extra })}\n`);
       return;
     }
     const source = flags.logits ?? flags.probs;
@@ -103,6 +112,9 @@ export const evalCommand = defineCommand({
         '\n\n',
     );
     io.stdout.write(formatMetricsTable(metrics, intervals));
+    for (const [key, value] of Object.entries(extra)) {
+      if (typeof value === 'number') io.stdout.write(`${key}: ${value.toPrecision(6)}\n`);
+    }
   },
 });
 
@@ -125,4 +137,36 @@ function bootstrapWithProgress(
   } finally {
     progress.finish();
   }
+}
+
+/**
+ * The metrics of the published conventions requested by --nll-clip, --classwise-reduction sum and
+ * --classwise-separate-one (they need all rows in memory; the files are read a second time).
+ */
+async function publishedConventionMetrics(
+  flags: { 'nll-clip'?: number; 'classwise-reduction': string; 'classwise-separate-one'?: number },
+  classwiseEce: number,
+  rows: number,
+  cols: number,
+): Promise<Record<string, unknown>> {
+  const extra: Record<string, unknown> = {};
+  const reduction = flags['classwise-reduction'] as 'mean' | 'sum';
+  if (reduction === 'sum') extra.classwise_ece_sum = classwiseEce * cols;
+  const clip = flags['nll-clip'];
+  const separate = flags['classwise-separate-one'];
+  if (clip === undefined && separate === undefined) return extra;
+  if (clip !== undefined) requireNumber('--nll-clip', clip, { min: 0, exclusiveMin: true, max: 0.5 });
+  if (separate !== undefined) requireBins(separate, '--classwise-separate-one');
+  const again = await openPredictionsAndLabels(flags as never);
+  const all = await readAll(validatedChunks(again.predictions, again.labels), rows, cols);
+  if (clip !== undefined) {
+    extra.nll_clipped = clippedLogLoss(all.matrix, all.labels, { input: again.predictions.kind, eps: clip });
+    extra.nll_clip = clip;
+  }
+  if (separate !== undefined) {
+    extra.classwise_ece_separate_one = separateOneClasswiseEce(all.matrix, all.labels, { input: again.predictions.kind, bins: separate, reduction });
+    extra.classwise_separate_one_bins = separate;
+  }
+  if (reduction === 'sum') extra.classwise_reduction = 'sum';
+  return extra;
 }
