@@ -26,6 +26,7 @@ export const CALIBRATOR_KINDS = [
   'top-label',
   'scaling-binning',
   'venn-abers',
+  'spline',
 ] as const;
 
 export type CalibratorKind = (typeof CALIBRATOR_KINDS)[number];

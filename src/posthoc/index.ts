@@ -28,3 +28,4 @@ export { fitTopLabel, topLabelFromJSON, TopLabelCalibrator, type TopLabelOptions
 export { fitScalingBinning, scalingBinningFromJSON, ScalingBinningCalibrator, type ScalingBinningOptions } from './scaling-binning.js';
 export { fitVennAbers, vennAbersFromJSON, vennAbersPredict, VennAbersCalibrator, type VennAbersOptions } from './venn-abers.js';
 export { fitScoreMap, applyScoreMap, equalMassEdges, SCORE_MAP_KINDS, type ScoreMap, type ScoreMapKind } from './score-map.js';
+export { fitSpline, splineFromJSON, SplineCalibrator, type SplineOptions } from './spline.js';

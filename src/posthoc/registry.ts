@@ -20,6 +20,7 @@
  * | top-label    | probabilities      | not in general | top-label-calibrator.ts |
  * | scaling-binning | probabilities   | no          | scaling-binning.ts |
  * | venn-abers   | probabilities      | not in general | venn-abers.ts |
+ * | spline       | probabilities      | not in general | spline.ts |
  * Inputs of the other kind are converted (predictions.ts).
  */
 import { describe, invalidArgument } from '../util/errors.js';
@@ -42,6 +43,7 @@ import { fitTopVersusAll, topVersusAllFromJSON, type TopVersusAllOptions } from 
 import { fitTopLabel, topLabelFromJSON, type TopLabelOptions } from './top-label-calibrator.js';
 import { fitScalingBinning, scalingBinningFromJSON, type ScalingBinningOptions } from './scaling-binning.js';
 import { fitVennAbers, vennAbersFromJSON, type VennAbersOptions } from './venn-abers.js';
+import { fitSpline, splineFromJSON, type SplineOptions } from './spline.js';
 
 /** The options accepted by each method. */
 export interface CalibratorOptions {
@@ -61,6 +63,7 @@ export interface CalibratorOptions {
   'top-label': TopLabelOptions;
   'scaling-binning': ScalingBinningOptions;
   'venn-abers': VennAbersOptions;
+  spline: SplineOptions;
 }
 
 /** What each method works on (other inputs are converted). */
@@ -82,6 +85,7 @@ export const CALIBRATOR_INPUTS: Readonly<Record<CalibratorKind, 'logits' | 'log-
     'top-label': 'probabilities',
     'scaling-binning': 'probabilities',
     'venn-abers': 'probabilities',
+    spline: 'probabilities',
   });
 
 type Fit = (input: Predictions, labels: Int32Array, options?: never) => Calibrator;
@@ -103,6 +107,7 @@ const ENTRIES: Readonly<Record<CalibratorKind, { fit: Fit; fromJSON: (json: unkn
   'top-label': { fit: fitTopLabel, fromJSON: topLabelFromJSON },
   'scaling-binning': { fit: fitScalingBinning, fromJSON: scalingBinningFromJSON },
   'venn-abers': { fit: fitVennAbers, fromJSON: vennAbersFromJSON },
+  spline: { fit: fitSpline, fromJSON: splineFromJSON },
 });
 
 function requireKind(argument: string, value: unknown): CalibratorKind {
@@ -136,7 +141,7 @@ export function calibratorFromJSON(json: unknown): Calibrator {
 /**
  * Calibrated logits (N × C float64) of a calibrator that is a map into logit space (temperature family,
  * vector, matrix, Dirichlet, Platt, beta, class-wise temperature); throws `InvalidArgumentError` for histogram,
- * isotonic, ensemble temperature scaling, top-versus-all, top-label, scaling-binning and Venn–Abers (maps of
+ * isotonic, ensemble temperature scaling, top-versus-all, top-label, scaling-binning, Venn–Abers and spline (maps of
  * probabilities, not into logit space).
  */
 export function calibratedLogits(calibrator: Calibrator, input: Predictions): Matrix<Float64Array> {

@@ -34,6 +34,8 @@ export const fitCommand = defineCommand({
     '                      bins=10, mode=marginal|top-label',
     '  venn-abers          inductive Venn-Abers, p = p1 / (1 - p0 + p1) (Vovk et al. 2015);',
     '                      mode=top-label|one-vs-rest (C > 2)',
+    '  spline              top-label spline fit to the cumulative accuracy-minus-confidence curve (Gupta 2021);',
+    '                      knots=6, runout=natural|parabolic|cubic',
   ].join('\n'),
   examples: [
     'calib fit --method temperature --logits val-logits.npy --labels val-labels.npy --out calibrator.json',
