@@ -11,10 +11,10 @@ import { invalidArgument } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { CalibrationFitError } from './fit-error.js';
-import { jsonHeader, readHeader, readVector } from './json.js';
+import { jsonHeader, readHeader, readVector, STORED_TEMPERATURE_RANGE } from './json.js';
 import { lbfgs } from './lbfgs.js';
 import { numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
-import { checkLabels, checkPredictions, logitsOf, softmaxRowsInPlace } from './predictions.js';
+import { checkLabels, checkPredictions, logitsOf, requireFiniteOutput, softmaxRowsInPlace } from './predictions.js';
 
 export const classTemperatureOptions = {
   /** Strength of the L2 penalty on log T_k (mean over classes); 0 = plain NLL. */
@@ -56,6 +56,7 @@ export class ClassTemperatureCalibrator implements Calibrator {
     const C = this.classes;
     const data = logitsOf(checked);
     for (let i = 0; i < data.length; i++) data[i] = data[i]! / this.#temperatures[i % C]!;
+    requireFiniteOutput(data, C, this.kind, 'z / T');
     return { rows: checked.matrix.rows, cols: C, data };
   }
 
@@ -118,7 +119,9 @@ export function classTemperatureFromJSON(json: unknown): ClassTemperatureCalibra
   const { record, classes, settings } = readHeader(json, 'class-temperature', classTemperatureOptions);
   const t = readVector('json.temperatures', record.temperatures, classes);
   t.forEach((v, k) => {
-    if (!(v > 0)) invalidArgument(`json.temperatures[${k}]`, 'a finite number > 0', String(v));
+    if (!(v >= STORED_TEMPERATURE_RANGE.min && v <= STORED_TEMPERATURE_RANGE.max)) {
+      invalidArgument(`json.temperatures[${k}]`, `a temperature in [${STORED_TEMPERATURE_RANGE.min}, ${STORED_TEMPERATURE_RANGE.max}]`, String(v));
+    }
   });
   return new ClassTemperatureCalibrator(t, settings);
 }
