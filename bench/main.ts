@@ -21,6 +21,7 @@ const BENCHES: Readonly<Record<string, string>> = {
   'losses-overhead': 'per-step cost of each calibration loss vs CE, alone and inside the ResNet-20 step',
   'metrics-sweep': 'monotonic-sweep ECE on highly accurate models (N = 100,000)',
   'train-fashion-mnist': 'Fashion-MNIST training with several calibration losses: accuracy, ECE, NLL, throughput',
+  'real-predictions': 'raw and every calibrator on the real published predictions in ../shared [--markdown] [--only NAME] [--with-matrix]',
 };
 
 const here = dirname(fileURLToPath(import.meta.url));
