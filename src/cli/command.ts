@@ -28,8 +28,11 @@ export interface Command<F extends FlagSpecs = FlagSpecs> {
   readonly description?: string;
   readonly examples?: readonly string[];
   readonly flags: F;
-  /** Flag that a leading positional argument fills (`calib loss mbls …` ≡ `calib loss --name mbls …`). */
-  readonly positional?: string;
+  /**
+   * Flag(s) that leading positional arguments fill, in order (`calib loss mbls …` ≡ `calib loss --name mbls …`;
+   * `calib suite run demo` ≡ `calib suite --action run --target demo`).
+   */
+  readonly positional?: string | readonly string[];
   run(flags: ParsedFlags<F>, io: CliIO): Promise<number | void>;
 }
 

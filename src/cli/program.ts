@@ -93,9 +93,17 @@ export async function main(argv: readonly string[], io: CliIO, commands: readonl
   }
 }
 
-/** Rewrite a leading positional argument as the command's `positional` flag. */
+/** Rewrite leading positional arguments as the command's `positional` flags, in order. */
 function withPositional(command: Command, argv: readonly string[]): readonly string[] {
-  const first = argv[0];
-  if (!command.positional || first === undefined || first.startsWith('-')) return argv;
-  return [`--${command.positional}`, first, ...argv.slice(1)];
+  if (!command.positional) return argv;
+  const names = typeof command.positional === 'string' ? [command.positional] : command.positional;
+  const out: string[] = [];
+  let i = 0;
+  for (const name of names) {
+    const arg = argv[i];
+    if (arg === undefined || arg.startsWith('-')) break;
+    out.push(`--${name}`, arg);
+    i++;
+  }
+  return [...out, ...argv.slice(i)];
 }

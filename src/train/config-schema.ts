@@ -163,3 +163,48 @@ function editDistance(a: string, b: string): number {
   }
   return row[b.length]!;
 }
+
+/**
+ * The same keys as `schema`, each optional without a fallback (absent keys stay absent), minus `omit`: a partial
+ * configuration (a suite's base, a method, a scale) that is validated key by key where it is written and in full
+ * once the parts are merged.
+ */
+export function partial<const S extends Shape, const O extends keyof S & string = never>(
+  schema: ObjectSchema<S>,
+  omit: readonly O[] = [],
+): ObjectSchema<{ [K in Exclude<keyof S, O>]: FieldSchema<Infer<S[K]> | undefined> }> {
+  const shape: Record<string, Schema<unknown>> = {};
+  for (const [k, s] of Object.entries(schema.shape)) {
+    if ((omit as readonly string[]).includes(k)) continue;
+    shape[k] = optional(s as Schema<unknown>);
+  }
+  return object(shape) as never;
+}
+
+/** A record of string keys to values of `item` (keys checked by `key`, e.g. a name pattern). */
+export function record<T>(item: Schema<T>, key?: (k: string, path: string) => void): Schema<Record<string, T>> {
+  return {
+    expected: `an object of ${item.expected}`,
+    parse(value, path) {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) invalidArgument(path, `an object of ${item.expected}`, describe(value));
+      const out: Record<string, T> = {};
+      for (const [k, v] of Object.entries(value)) {
+        key?.(k, `${path}.${k}`);
+        out[k] = item.parse(v, `${path}.${k}`);
+      }
+      return out;
+    },
+  };
+}
+
+/** A JSON scalar: a finite number, a string or a boolean (sweep values). */
+export function scalar(): Schema<number | string | boolean> {
+  return {
+    expected: 'a number, string or boolean',
+    parse(value, path) {
+      if (typeof value === 'string' || typeof value === 'boolean') return value;
+      if (typeof value === 'number' && Number.isFinite(value)) return value;
+      return invalidArgument(path, 'a number, string or boolean', describe(value));
+    },
+  };
+}
