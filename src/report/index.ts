@@ -10,6 +10,7 @@ export {
 } from './reliability-diagram.js';
 export { confidenceHistogramSvg, confidenceHistogramPanel, type ConfidenceHistogramOptions } from './confidence-histogram.js';
 export { calibrationFigureSvg, calibrationSubtitle, type CalibrationFigureOptions } from './calibration-figure.js';
+export { lineChartSvg, lineChartPanel, barChartSvg, rangeTicks, type LineSeries, type LineChartOptions } from './line-chart.js';
 export { svgToPng, type PngOptions } from './png.js';
 export { writeFigure, type WriteFigureOptions } from './write-figure.js';
 export { checkReliabilityData } from './check-reliability-data.js';

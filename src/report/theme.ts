@@ -80,3 +80,6 @@ export function fittedFontSize(text: string, preferred: number, maxWidth: number
   const w = textWidth(text, preferred) * (bold ? 1.15 : 1);
   return w <= maxWidth ? preferred : Math.max(8, Math.floor((preferred * maxWidth) / w * 10) / 10);
 }
+
+/** Colours of series in line charts (colour-blind-safe Okabe–Ito palette, black last). */
+export const SERIES_COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'] as const;

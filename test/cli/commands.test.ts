@@ -201,9 +201,9 @@ test('plot writes an SVG or a PNG reliability figure', async () => {
   assert.deepEqual([...readFileSync(p('fig.png')).subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 });
 
-test('demo writes labelled synthetic files whose numbers the other commands reproduce', async () => {
+test('demo --synthetic writes labelled synthetic files whose numbers the other commands reproduce', async () => {
   const out = p('demo');
-  const r = await run(['demo', '--out', out, '--n', '2000', '--classes', '5', '--png=false']);
+  const r = await run(['demo', '--synthetic', '--out', out, '--n', '2000', '--classes', '5', '--png=false']);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /SYNTHETIC DATA - NOT A REAL MODEL/);
   assert.match(r.stdout, /ECE \(%\)\s+[\d.]+\s+[\d.]+/);
@@ -303,5 +303,5 @@ test('every built-in command has help listing each of its flags, and the top-lev
     assert.match(r.stdout, new RegExp(`^Usage: calib ${command.name}`));
     for (const flag of Object.keys(command.flags)) assert.match(r.stdout, new RegExp(`^  --${flag}\\b`, 'm'), `${command.name} --${flag}`);
   }
-  assert.deepEqual(COMMANDS.map((c) => c.name), ['eval', 'fit', 'apply', 'predict', 'export', 'plot', 'train', 'demo', 'loss']);
+  assert.deepEqual(COMMANDS.map((c) => c.name), ['eval', 'fit', 'apply', 'predict', 'export', 'plot', 'train', 'demo', 'suite', 'report', 'worker', 'loss']);
 });

@@ -7,7 +7,10 @@ import { fitCommand } from './fit.js';
 import { lossCommand } from './loss.js';
 import { plotCommand } from './plot.js';
 import { predictCommand } from './predict.js';
+import { reportCommand } from './report.js';
+import { suiteCommand } from './suite.js';
 import { trainCommand } from './train.js';
+import { workerCommand } from './worker.js';
 
 /** The `calib` command table, in the order of `calib --help`. Adding a command: one file here + one line below. */
 export const COMMANDS: readonly Command[] = [
@@ -19,5 +22,8 @@ export const COMMANDS: readonly Command[] = [
   plotCommand,
   trainCommand,
   demoCommand,
+  suiteCommand,
+  reportCommand,
+  workerCommand,
   lossCommand,
 ];

@@ -1,0 +1,151 @@
+import { availableParallelism } from 'node:os';
+import { expandSuite } from '../../suite/expand-suite.js';
+import { loadSuite } from '../../suite/load-suite.js';
+import { BUILTIN_SUITE_NAMES, BUILTIN_SUITES } from '../../suite/builtin-suites.js';
+import { localExecutor } from '../../suite/local-executor.js';
+import { mergeConfig } from '../../train/train-config.js';
+import { runSuite, type SuiteOutcome } from '../../suite/run-suite.js';
+import { prepareSuiteDirectory, suiteStatus } from '../../suite/suite-directory.js';
+import { ConsoleSuiteProgress, SILENT_SUITE_PROGRESS, type SuiteProgress } from '../../suite/suite-progress.js';
+import { SUITE_SCALES, type Suite, type SuiteScale } from '../../suite/suite-schema.js';
+import { writeSuiteReport } from '../../suite/report/write-suite-report.js';
+import { requireNumber } from '../../util/errors.js';
+import { UsageError } from '../args.js';
+import { type CliIO, defineCommand } from '../command.js';
+
+/**
+ * `calib suite list | show NAME | run FILE|NAME | status DIR`: experiment suites (src/suite/). `run` expands the
+ * suite into runs, trains them `--jobs` side by side (locally, or on BullMQ workers with `--queue`), fits the
+ * post-hoc calibrators, and writes the report; it resumes a suite directory where it stopped.
+ */
+
+/** A suite at one scale as a standalone file: the scale's overrides merged into `base`. */
+export function suiteAtScale(suite: Suite, scale: SuiteScale): Record<string, unknown> {
+  const defined = (o: object): Record<string, unknown> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+  const { scales, defaultScale: _d, ...rest } = suite;
+  const over = scales[scale];
+  return { ...defined(rest), base: mergeConfig(defined(suite.base), defined(over ?? {})), methods: suite.methods.map(defined), sweeps: suite.sweeps.map(defined) };
+}
+
+function isTty(io: CliIO): boolean {
+  return (io.stdout as { isTTY?: boolean }).isTTY === true;
+}
+
+export function suiteProgressFor(mode: string, io: CliIO): SuiteProgress {
+  if (mode === 'none') return SILENT_SUITE_PROGRESS;
+  return new ConsoleSuiteProgress(io.stdout, { live: mode === 'bar' || (mode === 'auto' && isTty(io)) });
+}
+
+/** Print the outcome lines of a suite run; returns the exit code (0 all done, 1 failures, 130 stopped). */
+export function reportOutcome(outcome: SuiteOutcome, total: number, dir: string, io: CliIO): number {
+  io.stdout.write(`suite ${dir}: ${outcome.done.length}/${total} runs done (${outcome.executed} trained now, ${outcome.seconds.toFixed(1)} s)\n`);
+  for (const f of outcome.failed) io.stdout.write(`  failed: ${f.id}: ${f.error}\n`);
+  if (outcome.stopped.length) io.stdout.write(`  stopped: ${outcome.stopped.length} run(s); continue with the same command\n`);
+  if (outcome.stopped.length) return 130;
+  return outcome.failed.length ? 1 : 0;
+}
+
+export const suiteCommand = defineCommand({
+  name: 'suite',
+  summary: 'Experiment suites: run a comparison (methods × sweeps × seeds, post-hoc calibration) and report it.',
+  usage: 'list | show NAME [--scale S] | run FILE|NAME [--out DIR] [--jobs N] [--scale S] [--queue redis://HOST:PORT] | status DIR',
+  description: [
+    'A suite is a JSON file (see calib suite show demo): a base training configuration (the keys of calib train',
+    '--config), per-scale overrides (quick, machine, paper), named methods, one-dimensional sweeps of a key over',
+    'values, seeds, post-hoc calibrators (fitted on validation, applied to test), OOD evaluation, the validation',
+    'metric that picks a swept value, and comparisons for the report ("mbls < ce on ece").',
+    'run: every run is an ordinary run directory DIR/runs/<method>[-<key>=<value>]-seed<s>; --jobs N trains N side by',
+    'side with --threads split between them; a finished run is skipped and an interrupted one resumes from its',
+    'checkpoint, so re-running the same command continues a stopped suite. A failing run does not stop the others',
+    '(exit code 1 names it). With --queue the runs go to a BullMQ queue in Redis and `calib worker` processes on any',
+    'machine train them. Ends by writing DIR/report.md, report.html and report.json (calib report DIR).',
+  ].join('\n'),
+  examples: [
+    'calib suite list',
+    'calib suite show demo --scale machine > my-suite.json',
+    'calib suite run demo --out suites/demo --jobs 2',
+    'calib suite run my-suite.json --out suites/mine --scale machine --queue redis://127.0.0.1:6379',
+    'calib suite status suites/demo',
+  ],
+  positional: ['action', 'target'],
+  flags: {
+    action: { type: 'string', required: true, choices: ['list', 'show', 'run', 'status'], valueName: 'ACTION', description: 'list, show, run or status' },
+    target: { type: 'string', valueName: 'NAME|FILE|DIR', description: 'the suite (show, run) or suite directory (status)' },
+    out: { type: 'string', valueName: 'DIR', description: 'suite directory (default suites/<name>-<scale>)' },
+    scale: { type: 'string', choices: SUITE_SCALES, description: "the suite's scale (default: the suite's defaultScale)" },
+    jobs: { type: 'integer', default: 1, valueName: 'N', description: 'runs trained side by side (local) (default 1)' },
+    threads: { type: 'integer', valueName: 'T', description: 'ONNX Runtime threads in total, split across jobs (default: the CPU count)' },
+    queue: { type: 'string', valueName: 'redis://HOST:PORT', description: 'put the runs on a BullMQ queue for calib worker processes' },
+    report: { type: 'boolean', default: true, description: 'write the report when the suite ends (--report=false: do not)' },
+    progress: { type: 'string', choices: ['auto', 'bar', 'lines', 'none'], default: 'auto', description: 'progress display: auto = live line on a terminal' },
+  },
+  async run(flags, io) {
+    const needTarget = (what: string): string => {
+      if (flags.target === undefined) throw new UsageError(`suite ${flags.action}: give ${what}`);
+      return flags.target;
+    };
+    switch (flags.action) {
+      case 'list': {
+        for (const name of BUILTIN_SUITE_NAMES) io.stdout.write(`${name.padEnd(14)} ${BUILTIN_SUITES[name]!.summary}\n`);
+        io.stdout.write('\ncalib suite show NAME prints one as a file to copy and edit; calib suite run NAME|FILE runs it\n');
+        return 0;
+      }
+      case 'show': {
+        const suite = await loadSuite(needTarget('a suite name or file'), 'suite show');
+        const text = flags.scale === undefined ? structuredCloneSuite(suite) : suiteAtScale(suite, flags.scale as SuiteScale);
+        io.stdout.write(`${JSON.stringify(text, null, 2)}\n`);
+        return 0;
+      }
+      case 'status': {
+        const dir = needTarget('a suite directory');
+        const s = await suiteStatus(dir);
+        const count = (st: string): number => s.runs.filter((r) => r.state === st).length;
+        io.stdout.write(`suite ${s.record.suite.name} (${s.record.scale}) in ${dir}: ${s.runs.length} runs — ${count('done')} done, ${count('failed')} failed, ${count('partial') + count('trained')} interrupted, ${count('pending')} not started\n`);
+        for (const r of s.runs) io.stdout.write(`  ${r.state.padEnd(8)} ${r.id}  ${r.epochs}/${r.totalEpochs} epochs${r.error ? `  ${r.error}` : ''}\n`);
+        return count('done') === s.runs.length ? 0 : 1;
+      }
+      case 'run': {
+        const target = needTarget('a suite name or file');
+        const suite = await loadSuite(target, 'suite run');
+        const scale = (flags.scale ?? suite.defaultScale) as SuiteScale;
+        const runs = expandSuite(suite, scale, BUILTIN_SUITES[target] ? `suite ${target}` : target);
+        const dir = flags.out ?? `suites/${suite.name}-${scale}`;
+        const jobs = requireNumber('--jobs', flags.jobs, { integer: true, min: 1 });
+        const total = requireNumber('--threads', flags.threads ?? availableParallelism(), { integer: true, min: 1 });
+        const threads = Math.max(1, Math.floor(total / jobs));
+        const record = { format: 1 as const, scale, suite, runs };
+        await prepareSuiteDirectory(dir, record);
+        io.stdout.write(`suite ${suite.name} (${scale}): ${runs.length} runs into ${dir}/runs, ${flags.queue ? `on the queue ${flags.queue}` : `${jobs} side by side with ${threads} thread(s) each`}\n`);
+        const executor = flags.queue !== undefined
+          ? await (await import('../../suite/queue-executor.js')).queueExecutor(flags.queue, dir, suite.name, { posthoc: suite.posthoc, bins: suite.bins })
+          : localExecutor(dir, jobs);
+        const controller = new AbortController();
+        let interrupts = 0;
+        const onSigint = (): void => {
+          interrupts++;
+          if (interrupts > 1) process.exit(130);
+          io.stderr.write('\ncalib: stopping the suite after the current updates (Ctrl-C again to quit now)\n');
+          controller.abort();
+        };
+        process.on('SIGINT', onSigint);
+        let outcome: SuiteOutcome;
+        try {
+          outcome = await runSuite(dir, record, { executor, threads, progress: suiteProgressFor(flags.progress, io), signal: controller.signal });
+        } finally {
+          process.removeListener('SIGINT', onSigint);
+        }
+        const code = reportOutcome(outcome, runs.length, dir, io);
+        if (flags.report && outcome.done.length > 0 && outcome.stopped.length === 0) {
+          const written = await writeSuiteReport(dir);
+          io.stdout.write(`${written.summary}\nwrote ${written.paths.join(' ')}\n`);
+        }
+        return code;
+      }
+    }
+    return 2;
+  },
+});
+
+function structuredCloneSuite(suite: Suite): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(suite)) as Record<string, unknown>;
+}

@@ -1,0 +1,42 @@
+import { startQueueWorker } from '../../suite/queue-worker.js';
+import { requireNumber } from '../../util/errors.js';
+import { defineCommand } from '../command.js';
+
+/** `calib worker --queue redis://HOST:PORT [--jobs N]`: train suite runs from a BullMQ queue (src/suite/queue-worker.ts). */
+export const workerCommand = defineCommand({
+  name: 'worker',
+  summary: 'Train suite runs taken from a BullMQ queue in Redis (for calib suite run --queue), on any machine.',
+  description: [
+    'Takes runs put on the queue by calib suite run --queue, trains up to --jobs of them side by side (calib train',
+    'children in a temporary directory), fits the post-hoc calibrators, and returns the run files (config, log,',
+    'summary, validation/test logits and labels, post-hoc and OOD results; not checkpoints) through the queue. Runs',
+    'until Ctrl-C (or SIGTERM); a run it was training is then retried by another worker. If a worker dies, its job',
+    'is requeued once its lock expires (--lock seconds) by BullMQ\'s stalled-job check in another worker.',
+  ].join('\n'),
+  examples: ['calib worker --queue redis://127.0.0.1:6379 --jobs 2'],
+  flags: {
+    queue: { type: 'string', required: true, valueName: 'redis://HOST:PORT', description: 'the Redis server of the queue' },
+    jobs: { type: 'integer', default: 1, valueName: 'N', description: 'runs trained side by side (default 1)' },
+    threads: { type: 'integer', valueName: 'T', description: 'ONNX Runtime threads per run (default: as the suite asked)' },
+    lock: { type: 'number', default: 30, valueName: 'S', description: 'job lock duration in seconds: a dead worker\'s job is requeued after it (default 30)' },
+  },
+  async run(flags, io) {
+    const jobs = requireNumber('--jobs', flags.jobs, { integer: true, min: 1 });
+    if (flags.threads !== undefined) requireNumber('--threads', flags.threads, { integer: true, min: 1 });
+    const lock = requireNumber('--lock', flags.lock, { min: 1 });
+    const worker = await startQueueWorker(flags.queue, { jobs, ...(flags.threads !== undefined ? { threads: flags.threads } : {}), lockSeconds: lock, log: (l) => io.stdout.write(`${l}\n`) });
+    io.stdout.write(`worker ${process.pid}: taking runs from ${flags.queue} (${jobs} at a time)\n`);
+    await new Promise<void>((resolve) => {
+      const stop = (): void => {
+        process.removeListener('SIGINT', stop);
+        process.removeListener('SIGTERM', stop);
+        resolve();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    io.stdout.write('worker: stopping\n');
+    await worker.close();
+    return 0;
+  },
+});

@@ -1,0 +1,27 @@
+import { readFile } from 'node:fs/promises';
+import { describe, invalidArgument } from '../util/errors.js';
+import { BUILTIN_SUITE_NAMES, BUILTIN_SUITES } from './builtin-suites.js';
+import { parseSuite, type Suite } from './suite-schema.js';
+
+/**
+ * A suite by built-in name (`demo`) or from a JSON file; validated (errors name the file and the key path).
+ * `argument` names the CLI argument in messages.
+ */
+export async function loadSuite(nameOrFile: string, argument = 'SUITE'): Promise<Suite> {
+  if (typeof nameOrFile !== 'string' || nameOrFile === '') invalidArgument(argument, 'a built-in suite name or a suite file', describe(nameOrFile));
+  const builtin = BUILTIN_SUITES[nameOrFile];
+  if (builtin !== undefined) return parseSuite(structuredClone(builtin.suite), `suite ${nameOrFile}`);
+  let text: string;
+  try {
+    text = await readFile(nameOrFile, 'utf8');
+  } catch {
+    return invalidArgument(argument, `a built-in suite (${BUILTIN_SUITE_NAMES.join(', ')}) or a readable suite file`, JSON.stringify(nameOrFile));
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    return invalidArgument(argument, 'a JSON suite file', `unparsable text in ${nameOrFile} (${(e as Error).message})`);
+  }
+  return parseSuite(raw, nameOrFile);
+}

@@ -1,0 +1,61 @@
+/**
+ * The post-hoc step of a suite run: fit each of the suite's calibrators on the run's validation logits (the epoch
+ * the trainer selected), apply it to the test logits, and record the test metrics before and after, under the
+ * keys of `calib eval --json`, in the run's posthoc.json:
+ *
+ *   { bins, convention, validation: {…metrics}, test: {…metrics},
+ *     calibrators: { "<kind>": { calibrator: <toJSON()>, test: {…metrics of the calibrated probabilities} } } }
+ *
+ * (the same numbers `calib fit` + `calib apply` + `calib eval` give on the run directory's files).
+ */
+import { join } from 'node:path';
+import { readLabelsFile, readMatrixFile } from '../io/read-predictions.js';
+import { evaluate } from '../metrics/evaluate.js';
+import type { BinConvention } from '../metrics/binning.js';
+import { fitCalibrator } from '../posthoc/registry.js';
+import type { CalibratorKind } from '../posthoc/calibrator.js';
+import { metricsJson } from '../cli/metrics-report.js';
+import { runPaths, writeJson } from '../train/run-directory.js';
+import type { Matrix } from '../util/matrix.js';
+import { POSTHOC_FILE } from './suite-directory.js';
+
+export interface PosthocResult {
+  readonly bins: number;
+  readonly convention: BinConvention;
+  readonly validation: Record<string, unknown>;
+  readonly test: Record<string, unknown>;
+  readonly calibrators: Record<string, { readonly calibrator: Record<string, unknown>; readonly test: Record<string, unknown> }>;
+}
+
+/** The validation and test logits and labels of a finished run. */
+export async function readRunPredictions(dir: string): Promise<{ val: Matrix; valLabels: Int32Array; test: Matrix; testLabels: Int32Array }> {
+  const p = runPaths(dir);
+  return {
+    val: await readMatrixFile(p.valLogits, 'val-logits.npy'),
+    valLabels: await readLabelsFile(p.valLabels, 'val-labels.npy'),
+    test: await readMatrixFile(p.testLogits, 'test-logits.npy'),
+    testLabels: await readLabelsFile(p.testLabels, 'test-labels.npy'),
+  };
+}
+
+/** Fit `calibrators` on run `dir`'s validation split, evaluate on its test split, write posthoc.json. */
+export async function runPosthoc(dir: string, calibrators: readonly CalibratorKind[], bins: number): Promise<PosthocResult> {
+  const { val, valLabels, test, testLabels } = await readRunPredictions(dir);
+  const convention: BinConvention = '(l,u]';
+  const settings = { bins, convention, classes: test.cols };
+  const json = (m: Matrix, y: Int32Array, input: 'logits' | 'probabilities'): Record<string, unknown> =>
+    metricsJson(evaluate(m, y, { ...settings, input }), { ...settings, input });
+  const out: PosthocResult = {
+    bins,
+    convention,
+    validation: json(val, valLabels, 'logits'),
+    test: json(test, testLabels, 'logits'),
+    calibrators: {},
+  };
+  for (const kind of calibrators) {
+    const c = fitCalibrator(kind, { logits: val }, valLabels);
+    out.calibrators[kind] = { calibrator: c.toJSON() as unknown as Record<string, unknown>, test: json(c.apply({ logits: test }), testLabels, 'probabilities') };
+  }
+  await writeJson(join(dir, POSTHOC_FILE), out);
+  return out;
+}

@@ -1,0 +1,83 @@
+/**
+ * `calib worker --queue redis://HOST:PORT [--jobs N]`: a BullMQ worker that takes suite runs off the queue and
+ * trains up to N side by side, each as a `calib train` child in a private temporary directory (resuming there if
+ * this worker already holds a checkpoint of the run), reports finished epochs as job progress, fits the post-hoc
+ * calibrators, and returns the run's files (run-transfer.ts) as the job's result; the temporary directory is
+ * removed afterwards. Killed mid-run, the job's lock expires after `lockSeconds` and another worker's stalled-job
+ * check requeues it (BullMQ's stalled-job handling; up to `maxStalled` times).
+ */
+import { mkdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker, type Job } from 'bullmq';
+import type { CalibratorKind } from '../posthoc/calibrator.js';
+import { runTrainChild } from './local-executor.js';
+import { runPosthoc } from './posthoc-step.js';
+import { parseQueueUrl, QUEUE_NAME } from './queue-connection.js';
+import type { RunJobData } from './queue-executor.js';
+import { packRun, type PackedRun } from './run-transfer.js';
+import { resolveTrainConfig } from '../train/train-config.js';
+
+export interface QueueWorkerOptions {
+  readonly jobs: number;
+  /** ONNX Runtime threads per run (default: the job's own). */
+  readonly threads?: number;
+  /** Seconds a job's lock lasts without renewal (default 30): how soon a dead worker's job is requeued. */
+  readonly lockSeconds?: number;
+  /** Times a stalled job is requeued before it fails (default 2). */
+  readonly maxStalled?: number;
+  /** Working directory (default: a calibkit-worker-<pid> folder in the system temp directory). */
+  readonly workDir?: string;
+  /** Log lines (job started, finished, failed). */
+  readonly log?: (line: string) => void;
+}
+
+export interface RunningWorker {
+  /** Stop taking jobs, stop the running ones (they are retried elsewhere) and disconnect. */
+  close(): Promise<void>;
+}
+
+export async function startQueueWorker(url: string, options: QueueWorkerOptions): Promise<RunningWorker> {
+  const connection = parseQueueUrl(url);
+  const workDir = options.workDir ?? join(tmpdir(), `calibkit-worker-${process.pid}`);
+  const log = options.log ?? (() => {});
+  const controller = new AbortController();
+  const lockDuration = Math.round((options.lockSeconds ?? 30) * 1000);
+  const processor = async (job: Job<RunJobData, PackedRun>): Promise<PackedRun> => {
+    const data = job.data;
+    const dir = join(workDir, job.id ?? data.id, 'run');
+    await mkdir(join(workDir, job.id ?? data.id), { recursive: true });
+    const config = resolveTrainConfig({ ...data.config, out: dir }, `job ${job.id} config`);
+    log(`start ${data.suite}/${data.id} (job ${job.id}, attempt ${job.attemptsMade + 1})`);
+    const outcome = await runTrainChild(
+      { run: { id: data.id, method: '', seed: config.seed, config }, dir, threads: options.threads ?? data.threads },
+      join(workDir, job.id ?? data.id, 'logs'),
+      (epoch) => void job.updateProgress({ epoch }).catch(() => {}),
+      controller.signal,
+    );
+    if (outcome.exitCode !== 0) {
+      log(`failed ${data.id}: ${outcome.error ?? outcome.exitCode}`);
+      throw new Error(outcome.error ?? `calib train exited with code ${outcome.exitCode}`);
+    }
+    await runPosthoc(dir, data.posthoc as CalibratorKind[], data.bins);
+    const packed = await packRun(dir);
+    await rm(join(workDir, job.id ?? data.id), { recursive: true, force: true });
+    log(`done  ${data.suite}/${data.id}`);
+    return packed;
+  };
+  const worker = new Worker<RunJobData, PackedRun>(QUEUE_NAME, processor, {
+    connection,
+    concurrency: options.jobs,
+    lockDuration,
+    stalledInterval: Math.max(1000, Math.round(lockDuration / 2)),
+    maxStalledCount: options.maxStalled ?? 2,
+  });
+  worker.on('error', (e) => log(`worker error: ${e.message}`));
+  await worker.waitUntilReady();
+  return {
+    async close() {
+      controller.abort();
+      await worker.close();
+    },
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * The figures of a suite report, as SVG documents: reliability diagrams per method as one row of small multiples
+ * (before, and after each post-hoc calibrator: one row each, same bins), metric-versus-hyper-parameter curves with
+ * error bars (± std over seeds) per sweep, validation ECE and accuracy per epoch per method (mean over seeds), and
+ * the OOD AUROC where the suite evaluated it.
+ */
+import { CalibrationAccumulator } from '../../metrics/calibration-accumulator.js';
+import type { ReliabilityData } from '../../metrics/reliability-types.js';
+import { calibratorFromJSON } from '../../posthoc/registry.js';
+import { barChartSvg, lineChartSvg, type LineSeries } from '../../report/line-chart.js';
+import { reliabilityDiagramPanel } from '../../report/reliability-diagram.js';
+import { el, svgDocument } from '../../report/svg.js';
+import { COLORS, FONT_FAMILY, FONT_SIZES, fittedFontSize } from '../../report/theme.js';
+import { readRunPredictions } from '../posthoc-step.js';
+import { mean, sampleStd } from './statistics.js';
+import { calibratorShort } from './suite-table.js';
+import { testMetric, type MethodResults, type SuiteResults } from './suite-results.js';
+
+export interface ReportFigure {
+  /** File-name stem (report-figures/<name>.svg) and HTML id. */
+  readonly name: string;
+  readonly caption: string;
+  readonly svg: string;
+  /** Which section it belongs to. */
+  readonly section: 'reliability' | 'sweeps' | 'epochs' | 'ood';
+}
+
+/** Reliability data of a method's first-seed run, before (`after` undefined) or after a calibrator. */
+async function reliabilityOf(m: MethodResults, bins: number, after?: string): Promise<ReliabilityData> {
+  const r = [...m.runs].sort((a, b) => a.run.seed - b.run.seed)[0]!;
+  const p = await readRunPredictions(r.dir);
+  const acc = new CalibrationAccumulator({ input: after === undefined ? 'logits' : 'probabilities', bins, convention: '(l,u]', classes: p.test.cols });
+  if (after === undefined) acc.update(p.test, p.testLabels);
+  else acc.update(calibratorFromJSON(r.posthoc.calibrators[after]!.calibrator).apply({ logits: p.test }), p.testLabels);
+  return acc.reliability();
+}
+
+/** One row of reliability diagrams (one panel per method) under a row title. */
+export function smallMultiplesSvg(panels: readonly { readonly title: string; readonly data: ReliabilityData }[], rowTitle: string, idPrefix: string): string {
+  const panelW = 250;
+  const panelH = 290;
+  const width = panelW * panels.length;
+  const titleSize = fittedFontSize(rowTitle, FONT_SIZES.figureTitle, width - 16, true);
+  const top = titleSize + 14;
+  return svgDocument(
+    width,
+    top + panelH,
+    { title: rowTitle, fontFamily: FONT_FAMILY, background: COLORS.background },
+    el('text', { class: 'figure-title', x: width / 2, y: titleSize + 6, 'text-anchor': 'middle', 'font-size': titleSize, 'font-weight': 'bold', fill: COLORS.text }, rowTitle),
+    ...panels.map((p, i) => reliabilityDiagramPanel(p.data, { x: i * panelW, y: top, width: panelW, height: panelH }, { title: p.title, idPrefix: `${idPrefix}-${i}`, legend: i === 0 })),
+  );
+}
+
+export async function suiteFigures(results: SuiteResults): Promise<ReportFigure[]> {
+  const suite = results.record.suite;
+  const figures: ReportFigure[] = [];
+  const groups = [...new Set(results.methods.map((m) => m.group))];
+  for (const [gi, group] of groups.entries()) {
+    const methods = results.methods.filter((m) => m.group === group);
+    const suffix = groups.length > 1 ? `-${gi + 1}` : '';
+    const rows: { after?: string; title: string }[] = [{ title: `Before post-hoc calibration (test set, ${suite.bins} bins (l,u])` }];
+    for (const kind of suite.posthoc) rows.push({ after: kind, title: `After ${calibratorShort(kind)} fitted on validation (test set)` });
+    for (const [ri, row] of rows.entries()) {
+      const panels = [];
+      for (const m of methods) panels.push({ title: m.label, data: await reliabilityOf(m, suite.bins, row.after) });
+      const name = `reliability-${row.after ?? 'before'}${suffix}`;
+      figures.push({ name, section: 'reliability', caption: `${group}: ${row.title}. Blue bars: accuracy per confidence bin; red hatching: the gap to the bin's mean confidence; counts above; ECE in each title. First seed of each method.`, svg: smallMultiplesSvg(panels, `${group} — ${row.title}`, `rel${gi}-${ri}`) });
+    }
+    // Validation ECE and accuracy per epoch (mean over seeds).
+    for (const [key, label] of [['val_ece', 'Validation ECE (%)'], ['val_accuracy', 'Validation accuracy (%)']] as const) {
+      const series: LineSeries[] = methods.map((m) => {
+        const epochs = Math.max(...m.runs.map((r) => r.log.length));
+        const points = [];
+        for (let e = 0; e < epochs; e++) {
+          const v = m.runs.map((r) => r.log[e]?.[key]).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
+          if (v.length) points.push({ x: e + 1, y: mean(v) * 100 });
+        }
+        return { name: m.label, points };
+      }).filter((s) => s.points.length > 0);
+      if (series.length) figures.push({ name: `epochs-${key}${suffix}`, section: 'epochs', caption: `${group}: ${label.toLowerCase()} after every epoch, per method (mean over seeds).`, svg: lineChartSvg(series, { title: `${label} per epoch — ${group}`, xLabel: 'Epoch', yLabel: label, width: 600, height: 340 }) });
+    }
+    // Sweeps: test metrics against the swept value, ± std over seeds.
+    for (const m of methods.filter((x) => x.sweep)) {
+      const sw = m.sweep!;
+      const numeric = sw.values.every((v) => typeof v.value === 'number');
+      if (!numeric) continue;
+      for (const [metric, label, isPct] of [['ece', 'Test ECE (%)', true], ['accuracy', 'Test accuracy (%)', true], ['nll', 'Test NLL', false]] as const) {
+        const series: LineSeries[] = [{ name: `${m.label}`, points: sw.values.map((v) => ({ x: v.value as number, ...stat(v.runs.map((r) => testMetric(r, metric)), isPct) })) }];
+        for (const kind of suite.posthoc) series.push({ name: `${m.label} after ${calibratorShort(kind)}`, points: sw.values.map((v) => ({ x: v.value as number, ...stat(v.runs.map((r) => testMetric(r, metric, kind)), isPct) })) });
+        figures.push({ name: `sweep-${m.name}-${metric}${suffix}`, section: 'sweeps', caption: `${m.label}: ${label} against ${sw.label} (mean ± std over ${Math.max(...sw.values.map((v) => v.runs.length))} seed(s)); chosen on validation ${suite.select.toUpperCase()}: ${sw.label} = ${String(sw.chosen)}.`, svg: lineChartSvg(series, { title: `${m.label}: ${label} vs ${sw.label}`, xLabel: sw.label, yLabel: label, width: 600, height: 340 }) });
+      }
+    }
+    // OOD AUROC.
+    const ood = methods.flatMap((m) => {
+      const withOod = m.runs.filter((r) => r.ood);
+      if (!withOod.length) return [];
+      const bars = [];
+      const noise = withOod.map((r) => (r.ood!['noise'] as { auroc?: number } | null)?.auroc).filter((v): v is number => typeof v === 'number');
+      if (noise.length) bars.push({ label: `${m.label} · noise`, value: mean(noise), group: 'noise' });
+      const other = withOod.map((r) => r.ood!['ood_dataset'] as { auroc?: number; dataset?: string } | null).filter((v) => v && typeof v.auroc === 'number');
+      if (other.length) bars.push({ label: `${m.label} · ${other[0]!.dataset}`, value: mean(other.map((v) => v!.auroc!)), group: 'dataset' });
+      return bars;
+    });
+    if (ood.length) figures.push({ name: `ood-auroc${suffix}`, section: 'ood', caption: `${group}: OOD detection AUROC of the maximum softmax probability (in-distribution test set vs Gaussian noise and a second dataset; mean over seeds).`, svg: barChartSvg(ood, { title: `OOD AUROC — ${group}`, xLabel: 'AUROC', max: 1, width: 600 }) });
+  }
+  return figures;
+}
+
+function stat(values: readonly number[], isPct: boolean): { y: number; err?: number } {
+  const k = isPct ? 100 : 1;
+  const s = sampleStd(values);
+  return { y: mean(values) * k, ...(Number.isFinite(s) ? { err: s * k } : {}) };
+}
+

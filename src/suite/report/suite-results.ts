@@ -1,0 +1,106 @@
+/**
+ * The data behind a suite report, read from a suite directory: every finished run's settings, summary, post-hoc
+ * metrics (test metrics before and after each calibrator, under `calib eval --json` keys), per-epoch log and OOD
+ * results; and for each method the runs the report shows — for a swept method, the runs at the value chosen on
+ * validation (lowest mean validation NLL or ECE over seeds, as the papers choose β, α and m).
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readJson, runPaths } from '../../train/run-directory.js';
+import type { EpochRecord } from '../../train/train-log.js';
+import { pathExists } from '../../util/path-exists.js';
+import type { SuiteRun } from '../expand-suite.js';
+import type { PosthocResult } from '../posthoc-step.js';
+import { POSTHOC_FILE, readSuiteRecord, runDirectory, runState, type SuiteRecord } from '../suite-directory.js';
+import { mean } from './statistics.js';
+
+export interface RunResult {
+  readonly run: SuiteRun;
+  readonly dir: string;
+  readonly summary: Record<string, unknown>;
+  readonly posthoc: PosthocResult;
+  readonly log: readonly EpochRecord[];
+  readonly ood?: Record<string, unknown>;
+}
+
+export interface MethodResults {
+  readonly name: string;
+  readonly label: string;
+  /** Runs shown in the table (one per seed). */
+  readonly runs: readonly RunResult[];
+  /** The sweep of this method, if any: every value with its runs, and the value chosen on validation. */
+  readonly sweep?: { readonly key: string; readonly label: string; readonly values: readonly { readonly value: number | string | boolean; readonly runs: readonly RunResult[]; readonly validation: number }[]; readonly chosen: number | string | boolean };
+  /** "dataset · model" of the method's runs (table group). */
+  readonly group: string;
+}
+
+export interface SuiteResults {
+  readonly dir: string;
+  readonly record: SuiteRecord;
+  readonly runs: readonly RunResult[];
+  readonly missing: readonly string[];
+  readonly methods: readonly MethodResults[];
+}
+
+async function readLog(path: string): Promise<EpochRecord[]> {
+  try {
+    return (await readFile(path, 'utf8')).split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as EpochRecord);
+  } catch {
+    return [];
+  }
+}
+
+/** Read the finished runs of the suite in `dir`. */
+export async function readSuiteResults(dir: string): Promise<SuiteResults> {
+  const record = await readSuiteRecord(dir);
+  const runs: RunResult[] = [];
+  const missing: string[] = [];
+  for (const run of record.runs) {
+    const rd = runDirectory(dir, run.id);
+    if ((await runState(dir, run.id)) !== 'done') {
+      missing.push(run.id);
+      continue;
+    }
+    const p = runPaths(rd);
+    runs.push({
+      run,
+      dir: rd,
+      summary: (await readJson(p.summary)) as Record<string, unknown>,
+      posthoc: (await readJson(join(rd, POSTHOC_FILE))) as PosthocResult,
+      log: await readLog(p.log),
+      ...((await pathExists(p.ood)) ? { ood: (await readJson(p.ood)) as Record<string, unknown> } : {}),
+    });
+  }
+  const select = record.suite.select;
+  const methods: MethodResults[] = [];
+  for (const m of record.suite.methods) {
+    const mine = runs.filter((r) => r.run.method === m.name);
+    if (mine.length === 0) continue;
+    const first = mine[0]!.run.config;
+    const group = `${first.dataset} · ${first.model}`;
+    const swept = mine.filter((r) => r.run.sweep !== undefined);
+    if (swept.length === 0) {
+      methods.push({ name: m.name, label: m.label ?? m.name, runs: mine, group });
+      continue;
+    }
+    const key = swept[0]!.run.sweep!.key;
+    const sweepDef = record.suite.sweeps.find((s) => s.key === key)!;
+    const values = sweepDef.values
+      .map((value) => {
+        const at = swept.filter((r) => r.run.sweep!.key === key && r.run.sweep!.value === value);
+        return { value, runs: at, validation: mean(at.map((r) => Number(r.posthoc.validation[select]))) };
+      })
+      .filter((v) => v.runs.length > 0);
+    let chosen = values[0]!;
+    for (const v of values) if (v.validation < chosen.validation) chosen = v;
+    methods.push({ name: m.name, label: m.label ?? m.name, runs: chosen.runs, group, sweep: { key, label: sweepDef.label ?? key.split('.').pop()!, values, chosen: chosen.value } });
+  }
+  return { dir, record, runs, missing, methods };
+}
+
+/** A test metric of a run: the trained model's own, or after a post-hoc calibrator. */
+export function testMetric(r: RunResult, metric: string, after?: string): number {
+  const source = after === undefined ? r.posthoc.test : r.posthoc.calibrators[after]?.test;
+  const v = source?.[metric];
+  return typeof v === 'number' ? v : Number.NaN;
+}

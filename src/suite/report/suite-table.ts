@@ -1,0 +1,96 @@
+/**
+ * The paper-style table of a suite: one row per method (at its chosen sweep value), each test metric as mean ± std
+ * over seeds, before and after each post-hoc calibrator, and the fitted temperature; the best mean per column is
+ * marked (highest accuracy, lowest everything else; the temperature has no best).
+ */
+import { mean, sampleStd } from './statistics.js';
+import { testMetric, type MethodResults, type SuiteResults } from './suite-results.js';
+
+export interface TableColumn {
+  readonly key: string;
+  readonly label: string;
+  readonly metric: string;
+  readonly after?: string;
+  readonly percent: boolean;
+  readonly better?: 'higher' | 'lower';
+}
+
+export interface TableCell {
+  readonly mean: number;
+  readonly std: number;
+  readonly text: string;
+  readonly best: boolean;
+}
+
+export interface SuiteTable {
+  readonly group: string;
+  readonly columns: readonly TableColumn[];
+  readonly rows: readonly { readonly method: string; readonly label: string; readonly seeds: number; readonly cells: readonly TableCell[] }[];
+}
+
+const SHORT: Record<string, string> = { temperature: 'TS', 'ts-sb-ece': 'TS-SB-ECE', 'ts-hb-ece': 'TS-HB-ECE', 'ensemble-temperature': 'ETS' };
+
+/** Short name of a calibrator for column labels. */
+export function calibratorShort(kind: string): string {
+  return SHORT[kind] ?? kind;
+}
+
+/** The columns for a suite with post-hoc calibrators `posthoc`. */
+export function tableColumns(posthoc: readonly string[]): TableColumn[] {
+  const cols: TableColumn[] = [
+    { key: 'accuracy', label: 'Acc. (%)', metric: 'accuracy', percent: true, better: 'higher' },
+    { key: 'ece', label: 'ECE (%)', metric: 'ece', percent: true, better: 'lower' },
+    { key: 'adaece', label: 'AdaECE (%)', metric: 'adaece', percent: true, better: 'lower' },
+    { key: 'nll', label: 'NLL', metric: 'nll', percent: false, better: 'lower' },
+    { key: 'mean_confidence', label: 'Mean conf. (%)', metric: 'mean_confidence', percent: true },
+  ];
+  for (const kind of posthoc) {
+    cols.push({ key: `ece@${kind}`, label: `ECE after ${calibratorShort(kind)} (%)`, metric: 'ece', after: kind, percent: true, better: 'lower' });
+    cols.push({ key: `nll@${kind}`, label: `NLL after ${calibratorShort(kind)}`, metric: 'nll', after: kind, percent: false, better: 'lower' });
+  }
+  if (posthoc.includes('temperature')) cols.push({ key: 'T', label: 'T', metric: 'temperature', after: 'temperature', percent: false });
+  return cols;
+}
+
+/** The fitted temperature of a run's temperature-scaling calibrator. */
+export function fittedTemperature(r: MethodResults['runs'][number]): number {
+  const t = r.posthoc.calibrators['temperature']?.calibrator['temperature'];
+  return typeof t === 'number' ? t : Number.NaN;
+}
+
+export function formatMeanStd(m: number, s: number, percent: boolean): string {
+  if (!Number.isFinite(m)) return 'n/a';
+  const scale = percent ? 100 : 1;
+  const d = percent ? 2 : 3;
+  return Number.isFinite(s) ? `${(m * scale).toFixed(d)} ± ${(s * scale).toFixed(d)}` : (m * scale).toFixed(d);
+}
+
+/** One table per "dataset · model" group. */
+export function suiteTables(results: SuiteResults): SuiteTable[] {
+  const columns = tableColumns(results.record.suite.posthoc);
+  const groups = [...new Set(results.methods.map((m) => m.group))];
+  return groups.map((group) => {
+    const methods = results.methods.filter((m) => m.group === group);
+    const values = methods.map((m) =>
+      columns.map((c) => {
+        const v = m.runs.map((r) => (c.metric === 'temperature' ? fittedTemperature(r) : testMetric(r, c.metric, c.after)));
+        return { mean: mean(v), std: sampleStd(v) };
+      }),
+    );
+    const best = columns.map((c, j) => {
+      if (!c.better || methods.length < 2) return Number.NaN;
+      const ms = values.map((row) => row[j]!.mean).filter(Number.isFinite);
+      return c.better === 'higher' ? Math.max(...ms) : Math.min(...ms);
+    });
+    return {
+      group,
+      columns,
+      rows: methods.map((m, i) => ({
+        method: m.name,
+        label: m.sweep ? `${m.label} (${m.sweep.label} = ${String(m.sweep.chosen)})` : m.label,
+        seeds: m.runs.length,
+        cells: values[i]!.map((v, j) => ({ ...v, text: formatMeanStd(v.mean, v.std, columns[j]!.percent), best: Number.isFinite(best[j]!) && Math.abs(v.mean - best[j]!) <= 1e-12 })),
+      })),
+    };
+  });
+}

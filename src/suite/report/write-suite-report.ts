@@ -1,0 +1,220 @@
+/**
+ * `calib report DIR`: the comparison report of a suite directory, as
+ *   report.md            Markdown with the figures as SVG files in report-figures/
+ *   report.html          one self-contained page (inline SVG, inline CSS, no scripts, nothing fetched)
+ *   report.json          the data behind it: every run's settings and metrics (under `calib eval --json` keys),
+ *                        the table, the sweeps' chosen values, the verdicts
+ * Sections: what the suite found (generated from the numbers), the table per dataset · model, the comparisons'
+ * verdicts, reliability diagrams, sweeps, training curves, OOD.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { escapeMarkdown } from '../../report/markdown.js';
+import { escapeXml } from '../../report/svg.js';
+import { COLORS, FONT_FAMILY } from '../../report/theme.js';
+import { atomicWriteFile } from '../../util/atomic-write.js';
+import { invalidArgument } from '../../util/errors.js';
+import { mean } from './statistics.js';
+import { suiteFigures, type ReportFigure } from './suite-figures.js';
+import { readSuiteResults, testMetric, type SuiteResults } from './suite-results.js';
+import { calibratorShort, fittedTemperature, suiteTables, type SuiteTable } from './suite-table.js';
+import { suiteVerdicts, type Verdict } from './verdicts.js';
+
+export interface WrittenReport {
+  readonly paths: readonly string[];
+  /** One-paragraph summary (the findings), for the terminal. */
+  readonly summary: string;
+}
+
+const pct = (v: number, d = 2): string => (Number.isFinite(v) ? `${(v * 100).toFixed(d)}%` : 'n/a');
+
+/** Sentences stating what the suite found, computed from the table's numbers. */
+export function findings(results: SuiteResults, verdicts: readonly Verdict[]): string[] {
+  const out: string[] = [];
+  const suite = results.record.suite;
+  for (const m of results.methods) {
+    const acc = mean(m.runs.map((r) => testMetric(r, 'accuracy')));
+    const conf = mean(m.runs.map((r) => testMetric(r, 'mean_confidence')));
+    const ece = mean(m.runs.map((r) => testMetric(r, 'ece')));
+    const gap = conf - acc;
+    const kind = Math.abs(gap) < 0.005 ? 'close to calibrated on average' : gap > 0 ? `overconfident by ${(gap * 100).toFixed(1)} points` : `underconfident by ${(-gap * 100).toFixed(1)} points`;
+    const t = mean(m.runs.map(fittedTemperature));
+    const ts = suite.posthoc.includes('temperature')
+      ? ` Temperature scaling fitted T = ${t.toFixed(2)} on validation (${t > 1 ? 'softening: the model was overconfident' : 'sharpening: the model was underconfident'}) and moved test ECE to ${pct(mean(m.runs.map((r) => testMetric(r, 'ece', 'temperature'))))}.`
+      : '';
+    out.push(`${m.label}: test accuracy ${pct(acc)}, mean confidence ${pct(conf)} — ${kind}; ECE ${pct(ece)}.${ts}`);
+  }
+  if (results.methods.length > 1) {
+    const best = (after?: string): string => {
+      const ranked = [...results.methods].sort((a, b) => mean(a.runs.map((r) => testMetric(r, 'ece', after))) - mean(b.runs.map((r) => testMetric(r, 'ece', after))));
+      return `${ranked[0]!.label} (${pct(mean(ranked[0]!.runs.map((r) => testMetric(r, 'ece', after))))})`;
+    };
+    out.push(`Lowest test ECE: ${best()}${suite.posthoc.length ? `; after ${calibratorShort(suite.posthoc[0]!)}: ${best(suite.posthoc[0])}` : ''}.`);
+  }
+  for (const v of verdicts) out.push(`"${v.comparison.text}": ${v.outcome}${Number.isFinite(v.difference) ? ` (difference ${fmtDiff(v)}, 95% interval [${fmtNum(v, v.lower)}, ${fmtNum(v, v.upper)}], ${v.method})` : v.note ? ` (${v.note})` : ''}.`);
+  return out;
+}
+
+const PERCENT_METRICS = new Set(['accuracy', 'ece', 'ece_l2', 'ece_lb', 'adaece', 'adaece_l2', 'mce', 'oe', 'classwise_ece', 'marginal_ece', 'ks', 'debiased_ece', 'sweep_ece', 'mean_confidence', 'error_auroc']);
+function fmtNum(v: Verdict, x: number): string {
+  return PERCENT_METRICS.has(v.comparison.metric) ? `${(x * 100).toFixed(2)} pt` : x.toFixed(4);
+}
+function fmtDiff(v: Verdict): string {
+  return fmtNum(v, v.difference);
+}
+
+function settingsLine(results: SuiteResults): string {
+  const s = results.record.suite;
+  const c = results.runs[0]?.run.config;
+  const parts = [`scale ${results.record.scale}`, `${results.record.runs.length} runs (${results.runs.length} finished)`, `seeds ${s.seeds.join(', ')}`];
+  if (c) parts.push(`${c.dataset}${c.subset ? ` (subset ${c.subset})` : ''}, ${c.model}, ${c.epochs} epochs, batch ${c.batch}, lr ${c.lr}, ${c.schedule}, weight decay ${c.weightDecay}, epoch selected by ${c.select}`);
+  parts.push(`ECE with ${s.bins} equal-width bins, convention (l,u] (a confidence on a bin edge belongs to the lower bin)`);
+  if (s.posthoc.length) parts.push(`post-hoc: ${s.posthoc.join(', ')} fitted on each run's validation split, applied to its test split`);
+  if (s.sweeps.length) parts.push(`swept values chosen by lowest mean validation ${s.select.toUpperCase()}`);
+  return parts.join('; ');
+}
+
+function markdownTable(t: SuiteTable): string[] {
+  const lines = [`| Method | ${t.columns.map((c) => escapeMarkdown(c.label)).join(' | ')} |`, `| --- | ${t.columns.map(() => '---:').join(' | ')} |`];
+  for (const r of t.rows) lines.push(`| ${escapeMarkdown(r.label)} | ${r.cells.map((c) => (c.best ? `**${c.text}**` : c.text)).join(' | ')} |`);
+  return lines;
+}
+
+function verdictText(v: Verdict): string {
+  return Number.isFinite(v.difference) ? `${fmtDiff(v)} [${fmtNum(v, v.lower)}, ${fmtNum(v, v.upper)}]` : '—';
+}
+
+function renderMarkdown(results: SuiteResults, tables: readonly SuiteTable[], verdicts: readonly Verdict[], figures: readonly ReportFigure[], found: readonly string[]): string {
+  const s = results.record.suite;
+  const lines = [`# Suite ${escapeMarkdown(s.name)}`, ''];
+  if (s.description) lines.push(escapeMarkdown(s.description), '');
+  lines.push(escapeMarkdown(settingsLine(results)), '');
+  if (results.missing.length) lines.push(`**Incomplete:** ${results.missing.length} run(s) not finished: ${results.missing.map(escapeMarkdown).join(', ')}.`, '');
+  lines.push('## What this suite found', '', ...found.map((f) => `- ${escapeMarkdown(f)}`), '');
+  for (const t of tables) {
+    lines.push(`## Results: ${escapeMarkdown(t.group)}`, '', ...markdownTable(t), '');
+    lines.push(`Test-set metrics, mean ± std over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE: ${s.bins} bins, (l,u].`, '');
+  }
+  if (verdicts.length) {
+    lines.push('## Comparisons', '', '| Claim | Verdict | Difference A − B [95% interval] | Test |', '| --- | --- | --- | --- |');
+    for (const v of verdicts) lines.push(`| ${escapeMarkdown(v.comparison.text)} | **${v.outcome}** | ${verdictText(v)} | ${escapeMarkdown(v.method)}${v.n ? `, n = ${v.n}` : ''} |`);
+    lines.push('');
+  }
+  const sections: [ReportFigure['section'], string][] = [['reliability', 'Reliability diagrams'], ['sweeps', 'Hyper-parameter sweeps'], ['epochs', 'Training curves'], ['ood', 'Out-of-distribution detection']];
+  for (const [section, title] of sections) {
+    const fs = figures.filter((f) => f.section === section);
+    if (!fs.length) continue;
+    lines.push(`## ${title}`, '');
+    for (const f of fs) lines.push(`![${escapeMarkdown(f.caption)}](report-figures/${f.name}.svg)`, '', `*${escapeMarkdown(f.caption)}*`, '');
+  }
+  return lines.join('\n');
+}
+
+function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdicts: readonly Verdict[], figures: readonly ReportFigure[], found: readonly string[]): string {
+  const s = results.record.suite;
+  const h = escapeXml;
+  const parts: string[] = [
+    '<!DOCTYPE html>',
+    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>Suite ${h(s.name)} — calibkit report</title>`,
+    '<style>',
+    `body{font-family:${FONT_FAMILY};color:${COLORS.text};max-width:1240px;margin:1.5em auto;padding:0 1.2em;line-height:1.45}`,
+    'h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.25em;margin-top:1.6em;border-bottom:1px solid #ddd;padding-bottom:.2em}',
+    '.settings{color:#555;font-size:.92em}.table-wrap{overflow-x:auto}',
+    'table{border-collapse:collapse;margin:.8em 0;font-size:.92em}th,td{padding:4px 9px;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap}',
+    'thead th{border-bottom:2px solid #333;vertical-align:bottom;white-space:normal}tbody th{text-align:left;font-weight:normal}',
+    '.note{color:#666;font-size:.88em}figure{margin:1em 0}figure svg{max-width:100%;height:auto;display:block}',
+    'figcaption{color:#555;font-size:.88em;margin-top:.3em;max-width:900px}.charts{display:flex;flex-wrap:wrap;gap:1em}.charts figure{flex:1 1 540px;max-width:620px}',
+    '.verdict-holds{color:#1a7f37;font-weight:bold}.verdict-does-not-hold{color:#b8211d;font-weight:bold}.verdict-inconclusive{color:#9a6700;font-weight:bold}',
+    '.warning{background:#fff5e0;border:1px solid #e6c27a;padding:.5em .8em}',
+    '</style></head><body>',
+    `<h1>Suite ${h(s.name)}</h1>`,
+  ];
+  if (s.description) parts.push(`<p>${h(s.description)}</p>`);
+  parts.push(`<p class="settings">${h(settingsLine(results))}</p>`);
+  if (results.missing.length) parts.push(`<p class="warning">Incomplete: ${results.missing.length} run(s) not finished: ${h(results.missing.join(', '))}.</p>`);
+  parts.push('<h2 id="findings">What this suite found</h2>', `<ul class="findings">${found.map((f) => `<li>${h(f)}</li>`).join('')}</ul>`);
+  for (const t of tables) {
+    parts.push(`<h2>Results: ${h(t.group)}</h2>`, '<div class="table-wrap"><table class="results">');
+    parts.push(`<thead><tr><th>Method</th>${t.columns.map((c) => `<th>${h(c.label)}</th>`).join('')}</tr></thead><tbody>`);
+    for (const r of t.rows) parts.push(`<tr data-method="${h(r.method)}"><th scope="row">${h(r.label)}</th>${r.cells.map((c) => `<td>${c.best ? `<b>${h(c.text)}</b>` : h(c.text)}</td>`).join('')}</tr>`);
+    parts.push('</tbody></table></div>', `<p class="note">Test-set metrics, mean ± std over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE and AdaECE: ${s.bins} bins, equal-width bins with convention (l,u] for ECE.</p>`);
+  }
+  if (verdicts.length) {
+    parts.push('<h2 id="comparisons">Comparisons</h2>', '<table class="verdicts"><thead><tr><th>Claim</th><th>Verdict</th><th>Difference A − B [95% interval]</th><th>Test</th></tr></thead><tbody>');
+    for (const v of verdicts) parts.push(`<tr class="verdict"><th scope="row">${h(v.comparison.text)}</th><td class="verdict-${v.outcome.replace(/ /g, '-')}">${h(v.outcome)}</td><td>${h(verdictText(v))}</td><td>${h(v.method)}${v.n ? `, n = ${v.n}` : ''}</td></tr>`);
+    parts.push('</tbody></table>', '<p class="note">A claim "A &lt; B" holds when the whole 95% interval of metric(A) − metric(B) lies below 0, does not hold when it lies above 0, and is inconclusive otherwise. Several seeds: paired differences over seeds with a t-interval; one seed: paired bootstrap over test samples.</p>');
+  }
+  const sections: [ReportFigure['section'], string][] = [['reliability', 'Reliability diagrams'], ['sweeps', 'Hyper-parameter sweeps'], ['epochs', 'Training curves'], ['ood', 'Out-of-distribution detection']];
+  for (const [section, title] of sections) {
+    const fs = figures.filter((f) => f.section === section);
+    if (!fs.length) continue;
+    parts.push(`<h2 id="${section}">${title}</h2>`);
+    const wrap = section !== 'reliability';
+    if (wrap) parts.push('<div class="charts">');
+    for (const f of fs) parts.push(`<figure id="fig-${h(f.name)}">${f.svg.replace(/^<\?xml[^>]*>\s*/, '').trim()}<figcaption>${h(f.caption)}</figcaption></figure>`);
+    if (wrap) parts.push('</div>');
+  }
+  parts.push('</body></html>', '');
+  return parts.join('\n');
+}
+
+function jsonNumber(v: number): number | null {
+  return Number.isFinite(v) ? v : null;
+}
+
+function renderJson(results: SuiteResults, tables: readonly SuiteTable[], verdicts: readonly Verdict[], found: readonly string[]): unknown {
+  const s = results.record.suite;
+  return {
+    suite: s.name,
+    scale: results.record.scale,
+    description: s.description ?? null,
+    bins: s.bins,
+    convention: '(l,u]',
+    select: s.select,
+    findings: found,
+    missing: results.missing,
+    runs: results.runs.map((r) => ({
+      id: r.run.id,
+      method: r.run.method,
+      sweep: r.run.sweep ?? null,
+      seed: r.run.seed,
+      config: r.run.config,
+      best_epoch: r.summary['best_epoch'],
+      validation: r.posthoc.validation,
+      test: r.posthoc.test,
+      posthoc: r.posthoc.calibrators,
+      ood: r.ood ?? null,
+      epochs: r.log.map((e) => ({ epoch: e.epoch, train_loss: e.train_loss, val_accuracy: e.val_accuracy, val_nll: e.val_nll, val_ece: e.val_ece, val_adaece: e.val_adaece })),
+    })),
+    methods: results.methods.map((m) => ({
+      name: m.name,
+      label: m.label,
+      group: m.group,
+      runs: m.runs.map((r) => r.run.id),
+      sweep: m.sweep ? { key: m.sweep.key, chosen: m.sweep.chosen, values: m.sweep.values.map((v) => ({ value: v.value, runs: v.runs.map((r) => r.run.id), validation: jsonNumber(v.validation) })) } : null,
+    })),
+    tables: tables.map((t) => ({ group: t.group, columns: t.columns, rows: t.rows.map((r) => ({ method: r.method, label: r.label, seeds: r.seeds, cells: r.cells.map((c) => ({ mean: jsonNumber(c.mean), std: jsonNumber(c.std), best: c.best })) })) })),
+    verdicts: verdicts.map((v) => ({ claim: v.comparison.text, outcome: v.outcome, difference: jsonNumber(v.difference), lower: jsonNumber(v.lower), upper: jsonNumber(v.upper), test: v.method, n: v.n, note: v.note ?? null })),
+  };
+}
+
+/** Write report.md (+ report-figures/), report.html and report.json into the suite directory `dir`. */
+export async function writeSuiteReport(dir: string): Promise<WrittenReport> {
+  const results = await readSuiteResults(dir);
+  if (results.runs.length === 0) invalidArgument('DIR', 'a suite directory with at least one finished run', `none finished in ${dir}`);
+  const tables = suiteTables(results);
+  const verdicts = await suiteVerdicts(results);
+  const figures = await suiteFigures(results);
+  const found = findings(results, verdicts);
+  const figDir = join(dir, 'report-figures');
+  await mkdir(figDir, { recursive: true });
+  for (const f of figures) await atomicWriteFile(join(figDir, `${f.name}.svg`), f.svg);
+  const md = join(dir, 'report.md');
+  const html = join(dir, 'report.html');
+  const json = join(dir, 'report.json');
+  await atomicWriteFile(md, renderMarkdown(results, tables, verdicts, figures, found) + '\n');
+  await atomicWriteFile(html, renderHtml(results, tables, verdicts, figures, found));
+  await atomicWriteFile(json, `${JSON.stringify(renderJson(results, tables, verdicts, found), (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n`);
+  return { paths: [md, html, json], summary: found.map((f) => `  ${f}`).join('\n') };
+}

@@ -1,0 +1,126 @@
+/**
+ * Experiment suites: a comparison written as one JSON file (the papers' tables as data). A suite names a base
+ * training configuration, per-scale overrides (`quick` smoke test, `machine`-scale study, the `paper` recipe),
+ * named methods (each a partial training configuration), one-dimensional sweeps of a configuration key over
+ * values (`lossOptions.margin: [0, 2, 4]`), seeds, the post-hoc calibrators fitted on the validation split and
+ * applied to the test split, whether to run the OOD / corruption evaluation, the validation metric that picks a
+ * swept value (the papers choose β, α, m on validation and report test at that value) and the comparisons whose
+ * verdicts the report states ("mbls < ce on ece").
+ *
+ * The schema is built with the same machinery as `calib train --config` (train/config-schema.ts): every part of a
+ * configuration is checked key by key where it is written, so an unknown key names its path
+ * (`suite.methods[2].lossOptoins: expected a known key (did you mean lossOptions?)`), and each expanded run is
+ * validated in full by `resolveTrainConfig` before anything trains.
+ */
+import { CALIBRATOR_KINDS } from '../posthoc/calibrator.js';
+import { describe, invalidArgument } from '../util/errors.js';
+import { boolean, type Infer, list, number, object, optional, partial, scalar, string, type Schema } from '../train/config-schema.js';
+import { TRAIN_CONFIG_SCHEMA } from '../train/train-config.js';
+import { parseComparison } from './comparison.js';
+
+/** The scales a suite may declare overrides for (`calib suite run --scale`). */
+export const SUITE_SCALES = ['quick', 'machine', 'paper'] as const;
+export type SuiteScale = (typeof SUITE_SCALES)[number];
+
+/** Validation metrics that choose a swept value (lower is better for both). */
+export const SELECTION_RULES = ['nll', 'ece'] as const;
+export type SelectionRule = (typeof SELECTION_RULES)[number];
+
+/** Names used in run-directory names: lower-case letters, digits and dashes. */
+const NAME = /^[a-z0-9][a-z0-9-]*$/;
+
+function name(): Schema<string> {
+  return {
+    expected: 'a name of lower-case letters, digits and dashes',
+    parse(value, path) {
+      if (typeof value !== 'string' || !NAME.test(value) || value.length > 40) invalidArgument(path, 'a name of lower-case letters, digits and dashes (at most 40)', describe(value));
+      return value;
+    },
+  };
+}
+
+/** A partial training configuration: the keys of `calib train --config` except `out` (the runner places runs). */
+export const PARTIAL_CONFIG_SCHEMA = partial(TRAIN_CONFIG_SCHEMA, ['out']);
+export type PartialConfig = Infer<typeof PARTIAL_CONFIG_SCHEMA>;
+
+const METHOD_SCHEMA = object({
+  /** Name of the method (run directories start with it; comparisons refer to it). */
+  name: name(),
+  /** Label in the report (default: the name). */
+  label: optional(string()),
+  ...PARTIAL_CONFIG_SCHEMA.shape,
+});
+export type SuiteMethod = Infer<typeof METHOD_SCHEMA>;
+
+/** Configuration keys a sweep may vary: a top-level key, or `<x>Options.<key>`. */
+function sweepKey(): Schema<string> {
+  return {
+    expected: 'a configuration key such as "mixup", "weight" or "lossOptions.margin"',
+    parse(value, path) {
+      if (typeof value !== 'string') invalidArgument(path, 'a configuration key such as "mixup" or "lossOptions.margin"', describe(value));
+      const [head, rest, more] = value.split('.');
+      const keys = Object.keys(PARTIAL_CONFIG_SCHEMA.shape);
+      if (head === undefined || !keys.includes(head) || head === 'seed') invalidArgument(path, `a configuration key (${keys.filter((k) => k !== 'seed').join(', ')}) or <x>Options.<key>`, describe(value));
+      if (rest !== undefined && (!head.endsWith('Options') || rest === '' || more !== undefined)) invalidArgument(path, 'KEY or <x>Options.KEY (one level)', describe(value));
+      if (rest === undefined && head.endsWith('Options')) invalidArgument(path, `${head}.KEY (an option inside ${head})`, describe(value));
+      return value;
+    },
+  };
+}
+
+const SWEEP_SCHEMA = object({
+  /** The swept key ("lossOptions.margin", "mixup", "weight", …). */
+  key: sweepKey(),
+  /** Its values (one run per value, method and seed). */
+  values: list(scalar()),
+  /** Methods the sweep applies to (default: all). */
+  methods: optional(list(name())),
+  /** Name in the report (default: the key's last part). */
+  label: optional(string()),
+});
+export type SuiteSweep = Infer<typeof SWEEP_SCHEMA>;
+
+/** The suite file. */
+export const SUITE_SCHEMA = object({
+  name: name(),
+  description: optional(string()),
+  /** The configuration every run starts from. */
+  base: PARTIAL_CONFIG_SCHEMA,
+  /** Overrides per scale (dataset subset, model width, epochs, …), applied over `base`. */
+  scales: optional(object({ quick: optional(PARTIAL_CONFIG_SCHEMA), machine: optional(PARTIAL_CONFIG_SCHEMA), paper: optional(PARTIAL_CONFIG_SCHEMA) }), { quick: undefined, machine: undefined, paper: undefined }),
+  /** Scale used when `--scale` is not given. */
+  defaultScale: optional(string(SUITE_SCALES), 'quick'),
+  methods: list(METHOD_SCHEMA),
+  sweeps: optional(list(SWEEP_SCHEMA, 0), []),
+  seeds: optional(list(number({ integer: true, min: 0 })), [0]),
+  /** Calibrators fitted on the validation logits and applied to the test logits (calib fit methods). */
+  posthoc: optional(list(string(CALIBRATOR_KINDS), 0), ['temperature']),
+  /** Run the OOD / dataset-shift evaluation of every run (`calib train --ood`). */
+  ood: optional(boolean(), false),
+  /** Validation metric choosing a swept value (per method, mean over seeds). */
+  select: optional(string(SELECTION_RULES), 'nll'),
+  /** Bins of the report's ECE / reliability diagrams ((l,u] convention). */
+  bins: optional(number({ integer: true, min: 1 }), 15),
+  /** Comparisons to decide, e.g. "mbls < ce on ece" or "mbls < ce on ece after temperature". */
+  compare: optional(list(string(), 0), []),
+});
+export type Suite = Infer<typeof SUITE_SCHEMA>;
+
+/** Validate a parsed suite file; `path` prefixes messages (default 'suite'). Checks names and references too. */
+export function parseSuite(raw: unknown, path = 'suite'): Suite {
+  const suite = SUITE_SCHEMA.parse(raw, path);
+  const names = suite.methods.map((m) => m.name);
+  suite.methods.forEach((m, i) => {
+    if (names.indexOf(m.name) !== i) invalidArgument(`${path}.methods[${i}].name`, 'a name not used by another method', describe(m.name));
+  });
+  suite.sweeps.forEach((s, i) => {
+    s.methods?.forEach((m, j) => {
+      if (!names.includes(m)) invalidArgument(`${path}.sweeps[${i}].methods[${j}]`, `a method of the suite (${names.join(', ')})`, describe(m));
+    });
+    if (new Set(s.values.map((v) => JSON.stringify(v))).size !== s.values.length) invalidArgument(`${path}.sweeps[${i}].values`, 'distinct values', JSON.stringify(s.values));
+  });
+  if (new Set(suite.seeds).size !== suite.seeds.length) invalidArgument(`${path}.seeds`, 'distinct seeds', JSON.stringify(suite.seeds));
+  if (new Set(suite.posthoc).size !== suite.posthoc.length) invalidArgument(`${path}.posthoc`, 'distinct calibrators', JSON.stringify(suite.posthoc));
+  suite.compare.forEach((text, i) => parseComparison(text, names, suite.posthoc, `${path}.compare[${i}]`));
+  return suite;
+}
