@@ -1,4 +1,3 @@
-import { startQueueWorker } from '../../suite/queue-worker.js';
 import { requireNumber } from '../../util/errors.js';
 import { defineCommand } from '../command.js';
 
@@ -24,6 +23,7 @@ export const workerCommand = defineCommand({
     const jobs = requireNumber('--jobs', flags.jobs, { integer: true, min: 1 });
     if (flags.threads !== undefined) requireNumber('--threads', flags.threads, { integer: true, min: 1 });
     const lock = requireNumber('--lock', flags.lock, { min: 1 });
+    const { startQueueWorker } = await import('../../suite/queue-worker.js'); // BullMQ is loaded only here and with --queue
     const worker = await startQueueWorker(flags.queue, { jobs, ...(flags.threads !== undefined ? { threads: flags.threads } : {}), lockSeconds: lock, log: (l) => io.stdout.write(`${l}\n`) });
     io.stdout.write(`worker ${process.pid}: taking runs from ${flags.queue} (${jobs} at a time)\n`);
     await new Promise<void>((resolve) => {
