@@ -1,8 +1,8 @@
 import type { ReliabilityData } from '../metrics/reliability-types.js';
 import { describe, invalidArgument } from '../util/errors.js';
 import { checkReliabilityData } from './check-reliability-data.js';
-import { confidenceHistogramPanel } from './confidence-histogram.js';
-import { optionalText, requireIdPrefix, requireSize } from './panel-box.js';
+import { confidenceHistogramPanel, histogramLegendHeight } from './confidence-histogram.js';
+import { optionalText, requireIdPrefix, requireSize, wrappedTitle } from './panel-box.js';
 import { countStripHeight, reliabilityDiagramPanel, reliabilityTitle } from './reliability-diagram.js';
 import { el, svgDocument } from './svg.js';
 import { COLORS, FONT_FAMILY, FONT_SIZES, fittedFontSize, formatCount, percentLabel } from './theme.js';
@@ -14,9 +14,10 @@ import { COLORS, FONT_FAMILY, FONT_SIZES, fittedFontSize, formatCount, percentLa
  * bins and the bin convention. Layout 'stacked' (histogram above, default 480 × 720, sized for a README or a
  * paper column) or 'side-by-side' (histogram left, default 900 × 470). The two panels share their x axis
  * geometry so bins line up.
+ * Rendered to PNG, the default size is drawn at twice its CSS pixels (960 × 1440 for the stacked figure).
  */
 export interface CalibrationFigureOptions {
-  /** Figure title; the ECE is appended. Default 'Calibration'. */
+  /** Figure title; the ECE is appended. Default 'Calibration'; '' draws no title (the ECE leads the subtitle). Long titles wrap. */
   readonly title?: string;
   readonly layout?: 'stacked' | 'side-by-side';
   readonly width?: number;
@@ -46,45 +47,34 @@ export function calibrationFigureSvg(data: ReliabilityData, options: Calibration
   const height = requireSize('height', options.height ?? (stacked ? 720 : 470), 200);
   const title = optionalText('title', options.title, 'Calibration') ?? 'Calibration';
   const idPrefix = requireIdPrefix(options.idPrefix);
-  const heading = reliabilityTitle(title, data.ece, data.total);
-  const subtitle = calibrationSubtitle(data);
-  const titleSize = fittedFontSize(heading, FONT_SIZES.figureTitle, width - 16, true);
+  // An empty title draws no title row; the ECE then leads the subtitle.
+  const heading = title === '' ? null : reliabilityTitle(title, data.ece, data.total);
+  const subtitle = heading === null ? `${reliabilityTitle('', data.ece, data.total)} · ${calibrationSubtitle(data)}` : calibrationSubtitle(data);
+  const titleBlock = heading === null ? null : wrappedTitle(heading, width / 2, 8, width - 16, FONT_SIZES.figureTitle, 'figure-title');
   const subtitleSize = fittedFontSize(subtitle, FONT_SIZES.subtitle, width - 16);
-  const headerHeight = 8 + titleSize + 6 + subtitleSize + 6;
+  const subtitleTop = titleBlock === null ? 8 : 8 + titleBlock.height - 2;
+  const headerHeight = subtitleTop + subtitleSize + 6;
   const body = height - headerHeight;
+  // Side by side, both plot areas share top and bottom: the panel with less above its plot (the histogram's legend
+  // row vs the diagram's count strip) moves down by the difference.
+  const shift = stacked ? 0 : countStripHeight(data, width / 2, options.showCounts !== false) - (4 + histogramLegendHeight(data));
   const histogramBox = stacked
     ? { x: 0, y: headerHeight, width, height: Math.round(body * 0.34) }
-    : (() => {
-        // Shift the histogram down by the diagram's count strip so both plot areas share top and bottom.
-        const shift = countStripHeight(data, width / 2, options.showCounts !== false) - 4;
-        return { x: 0, y: headerHeight + shift, width: width / 2, height: body - shift };
-      })();
+    : { x: 0, y: headerHeight + Math.max(0, shift), width: width / 2, height: body - Math.max(0, shift) };
   const diagramBox = stacked
     ? { x: 0, y: histogramBox.y + histogramBox.height, width, height: body - histogramBox.height }
-    : { x: width / 2, y: headerHeight, width: width / 2, height: body };
+    : { x: width / 2, y: headerHeight + Math.max(0, -shift), width: width / 2, height: body - Math.max(0, -shift) };
   return svgDocument(
     width,
     height,
-    { title: `${heading}. ${subtitle}`, fontFamily: FONT_FAMILY, background: COLORS.background },
-    el(
-      'text',
-      {
-        class: 'figure-title',
-        x: width / 2,
-        y: 8 + titleSize,
-        'text-anchor': 'middle',
-        'font-size': titleSize,
-        'font-weight': 'bold',
-        fill: COLORS.text,
-      },
-      heading,
-    ),
+    { title: heading === null ? subtitle : `${heading}. ${subtitle}`, fontFamily: FONT_FAMILY, background: COLORS.background },
+    titleBlock?.element,
     el(
       'text',
       {
         class: 'figure-subtitle',
         x: width / 2,
-        y: 8 + titleSize + 6 + subtitleSize,
+        y: subtitleTop + subtitleSize,
         'text-anchor': 'middle',
         'font-size': subtitleSize,
         fill: COLORS.muted,

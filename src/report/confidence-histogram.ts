@@ -18,7 +18,7 @@ import { COLORS, FONT_FAMILY, FONT_SIZES, percent, percentLabel, textWidth } fro
 /**
  * Confidence histogram (Guo et al. 2017, Fig. 1 top row): for each bin B_m the fraction of samples |B_m| / N
  * whose confidence falls in it, with vertical dashed lines at the overall accuracy and the average confidence
- * (their distance is the overall over/under-confidence). Drawn from the same `ReliabilityData` as the diagram.
+ * (their distance is the overall over/under-confidence), named in a legend row above the plot. Drawn from the same `ReliabilityData` as the diagram.
  */
 export interface ConfidenceHistogramOptions {
   /** Title (default 'Confidence histogram'; null: no title row). */
@@ -53,7 +53,10 @@ export function confidenceHistogramPanel(
     children.push(heading.element);
     top += heading.height;
   }
-  top += 4;
+  // The accuracy and average-confidence lines are named in a legend row above the plot (never over the bars).
+  const legendRow = histogramLegendHeight(data);
+  const legendTop = top;
+  top += 4 + legendRow;
   const area: PlotArea = {
     x: box.x + left,
     y: top,
@@ -124,69 +127,45 @@ export function confidenceHistogramPanel(
         cls: 'line-confidence',
       },
     ];
-    children.push(...referenceLines(lines, area, (v) => x(v)));
+    children.push(...referenceLines(lines, area, (v) => x(v)), referenceLegend(lines, area, legendTop));
   }
   children.push(axesForeground(area, x, y, axes));
   return el('g', { class: 'confidence-histogram' }, ...children);
 }
 
-/**
- * Vertical dashed lines with rotated labels reading upwards from the top of the plot. The lower value's label
- * goes left of its line and the higher value's to the right, so close lines never overlap; a label that would
- * leave the plot moves to the other side (and further out if that side is taken).
- */
+/** Height of the legend row a histogram draws above its plot (0 without samples). */
+export function histogramLegendHeight(data: ReliabilityData): number {
+  return data.total > 0 ? FONT_SIZES.annotation + 8 : 0;
+}
+
+/** Vertical dashed lines at the reference values (accuracy, average confidence), across the plot. */
 function referenceLines(lines: readonly LineLabel[], area: PlotArea, x: (v: number) => number): SvgElement[] {
-  const fs = FONT_SIZES.annotation;
-  const sorted = [...lines].sort((a, b) => a.value - b.value);
-  const out: SvgElement[] = [];
-  // Label baseline x positions: glyphs of a text rotated by −90° extend to the left of the baseline.
-  const taken: number[] = [];
-  sorted.forEach((line, i) => {
-    const px = x(line.value);
-    const leftBaseline = px - 4;
-    const rightBaseline = px + 3 + fs * 0.8;
-    let preferLeft = i === 0;
-    if (preferLeft && leftBaseline - fs * 0.8 < area.x) preferLeft = false;
-    if (!preferLeft && rightBaseline + fs * 0.25 > area.x + area.width) preferLeft = true;
-    let bx = preferLeft ? leftBaseline : rightBaseline;
-    for (const t of taken) {
-      if (Math.abs(bx - t) < fs * 1.15) bx = preferLeft ? t - fs * 1.15 : t + fs * 1.15;
-    }
-    taken.push(bx);
-    const available = area.height - 10;
-    const size = textWidth(line.text, fs) <= available ? fs : Math.max(7, (fs * available) / textWidth(line.text, fs));
-    const ty = area.y + 6;
-    out.push(
-      el('line', {
-        class: line.cls,
-        x1: px,
-        y1: area.y,
-        x2: px,
-        y2: area.y + area.height,
-        stroke: line.color,
-        'stroke-width': 1.6,
-        'stroke-dasharray': line.dash,
-      }),
-      el(
-        'text',
-        {
-          class: `${line.cls}-label`,
-          x: bx,
-          y: ty,
-          'text-anchor': 'end',
-          'font-size': size,
-          fill: line.color,
-          stroke: '#ffffff',
-          'stroke-width': 3,
-          'stroke-linejoin': 'round',
-          'paint-order': 'stroke',
-          transform: `rotate(-90 ${formatNumber(bx)} ${formatNumber(ty)})`,
-        },
-        line.text,
-      ),
+  return lines.map((line) =>
+    el('line', { class: line.cls, x1: x(line.value), y1: area.y, x2: x(line.value), y2: area.y + area.height, stroke: line.color, 'stroke-width': 1.6, 'stroke-dasharray': line.dash }),
+  );
+}
+
+/**
+ * The lines' legend: one row above the plot, each entry a short dashed swatch and its label ("Accuracy 93.1%"),
+ * centred over the plot area; the font shrinks (to no less than 9 px) if the row would be wider than the plot.
+ */
+function referenceLegend(lines: readonly LineLabel[], area: PlotArea, top: number): SvgElement {
+  const swatch = 22;
+  const gap = 16;
+  let fs: number = FONT_SIZES.annotation;
+  const widthAt = (size: number): number => lines.reduce((w, l) => w + swatch + 5 + textWidth(l.text, size), 0) + gap * (lines.length - 1);
+  if (widthAt(fs) > area.width) fs = Math.max(9, (fs * area.width) / widthAt(fs));
+  let cx = area.x + Math.max(0, (area.width - widthAt(fs)) / 2);
+  const cy = top + 4 + fs * 0.5;
+  const items: SvgElement[] = [];
+  for (const line of lines) {
+    items.push(
+      el('line', { x1: cx, y1: cy, x2: cx + swatch, y2: cy, stroke: line.color, 'stroke-width': 1.8, 'stroke-dasharray': line.dash }),
+      el('text', { class: `${line.cls}-label`, x: cx + swatch + 5, y: cy + fs * 0.36, 'font-size': formatNumber(fs, 1), fill: line.color }, line.text),
     );
-  });
-  return out;
+    cx += swatch + 5 + textWidth(line.text, fs) + gap;
+  }
+  return el('g', { class: 'reference-legend' }, ...items);
 }
 
 /** Standalone confidence histogram as an SVG document (default 420 × 260 px). */

@@ -11,6 +11,7 @@ export {
 export { confidenceHistogramSvg, confidenceHistogramPanel, type ConfidenceHistogramOptions } from './confidence-histogram.js';
 export { calibrationFigureSvg, calibrationSubtitle, type CalibrationFigureOptions } from './calibration-figure.js';
 export { lineChartSvg, lineChartPanel, barChartSvg, rangeTicks, type LineSeries, type LineChartOptions } from './line-chart.js';
+export { beforeAfterFigureSvg, type BeforeAfterOptions } from './before-after-figure.js';
 export { svgToPng, type PngOptions } from './png.js';
 export { writeFigure, type WriteFigureOptions } from './write-figure.js';
 export { checkReliabilityData } from './check-reliability-data.js';

@@ -100,7 +100,9 @@ export function lineChartPanel(series: readonly LineSeries[], box: PlotArea, opt
         const x0 = x(p.x);
         g.push(el('path', { class: 'error-bar', d: `M${x0 - 3} ${y(p.y - p.err)}H${x0 + 3}M${x0} ${y(p.y - p.err)}V${y(p.y + p.err)}M${x0 - 3} ${y(p.y + p.err)}H${x0 + 3}`, stroke: color, 'stroke-width': 1.2, fill: 'none' }));
       }
-      g.push(el('g', {}, marker(kind, x(p.x), y(p.y), color), el('title', {}, `${s.name}: ${xFormat(p.x)} → ${yFormat(p.y)}${p.err ? ` ± ${yFormat(p.err)}` : ''}`)));
+      // Long series (per-epoch curves) are read as lines: their points get a tooltip but no marker.
+      const mark = pts.length <= 20 ? marker(kind, x(p.x), y(p.y), color) : el('circle', { cx: x(p.x), cy: y(p.y), r: 2.5, fill: color, 'fill-opacity': 0 });
+      g.push(el('g', {}, mark, el('title', {}, `${s.name}: ${xFormat(p.x)} → ${yFormat(p.y)}${p.err ? ` ± ${yFormat(p.err)}` : ''}`)));
     }
     children.push(el('g', { class: 'series', 'data-series': s.name }, ...g));
     const ly = area.y + 8 + i * (FONT_SIZES.legend + 8);

@@ -1,7 +1,7 @@
 import { describe, invalidArgument } from '../util/errors.js';
 import type { ReliabilityBin, ReliabilityData } from '../metrics/reliability-types.js';
 import { el, formatNumber, type SvgElement } from './svg.js';
-import { COLORS, FONT_SIZES, fittedFontSize } from './theme.js';
+import { COLORS, FONT_SIZES, textWidth, wrapText } from './theme.js';
 
 /** Where a panel is drawn inside a larger figure: its outer box in SVG pixels. */
 export interface PanelBox {
@@ -54,23 +54,36 @@ export function compactCount(n: number): string {
 }
 
 /**
- * A panel's bold title, centred over the plot area (between `left` and `right` margins of `box`), its baseline a
- * font size below `top`; the font shrinks to fit. Returns the element and the vertical space it takes.
+ * A bold title centred at `cx`, its first baseline a font size below `top`, never wider than `maxWidth`: at the
+ * preferred size on one line when it fits, else wrapped onto up to three lines (at no less than 11 px), shrinking
+ * only when even that does not fit — so long titles are never clipped. One `<text>` with a `<tspan>` per line.
  */
-export function panelTitle(text: string, box: PanelBox, left: number, right: number, top: number): { element: SvgElement; height: number } {
-  const fs = fittedFontSize(text, FONT_SIZES.title, box.width - 12, true);
+export function wrappedTitle(text: string, cx: number, top: number, maxWidth: number, preferred: number, cls: string): { element: SvgElement; height: number } {
+  let fs = preferred;
+  let lines = [text];
+  if (textWidth(text, fs) * 1.15 > maxWidth) {
+    fs = Math.max(11, preferred * 0.9);
+    lines = wrapText(text, fs, maxWidth, true);
+    // More than three lines: wrap to three (wider) lines and let the font shrink to fit them.
+    for (let w = maxWidth; lines.length > 3; w *= 1.1) lines = wrapText(text, fs, w, true);
+    const widest = Math.max(...lines.map((l) => textWidth(l, fs) * 1.15));
+    if (widest > maxWidth) fs = Math.max(6, (fs * maxWidth) / widest);
+  }
+  const lineHeight = fs * 1.2;
   const element = el(
     'text',
-    {
-      class: 'title',
-      x: box.x + left + (box.width - left - right) / 2,
-      y: top + fs,
-      'text-anchor': 'middle',
-      'font-size': fs,
-      'font-weight': 'bold',
-      fill: COLORS.text,
-    },
-    text,
+    { class: cls, x: cx, y: top + fs, 'text-anchor': 'middle', 'font-size': Math.round(fs * 10) / 10, 'font-weight': 'bold', fill: COLORS.text },
+    ...(lines.length === 1 ? [lines[0]!] : lines.map((l, i) => el('tspan', { x: cx, dy: i === 0 ? 0 : lineHeight }, l))),
   );
-  return { element, height: fs + 8 };
+  return { element, height: fs + (lines.length - 1) * lineHeight + 8 };
+}
+
+/**
+ * A panel's bold title, centred over the plot area (between `left` and `right` margins of `box`), its baseline a
+ * font size below `top`; wrapped (or shrunk) so that it stays inside the box. Returns the element and its height.
+ */
+export function panelTitle(text: string, box: PanelBox, left: number, right: number, top: number): { element: SvgElement; height: number } {
+  const cx = box.x + left + (box.width - left - right) / 2;
+  const room = 2 * Math.min(cx - box.x, box.x + box.width - cx) - 8;
+  return wrappedTitle(text, cx, top, room, FONT_SIZES.title, 'title');
 }

@@ -8,7 +8,10 @@ import { COLORS } from './theme.js';
  * `DejaVu Sans, Arial, Helvetica, sans-serif`, so text renders the same on any machine that has DejaVu.
  */
 export interface PngOptions {
-  /** Output width in pixels (height follows the SVG's aspect ratio). Default: the SVG's own width. */
+  /**
+   * Output width in pixels (height follows the SVG's aspect ratio). Default: twice the SVG's own width (a 480 × 720
+   * figure becomes a 960 × 1440 PNG, sharp on high-density screens and in print).
+   */
   readonly width?: number;
   /** Background colour painted under the drawing (default white; the plots paint their own too). */
   readonly background?: string;
@@ -19,7 +22,7 @@ interface ResvgModule {
     svg: string,
     options: {
       font: { loadSystemFonts: boolean; defaultFontFamily: string; sansSerifFamily: string };
-      fitTo: { mode: 'original' } | { mode: 'width'; value: number };
+      fitTo: { mode: 'zoom'; value: number } | { mode: 'width'; value: number };
       background: string;
       logLevel: 'off';
     },
@@ -31,6 +34,9 @@ function loadResvg(): ResvgModule {
   const require = createRequire(import.meta.url);
   return require('@resvg/resvg-js') as ResvgModule;
 }
+
+/** Scale of a PNG rendered without an explicit width. */
+export const PNG_DEFAULT_SCALE = 2;
 
 /** Render `svg` (a complete SVG document) to PNG bytes. Throws `InvalidArgumentError` for bad input. */
 export function svgToPng(svg: string, options: PngOptions = {}): Buffer {
@@ -45,7 +51,7 @@ export function svgToPng(svg: string, options: PngOptions = {}): Buffer {
   try {
     const renderer = new Resvg(svg, {
       font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans', sansSerifFamily: 'DejaVu Sans' },
-      fitTo: width === undefined ? { mode: 'original' } : { mode: 'width', value: width },
+      fitTo: width === undefined ? { mode: 'zoom', value: PNG_DEFAULT_SCALE } : { mode: 'width', value: width },
       background,
       logLevel: 'off',
     });

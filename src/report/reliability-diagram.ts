@@ -24,7 +24,7 @@ import { COLORS, FONT_FAMILY, FONT_SIZES, percent, percentLabel, textWidth } fro
  * fit). The ECE (in %) is in the title. Everything drawn comes from `ReliabilityData`; nothing is recomputed.
  */
 export interface ReliabilityDiagramOptions {
-  /** Title; the ECE is appended ("<title> — ECE 4.21%"). Default 'Reliability diagram'; null: no title row. */
+  /** Title; the ECE is appended ("<title> — ECE 4.21%"). Default 'Reliability diagram'; null or '': no title row. */
   readonly title?: string | null;
   /** Size of the standalone SVG in pixels (default 420 × 470). */
   readonly width?: number;
@@ -254,7 +254,7 @@ export function reliabilityDiagramPanel(
   const right = PANEL_RIGHT_MARGIN;
   const children: SvgElement[] = [];
   let top = box.y + 6;
-  if (title !== null) {
+  if (title !== null && title !== '') {
     const text = reliabilityTitle(title, data.ece, data.total);
     const heading = panelTitle(text, box, left, right, top);
     children.push(heading.element);

@@ -32,7 +32,7 @@ export const FONT_SIZES = {
   axisLabel: 12.5,
   tick: 11,
   legend: 11,
-  count: 9,
+  count: 10,
   annotation: 11,
 } as const;
 
@@ -83,3 +83,22 @@ export function fittedFontSize(text: string, preferred: number, maxWidth: number
 
 /** Colours of series in line charts (colour-blind-safe Okabe–Ito palette, black last). */
 export const SERIES_COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'] as const;
+
+/**
+ * Greedy word wrap of `text` into lines no wider than `maxWidth` at `fontSize` (bold widens the estimate as in
+ * `fittedFontSize`); a single word wider than the line stays on a line of its own.
+ */
+export function wrapText(text: string, fontSize: number, maxWidth: number, bold = false): string[] {
+  const k = bold ? 1.15 : 1;
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter((w) => w !== '')) {
+    const candidate = line === '' ? word : `${line} ${word}`;
+    if (line !== '' && textWidth(candidate, fontSize) * k > maxWidth) {
+      lines.push(line);
+      line = word;
+    } else line = candidate;
+  }
+  if (line !== '') lines.push(line);
+  return lines.length ? lines : [''];
+}

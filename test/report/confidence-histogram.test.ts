@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { textWidth } from '../../src/report/theme.js';
 import assert from 'node:assert/strict';
 import { confidenceHistogramSvg } from '../../src/report/confidence-histogram.js';
 import { makeData, type BinSpec } from './make-data.js';
@@ -55,19 +56,23 @@ test('dashed vertical lines mark the accuracy and the average confidence, labell
   // accuracy = (5·0.3 + 15·0.5 + 30·0.6 + 50·0.8)/100 = 0.67; confidence = (1.5 + 7.5 + 21 + 47.5)/100 = 0.775.
   assert.equal(textOf(byClass(root, 'line-accuracy-label')[0]!), 'Accuracy 67.0%');
   assert.equal(textOf(byClass(root, 'line-confidence-label')[0]!), 'Avg. confidence 77.5%');
-  // The lower value's label is left of its line, the higher one's right of it.
-  assert.ok(num(byClass(root, 'line-accuracy-label')[0]!, 'x') < num(acc, 'x1'));
-  assert.ok(num(byClass(root, 'line-confidence-label')[0]!, 'x') > num(conf, 'x1'));
+  // Both labels sit in a legend row above the plot (never over the bars or each other), in value order.
+  const al = byClass(root, 'line-accuracy-label')[0]!;
+  const cl = byClass(root, 'line-confidence-label')[0]!;
+  assert.ok(num(al, 'y') < f.y && num(cl, 'y') < f.y, 'above the plot area');
+  assert.ok(num(al, 'x') + textWidth('Accuracy 67.0%', num(al, 'font-size')) < num(cl, 'x'), 'side by side without overlap');
+  assert.equal(al.attributes['transform'], undefined, 'horizontal text');
 });
 
-test('labels of lines at the plot edge move inside and do not overlap each other', () => {
+test('labels of lines at the plot edge stay inside the figure and do not overlap each other', () => {
   const data = { ...makeData([[10, 1, 1]]), accuracy: 0.995, meanConfidence: 1 };
   const root = parseXml(confidenceHistogramSvg(data));
-  const f = frameOf(root);
-  const a = num(byClass(root, 'line-accuracy-label')[0]!, 'x');
-  const c = num(byClass(root, 'line-confidence-label')[0]!, 'x');
-  assert.ok(a <= f.x + f.w && c <= f.x + f.w, 'labels inside the plot');
-  assert.ok(Math.abs(a - c) >= 11, 'labels at least a line apart');
+  const width = Number(root.attributes['width']);
+  const a = byClass(root, 'line-accuracy-label')[0]!;
+  const c = byClass(root, 'line-confidence-label')[0]!;
+  const end = num(c, 'x') + textWidth(textOf(c), num(c, 'font-size'));
+  assert.ok(end <= width, 'inside the figure');
+  assert.ok(num(a, 'x') + textWidth(textOf(a), num(a, 'font-size')) < num(c, 'x'), 'no overlap');
 });
 
 test('all samples in one bin give a single full-height bar and a 0–100 % axis', () => {

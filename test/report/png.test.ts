@@ -16,19 +16,19 @@ const DATA = makeData([
   [40, 0.8, 0.95],
 ]);
 
-test('svgToPng writes a PNG of the SVG size, or of the requested width with the aspect ratio kept', () => {
+test('svgToPng writes a PNG of twice the SVG size by default, or of the requested width with the aspect ratio kept', () => {
   const svg = calibrationFigureSvg(DATA);
   const png = svgToPng(svg);
   assert.deepEqual(png.subarray(0, 8), PNG_SIGNATURE);
-  assert.deepEqual([readIhdr(png).width, readIhdr(png).height], [480, 720]);
-  const big = svgToPng(svg, { width: 960 });
-  assert.deepEqual([readIhdr(big).width, readIhdr(big).height], [960, 1440]);
+  assert.deepEqual([readIhdr(png).width, readIhdr(png).height], [960, 1440]);
+  const small = svgToPng(svg, { width: 480 });
+  assert.deepEqual([readIhdr(small).width, readIhdr(small).height], [480, 720]);
 });
 
 test('the rendered PNG shows the blue accuracy bar, the hatched red gap and a white background where the SVG puts them', () => {
   const svg = reliabilityDiagramSvg(DATA);
   const root = parseXml(svg);
-  const { width, height, rgba } = decodePng(svgToPng(svg));
+  const { width, height, rgba } = decodePng(svgToPng(svg, { width: 420 }));
   assert.deepEqual([width, height], [420, 470]);
   const pixel = (x: number, y: number): number[] => {
     const i = (Math.round(y) * width + Math.round(x)) * 4;

@@ -19,7 +19,7 @@ test('writeFigure picks the format from the extension and leaves no temporary fi
     await writeFigure(join(dir, 'b.png'), SVG);
     const png = readFileSync(join(dir, 'b.png'));
     assert.deepEqual(png.subarray(0, 8), PNG_SIGNATURE);
-    assert.equal(readIhdr(png).width, 420);
+    assert.equal(readIhdr(png).width, 840, 'twice the SVG width by default');
     await writeFigure(join(dir, 'C.PNG'), SVG, { width: 210 });
     assert.deepEqual([readIhdr(readFileSync(join(dir, 'C.PNG'))).width, readIhdr(readFileSync(join(dir, 'C.PNG'))).height], [210, 130]);
     assert.deepEqual(readdirSync(dir).sort(), ['C.PNG', 'a.svg', 'b.png']);

@@ -68,7 +68,7 @@ test('suite run trains every run into an ordinary run directory, fits TS, writes
   assert.equal(config['loss'], 'mbls');
   assert.equal(config['threads'], 1);
   // posthoc.json holds what calib fit + calib eval give on the run directory's files.
-  const posthoc = json(join(out, 'runs', 'ce-seed0', 'posthoc.json')) as { test: Record<string, number>; calibrators: { temperature: { calibrator: { temperature: number } } } };
+  const posthoc = json(join(out, 'runs', 'ce-seed0', 'posthoc.json')) as { test: Record<string, number>; calibrators: { temperature: { calibrator: { temperature: number }; test: Record<string, number> } } };
   const ev = await run(['eval', '--logits', join(out, 'runs', 'ce-seed0', 'test-logits.npy'), '--labels', join(out, 'runs', 'ce-seed0', 'test-labels.npy'), '--json']);
   assert.equal(ev.code, 0, ev.stderr);
   const evJson = JSON.parse(ev.stdout) as Record<string, number>;
@@ -76,6 +76,10 @@ test('suite run trains every run into an ordinary run directory, fits TS, writes
   const fit = await run(['fit', '--method', 'temperature', '--logits', join(out, 'runs', 'ce-seed0', 'val-logits.npy'), '--labels', join(out, 'runs', 'ce-seed0', 'val-labels.npy'), '--out', join(dir, 'ts.json')]);
   assert.equal(fit.code, 0, fit.stderr);
   assert.equal((json(join(dir, 'ts.json')) as { temperature: number }).temperature, posthoc.calibrators.temperature.calibrator.temperature);
+  const plot = await run(['plot', '--logits', join(out, 'runs', 'ce-seed0', 'test-logits.npy'), '--labels', join(out, 'runs', 'ce-seed0', 'test-labels.npy'), '--calibrator', join(dir, 'ts.json'), '--before-after', 'overlay', '--out', join(dir, 'ba.svg')]);
+  assert.equal(plot.code, 0, plot.stderr);
+  assert.match(plot.stdout, new RegExp(`^wrote before/after temperature \\(overlay\\) of 200 samples \\(ECE ${(posthoc.test['ece']! * 100).toFixed(2)}% -> ${(posthoc.calibrators.temperature.test['ece']! * 100).toFixed(2)}%`));
+  assert.match(readFileSync(join(dir, 'ba.svg'), 'utf8'), /class="series-after"/);
   for (const f of ['report.md', 'report.html', 'report.json']) assert.ok(existsSync(join(out, f)), f);
   const report = json(join(out, 'report.json')) as { runs: { id: string; test: Record<string, number> }[]; verdicts: { claim: string; outcome: string }[] };
   assert.deepEqual(report.runs.map((x) => x.id), ['ce-seed0', 'mbls-seed0']);

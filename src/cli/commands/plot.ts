@@ -1,7 +1,9 @@
 import { extname } from 'node:path';
 import { CalibrationAccumulator, requireBins } from '../../metrics/index.js';
 import type { BinConvention } from '../../metrics/index.js';
-import { calibrationFigureSvg, confidenceHistogramSvg, reliabilityDiagramSvg, writeFigure } from '../../report/index.js';
+import { beforeAfterFigureSvg, calibrationFigureSvg, confidenceHistogramSvg, reliabilityDiagramSvg, writeFigure } from '../../report/index.js';
+import { readLabelsFile, readMatrixFile } from '../../io/read-predictions.js';
+import { readCalibratorFile } from '../calibrator-file.js';
 import { invalidArgument, requireNumber } from '../../util/errors.js';
 import { defineCommand } from '../command.js';
 import { percent } from '../format-table.js';
@@ -19,6 +21,7 @@ export const plotCommand = defineCommand({
   examples: [
     'calib plot --logits test-logits.npy --labels test-labels.npy --out reliability.svg',
     'calib plot --probs p.npy --labels y.npy --out diagram.png --figure diagram --title "ResNet-50, CIFAR-10"',
+    'calib plot --logits test-logits.npy --labels test-labels.npy --calibrator ts.json --before-after overlay --out ts.svg',
   ],
   flags: {
     ...PREDICTION_FLAGS,
@@ -34,7 +37,9 @@ export const plotCommand = defineCommand({
       description: 'histogram above the reliability diagram, or either alone',
     },
     layout: { type: 'string', choices: ['stacked', 'side-by-side'], default: 'stacked', description: 'layout of the combined figure' },
-    width: { type: 'integer', valueName: 'PX', description: 'PNG width in pixels (default: the SVG size)' },
+    width: { type: 'integer', valueName: 'PX', description: 'PNG width in pixels (default: twice the SVG size)' },
+    calibrator: { type: 'string', valueName: 'FILE', description: 'also draw the predictions after this calibrator (calib fit JSON): before and after in one figure' },
+    'before-after': { type: 'string', choices: ['panels', 'overlay'], default: 'panels', description: 'with --calibrator: two diagrams side by side, or both curves on one plot' },
   },
   async run(flags, io) {
     const ext = extname(flags.out).toLowerCase();
@@ -58,6 +63,19 @@ export const plotCommand = defineCommand({
     if (warning) io.stderr.write(warning);
     const data = accumulator.reliability();
     const title = flags.title !== undefined ? { title: flags.title } : {};
+    if (flags.calibrator !== undefined) {
+      const calibrator = await readCalibratorFile(flags.calibrator, '--calibrator');
+      const m = flags.logits !== undefined ? await readMatrixFile(flags.logits, '--logits') : await readMatrixFile(flags.probs!, '--probs');
+      const y = await readLabelsFile(flags.labels, '--labels');
+      const calibrated = calibrator.apply(flags.logits !== undefined ? { logits: m } : { probabilities: m });
+      const after = new CalibrationAccumulator({ input: 'probabilities', bins: flags.bins, convention: flags.convention as BinConvention, classes: m.cols }).update(calibrated, y).reliability();
+      const t = calibrator.toJSON()['temperature'];
+      const afterLabel = `After ${calibrator.kind}${typeof t === 'number' ? ` (T = ${t.toFixed(2)})` : ''}`;
+      const svg = beforeAfterFigureSvg(data, after, { layout: flags['before-after'] as 'panels' | 'overlay', labels: ['Before', afterLabel], ...(flags.title ? { title: flags.title } : {}) });
+      await writingOutput(flags.out, '--out', () => writeFigure(flags.out, svg, flags.width !== undefined ? { width: flags.width } : {}));
+      io.stdout.write(`wrote before/after ${calibrator.kind} (${flags['before-after']}) of ${data.total.toLocaleString('en-US')} samples (ECE ${percent(data.ece)}% -> ${percent(after.ece)}%, ${data.bins.length} bins ${data.convention}) -> ${flags.out}\n`);
+      return;
+    }
     const svg =
       flags.figure === 'diagram' ? reliabilityDiagramSvg(data, title)
       : flags.figure === 'histogram' ? confidenceHistogramSvg(data, title)
