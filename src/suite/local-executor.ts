@@ -33,7 +33,9 @@ export async function runTrainChild(task: RunTask, logDir: string, onEpoch: (epo
   const args = await trainArguments(task, join(logDir, `${task.run.id}.config.json`));
   const log = createWriteStream(logFile, { flags: 'a' });
   log.write(`$ calib train ${args.join(' ')}\n`);
-  const child = spawn(process.execPath, [TRAIN_CHILD_SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Own process group: a terminal's Ctrl-C reaches only the suite, which forwards one SIGINT (a second would make
+  // calib train quit without finishing its update); the child still exits if the suite dies (train-child.ts).
+  const child = spawn(process.execPath, [TRAIN_CHILD_SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   child.stdout.pipe(log, { end: false });
   child.stderr.pipe(log, { end: false });
   let lastError = '';

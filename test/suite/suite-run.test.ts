@@ -42,6 +42,7 @@ function checkHtml(html: string, methods: readonly string[], verdicts: number): 
   for (const id of ['fig-reliability-before', 'fig-reliability-temperature', 'fig-epochs-val_ece', 'fig-epochs-val_accuracy']) {
     const fig = new RegExp(`<figure id="${id}"><svg [^>]*viewBox="[^"]+"[\\s\\S]*?</svg><figcaption>`).exec(html);
     assert.ok(fig, id);
+    assert.match(fig[0], /<g class="legend"/, `${id} has a legend`);
   }
   assert.equal((/<figure id="fig-reliability-before">[\s\S]*?<\/figure>/.exec(html)![0].match(/class="reliability-diagram"/g) ?? []).length, methods.length, 'one small multiple per method');
   const ids = [...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);

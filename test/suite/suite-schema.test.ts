@@ -62,5 +62,5 @@ test('every built-in suite is valid and expands at every scale it declares', () 
   }
   const demo = expandSuite(parseSuite(structuredClone(BUILTIN_SUITES['demo']!.suite)), 'quick');
   assert.deepEqual(demo.map((r) => r.id), ['ce-seed0', 'ls-seed0', 'focal-seed0', 'mbls-seed0', 'mixup-seed0']);
-  assert.equal(demo[4]!.config.mixup, 0.2);
+  assert.equal(demo[4]!.config.mixup, 0.1);
 });

@@ -9,8 +9,8 @@ import type { ReliabilityData } from '../../metrics/reliability-types.js';
 import { calibratorFromJSON } from '../../posthoc/registry.js';
 import { barChartSvg, lineChartSvg, type LineSeries } from '../../report/line-chart.js';
 import { reliabilityDiagramPanel } from '../../report/reliability-diagram.js';
-import { el, svgDocument } from '../../report/svg.js';
-import { COLORS, FONT_FAMILY, FONT_SIZES, fittedFontSize } from '../../report/theme.js';
+import { el, svgDocument, type SvgElement } from '../../report/svg.js';
+import { COLORS, FONT_FAMILY, FONT_SIZES, fittedFontSize, textWidth } from '../../report/theme.js';
 import { readRunPredictions } from '../posthoc-step.js';
 import { mean, sampleStd } from './statistics.js';
 import { calibratorShort } from './suite-table.js';
@@ -35,19 +35,38 @@ async function reliabilityOf(m: MethodResults, bins: number, after?: string): Pr
   return acc.reliability();
 }
 
-/** One row of reliability diagrams (one panel per method) under a row title. */
+/**
+ * One row of reliability diagrams (one panel per method) under a row title and one shared legend row, so no legend
+ * covers a panel's bars.
+ */
 export function smallMultiplesSvg(panels: readonly { readonly title: string; readonly data: ReliabilityData }[], rowTitle: string, idPrefix: string): string {
   const panelW = 250;
   const panelH = 290;
   const width = panelW * panels.length;
   const titleSize = fittedFontSize(rowTitle, FONT_SIZES.figureTitle, width - 16, true);
-  const top = titleSize + 14;
+  const legendY = titleSize + 14;
+  const top = legendY + FONT_SIZES.legend + 10;
+  const fs = FONT_SIZES.legend;
+  const hatch = `url(#${idPrefix}-0-gap-hatch)`;
+  const items = [
+    { label: 'Outputs (accuracy per bin)', swatch: (x: number) => el('rect', { x, y: legendY, width: 16, height: fs, fill: COLORS.outputs, stroke: COLORS.outputsEdge }) },
+    { label: 'Gap to mean confidence', swatch: (x: number) => el('rect', { x, y: legendY, width: 16, height: fs, fill: hatch, stroke: COLORS.gapEdge }) },
+    { label: 'Perfect calibration', swatch: (x: number) => el('line', { x1: x, y1: legendY + fs / 2, x2: x + 16, y2: legendY + fs / 2, stroke: COLORS.diagonal, 'stroke-width': 1.5, 'stroke-dasharray': '4 3' }) },
+  ];
+  const total = items.reduce((w, it) => w + 16 + 6 + textWidth(it.label, fs) + 18, -18);
+  let x = Math.max(8, (width - total) / 2);
+  const legend: SvgElement[] = [];
+  for (const it of items) {
+    legend.push(it.swatch(x), el('text', { x: x + 22, y: legendY + fs * 0.85 }, it.label));
+    x += 16 + 6 + textWidth(it.label, fs) + 18;
+  }
   return svgDocument(
     width,
     top + panelH,
     { title: rowTitle, fontFamily: FONT_FAMILY, background: COLORS.background },
     el('text', { class: 'figure-title', x: width / 2, y: titleSize + 6, 'text-anchor': 'middle', 'font-size': titleSize, 'font-weight': 'bold', fill: COLORS.text }, rowTitle),
-    ...panels.map((p, i) => reliabilityDiagramPanel(p.data, { x: i * panelW, y: top, width: panelW, height: panelH }, { title: p.title, idPrefix: `${idPrefix}-${i}`, legend: i === 0 })),
+    ...panels.map((p, i) => reliabilityDiagramPanel(p.data, { x: i * panelW, y: top, width: panelW, height: panelH }, { title: p.title, idPrefix: `${idPrefix}-${i}`, legend: false })),
+    el('g', { class: 'legend', 'font-size': fs, fill: COLORS.text }, ...legend),
   );
 }
 
