@@ -4,11 +4,12 @@
  * on the embedded MNIST digits into runs/mnist-mlp (the quick start's directory, inside a temporary working
  * directory). The generic names of the command sections (L.npy, Y.npy, P.csv, val-logits.npy, val-probs.npy,
  * H.npy, ...) are files made from that run's outputs. `calib train` examples other than the quick start need
- * datasets or hours and are left to test/train; an example with `...` elides arguments and is skipped.
+ * datasets or hours and are left to test/train, suite commands to test/suite; an example with `...` elides arguments
+ * and is skipped.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
 import { loadDataset } from '../../src/data/load-dataset.js';
 import { join } from 'node:path';
@@ -57,6 +58,8 @@ test('every README calib example runs as written on the quick start\'s outputs',
     assert.equal(trained.code, 0, trained.stderr);
     // The generic names of the command sections, from the run's outputs.
     const r = (name: string): string => join('runs/mnist-mlp', name);
+    // The quick start's follow-up commands read the demo suite's CE run: the same files (test/suite runs the suite).
+    cpSync('runs/mnist-mlp', 'calib-demo/runs/ce-seed0', { recursive: true });
     const valLogits = await readNpy(r('val-logits.npy'));
     const valLabels = await readNpy(r('val-labels.npy'));
     const [n, c] = valLogits.shape as [number, number];
@@ -96,7 +99,8 @@ test('every README calib example runs as written on the quick start\'s outputs',
     for (const line of commands) {
       if (line === quickStart || line.includes('...')) continue;
       const argv = words(line).slice(1);
-      if (argv[0] === 'train') continue;
+      // Suites (demo, suite, report, worker) take minutes or a Redis server: test/suite runs them.
+      if (['train', 'demo', 'suite', 'report', 'worker'].includes(argv[0]!)) continue;
       const result = await run(argv);
       assert.equal(result.code, 0, `${line}\n${result.stderr}`);
       assert.doesNotMatch(result.stderr, /error/, line);
