@@ -145,7 +145,7 @@ test('class 7: temperature fits on logits of magnitude 1e4 to 1e30 succeed in a 
 
 test('class 5: user mistakes that used to be internal errors are one-line exit-2 errors naming the argument and the limit', async () => {
   await refused(['loss', 'ce', '--logits', p('z.npy'), '--labels', p('y.npy'), '--grad', p('no-such-dir/g.npy')], /--grad: expected a file path in an existing directory/);
-  await refused(['demo', '--n', '1e9', '--out', p('demo5')], /--n: expected --n × --classes ≤ 20,000,000 logits .* got 1000000000 × 10/);
+  await refused(['demo', '--synthetic', '--n', '1e9', '--out', p('demo5')], /--n: expected --n × --classes ≤ 20,000,000 logits .* got 1000000000 × 10/);
   const wide = 100_000;
   const z = new Float32Array(4 * wide);
   for (let i = 0; i < z.length; i++) z[i] = Math.sin(i);
