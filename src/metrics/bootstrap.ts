@@ -59,7 +59,7 @@ export function bootstrapInterval(n: number, statistic: (indices: Int32Array) =>
 }
 
 /** Quantile q of ascending `sorted` by linear interpolation (NumPy `percentile`, method 'linear'). */
-export function quantile(sorted: readonly number[], q: number): number {
+export function quantile(sorted: ArrayLike<number>, q: number): number {
   if (sorted.length === 0) return Number.NaN;
   const h = (sorted.length - 1) * q;
   const lo = Math.floor(h);

@@ -61,3 +61,22 @@ export { MetricContext, type ClassStatistics } from './metric-context.js';
 export { MetricState, stateBuffers, type MergeRule, type StateField, type StateSpec, type StateSnapshot } from './metric-state.js';
 export { bootstrapInterval, bootstrapMetric, quantile, type BootstrapOptions, type ConfidenceInterval } from './bootstrap.js';
 export { topLabel } from './top-label.js';
+export { smoothEce, SmoothEceEvaluator, type SmoothEceResult } from './smooth-ece.js';
+export { smoothedReliability, type SmoothedReliability, type SmoothedReliabilityOptions } from './smoothed-reliability.js';
+export {
+  riskCoverageCurve,
+  selectivePredictionMetrics,
+  riskAtCoverage,
+  coverageAtRisk,
+  type RiskCoverageCurve,
+  type SelectiveMetrics,
+} from './risk-coverage.js';
+export { fprAtTpr, errorFprAtTpr } from './fpr-at-tpr.js';
+export { mmce, MMCE_WIDTH } from './mmce.js';
+export { spiegelhalterTest, type TestResult } from './spiegelhalter-test.js';
+export { cumulativeCalibrationTests, brownianMaxAbsCdf, brownianRangeCdf, type CumulativeTests } from './cumulative-calibration-tests.js';
+export { corpDecomposition, type CorpDecomposition } from './corp-decomposition.js';
+export { oodScores, OOD_SCORES, requireOodScore, type OodScore } from './ood-scores.js';
+export { CONFORMAL_METHODS, requireConformalMethod, type ConformalMethod } from './conformal-scores.js';
+export { fitConformal, predictionSets, conformalMetrics, type ConformalPredictor, type ConformalMetrics, type ConformalFitOptions } from './conformal-prediction.js';
+export { calibrationCurve, type CalibrationCurve, type CurveStrategy } from './calibration-curve.js';

@@ -1,0 +1,73 @@
+import { sortTopLabel, type SortedTopLabel } from './sorted-top-label.js';
+import { requireTopLabel } from './validation.js';
+import { pav } from '../posthoc/isotonic-regression.js';
+import { invalidArgument } from '../util/errors.js';
+import type { FloatArray } from '../util/matrix.js';
+
+/**
+ * CORP decomposition of the Brier score (Dimitriadis, Gneiting & Jordan 2021, "Stable reliability diagrams for
+ * probabilistic classifiers", PNAS 118; R package `reliabilitydiag`): recalibrate the forecasts p_i of binary
+ * outcomes y_i by isotonic regression (pool-adjacent-violators on the forecasts' distinct values, weighted by
+ * their counts; the same `pav` as the isotonic calibrator), p̂_i; with S̄ the mean Brier score,
+ *   MCB = S̄(p) − S̄(p̂)   (miscalibration, ≥ 0),
+ *   DSC = S̄(ȳ) − S̄(p̂)   (discrimination, ≥ 0),
+ *   UNC = S̄(ȳ) = ȳ(1 − ȳ) (uncertainty),      S̄(p) = MCB − DSC + UNC exactly.
+ * Top-label use: p = c_i, y = a_i. Not streaming: PAV needs all samples in order (it reuses the sorted samples
+ * the top-label state keeps). O(N) after the sort.
+ */
+export interface CorpDecomposition {
+  /** Mean Brier score S̄(p) of the forecasts. */
+  readonly score: number;
+  readonly mcb: number;
+  readonly dsc: number;
+  readonly unc: number;
+}
+
+export function corpFromSorted(sorted: SortedTopLabel): CorpDecomposition {
+  const { confidence: p, correct: y } = sorted;
+  const n = p.length;
+  // Distinct forecast values with their outcome means and counts.
+  const means: number[] = [];
+  const counts: number[] = [];
+  const starts: number[] = [];
+  let i = 0;
+  let positives = 0;
+  let score = 0;
+  while (i < n) {
+    let j = i;
+    let s = 0;
+    while (j < n && p[j] === p[i]) {
+      s += y[j]!;
+      const d = p[j]! - y[j]!;
+      score += d * d;
+      j++;
+    }
+    positives += s;
+    means.push(s / (j - i));
+    counts.push(j - i);
+    starts.push(i);
+    i = j;
+  }
+  const fitted = pav(Float64Array.from(means), Float64Array.from(counts));
+  let recalibrated = 0;
+  for (let g = 0; g < fitted.length; g++) {
+    const q = fitted[g]!;
+    const end = g + 1 < starts.length ? starts[g + 1]! : n;
+    for (let k = starts[g]!; k < end; k++) {
+      const d = q - y[k]!;
+      recalibrated += d * d;
+    }
+  }
+  const ybar = positives / n;
+  const unc = ybar * (1 - ybar);
+  score /= n;
+  recalibrated /= n;
+  return { score, mcb: score - recalibrated, dsc: unc - recalibrated, unc };
+}
+
+/** CORP decomposition of forecasts p [N] in [0, 1] for outcomes y [N] ∈ {0, 1}. */
+export function corpDecomposition(p: FloatArray, y: Uint8Array): CorpDecomposition {
+  requireTopLabel(p, y, 'p');
+  if (p.length === 0) invalidArgument('p', 'at least one forecast', '0 forecasts');
+  return corpFromSorted(sortTopLabel(p, y));
+}
