@@ -59,3 +59,30 @@ export async function readInputText(ctx: InputContext): Promise<string> {
   }
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
+
+let stdinBytes: Promise<Uint8Array> | null = null;
+
+/**
+ * All of standard input as bytes (read once per process and shared: `-` may stand for one input only, which
+ * the callers check).
+ */
+export function readStdinBytes(): Promise<Uint8Array> {
+  stdinBytes ??= (async () => {
+    const parts: Buffer[] = [];
+    for await (const chunk of process.stdin) parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+    const all = Buffer.concat(parts);
+    return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
+  })();
+  return stdinBytes;
+}
+
+/** A whole input file as bytes (`-`: standard input), with file-system errors naming the argument. */
+export async function readInputBytes(ctx: InputContext): Promise<Uint8Array> {
+  if (ctx.path === '-') return readStdinBytes();
+  try {
+    const b = await readFile(ctx.path);
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  } catch (error) {
+    return fileProblem(ctx, error);
+  }
+}

@@ -14,14 +14,20 @@ import { openInput, quotePath, type InputContext } from './input-file.js';
  * data starts at a multiple of 64 bytes; 3.0 only changes the header encoding to UTF-8. The data follows as
  * `prod(shape)` elements of the dtype in C (row-major) order.
  *
- * Supported dtypes: float32 `<f4`, float64 `<f8`, int32 `<i4`, int64 `<i8`, uint8 `|u1`, bool `|b1`.
+ * Supported dtypes: float32 `<f4`, float64 `<f8`, int32 `<i4`, int64 `<i8`, uint8 `|u1`, bool `|b1`; for
+ * reading also float16 `<f2` (mixed-precision logits; widened exactly to float32) and the integer label types
+ * int8 `|i1`, int16 `<i2`, uint16 `<u2`, uint32 `<u4`, uint64 `<u8` (values must fit in int32).
  * Everything else is refused with an `InvalidArgumentError` naming the argument the file came from: big-endian
  * data, Fortran order (unless the layout is the same as C order), other or structured dtypes, object (pickled)
  * arrays, a bad magic string, a malformed header, a file shorter or longer than its header claims, more than
  * 2^31 − 1 elements.
  */
 
+/** Dtypes that are read and written. */
 export type NpyDtype = 'float32' | 'float64' | 'int32' | 'int64' | 'uint8' | 'bool';
+/** Dtypes that are only read (converted on reading: float16 → float32, the integer types → int32). */
+export type NpyReadOnlyDtype = 'float16' | 'int8' | 'int16' | 'uint16' | 'uint32' | 'uint64';
+export type NpyReadDtype = NpyDtype | NpyReadOnlyDtype;
 
 /** Element arrays as they are returned: int64 is narrowed to Int32Array (range-checked), bool to Uint8Array. */
 export type NpyData = Float32Array | Float64Array | Int32Array | Uint8Array;
@@ -29,7 +35,7 @@ export type NpyData = Float32Array | Float64Array | Int32Array | Uint8Array;
 export interface NpyHeader {
   /** Format version [major, minor]. */
   readonly version: readonly [number, number];
-  readonly dtype: NpyDtype;
+  readonly dtype: NpyReadDtype;
   /** Array shape (C order). */
   readonly shape: readonly number[];
   /** Number of elements, the product of `shape`. */
@@ -39,7 +45,7 @@ export interface NpyHeader {
 }
 
 export interface NpyArray {
-  readonly dtype: NpyDtype;
+  readonly dtype: NpyReadDtype;
   readonly shape: readonly number[];
   readonly data: NpyData;
 }
@@ -59,8 +65,13 @@ const DESCR: Readonly<Record<NpyDtype, string>> = {
   uint8: '|u1',
   bool: '|b1',
 };
-const ITEM_SIZE: Readonly<Record<NpyDtype, number>> = { float32: 4, float64: 8, int32: 4, int64: 8, uint8: 1, bool: 1 };
+const ITEM_SIZE: Readonly<Record<NpyReadDtype, number>> = {
+  float32: 4, float64: 8, int32: 4, int64: 8, uint8: 1, bool: 1,
+  float16: 2, int8: 1, int16: 2, uint16: 2, uint32: 4, uint64: 8,
+};
 const SUPPORTED = "one of float32 '<f4', float64 '<f8', int32 '<i4', int64 '<i8', uint8 '|u1', bool '|b1'";
+const SUPPORTED_READ =
+  "one of float16 '<f2', float32 '<f4', float64 '<f8', int8 '|i1', int16 '<i2', int32 '<i4', int64 '<i8', uint8 '|u1', uint16 '<u2', uint32 '<u4', uint64 '<u8', bool '|b1'";
 
 function fail(ctx: InputContext, expected: string, actual: string): never {
   return invalidArgument(ctx.argName, expected, `${actual} in ${quotePath(ctx.path)}`);
@@ -146,24 +157,27 @@ function parsePyLiteral(text: string): PyValue {
   return result;
 }
 
-function dtypeFromDescr(descr: PyValue, ctx: InputContext): NpyDtype {
-  if (typeof descr !== 'string') fail(ctx, `a plain dtype (${SUPPORTED})`, 'a structured dtype');
+function dtypeFromDescr(descr: PyValue, ctx: InputContext): NpyReadDtype {
+  if (typeof descr !== 'string') fail(ctx, `a plain dtype (${SUPPORTED_READ})`, 'a structured dtype');
   const d = descr as string;
   const m = /^([<>|=])?([a-zA-Z])(\d*)$/.exec(d);
   if (m) {
     const order = m[1] ?? '|';
     const code = `${m[2]}${m[3]}`;
-    if (m[2] === 'O') fail(ctx, `numeric data (${SUPPORTED})`, `an object array (dtype '${d}')`);
-    const byCode: Record<string, NpyDtype> = { f4: 'float32', f8: 'float64', i4: 'int32', i8: 'int64', u1: 'uint8', b1: 'bool' };
+    if (m[2] === 'O') fail(ctx, `numeric data (${SUPPORTED_READ})`, `an object array (dtype '${d}')`);
+    const byCode: Record<string, NpyReadDtype> = {
+      f2: 'float16', f4: 'float32', f8: 'float64', i1: 'int8', i2: 'int16', i4: 'int32', i8: 'int64',
+      u1: 'uint8', u2: 'uint16', u4: 'uint32', u8: 'uint64', b1: 'bool',
+    };
     const dtype = byCode[code];
     if (dtype !== undefined) {
       if (order === '>' && ITEM_SIZE[dtype] > 1) {
-        fail(ctx, `little-endian data (${SUPPORTED})`, `big-endian dtype '${d}' (convert with a.astype(a.dtype.newbyteorder('<')))`);
+        fail(ctx, `little-endian data (${SUPPORTED_READ})`, `big-endian dtype '${d}' (convert with a.astype(a.dtype.newbyteorder('<')))`);
       }
       return dtype;
     }
   }
-  return fail(ctx, `a supported dtype (${SUPPORTED})`, `dtype '${d}'`);
+  return fail(ctx, `a supported dtype (${SUPPORTED_READ})`, `dtype '${d}'`);
 }
 
 /**
@@ -283,9 +297,13 @@ export async function readNpyHeader(path: string, argName = 'path'): Promise<Npy
  * Decode `count` elements starting at element index `first` from `bytes` (a fresh, 0-offset buffer). int64 values
  * must fit in int32 (they are class labels); the first one that does not is reported with its flat index.
  */
-function decode(bytes: Uint8Array, dtype: NpyDtype, count: number, first: number, ctx: InputContext): NpyData {
+export function decode(bytes: Uint8Array, dtype: NpyReadDtype, count: number, first: number, ctx: InputContext): NpyData {
   const buffer = bytes.buffer as ArrayBuffer;
   if (dtype === 'uint8' || dtype === 'bool') return bytes;
+  if (dtype === 'float16') return decodeFloat16(bytes, count);
+  if (dtype === 'int8' || dtype === 'int16' || dtype === 'uint16' || dtype === 'uint32' || dtype === 'uint64') {
+    return decodeSmallInts(bytes, dtype, count, first, ctx);
+  }
   if (dtype === 'int64') {
     const out = new Int32Array(count);
     const view = new DataView(buffer, bytes.byteOffset, bytes.byteLength);
@@ -308,6 +326,52 @@ function decode(bytes: Uint8Array, dtype: NpyDtype, count: number, first: number
   if (dtype === 'float32') return Float32Array.from({ length: count }, (_, i) => view.getFloat32(4 * i, true));
   if (dtype === 'float64') return Float64Array.from({ length: count }, (_, i) => view.getFloat64(8 * i, true));
   return Int32Array.from({ length: count }, (_, i) => view.getInt32(4 * i, true));
+}
+
+/** Float32 value of every float16 bit pattern (IEEE 754 binary16: exact in float32), built on first use. */
+let halfTable: Float32Array | null = null;
+function float16Table(): Float32Array {
+  if (halfTable) return halfTable;
+  halfTable = new Float32Array(65536);
+  for (let h = 0; h < 65536; h++) {
+    const sign = h & 0x8000 ? -1 : 1;
+    const exponent = (h >> 10) & 0x1f;
+    const mantissa = h & 0x3ff;
+    halfTable[h] =
+      exponent === 0 ? sign * mantissa * 2 ** -24
+      : exponent === 31 ? (mantissa ? Number.NaN : sign * Infinity)
+      : sign * (1 + mantissa / 1024) * 2 ** (exponent - 15);
+  }
+  return halfTable;
+}
+
+/** Little-endian float16 elements widened to float32. */
+function decodeFloat16(bytes: Uint8Array, count: number): Float32Array {
+  const table = float16Table();
+  const out = new Float32Array(count);
+  for (let i = 0; i < count; i++) out[i] = table[bytes[2 * i]! | (bytes[2 * i + 1]! << 8)]!;
+  return out;
+}
+
+/** Little-endian int8/int16/uint16/uint32/uint64 elements as int32 (range-checked). */
+function decodeSmallInts(bytes: Uint8Array, dtype: 'int8' | 'int16' | 'uint16' | 'uint32' | 'uint64', count: number, first: number, ctx: InputContext): Int32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Int32Array(count);
+  for (let i = 0; i < count; i++) {
+    let v: number;
+    if (dtype === 'int8') v = view.getInt8(i);
+    else if (dtype === 'int16') v = view.getInt16(2 * i, true);
+    else if (dtype === 'uint16') v = view.getUint16(2 * i, true);
+    else if (dtype === 'uint32') v = view.getUint32(4 * i, true);
+    else {
+      const hi = view.getUint32(8 * i + 4, true);
+      v = hi === 0 ? view.getUint32(8 * i, true) : Infinity;
+      if (hi !== 0) fail(ctx, 'uint64 values within the int32 range', `${view.getBigUint64(8 * i, true)} at index ${first + i}`);
+    }
+    if (v > 2 ** 31 - 1) fail(ctx, `${dtype} values within the int32 range`, `${v} at index ${first + i}`);
+    out[i] = v;
+  }
+  return out;
 }
 
 /** Read a whole `.npy` file. `argName` names the argument in error messages (e.g. `--logits`). */
@@ -588,4 +652,14 @@ export async function createNpyWriter(path: string, shape: readonly number[], dt
     },
     abort: () => file.abort(),
   };
+}
+
+/** Parse a whole `.npy` file held in memory (e.g. an `.npz` member or standard input). */
+export function parseNpyBytes(bytes: Uint8Array, ctx: InputContext): NpyArray {
+  const parsed = parseHeader(bytes, bytes.length, ctx);
+  if ('needBytes' in parsed) return fail(ctx, `a header of ${parsed.needBytes} bytes`, `${bytes.length} bytes`);
+  const size = parsed.count * ITEM_SIZE[parsed.dtype];
+  const copy = freshBytes(size);
+  copy.set(bytes.subarray(parsed.dataOffset, parsed.dataOffset + size));
+  return { dtype: parsed.dtype, shape: parsed.shape, data: decode(copy, parsed.dtype, parsed.count, 0, ctx) };
 }

@@ -2,25 +2,88 @@ import { extname } from 'node:path';
 import { describe, invalidArgument } from '../util/errors.js';
 import { matrix, type Matrix } from '../util/matrix.js';
 import { parseLabelsCsv, parseNumericCsv } from './csv.js';
-import { readInputText, type InputContext } from './input-file.js';
+import { readInputBytes, readInputText, type InputContext } from './input-file.js';
 import { parseLabelsJson, parseMatrixJson, type MatrixKey } from './json-arrays.js';
-import { labelsLength, matrixShape, readNpy, readNpyHeader, readNpyRows, toLabelData, toMatrixData } from './npy.js';
+import { pickArray, readNpzArrays, readSafetensorsArrays } from './named-arrays.js';
+import { labelsLength, matrixShape, parseNpyBytes, readNpy, readNpyHeader, readNpyRows, toLabelData, toMatrixData, type NpyArray } from './npy.js';
 
 /**
- * Reading predictions (N × C logits or probabilities) and labels (N class indices) from `.npy`, `.csv`
- * (also `.tsv`, `.txt`) or `.json` files, chosen by extension. Sources expose their size before any data is read
- * and then yield row chunks: `.npy` files are streamed from disk, CSV/JSON files are parsed whole and sliced.
+ * Reading predictions (N × C logits or probabilities) and labels (N class indices) from `.npy`, `.npz`,
+ * `.safetensors`, `.csv` (also `.tsv`, `.txt`) or `.json` files, chosen by extension, or from standard input
+ * (`-`, format recognised from the content: the npy magic, a ZIP signature, a safetensors header, JSON, else
+ * CSV). `.npz`/`.safetensors` members are chosen with `FILE:NAME` (e.g. `outputs.npz:logits`), else by their
+ * usual names (logits/probs/..., labels/targets/y) or as the only array. Sources expose their size before any
+ * data is read and then yield row chunks: `.npy` files are streamed from disk, the other formats are read whole
+ * and sliced.
  */
 
-export type FileFormat = 'npy' | 'csv' | 'json';
+export type FileFormat = 'npy' | 'npz' | 'safetensors' | 'csv' | 'json';
 
-/** The format of `path` by its extension (case-insensitive). */
+const EXTENSIONS = 'a file ending in .npy, .npz, .safetensors, .csv, .tsv, .txt or .json (or - for standard input)';
+
+/** A path split into the file and an optional member name (`FILE.npz:NAME`, `FILE.safetensors:NAME`). */
+export function splitMember(path: string): { file: string; member: string | undefined } {
+  const m = /^(.*\.(?:npz|safetensors)):([^:/\\]+)$/i.exec(path);
+  return m ? { file: m[1]!, member: m[2]! } : { file: path, member: undefined };
+}
+
+/** The format of `path` by its extension (case-insensitive); `-` (standard input) is recognised later by content. */
 export function fileFormat(path: string, argName: string): FileFormat {
-  const ext = extname(path).toLowerCase();
+  const ext = extname(splitMember(path).file).toLowerCase();
   if (ext === '.npy') return 'npy';
+  if (ext === '.npz') return 'npz';
+  if (ext === '.safetensors') return 'safetensors';
   if (ext === '.csv' || ext === '.tsv' || ext === '.txt') return 'csv';
   if (ext === '.json') return 'json';
-  return invalidArgument(argName, 'a file ending in .npy, .csv, .tsv, .txt or .json', describe(path));
+  if (ext === '.pt' || ext === '.pth')
+    invalidArgument(
+      argName,
+      EXTENSIONS,
+      `${describe(path)}: PyTorch torch.save files (pickles) are not read; save the tensor with safetensors ` +
+        "(safetensors.torch.save_file({'logits': t}, 'out.safetensors')) or NumPy (np.save('out.npy', t.numpy()))",
+    );
+  return invalidArgument(argName, EXTENSIONS, describe(path));
+}
+
+/** The format of in-memory bytes (standard input) by content. */
+export function sniffFormat(bytes: Uint8Array): FileFormat {
+  if (bytes[0] === 0x93 && bytes[1] === 0x4e && bytes[2] === 0x55) return 'npy';
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) return 'npz';
+  if (bytes.length > 9 && bytes[8] === 0x7b && bytes[4] === 0 && bytes[5] === 0 && bytes[6] === 0 && bytes[7] === 0) return 'safetensors';
+  let i = 0;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09 || bytes[i] === 0xef || bytes[i] === 0xbb || bytes[i] === 0xbf)) i++;
+  return bytes[i] === 0x7b || bytes[i] === 0x5b ? 'json' : 'csv';
+}
+
+const MATRIX_NAMES = ['logits', 'probs', 'probabilities', 'predictions', 'preds', 'outputs', 'scores'];
+const LABEL_NAMES = ['labels', 'label', 'targets', 'target', 'y', 'y_true'];
+
+/** Read an input that is parsed whole: the format, plus its bytes (binary) or its text. */
+async function readWhole(path: string, argName: string): Promise<{ format: FileFormat; ctx: InputContext; member: string | undefined; bytes: Uint8Array }> {
+  const { file, member } = splitMember(path);
+  const ctx: InputContext = { argName, path: file };
+  const bytes = await readInputBytes(ctx);
+  const format = file === '-' ? sniffFormat(bytes) : fileFormat(path, argName);
+  return { format, ctx, member, bytes };
+}
+
+function textOf(bytes: Uint8Array): string {
+  const text = new TextDecoder().decode(bytes);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** The array a binary container holds for a flag (npy, npz, safetensors). */
+function binaryArray(format: FileFormat, bytes: Uint8Array, ctx: InputContext, member: string | undefined, preferred: readonly string[]): NpyArray {
+  if (format === 'npy') return parseNpyBytes(bytes, ctx);
+  const arrays = format === 'npz' ? readNpzArrays(bytes, ctx) : readSafetensorsArrays(bytes, ctx);
+  return pickArray(arrays, ctx, member, preferred);
+}
+
+/** Whether `path` is read whole (standard input, .npz, .safetensors) rather than streamed or parsed as text by path. */
+function readsWhole(path: string, argName: string): boolean {
+  if (path === '-') return true;
+  const format = fileFormat(path, argName);
+  return format === 'npz' || format === 'safetensors';
 }
 
 export interface MatrixReadOptions {
@@ -54,7 +117,7 @@ function sliceRows(m: Matrix, start: number, end: number): Matrix {
 /** Open a prediction matrix file (`argName` names it in errors, e.g. `--logits`). */
 export async function openMatrixSource(path: string, argName: string, options: MatrixReadOptions = {}): Promise<MatrixSource> {
   const ctx: InputContext = { argName, path };
-  const format = fileFormat(path, argName);
+  const format = readsWhole(path, argName) ? 'whole' : fileFormat(path, argName);
   if (format === 'npy') {
     const header = await readNpyHeader(path, argName);
     const [rows, cols] = matrixShape(header.shape, ctx);
@@ -73,7 +136,7 @@ export async function openMatrixSource(path: string, argName: string, options: M
 /** Open a labels file (`argName` names it in errors, e.g. `--labels`). */
 export async function openLabelsSource(path: string, argName: string, options: LabelsReadOptions = {}): Promise<LabelsSource> {
   const ctx: InputContext = { argName, path };
-  if (fileFormat(path, argName) === 'npy') {
+  if (!readsWhole(path, argName) && fileFormat(path, argName) === 'npy') {
     const header = await readNpyHeader(path, argName);
     const length = labelsLength(header.shape, ctx);
     return { length, chunks: (rowsPerChunk) => readNpyRows(path, { rowsPerChunk, argName, as: 'labels' }) };
@@ -89,6 +152,14 @@ export async function openLabelsSource(path: string, argName: string, options: L
 
 /** Read a whole prediction matrix (N × C) from .npy, CSV or JSON. Values are not validated here. */
 export async function readMatrixFile(path: string, argName: string, options: MatrixReadOptions = {}): Promise<Matrix> {
+  if (readsWhole(path, argName)) {
+    const whole = await readWhole(path, argName);
+    if (whole.format === 'csv' || whole.format === 'json') return matrixFromText(textOf(whole.bytes), whole.format, whole.ctx, options);
+    const preferred = options.key ? [options.key, ...MATRIX_NAMES] : MATRIX_NAMES;
+    const array = binaryArray(whole.format, whole.bytes, whole.ctx, whole.member, preferred);
+    const [rows, cols] = matrixShape(array.shape, whole.ctx);
+    return matrix(rows, cols, toMatrixData(array.data));
+  }
   const ctx: InputContext = { argName, path };
   const format = fileFormat(path, argName);
   if (format === 'npy') {
@@ -96,7 +167,10 @@ export async function readMatrixFile(path: string, argName: string, options: Mat
     const [rows, cols] = matrixShape(array.shape, ctx);
     return matrix(rows, cols, toMatrixData(array.data));
   }
-  const text = await readInputText(ctx);
+  return matrixFromText(await readInputText(ctx), format, ctx, options);
+}
+
+function matrixFromText(text: string, format: FileFormat, ctx: InputContext, options: MatrixReadOptions): Matrix {
   if (format === 'json') return parseMatrixJson(text, ctx, options.key);
   const table = parseNumericCsv(text, ctx);
   return matrix(table.rows, table.cols, table.data);
@@ -104,6 +178,14 @@ export async function readMatrixFile(path: string, argName: string, options: Mat
 
 /** Read all labels (N integers) from .npy, CSV or JSON. Integrality is checked; the class range is not. */
 export async function readLabelsFile(path: string, argName: string, options: LabelsReadOptions = {}): Promise<Int32Array> {
+  if (readsWhole(path, argName)) {
+    const whole = await readWhole(path, argName);
+    if (whole.format === 'json') return parseLabelsJson(textOf(whole.bytes), whole.ctx);
+    if (whole.format === 'csv') return parseLabelsCsv(textOf(whole.bytes), whole.ctx, options.column);
+    const array = binaryArray(whole.format, whole.bytes, whole.ctx, whole.member, LABEL_NAMES);
+    labelsLength(array.shape, whole.ctx);
+    return toLabelData(array.data, whole.ctx);
+  }
   const ctx: InputContext = { argName, path };
   const format = fileFormat(path, argName);
   if (format === 'npy') {

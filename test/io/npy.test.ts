@@ -229,7 +229,7 @@ test('malformed files are refused with a message naming the argument and the pro
     ['header not a dict', rawNpy("['descr', '<f4']", f4Bytes([1])), /header dict/],
     ['big-endian', rawNpy("{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }", f4Bytes([1])), /little-endian data .*got big-endian dtype '>f4'/],
     ['fortran order', rawNpy("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }", f4Bytes([1, 2, 3, 4])), /C order .*got fortran_order True with shape \(2, 2\)/],
-    ['float16', rawNpy("{'descr': '<f2', 'fortran_order': False, 'shape': (2,), }", f4Bytes([1])), /supported dtype .*got dtype '<f2'/],
+    ['float128', rawNpy("{'descr': '<f16', 'fortran_order': False, 'shape': (1,), }", f4Bytes([1, 2, 3, 4])), /supported dtype .*got dtype '<f16'/],
     ['structured', rawNpy("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }", f4Bytes([1])), /plain dtype .*structured dtype/],
     ['object', rawNpy("{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", new Uint8Array(8)), /numeric data .*object array/],
   ];

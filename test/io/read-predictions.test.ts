@@ -43,7 +43,7 @@ test('the format is chosen by extension, case-insensitively', () => {
   assert.equal(fileFormat('b.tsv', 'x'), 'csv');
   assert.equal(fileFormat('c.txt', 'x'), 'csv');
   assert.equal(fileFormat('d.Json', 'x'), 'json');
-  assert.throws(() => fileFormat('e.pt', '--logits'), /--logits: expected a file ending in \.npy, \.csv, \.tsv, \.txt or \.json, got "e\.pt"/);
+  assert.throws(() => fileFormat('e.pt', '--logits'), /--logits: expected a file ending in \.npy, \.npz, \.safetensors, \.csv, \.tsv, \.txt or \.json \(or - for standard input\), got "e\.pt": PyTorch torch\.save files/);
 });
 
 test('the same matrix and labels read identically from .npy, .csv, .tsv and .json', async () => {
