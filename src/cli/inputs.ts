@@ -106,24 +106,49 @@ export interface InputChunk {
   readonly labels: Int32Array;
 }
 
-/** Stream validated chunks of predictions with their labels. */
+/**
+ * Stream validated chunks of predictions with their labels. With `ignoreIndex`, rows whose label equals it
+ * (e.g. −100 or 255, the `ignore_index` of dense/segmentation losses) are dropped before the label check; the
+ * chunks' offsets then count the kept rows.
+ */
 export async function* validatedChunks(
   predictions: PredictionInput,
   labels: LabelsSource,
   rowsPerChunk = ROWS_PER_CHUNK,
+  ignoreIndex?: number,
 ): AsyncGenerator<InputChunk> {
   const labelChunks = labels.chunks(rowsPerChunk);
   let offset = 0;
-  for await (const m of predictions.source.chunks(rowsPerChunk)) {
+  let kept = 0;
+  for await (const read of predictions.source.chunks(rowsPerChunk)) {
     const next = await labelChunks.next();
-    const y = next.done ? new Int32Array(0) : next.value;
+    let y = next.done ? new Int32Array(0) : next.value;
+    let m = read;
     requirePredictionValues(m, predictions.kind, predictions.argName, offset);
-    requireLabels(y, m.rows, m.cols, '--labels', offset);
     lookAtLogits(predictions, m);
-    yield { offset, matrix: m, labels: y };
-    offset += m.rows;
+    if (ignoreIndex !== undefined) ({ matrix: m, labels: y } = dropIgnored(m, y, ignoreIndex));
+    requireLabels(y, m.rows, m.cols, '--labels', ignoreIndex === undefined ? offset : kept);
+    yield { offset: kept, matrix: m, labels: y };
+    offset += read.rows;
+    kept += m.rows;
   }
   await labelChunks.return(undefined);
+}
+
+/** The rows of a chunk whose label is not `ignoreIndex`. */
+function dropIgnored(m: Matrix, y: Int32Array, ignoreIndex: number): { matrix: Matrix; labels: Int32Array } {
+  let keep = 0;
+  for (let i = 0; i < y.length; i++) if (y[i] !== ignoreIndex) keep++;
+  if (keep === y.length) return { matrix: m, labels: y };
+  const data = m.data instanceof Float32Array ? new Float32Array(keep * m.cols) : new Float64Array(keep * m.cols);
+  const labels = new Int32Array(keep);
+  let r = 0;
+  for (let i = 0; i < y.length; i++) {
+    if (y[i] === ignoreIndex) continue;
+    data.set(m.data.subarray(i * m.cols, (i + 1) * m.cols), r * m.cols);
+    labels[r++] = y[i]!;
+  }
+  return { matrix: matrix(keep, m.cols, data), labels };
 }
 
 /** Stream validated prediction chunks without labels. */
@@ -138,10 +163,11 @@ export async function* validatedPredictionChunks(predictions: PredictionInput, r
 }
 
 /** Read everything into memory (for methods that need all samples at once: fitting, sorting metrics, bootstrap). */
-export async function readAll(chunks: AsyncIterable<InputChunk>, rows: number, cols: number): Promise<{ matrix: Matrix; labels: Int32Array }> {
+export async function readAll(chunks: AsyncIterable<InputChunk>, _rows: number, cols: number): Promise<{ matrix: Matrix; labels: Int32Array }> {
   const parts: InputChunk[] = [];
   for await (const chunk of chunks) parts.push(chunk);
   if (parts.length === 1) return { matrix: parts[0]!.matrix, labels: parts[0]!.labels };
+  const rows = parts.reduce((n, p) => n + p.matrix.rows, 0); // fewer than the file's rows with an ignore index
   const float32 = parts.every((p) => p.matrix.data instanceof Float32Array);
   const data = float32 ? new Float32Array(rows * cols) : new Float64Array(rows * cols);
   const labels = new Int32Array(parts.reduce((n, p) => n + p.labels.length, 0));

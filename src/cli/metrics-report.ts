@@ -7,6 +7,8 @@ import {
   type CalibrationMetrics,
   type MetricName,
 } from '../metrics/index.js';
+import type { AdaptiveScheme } from '../metrics/adaptive-ece.js';
+import type { MarginalBinning } from '../metrics/marginal-ece.js';
 import { requireNumber } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
 import { Random } from '../util/random.js';
@@ -24,6 +26,10 @@ export interface EvalSettings {
   readonly bins: number;
   readonly convention: BinConvention;
   readonly classes: number;
+  /** AdaECE scheme, marginal-ECE bins and the label-binned norm (CalibrationAccumulator options; defaults as there). */
+  readonly adaptive?: AdaptiveScheme;
+  readonly marginalBinning?: MarginalBinning;
+  readonly labelBinnedP?: number;
 }
 
 /** How each metric is shown in tables: a label and whether it is a percentage (else a plain number). */

@@ -3,6 +3,8 @@ import { requireTopLabel } from './validation.js';
 import { pav } from '../posthoc/isotonic-regression.js';
 import { invalidArgument } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
+import { defineMetric } from './metric-definition.js';
+import type { MetricContext } from './metric-context.js';
 
 /**
  * CORP decomposition of the Brier score (Dimitriadis, Gneiting & Jordan 2021, "Stable reliability diagrams for
@@ -71,3 +73,34 @@ export function corpDecomposition(p: FloatArray, y: Uint8Array): CorpDecompositi
   if (p.length === 0) invalidArgument('p', 'at least one forecast', '0 forecasts');
   return corpFromSorted(sortTopLabel(p, y));
 }
+
+function topLabelCorp(context: MetricContext): CorpDecomposition {
+  return context.shared('corp', () => corpFromSorted(context.sorted()));
+}
+
+export const corpMcb = defineMetric({
+  key: 'corp_mcb',
+  label: 'CORP miscalibration MCB',
+  percent: false,
+  scope: 'top-label',
+  description: 'Brier miscalibration of the confidences after isotonic (PAV) recalibration (Dimitriadis et al. 2021)',
+  compute: (context) => topLabelCorp(context).mcb,
+});
+
+export const corpDsc = defineMetric({
+  key: 'corp_dsc',
+  label: 'CORP discrimination DSC',
+  percent: false,
+  scope: 'top-label',
+  description: 'Brier discrimination of the recalibrated confidences (Dimitriadis et al. 2021)',
+  compute: (context) => topLabelCorp(context).dsc,
+});
+
+export const corpUnc = defineMetric({
+  key: 'corp_unc',
+  label: 'CORP uncertainty UNC',
+  percent: false,
+  scope: 'top-label',
+  description: 'Brier uncertainty acc·(1 − acc); confidence Brier = MCB − DSC + UNC',
+  compute: (context) => topLabelCorp(context).unc,
+});

@@ -4,6 +4,8 @@ import type { TestResult } from './spiegelhalter-test.js';
 import { requireTopLabel } from './validation.js';
 import { invalidArgument } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
+import { defineMetric } from './metric-definition.js';
+import type { MetricContext } from './metric-context.js';
 
 /**
  * Calibration tests on the cumulative differences of Arrieta-Ibarra, Gujral, Tannen, Tygert & Xu 2022
@@ -86,3 +88,36 @@ export function cumulativeCalibrationTests(s: FloatArray, r: Uint8Array): Cumula
   if (s.length === 0) invalidArgument('s', 'at least one sample', '0 samples');
   return cumulativeTestsFromSorted(sortTopLabel(s, r));
 }
+
+function topLabelCumulative(context: MetricContext): CumulativeTests {
+  return context.shared('cumulative-tests', () => cumulativeTestsFromSorted(context.sorted()));
+}
+
+export const ksPValue = defineMetric({
+  key: 'ks_p',
+  label: 'KS test p-value',
+  percent: false,
+  scope: 'top-label',
+  nullable: true,
+  description: 'p-value of the KS error scaled by σ (max |Brownian motion|; Arrieta-Ibarra et al. 2022)',
+  compute: (context) => topLabelCumulative(context).ks.pValue,
+});
+
+export const kuiperMetric = defineMetric({
+  key: 'kuiper',
+  label: 'Kuiper ECCE-R (%)',
+  percent: true,
+  scope: 'top-label',
+  description: 'range of the cumulative calibration differences, ECCE-R (Arrieta-Ibarra et al. 2022)',
+  compute: (context) => topLabelCumulative(context).kuiper.range,
+});
+
+export const kuiperPValue = defineMetric({
+  key: 'kuiper_p',
+  label: 'Kuiper test p-value',
+  percent: false,
+  scope: 'top-label',
+  nullable: true,
+  description: 'p-value of ECCE-R scaled by σ (range of a Brownian motion; Arrieta-Ibarra et al. 2022)',
+  compute: (context) => topLabelCumulative(context).kuiper.pValue,
+});

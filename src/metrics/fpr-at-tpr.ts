@@ -3,6 +3,7 @@ import { requireFiniteScores, requireTopLabel } from './validation.js';
 import { sortTopLabel } from './sorted-top-label.js';
 import { invalidArgument, requireNumber } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
+import { defineMetric } from './metric-definition.js';
 
 /**
  * False-positive rate at a true-positive rate (FPR at 95 % TPR, "FPR95": Hendrycks & Gimpel 2017; Liang et al.
@@ -65,3 +66,13 @@ export function errorFprAtTpr(confidence: FloatArray, correct: Uint8Array, tpr =
   const sorted = sortTopLabel(confidence, correct);
   return fprAtTprFromSorted(sorted.confidence, sorted.correct, tpr);
 }
+
+export const fpr95Metric = defineMetric({
+  key: 'fpr95',
+  label: 'FPR at 95% TPR (%)',
+  percent: true,
+  scope: 'top-label',
+  nullable: true,
+  description: 'fraction of errors accepted when 95 % of the correct predictions are (confidence as the score)',
+  compute: (context) => fprAtTprFromSorted(context.sorted().confidence, context.sorted().correct, 0.95),
+});

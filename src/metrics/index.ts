@@ -80,3 +80,4 @@ export { oodScores, OOD_SCORES, requireOodScore, type OodScore } from './ood-sco
 export { CONFORMAL_METHODS, requireConformalMethod, type ConformalMethod } from './conformal-scores.js';
 export { fitConformal, predictionSets, conformalMetrics, type ConformalPredictor, type ConformalMetrics, type ConformalFitOptions } from './conformal-prediction.js';
 export { calibrationCurve, type CalibrationCurve, type CurveStrategy } from './calibration-curve.js';
+export { binaryCalibrationError } from './binary-calibration-error.js';

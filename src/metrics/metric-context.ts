@@ -27,6 +27,7 @@ export class MetricContext {
   private sortedSamples: SortedTopLabel | null = null;
   private adaptiveSums: BinSums | null = null;
   private sweepResult: SweepResult | null = null;
+  private readonly memo = new Map<string, unknown>();
 
   constructor(top: TopLabelAccumulator, classStatistics: ClassStatistics | null = null) {
     if (top.count < 1) invalidArgument('accumulator', 'at least one sample before compute', '0 samples');
@@ -61,6 +62,15 @@ export class MetricContext {
   /** The monotonic sweep (ℓ2, at most `sweepMaxBins` bins). */
   sweep(): SweepResult {
     return (this.sweepResult ??= sweepFromSorted(this.sorted(), 2, this.top.sweepMaxBins));
+  }
+
+  /**
+   * A value several metrics derive from (e.g. the smooth ECE and its bandwidth, AURC and E-AURC), computed at
+   * most once per `compute()`; `key` names it uniquely (by convention the file that defines it).
+   */
+  shared<T>(key: string, compute: () => T): T {
+    if (!this.memo.has(key)) this.memo.set(key, compute());
+    return this.memo.get(key) as T;
   }
 
   /** The classwise statistics (only in a `CalibrationAccumulator`). */

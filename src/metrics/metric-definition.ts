@@ -26,6 +26,11 @@ export interface MetricDefinition<K extends string = string> {
    * own state.
    */
   readonly scope?: 'top-label' | 'rows';
+  /**
+   * The value may be NaN (null in JSON) on degenerate inputs — e.g. an AUROC or FPR when every prediction is
+   * correct, a test statistic with zero variance, an area with a single sample. Other metrics must be finite.
+   */
+  readonly nullable?: boolean;
   /** The metric's own per-sample state: its fields and how each merges (metric-state.ts). */
   readonly state?: (shape: MetricShape) => StateSpec;
   /** Whether `update` reads `block.probabilities` (for logit inputs they are then computed per block). */

@@ -33,6 +33,13 @@ import {
   oe,
   sweepEce,
 } from './top-label-metrics.js';
+import { smoothEceBandwidth, smoothEceMetric } from './smooth-ece.js';
+import { aurcMetric, augrcMetric, coverageAt5Risk, eaurcMetric, riskAt80Coverage } from './risk-coverage.js';
+import { fpr95Metric } from './fpr-at-tpr.js';
+import { mmceMetric } from './mmce.js';
+import { spiegelhalterP, spiegelhalterZ } from './spiegelhalter-test.js';
+import { ksPValue, kuiperMetric, kuiperPValue } from './cumulative-calibration-tests.js';
+import { corpDsc, corpMcb, corpUnc } from './corp-decomposition.js';
 
 export const METRICS = [
   accuracy,
@@ -50,9 +57,26 @@ export const METRICS = [
   ks,
   debiasedEce,
   sweepEce,
+  smoothEceMetric,
+  smoothEceBandwidth,
+  mmceMetric,
+  ksPValue,
+  kuiperMetric,
+  kuiperPValue,
+  spiegelhalterZ,
+  spiegelhalterP,
+  corpMcb,
+  corpDsc,
+  corpUnc,
   meanConfidence,
   meanEntropy,
   errorAuroc,
+  aurcMetric,
+  eaurcMetric,
+  augrcMetric,
+  riskAt80Coverage,
+  coverageAt5Risk,
+  fpr95Metric,
 ] as const satisfies readonly MetricDefinition[];
 
 type Declared = (typeof METRICS)[number];

@@ -2,6 +2,7 @@ import { sortTopLabel, type SortedTopLabel } from './sorted-top-label.js';
 import { requireTopLabel } from './validation.js';
 import { invalidArgument, requireNumber } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
+import { defineMetric } from './metric-definition.js';
 
 /**
  * MMCE as a metric (Kumar, Sarawagi & Jain 2018, "Trainable calibration measures for neural networks from
@@ -37,3 +38,12 @@ export function mmce(confidence: FloatArray, correct: Uint8Array, width = MMCE_W
   requireNumber('width', width, { min: 0, exclusiveMin: true });
   return mmceFromSorted(sortTopLabel(confidence, correct), width);
 }
+
+export const mmceMetric = defineMetric({
+  key: 'mmce',
+  label: 'MMCE (%)',
+  percent: true,
+  scope: 'top-label',
+  description: 'maximum mean calibration error, Laplacian kernel of width 0.4 (Kumar et al. 2018)',
+  compute: (context) => mmceFromSorted(context.sorted()),
+});

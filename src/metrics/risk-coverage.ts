@@ -2,6 +2,8 @@ import { sortTopLabel, type SortedTopLabel } from './sorted-top-label.js';
 import { requireTopLabel } from './validation.js';
 import { invalidArgument, requireNumber } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
+import { defineMetric } from './metric-definition.js';
+import type { MetricContext } from './metric-context.js';
 
 /**
  * Selective prediction (Geifman & El-Yaniv 2017): accept the k most confident of N predictions; coverage
@@ -138,3 +140,55 @@ export function riskAtCoverage(confidence: FloatArray, correct: Uint8Array, cove
 export function coverageAtRisk(confidence: FloatArray, correct: Uint8Array, risk: number): number {
   return coverageAtRiskFromSorted(sortedInput(confidence, correct), risk);
 }
+
+function topLabelSelective(context: MetricContext): SelectiveMetrics {
+  return context.shared('risk-coverage', () => selectiveFromSorted(context.sorted()));
+}
+
+export const aurcMetric = defineMetric({
+  key: 'aurc',
+  label: 'AURC (%)',
+  percent: true,
+  scope: 'top-label',
+  nullable: true,
+  description: 'area under the risk–coverage curve (Geifman & El-Yaniv 2017; TorchUncertainty normalisation)',
+  compute: (context) => topLabelSelective(context).aurc,
+});
+
+export const eaurcMetric = defineMetric({
+  key: 'eaurc',
+  label: 'E-AURC (%)',
+  percent: true,
+  scope: 'top-label',
+  nullable: true,
+  description: 'excess AURC over an oracle ranking errors last (Geifman et al. 2019)',
+  compute: (context) => topLabelSelective(context).eaurc,
+});
+
+export const augrcMetric = defineMetric({
+  key: 'augrc',
+  label: 'AUGRC (%)',
+  percent: true,
+  scope: 'top-label',
+  nullable: true,
+  description: 'area under the generalised risk–coverage curve (Traub et al. 2024)',
+  compute: (context) => topLabelSelective(context).augrc,
+});
+
+export const riskAt80Coverage = defineMetric({
+  key: 'risk_at_80cov',
+  label: 'risk at 80% coverage (%)',
+  percent: true,
+  scope: 'top-label',
+  description: 'error rate among the 80 % most confident predictions (TorchUncertainty RiskAt80Cov)',
+  compute: (context) => riskAtCoverageFromSorted(context.sorted(), 0.8),
+});
+
+export const coverageAt5Risk = defineMetric({
+  key: 'cov_at_5risk',
+  label: 'coverage at 5% risk (%)',
+  percent: true,
+  scope: 'top-label',
+  description: 'largest coverage whose selective risk is at most 5 % (TorchUncertainty CovAt5Risk; 0 if none)',
+  compute: (context) => coverageAtRiskFromSorted(context.sorted(), 0.05),
+});

@@ -2,6 +2,8 @@ import { interpolateGrid, reflectedConvolve, roundToGrid, smootherGridSize, unit
 import { requireTopLabel } from './validation.js';
 import { invalidArgument, requireNumber } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
+import { defineMetric } from './metric-definition.js';
+import type { MetricContext } from './metric-context.js';
 
 /**
  * Smooth ECE (Błasiok & Nakkiran 2023, "Smooth ECE: principled reliability diagrams via kernel smoothing";
@@ -98,3 +100,31 @@ export function smoothEce(f: FloatArray, y: Uint8Array, options: { bandwidth?: n
     options.bandwidth === undefined ? evaluator.bandwidth() : requireNumber('bandwidth', options.bandwidth, { min: 0, exclusiveMin: true, max: 1 });
   return { value: evaluator.at(bandwidth), bandwidth };
 }
+
+/** smECE and σ* of the top-label samples (in arrival order, as relplot sums them), once per compute. */
+function topLabelSmoothEce(context: MetricContext): SmoothEceResult {
+  return context.shared('smooth-ece', () => {
+    const { confidence, correct } = context.top.views();
+    const evaluator = new SmoothEceEvaluator(confidence, correct);
+    const bandwidth = evaluator.bandwidth();
+    return { value: evaluator.at(bandwidth), bandwidth };
+  });
+}
+
+export const smoothEceMetric = defineMetric({
+  key: 'smooth_ece',
+  label: 'smooth ECE (%)',
+  percent: true,
+  scope: 'top-label',
+  description: 'smooth ECE with the automatic bandwidth σ* (Błasiok & Nakkiran 2023; relplot)',
+  compute: (context) => topLabelSmoothEce(context).value,
+});
+
+export const smoothEceBandwidth = defineMetric({
+  key: 'smooth_ece_bandwidth',
+  label: 'smooth ECE bandwidth σ*',
+  percent: false,
+  scope: 'top-label',
+  description: 'the kernel bandwidth σ* = smECE_σ* chosen for `smooth_ece`',
+  compute: (context) => topLabelSmoothEce(context).bandwidth,
+});

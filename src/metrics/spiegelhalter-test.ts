@@ -2,6 +2,8 @@ import { requireTopLabel } from './validation.js';
 import { normalUpperTail } from './normal-tail.js';
 import { invalidArgument } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
+import { defineMetric } from './metric-definition.js';
+import type { MetricContext } from './metric-context.js';
 
 /**
  * Spiegelhalter's Z test of calibration (Spiegelhalter 1986, "Probabilistic prediction in patient management
@@ -47,3 +49,30 @@ export function spiegelhalterTest(p: FloatArray, y: Uint8Array): TestResult {
   if (p.length === 0) invalidArgument('p', 'at least one sample', '0 samples');
   return spiegelhalterFromSums(addSpiegelhalter({ numerator: 0, variance: 0 }, p, y));
 }
+
+function topLabelSpiegelhalter(context: MetricContext): TestResult {
+  return context.shared('spiegelhalter', () => {
+    const { confidence, correct } = context.top.views();
+    return spiegelhalterFromSums(addSpiegelhalter({ numerator: 0, variance: 0 }, confidence, correct));
+  });
+}
+
+export const spiegelhalterZ = defineMetric({
+  key: 'spiegelhalter_z',
+  label: "Spiegelhalter's Z",
+  percent: false,
+  scope: 'top-label',
+  nullable: true,
+  description: "Spiegelhalter's Z statistic of the confidences (≈ N(0, 1) if calibrated; Spiegelhalter 1986)",
+  compute: (context) => topLabelSpiegelhalter(context).statistic,
+});
+
+export const spiegelhalterP = defineMetric({
+  key: 'spiegelhalter_p',
+  label: "Spiegelhalter's p-value",
+  percent: false,
+  scope: 'top-label',
+  nullable: true,
+  description: "two-sided p-value of Spiegelhalter's Z",
+  compute: (context) => topLabelSpiegelhalter(context).pValue,
+});

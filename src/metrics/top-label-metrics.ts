@@ -124,6 +124,7 @@ export const errorAuroc = defineMetric({
   label: 'error AUROC (%)',
   percent: true,
   scope: 'top-label',
+  nullable: true,
   description: 'AUROC of the confidence separating correct from incorrect predictions (null when all or none are correct)',
   compute: (context) => aurocFromSorted(context.sorted().confidence, context.sorted().correct),
 });

@@ -1,14 +1,33 @@
-import { clippedLogLoss, evaluateParallel, MAX_THREADS, METRIC_NAMES, PARALLEL_MIN_ROWS, requireBins, separateOneClasswiseEce } from '../../metrics/index.js';
-import { requireNumber } from '../../util/errors.js';
+import {
+  binaryCalibrationError,
+  clippedLogLoss,
+  calibrationCurve,
+  evaluateParallel,
+  MAX_THREADS,
+  METRIC_NAMES,
+  METRICS,
+  PARALLEL_MIN_ROWS,
+  requireBins,
+  separateOneClasswiseEce,
+  type CalibrationCurve,
+  type MetricDefinition,
+} from '../../metrics/index.js';
+import { requirePredictionValues, requireLabels } from '../../metrics/validation.js';
+import { readVectorFile } from '../../io/read-vector.js';
+import { openLabelsSource } from '../../io/read-predictions.js';
+import { invalidArgument, requireNumber } from '../../util/errors.js';
+import { matrix, type Matrix } from '../../util/matrix.js';
+import { UsageError } from '../args.js';
+import { requireReliabilityPath, writeReliability } from '../reliability-output.js';
+import { evaluateTopLabel, formatTopLabelTable, readTopLabelInputs, TOP_LABEL_FLAGS, topLabelJson, type TopLabelSettings } from '../top-label-eval.js';
+
 import { defineCommand, type CliIO } from '../command.js';
-import type { Matrix } from '../../util/matrix.js';
 import { requireFiniteValues } from '../finite-output.js';
 import { WorkProgress } from '../work-progress.js';
 import { wrapText } from '../format-table.js';
-import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, readAllShared, validatedChunks } from '../inputs.js';
+import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, readAllShared, validatedChunks, type InputChunk } from '../inputs.js';
 import { evalModel } from '../eval-model.js';
 import { MODEL_INPUT_FLAGS } from '../model-inputs.js';
-import { UsageError } from '../args.js';
 import { bootstrapAllMetrics, evaluateChunks, MAX_BOOTSTRAP_RESAMPLES, formatMetricsTable, metricsJson, type EvalSettings, type MetricIntervals } from '../metrics-report.js';
 
 /**
@@ -20,7 +39,10 @@ import { bootstrapAllMetrics, evaluateChunks, MAX_BOOTSTRAP_RESAMPLES, formatMet
 export const evalCommand = defineCommand({
   name: 'eval',
   summary: 'Compute every calibration metric (ECE, AdaECE, MCE, NLL, Brier, classwise ECE, KS, ...) of predictions.',
-  usage: '(--logits FILE | --probs FILE) --labels FILE [options]  |  (--model FILE | --run DIR) (--dataset NAME | --images DIR | --inputs X.npy --labels FILE) [options]',
+  usage:
+    '(--logits FILE | --probs FILE | --positive-probs FILE) --labels FILE [options]\n' +
+    '       calib eval --confidence FILE (--predicted FILE --labels FILE | --columns SPEC) [options]\n' +
+    '       calib eval (--model FILE | --run DIR) (--dataset NAME | --images DIR | --inputs X.npy --labels FILE) [options]',
   description: [
     'Table values are percentages for calibration errors, accuracy and confidence; NLL, Brier and entropy are plain.',
     'With --json, one JSON object with the metrics as fractions (not %) under snake_case names.',
@@ -37,6 +59,19 @@ export const evalCommand = defineCommand({
     "(scikit-learn's log_loss: p clipped to [eps, 1-eps], rows renormalised); --classwise-reduction sum adds",
     'classwise_ece_sum (summed over classes instead of averaged); --classwise-separate-one M adds',
     'classwise_ece_separate_one: M bins [l,u) plus a separate bin for p = 1 (Kull et al. 2019: M = 14, with sum).',
+    'Top-label results: --confidence with --predicted and --labels (or one CSV/JSON/npz with --columns naming the',
+    'columns) give every metric of the top label; NLL, Brier, classwise/marginal ECE and entropy need every class',
+    "probability and are listed as not computable ('not_computable' in --json).",
+    'Binary problems: --positive-probs gives one probability per sample for class 1 (labels 0/1); the metrics',
+    "are those of the two-column probabilities [1 − p, p], plus binary_ece, torchmetrics' binary calibration",
+    'error (equal-width [l,u) bins over p itself, a separate bin for p = 1).',
+    'Formats: .npy (float16/32/64, int8…int64, uint8…uint64), .npz and .safetensors (FILE:NAME picks a member),',
+    'CSV, JSON, and - for standard input. PyTorch torch.save files are not read: save with safetensors or NumPy.',
+    "--reliability FILE.json|.csv writes the reliability bins (sklearn's calibration_curve: mean predicted and",
+    'fraction correct per non-empty bin; --reliability-strategy uniform or quantile) of the top-label confidence',
+    '(of p itself with --positive-probs).',
+    'Selective prediction (aurc, eaurc, augrc, risk_at_80cov, cov_at_5risk, fpr95) ranks by the confidence; tied',
+    'confidences share their errors evenly. The p-values (ks_p, kuiper_p, spiegelhalter_p) test perfect calibration.',
   ].join('\n'),
   examples: [
     'calib eval --logits val-logits.npy --labels val-labels.npy',
@@ -46,11 +81,18 @@ export const evalCommand = defineCommand({
     'calib eval --model model.onnx --images photos/ --size 224x224 --mean 0.485,0.456,0.406 --std 0.229,0.224,0.225',
     'calib eval --model model.onnx --dataset fashion-mnist --split test',
     'calib eval --logits test-logits.npy --labels test-labels.npy --nll-clip 1e-15 --classwise-separate-one 14 --classwise-reduction sum',
+    'calib eval --confidence results.csv --columns confidence=conf,predicted=pred,label=gold --json',
+    'calib eval --confidence conf.npy --predicted pred.npy --labels y.npy --reliability bins.csv',
+    'calib eval --positive-probs flare-probs.csv --labels flares.csv --reliability-strategy quantile --reliability r.json',
+    'calib eval --logits outputs.npz:logits --labels outputs.npz:labels --adaptive interp',
+    'cat probs.npy | calib eval --probs - --labels y.npy',
   ],
   flags: {
     ...PREDICTION_FLAGS,
-    ...LABEL_FLAGS,
+    ...TOP_LABEL_FLAGS,
+    'positive-probs': { type: 'string', valueName: 'FILE', description: 'binary problems: N probabilities of class 1 (labels 0/1)' },
     labels: { ...LABEL_FLAGS.labels, required: false },
+    'label-column': LABEL_FLAGS['label-column'],
     ...MODEL_INPUT_FLAGS,
     threads: { type: 'integer', default: 1, valueName: 'N', description: `threads for inputs of ≥ ${PARALLEL_MIN_ROWS} rows (1 streams the rows)` },
     'ort-threads': { type: 'integer', default: 2, valueName: 'N', description: 'ONNX Runtime threads of --model / --run' },
@@ -63,55 +105,105 @@ export const evalCommand = defineCommand({
     'nll-clip': { type: 'number', valueName: 'EPS', description: "also report nll_clipped: scikit-learn's clipped log-loss (published: 1e-15)" },
     'classwise-reduction': { type: 'string', choices: ['mean', 'sum'], default: 'mean', description: 'sum: also report classwise_ece_sum (Σ over classes)' },
     'classwise-separate-one': { type: 'integer', valueName: 'M', description: 'also report classwise ECE with M [l,u) bins plus a bin for p = 1' },
+    adaptive: { type: 'string', choices: ['equal-mass', 'interp'], default: 'equal-mass', description: "AdaECE bins: equal counts, or 'interp' (np.interp edges of the MbLS/ACLS code)" },
+    'marginal-binning': { type: 'string', choices: ['equal-width', 'equal-mass'], default: 'equal-width', description: 'bins of marginal_ece' },
+    norm: { type: 'number', default: 2, valueName: 'P', description: 'norm p ≥ 1 of the label-binned ECE (ece_lb)' },
+    'ignore-index': { type: 'integer', valueName: 'K', description: 'drop rows whose label is K (e.g. -100 or 255 of dense/segmentation labels)' },
+    reliability: { type: 'string', valueName: 'FILE', description: 'write the reliability bins as .json or .csv' },
+    'reliability-strategy': { type: 'string', choices: ['uniform', 'quantile'], default: 'uniform', description: 'equal-width or quantile bins of --reliability (sklearn calibration_curve)' },
   },
   async run(flags, io) {
     requireBins(flags.bins, '--bins');
     if (flags.model !== undefined || flags.run !== undefined) return evalModel(flags, io);
-    if (flags.labels === undefined) throw new UsageError('eval: missing required flag --labels (or give --model / --run)');
     if (flags.bootstrap !== undefined) requireNumber('--bootstrap', flags.bootstrap, { integer: true, min: 1, max: MAX_BOOTSTRAP_RESAMPLES });
     requireNumber('--level', flags.level, { min: 0, exclusiveMin: true, max: 0.999999 });
     requireNumber('--threads', flags.threads, { integer: true, min: 1, max: MAX_THREADS });
-    const { predictions, labels } = await openPredictionsAndLabels({ ...flags, labels: flags.labels });
-    const settings: EvalSettings = {
-      input: predictions.kind,
+    requireNumber('--norm', flags.norm, { min: 1 });
+    if (flags.reliability !== undefined) await requireReliabilityPath(flags.reliability);
+    const strategy = flags['reliability-strategy'] as 'uniform' | 'quantile';
+    const common = {
       bins: flags.bins,
       convention: flags.convention as EvalSettings['convention'],
-      classes: predictions.source.cols,
+      adaptive: flags.adaptive as TopLabelSettings['adaptive'],
+      labelBinnedP: flags.norm,
     };
-    const { rows, cols } = predictions.source;
+    const sources = [flags.logits, flags.probs, flags['positive-probs'], flags.confidence].filter((f) => f !== undefined);
+    if (sources.length > 1) throw new UsageError('give one of --logits, --probs, --positive-probs or --confidence');
+    if (flags.confidence !== undefined) {
+      if (flags.bootstrap !== undefined || flags['ignore-index'] !== undefined)
+        throw new UsageError('--bootstrap and --ignore-index apply to --logits/--probs inputs, not to --confidence');
+      const inputs = await readTopLabelInputs({ ...flags, confidence: flags.confidence });
+      const metrics = evaluateTopLabel(inputs, common);
+      if (flags.reliability !== undefined) await writeReliability(flags.reliability, calibrationCurve(inputs.confidence, inputs.correct, { bins: flags.bins, strategy }));
+      if (flags.json) return void io.stdout.write(`${JSON.stringify(topLabelJson(metrics, common))}\n`);
+      io.stdout.write(`${metrics.n.toLocaleString('en-US')} samples, top-label results from ${flags.confidence}; ${flags.bins} bins ${flags.convention}\n\n`);
+      return void io.stdout.write(formatTopLabelTable(metrics));
+    }
+    if (flags.labels === undefined) throw new UsageError('eval: missing required flag --labels (or give --model / --run)');
+    const binary = flags['positive-probs'] !== undefined ? await readBinaryInputs(flags['positive-probs'], flags.labels, flags['label-column']) : undefined;
+    const { predictions, labels } = binary ? { predictions: undefined, labels: undefined } : await openPredictionsAndLabels({ ...flags, labels: flags.labels });
+    const settings: EvalSettings = {
+      input: predictions?.kind ?? 'probabilities',
+      classes: predictions?.source.cols ?? 2,
+      marginalBinning: flags['marginal-binning'] as 'equal-width' | 'equal-mass',
+      ...common,
+    };
+    const { rows, cols } = predictions?.source ?? { rows: binary!.matrix.rows, cols: 2 };
+    const ignore = flags['ignore-index'];
+    const chunks = (): AsyncIterable<InputChunk> =>
+      binary ? (async function* () { yield binary; })() : validatedChunks(predictions!, labels!, undefined, ignore);
     let metrics;
     let intervals;
-    const parallel = flags.threads > 1 && rows >= PARALLEL_MIN_ROWS;
-    if (parallel) {
-      const all = await readAllShared(validatedChunks(predictions, labels), rows, cols);
+    let curve: CalibrationCurve | undefined;
+    const parallel = !binary && ignore === undefined && flags.reliability === undefined && flags.threads > 1 && rows >= PARALLEL_MIN_ROWS;
+    if (binary) {
+      ({ metrics } = await evaluateChunks(chunks(), settings));
+      if (flags.bootstrap !== undefined)
+        intervals = bootstrapWithProgress(binary.matrix, binary.labels, settings, flags, io);
+      if (flags.reliability !== undefined) curve = calibrationCurve(binary.p, binary.y, { bins: flags.bins, strategy });
+    } else if (parallel) {
+      const all = await readAllShared(validatedChunks(predictions!, labels!), rows, cols);
       metrics = await evaluateParallel(all.matrix, all.labels, { ...settings, threads: flags.threads });
       if (flags.bootstrap !== undefined)
         intervals = bootstrapWithProgress(all.matrix, all.labels, settings, flags, io);
     } else if (flags.bootstrap !== undefined) {
-      const all = await readAll(validatedChunks(predictions, labels), rows, cols);
+      const all = await readAll(chunks(), rows, cols);
       ({ metrics } = await evaluateChunks([{ offset: 0, ...all }], settings));
       intervals = bootstrapWithProgress(all.matrix, all.labels, settings, flags, io);
     } else {
-      ({ metrics } = await evaluateChunks(validatedChunks(predictions, labels), settings));
+      let accumulator;
+      ({ metrics, accumulator } = await evaluateChunks(chunks(), settings));
+      if (flags.reliability !== undefined) {
+        const { confidence, correct } = accumulator.top.views();
+        curve = calibrationCurve(confidence, correct, { bins: flags.bins, strategy });
+      }
     }
-    // error_auroc is undefined (null in JSON) when every or no prediction is correct; every other metric is finite.
-    const { error_auroc: _undefinedWithoutErrors, ...finiteMetrics } = metrics;
-    requireFiniteValues(finiteMetrics, predictions.argName, 'predictions with finite metrics');
-    const warning = logitsWarning(predictions);
+    if (flags.reliability !== undefined && curve === undefined) throw new UsageError('--reliability cannot be combined with --bootstrap on --logits/--probs inputs');
+    // Metrics declared nullable (error AUROC, the selective-prediction metrics, the test statistics) are undefined
+    // (null in JSON) on degenerate inputs, e.g. when every prediction is correct; every other metric is finite.
+    const finiteMetrics = Object.fromEntries((METRICS as readonly MetricDefinition[]).filter((m) => !m.nullable).map((m) => [m.key, metrics[m.key as keyof typeof metrics]]));
+    requireFiniteValues(finiteMetrics, predictions?.argName ?? '--positive-probs', 'predictions with finite metrics');
+    if (curve !== undefined) await writeReliability(flags.reliability!, curve);
+    const warning = predictions ? logitsWarning(predictions) : undefined;
     if (warning) io.stderr.write(warning);
-    const extra = await publishedConventionMetrics(flags, metrics.classwise_ece, rows, cols);
+    const binaryEce = binary ? binaryCalibrationError(binary.p, binary.y, flags.bins) : undefined;
+    const extra = await publishedConventionMetrics(flags, binary !== undefined, metrics.classwise_ece, rows, cols);
     if (flags.json) {
-      io.stdout.write(`${JSON.stringify({ ...metricsJson(metrics, settings, intervals), ...extra })}\n`);
+      const json = { ...metricsJson(metrics, settings, intervals), ...extra };
+      if (binaryEce !== undefined) json['binary_ece'] = binaryEce;
+      if (ignore !== undefined) json['ignore_index'] = ignore;
+      io.stdout.write(`${JSON.stringify(json)}\n`);
       return;
     }
-    const source = flags.logits ?? flags.probs;
+    const source = flags.logits ?? flags.probs ?? flags['positive-probs'];
     io.stdout.write(
-      `${rows.toLocaleString('en-US')} samples, ${cols} classes, ${predictions.kind} from ${source}; ` +
+      `${metrics.n.toLocaleString('en-US')} samples, ${cols} classes, ${binary ? 'positive-class probabilities' : predictions!.kind} from ${source}; ` +
         `${metrics.bins} bins ${metrics.convention}, AdaECE ${metrics.adaptive_binning}, sweep chose ${metrics.sweep_bins} bins` +
         (intervals ? `; ${intervals.resamples} bootstrap resamples, seed ${intervals.seed}` : '') +
         '\n\n',
     );
     io.stdout.write(formatMetricsTable(metrics, intervals));
+    if (binaryEce !== undefined) io.stdout.write(`\nbinary (positive-class) ECE, torchmetrics definition: ${(binaryEce * 100).toFixed(2)}%\n`);
     for (const [key, value] of Object.entries(extra)) {
       if (typeof value === 'number') io.stdout.write(`${key}: ${value.toPrecision(6)}\n`);
     }
@@ -144,7 +236,8 @@ function bootstrapWithProgress(
  * --classwise-separate-one (they need all rows in memory; the files are read a second time).
  */
 async function publishedConventionMetrics(
-  flags: { 'nll-clip'?: number; 'classwise-reduction': string; 'classwise-separate-one'?: number },
+  flags: { 'nll-clip'?: number | undefined; 'classwise-reduction': string; 'classwise-separate-one'?: number | undefined },
+  binary: boolean,
   classwiseEce: number,
   rows: number,
   cols: number,
@@ -155,6 +248,7 @@ async function publishedConventionMetrics(
   const clip = flags['nll-clip'];
   const separate = flags['classwise-separate-one'];
   if (clip === undefined && separate === undefined) return extra;
+  if (binary) throw new UsageError('--nll-clip and --classwise-separate-one apply to --logits/--probs inputs, not to --positive-probs');
   if (clip !== undefined) requireNumber('--nll-clip', clip, { min: 0, exclusiveMin: true, max: 0.5 });
   if (separate !== undefined) requireBins(separate, '--classwise-separate-one');
   const again = await openPredictionsAndLabels(flags as never);
@@ -169,4 +263,23 @@ async function publishedConventionMetrics(
   }
   if (reduction === 'sum') extra.classwise_reduction = 'sum';
   return extra;
+}
+
+/** --positive-probs p (N values in [0, 1]) and 0/1 labels as the two-column probabilities [1 − p, p]. */
+async function readBinaryInputs(path: string, labelsPath: string, column: string | undefined): Promise<InputChunk & { p: Float64Array; y: Uint8Array }> {
+  const p = await readVectorFile(path, '--positive-probs', { names: ['probs', 'probabilities', 'p', 'scores'] });
+  const source = await openLabelsSource(labelsPath, '--labels', column === undefined ? {} : { column });
+  const labels = new Int32Array(source.length);
+  let at = 0;
+  for await (const chunk of source.chunks(1 << 16)) labels.set(chunk, at), (at += chunk.length);
+  if (labels.length !== p.length) invalidArgument('--labels', `${p.length} labels, one per probability`, `${labels.length}`);
+  const data = new Float64Array(2 * p.length);
+  for (let i = 0; i < p.length; i++) {
+    data[2 * i] = 1 - p[i]!;
+    data[2 * i + 1] = p[i]!;
+  }
+  const m = matrix(p.length, 2, data);
+  requirePredictionValues(m, 'probabilities', '--positive-probs');
+  requireLabels(labels, p.length, 2, '--labels');
+  return { offset: 0, matrix: m, labels, p, y: Uint8Array.from(labels) };
 }
