@@ -1,10 +1,12 @@
 import type { Command } from '../command.js';
 import { applyCommand } from './apply.js';
+import { conformalCommand } from './conformal.js';
 import { demoCommand } from './demo.js';
 import { evalCommand } from './eval.js';
 import { exportCommand } from './export.js';
 import { fitCommand } from './fit.js';
 import { lossCommand } from './loss.js';
+import { oodCommand } from './ood.js';
 import { plotCommand } from './plot.js';
 import { predictCommand } from './predict.js';
 import { reportCommand } from './report.js';
@@ -20,6 +22,8 @@ export const COMMANDS: readonly Command[] = [
   predictCommand,
   exportCommand,
   plotCommand,
+  oodCommand,
+  conformalCommand,
   trainCommand,
   demoCommand,
   suiteCommand,

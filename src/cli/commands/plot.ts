@@ -1,7 +1,8 @@
 import { extname } from 'node:path';
-import { CalibrationAccumulator, requireBins } from '../../metrics/index.js';
+import { CalibrationAccumulator, requireBins, riskCoverageCurve, selectivePredictionMetrics, smoothedReliability } from '../../metrics/index.js';
 import type { BinConvention } from '../../metrics/index.js';
 import { beforeAfterFigureSvg, calibrationFigureSvg, confidenceHistogramSvg, reliabilityDiagramSvg, writeFigure } from '../../report/index.js';
+import { riskCoverageSvg, smoothedReliabilitySvg } from '../../report/curve-plot.js';
 import { readLabelsFile, readMatrixFile } from '../../io/read-predictions.js';
 import { readCalibratorFile } from '../calibrator-file.js';
 import { invalidArgument, requireNumber } from '../../util/errors.js';
@@ -22,6 +23,8 @@ export const plotCommand = defineCommand({
     'calib plot --logits test-logits.npy --labels test-labels.npy --out reliability.svg',
     'calib plot --probs p.npy --labels y.npy --out diagram.png --figure diagram --title "ResNet-50, CIFAR-10"',
     'calib plot --logits test-logits.npy --labels test-labels.npy --calibrator ts.json --before-after overlay --out ts.svg',
+    'calib plot --logits z.npy --labels y.npy --out smooth.svg --figure smooth-reliability --resamples 200',
+    'calib plot --logits z.npy --labels y.npy --out rc.svg --figure risk-coverage',
   ],
   flags: {
     ...PREDICTION_FLAGS,
@@ -32,10 +35,12 @@ export const plotCommand = defineCommand({
     title: { type: 'string', valueName: 'TEXT', description: "figure title (the ECE is appended; default 'Calibration')" },
     figure: {
       type: 'string',
-      choices: ['combined', 'diagram', 'histogram'],
+      choices: ['combined', 'diagram', 'histogram', 'smooth-reliability', 'risk-coverage'],
       default: 'combined',
-      description: 'histogram above the reliability diagram, or either alone',
+      description: 'histogram above the reliability diagram, either alone, the smoothed reliability diagram with its bootstrap band (Błasiok & Nakkiran 2023), or the risk–coverage curve',
     },
+    resamples: { type: 'integer', default: 200, valueName: 'B', description: 'bootstrap resamples of the smooth-reliability band (0: none)' },
+    seed: { type: 'integer', default: 0, description: 'seed of the band resamples' },
     layout: { type: 'string', choices: ['stacked', 'side-by-side'], default: 'stacked', description: 'layout of the combined figure' },
     width: { type: 'integer', valueName: 'PX', description: 'PNG width in pixels (default: twice the SVG size)' },
     calibrator: { type: 'string', valueName: 'FILE', description: 'also draw the predictions after this calibrator (calib fit JSON): before and after in one figure' },
@@ -61,8 +66,26 @@ export const plotCommand = defineCommand({
     for await (const chunk of validatedChunks(predictions, labels)) accumulator.update(chunk.matrix, chunk.labels);
     const warning = logitsWarning(predictions);
     if (warning) io.stderr.write(warning);
-    const data = accumulator.reliability();
     const title = flags.title !== undefined ? { title: flags.title } : {};
+    if (flags.figure === 'smooth-reliability' || flags.figure === 'risk-coverage') {
+      const { confidence, correct } = accumulator.top.views();
+      let summary: string;
+      let curveSvg: string;
+      if (flags.figure === 'risk-coverage') {
+        const aurc = selectivePredictionMetrics(confidence, correct).aurc;
+        curveSvg = riskCoverageSvg(riskCoverageCurve(confidence, correct), aurc, title);
+        summary = `risk–coverage curve (AURC ${percent(aurc)}%)`;
+      } else {
+        requireNumber('--resamples', flags.resamples, { integer: true, min: 0 });
+        const smooth = smoothedReliability(confidence, correct, { resamples: flags.resamples, seed: flags.seed });
+        curveSvg = smoothedReliabilitySvg(smooth, title);
+        summary = `smoothed reliability diagram (smECE ${percent(smooth.smoothEce)}%, σ ${smooth.bandwidth.toFixed(4)}, ${smooth.resamples} resamples)`;
+      }
+      await writingOutput(flags.out, '--out', () => writeFigure(flags.out, curveSvg, flags.width !== undefined ? { width: flags.width } : {}));
+      io.stdout.write(`wrote ${summary} of ${accumulator.top.count.toLocaleString('en-US')} samples -> ${flags.out}\n`);
+      return;
+    }
+    const data = accumulator.reliability();
     if (flags.calibrator !== undefined) {
       const calibrator = await readCalibratorFile(flags.calibrator, '--calibrator');
       const m = flags.logits !== undefined ? await readMatrixFile(flags.logits, '--logits') : await readMatrixFile(flags.probs!, '--probs');
