@@ -13,6 +13,11 @@
  * Repeats are interleaved (ours ×1 thread, ours ×2 threads, then NumPy in a fresh process) so all see the same
  * machine load.
  *
+ * `per_metric_seconds` times each top-label metric function alone on the same N top-label samples (confidence,
+ * correctness; median of the repeats), next to today's equal-width ECE and the KS error from the same arrays:
+ * the new metrics of issue 12 (smooth ECE with its bandwidth search, AURC/E-AURC/AUGRC, FPR95, MMCE, the
+ * calibration tests, CORP, the quantile calibration curve). Their sum is part of `ours.seconds` (compute()).
+ *
  * Usage: node dist/bench/metrics-throughput.js [N] [C] [repeats]
  */
 import { spawnSync } from 'node:child_process';
@@ -22,7 +27,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   accumulateParallel,
+  calibrationCurve,
   CalibrationAccumulator,
+  corpDecomposition,
+  cumulativeCalibrationTests,
+  errorFprAtTpr,
+  expectedCalibrationError,
+  ksError,
+  mmce,
+  selectivePredictionMetrics,
+  smoothEce,
+  spiegelhalterTest,
   sharedFloat32Array,
   toShared,
   type CalibrationMetrics,
@@ -167,6 +182,37 @@ async function main(): Promise<void> {
   const copied = toShared(plainSlice);
   const copySeconds = (performance.now() - copyStart) / 1000;
   if (copied[0] !== plainSlice[0]) throw new Error('toShared copy differs');
+  // Per-metric timings on the top-label samples.
+  const confidence = new Float32Array(N);
+  const correct = new Uint8Array(N);
+  for (let i = 0; i < N; i++) {
+    let best = 0;
+    for (let k = 1; k < C; k++) if (probs[i * C + k]! > probs[i * C + best]!) best = k;
+    confidence[i] = probs[i * C + best]!;
+    correct[i] = best === labels[i] ? 1 : 0;
+  }
+  const perMetric: Record<string, number> = {};
+  const timed: [string, () => unknown][] = [
+    ['ece_equal_width', () => expectedCalibrationError(confidence, correct, { bins: BINS })],
+    ['ks_error', () => ksError(confidence, correct)],
+    ['smooth_ece_with_bandwidth_search', () => smoothEce(confidence, correct)],
+    ['aurc_eaurc_augrc', () => selectivePredictionMetrics(confidence, correct)],
+    ['fpr95', () => errorFprAtTpr(confidence, correct)],
+    ['mmce', () => mmce(confidence, correct)],
+    ['spiegelhalter', () => spiegelhalterTest(confidence, correct)],
+    ['ks_kuiper_tests', () => cumulativeCalibrationTests(confidence, correct)],
+    ['corp', () => corpDecomposition(confidence, correct)],
+    ['calibration_curve_quantile', () => calibrationCurve(confidence, correct, { bins: BINS, strategy: 'quantile' })],
+  ];
+  for (const [name, fn] of timed) {
+    const times: number[] = [];
+    for (let r = 0; r < REPEATS; r++) {
+      const start = performance.now();
+      fn();
+      times.push((performance.now() - start) / 1000);
+    }
+    perMetric[name] = median(times);
+  }
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
 
   const differences: Record<string, number> = {};
@@ -233,6 +279,7 @@ async function main(): Promise<void> {
       'same single-threaded NumPy, so it compares wall-clock time on 2 cores vs 1; ours_threads.cpu_seconds_all_threads ' +
       'is the total CPU. compute() (the final sort of N confidences) stays single-threaded. The machine has 2 cores shared ' +
       'with other work: see load_average_1min.',
+    per_metric_seconds: perMetric,
     load_average_1min: loadavg()[0],
     max_abs_metric_difference_vs_numpy: numpy.available ? maxDifference : null,
     metric_differences: differences,
