@@ -28,10 +28,11 @@ export interface CorpDecomposition {
 export function corpFromSorted(sorted: SortedTopLabel): CorpDecomposition {
   const { confidence: p, correct: y } = sorted;
   const n = p.length;
-  // Distinct forecast values with their outcome means and counts.
-  const means: number[] = [];
-  const counts: number[] = [];
-  const starts: number[] = [];
+  // Distinct forecast values with their outcome means and counts (typed arrays: N can be millions).
+  const means = new Float64Array(n);
+  const counts = new Float64Array(n);
+  const starts = new Int32Array(n + 1);
+  let groups = 0;
   let i = 0;
   let positives = 0;
   let score = 0;
@@ -45,16 +46,18 @@ export function corpFromSorted(sorted: SortedTopLabel): CorpDecomposition {
       j++;
     }
     positives += s;
-    means.push(s / (j - i));
-    counts.push(j - i);
-    starts.push(i);
+    means[groups] = s / (j - i);
+    counts[groups] = j - i;
+    starts[groups] = i;
+    groups++;
     i = j;
   }
-  const fitted = pav(Float64Array.from(means), Float64Array.from(counts));
+  starts[groups] = n;
+  const fitted = pav(means.slice(0, groups), counts.slice(0, groups));
   let recalibrated = 0;
-  for (let g = 0; g < fitted.length; g++) {
+  for (let g = 0; g < groups; g++) {
     const q = fitted[g]!;
-    const end = g + 1 < starts.length ? starts[g + 1]! : n;
+    const end = starts[g + 1]!;
     for (let k = starts[g]!; k < end; k++) {
       const d = q - y[k]!;
       recalibrated += d * d;

@@ -273,7 +273,7 @@ test('bad inputs fail with exit code 2 and one stderr line naming the argument',
   await fails(ev('--probs', join(fixtures, 'bad-big-endian-f8.npy')), /--probs: expected little-endian data .*big-endian dtype '>f8'/);
   await fails(ev('--logits', join(fixtures, 'bad-fortran-f4.npy')), /--logits: expected an array in C order/);
   await fails(ev('--logits', p('missing.npy')), /--logits: expected a readable file, got ".*missing\.npy" \(no such file\)$/m);
-  await fails(['eval', '--logits', p('z.npy'), '--probs', p('p.npy'), '--labels', p('y.npy')], /give either --logits or --probs, not both/);
+  await fails(['eval', '--logits', p('z.npy'), '--probs', p('p.npy'), '--labels', p('y.npy')], /give one of --logits, --probs, --positive-probs or --confidence/);
   await fails(['eval', '--labels', p('y.npy')], /give the predictions with --logits FILE or --probs FILE/);
   await fails(['eval', '--logits', p('z.npy')], /eval: missing required flag --labels/);
   await fails(['eval', '--logits', p('z.npy'), '--labels', p('y.npy'), '--bins'], /eval: --bins needs a value/);
@@ -303,5 +303,5 @@ test('every built-in command has help listing each of its flags, and the top-lev
     assert.match(r.stdout, new RegExp(`^Usage: calib ${command.name}`));
     for (const flag of Object.keys(command.flags)) assert.match(r.stdout, new RegExp(`^  --${flag}\\b`, 'm'), `${command.name} --${flag}`);
   }
-  assert.deepEqual(COMMANDS.map((c) => c.name), ['eval', 'fit', 'apply', 'predict', 'export', 'plot', 'train', 'demo', 'suite', 'report', 'worker', 'loss']);
+  assert.deepEqual(COMMANDS.map((c) => c.name), ['eval', 'fit', 'apply', 'predict', 'export', 'plot', 'ood', 'conformal', 'train', 'demo', 'suite', 'report', 'worker', 'loss']);
 });

@@ -7,6 +7,7 @@ import { syntheticOverconfident } from '../../src/data/synthetic.js';
 import { readNpy, writeNpy } from '../../src/io/npy.js';
 import { tempDir } from '../io/temp-dir.js';
 import { run } from './capture.js';
+import { METRICS, type MetricDefinition } from '../../src/metrics/index.js';
 
 /**
  * The hardness catalogue (issue 16, "Hard to break"): one test per class of hostile or careless input, each
@@ -129,7 +130,9 @@ test('class 4: calibrator files are validated (T = 1e-320 refused); no command w
   assert.ok(Number.isFinite(ce.loss) && ce.loss > 1e38, String(ce.loss));
   // eval on the same logits prints finite numbers (NLL in float64), never null.
   const metrics = JSON.parse((await succeeds(['eval', '--logits', p('big.npy'), '--labels', p('big-y.npy'), '--json'])).stdout);
-  for (const [k, v] of Object.entries(metrics)) if (k !== 'error_auroc' && typeof v !== 'string') assert.notEqual(v, null, k);
+  // Only metrics declared nullable (error AUROC, selective-prediction areas, test statistics) may be null.
+  const nullable = new Set((METRICS as readonly MetricDefinition[]).filter((m) => m.nullable).map((m) => m.key));
+  for (const [k, v] of Object.entries(metrics)) if (!nullable.has(k) && typeof v !== 'string') assert.notEqual(v, null, k);
 });
 
 test('class 7: temperature fits on logits of magnitude 1e4 to 1e30 succeed in a scaled parametrisation (T scales with the logits)', async () => {
