@@ -18,7 +18,7 @@ import { jsonHeader, readHeader, requireRecord } from './json.js';
 import { enumOption, numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
 import { checkLabels, checkPredictions, normalizeRowsInPlace, probabilitiesOf } from './predictions.js';
 import { applyScoreMap, binMeans, equalMassEdges, fitScoreMap, scoreMapFromJSON, scoreMapToJSON, type ScoreMap } from './score-map.js';
-import { replaceTopProbability, rowArgmax, topLabelPairs } from './top-versus-all.js';
+import { recalibrateTopLabel, topLabelPairs } from './top-versus-all.js';
 
 export const scalingBinningOptions = {
   /** Number of equal-mass bins B of the scaled scores. */
@@ -70,10 +70,7 @@ export class ScalingBinningCalibrator implements Calibrator {
       for (let i = 0; i < p.length; i++) p[i] = applyMap(this.maps[i % C]!, p[i]!);
       normalizeRowsInPlace(p, rows, C);
     } else {
-      for (let i = 0; i < rows; i++) {
-        const top = rowArgmax(p, i, C);
-        replaceTopProbability(p, i, C, top, applyMap(this.maps[0]!, p[i * C + top]!));
-      }
+      recalibrateTopLabel(p, rows, C, (c) => applyMap(this.maps[0]!, c));
     }
     return { rows, cols: C, data: p };
   }

@@ -18,7 +18,7 @@ import { jsonHeader, readHeader, readVector } from './json.js';
 import { solveLinear } from './linear-solve.js';
 import { enumOption, numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
 import { checkLabels, checkPredictions, probabilitiesOf } from './predictions.js';
-import { replaceTopProbability, rowArgmax, topLabelPairs } from './top-versus-all.js';
+import { recalibrateTopLabel, topLabelPairs } from './top-versus-all.js';
 
 export const splineOptions = {
   /** Number of equally spaced knots K on [0, 1] (the paper's experiments: 6). */
@@ -167,10 +167,7 @@ export class SplineCalibrator implements Calibrator {
     const { rows } = checked.matrix;
     const C = this.classes;
     const p = probabilitiesOf(checked);
-    for (let i = 0; i < rows; i++) {
-      const top = rowArgmax(p, i, C);
-      replaceTopProbability(p, i, C, top, this.confidence(p[i * C + top]!));
-    }
+    recalibrateTopLabel(p, rows, C, (c) => this.confidence(c));
     return { rows, cols: C, data: p };
   }
 

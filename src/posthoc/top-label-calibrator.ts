@@ -13,7 +13,7 @@ import { jsonHeader, readHeader } from './json.js';
 import { enumOption, numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
 import { checkLabels, checkPredictions, probabilitiesOf } from './predictions.js';
 import { applyScoreMap, fitScoreMap, SCORE_MAP_KINDS, scoreMapFromJSON, scoreMapToJSON, type ScoreMap } from './score-map.js';
-import { replaceTopProbability, rowArgmax, topLabelPairs } from './top-versus-all.js';
+import { recalibrateTopLabel, topLabelPairs } from './top-versus-all.js';
 
 export const topLabelOptions = {
   /** The binary calibrator per predicted class: equal-mass 'histogram' (the paper's), 'isotonic' or 'platt'. */
@@ -43,11 +43,10 @@ export class TopLabelCalibrator implements Calibrator {
     const { rows } = checked.matrix;
     const C = this.classes;
     const p = probabilitiesOf(checked);
-    for (let i = 0; i < rows; i++) {
-      const top = rowArgmax(p, i, C);
+    recalibrateTopLabel(p, rows, C, (c, top) => {
       const map = this.maps[top];
-      if (map) replaceTopProbability(p, i, C, top, applyScoreMap(map, p[i * C + top]!));
-    }
+      return map ? applyScoreMap(map, c) : undefined;
+    });
     return { rows, cols: C, data: p };
   }
 

@@ -43,6 +43,18 @@ export function replaceTopProbability(p: Float64Array, i: number, cols: number, 
   }
 }
 
+/**
+ * In place, every row of p (rows × cols probabilities): the top-label confidence c = p_ŷ becomes `recalibrate(c, ŷ)`
+ * and the other classes are rescaled (`replaceTopProbability`); a row whose map returns undefined is left as it is.
+ */
+export function recalibrateTopLabel(p: Float64Array, rows: number, cols: number, recalibrate: (c: number, top: number) => number | undefined): void {
+  for (let i = 0; i < rows; i++) {
+    const top = rowArgmax(p, i, cols);
+    const value = recalibrate(p[i * cols + top]!, top);
+    if (value !== undefined) replaceTopProbability(p, i, cols, top, value);
+  }
+}
+
 /** Top-label scores and outcomes: c_i = p_iŷ, a_i = 1[ŷ_i = y_i], ŷ_i the first maximum. */
 export function topLabelPairs(p: Float64Array, rows: number, cols: number, labels: Int32Array) {
   const predicted = new Int32Array(rows);
@@ -77,10 +89,7 @@ export class TopVersusAllCalibrator implements Calibrator {
     const { rows } = checked.matrix;
     const C = this.classes;
     const p = probabilitiesOf(checked);
-    for (let i = 0; i < rows; i++) {
-      const top = rowArgmax(p, i, C);
-      replaceTopProbability(p, i, C, top, applyScoreMap(this.map, p[i * C + top]!));
-    }
+    recalibrateTopLabel(p, rows, C, (c) => applyScoreMap(this.map, c));
     return { rows, cols: C, data: p };
   }
 

@@ -21,7 +21,7 @@ import { pav } from './isotonic-regression.js';
 import { jsonHeader, readHeader, readVector, requireRecord } from './json.js';
 import { enumOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
 import { checkLabels, checkPredictions, normalizeRowsInPlace, probabilitiesOf } from './predictions.js';
-import { replaceTopProbability, rowArgmax, topLabelPairs } from './top-versus-all.js';
+import { recalibrateTopLabel, topLabelPairs } from './top-versus-all.js';
 
 export const vennAbersOptions = {
   /** Multiclass reduction: 'top-label' (one predictor on the confidence) or 'one-vs-rest'. */
@@ -123,10 +123,7 @@ export class VennAbersCalibrator implements Calibrator {
         p[2 * i + 1] = q;
       }
     } else if (this.settings.mode === 'top-label') {
-      for (let i = 0; i < rows; i++) {
-        const top = rowArgmax(p, i, C);
-        replaceTopProbability(p, i, C, top, vennAbersPredict(this.tables[0]!, p[i * C + top]!).p);
-      }
+      recalibrateTopLabel(p, rows, C, (c) => vennAbersPredict(this.tables[0]!, c).p);
     } else {
       for (let i = 0; i < p.length; i++) p[i] = vennAbersPredict(this.tables[i % C]!, p[i]!).p;
       normalizeRowsInPlace(p, rows, C);
