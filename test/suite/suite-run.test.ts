@@ -51,6 +51,16 @@ function checkHtml(html: string, methods: readonly string[], verdicts: number): 
   assert.match(html, /\(l,u\]/);
 }
 
+/** Whether process `pid` still runs. */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const json = (path: string): Record<string, unknown> => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
 
 test('suite run trains every run into an ordinary run directory, fits TS, writes the report; a second call skips them', async () => {
@@ -139,7 +149,14 @@ test('a suite killed mid-run (SIGKILL) resumes to the same results as an uninter
   child.kill('SIGKILL');
   await new Promise((res) => child.on('close', res));
   assert.ok(!existsSync(join(out, 'runs', 'ce-seed0', 'summary.json')), 'killed before the end');
-  await new Promise((res) => setTimeout(res, 1200)); // the orphaned training child notices its parent is gone
+  // The orphaned training child notices its parent is gone (train-child.ts) and dies; wait for its lock's PID to go.
+  const lock = join(out, 'runs', 'ce-seed0', 'run.lock');
+  const orphan = existsSync(lock) ? (JSON.parse(readFileSync(lock, 'utf8')) as { pid: number }).pid : null;
+  const killedAt = Date.now();
+  while (orphan !== null && processAlive(orphan)) {
+    if (Date.now() - killedAt > 10_000) throw new Error(`the orphaned training child ${orphan} kept running after its parent was killed`);
+    await new Promise((res) => setTimeout(res, 50));
+  }
   const status = await run(['suite', 'status', out]);
   assert.match(status.stdout, /(partial|pending) +ce-seed0/);
   const r1 = await run(['suite', 'run', file, '--out', out, '--progress', 'lines', '--threads', '1', '--report=false']);
