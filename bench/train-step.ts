@@ -6,11 +6,12 @@
  * Prints ONE JSON object: model, batch, ms_per_step (median of the timed steps after warm-up), ms_min,
  * samples_per_s, compile_ms (trace + ONNX + session) with its parts, and — when /usr/bin/python3 has torch —
  * torch_ms_per_step, torch_ms_min and ratio = torch_ms_per_step / ms_per_step (> 1: we are faster).
+ * --replicas R splits each batch over R data-parallel replicas on worker threads (train/replicated-step.ts).
  * --no-nchwc keeps every convolution on ORT's portable Conv (A/B against the NCHWc kernels, the default).
  * With --profile, ORT's own profiler times one more batch of steps and the JSON gets the time per ONNX op type.
  *
  *   npm run -s bench -- train-step --model mlp|resnet20|resnet32|resnet56 [--batch 128] [--steps N] [--rounds R]
- *                                  [--threads 2] [--packing flat|tensors] [--no-torch] [--no-nchwc] [--profile] [--json]
+ *                                  [--threads 2] [--replicas R] [--packing flat|tensors] [--no-torch] [--no-nchwc] [--profile] [--json]
  * --steps: timed steps per implementation (default 200 MLP, 12 ResNet), split into --rounds (default 4) rounds
  * that alternate between us and PyTorch, after one warm-up round of the same length. The JSON is always printed
  * (--json is accepted for symmetry); `npm run -s` keeps npm's banner out of stdout.
@@ -36,6 +37,7 @@ interface Args {
   steps: number;
   rounds: number;
   threads: number;
+  replicas: number;
   packing: 'flat' | 'tensors';
   torch: boolean;
   profile: boolean;
@@ -55,6 +57,7 @@ function parseArgs(argv: readonly string[]): Args {
     steps: Number(get('steps') ?? (isMlp ? 200 : 12)),
     rounds: Number(get('rounds') ?? 4),
     threads: Number(get('threads') ?? 2),
+    replicas: Number(get('replicas') ?? 1),
     packing: (get('packing') ?? 'flat') as 'flat' | 'tensors',
     torch: !argv.includes('--no-torch'),
     profile: argv.includes('--profile'),
@@ -168,10 +171,11 @@ async function main(): Promise<void> {
   const batch = { x: Float32Array.from({ length: args.batch * per }, () => rng.normal()), y: Int32Array.from({ length: args.batch }, () => rng.int(model.numClasses)) };
 
   const t0 = performance.now();
-  const step = compileTrainStep(model, crossEntropy, optimizer, { batch: args.batch, packing: args.packing, threads: args.threads, nchwc: args.nchwc });
-  const compileMs = performance.now() - t0;
-  const stats = step.compileStats()[args.batch]!;
+  const step = compileTrainStep(model, crossEntropy, optimizer, { batch: args.batch, packing: args.packing, threads: args.threads, nchwc: args.nchwc, replicas: args.replicas });
   const state = createTrainState(model, optimizer, 0);
+  if (args.replicas > 1) step.run(createTrainState(model, optimizer, 0), batch, 0.01); // the shards' sessions load on first use
+  const compileMs = performance.now() - t0;
+  const stats = step.compileStats()[args.replicas > 1 ? `gradient:${Math.ceil(args.batch / args.replicas)}` : String(args.batch)]!;
 
   const peer = args.torch ? await TorchPeer.start(args.model, args.batch, args.threads) : null;
   const ours: number[] = [];
@@ -199,6 +203,7 @@ async function main(): Promise<void> {
     parameters: parameterCount(model),
     batch: args.batch,
     threads: args.threads,
+    replicas: args.replicas,
     packing: args.packing,
     timed_steps: ours.length,
     ms_per_step: Number(msPerStep.toFixed(3)),

@@ -21,12 +21,18 @@ import type { TensorTree } from '../nn/tree.js';
 import type { Optimizer } from '../optim/optimizer.js';
 import type { LossFn } from './loss-fn.js';
 import { ModelLayout } from './model-layout.js';
+import { ReplicatedUpdate } from './replicated-step.js';
 import type { TrainState } from './train-state.js';
 
 /** Declared extra input of a step; −1 in `shape` is replaced by the batch size. */
 export interface ExtraSpec {
   readonly dtype: DType;
   readonly shape: readonly number[];
+  /**
+   * Row i belongs to example i of the batch (shape [−1, …]), so data-parallel replicas can split it with the batch.
+   * An extra with −1 in its shape that is not row-wise (a permutation of the batch) rules replicas out.
+   */
+  readonly rows?: boolean;
 }
 
 /** Options of `compileTrainStep`. */
@@ -45,8 +51,16 @@ export interface TrainStepOptions {
   readonly packing?: 'flat' | 'tensors';
   /** Also output the logits [B, C] (e.g. for training accuracy). */
   readonly outputLogits?: boolean;
-  /** ORT intra-op threads (default 2). */
+  /** ORT intra-op threads (default 2); with replicas, each replica gets ⌊threads / replicas⌋ (at least 1). */
   readonly threads?: number;
+  /**
+   * Data-parallel replicas (default 1; replicated-step.ts): each batch is split into this many shards whose
+   * gradients are computed at the same time on worker threads and averaged (weighted by shard size) before one
+   * optimizer update. Batch-level terms (batch norm statistics, MMCE, …) are then computed per shard, as in
+   * PyTorch's DistributedDataParallel without SyncBatchNorm; running statistics are the shard-size-weighted mean.
+   * Flat packing only.
+   */
+  readonly replicas?: number;
   /** Use ORT's NCHWc convolution kernels where the machine has them (default true; see CompileOptions.nchwc). */
   readonly nchwc?: boolean;
 }
@@ -79,6 +93,9 @@ export interface CompileStats {
   readonly nodes: number;
 }
 
+/** What a traced graph computes: the whole step, or only the gradient (for data-parallel replicas). */
+type TraceMode = 'step' | 'gradient';
+
 interface Compiled {
   readonly graph: Graph;
   readonly masks: readonly { name: string; size: number; rate: number }[];
@@ -89,9 +106,12 @@ interface Compiled {
 /** A compiled train step (see the module comment for its graph signature). */
 export class TrainStep {
   readonly layout: ModelLayout;
-  private readonly cache = new Map<number, Compiled>();
+  /** Data-parallel replicas (1: one session on the calling thread). */
+  readonly replicas: number;
+  private readonly cache = new Map<string, Compiled>();
   private readonly perExample: number;
   private readonly decayPaths: readonly boolean[];
+  private replicated: ReplicatedUpdate | null = null;
 
   constructor(
     readonly model: Model,
@@ -108,6 +128,16 @@ export class TrainStep {
     if (targets !== 'labels' && targets !== 'soft') throw new InvalidArgumentError('options.targets', 'labels or soft', describe(targets));
     for (const name of Object.keys(options.extras ?? {})) {
       if (!/^[A-Za-z_][\w-]*$/.test(name)) throw new InvalidArgumentError(`options.extras.${name}`, 'a name of letters, digits, _ and -', JSON.stringify(name));
+    }
+    this.replicas = options.replicas ?? 1;
+    if (!Number.isInteger(this.replicas) || this.replicas < 1) throw new InvalidArgumentError('options.replicas', 'a positive integer', describe(options.replicas));
+    if (this.replicas > 1) {
+      if (packing !== 'flat') throw new InvalidArgumentError('options.replicas', '1 with tensor packing (replicas need flat packing)', String(this.replicas));
+      for (const [name, spec] of Object.entries(options.extras ?? {})) {
+        if (spec.shape.includes(-1) && !(spec.rows === true && spec.shape[0] === -1 && spec.shape.indexOf(-1, 1) === -1)) {
+          throw new InvalidArgumentError('options.replicas', `1 for a step whose extra input ${name} is batch-shaped but not row-wise (e.g. a permutation of the batch, as manifold mixup feeds)`, String(this.replicas));
+        }
+      }
     }
     this.layout = new ModelLayout(model);
     this.perExample = model.input.shape.reduce((a, b) => a * b, 1);
@@ -137,9 +167,12 @@ export class TrainStep {
     return c.session;
   }
 
-  /** Compilation timings per batch size compiled so far. */
-  compileStats(): Record<number, CompileStats> {
-    return Object.fromEntries([...this.cache].map(([b, c]) => [b, { ...c.stats }]));
+  /**
+   * Compilation timings of what was compiled so far: whole steps by batch size ("128"), the replicas' gradient
+   * graphs by shard size ("gradient:64").
+   */
+  compileStats(): Record<string, CompileStats> {
+    return Object.fromEntries([...this.cache].map(([key, c]) => [key.startsWith('step:') ? key.slice(5) : key, { ...c.stats }]));
   }
 
   /**
@@ -194,6 +227,10 @@ export class TrainStep {
   /** One training step on `batch` at learning rate `lr`: updates `state` in place and reports the loss. */
   run(state: TrainState, batch: TrainBatch, lr: number): StepResult {
     const b = this.batchSizeOf(batch.x);
+    if (this.replicas > 1 && b >= this.replicas) {
+      this.replicated ??= new ReplicatedUpdate(this, this.replicas);
+      return this.replicated.run(state, batch, lr, b);
+    }
     const feeds = this.feeds(state, batch, lr);
     return this.absorb(state, this.session(b).run(feeds));
   }
@@ -202,20 +239,36 @@ export class TrainStep {
   dispose(): void {
     for (const c of this.cache.values()) c.session?.dispose();
     this.cache.clear();
+    this.replicated?.dispose();
+    this.replicated = null;
   }
 
-  private compiled(b: number): Compiled {
-    let c = this.cache.get(b);
+  /** The traced graph of batch size `b` in `mode` (cached; 'gradient' graphs serve the replicas). */
+  compiled(b: number, mode: TraceMode = 'step'): Compiled {
+    const key = `${mode}:${b}`;
+    let c = this.cache.get(key);
     if (!c) {
       const t0 = performance.now();
-      c = this.trace(b);
+      c = this.trace(b, mode);
       c.stats.traceMs = performance.now() - t0;
-      this.cache.set(b, c);
+      this.cache.set(key, c);
     }
     return c;
   }
 
-  private trace(b: number): Compiled {
+  /** The optimizer update of the flat parameter vector (decay mask from `weightDecay`). */
+  flatUpdate(flatParams: Tensor, gFlat: Tensor, slotInputs: Record<string, Tensor>, hyper: Record<string, Tensor>): { param: Tensor; state: Record<string, Tensor> } {
+    const { layout } = this;
+    let mask: Tensor | number = 1;
+    if (!this.decayPaths.every((d) => d)) {
+      const m = new Float32Array(layout.params.size);
+      layout.params.entries.forEach((e, i) => m.fill(this.decayPaths[i] ? 1 : 0, e.offset, e.offset + e.size));
+      mask = constant(m, { shape: [layout.params.size], dtype: 'float32' });
+    }
+    return this.optimizer.update({ param: flatParams, grad: gFlat, state: slotInputs, scalars: hyper, decayMask: mask });
+  }
+
+  private trace(b: number, mode: TraceMode): Compiled {
     const { model, optimizer, options, layout } = this;
     const flat = (options.packing ?? 'flat') === 'flat';
     const inputs: Tensor[] = [];
@@ -231,7 +284,7 @@ export class TrainStep {
       extras[name] = input(`extras.${name}`, spec.dtype, spec.shape.map((d) => (d === -1 ? b : d)));
     }
     const hyper: Record<string, Tensor> = {};
-    for (const name of optimizer.scalarNames) hyper[name] = input(`hyper.${name}`, 'float32', []);
+    if (mode === 'step') for (const name of optimizer.scalarNames) hyper[name] = input(`hyper.${name}`, 'float32', []);
 
     // State inputs.
     let params: Record<string, Tensor>, buffers: Record<string, Tensor>;
@@ -242,7 +295,7 @@ export class TrainStep {
       flatParams = input('params', 'float32', [layout.params.size]);
       params = layout.params.unpack(flatParams);
       buffers = layout.buffers.size > 0 ? layout.buffers.unpack(input('buffers', 'float32', [layout.buffers.size])) : {};
-      for (const s of optimizer.slots) slotInputs[s] = input(`opt.${s}`, 'float32', [layout.params.size]);
+      if (mode === 'step') for (const s of optimizer.slots) slotInputs[s] = input(`opt.${s}`, 'float32', [layout.params.size]);
     } else {
       params = Object.fromEntries(layout.params.entries.map((e) => [e.name, input(`params/${e.name}`, 'float32', e.shape)]));
       buffers = Object.fromEntries(layout.buffers.entries.map((e) => [e.name, input(`buffers/${e.name}`, 'float32', e.shape)]));
@@ -268,18 +321,15 @@ export class TrainStep {
     const entries = layout.params.entries;
     const grads = grad(loss, entries.map((e) => params[e.name]!));
     const outputs: GraphOutput[] = [];
-    const allDecay = this.decayPaths.every((d) => d);
     if (flat) {
       const gFlat = concat(grads.map((g) => g.reshape([g.size])), 0);
-      let mask: Tensor | number = 1;
-      if (!allDecay) {
-        const m = new Float32Array(layout.params.size);
-        entries.forEach((e, i) => m.fill(this.decayPaths[i] ? 1 : 0, e.offset, e.offset + e.size));
-        mask = constant(m, { shape: [layout.params.size], dtype: 'float32' });
+      if (mode === 'gradient') {
+        outputs.push({ name: 'grad', tensor: gFlat });
+      } else {
+        const r = this.flatUpdate(flatParams!, gFlat, slotInputs, hyper);
+        outputs.push({ name: 'params', tensor: r.param });
+        for (const s of optimizer.slots) outputs.push({ name: `opt.${s}`, tensor: r.state[s]! });
       }
-      const r = optimizer.update({ param: flatParams!, grad: gFlat, state: slotInputs, scalars: hyper, decayMask: mask });
-      outputs.push({ name: 'params', tensor: r.param });
-      for (const s of optimizer.slots) outputs.push({ name: `opt.${s}`, tensor: r.state[s]! });
       if (layout.buffers.size > 0) outputs.push({ name: 'buffers', tensor: layout.buffers.pack(fwd.buffers) });
     } else {
       entries.forEach((e, i) => {
@@ -296,7 +346,7 @@ export class TrainStep {
       outputs.push({ name: `terms.${k}`, tensor: t });
     }
     if (options.outputLogits) outputs.push({ name: 'logits', tensor: fwd.logits });
-    const graph = buildGraph(`${model.kind}_train_step`, inputs, outputs);
+    const graph = buildGraph(`${model.kind}_train_${mode}`, inputs, outputs);
     return { graph, masks, session: null, stats: { traceMs: 0, sessionMs: 0, nodes: graph.nodes.length } };
   }
 }

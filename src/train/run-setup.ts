@@ -97,7 +97,7 @@ export function setupRun(config: TrainConfig, data: RunData): RunSetup {
     extras['mix-perm'] = { dtype: 'int32', shape: [-1] };
     extras['mix-weights'] = { dtype: 'float32', shape: [plan.mixLayers.length] };
   }
-  if (host) Object.assign(extras, host.inputs);
+  if (host) for (const [name, spec] of Object.entries(host.inputs)) extras[name] = { ...spec, rows: true };
   const stepOptions: TrainStepOptions = {
     batch: B,
     targets: softTargets(plan) ? 'soft' : 'labels',
@@ -105,10 +105,11 @@ export function setupRun(config: TrainConfig, data: RunData): RunSetup {
     ...(plan.mixLayers ? { features: (e) => mixingHook(plan.mixLayers!, e) } : {}),
     outputLogits: host !== null,
     threads: config.threads,
+    replicas: config.replicas,
   };
   const mainLoss = placement !== 'mixed' ? placementLossFn(config, B) : objectiveLossFn(config, interleaved ? 'primary' : 'full');
   const mainStep = new TrainStep(model, mainLoss, optimizer, stepOptions);
-  const secondaryStep = interleaved ? new TrainStep(model, objectiveLossFn(config, 'secondary'), optimizer, { batch: B, threads: config.threads }) : null;
+  const secondaryStep = interleaved ? new TrainStep(model, objectiveLossFn(config, 'secondary'), optimizer, { batch: B, threads: config.threads, replicas: config.replicas }) : null;
   const evalStep = new EvalStep(model, { threads: config.threads });
 
   return {

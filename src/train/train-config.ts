@@ -93,6 +93,12 @@ export const TRAIN_CONFIG_SCHEMA = object({
   seed: optional(number({ integer: true }), 0),
   /** ORT intra-op threads. */
   threads: optional(number({ integer: true, min: 1 }), 2),
+  /**
+   * Data-parallel replicas: each batch split into this many shards whose gradients run at the same time on worker
+   * threads (⌊threads / replicas⌋ ORT threads each) and are averaged before one update (replicated-step.ts); 1 = off.
+   * Batch-level statistics (batch norm, MMCE, …) are then per shard, as DistributedDataParallel without SyncBatchNorm.
+   */
+  replicas: optional(number({ integer: true, min: 1 }), 1),
   /** Run the OOD / dataset-shift evaluation after training. */
   ood: optional(boolean(), false),
   /** Second dataset for OOD AUROC (default: fashion-mnist for mnist, mnist for fashion-mnist, svhn ↔ cifar10 when present). */
@@ -168,6 +174,13 @@ export function resolveTrainConfig(raw: unknown, path = 'config'): TrainConfig {
     if (c.secondary === undefined) invalidArgument(`${path}.arcPlacement`, `'mixed' unless a secondary term is given`, describe(c.arcPlacement));
     if (c.arcPlacement === 'sources' && c.mixup === 0) invalidArgument(`${path}.arcPlacement`, `'mixed' or 'holdout' without mixup ('sources' are the unmixed images of a mixup batch)`, describe(c.arcPlacement));
     if (c.interleaved !== undefined) invalidArgument(`${path}.arcPlacement`, `'mixed' with interleaved training (which already puts the secondary term on a held-out part)`, describe(c.arcPlacement));
+  }
+  if (c.replicas > 1) {
+    if (c.replicas > c.batch) invalidArgument(`${path}.replicas`, `at most the batch size ${c.batch} (each replica needs a row)`, describe(c.replicas));
+    if (c.mixup > 0 && (c.mixupKind === 'manifold' || c.mixupKind === 'embedding')) {
+      invalidArgument(`${path}.replicas`, `1 with ${c.mixupKind} mixup (it mixes rows across the whole batch, which the shards split)`, describe(c.replicas));
+    }
+    if (c.arcPlacement !== 'mixed') invalidArgument(`${path}.replicas`, `1 with arcPlacement '${c.arcPlacement}' (its extra rows follow the batch's main rows)`, describe(c.replicas));
   }
   if (c.interleaved !== undefined && c.secondary === undefined) invalidArgument(`${path}.interleaved`, 'a secondary loss to train on the held-out part', 'no secondary');
   if (c.mixupLayers !== undefined && !(c.mixup > 0 && c.mixupKind === 'manifold')) invalidArgument(`${path}.mixupLayers`, 'only with manifold mixup', JSON.stringify(c.mixupLayers));

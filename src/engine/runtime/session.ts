@@ -4,6 +4,7 @@ import type { Graph } from '../ir/graph.js';
 import { formatShape, type Shape, shapeSize } from '../ir/shape.js';
 import { lowerToOnnx } from '../onnx/emit.js';
 import { encodeModel } from '../onnx/onnx-model.js';
+import { loweredGraphSignature } from './lowered-signature.js';
 import { nchwcBlockSize } from './nchwc.js';
 import { loadNativeSession, type NativeSession, type NativeSessionOptions, OrtTensor } from './ort-binding.js';
 
@@ -51,31 +52,12 @@ export class Session {
   constructor(readonly graph: Graph, options: CompileOptions = {}) {
     const threads = options.threads ?? 2;
     if (!Number.isInteger(threads) || threads < 1) throw new InvalidArgumentError('options.threads', 'a positive integer', describe(threads));
-    this.inputs = graph.inputs.map((t) => ({ name: t.source.kind === 'input' ? t.source.name : '?', dtype: t.dtype, shape: t.shape }));
-    this.outputs = graph.outputs.map((o) => ({ name: o.name, dtype: o.tensor.dtype, shape: o.tensor.shape }));
-    const nativeOptions: NativeSessionOptions = {
-      intraOpNumThreads: threads,
-      interOpNumThreads: 1,
-      graphOptimizationLevel: options.optimization ?? 'all',
-      executionMode: 'sequential',
-      enableCpuMemArena: true,
-      enableMemPattern: true,
-      executionProviders: ['cpu'],
-      ...(options.optimizedModelPath ? { optimizedModelFilePath: options.optimizedModelPath } : {}),
-    };
-    const block = options.nchwc === false ? 0 : nchwcBlockSize();
-    let model = lowerToOnnx(graph, { nchwcBlock: block });
-    let native: NativeSession;
-    try {
-      native = loadNativeSession(encodeModel(model), nativeOptions);
-    } catch (error) {
-      // The NCHWc lowering is only an optimisation: should this ORT refuse it for some layer, use portable ONNX.
-      if (block === 0) throw error;
-      model = lowerToOnnx(graph);
-      native = loadNativeSession(encodeModel(model), nativeOptions);
-    }
-    this.native = native;
-    this.onnxNames = model.outputNames;
+    const signature = loweredGraphSignature(graph);
+    this.inputs = signature.inputs;
+    this.outputs = signature.outputs;
+    const loaded = loadGraph(graph, threads, options);
+    this.native = loaded.native;
+    this.onnxNames = loaded.onnxNames;
     this.fetches = Object.fromEntries(this.outputs.map((o) => [this.onnxNames[o.name]!, null]));
   }
 
@@ -83,17 +65,7 @@ export class Session {
   run(feeds: Readonly<Record<string, Feed>>): RunOutputs {
     if (this.disposed) throw new InvalidArgumentError('session', 'a live session', 'a disposed one');
     if (typeof feeds !== 'object' || feeds === null) throw new InvalidArgumentError('feeds', 'a record of typed arrays', describe(feeds));
-    const ortFeeds: Record<string, OrtTensor> = {};
-    for (const input of this.inputs) ortFeeds[input.name] = toOrtTensor(input, feeds[input.name]);
-    for (const name of Object.keys(feeds)) {
-      if (!this.inputs.some((i) => i.name === name)) {
-        throw new InvalidArgumentError(`feeds.${name}`, `one of the inputs ${this.inputs.map((i) => i.name).join(', ')}`, 'an unknown name');
-      }
-    }
-    const raw = this.native.run(ortFeeds, this.fetches);
-    const out: RunOutputs = {};
-    for (const o of this.outputs) out[o.name] = raw[this.onnxNames[o.name]!]!.data as HostArray;
-    return out;
+    return runNative(this.native, this.inputs, this.outputs, this.onnxNames, this.fetches, feeds);
   }
 
   /** `run` after yielding to the event loop once (the computation itself still blocks its thread). */
@@ -119,6 +91,68 @@ export class Session {
 /** Compile a graph into an ONNX Runtime session (0.1–0.6 s for a few thousand nodes: cache the result). */
 export function compile(graph: Graph, options: CompileOptions = {}): Session {
   return new Session(graph, options);
+}
+
+/** ORT session options of a compiled graph with `threads` intra-op threads. */
+export function nativeSessionOptions(threads: number, options: CompileOptions = {}): NativeSessionOptions {
+  return {
+    intraOpNumThreads: threads,
+    interOpNumThreads: 1,
+    graphOptimizationLevel: options.optimization ?? 'all',
+    executionMode: 'sequential',
+    enableCpuMemArena: true,
+    enableMemPattern: true,
+    executionProviders: ['cpu'],
+    ...(options.optimizedModelPath ? { optimizedModelFilePath: options.optimizedModelPath } : {}),
+  };
+}
+
+/** A graph lowered to ONNX bytes (NCHWc kernels where `nchwcBlock` > 0) and its output-name map. */
+export interface LoweredGraph {
+  readonly bytes: Uint8Array;
+  readonly onnxNames: Readonly<Record<string, string>>;
+  readonly nchwcBlock: number;
+}
+
+/** Lower `graph` for ORT: NCHWc convolutions unless `options.nchwc` is false or `portable` is asked for. */
+export function lowerGraph(graph: Graph, options: CompileOptions = {}, portable = false): LoweredGraph {
+  const block = portable || options.nchwc === false ? 0 : nchwcBlockSize();
+  const model = lowerToOnnx(graph, { nchwcBlock: block });
+  return { bytes: encodeModel(model), onnxNames: model.outputNames, nchwcBlock: block };
+}
+
+/**
+ * Lower and load `graph`. The NCHWc lowering is only an optimisation: should this ORT refuse it for some layer,
+ * the portable ONNX is loaded instead.
+ */
+function loadGraph(graph: Graph, threads: number, options: CompileOptions): { native: NativeSession; onnxNames: Readonly<Record<string, string>> } {
+  const nativeOptions = nativeSessionOptions(threads, options);
+  let lowered = lowerGraph(graph, options);
+  try {
+    return { native: loadNativeSession(lowered.bytes, nativeOptions), onnxNames: lowered.onnxNames };
+  } catch (error) {
+    if (lowered.nchwcBlock === 0) throw error;
+    lowered = lowerGraph(graph, options, true);
+    return { native: loadNativeSession(lowered.bytes, nativeOptions), onnxNames: lowered.onnxNames };
+  }
+}
+
+/** One run of a loaded native session: feeds checked against `inputs`, outputs by graph name. */
+export function runNative(
+  native: NativeSession, inputs: readonly ValueSignature[], outputs: readonly ValueSignature[], onnxNames: Readonly<Record<string, string>>,
+  fetches: Record<string, null>, feeds: Readonly<Record<string, Feed>>,
+): RunOutputs {
+  const ortFeeds: Record<string, OrtTensor> = {};
+  for (const input of inputs) ortFeeds[input.name] = toOrtTensor(input, feeds[input.name]);
+  for (const name of Object.keys(feeds)) {
+    if (!inputs.some((i) => i.name === name)) {
+      throw new InvalidArgumentError(`feeds.${name}`, `one of the inputs ${inputs.map((i) => i.name).join(', ')}`, 'an unknown name');
+    }
+  }
+  const raw = native.run(ortFeeds, fetches);
+  const out: RunOutputs = {};
+  for (const o of outputs) out[o.name] = raw[onnxNames[o.name]!]!.data as HostArray;
+  return out;
 }
 
 function toOrtTensor(input: ValueSignature, feed: Feed | undefined): OrtTensor {
