@@ -75,9 +75,30 @@ class CifarResNet(nn.Module):
         return self.linear(out)
 
 
+class LeNet(nn.Module):
+    """The toolkit's lenet: conv 5x5 pad 2 (1->6) -> ReLU -> max-pool 2, conv 5x5 (6->16) -> ReLU -> max-pool 2, 400-120-84-10."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1, self.conv2 = nn.Conv2d(1, 6, 5, padding=2), nn.Conv2d(6, 16, 5)
+        self.fc1, self.fc2, self.head = nn.Linear(400, 120), nn.Linear(120, 84), nn.Linear(84, 10)
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2).flatten(1)
+        return self.head(F.relu(self.fc2(F.relu(self.fc1(x)))))
+
+
 def build(name):
     if name == "mlp":
         return nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 10)), (784,)
+    if name == "lenet":
+        return LeNet(), (1, 28, 28)
+    if name.startswith("fmnist-resnet"):
+        model = CifarResNet(int(name[len("fmnist-resnet"):]))
+        model.conv1 = nn.Conv2d(1, 16, kernel_size=3, stride=1, padding=1, bias=False)
+        nn.init.kaiming_normal_(model.conv1.weight)
+        return model, (1, 28, 28)
     if name.startswith("resnet"):
         return CifarResNet(int(name[len("resnet"):])), (3, 32, 32)
     raise SystemExit(f"unknown model {name}")

@@ -10,7 +10,7 @@
  * --no-nchwc keeps every convolution on ORT's portable Conv (A/B against the NCHWc kernels, the default).
  * With --profile, ORT's own profiler times one more batch of steps and the JSON gets the time per ONNX op type.
  *
- *   npm run -s bench -- train-step --model mlp|resnet20|resnet32|resnet56 [--batch 128] [--steps N] [--rounds R]
+ *   npm run -s bench -- train-step --model mlp|lenet|resnet20|resnet32|resnet56|fmnist-resnet20 [--batch 128] [--steps N] [--rounds R]
  *                                  [--threads 2] [--replicas R] [--packing flat|tensors] [--no-torch] [--no-nchwc] [--profile] [--json]
  * --steps: timed steps per implementation (default 200 MLP, 12 ResNet), split into --rounds (default 4) rounds
  * that alternate between us and PyTorch, after one warm-up round of the same length. The JSON is always printed
@@ -26,7 +26,7 @@ import * as ort from 'onnxruntime-node';
 import { type Feed, type Graph, lowerToOnnx } from '../src/engine/index.js';
 import { encodeModel } from '../src/engine/onnx/onnx-model.js';
 import { nchwcBlockSize } from '../src/engine/runtime/nchwc.js';
-import { cifarResNet, type Model, mlp, parameterCount } from '../src/nn/index.js';
+import { cifarResNet, lenet, type Model, mlp, parameterCount } from '../src/nn/index.js';
 import { sgd } from '../src/optim/index.js';
 import { compileTrainStep, createTrainState, crossEntropy, EvalStep } from '../src/train/index.js';
 import { Random } from '../src/util/random.js';
@@ -54,7 +54,7 @@ function parseArgs(argv: readonly string[]): Args {
   return {
     model,
     batch: Number(get('batch') ?? 128),
-    steps: Number(get('steps') ?? (isMlp ? 200 : 12)),
+    steps: Number(get('steps') ?? (isMlp || model === 'lenet' ? 200 : 12)),
     rounds: Number(get('rounds') ?? 4),
     threads: Number(get('threads') ?? 2),
     replicas: Number(get('replicas') ?? 1),
@@ -67,9 +67,12 @@ function parseArgs(argv: readonly string[]): Args {
 
 function buildModel(name: string): Model {
   if (name === 'mlp') return mlp();
+  if (name === 'lenet') return lenet();
   const m = /^resnet(\d+)$/.exec(name);
   if (m) return cifarResNet({ depth: Number(m[1]) });
-  throw new Error(`--model: expected mlp or resnet20/32/56, got ${name}`);
+  const f = /^fmnist-resnet(\d+)$/.exec(name);
+  if (f) return cifarResNet({ depth: Number(f[1]), inputShape: [1, 28, 28] });
+  throw new Error(`--model: expected mlp, lenet, resnet20/32/56 (CIFAR 3×32×32) or fmnist-resnet20 (1×28×28), got ${name}`);
 }
 
 function median(v: readonly number[]): number {
