@@ -12,7 +12,8 @@
  * - Top-label sets (confidence, predicted class, label only): the 1-D binary maps (equal-mass histogram,
  *   isotonic, Platt, scaling-binning) fitted on (confidence, correct); top-label ECE before and after.
  *
- * Usage: npm run bench -- real-predictions [--markdown] [--only NAME-SUBSTRING] [--with-matrix]
+ * Usage: npm run bench -- real-predictions [--markdown] [--only NAME-SUBSTRING] [--with-matrix] [--methods KIND,KIND,...]
+ * (--methods: only these calibrators, e.g. to add a new one's row to the README table)
  * Progress: one JSON line per set on stderr.
  */
 import { existsSync, readdirSync } from 'node:fs';
@@ -29,6 +30,14 @@ const markdown = process.argv.includes('--markdown');
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] ?? '' : '';
 const withMatrix = process.argv.includes('--with-matrix');
+const methodsAt = process.argv.indexOf('--methods');
+const methods = methodsAt >= 0 ? (process.argv[methodsAt + 1] ?? '').split(',') : [...CALIBRATOR_KINDS];
+const unknownMethod = methods.find((m) => !(CALIBRATOR_KINDS as readonly string[]).includes(m));
+if (unknownMethod !== undefined) {
+  process.stderr.write(`--methods: expected calibrator kinds (${CALIBRATOR_KINDS.join(', ')}), got ${JSON.stringify(unknownMethod)}\n`);
+  process.exit(2);
+}
+const kinds = CALIBRATOR_KINDS.filter((k) => methods.includes(k));
 
 if (!existsSync(ROOT)) {
   process.stderr.write(`real-predictions: ${ROOT} is absent (the data live beside the repository in ../shared)\n`);
@@ -103,7 +112,7 @@ const results: Record<string, unknown>[] = [];
 for (const set of await fullSets()) {
   const row: Record<string, unknown> = { set: set.name, input: set.kind, classes: set.fit.x.cols, split: set.split, raw: metricsOf(set.test.x, set.test.y, set.kind) };
   const calibrators: Record<string, unknown> = {};
-  for (const kind of CALIBRATOR_KINDS) {
+  for (const kind of kinds) {
     const skip = applicable(kind, set.fit.x.cols);
     if (skip) {
       calibrators[kind] = { skipped: skip };
@@ -169,7 +178,7 @@ if (!markdown) {
     `| method | ${names.join(' | ')} |`,
     `| --- | ${names.map(() => '---').join(' | ')} |`,
     `| raw | ${results.map((r) => pct((r.raw as { ece: number }).ece)).join(' | ')} |`,
-    ...CALIBRATOR_KINDS.map(
+    ...kinds.map(
       (k) => `| ${k} | ${results.map((r) => pct(((r.calibrators as Record<string, Record<string, unknown>>)[k] ?? {}).ece)).join(' | ')} |`,
     ),
     '',

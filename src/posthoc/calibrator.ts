@@ -27,6 +27,9 @@ export const CALIBRATOR_KINDS = [
   'scaling-binning',
   'venn-abers',
   'spline',
+  'bbq',
+  'enir',
+  'near-isotonic',
 ] as const;
 
 export type CalibratorKind = (typeof CALIBRATOR_KINDS)[number];

@@ -29,3 +29,9 @@ export { fitScalingBinning, scalingBinningFromJSON, ScalingBinningCalibrator, ty
 export { fitVennAbers, vennAbersFromJSON, vennAbersPredict, VennAbersCalibrator, type VennAbersOptions } from './venn-abers.js';
 export { fitScoreMap, applyScoreMap, equalMassEdges, SCORE_MAP_KINDS, type ScoreMap, type ScoreMapKind } from './score-map.js';
 export { fitSpline, splineFromJSON, SplineCalibrator, type SplineOptions } from './spline.js';
+export { bbqBinRange, bbqFromJSON, fitBbq, fitBbqEnsemble, type BbqCalibrator, type BbqOptions } from './bbq.js';
+export { enirFromJSON, fitEnir, fitEnirEnsemble, type EnirCalibrator, type EnirOptions } from './enir.js';
+export { fitNearIsotonic, fitNearIsotonicStep, nearIsotonicFromJSON, type NearIsotonicCalibrator, type NearIsotonicOptions } from './near-isotonic.js';
+export { nearIsotonicAt, nearIsotonicPath, type NearIsotonicKnot } from './near-isotonic-regression.js';
+export { binaryLogLikelihood, elbow, modelScores, SCORE_FUNCTIONS, type ScoreFunction } from './model-averaging.js';
+export { applyStepEnsemble, StepEnsembleCalibrator, STEP_ENSEMBLE_MODES, type StepEnsemble, type StepEnsembleMode, type StepFunction } from './step-ensemble.js';

@@ -21,6 +21,9 @@
  * | scaling-binning | probabilities   | no          | scaling-binning.ts |
  * | venn-abers   | probabilities      | not in general | venn-abers.ts |
  * | spline       | probabilities      | not in general | spline.ts |
+ * | bbq          | probabilities      | not in general | bbq.ts |
+ * | enir         | probabilities      | not in general | enir.ts |
+ * | near-isotonic | probabilities     | not in general | near-isotonic.ts |
  * Inputs of the other kind are converted (predictions.ts).
  */
 import { describe, invalidArgument } from '../util/errors.js';
@@ -44,6 +47,9 @@ import { fitTopLabel, topLabelFromJSON, type TopLabelOptions } from './top-label
 import { fitScalingBinning, scalingBinningFromJSON, type ScalingBinningOptions } from './scaling-binning.js';
 import { fitVennAbers, vennAbersFromJSON, type VennAbersOptions } from './venn-abers.js';
 import { fitSpline, splineFromJSON, type SplineOptions } from './spline.js';
+import { bbqFromJSON, fitBbq, type BbqOptions } from './bbq.js';
+import { enirFromJSON, fitEnir, type EnirOptions } from './enir.js';
+import { fitNearIsotonic, nearIsotonicFromJSON, type NearIsotonicOptions } from './near-isotonic.js';
 
 /** The options accepted by each method. */
 export interface CalibratorOptions {
@@ -64,6 +70,9 @@ export interface CalibratorOptions {
   'scaling-binning': ScalingBinningOptions;
   'venn-abers': VennAbersOptions;
   spline: SplineOptions;
+  bbq: BbqOptions;
+  enir: EnirOptions;
+  'near-isotonic': NearIsotonicOptions;
 }
 
 /** What each method works on (other inputs are converted). */
@@ -86,6 +95,9 @@ export const CALIBRATOR_INPUTS: Readonly<Record<CalibratorKind, 'logits' | 'log-
     'scaling-binning': 'probabilities',
     'venn-abers': 'probabilities',
     spline: 'probabilities',
+    bbq: 'probabilities',
+    enir: 'probabilities',
+    'near-isotonic': 'probabilities',
   });
 
 type Fit = (input: Predictions, labels: Int32Array, options?: never) => Calibrator;
@@ -108,6 +120,9 @@ const ENTRIES: Readonly<Record<CalibratorKind, { fit: Fit; fromJSON: (json: unkn
   'scaling-binning': { fit: fitScalingBinning, fromJSON: scalingBinningFromJSON },
   'venn-abers': { fit: fitVennAbers, fromJSON: vennAbersFromJSON },
   spline: { fit: fitSpline, fromJSON: splineFromJSON },
+  bbq: { fit: fitBbq, fromJSON: bbqFromJSON },
+  enir: { fit: fitEnir, fromJSON: enirFromJSON },
+  'near-isotonic': { fit: fitNearIsotonic, fromJSON: nearIsotonicFromJSON },
 });
 
 function requireKind(argument: string, value: unknown): CalibratorKind {
@@ -141,7 +156,7 @@ export function calibratorFromJSON(json: unknown): Calibrator {
 /**
  * Calibrated logits (N × C float64) of a calibrator that is a map into logit space (temperature family,
  * vector, matrix, Dirichlet, Platt, beta, class-wise temperature); throws `InvalidArgumentError` for histogram,
- * isotonic, ensemble temperature scaling, top-versus-all, top-label, scaling-binning, Venn–Abers and spline (maps of
+ * isotonic, ensemble temperature scaling, top-versus-all, top-label, scaling-binning, Venn–Abers, spline, BBQ, ENIR and near-isotonic (maps of
  * probabilities, not into logit space).
  */
 export function calibratedLogits(calibrator: Calibrator, input: Predictions): Matrix<Float64Array> {

@@ -26,6 +26,9 @@ test('calib fit reaches every issue-12 calibrator with its --opt options and wri
     ['top-label', ['pointsPerBin=40'], { pointsPerBin: 40 }],
     ['scaling-binning', ['bins=5', 'mode=top-label'], { bins: 5, mode: 'top-label' }],
     ['venn-abers', ['mode=one-vs-rest'], { mode: 'one-vs-rest' }],
+    ['bbq', ['score=aic'], { score: 'aic' }],
+    ['enir', ['mode=top-label'], { mode: 'top-label' }],
+    ['near-isotonic', ['select=lambda', 'lambda=2.5'], { select: 'lambda', lambda: 2.5 }],
   ];
   for (const [method, opts, options] of cases) {
     const out = p(`${method}.json`);

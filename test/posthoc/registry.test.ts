@@ -36,7 +36,7 @@ function fit(kind: CalibratorKind) {
 test('the method names are the ten of the brief, ensemble temperature scaling and the issue-12 calibrators, each with the input it needs', () => {
   assert.deepEqual([...CALIBRATOR_KINDS], [
     'temperature', 'ts-sb-ece', 'ts-hb-ece', 'ensemble-temperature', 'vector', 'matrix', 'dirichlet', 'histogram', 'isotonic', 'platt', 'beta',
-    'class-temperature', 'top-versus-all', 'top-label', 'scaling-binning', 'venn-abers', 'spline',
+    'class-temperature', 'top-versus-all', 'top-label', 'scaling-binning', 'venn-abers', 'spline', 'bbq', 'enir', 'near-isotonic',
   ]);
   assert.deepEqual(Object.keys(CALIBRATOR_INPUTS).sort(), [...CALIBRATOR_KINDS].sort());
 });
@@ -128,7 +128,7 @@ test('calibrated logits exist for logit-space methods and their softmax equals a
     const cal = fit(kind);
     const C = classesFor(kind);
     const { test: t } = split(C);
-    if (['histogram', 'isotonic', 'ensemble-temperature', 'top-versus-all', 'top-label', 'scaling-binning', 'venn-abers', 'spline'].includes(kind)) {
+    if (['histogram', 'isotonic', 'ensemble-temperature', 'top-versus-all', 'top-label', 'scaling-binning', 'venn-abers', 'spline', 'bbq', 'enir', 'near-isotonic'].includes(kind)) {
       assert.equal(cal.applyLogits, undefined);
       assert.throws(() => calibratedLogits(cal, t.input), InvalidArgumentError);
       continue;

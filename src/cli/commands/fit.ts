@@ -36,6 +36,12 @@ export const fitCommand = defineCommand({
     '                      mode=top-label|one-vs-rest (C > 2)',
     '  spline              top-label spline fit to the cumulative accuracy-minus-confidence curve (Gupta 2021);',
     '                      knots=6, runout=natural|parabolic|cubic',
+    '  bbq                 Bayesian Binning into Quantiles: BIC-weighted equal-width histograms (Naeini 2015);',
+    '                      score=bic|aic, mode=one-vs-rest|top-label',
+    '  enir                ensemble of near-isotonic regression fits along the path (Naeini & Cooper 2016);',
+    '                      score=bic|aic, mode=one-vs-rest|top-label',
+    '  near-isotonic       one nearly-isotonic fit, penalty lambda on decreases (Tibshirani et al. 2011);',
+    '                      select=bic|aic|lambda, lambda=0, mode=one-vs-rest|top-label',
   ].join('\n'),
   examples: [
     'calib fit --method temperature --logits val-logits.npy --labels val-labels.npy --out calibrator.json',
