@@ -54,6 +54,16 @@ export function applyStepEnsemble(ensemble: StepEnsemble, s: number): number {
   return Math.min(1, Math.max(0, q));
 }
 
+/**
+ * The ensemble as one step function: the union of all upper bounds, each group valued by the ensemble at its
+ * upper bound (every model's bounds are among them, so a score of the group falls in the same group of every
+ * model): equal to `applyStepEnsemble` bit for bit. Used by the ONNX exporter.
+ */
+export function collapseStepEnsemble(ensemble: StepEnsemble): StepFunction {
+  const upper = Float64Array.from(new Set(ensemble.steps.flatMap((s) => Array.from(s.upper)))).sort();
+  return { upper, values: upper.map((u) => applyStepEnsemble(ensemble, u)) };
+}
+
 /** A fitted BBQ, ENIR or near-isotonic calibrator. */
 export class StepEnsembleCalibrator<S extends { readonly mode: StepEnsembleMode }> implements Calibrator {
   readonly kind: StepEnsembleKind;

@@ -49,9 +49,10 @@ const FIT_OPTIONS: Partial<Record<CalibratorKind, object>> = { 'ts-sb-ece': {}, 
 
 for (const softmax of [false, true]) {
   for (const kind of onnxExportableKinds()) {
-    const binary = kind === 'platt' || kind === 'beta';
-    const spec: ClassifierSpec = { sampleShape: [6], classes: binary ? 2 : 4, softmax, scale: 1.5, seed: 3, inputName: 'x' };
-    test(`export ${kind}${softmax ? ' (model ends in Softmax)' : ''}: exported probabilities equal calib apply within 1e-6 in onnxruntime-node and onnxruntime-web`, async (t) => {
+   // The step-ensemble methods have a separate two-class path (class-1 probability): both class counts.
+   for (const classes of kind === 'platt' || kind === 'beta' ? [2] : ['bbq', 'enir', 'near-isotonic'].includes(kind) ? [4, 2] : [4]) {
+    const spec: ClassifierSpec = { sampleShape: [6], classes, softmax, scale: 1.5, seed: 3, inputName: 'x' };
+    test(`export ${kind}${classes === 2 && !['platt', 'beta'].includes(kind) ? ' (2 classes)' : ''}${softmax ? ' (model ends in Softmax)' : ''}: exported probabilities equal calib apply within 1e-6 in onnxruntime-node and onnxruntime-web`, async (t) => {
       const { model, x, labels, D } = dataset(spec, 11);
       const raw = await runModel('onnxruntime-node', model.bytes, 'x', x, [N, D]);
       const out = raw['logits']!.data;
@@ -84,8 +85,19 @@ for (const softmax of [false, true]) {
         t.diagnostic(message);
       }
     });
+   }
   }
 }
+
+test('BBQ, ENIR and near-isotonic fitted with mode=top-label are refused by the exporter, naming the mode', () => {
+  const rng = new Random(5);
+  const z = Float64Array.from({ length: 300 * 3 }, () => rng.normal() * 2);
+  const y = Int32Array.from({ length: 300 }, (_, i) => i % 3);
+  for (const kind of ['bbq', 'enir', 'near-isotonic'] as const) {
+    const cal = fitCalibrator(kind, { logits: { rows: 300, cols: 3, data: z } }, y, { mode: 'top-label' } as never);
+    assert.throws(() => calibratorToOnnx(cal, { name: 'z', kind: 'logits' }), /fitted with mode=one-vs-rest .*got mode=top-label/);
+  }
+});
 
 test('the eleven calibrators of METHODS.md are exportable, and a kind without an ONNX emitter is refused in one line naming it', () => {
   const eleven = ['temperature', 'ts-sb-ece', 'ts-hb-ece', 'ensemble-temperature', 'vector', 'matrix', 'dirichlet', 'histogram', 'isotonic', 'platt', 'beta'];

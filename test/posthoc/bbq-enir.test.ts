@@ -8,7 +8,7 @@ import { elbow, modelScores } from '../../src/posthoc/model-averaging.js';
 import { fitNearIsotonic, fitNearIsotonicStep } from '../../src/posthoc/near-isotonic.js';
 import { nearIsotonicAt, nearIsotonicPath } from '../../src/posthoc/near-isotonic-regression.js';
 import { calibratorFromJSON, fitCalibrator } from '../../src/posthoc/registry.js';
-import { applyStepEnsemble, type StepEnsemble } from '../../src/posthoc/step-ensemble.js';
+import { applyStepEnsemble, collapseStepEnsemble, type StepEnsemble } from '../../src/posthoc/step-ensemble.js';
 import { InvalidArgumentError } from '../../src/util/errors.js';
 import { assertClose, assertProbabilityRows, lcg, mat, rowsToMatrix, splits } from './helpers.js';
 
@@ -144,4 +144,13 @@ test('bad options and JSON name the field', () => {
   const short = fitBbq(val.input, val.labels).toJSON() as any;
   short.ensembles.pop();
   assert.throws(() => calibratorFromJSON(short), /json\.ensembles: expected an array of 3 ensembles/);
+});
+
+test('an ensemble collapsed to one step function (the ONNX form) equals the ensemble bit for bit', () => {
+  const rand = lcg(3);
+  for (const e of [fitBbqEnsemble(s, y), fitEnirEnsemble(s, y), fitEnirEnsemble(s, y, 'aic')]) {
+    const one = collapseStepEnsemble(e);
+    const points = [0, 1, ...testScores, ...Array.from(one.upper), ...Array.from({ length: 2000 }, () => rand())];
+    for (const x of points) assert.equal(applyStepEnsemble({ weights: Float64Array.of(1), steps: [one] }, x), applyStepEnsemble(e, x), `s = ${x}`);
+  }
 });

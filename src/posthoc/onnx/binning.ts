@@ -19,7 +19,7 @@ function withTrailingAxis(b: OnnxSnippet, x: string): string {
 }
 
 /** Count of `thresholds` ([1 or C, K] float64) strictly below x ([N, C]) → int64 [N, C]. */
-function countBelow(b: OnnxSnippet, x: string, thresholds: string): string {
+export function countBelow(b: OnnxSnippet, x: string, thresholds: string): string {
   const below = b.op('Less', [thresholds, withTrailingAxis(b, x)]); // [N, C, K] bool
   const asDouble = b.op('Cast', [below], { to: CAST_TO.double });
   const K = thresholdCount(b, thresholds);
@@ -34,7 +34,7 @@ function thresholdCount(b: OnnxSnippet, name: string): number {
 }
 
 /** Gather table[k · width + index[n, k]] → [N, C]. */
-function gatherPerClass(b: OnnxSnippet, table: string, width: number, index: string): string {
+export function gatherPerClass(b: OnnxSnippet, table: string, width: number, index: string): string {
   const offsets = b.constant('class_offsets', [b.classes], Array.from({ length: b.classes }, (_, k) => k * width), 'int64');
   return b.op('Gather', [table, b.op('Add', [index, offsets])], { axis: 0 });
 }

@@ -9,6 +9,7 @@ import type { Calibrator, CalibratorJSON, CalibratorKind } from '../calibrator.j
 import { betaToOnnx, plattToOnnx } from './binary.js';
 import { histogramToOnnx, isotonicToOnnx } from './binning.js';
 import { dirichletToOnnx, matrixToOnnx, vectorToOnnx } from './linear.js';
+import { stepEnsembleToOnnx } from './step-ensemble.js';
 import { OnnxSnippet, type SnippetInput, type SnippetOutput } from './snippet.js';
 import { ensembleTemperatureToOnnx, temperatureToOnnx } from './temperature.js';
 
@@ -30,6 +31,9 @@ export const CALIBRATOR_ONNX: Readonly<Partial<Record<CalibratorKind, Calibrator
   isotonic: isotonicToOnnx,
   platt: plattToOnnx,
   beta: betaToOnnx,
+  bbq: stepEnsembleToOnnx,
+  enir: stepEnsembleToOnnx,
+  'near-isotonic': stepEnsembleToOnnx,
 });
 
 /** The kinds that can be exported to ONNX. */

@@ -1,0 +1,46 @@
+/**
+ * ONNX emission of BBQ, ENIR and near-isotonic regression in their one-vs-rest mode (posthoc/step-ensemble.ts):
+ * each class's ensemble collapsed to one step function (`collapseStepEnsemble`, equal to `apply` bit for bit);
+ * the group of p_k is the number of its interior upper bounds strictly below p_k (bounds padded with 2 to a common
+ * width), its value fetched by Gather. C > 2: rows renormalised (a class without a map gives 0); C = 2: the map of
+ * the class-1 probability q, output [1 − q, q] by one MatMul and Add. The top-label mode is refused (its
+ * argmax-and-rescale step is not emitted).
+ */
+import { invalidArgument } from '../../util/errors.js';
+import type { CalibratorJSON } from '../calibrator.js';
+import { collapseStepEnsemble, type StepFunction } from '../step-ensemble.js';
+import { countBelow, gatherPerClass } from './binning.js';
+import type { OnnxSnippet, SnippetInput, SnippetOutput } from './snippet.js';
+
+type EnsembleJSON = { weights: number[]; steps: { upper: number[]; values: number[] }[] } | null;
+
+function collapsed(e: EnsembleJSON): StepFunction {
+  if (!e) return { upper: Float64Array.of(1), values: Float64Array.of(0) };
+  return collapseStepEnsemble({
+    weights: Float64Array.from(e.weights),
+    steps: e.steps.map((s) => ({ upper: Float64Array.from(s.upper), values: Float64Array.from(s.values) })),
+  });
+}
+
+/** BBQ / ENIR / near-isotonic (mode one-vs-rest). */
+export function stepEnsembleToOnnx(json: CalibratorJSON, b: OnnxSnippet, input: SnippetInput): SnippetOutput {
+  if ((json.settings as { mode: string }).mode !== 'one-vs-rest') {
+    invalidArgument('calibrator', `a ${json.kind} calibrator fitted with mode=one-vs-rest (mode=top-label is not exported)`, 'mode=top-label');
+  }
+  const C = b.classes;
+  const ensembles = json.ensembles as EnsembleJSON[];
+  const perClass = C === 2 ? [collapsed(ensembles[0]!), collapsed(ensembles[0]!)] : ensembles.map(collapsed);
+  const K = Math.max(1, ...perClass.map((s) => s.upper.length - 1));
+  const bounds: number[] = [];
+  const values: number[] = [];
+  for (const s of perClass) {
+    for (let j = 0; j < K; j++) bounds.push(j < s.upper.length - 1 ? s.upper[j]! : 2);
+    for (let j = 0; j <= K; j++) values.push(s.values[Math.min(j, s.values.length - 1)]!);
+  }
+  const p = b.probabilitiesOf(input);
+  const group = countBelow(b, p, b.constant('step_bounds', [C, K], bounds));
+  const mapped = gatherPerClass(b, b.constant('step_values', [values.length], values), K + 1, group);
+  if (C !== 2) return { probabilities: b.normalizeRows(mapped) };
+  const flip = b.op('MatMul', [mapped, b.constant('binary_flip', [2, 2], [0, 0, -1, 1])]);
+  return { probabilities: b.op('Add', [flip, b.constant('binary_offset', [2], [1, 0])]) };
+}
