@@ -22,3 +22,5 @@ export { syntheticOverconfident, type SyntheticOptions, type SyntheticSet } from
 export * from './dataset-not-found.js';
 export * from './stl10.js';
 export * from './cifar-corrupted.js';
+export * from './tiny-imagenet.js';
+export * from './newsgroups.js';

@@ -7,6 +7,8 @@ import { loadNpyDataset, type NpyDatasetOptions } from './npy-dataset.js';
 import { loadStl10, type Stl10Options } from './stl10.js';
 import { loadSvhn, type SvhnOptions } from './svhn.js';
 import { loadTextDataset, type TextDatasetOptions } from './text.js';
+import { loadTinyImageNet, type TinyImageNetOptions } from './tiny-imagenet.js';
+import { loadNewsgroups, type NewsgroupsOptions } from './newsgroups.js';
 
 /** Options of each dataset `loadDataset` knows. */
 export interface DatasetOptionsByName {
@@ -16,13 +18,21 @@ export interface DatasetOptionsByName {
   cifar100: Cifar100Options;
   svhn: SvhnOptions;
   stl10: Stl10Options;
+  'tiny-imagenet': TinyImageNetOptions;
+  newsgroups: NewsgroupsOptions;
   npy: NpyDatasetOptions;
   text: TextDatasetOptions;
 }
 
 export type DatasetName = keyof DatasetOptionsByName;
 
-export const DATASET_NAMES: readonly DatasetName[] = ['mnist', 'fashion-mnist', 'cifar10', 'cifar100', 'svhn', 'stl10', 'npy', 'text'];
+export const DATASET_NAMES: readonly DatasetName[] = ['mnist', 'fashion-mnist', 'cifar10', 'cifar100', 'svhn', 'stl10', 'tiny-imagenet', 'newsgroups', 'npy', 'text'];
+
+/** The datasets whose samples are token ids (text-cnn models, embedding mixup). */
+export const TEXT_DATASET_NAMES: readonly DatasetName[] = ['text', 'newsgroups'];
+
+/** Whether `name` is a text dataset (see TEXT_DATASET_NAMES). */
+export const isTextDataset = (name: string): boolean => (TEXT_DATASET_NAMES as readonly string[]).includes(name);
 
 /** The option keys each dataset's loader reads; any other key is a typo and fails loudly (`checkDatasetOptions`). */
 const OPTION_KEYS = {
@@ -32,6 +42,8 @@ const OPTION_KEYS = {
   cifar100: ['path', 'download', 'cacheDirectory', 'baseUrl', 'md5', 'labels'],
   svhn: ['directory', 'extra', 'download', 'cacheDirectory', 'baseUrl', 'md5'],
   stl10: ['path', 'download', 'cacheDirectory', 'baseUrl', 'md5'],
+  'tiny-imagenet': ['path', 'perClass', 'cacheDirectory'],
+  newsgroups: ['path', 'stripHeaders', 'download', 'cacheDirectory', 'baseUrl', 'md5', 'maxLength', 'minFrequency', 'maxVocabulary', 'name'],
   npy: ['images', 'labels', 'testImages', 'testLabels', 'layout', 'classes', 'classNames', 'name'],
   text: ['train', 'test', 'format', 'delimiter', 'textField', 'labelField', 'maxLength', 'minFrequency', 'maxVocabulary', 'name'],
 } as const;
@@ -55,7 +67,8 @@ export function checkDatasetOptions(name: DatasetName, options: unknown): void {
 }
 
 /**
- * Load a dataset by name: mnist (embedded, no files needed), fashion-mnist, cifar10, cifar100, svhn, stl10, npy (needs
+ * Load a dataset by name: mnist (embedded, no files needed), fashion-mnist, cifar10, cifar100, svhn, stl10, tiny-imagenet (the extracted
+ * tiny-imagenet-200 folder), newsgroups (20 Newsgroups bydate), npy (needs
  * images/labels paths), text (needs a train path). Unknown option keys are errors. Returns its train split and, where defined, its test split.
  */
 export async function loadDataset<K extends DatasetName>(name: K, options?: DatasetOptionsByName[K]): Promise<DatasetSplits> {
@@ -73,6 +86,12 @@ export async function loadDataset<K extends DatasetName>(name: K, options?: Data
       return loadSvhn((options ?? {}) as SvhnOptions);
     case 'stl10':
       return loadStl10((options ?? {}) as Stl10Options);
+    case 'tiny-imagenet':
+      return loadTinyImageNet((options ?? {}) as TinyImageNetOptions);
+    case 'newsgroups': {
+      const { train, test } = await loadNewsgroups((options ?? {}) as NewsgroupsOptions);
+      return { train, test };
+    }
     case 'npy':
       if (options === undefined) invalidArgument('options', '{ images, labels } paths for the npy dataset', 'undefined');
       return loadNpyDataset(options as NpyDatasetOptions);

@@ -8,7 +8,7 @@
  * weight decay 5e-4, multi-step decay ×0.1 at 50 % and 75 % of the epochs, batch 128, η₀ = 0.1; best epoch by
  * validation accuracy (see best-epoch.ts for why).
  */
-import { checkDatasetOptions, DATASET_NAMES, type DatasetName } from '../data/load-dataset.js';
+import { checkDatasetOptions, DATASET_NAMES, isTextDataset, type DatasetName } from '../data/load-dataset.js';
 import { termWeight } from '../losses/define-loss.js';
 import { lossDefinition } from '../losses/registry.js';
 import { describe, InvalidArgumentError, invalidArgument } from '../util/errors.js';
@@ -184,10 +184,10 @@ export function resolveTrainConfig(raw: unknown, path = 'config'): TrainConfig {
   }
   if (c.interleaved !== undefined && c.secondary === undefined) invalidArgument(`${path}.interleaved`, 'a secondary loss to train on the held-out part', 'no secondary');
   if (c.mixupLayers !== undefined && !(c.mixup > 0 && c.mixupKind === 'manifold')) invalidArgument(`${path}.mixupLayers`, 'only with manifold mixup', JSON.stringify(c.mixupLayers));
-  if (c.dataset === 'text' && c.mixup > 0 && c.mixupKind !== 'embedding') {
+  if (isTextDataset(c.dataset) && c.mixup > 0 && c.mixupKind !== 'embedding') {
     invalidArgument(`${path}.mixupKind`, `'embedding' for text (token ids cannot be mixed)`, describe(c.mixupKind));
   }
-  if (c.dataset !== 'text' && c.mixup > 0 && c.mixupKind === 'embedding') {
+  if (!isTextDataset(c.dataset) && c.mixup > 0 && c.mixupKind === 'embedding') {
     invalidArgument(`${path}.mixupKind`, `'input', 'feature' or 'manifold' for image data ('embedding' mixes word embeddings)`, describe(c.mixupKind));
   }
   return { ...c, weight };
