@@ -12,7 +12,7 @@
  * Confidence = max softmax probability; AUROC = P(c_in > c_out) + ½ P(tie) (src/metrics/auroc.ts): 1 means every
  * in-distribution sample is more confident than every OOD sample, 0.5 means no separation.
  */
-import { CORRUPTIONS, type Corruption, corruptDataset } from '../data/corruptions.js';
+import { CORRUPTIONS, type Corruption, corruptDataset, FILTER_CORRUPTIONS } from '../data/corruptions.js';
 import { type ImageDataset, subset } from '../data/dataset.js';
 import { gaussianNoiseDataset } from '../data/shift.js';
 import { oodAuroc } from '../metrics/auroc.js';
@@ -29,7 +29,7 @@ export interface ShiftOptions {
   readonly noise?: boolean;
   /** Second dataset for the OOD AUROC (same image shape), or nothing. */
   readonly oodDataset?: ImageDataset;
-  /** Corruptions to evaluate (default all nine; [] for none). */
+  /** Corruptions to evaluate (default FILTER_CORRUPTIONS, the nine single-filter kinds; [] for none). */
   readonly corruptions?: readonly Corruption[];
   /** Severities (default 1..5). */
   readonly severities?: readonly number[];
@@ -82,7 +82,7 @@ export function evaluateShift(predict: Predictor, train: ImageDataset, test: Ima
   const bins = requireNumber('options.bins', options.bins ?? 15, { integer: true, min: 1 });
   const severities = options.severities ?? [1, 2, 3, 4, 5];
   severities.forEach((s, i) => requireNumber(`options.severities[${i}]`, s, { integer: true, min: 1, max: 5 }));
-  const corruptions = options.corruptions ?? CORRUPTIONS;
+  const corruptions = options.corruptions ?? FILTER_CORRUPTIONS;
   corruptions.forEach((c, i) => {
     if (!(CORRUPTIONS as readonly string[]).includes(c)) invalidArgument(`options.corruptions[${i}]`, `one of ${CORRUPTIONS.join(', ')}`, describe(c));
   });

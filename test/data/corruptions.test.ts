@@ -61,10 +61,10 @@ test('the defocus kernel sums to 1 and the radius-0.3 disk is a single blurred p
   assert.ok(Math.abs(k.data[centre * k.size + centre]! - (1 / gs) ** 2) < 1e-6);
 });
 
-test('every corruption changes images more as the severity grows', () => {
+test('every corruption changes images more as the severity grows (glass blur and elastic: see corruption-kinds.test)', () => {
   const shape = [6, 3, 32, 32] as const;
   const images = smoothImages(6, 3, 32, 32, 4);
-  for (const name of CORRUPTIONS) {
+  for (const name of CORRUPTIONS.filter((k) => k !== 'glass-blur' && k !== 'elastic')) {
     const change = [1, 2, 3, 4, 5].map((s) => {
       const out = corrupt(images, shape, name, s, { rng: new Random(100 + s) });
       let d = 0;
@@ -98,7 +98,7 @@ test('noise corruptions need a generator and are reproducible from it; quantize 
   const images = smoothImages(2, 3, 8, 8, 9);
   assert.throws(() => corrupt(images, shape, 'shot-noise', 1), /options\.rng: expected a Random for shot-noise/);
   assert.throws(() => corrupt(images, shape, 'contrast', 6), /severity: expected an integer ≤ 5, got 6/);
-  assert.throws(() => corrupt(images, shape, 'fog' as Corruption, 1), /corruption: expected one of/);
+  assert.throws(() => corrupt(images, shape, 'frost' as Corruption, 1), /corruption: expected one of/);
   assert.deepEqual(corrupt(images, shape, 'gaussian-noise', 2, { rng: new Random(5) }), corrupt(images, shape, 'gaussian-noise', 2, { rng: new Random(5) }));
   const q = corrupt(images, shape, 'contrast', 3, { quantize: true });
   const plain = corrupt(images, shape, 'contrast', 3);

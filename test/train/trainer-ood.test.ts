@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CORRUPTIONS, corruptDataset } from '../../src/data/corruptions.js';
+import { FILTER_CORRUPTIONS, corruptDataset } from '../../src/data/corruptions.js';
 import { imageDataset, type ImageDataset } from '../../src/data/dataset.js';
 import { gaussianNoiseDataset } from '../../src/data/shift.js';
 import { evaluate } from '../../src/metrics/evaluate.js';
@@ -80,10 +80,10 @@ test('evaluateShift validates its inputs', () => {
   const wrong = imageDataset({ name: 'w', images: new Float32Array(2 * 9), labels: new Int32Array(2), shape: [1, 3, 3], classes: 3 });
   assert.throws(() => evaluateShift(predict, train, wrong), /test: expected images of shape \[1, 4, 4\] like train/);
   assert.throws(() => evaluateShift(predict, train, train, { severities: [6] }), /options\.severities\[0\]: expected an integer ≤ 5, got 6/);
-  assert.throws(() => evaluateShift(predict, train, train, { corruptions: ['fog' as never] }), /options\.corruptions\[0\]: expected one of gaussian-noise/);
+  assert.throws(() => evaluateShift(predict, train, train, { corruptions: ['frost' as never] }), /options\.corruptions\[0\]: expected one of gaussian-noise/);
 });
 
-test('training with ood writes ood.json with noise, a second dataset and all corruptions at five severities', async () => {
+test('training with ood writes ood.json with noise, a second dataset and the nine single-filter corruptions at five severities', async () => {
   const dir = tempDir('trainer-ood');
   const config = resolveTrainConfig({
     dataset: 'mnist', subset: 300, testSubset: 100, modelOptions: { hidden: [16] }, epochs: 1, batch: 64, ood: true, oodSubset: 30, out: join(dir, 'run'),
@@ -98,7 +98,7 @@ test('training with ood writes ood.json with noise, a second dataset and all cor
   assert.ok(report.noise.auroc >= 0 && report.noise.auroc <= 1);
   assert.equal(report.ood_dataset.dataset, 'inverted');
   assert.equal(report.ood_dataset.n, 30);
-  assert.equal(report.corruptions.length, CORRUPTIONS.length * 5);
+  assert.equal(report.corruptions.length, FILTER_CORRUPTIONS.length * 5);
   assert.deepEqual(report.corruptions.slice(0, 5).map((c) => c.severity), [1, 2, 3, 4, 5]);
   assert.equal(result.ood!.corruptions.length, 45);
 });
