@@ -12,7 +12,7 @@ import { UsageError } from './args.js';
  */
 
 export const PREDICTION_FLAGS = {
-  logits: { type: 'string', valueName: 'FILE', description: 'N × C logits (.npy, .csv or .json)' },
+  logits: { type: 'string', valueName: 'FILE', description: 'N × C logits (.npy, .csv or .json), or dense N × C × H × W (.npy; labels N × H × W)' },
   probs: { type: 'string', valueName: 'FILE', description: 'N × C probabilities, rows summing to 1 (instead of --logits)' },
 } as const;
 
@@ -94,7 +94,11 @@ export async function openPredictionsAndLabels(flags: {
 }): Promise<{ predictions: PredictionInput; labels: LabelsSource }> {
   const predictions = await openPredictions(flags);
   const column = flags['label-column'];
-  const labels = await openLabelsSource(flags.labels, '--labels', column === undefined ? {} : { column });
+  const dense = predictions.source.denseShape;
+  const labels = await openLabelsSource(flags.labels, '--labels', {
+    ...(column === undefined ? {} : { column }),
+    ...(dense === undefined ? {} : { denseShape: [dense[0]!, ...dense.slice(2)] }),
+  });
   requirePredictionShape(predictions.argName, predictions.source.rows, predictions.source.cols, '--labels', labels.length);
   return { predictions, labels };
 }

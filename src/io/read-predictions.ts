@@ -94,12 +94,16 @@ export interface MatrixReadOptions {
 export interface LabelsReadOptions {
   /** For CSV files with several columns: the header name of the label column. */
   column?: string;
+  /** Dense labels: the expected shape (N, d1, …) of an .npy, flattened row-major (see `denseSource`). */
+  denseShape?: readonly number[];
 }
 
 /** A prediction matrix whose size is known up front and whose rows can be read in chunks. */
 export interface MatrixSource {
   readonly rows: number;
   readonly cols: number;
+  /** For dense predictions (an .npy of shape (N, C, d1, …), e.g. segmentation logits N×C×H×W): that shape. */
+  readonly denseShape?: readonly number[];
   /** Yield consecutive row chunks of at most `rowsPerChunk` rows (each call starts from row 0). */
   chunks(rowsPerChunk: number): AsyncGenerator<Matrix>;
 }
@@ -120,6 +124,7 @@ export async function openMatrixSource(path: string, argName: string, options: M
   const format = readsWhole(path, argName) ? 'whole' : fileFormat(path, argName);
   if (format === 'npy') {
     const header = await readNpyHeader(path, argName);
+    if (header.shape.length >= 3) return denseSource(path, argName, header.shape);
     const [rows, cols] = matrixShape(header.shape, ctx);
     return { rows, cols, chunks: (rowsPerChunk) => readNpyRows(path, { rowsPerChunk, argName }) };
   }
@@ -133,11 +138,45 @@ export async function openMatrixSource(path: string, argName: string, options: M
   };
 }
 
+/**
+ * Dense predictions (N, C, d1, …) as rows: the class axis moved last, rows in (n, d1, …) order — the pixel order of
+ * labels of shape (N, d1, …) read row-major. Read whole (dense files are not streamed).
+ */
+async function denseSource(path: string, argName: string, shape: readonly number[]): Promise<MatrixSource> {
+  const array = await readNpy(path, argName);
+  const [n, c] = [shape[0]!, shape[1]!];
+  const spatial = shape.slice(2).reduce((a, b) => a * b, 1);
+  const src = toMatrixData(array.data);
+  const data = src instanceof Float32Array ? new Float32Array(src.length) : new Float64Array(src.length);
+  for (let i = 0; i < n; i++) for (let k = 0; k < c; k++) for (let j = 0; j < spatial; j++) data[(i * spatial + j) * c + k] = src[(i * c + k) * spatial + j]!;
+  const m = matrix(n * spatial, c, data);
+  return {
+    rows: m.rows,
+    cols: m.cols,
+    denseShape: shape,
+    async *chunks(rowsPerChunk) {
+      for (let s = 0; s < m.rows; s += rowsPerChunk) yield sliceRows(m, s, Math.min(m.rows, s + rowsPerChunk));
+    },
+  };
+}
+
 /** Open a labels file (`argName` names it in errors, e.g. `--labels`). */
 export async function openLabelsSource(path: string, argName: string, options: LabelsReadOptions = {}): Promise<LabelsSource> {
   const ctx: InputContext = { argName, path };
   if (!readsWhole(path, argName) && fileFormat(path, argName) === 'npy') {
     const header = await readNpyHeader(path, argName);
+    const dense = options.denseShape;
+    if (dense !== undefined && header.shape.length >= 2 && !(header.shape.length === 2 && header.shape[1] === 1)) {
+      if (header.shape.join() !== dense.join())
+        invalidArgument(argName, `labels of shape (${dense.join(', ')}) for dense predictions`, `shape (${header.shape.join(', ')}) in ${path}`);
+      const labels = toLabelData((await readNpy(path, argName)).data, ctx);
+      return {
+        length: labels.length,
+        async *chunks(rowsPerChunk) {
+          for (let s = 0; s < labels.length; s += rowsPerChunk) yield labels.subarray(s, Math.min(labels.length, s + rowsPerChunk));
+        },
+      };
+    }
     const length = labelsLength(header.shape, ctx);
     return { length, chunks: (rowsPerChunk) => readNpyRows(path, { rowsPerChunk, argName, as: 'labels' }) };
   }
