@@ -10,8 +10,9 @@ import { betaToOnnx, plattToOnnx } from './binary.js';
 import { histogramToOnnx, isotonicToOnnx } from './binning.js';
 import { dirichletToOnnx, matrixToOnnx, vectorToOnnx } from './linear.js';
 import { stepEnsembleToOnnx } from './step-ensemble.js';
+import { scalingBinningToOnnx, splineToOnnx, topLabelToOnnx, topVersusAllToOnnx, vennAbersToOnnx } from './top-label.js';
 import { OnnxSnippet, type SnippetInput, type SnippetOutput } from './snippet.js';
-import { ensembleTemperatureToOnnx, temperatureToOnnx } from './temperature.js';
+import { classTemperatureToOnnx, ensembleTemperatureToOnnx, temperatureToOnnx } from './temperature.js';
 
 export { OnnxSnippet, CAST_TO, type SnippetConstant, type SnippetInput, type SnippetNode, type SnippetOutput } from './snippet.js';
 
@@ -31,6 +32,12 @@ export const CALIBRATOR_ONNX: Readonly<Partial<Record<CalibratorKind, Calibrator
   isotonic: isotonicToOnnx,
   platt: plattToOnnx,
   beta: betaToOnnx,
+  'class-temperature': classTemperatureToOnnx,
+  'top-versus-all': topVersusAllToOnnx,
+  'top-label': topLabelToOnnx,
+  'scaling-binning': scalingBinningToOnnx,
+  spline: splineToOnnx,
+  'venn-abers': vennAbersToOnnx,
   bbq: stepEnsembleToOnnx,
   enir: stepEnsembleToOnnx,
   'near-isotonic': stepEnsembleToOnnx,

@@ -1,15 +1,15 @@
 /**
- * ONNX emission of BBQ, ENIR and near-isotonic regression in their one-vs-rest mode (posthoc/step-ensemble.ts):
+ * ONNX emission of BBQ, ENIR and near-isotonic regression (posthoc/step-ensemble.ts), mode=one-vs-rest:
  * each class's ensemble collapsed to one step function (`collapseStepEnsemble`, equal to `apply` bit for bit);
  * the group of p_k is the number of its interior upper bounds strictly below p_k (bounds padded with 2 to a common
  * width), its value fetched by Gather. C > 2: rows renormalised (a class without a map gives 0); C = 2: the map of
- * the class-1 probability q, output [1 − q, q] by one MatMul and Add. The top-label mode is refused (its
- * argmax-and-rescale step is not emitted).
+ * the class-1 probability q, output [1 − q, q] by one MatMul and Add. mode=top-label: the step function of the
+ * confidence through the top-label reduction (top-label.ts).
  */
-import { invalidArgument } from '../../util/errors.js';
 import type { CalibratorJSON } from '../calibrator.js';
 import { collapseStepEnsemble, type StepFunction } from '../step-ensemble.js';
 import { countBelow, gatherPerClass } from './binning.js';
+import { recalibrateTopLabelOnnx, stepOfColumn } from './top-label.js';
 import type { OnnxSnippet, SnippetInput, SnippetOutput } from './snippet.js';
 
 type EnsembleJSON = { weights: number[]; steps: { upper: number[]; values: number[] }[] } | null;
@@ -22,13 +22,14 @@ function collapsed(e: EnsembleJSON): StepFunction {
   });
 }
 
-/** BBQ / ENIR / near-isotonic (mode one-vs-rest). */
+/** BBQ / ENIR / near-isotonic. */
 export function stepEnsembleToOnnx(json: CalibratorJSON, b: OnnxSnippet, input: SnippetInput): SnippetOutput {
-  if ((json.settings as { mode: string }).mode !== 'one-vs-rest') {
-    invalidArgument('calibrator', `a ${json.kind} calibrator fitted with mode=one-vs-rest (mode=top-label is not exported)`, 'mode=top-label');
-  }
   const C = b.classes;
   const ensembles = json.ensembles as EnsembleJSON[];
+  if ((json.settings as { mode: string }).mode === 'top-label') {
+    const step = collapsed(ensembles[0]!);
+    return { probabilities: recalibrateTopLabelOnnx(b, b.probabilitiesOf(input), (c) => stepOfColumn(b, c, step)) };
+  }
   const perClass = C === 2 ? [collapsed(ensembles[0]!), collapsed(ensembles[0]!)] : ensembles.map(collapsed);
   const K = Math.max(1, ...perClass.map((s) => s.upper.length - 1));
   const bounds: number[] = [];

@@ -1,7 +1,7 @@
 /**
  * ONNX emission of the temperature family (temperature, ts-sb-ece, ts-hb-ece: p = softmax(z / T)) and of
- * ensemble temperature scaling (p = w₀ softmax(z / T) + w₁ softmax(z) + w₂ / C), as in
- * posthoc/temperature-calibrator.ts and posthoc/ensemble-temperature.ts.
+ * ensemble temperature scaling (p = w₀ softmax(z / T) + w₁ softmax(z) + w₂ / C) and class-wise temperature
+ * (p = softmax(z_k / T_k)), as in posthoc/temperature-calibrator.ts, ensemble-temperature.ts and class-temperature.ts.
  */
 import type { CalibratorJSON } from '../calibrator.js';
 import type { OnnxSnippet, SnippetInput, SnippetOutput } from './snippet.js';
@@ -9,6 +9,12 @@ import type { OnnxSnippet, SnippetInput, SnippetOutput } from './snippet.js';
 /** softmax(z / T); calibrated logits z / T. */
 export function temperatureToOnnx(json: CalibratorJSON, b: OnnxSnippet, input: SnippetInput): SnippetOutput {
   const logits = b.op('Div', [b.logitsOf(input), b.constant('temperature', [], [json.temperature as number])]);
+  return { probabilities: b.softmax(logits), logits };
+}
+
+/** softmax(z_k / T_k); calibrated logits z_k / T_k (one Div by the [C] temperatures). */
+export function classTemperatureToOnnx(json: CalibratorJSON, b: OnnxSnippet, input: SnippetInput): SnippetOutput {
+  const logits = b.op('Div', [b.logitsOf(input), b.constant('temperatures', [b.classes], json.temperatures as number[])]);
   return { probabilities: b.softmax(logits), logits };
 }
 
