@@ -13,8 +13,15 @@
  * `machine` trains on all 7,000 training images for 60 epochs; `paper` uses LeNet with weight decay 5e-4 as in the
  * papers' recipes (epoch chosen by validation accuracy).
  *
+ * The five paper suites (`maronas`, `thulasidasan`, `mbls`, `acls`, `karandikar`) live in papers/, one file each.
+ *
  * `demo-margin` — a sweep: MbLS margin m ∈ {0, 2, 4, 6, 8, 10} against CE, two seeds, m chosen on validation NLL.
  */
+import { ACLS_SUITE } from './papers/acls.js';
+import { KARANDIKAR_SUITE } from './papers/karandikar.js';
+import { MARONAS_SUITE } from './papers/maronas.js';
+import { MBLS_SUITE } from './papers/mbls.js';
+import { THULASIDASAN_SUITE } from './papers/thulasidasan.js';
 import type { SuiteScale } from './suite-schema.js';
 
 const DEMO_BASE = {
@@ -74,6 +81,11 @@ export const BUILTIN_SUITES: Readonly<Record<string, { readonly summary: string;
       compare: ['mbls < ce on ece', 'mbls < ce on nll'],
     },
   },
+  maronas: MARONAS_SUITE,
+  thulasidasan: THULASIDASAN_SUITE,
+  mbls: MBLS_SUITE,
+  acls: ACLS_SUITE,
+  karandikar: KARANDIKAR_SUITE,
 };
 
 /** Names of the built-in suites. */

@@ -1,0 +1,50 @@
+/**
+ * ACLS (Park et al., ICCV 2023, "ACLS: Adaptive and Conditional Label Smoothing"): CE (and CE + TS), MMCE, ECP, LS,
+ * FL, FLSD-53, MDCA, CPC, CRL, MbLS and ACLS, with the AR-only / CR-only ablations and the λ grid. Claim: ACLS has the
+ * lowest ECE; both of its parts are needed (ACLS < AR-only and ACLS < CR-only on ECE).
+ */
+import { BASE, CIFAR_RECIPE, MACHINE, QUICK } from './scales.js';
+
+export const ACLS_SUITE = {
+  summary: 'ACLS (Park et al. 2023): 11 losses, the AR-only/CR-only ablations and the λ1 grid, before/after TS',
+  suite: {
+    name: 'acls',
+    description:
+      'Park et al. 2023, Tables 1–3: does ACLS give lower ECE than CE, the regularised losses (MMCE, ECP, LS, FL, FLSD, MDCA, CPC, CRL) and MbLS, and are both its adaptive and conditional parts needed? quick: MNIST MLP smoke test; machine: a 512-unit MLP on 10,000 Fashion-MNIST images, 30 epochs, no weight decay, last epoch (CE ends overconfident there), 2 seeds (14 methods + λ1 grid); paper: CIFAR-10 ResNet-50, 200 epochs, η ÷10 at 100 and 150.',
+    base: BASE,
+    scales: {
+      quick: QUICK,
+      machine: MACHINE,
+      paper: { ...CIFAR_RECIPE, model: 'resnet50', epochs: 200, schedule: 'multistep:0.5,0.75' },
+    },
+    methods: [
+      { name: 'ce', label: 'CE', loss: 'ce' },
+      { name: 'mmce', label: 'MMCE', loss: 'ce', secondary: 'mmce' },
+      { name: 'ecp', label: 'ECP', loss: 'ecp' },
+      { name: 'ls', label: 'LS', loss: 'ls', lossOptions: { epsilon: 0.05 } },
+      { name: 'focal', label: 'FL', loss: 'focal', lossOptions: { gamma: 3 } },
+      { name: 'flsd', label: 'FLSD-53', loss: 'flsd53' },
+      { name: 'mdca', label: 'MDCA', loss: 'ce', secondary: 'mdca', weight: 1 },
+      { name: 'cpc', label: 'CPC', loss: 'cpc' },
+      { name: 'crl', label: 'CRL', loss: 'crl' },
+      { name: 'mbls', label: 'MbLS', loss: 'mbls' },
+      { name: 'acls', label: 'ACLS', loss: 'acls' },
+      { name: 'acls-ar', label: 'ACLS AR-only', loss: 'acls', lossOptions: { variant: 'ar-only' } },
+      { name: 'acls-cr', label: 'ACLS CR-only', loss: 'acls', lossOptions: { variant: 'cr-only' } },
+    ],
+    sweeps: [{ key: 'lossOptions.lambda1', values: [0.1, 0.5, 1, 2], methods: ['acls'], label: 'λ1' }],
+    seeds: [0, 1],
+    posthoc: ['temperature'],
+    select: 'nll',
+    compare: [
+      'acls < ce on ece',
+      'acls < mbls on ece',
+      'acls < ls on ece',
+      'acls < focal on ece',
+      'acls < mdca on ece',
+      'acls < acls-ar on ece',
+      'acls < acls-cr on ece',
+      'acls < ce on ece after temperature',
+    ],
+  },
+};

@@ -1,0 +1,57 @@
+/**
+ * Karandikar et al. (NeurIPS 2021, "Soft calibration objectives for neural networks"): primary {NLL, focal, MSE} ×
+ * secondary {none, MMCE, AvUC, AvUC-GS, SB-ECE, S-AvUC}, and post-hoc TS vs TS-SB-ECE vs TS-HB-ECE. Claims: the soft
+ * objectives (SB-ECE, S-AvUC) lower ECE relative to the primary alone and relative to MMCE/AvUC; TS-SB-ECE ≈ TS.
+ */
+import { BASE, CIFAR_RECIPE, MACHINE, QUICK } from './scales.js';
+
+const SECONDARIES: readonly (readonly [string, string | undefined])[] = [
+  ['', undefined],
+  ['-mmce', 'mmce'],
+  ['-avuc', 'avuc'],
+  ['-avucgs', 'avuc-gs'],
+  ['-sbece', 'sb-ece-bin'],
+  ['-savuc', 's-avuc'],
+];
+const PRIMARIES: readonly (readonly [string, string, string])[] = [
+  ['nll', 'ce', 'NLL'],
+  ['focal', 'focal', 'Focal'],
+  ['mse', 'mse', 'MSE'],
+];
+
+const METHODS = PRIMARIES.flatMap(([name, loss, label]) =>
+  SECONDARIES.map(([suffix, secondary]) => ({
+    name: `${name}${suffix}`,
+    label: secondary === undefined ? label : `${label} + ${secondary}`,
+    loss,
+    ...(secondary === undefined ? {} : { secondary }),
+  })),
+);
+
+export const KARANDIKAR_SUITE = {
+  summary: 'Karandikar et al. 2021: {NLL, focal, MSE} × {none, MMCE, AvUC, AvUC-GS, SB-ECE, S-AvUC}, TS vs TS-SB-ECE vs TS-HB-ECE',
+  suite: {
+    name: 'karandikar',
+    description:
+      'Karandikar et al. 2021, Tables 1–2: do the soft calibration objectives (SB-ECE, S-AvUC) added to NLL, focal or MSE lower ECE relative to the primary alone and to MMCE/AvUC, and how do TS, TS-SB-ECE and TS-HB-ECE compare? quick: MNIST MLP smoke test; machine: a 512-unit MLP on 10,000 Fashion-MNIST images, 20 epochs (18 methods), no weight decay, last epoch (CE ends overconfident there), 3 seeds (mean ± SEM); paper: CIFAR-10 wide ResNet-28-10, 200 epochs.',
+    base: BASE,
+    scales: {
+      quick: QUICK,
+      machine: { ...MACHINE, epochs: 20 },
+      paper: { ...CIFAR_RECIPE, model: 'wrn-28-10', epochs: 200, schedule: 'multistep:0.3,0.6,0.8' },
+    },
+    methods: METHODS,
+    seeds: [0, 1, 2],
+    posthoc: ['temperature', 'ts-sb-ece', 'ts-hb-ece'],
+    select: 'ece',
+    compare: [
+      'nll-sbece < nll on ece',
+      'nll-savuc < nll on ece',
+      'nll-sbece < nll-mmce on ece',
+      'nll-savuc < nll-avuc on ece',
+      'focal-sbece < focal on ece',
+      'mse-sbece < mse on ece',
+      'nll-sbece < nll on ece after temperature',
+    ],
+  },
+};

@@ -1,0 +1,35 @@
+/**
+ * Thulasidasan et al. (NeurIPS 2019, "On mixup training: improved calibration and predictive uncertainty"): CE
+ * against input mixup over α, label smoothing (ε on the other classes), the entropy-regularised loss (ERL), feature-only
+ * mixup (inputs mixed, label of the nearer sample) and manifold mixup. Claims: mixup lowers ECE and overconfidence
+ * relative to CE; mixing the labels matters (full mixup < feature-only mixup on ECE).
+ */
+import { BASE, CIFAR_RECIPE, MACHINE, QUICK } from './scales.js';
+
+export const THULASIDASAN_SUITE = {
+  summary: 'Thulasidasan et al. 2019: CE vs mixup (α sweep), LS, ERL, feature-only and manifold mixup',
+  suite: {
+    name: 'thulasidasan',
+    description:
+      'Thulasidasan et al. 2019, Figs. 2–3 and Table 1: does mixup lower ECE relative to CE, how do ECE and accuracy vary with α, and does mixing the labels matter (feature-only mixup)? quick: MNIST MLP smoke test; machine: a 512-unit MLP on 10,000 Fashion-MNIST images, 30 epochs, no weight decay, last epoch (CE ends overconfident there), 3 seeds; paper: CIFAR-10 VGG-16, 200 epochs.',
+    base: BASE,
+    scales: {
+      quick: QUICK,
+      machine: MACHINE,
+      paper: { ...CIFAR_RECIPE, model: 'vgg16', epochs: 200, schedule: 'multistep:0.5,0.75' },
+    },
+    methods: [
+      { name: 'ce', label: 'CE', loss: 'ce' },
+      { name: 'mixup', label: 'Mixup', loss: 'ce', mixup: 0.2 },
+      { name: 'ls', label: 'LS ε=0.1 (others)', loss: 'ls', lossOptions: { epsilon: 0.1, variant: 'others' } },
+      { name: 'erl', label: 'ERL', loss: 'erl' },
+      { name: 'mixup-feature', label: 'Feature-only mixup α=0.4', loss: 'ce', mixup: 0.4, mixupKind: 'feature' },
+      { name: 'mixup-manifold', label: 'Manifold mixup α=0.4', loss: 'ce', mixup: 0.4, mixupKind: 'manifold' },
+    ],
+    sweeps: [{ key: 'mixup', values: [0.1, 0.2, 0.4, 1], methods: ['mixup'], label: 'mixup α' }],
+    seeds: [0, 1, 2],
+    posthoc: ['temperature'],
+    select: 'nll',
+    compare: ['mixup < ce on ece', 'mixup < ls on ece', 'mixup < erl on ece', 'mixup < mixup-feature on ece', 'mixup < ce on ece after temperature'],
+  },
+};
