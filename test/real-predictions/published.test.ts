@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clippedLogLoss, evaluate, expectedCalibrationError, maximumCalibrationError, separateOneClasswiseEce } from '../../src/metrics/index.js';
+import { clippedLogLoss, evaluate, expectedCalibrationError, maximumCalibrationError, separateOneClasswiseEce, smoothEce } from '../../src/metrics/index.js';
 import { fitCalibrator } from '../../src/posthoc/index.js';
-import { PUBLISHED, readLabels, readMatrix, readVector, sharedDataOrSkip } from './shared-data.js';
+import { run as runCli } from '../cli/capture.js';
+import { PUBLISHED, readLabels, readMatrix, readVector, REAL_PREDICTIONS, sharedDataOrSkip } from './shared-data.js';
 
 /** |ours − published| within half a unit of the last published digit (plus float noise). */
 function assertRounded(ours: number, published: number, decimals: number, what: string): void {
@@ -110,4 +111,24 @@ test('SCTL logs: temperature and class-wise temperature scaling land within 0.1 
       assert.ok(Math.abs(100 * cts.accuracy - pub['class-temperature'].cal_acc) < 0.05, `${name} CTS accuracy ${100 * cts.accuracy}`);
     }
   }
+});
+
+test('Smooth ECE paper (Błasiok & Nakkiran): ImageNet resnet34 / resnext50 and DAFFS solar-flare smECE as published, through the API and calib eval', async (t) => {
+  if (!sharedDataOrSkip(t)) return;
+  const pub = PUBLISHED.smooth_ece_blasiok2023;
+  for (const model of ['imagenet-timm-resnet34', 'imagenet-timm-resnext50_32x4d']) {
+    const c = await readVector(`top-label/${model}/confidence.npy`);
+    const p = await readLabels(`top-label/${model}/predicted.npy`);
+    const y = await readLabels(`top-label/${model}/labels.npy`);
+    const correct = Uint8Array.from(c, (_, i) => (p[i] === y[i] ? 1 : 0));
+    assertRounded(smoothEce(c, correct).value, pub[model], pub.decimals, `${model} smECE`);
+    const dir = `${REAL_PREDICTIONS}top-label/${model}/`;
+    const r = await runCli(['eval', '--confidence', `${dir}confidence.npy`, '--predicted', `${dir}predicted.npy`, '--labels', `${dir}labels.npy`, '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    assertRounded(JSON.parse(r.stdout).smooth_ece, pub[model], pub.decimals, `${model} calib eval smooth_ece`);
+  }
+  // relplot's smECE(f, y) on the forecast probability of a flare and the 0/1 outcome (not the top label).
+  const f = await readVector('solar-flares/DAFFS-probs.npy');
+  const outcome = Uint8Array.from(await readLabels('solar-flares/outcomes.npy'));
+  assertRounded(smoothEce(f, outcome).value, pub.DAFFS, pub.decimals, 'DAFFS smECE');
 });
