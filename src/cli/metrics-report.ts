@@ -53,58 +53,76 @@ export async function evaluateChunks(
 }
 
 /** Percentile-bootstrap interval of each metric. */
-export interface MetricIntervals {
+/** Percentile-bootstrap intervals of named metrics. */
+export interface BootstrapIntervals<K extends string> {
   readonly resamples: number;
   readonly seed: number;
   readonly level: number;
-  readonly intervals: Readonly<Record<MetricName, readonly [number, number]>>;
+  readonly intervals: Readonly<Record<K, readonly [number, number]>>;
 }
 
-/**
- * Percentile bootstrap of every metric at once: B resamples of the N rows with replacement drawn from
- * `Random(seed)` (the same index stream as the metrics layer's `bootstrapMetric`, so each interval equals
- * `bootstrapMetric`'s for that metric), each evaluated once; bounds are the (1 ± level)/2 quantiles (linear
- * interpolation) over the resamples where the metric is defined (error AUROC is undefined when all or none are
- * correct). Cost: B evaluations of N × C.
- */
-/**
- * Most bootstrap resamples `calib eval` draws: the Monte-Carlo error of a 95 % percentile bound is already
- * ~1 % of the interval's width at 10,000 resamples; 1e9 would run for days.
- */
+export type MetricIntervals = BootstrapIntervals<MetricName>;
+
 export const MAX_BOOTSTRAP_RESAMPLES = 100_000;
 
+/**
+ * Percentile bootstrap (Efron & Tibshirani 1993, ch. 13): B times draw N row indices with replacement
+ * (`Random(seed)`, one `int(N)` per row, in row order: the index stream of the metrics layer's `bootstrapMetric`,
+ * so each interval equals its interval for that metric), evaluate the metrics on the drawn rows, and report the
+ * (1 − level)/2 and (1 + level)/2 quantiles (linear interpolation) of each metric's non-NaN values (error AUROC is
+ * undefined when all or none are correct). At most MAX_BOOTSTRAP_RESAMPLES resamples.
+ */
+export function percentileBootstrap<K extends string>(
+  rows: number,
+  keys: readonly K[],
+  evaluateDraw: (drawn: Int32Array) => Readonly<Record<K, number>>,
+  options: { resamples: number; seed: number; level: number; onProgress?: (done: number) => void },
+): BootstrapIntervals<K> {
+  const resamples = requireNumber('--bootstrap', options.resamples, { integer: true, min: 1, max: MAX_BOOTSTRAP_RESAMPLES });
+  const seed = requireNumber('--seed', options.seed, { integer: true });
+  const level = requireNumber('--level', options.level, { min: 0, exclusiveMin: true, max: 0.999999 });
+  const values = Object.fromEntries(keys.map((m) => [m, [] as number[]])) as Record<K, number[]>;
+  const rng = new Random(seed);
+  const drawn = new Int32Array(rows);
+  for (let b = 0; b < resamples; b++) {
+    options.onProgress?.(b);
+    for (let i = 0; i < rows; i++) drawn[i] = rng.int(rows);
+    const metrics = evaluateDraw(drawn);
+    for (const m of keys) if (!Number.isNaN(metrics[m])) values[m].push(metrics[m]);
+  }
+  const alpha = (1 - level) / 2;
+  const intervals = Object.fromEntries(
+    keys.map((m) => {
+      const sorted = values[m].sort((a, b) => a - b);
+      return [m, [quantile(sorted, alpha), quantile(sorted, 1 - alpha)] as const];
+    }),
+  ) as Record<K, readonly [number, number]>;
+  return { resamples, seed, level, intervals };
+}
+
+/** Bootstrap intervals of every metric of `calib eval` on whole prediction rows. */
 export function bootstrapAllMetrics(
   predictions: Matrix,
   labels: Int32Array,
   settings: EvalSettings,
   options: { resamples: number; seed: number; level: number; onProgress?: (done: number) => void },
 ): MetricIntervals {
-  const resamples = requireNumber('--bootstrap', options.resamples, { integer: true, min: 1, max: MAX_BOOTSTRAP_RESAMPLES });
-  const seed = requireNumber('--seed', options.seed, { integer: true });
-  const level = requireNumber('--level', options.level, { min: 0, exclusiveMin: true, max: 0.999999 });
   const { rows, cols, data } = predictions;
   const resampled = data instanceof Float32Array ? new Float32Array(rows * cols) : new Float64Array(rows * cols);
   const resampledLabels = new Int32Array(rows);
-  const values = Object.fromEntries(METRIC_NAMES.map((m) => [m, [] as number[]])) as Record<MetricName, number[]>;
-  const rng = new Random(seed);
-  for (let b = 0; b < resamples; b++) {
-    options.onProgress?.(b);
-    for (let i = 0; i < rows; i++) {
-      const j = rng.int(rows);
-      resampled.set(data.subarray(j * cols, (j + 1) * cols), i * cols);
-      resampledLabels[i] = labels[j]!;
-    }
-    const metrics = new CalibrationAccumulator(settings).update({ rows, cols, data: resampled }, resampledLabels).compute();
-    for (const m of METRIC_NAMES) if (!Number.isNaN(metrics[m])) values[m].push(metrics[m]);
-  }
-  const alpha = (1 - level) / 2;
-  const intervals = Object.fromEntries(
-    METRIC_NAMES.map((m) => {
-      const sorted = values[m].sort((a, b) => a - b);
-      return [m, [quantile(sorted, alpha), quantile(sorted, 1 - alpha)] as const];
-    }),
-  ) as Record<MetricName, readonly [number, number]>;
-  return { resamples, seed, level, intervals };
+  return percentileBootstrap(
+    rows,
+    METRIC_NAMES,
+    (drawn) => {
+      for (let i = 0; i < rows; i++) {
+        const j = drawn[i]!;
+        resampled.set(data.subarray(j * cols, (j + 1) * cols), i * cols);
+        resampledLabels[i] = labels[j]!;
+      }
+      return new CalibrationAccumulator(settings).update({ rows, cols, data: resampled }, resampledLabels).compute();
+    },
+    options,
+  );
 }
 
 /** The human table of `calib eval`: one row per metric, with the interval when bootstrapped. */

@@ -3,7 +3,7 @@ import type { AdaptiveScheme } from '../metrics/adaptive-ece.js';
 import { readVectorFile } from '../io/read-vector.js';
 import { describe, invalidArgument } from '../util/errors.js';
 import { formatTable } from './format-table.js';
-import { METRIC_DISPLAY, showMetric } from './metrics-report.js';
+import { METRIC_DISPLAY, percentileBootstrap, showMetric, type BootstrapIntervals } from './metrics-report.js';
 import { UsageError } from './args.js';
 
 /**
@@ -107,8 +107,33 @@ export function evaluateTopLabel(inputs: TopLabelInputs, settings: TopLabelSetti
   return accumulator.compute();
 }
 
-/** The `--json` object of top-label results: the metrics, the settings, and what could not be computed. */
-export function topLabelJson(metrics: TopLabelMetrics, settings: TopLabelSettings): Record<string, unknown> {
+export type TopLabelMetricName = (typeof TOP_LABEL_METRICS)[number]['key'];
+
+/** Percentile-bootstrap intervals of every top-label metric: the (confidence, correct) pairs resampled. */
+export function bootstrapTopLabel(
+  inputs: TopLabelInputs,
+  settings: TopLabelSettings,
+  options: { resamples: number; seed: number; level: number; onProgress?: (done: number) => void },
+): BootstrapIntervals<TopLabelMetricName> {
+  const n = inputs.confidence.length;
+  const confidence = new Float64Array(n);
+  const correct = new Uint8Array(n);
+  return percentileBootstrap(
+    n,
+    TOP_LABEL_METRICS.map((m) => m.key),
+    (drawn) => {
+      for (let i = 0; i < n; i++) {
+        confidence[i] = inputs.confidence[drawn[i]!]!;
+        correct[i] = inputs.correct[drawn[i]!]!;
+      }
+      return evaluateTopLabel({ confidence, correct }, settings);
+    },
+    options,
+  );
+}
+
+/** The `--json` object of top-label results: the metrics, the settings, what could not be computed, and `bootstrap` when intervals were computed. */
+export function topLabelJson(metrics: TopLabelMetrics, settings: TopLabelSettings, intervals?: BootstrapIntervals<TopLabelMetricName>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const m of TOP_LABEL_METRICS) out[m.key] = Number.isFinite(metrics[m.key]) ? metrics[m.key] : null;
   out['sweep_bins'] = metrics.sweep_bins;
@@ -119,14 +144,31 @@ export function topLabelJson(metrics: TopLabelMetrics, settings: TopLabelSetting
   out['adaptive_binning'] = metrics.adaptive_binning;
   out['ece_lb_p'] = metrics.ece_lb_p;
   out['not_computable'] = NEEDS_PROBABILITIES;
+  if (intervals) {
+    const finite = (v: number): number | null => (Number.isFinite(v) ? v : null);
+    out['bootstrap'] = {
+      resamples: intervals.resamples,
+      seed: intervals.seed,
+      level: intervals.level,
+      intervals: Object.fromEntries(TOP_LABEL_METRICS.map((m) => [m.key, intervals.intervals[m.key].map(finite)])),
+    };
+  }
   return out;
 }
 
 /** The human table of top-label results, with the list of metrics it cannot give. */
-export function formatTopLabelTable(metrics: TopLabelMetrics): string {
-  const rows = TOP_LABEL_METRICS.map((m) => [METRIC_DISPLAY[m.key].label, showMetric(m.key, metrics[m.key])]);
+export function formatTopLabelTable(metrics: TopLabelMetrics, intervals?: BootstrapIntervals<TopLabelMetricName>): string {
+  const header = intervals ? ['metric', 'value', `${+(intervals.level * 100).toFixed(2)}% CI`] : ['metric', 'value'];
+  const rows = TOP_LABEL_METRICS.map((m) => {
+    const row = [METRIC_DISPLAY[m.key].label, showMetric(m.key, metrics[m.key])];
+    if (intervals) {
+      const [lo, hi] = intervals.intervals[m.key];
+      row.push(`[${showMetric(m.key, lo)}, ${showMetric(m.key, hi)}]`);
+    }
+    return row;
+  });
   return (
-    formatTable(['metric', 'value'], rows) +
+    formatTable(header, rows) +
     `\nnot computable from top-label results (they need every class probability): ${NEEDS_PROBABILITIES.map((m) => METRIC_DISPLAY[m].label).join(', ')}\n`
   );
 }

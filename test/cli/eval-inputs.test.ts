@@ -59,6 +59,38 @@ test('eval --confidence/--predicted/--labels gives every top-label metric of the
   assert.match(noPred.stderr, /--predicted/);
 });
 
+test('eval --confidence/--predicted/--labels --bootstrap: the same intervals as --logits --bootstrap (same resampled rows), in JSON and the table', async () => {
+  const predicted = Int32Array.from({ length: N }, (_, i) => {
+    let best = 0;
+    for (let k = 1; k < C; k++) if (logits[i * C + k]! > logits[i * C + best]!) best = k;
+    return best;
+  });
+  await writeNpy(p('bconf.npy'), top.confidence, [N]);
+  await writeNpy(p('bpred.npy'), predicted, [N], { dtype: 'int64' });
+  await writeNpy(p('by.npy'), labels, [N]);
+  await writeNpy(p('bz.npy'), logits, [N, C]);
+  const boot = ['--bootstrap', '30', '--seed', '7', '--level', '0.9', '--json'];
+  const fromTop = await json(['eval', '--confidence', p('bconf.npy'), '--predicted', p('bpred.npy'), '--labels', p('by.npy'), ...boot]);
+  const fromLogits = await json(['eval', '--logits', p('bz.npy'), '--labels', p('by.npy'), ...boot]);
+  const a = fromTop['bootstrap'] as { resamples: number; seed: number; level: number; intervals: Record<string, [number, number]> };
+  const b = fromLogits['bootstrap'] as typeof a;
+  assert.deepEqual([a.resamples, a.seed, a.level], [30, 7, 0.9]);
+  for (const m of TOP_LABEL_METRICS) assert.deepEqual(a.intervals[m.key], b.intervals[m.key], m.key);
+  assert.deepEqual(Object.keys(a.intervals).sort(), TOP_LABEL_METRICS.map((m) => m.key).sort());
+  // The interval is not degenerate, and another seed draws other rows.
+  const [lo, hi] = a.intervals['ece']!;
+  assert.ok(lo < (fromTop['ece'] as number) && (fromTop['ece'] as number) < hi, `ECE ${fromTop['ece']} in [${lo}, ${hi}]`);
+  const other = await json(['eval', '--confidence', p('bconf.npy'), '--predicted', p('bpred.npy'), '--labels', p('by.npy'), '--bootstrap', '30', '--seed', '8', '--level', '0.9', '--json']);
+  assert.notDeepEqual((other['bootstrap'] as typeof a).intervals['ece'], a.intervals['ece']);
+  const table = await run(['eval', '--confidence', p('bconf.npy'), '--predicted', p('bpred.npy'), '--labels', p('by.npy'), '--bootstrap', '30']);
+  assert.equal(table.code, 0, table.stderr);
+  assert.match(table.stdout, /30 bootstrap resamples, seed 0/);
+  assert.match(table.stdout, /95% CI/);
+  const ignore = await run(['eval', '--confidence', p('bconf.npy'), '--predicted', p('bpred.npy'), '--labels', p('by.npy'), '--ignore-index', '3']);
+  assert.equal(ignore.code, 2);
+  assert.match(ignore.stderr, /--ignore-index applies to --logits\/--probs/);
+});
+
 test('eval --positive-probs: metrics of [1 − p, p] plus the torchmetrics binary ECE; --reliability writes sklearn-style bins', async () => {
   const n = 300;
   const prob = Float64Array.from({ length: n }, (_, i) => ((i * 37) % 101) / 100);

@@ -19,7 +19,7 @@ import { invalidArgument, requireNumber } from '../../util/errors.js';
 import { matrix, type Matrix } from '../../util/matrix.js';
 import { UsageError } from '../args.js';
 import { requireReliabilityPath, writeReliability } from '../reliability-output.js';
-import { evaluateTopLabel, formatTopLabelTable, readTopLabelInputs, TOP_LABEL_FLAGS, topLabelJson, type TopLabelSettings } from '../top-label-eval.js';
+import { bootstrapTopLabel, evaluateTopLabel, formatTopLabelTable, readTopLabelInputs, TOP_LABEL_FLAGS, topLabelJson, type TopLabelSettings } from '../top-label-eval.js';
 
 import { defineCommand, type CliIO } from '../command.js';
 import { requireFiniteValues } from '../finite-output.js';
@@ -130,14 +130,18 @@ export const evalCommand = defineCommand({
     const sources = [flags.logits, flags.probs, flags['positive-probs'], flags.confidence].filter((f) => f !== undefined);
     if (sources.length > 1) throw new UsageError('give one of --logits, --probs, --positive-probs or --confidence');
     if (flags.confidence !== undefined) {
-      if (flags.bootstrap !== undefined || flags['ignore-index'] !== undefined)
-        throw new UsageError('--bootstrap and --ignore-index apply to --logits/--probs inputs, not to --confidence');
+      if (flags['ignore-index'] !== undefined) throw new UsageError('--ignore-index applies to --logits/--probs inputs, not to --confidence');
       const inputs = await readTopLabelInputs({ ...flags, confidence: flags.confidence });
       const metrics = evaluateTopLabel(inputs, common);
+      const intervals = flags.bootstrap === undefined ? undefined : withProgress(io, flags.bootstrap, (onProgress) => bootstrapTopLabel(inputs, common, { resamples: flags.bootstrap!, seed: flags.seed, level: flags.level, onProgress }));
       if (flags.reliability !== undefined) await writeReliability(flags.reliability, calibrationCurve(inputs.confidence, inputs.correct, { bins: flags.bins, strategy }));
-      if (flags.json) return void io.stdout.write(`${JSON.stringify(topLabelJson(metrics, common))}\n`);
-      io.stdout.write(`${metrics.n.toLocaleString('en-US')} samples, top-label results from ${flags.confidence}; ${flags.bins} bins ${flags.convention}\n\n`);
-      return void io.stdout.write(formatTopLabelTable(metrics));
+      if (flags.json) return void io.stdout.write(`${JSON.stringify(topLabelJson(metrics, common, intervals))}\n`);
+      io.stdout.write(
+        `${metrics.n.toLocaleString('en-US')} samples, top-label results from ${flags.confidence}; ${flags.bins} bins ${flags.convention}` +
+          (intervals ? `; ${intervals.resamples} bootstrap resamples, seed ${intervals.seed}` : '') +
+          '\n\n',
+      );
+      return void io.stdout.write(formatTopLabelTable(metrics, intervals));
     }
     if (flags.labels === undefined) throw new UsageError('eval: missing required flag --labels (or give --model / --run)');
     const binary = flags['positive-probs'] !== undefined ? await readBinaryInputs(flags['positive-probs'], flags.labels, flags['label-column']) : undefined;
@@ -218,14 +222,16 @@ function bootstrapWithProgress(
   flags: { bootstrap?: number | undefined; seed: number; level: number },
   io: CliIO,
 ): MetricIntervals {
-  const progress = new WorkProgress(io.stderr, 'bootstrap resamples', flags.bootstrap!);
+  return withProgress(io, flags.bootstrap!, (onProgress) =>
+    bootstrapAllMetrics(matrix, labels, settings, { resamples: flags.bootstrap!, seed: flags.seed, level: flags.level, onProgress }),
+  );
+}
+
+/** Runs a bootstrap of B resamples with a progress display on stderr. */
+function withProgress<T>(io: CliIO, resamples: number, work: (onProgress: (done: number) => void) => T): T {
+  const progress = new WorkProgress(io.stderr, 'bootstrap resamples', resamples);
   try {
-    return bootstrapAllMetrics(matrix, labels, settings, {
-      resamples: flags.bootstrap!,
-      seed: flags.seed,
-      level: flags.level,
-      onProgress: (done) => progress.update(done),
-    });
+    return work((done) => progress.update(done));
   } finally {
     progress.finish();
   }
