@@ -11,8 +11,11 @@
  * one pass over the logits (exp arguments ≤ 0: logits of magnitude 1e3 are safe; d is formed after t̄, not by
  * expanding the squares).
  *
- * B is not convex in β, so the search is global then local, over u = log T in [log 1e−4, log 1e4] (the range of
- * temperature.ts; the official code bounds T to [0.05, 5] and starts L-BFGS-B at T = 1):
+ * B is not convex in β, so the search is global then local, over u = log(T/s) in [log 1e−4, log 1e4] (the range
+ * of temperature.ts; the official code bounds T to [0.05, 5] and starts L-BFGS-B at T = 1). s is temperature.ts's
+ * scaled parametrisation (`logitScale`: 1 for ordinary logits, else the power of two nearest to the mean row
+ * spread): the passes run on t/s and β·s, so logits of magnitude 1e4–1e30 (or 1e−3) fit as ordinary ones do and
+ * T = s·T'. A row spread beyond float64's range (max − min = ∞) is refused naming that limit.
  * 1. B on 33 log-spaced temperatures (4 per decade), on a strided subsample of 4096 rows when N > 8192; the first
  *    smallest value is kept. If it is an end of the range, the minimum may lie outside it (all predictions correct:
  *    B falls as T → 0; uninformative predictions: B falls as T → ∞) and a `CalibrationFitError` is thrown.
@@ -26,7 +29,7 @@ import { rowMax } from '../metrics/softmax.js';
 import type { FloatArray } from '../util/matrix.js';
 import { expNonPositive } from './fast-exp.js';
 import { CalibrationFitError } from './fit-error.js';
-import { MAX_TEMPERATURE, MIN_TEMPERATURE } from './temperature.js';
+import { logitScale, MAX_TEMPERATURE, MIN_TEMPERATURE } from './temperature.js';
 
 /** Mean Brier score of softmax(β z) against `labels` and its first two derivatives in β. */
 export interface BrierInBeta {
@@ -42,10 +45,12 @@ const SUBSAMPLE = 4096;
 
 /**
  * Mean Brier score Σ_k (softmax(β z_i)_k − q_ik)² over the rows of `logits` (N × C row-major) and its first two
- * derivatives with respect to β (see the file comment), in one pass.
+ * derivatives with respect to β (see the file comment), in one pass. With `scale` s the logits are taken as z/s
+ * (β in units of 1/s).
  */
-export function temperatureBrier(logits: FloatArray, rows: number, cols: number, labels: Int32Array, beta: number): BrierInBeta {
+export function temperatureBrier(logits: FloatArray, rows: number, cols: number, labels: Int32Array, beta: number, scale = 1): BrierInBeta {
   const e = new Float64Array(cols);
+  const invScale = 1 / scale;
   let f = 0;
   let d1 = 0;
   let d2 = 0;
@@ -55,7 +60,7 @@ export function temperatureBrier(logits: FloatArray, rows: number, cols: number,
     let s0 = 0;
     let s1 = 0;
     for (let k = 0; k < cols; k++) {
-      const t = logits[o + k]! - m;
+      const t = (logits[o + k]! - m) * invScale;
       const v = expNonPositive(beta * t);
       e[k] = v;
       s0 += v;
@@ -70,7 +75,7 @@ export function temperatureBrier(logits: FloatArray, rows: number, cols: number,
     let variance = 0;
     for (let k = 0; k < cols; k++) {
       const p = e[k]! * inv;
-      const d = logits[o + k]! - m - tBar;
+      const d = (logits[o + k]! - m) * invScale - tBar;
       const pd = p * d;
       p2 += p * p;
       p2d += p * pd;
@@ -79,7 +84,7 @@ export function temperatureBrier(logits: FloatArray, rows: number, cols: number,
     }
     const y = labels[i]!;
     const py = e[y]! * inv;
-    const dy = logits[o + y]! - m - tBar;
+    const dy = (logits[o + y]! - m) * invScale - tBar;
     f += p2 - 2 * py + 1;
     d1 += 2 * (p2d - py * dy);
     d2 += 2 * (2 * p2dd - variance * p2 - py * dy * dy + py * variance);
@@ -89,19 +94,25 @@ export function temperatureBrier(logits: FloatArray, rows: number, cols: number,
 
 /** T minimising the mean Brier score of softmax(z / T) (see the file comment). Logits N × C, labels N. */
 export function brierTemperature(logits: FloatArray, rows: number, cols: number, labels: Int32Array, method = 'ensemble-temperature'): number {
-  if (everyRowConstant(logits, rows, cols)) {
+  const spread = meanRowSpread(logits, rows, cols);
+  if (spread === 0) {
     throw new CalibrationFitError(method, 'the Brier score does not depend on T (every row of logits is constant)');
   }
+  if (!Number.isFinite(spread)) {
+    throw new CalibrationFitError(method, `the logits' mean row spread (max − min) is ${spread}: it exceeds float64's range (about 1.8e308)`);
+  }
+  const s = logitScale(spread);
+  const range = s === 1 ? '' : ` (the range 1e-4–1e4 × s for the logits' scale s = ${s})`;
   const toZero = () =>
     new CalibrationFitError(
       method,
-      `the validation Brier score keeps decreasing as T → 0 (down to T = ${MIN_TEMPERATURE}): the validation predictions are ` +
+      `the validation Brier score keeps decreasing as T → 0 (down to T = ${MIN_TEMPERATURE * s}${range}): the validation predictions are ` +
         '(nearly) all correct, so it has no minimum; use a larger validation split',
     );
   const toInfinity = () =>
     new CalibrationFitError(
       method,
-      `the validation Brier score keeps decreasing as T → ∞ (up to T = ${MAX_TEMPERATURE}): the predictions carry no information about the labels`,
+      `the validation Brier score keeps decreasing as T → ∞ (up to T = ${MAX_TEMPERATURE * s}${range}): the predictions carry no information about the labels`,
     );
   const uMin = Math.log(MIN_TEMPERATURE);
   const uMax = Math.log(MAX_TEMPERATURE);
@@ -113,7 +124,7 @@ export function brierTemperature(logits: FloatArray, rows: number, cols: number,
   let best = 0;
   let bestValue = Infinity;
   for (let j = 0; j < points; j++) {
-    const v = temperatureBrier(sample.logits, sample.rows, cols, sample.labels, Math.exp(-grid[j]!)).brier;
+    const v = temperatureBrier(sample.logits, sample.rows, cols, sample.labels, Math.exp(-grid[j]!), s).brier;
     if (v < bestValue) {
       bestValue = v;
       best = j;
@@ -123,38 +134,46 @@ export function brierTemperature(logits: FloatArray, rows: number, cols: number,
   if (best === 0) throw toZero();
   if (best === points - 1) throw toInfinity();
 
-  // 2. Local stage on all rows, in u = log T: dB/du = −β B_β, d²B/du² = β B_β + β² B_ββ.
+  // 2. Local stage on all rows, in u = log(T/s): dB/du = −β B_β, d²B/du² = β B_β + β² B_ββ (β in units of 1/s).
   const at = (u: number) => {
     const beta = Math.exp(-u);
-    const r = temperatureBrier(logits, rows, cols, labels, beta);
+    const r = temperatureBrier(logits, rows, cols, labels, beta, s);
     return { g: -beta * r.d1, h: beta * r.d1 + beta * beta * r.d2 };
   };
   let j = best;
   let here = at(grid[j]!);
-  if (here.g === 0) return Math.exp(grid[j]!);
+  if (here.g === 0) return s * Math.exp(grid[j]!);
   const direction = here.g < 0 ? 1 : -1; // downhill
   for (;;) {
     const next = j + direction;
     if (next < 0) throw toZero();
     if (next >= points) throw toInfinity();
     const there = at(grid[next]!);
-    if (there.g === 0) return Math.exp(grid[next]!);
+    if (there.g === 0) return s * Math.exp(grid[next]!);
     if (there.g < 0 !== here.g < 0) {
       const [l, r] = direction > 0 ? [grid[j]!, grid[next]!] : [grid[next]!, grid[j]!];
-      return Math.exp(safeguardedNewton(at, l, r, method));
+      return s * Math.exp(safeguardedNewton(at, l, r, method));
     }
     j = next;
     here = there;
   }
 }
 
-/** Whether every row of logits is constant (then nothing depends on T). */
-function everyRowConstant(logits: FloatArray, rows: number, cols: number): boolean {
+/** Mean over rows of max_k z_ik − min_k z_ik (0 when every row is constant; ∞ or NaN for non-finite logits). */
+function meanRowSpread(logits: FloatArray, rows: number, cols: number): number {
+  let sum = 0;
   for (let i = 0; i < rows; i++) {
     const o = i * cols;
-    for (let k = 1; k < cols; k++) if (logits[o + k] !== logits[o]) return false;
+    let lo = logits[o]!;
+    let hi = lo;
+    for (let k = 1; k < cols; k++) {
+      const v = logits[o + k]!;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    sum += hi - lo;
   }
-  return true;
+  return sum / rows;
 }
 
 /** SUBSAMPLE rows, evenly strided, in the input's array type (so the inner loop stays monomorphic). */

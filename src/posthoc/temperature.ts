@@ -67,6 +67,14 @@ interface Prepared {
 const UNSCALED_SPREAD = { min: 1 / 16, max: 256 } as const;
 
 /**
+ * Scale s of the scaled parametrisation for logits of mean row spread (max − min) `spread`: 1 within
+ * UNSCALED_SPREAD, else the power of two nearest to the spread (dividing by it is exact in floating point).
+ */
+export function logitScale(spread: number): number {
+  return spread > 0 && Number.isFinite(spread) && (spread < UNSCALED_SPREAD.min || spread > UNSCALED_SPREAD.max) ? 2 ** Math.round(Math.log2(spread)) : 1;
+}
+
+/**
  * Row maxima and label gaps of the logits; `scale`: 'auto' picks s from the mean row spread (1 when it is
  * within UNSCALED_SPREAD, else the nearest power of two), or a given s.
  */
@@ -89,12 +97,7 @@ function prepare(logits: FloatArray, rows: number, cols: number, labels: Int32Ar
     rowMax[i] = m;
     labelGap[i] = logits[o + labels[i]!]! - m;
   }
-  let s = 1;
-  if (scale !== 'auto') s = scale;
-  else {
-    const spread = spreadSum / rows;
-    if (spread > 0 && Number.isFinite(spread) && (spread < UNSCALED_SPREAD.min || spread > UNSCALED_SPREAD.max)) s = 2 ** Math.round(Math.log2(spread));
-  }
+  const s = scale !== 'auto' ? scale : logitScale(spreadSum / rows);
   if (s !== 1) for (let i = 0; i < rows; i++) labelGap[i] = labelGap[i]! / s;
   return { logits, rows, cols, rowMax, labelGap, constant, scale: s };
 }

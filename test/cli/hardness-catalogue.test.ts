@@ -146,6 +146,25 @@ test('class 7: temperature fits on logits of magnitude 1e4 to 1e30 succeed in a 
   }
 });
 
+test('class 11: the Brier-objective ensemble temperature fits logits of magnitude 1e-3 to 1e30 in the scaled parametrisation; an overflowing row spread is named', async () => {
+  await succeeds(['fit', '--method', 'ensemble-temperature', '--logits', p('z.npy'), '--labels', p('y.npy'), '--out', p('ets-1.json')]);
+  const base = JSON.parse(readFileSync(p('ets-1.json'), 'utf8'));
+  for (const k of [1e-3, 1e4, 1e12, 1e30]) {
+    await writeNpy(p(`ez-${k}.npy`), Float64Array.from(set.logits, (v) => v * k), [N, C]);
+    await succeeds(['fit', '--method', 'ensemble-temperature', '--logits', p(`ez-${k}.npy`), '--labels', p('y.npy'), '--out', p(`ets-${k}.json`)]);
+    const fitted = JSON.parse(readFileSync(p(`ets-${k}.json`), 'utf8'));
+    assert.ok(Math.abs(fitted.temperature / k / base.temperature - 1) < 1e-9, `k = ${k}: T/k = ${fitted.temperature / k}, T(1) = ${base.temperature}`);
+    assert.deepEqual(fitted.weights.map((w: number) => w.toFixed(9)), base.weights.map((w: number) => w.toFixed(9)), `k = ${k} weights`);
+  }
+  const huge = Float64Array.from({ length: N * C }, (_, i) => (i % 2 ? 1.5e308 : -1.5e308));
+  await writeNpy(p('ez-huge.npy'), huge, [N, C]);
+  const r = await run(['fit', '--method', 'ensemble-temperature', '--logits', p('ez-huge.npy'), '--labels', p('y.npy'), '--out', p('ets-huge.json')]);
+  assert.notEqual(r.code, 0);
+  assert.match(r.stderr, /ensemble-temperature: the logits' mean row spread \(max − min\) is Infinity: it exceeds float64's range/);
+  assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  assert.equal(existsSync(p('ets-huge.json')), false);
+});
+
 test('class 5: user mistakes that used to be internal errors are one-line exit-2 errors naming the argument and the limit', async () => {
   await refused(['loss', 'ce', '--logits', p('z.npy'), '--labels', p('y.npy'), '--grad', p('no-such-dir/g.npy')], /--grad: expected a file path in an existing directory/);
   await refused(['demo', '--synthetic', '--n', '1e9', '--out', p('demo5')], /--n: expected --n × --classes ≤ 20,000,000 logits .* got 1000000000 × 10/);
