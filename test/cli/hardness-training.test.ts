@@ -7,7 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { decodeCheckpoint, encodeCheckpoint, loadCheckpoint } from '../../src/train/checkpoint.js';
@@ -184,6 +185,53 @@ test('run.lock: a live holder is refused, a dead PID is stale and taken over, an
   assert.ok(!existsSync(join(d, 'run.lock')));
   writeFileSync(join(d, 'run.lock'), JSON.stringify({ pid: 1, host: 'elsewhere.example', started: 'then' }));
   await assert.rejects(lockRunDirectory(d), /locked by process 1 on host elsewhere\.example \(delete .*run\.lock if that process is gone\)/);
+});
+
+/** Runs `processes` node children that all call lockRunDirectory(d) at the same instant; their outcomes. */
+async function simultaneousLocks(d: string, processes: number): Promise<string[]> {
+  const lockModule = new URL('../../src/train/run-lock.js', import.meta.url).href;
+  const start = Date.now() + 600; // every child has started and waits for this instant
+  const script =
+    `const { lockRunDirectory } = await import(${JSON.stringify(lockModule)});` +
+    `while (Date.now() < ${start});` +
+    `let lock; try { lock = await lockRunDirectory(${JSON.stringify(d)}); console.log('held'); }` +
+    `catch (e) { console.log('refused: ' + e.message); }` +
+    `await new Promise((r) => setTimeout(r, ${start + 1500} - Date.now()));` + // holders outlive every attempt
+    `await lock?.release();`;
+  const children = Array.from({ length: processes }, () => spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] }));
+  return Promise.all(
+    children.map(
+      (child) =>
+        new Promise<string>((resolve) => {
+          let out = '';
+          child.stdout.on('data', (b: Buffer) => (out += b));
+          child.stderr.on('data', (b: Buffer) => (out += b));
+          child.on('close', () => resolve(out.trim()));
+        }),
+    ),
+  );
+}
+
+test('run.lock: processes that find the same stale lock at the same instant — exactly one takes it over, the others are refused', async () => {
+  const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+  for (let round = 0; round < 4; round++) {
+    const d = join(dir, `lock-race-${round}`);
+    mkdirSync(d);
+    writeFileSync(join(d, 'run.lock'), JSON.stringify({ pid: dead, host: hostname(), started: `round ${round}` }));
+    const outcomes = await simultaneousLocks(d, 4);
+    assert.equal(outcomes.filter((o) => o === 'held').length, 1, `round ${round}: ${outcomes.join(' | ')}`);
+    for (const o of outcomes.filter((x) => x !== 'held')) assert.match(o, /^refused: --out: .* is in use by running process \d+/);
+    assert.deepEqual(readdirSync(d), [], `round ${round}: the holder exited and released; no draft or token is left`);
+  }
+  // A takeover token left by a process that died mid-takeover: refused after the wait, naming the token to delete.
+  const d = join(dir, 'lock-stuck');
+  mkdirSync(d);
+  const stale = JSON.stringify({ pid: dead, host: hostname(), started: 'stuck' });
+  writeFileSync(join(d, 'run.lock'), stale);
+  const token = `run.lock.takeover-${createHash('sha256').update(stale).digest('hex').slice(0, 16)}`;
+  writeFileSync(join(d, token), stale);
+  await assert.rejects(lockRunDirectory(d), new RegExp(`takeover of its stale lock in progress for over 5 s \\(delete .*${token} if no process`));
+  assert.deepEqual(readdirSync(d).sort(), ['run.lock', token].sort(), 'nothing else is left behind');
 });
 
 // ---------------------------------------------------------------------------------------------------------------
