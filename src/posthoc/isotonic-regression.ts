@@ -1,7 +1,8 @@
 /**
  * One-dimensional isotonic (non-decreasing) regression with the behaviour of scikit-learn's
  * `IsotonicRegression(out_of_bounds='clip')` (sklearn/isotonic.py, _isotonic.pyx, version 1.2):
- * 1. sort the points by x, then y;
+ * 1. sort the points by x, then y (here by x only, with a radix argsort: the order of y among equal x does not
+ *    change the result, since step 2 sums them);
  * 2. merge ties: consecutive x within 1e−15 (float64 `finfo.resolution`) of the first x of the current group
  *    form one point at that first x, with the weighted mean of y and the summed weight;
  * 3. pool adjacent violators (PAV) on the merged points (blocks with equal or decreasing values are pooled);
@@ -10,6 +11,7 @@
  * 5. predict by linear interpolation between the kept points (scipy interp1d 'linear'), with inputs clipped to
  *    [min x, max x]; a single kept point predicts a constant.
  */
+import { argsortFloat64 } from '../util/argsort.js';
 
 /** The fitted step points (x strictly increasing, y non-decreasing). */
 export interface IsotonicFit {
@@ -19,23 +21,25 @@ export interface IsotonicFit {
 
 /** Fit the isotonic regression of y on x (equal lengths ≥ 1, unit weights). */
 export function fitIsotonic(x: Float64Array, y: Float64Array): IsotonicFit {
-  const n = x.length;
-  const order = Array.from({ length: n }, (_, i) => i);
-  order.sort((i, j) => x[i]! - x[j]! || y[i]! - y[j]!);
-  // 2. merge near-duplicate x.
-  const ux: number[] = [];
-  const uy: number[] = [];
-  const uw: number[] = [];
+  // Sorted by x (radix argsort, stable); the order of y among equal x does not matter, since step 2 sums them.
+  const order = argsortFloat64(x);
+  // 2. merge near-duplicate x (typed arrays, indexed loop: this pass dominates the fit).
+  const n = order.length;
+  const ux = new Float64Array(n);
+  const uy = new Float64Array(n);
+  const uw = new Float64Array(n);
   const resolution = 1e-15;
+  let m = 0;
   let currentX = x[order[0]!]!;
   let sumY = 0;
   let sumW = 0;
-  for (const i of order) {
+  for (let j = 0; j < n; j++) {
+    const i = order[j]!;
     const xi = x[i]!;
     if (xi - currentX >= resolution) {
-      ux.push(currentX);
-      uy.push(sumY / sumW);
-      uw.push(sumW);
+      ux[m] = currentX;
+      uy[m] = sumY / sumW;
+      uw[m++] = sumW;
       currentX = xi;
       sumY = y[i]!;
       sumW = 1;
@@ -44,13 +48,12 @@ export function fitIsotonic(x: Float64Array, y: Float64Array): IsotonicFit {
       sumW += 1;
     }
   }
-  ux.push(currentX);
-  uy.push(sumY / sumW);
-  uw.push(sumW);
+  ux[m] = currentX;
+  uy[m] = sumY / sumW;
+  uw[m++] = sumW;
   // 3. PAV.
-  const fitted = pav(Float64Array.from(uy), Float64Array.from(uw));
+  const fitted = pav(uy.subarray(0, m), uw.subarray(0, m));
   // 4. drop interior points equal to both neighbours.
-  const m = fitted.length;
   const keptX: number[] = [];
   const keptY: number[] = [];
   for (let i = 0; i < m; i++) {
