@@ -33,7 +33,10 @@ export function isGzip(bytes: Uint8Array): boolean {
 
 /** Parse an IDX file (gzipped or not). `source` names the file in error messages. */
 export function parseIdx(input: Uint8Array, source = 'idx'): IdxArray {
-  const bytes = isGzip(input) ? new Uint8Array(gunzipSync(input)) : input;
+  // A decompressed buffer is ours: its uint8 payload is used in place (a view, no 47 MB copy); the caller's bytes are copied.
+  const inflated = isGzip(input);
+  const buffer = inflated ? gunzipSync(input) : null;
+  const bytes = buffer ? new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) : input; // a plain view: .slice copies
   if (bytes.length < 4 || bytes[0] !== 0 || bytes[1] !== 0)
     invalidArgument(source, 'an IDX file (starting with two zero bytes, type, rank)', `${bytes.length} bytes starting ${hex(bytes.subarray(0, 4))}`);
   const info = TYPES[bytes[2]!];
@@ -51,7 +54,7 @@ export function parseIdx(input: Uint8Array, source = 'idx'): IdxArray {
   let data: IdxArray['data'];
   switch (info.type) {
     case 'uint8':
-      data = bytes.slice(headerSize, expected);
+      data = inflated ? new Uint8Array(bytes.buffer, bytes.byteOffset + headerSize, count) : bytes.slice(headerSize, expected);
       break;
     case 'int8':
       data = new Int8Array(bytes.slice(headerSize, expected).buffer);
