@@ -12,7 +12,7 @@ import { pathExists } from '../util/path-exists.js';
 import { mkdir } from 'node:fs/promises';
 
 /** Transferred files, in the order they are written (the state markers last). */
-export const TRANSFERRED_FILES = ['config.json', 'log.jsonl', 'val-logits.npy', 'val-labels.npy', 'test-logits.npy', 'test-labels.npy', 'ood.json', 'summary.json', 'posthoc.json'] as const;
+export const TRANSFERRED_FILES = ['config.json', 'log.jsonl', 'val-logits.npy', 'val-labels.npy', 'test-logits.npy', 'test-labels.npy', 'train-logits.npy', 'train-labels.npy', 'ood.json', 'summary.json', 'posthoc.json'] as const;
 
 export interface PackedRun {
   readonly files: Readonly<Record<string, string>>;

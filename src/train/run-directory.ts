@@ -9,6 +9,8 @@
  *   val-labels.npy           int32 [N_val]
  *   test-logits.npy          float32 [N_test, C] logits of the best weights on the test split (for `calib eval`)
  *   test-labels.npy          int32 [N_test]
+ *   train-logits.npy         float32 [N_train, C] logits of the best weights on the training split (evaluateTrain)
+ *   train-labels.npy         int32 [N_train] (evaluateTrain)
  *   model.onnx               the best weights' inference graph (input `input` [batch, …], output `logits`)
  *   summary.json             final metrics, best epoch, data sizes, throughput
  *   ood.json                 OOD / dataset-shift evaluation (with --ood)
@@ -32,6 +34,8 @@ export interface RunPaths {
   readonly valLabels: string;
   readonly testLogits: string;
   readonly testLabels: string;
+  readonly trainLogits: string;
+  readonly trainLabels: string;
   readonly onnx: string;
   readonly summary: string;
   readonly ood: string;
@@ -50,6 +54,8 @@ export function runPaths(dir: string): RunPaths {
     valLabels: join(dir, 'val-labels.npy'),
     testLogits: join(dir, 'test-logits.npy'),
     testLabels: join(dir, 'test-labels.npy'),
+    trainLogits: join(dir, 'train-logits.npy'),
+    trainLabels: join(dir, 'train-labels.npy'),
     onnx: join(dir, 'model.onnx'),
     summary: join(dir, 'summary.json'),
     ood: join(dir, 'ood.json'),

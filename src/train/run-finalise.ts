@@ -1,6 +1,6 @@
 /**
  * The end of a completed run, with the best epoch's weights: validation and test logits and labels (.npy),
- * model.onnx, summary.json (every metric of both splits, data sizes, throughput), and with `ood` the OOD /
+ * with `evaluateTrain` the training split's too, model.onnx, summary.json (every metric of both splits, data sizes, throughput), and with `ood` the OOD /
  * dataset-shift evaluation into ood.json.
  */
 import { datasetSize, subset, type ImageDataset } from '../data/dataset.js';
@@ -34,6 +34,8 @@ export interface RunSummary {
   /** Every metric of the test split (fractions; see src/metrics/evaluate.ts). */
   readonly test: Readonly<Record<string, unknown>>;
   readonly validation: Readonly<Record<string, unknown>>;
+  /** Every metric of the training split, with `evaluateTrain` (the selected weights, no augmentation or mixup). */
+  readonly train?: Readonly<Record<string, unknown>>;
   /** Mean training throughput over the run's epochs (samples/s) and total training time (s). */
   readonly samples_per_s: number;
   readonly train_time_s: number;
@@ -57,6 +59,12 @@ export async function finalize(
   await writeNpy(paths.valLabels, data.validation.labels, [data.validation.labels.length]);
   await writeNpy(paths.testLogits, testLogits, [data.test.labels.length, c]);
   await writeNpy(paths.testLabels, data.test.labels, [data.test.labels.length]);
+  let trainLogits: Float32Array | undefined;
+  if (config.evaluateTrain) {
+    trainLogits = predictLogits(evalStep, weights, datasetInputs(data.train), config.evalBatch);
+    await writeNpy(paths.trainLogits, trainLogits, [data.train.labels.length, c]);
+    await writeNpy(paths.trainLabels, data.train.labels, [data.train.labels.length]);
+  }
   await saveOnnx(paths.onnx, model, weights);
   const metrics = (logits: Float32Array, labels: Int32Array): Record<string, unknown> =>
     ({ ...evaluate(matrix(labels.length, c, logits), labels, { input: 'logits', bins: config.bins }) }) as Record<string, unknown>;
@@ -77,6 +85,7 @@ export async function finalize(
     },
     test: metrics(testLogits, data.test.labels),
     validation: metrics(valLogits, data.validation.labels),
+    ...(trainLogits ? { train: metrics(trainLogits, data.train.labels) } : {}),
     samples_per_s: trainTime > 0 ? trainSamples / trainTime : Number.NaN,
     train_time_s: trainTime,
   };

@@ -99,6 +99,12 @@ export const TRAIN_CONFIG_SCHEMA = object({
    * Batch-level statistics (batch norm, MMCE, …) are then per shard, as DistributedDataParallel without SyncBatchNorm.
    */
   replicas: optional(number({ integer: true, min: 1 }), 1),
+  /**
+   * Also evaluate the training split with the selected epoch's weights (no augmentation, no mixup): train-logits.npy,
+   * train-labels.npy and summary.json's `train` metrics, for train-vs-test calibration (Karandikar et al. 2021,
+   * Table 3). Absent = false (kept absent so older run configurations stay identical).
+   */
+  evaluateTrain: optional(boolean()),
   /** Run the OOD / dataset-shift evaluation after training. */
   ood: optional(boolean(), false),
   /** Second dataset for OOD AUROC (default: fashion-mnist for mnist, mnist for fashion-mnist, svhn ↔ cifar10 when present). */

@@ -61,6 +61,7 @@ const SETTING_FLAGS = {
   seed: { type: 'integer', description: 'seed of initialisation, batch order, augmentation and mixup (default 0)' },
   threads: { type: 'integer', description: 'ONNX Runtime threads (default 2)' },
   replicas: { type: 'integer', valueName: 'R', description: 'data-parallel replicas: each batch split into R shards trained at once on worker threads, gradients averaged (default 1; 2 is faster for conv nets on 2 cores)' },
+  'evaluate-train': { type: 'boolean', description: 'also evaluate the training split (no augmentation): train-logits.npy, train-labels.npy and summary.json train metrics' },
   ood: { type: 'boolean', description: 'after training, evaluate OOD AUROC (noise, a second dataset) and corruptions into ood.json' },
   'ood-dataset': { type: 'string', valueName: 'NAME', description: 'second dataset of the OOD AUROC (default: fashion-mnist ↔ mnist, svhn ↔ cifar)' },
   'ood-data-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'loader option of the OOD dataset' },
@@ -131,6 +132,7 @@ function report(result: TrainResult, io: CliIO, stoppedBy: keyof typeof STOP_COD
   const s = result.summary!;
   const t = s.test as Record<string, number>;
   const files = ['config.json', 'log.jsonl', 'checkpoint-last.ckpt', 'checkpoint-best.ckpt', 'val-logits.npy', 'val-labels.npy', 'test-logits.npy', 'test-labels.npy', 'model.onnx', 'summary.json'];
+  if (s.train) files.push('train-logits.npy', 'train-labels.npy');
   if (result.ood) files.push('ood.json');
   const lines = [
     `best epoch ${s.best_epoch}/${s.epochs} by validation ${s.select}; ${Math.round(s.samples_per_s)} samples/s over ${s.train_time_s.toFixed(1)} s of training`,

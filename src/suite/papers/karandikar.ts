@@ -34,7 +34,8 @@ export const KARANDIKAR_SUITE = {
     name: 'karandikar',
     description:
       'Karandikar et al. 2021, Tables 1–2: do the soft calibration objectives (SB-ECE, S-AvUC) added to NLL, focal or MSE lower ECE relative to the primary alone and to MMCE/AvUC, and how do TS, TS-SB-ECE and TS-HB-ECE compare? quick: MNIST MLP smoke test; machine: a 512-unit MLP on 10,000 Fashion-MNIST images, 20 epochs (18 methods), no weight decay, last epoch (CE ends overconfident there), 3 seeds (mean ± SEM); paper: CIFAR-10 wide ResNet-28-10, 200 epochs.',
-    base: BASE,
+    // Train-split metrics beside test (Karandikar et al. §5.1: NLL can overfit the train ECE to ≈ 0).
+    base: { ...BASE, evaluateTrain: true },
     scales: {
       quick: QUICK,
       machine: { ...MACHINE, epochs: 20 },

@@ -104,3 +104,9 @@ export function testMetric(r: RunResult, metric: string, after?: string): number
   const v = source?.[metric];
   return typeof v === 'number' ? v : Number.NaN;
 }
+
+/** A metric of a run's training split (summary.json's `train`, written with `evaluateTrain`); NaN without it. */
+export function trainMetric(r: RunResult, metric: string): number {
+  const v = (r.summary['train'] as Record<string, unknown> | undefined)?.[metric];
+  return typeof v === 'number' ? v : Number.NaN;
+}

@@ -4,13 +4,15 @@
  * marked (highest accuracy, lowest everything else; the temperature has no best).
  */
 import { mean, sampleStd } from './statistics.js';
-import { testMetric, type MethodResults, type SuiteResults } from './suite-results.js';
+import { testMetric, trainMetric, type MethodResults, type SuiteResults } from './suite-results.js';
 
 export interface TableColumn {
   readonly key: string;
   readonly label: string;
   readonly metric: string;
   readonly after?: string;
+  /** 'train': the metric of the training split (runs with `evaluateTrain`), not of the test split. */
+  readonly split?: 'train';
   readonly percent: boolean;
   readonly better?: 'higher' | 'lower';
 }
@@ -35,8 +37,11 @@ export function calibratorShort(kind: string): string {
   return SHORT[kind] ?? kind;
 }
 
-/** The columns for a suite with post-hoc calibrators `posthoc`. */
-export function tableColumns(posthoc: readonly string[]): TableColumn[] {
+/**
+ * The columns for a suite with post-hoc calibrators `posthoc`; `withTrain` adds the training split's accuracy and
+ * ECE (train-vs-test calibration, Karandikar et al. 2021 Table 3).
+ */
+export function tableColumns(posthoc: readonly string[], withTrain = false): TableColumn[] {
   const cols: TableColumn[] = [
     { key: 'accuracy', label: 'Acc. (%)', metric: 'accuracy', percent: true, better: 'higher' },
     { key: 'ece', label: 'ECE (%)', metric: 'ece', percent: true, better: 'lower' },
@@ -47,6 +52,10 @@ export function tableColumns(posthoc: readonly string[]): TableColumn[] {
   for (const kind of posthoc) {
     cols.push({ key: `ece@${kind}`, label: `ECE after ${calibratorShort(kind)} (%)`, metric: 'ece', after: kind, percent: true, better: 'lower' });
     cols.push({ key: `nll@${kind}`, label: `NLL after ${calibratorShort(kind)}`, metric: 'nll', after: kind, percent: false, better: 'lower' });
+  }
+  if (withTrain) {
+    cols.push({ key: 'train:accuracy', label: 'Train acc. (%)', metric: 'accuracy', split: 'train', percent: true, better: 'higher' });
+    cols.push({ key: 'train:ece', label: 'Train ECE (%)', metric: 'ece', split: 'train', percent: true, better: 'lower' });
   }
   if (posthoc.includes('temperature')) cols.push({ key: 'T', label: 'T', metric: 'temperature', after: 'temperature', percent: false });
   return cols;
@@ -67,13 +76,13 @@ export function formatMeanStd(m: number, s: number, percent: boolean): string {
 
 /** One table per "dataset · model" group. */
 export function suiteTables(results: SuiteResults): SuiteTable[] {
-  const columns = tableColumns(results.record.suite.posthoc);
+  const columns = tableColumns(results.record.suite.posthoc, results.runs.some((r) => r.summary['train'] !== undefined));
   const groups = [...new Set(results.methods.map((m) => m.group))];
   return groups.map((group) => {
     const methods = results.methods.filter((m) => m.group === group);
     const values = methods.map((m) =>
       columns.map((c) => {
-        const v = m.runs.map((r) => (c.metric === 'temperature' ? fittedTemperature(r) : testMetric(r, c.metric, c.after)));
+        const v = m.runs.map((r) => (c.metric === 'temperature' ? fittedTemperature(r) : c.split === 'train' ? trainMetric(r, c.metric) : testMetric(r, c.metric, c.after)));
         return { mean: mean(v), std: sampleStd(v) };
       }),
     );

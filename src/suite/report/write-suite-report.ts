@@ -56,6 +56,11 @@ export function findings(results: SuiteResults, verdicts: readonly Verdict[]): s
 }
 
 const PERCENT_METRICS = new Set(['accuracy', 'ece', 'ece_l2', 'ece_lb', 'adaece', 'adaece_l2', 'mce', 'oe', 'classwise_ece', 'marginal_ece', 'ks', 'debiased_ece', 'sweep_ece', 'mean_confidence', 'error_auroc']);
+/** The sentence explaining the training-split columns, when the table has them. */
+function trainNote(t: SuiteTable): string {
+  return t.columns.some((c) => c.split === 'train') ? ' Train columns: the training split (no augmentation) with the same weights.' : '';
+}
+
 function fmtNum(v: Verdict, x: number): string {
   return PERCENT_METRICS.has(v.comparison.metric) ? `${(x * 100).toFixed(2)} pt` : x.toFixed(4);
 }
@@ -93,7 +98,7 @@ function renderMarkdown(results: SuiteResults, tables: readonly SuiteTable[], ve
   lines.push('## What this suite found', '', ...found.map((f) => `- ${escapeMarkdown(f)}`), '');
   for (const t of tables) {
     lines.push(`## Results: ${escapeMarkdown(t.group)}`, '', ...markdownTable(t), '');
-    lines.push(`Test-set metrics, mean ± std over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE: ${s.bins} bins, (l,u].`, '');
+    lines.push(`Test-set metrics, mean ± std over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE: ${s.bins} bins, (l,u].${trainNote(t)}`, '');
   }
   if (verdicts.length) {
     lines.push('## Comparisons', '', '| Claim | Verdict | Difference A − B [95% interval] | Test |', '| --- | --- | --- | --- |');
@@ -138,7 +143,7 @@ function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdic
     parts.push(`<h2>Results: ${h(t.group)}</h2>`, '<div class="table-wrap"><table class="results">');
     parts.push(`<thead><tr><th>Method</th>${t.columns.map((c) => `<th>${h(c.label)}</th>`).join('')}</tr></thead><tbody>`);
     for (const r of t.rows) parts.push(`<tr data-method="${h(r.method)}"><th scope="row">${h(r.label)}</th>${r.cells.map((c) => `<td>${c.best ? `<b>${h(c.text)}</b>` : h(c.text)}</td>`).join('')}</tr>`);
-    parts.push('</tbody></table></div>', `<p class="note">Test-set metrics, mean ± std over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE and AdaECE: ${s.bins} bins, equal-width bins with convention (l,u] for ECE.</p>`);
+    parts.push('</tbody></table></div>', `<p class="note">Test-set metrics, mean ± std over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE and AdaECE: ${s.bins} bins, equal-width bins with convention (l,u] for ECE.${trainNote(t)}</p>`);
   }
   if (verdicts.length) {
     parts.push('<h2 id="comparisons">Comparisons</h2>', '<table class="verdicts"><thead><tr><th>Claim</th><th>Verdict</th><th>Difference A − B [95% interval]</th><th>Test</th></tr></thead><tbody>');
