@@ -22,8 +22,8 @@ import { parseComparison } from './comparison.js';
 export const SUITE_SCALES = ['quick', 'machine', 'paper'] as const;
 export type SuiteScale = (typeof SUITE_SCALES)[number];
 
-/** Validation metrics that choose a swept value (lower is better for both). */
-export const SELECTION_RULES = ['nll', 'ece'] as const;
+/** Rules choosing a swept value on validation (see report/sweep-selection.ts). */
+export const SELECTION_RULES = ['nll', 'ece', 'ece-near-best-accuracy'] as const;
 export type SelectionRule = (typeof SELECTION_RULES)[number];
 
 /** Names used in run-directory names: lower-case letters, digits and dashes. */
@@ -99,6 +99,8 @@ export const SUITE_SCHEMA = object({
   ood: optional(boolean(), false),
   /** Validation metric choosing a swept value (per method, mean over seeds). */
   select: optional(string(SELECTION_RULES), 'nll'),
+  /** What "±" shows in the report's tables and sweep figures: std over seeds, or the standard error of the mean (std/√n, as Karandikar et al. report). */
+  spread: optional(string(['std', 'sem'] as const), 'std'),
   /** Bins of the report's ECE / reliability diagrams ((l,u] convention). */
   bins: optional(number({ integer: true, min: 1 }), 15),
   /** Comparisons to decide, e.g. "mbls < ce on ece" or "mbls < ce on ece after temperature". */

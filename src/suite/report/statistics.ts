@@ -29,6 +29,24 @@ export function sampleStd(values: readonly number[]): number {
   return Math.sqrt(s / (values.length - 1));
 }
 
+/** Standard error of the mean, sampleStd / √n; NaN for fewer than two values. */
+export function standardError(values: readonly number[]): number {
+  return sampleStd(values) / Math.sqrt(values.length);
+}
+
+/** What "±" shows over seeds: the sample standard deviation or the standard error of the mean. */
+export type Spread = 'std' | 'sem';
+
+/** The spread of `values` of kind `kind`. */
+export function spreadOf(values: readonly number[], kind: Spread): number {
+  return kind === 'sem' ? standardError(values) : sampleStd(values);
+}
+
+/** How a report names the spread ("std", "SEM"). */
+export function spreadName(kind: Spread): string {
+  return kind === 'sem' ? 'SEM' : 'std';
+}
+
 /** 95 % t-interval of the mean of `values` (NaN bounds for fewer than two values). */
 export function tInterval(values: readonly number[]): { mean: number; lower: number; upper: number } {
   const m = mean(values);

@@ -12,7 +12,8 @@ import { reliabilityDiagramPanel } from '../../report/reliability-diagram.js';
 import { el, svgDocument, type SvgElement } from '../../report/svg.js';
 import { COLORS, FONT_FAMILY, FONT_SIZES, fittedFontSize, textWidth } from '../../report/theme.js';
 import { readRunPredictions } from '../posthoc-step.js';
-import { mean, sampleStd } from './statistics.js';
+import { mean, spreadName, spreadOf, type Spread } from './statistics.js';
+import { selectionRuleText } from './sweep-selection.js';
 import { calibratorShort } from './suite-table.js';
 import { testMetric, type MethodResults, type SuiteResults } from './suite-results.js';
 
@@ -98,15 +99,15 @@ export async function suiteFigures(results: SuiteResults): Promise<ReportFigure[
       }).filter((s) => s.points.length > 0);
       if (series.length) figures.push({ name: `epochs-${key}${suffix}`, section: 'epochs', caption: `${group}: ${label.toLowerCase()} after every epoch, per method (mean over seeds).`, svg: lineChartSvg(series, { title: `${label} per epoch — ${group}`, xLabel: 'Epoch', yLabel: label, width: 600, height: 340 }) });
     }
-    // Sweeps: test metrics against the swept value, ± std over seeds.
+    // Sweeps: test metrics against the swept value, ± std (or SEM) over seeds.
     for (const m of methods.filter((x) => x.sweep)) {
       const sw = m.sweep!;
       const numeric = sw.values.every((v) => typeof v.value === 'number');
       if (!numeric) continue;
       for (const [metric, label, isPct] of [['ece', 'Test ECE (%)', true], ['accuracy', 'Test accuracy (%)', true], ['nll', 'Test NLL', false]] as const) {
-        const series: LineSeries[] = [{ name: `${m.label}`, points: sw.values.map((v) => ({ x: v.value as number, ...stat(v.runs.map((r) => testMetric(r, metric)), isPct) })) }];
-        for (const kind of suite.posthoc) series.push({ name: `${m.label} after ${calibratorShort(kind)}`, points: sw.values.map((v) => ({ x: v.value as number, ...stat(v.runs.map((r) => testMetric(r, metric, kind)), isPct) })) });
-        figures.push({ name: `sweep-${m.name}-${metric}${suffix}`, section: 'sweeps', caption: `${m.label}: ${label} against ${sw.label} (mean ± std over ${Math.max(...sw.values.map((v) => v.runs.length))} seed(s)); chosen on validation ${suite.select.toUpperCase()}: ${sw.label} = ${String(sw.chosen)}.`, svg: lineChartSvg(series, { title: `${m.label}: ${label} vs ${sw.label}`, xLabel: sw.label, yLabel: label, width: 600, height: 340 }) });
+        const series: LineSeries[] = [{ name: `${m.label}`, points: sw.values.map((v) => ({ x: v.value as number, ...stat(v.runs.map((r) => testMetric(r, metric)), isPct, suite.spread) })) }];
+        for (const kind of suite.posthoc) series.push({ name: `${m.label} after ${calibratorShort(kind)}`, points: sw.values.map((v) => ({ x: v.value as number, ...stat(v.runs.map((r) => testMetric(r, metric, kind)), isPct, suite.spread) })) });
+        figures.push({ name: `sweep-${m.name}-${metric}${suffix}`, section: 'sweeps', caption: `${m.label}: ${label} against ${sw.label} (mean ± ${spreadName(suite.spread)} over ${Math.max(...sw.values.map((v) => v.runs.length))} seed(s)); chosen by ${selectionRuleText(suite.select)}: ${sw.label} = ${String(sw.chosen)}.`, svg: lineChartSvg(series, { title: `${m.label}: ${label} vs ${sw.label}`, xLabel: sw.label, yLabel: label, width: 600, height: 340 }) });
       }
     }
     // OOD AUROC.
@@ -125,9 +126,9 @@ export async function suiteFigures(results: SuiteResults): Promise<ReportFigure[
   return figures;
 }
 
-function stat(values: readonly number[], isPct: boolean): { y: number; err?: number } {
+function stat(values: readonly number[], isPct: boolean, spread: Spread): { y: number; err?: number } {
   const k = isPct ? 100 : 1;
-  const s = sampleStd(values);
+  const s = spreadOf(values, spread);
   return { y: mean(values) * k, ...(Number.isFinite(s) ? { err: s * k } : {}) };
 }
 

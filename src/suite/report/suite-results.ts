@@ -2,7 +2,7 @@
  * The data behind a suite report, read from a suite directory: every finished run's settings, summary, post-hoc
  * metrics (test metrics before and after each calibrator, under `calib eval --json` keys), per-epoch log and OOD
  * results; and for each method the runs the report shows — for a swept method, the runs at the value chosen on
- * validation (lowest mean validation NLL or ECE over seeds, as the papers choose β, α and m).
+ * validation (by the suite's selection rule over the seeds' mean, as the papers choose β, α and m: sweep-selection.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import type { SuiteRun } from '../expand-suite.js';
 import type { PosthocResult } from '../posthoc-step.js';
 import { POSTHOC_FILE, readSuiteRecord, runDirectory, runState, type SuiteRecord } from '../suite-directory.js';
 import { mean } from './statistics.js';
+import { chooseSweepValue, selectionMetric } from './sweep-selection.js';
 
 export interface RunResult {
   readonly run: SuiteRun;
@@ -88,11 +89,11 @@ export async function readSuiteResults(dir: string): Promise<SuiteResults> {
     const values = sweepDef.values
       .map((value) => {
         const at = swept.filter((r) => r.run.sweep!.key === key && r.run.sweep!.value === value);
-        return { value, runs: at, validation: mean(at.map((r) => Number(r.posthoc.validation[select]))) };
+        return { value, runs: at, validation: mean(at.map((r) => Number(r.posthoc.validation[selectionMetric(select)]))) };
       })
       .filter((v) => v.runs.length > 0);
-    let chosen = values[0]!;
-    for (const v of values) if (v.validation < chosen.validation) chosen = v;
+    const meanOf = (runs: readonly RunResult[], k: string): number => mean(runs.map((r) => Number(r.posthoc.validation[k])));
+    const chosen = values[chooseSweepValue(values.map((v) => ({ accuracy: meanOf(v.runs, 'accuracy'), ece: meanOf(v.runs, 'ece'), nll: meanOf(v.runs, 'nll') })), select)]!;
     methods.push({ name: m.name, label: m.label ?? m.name, runs: chosen.runs, group, sweep: { key, label: sweepDef.label ?? key.split('.').pop()!, values, chosen: chosen.value } });
   }
   return { dir, record, runs, missing, methods };

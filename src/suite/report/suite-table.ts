@@ -1,9 +1,9 @@
 /**
- * The paper-style table of a suite: one row per method (at its chosen sweep value), each test metric as mean ± std
+ * The paper-style table of a suite: one row per method (at its chosen sweep value), each test metric as mean ± std (or SEM)
  * over seeds, before and after each post-hoc calibrator, and the fitted temperature; the best mean per column is
  * marked (highest accuracy, lowest everything else; the temperature has no best).
  */
-import { mean, sampleStd } from './statistics.js';
+import { mean, spreadOf } from './statistics.js';
 import { testMetric, trainMetric, type MethodResults, type SuiteResults } from './suite-results.js';
 
 export interface TableColumn {
@@ -19,7 +19,8 @@ export interface TableColumn {
 
 export interface TableCell {
   readonly mean: number;
-  readonly std: number;
+  /** Spread over seeds: std or SEM (the suite's `spread`). */
+  readonly spread: number;
   readonly text: string;
   readonly best: boolean;
 }
@@ -83,7 +84,7 @@ export function suiteTables(results: SuiteResults): SuiteTable[] {
     const values = methods.map((m) =>
       columns.map((c) => {
         const v = m.runs.map((r) => (c.metric === 'temperature' ? fittedTemperature(r) : c.split === 'train' ? trainMetric(r, c.metric) : testMetric(r, c.metric, c.after)));
-        return { mean: mean(v), std: sampleStd(v) };
+        return { mean: mean(v), spread: spreadOf(v, results.record.suite.spread) };
       }),
     );
     const best = columns.map((c, j) => {
@@ -98,7 +99,7 @@ export function suiteTables(results: SuiteResults): SuiteTable[] {
         method: m.name,
         label: m.sweep ? `${m.label} (${m.sweep.label} = ${String(m.sweep.chosen)})` : m.label,
         seeds: m.runs.length,
-        cells: values[i]!.map((v, j) => ({ ...v, text: formatMeanStd(v.mean, v.std, columns[j]!.percent), best: Number.isFinite(best[j]!) && Math.abs(v.mean - best[j]!) <= 1e-12 })),
+        cells: values[i]!.map((v, j) => ({ ...v, text: formatMeanStd(v.mean, v.spread, columns[j]!.percent), best: Number.isFinite(best[j]!) && Math.abs(v.mean - best[j]!) <= 1e-12 })),
       })),
     };
   });

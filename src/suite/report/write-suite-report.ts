@@ -14,10 +14,11 @@ import { escapeXml } from '../../report/svg.js';
 import { COLORS, FONT_FAMILY } from '../../report/theme.js';
 import { atomicWriteFile } from '../../util/atomic-write.js';
 import { invalidArgument } from '../../util/errors.js';
-import { mean } from './statistics.js';
+import { mean, spreadName } from './statistics.js';
 import { suiteFigures, type ReportFigure } from './suite-figures.js';
 import { readSuiteResults, testMetric, type SuiteResults } from './suite-results.js';
 import { calibratorShort, fittedTemperature, suiteTables, type SuiteTable } from './suite-table.js';
+import { selectionRuleText } from './sweep-selection.js';
 import { suiteVerdicts, type Verdict } from './verdicts.js';
 
 export interface WrittenReport {
@@ -75,7 +76,7 @@ function settingsLine(results: SuiteResults): string {
   if (c) parts.push(`${c.dataset}${c.subset ? ` (subset ${c.subset})` : ''}, ${c.model}, ${c.epochs} epochs, batch ${c.batch}, lr ${c.lr}, ${c.schedule}, weight decay ${c.weightDecay}, epoch selected by ${c.select}`);
   parts.push(`ECE with ${s.bins} equal-width bins, convention (l,u] (a confidence on a bin edge belongs to the lower bin)`);
   if (s.posthoc.length) parts.push(`post-hoc: ${s.posthoc.join(', ')} fitted on each run's validation split, applied to its test split`);
-  if (s.sweeps.length) parts.push(`swept values chosen by lowest mean validation ${s.select.toUpperCase()}`);
+  if (s.sweeps.length) parts.push(`swept values chosen by ${selectionRuleText(s.select)}`);
   return parts.join('; ');
 }
 
@@ -98,7 +99,7 @@ function renderMarkdown(results: SuiteResults, tables: readonly SuiteTable[], ve
   lines.push('## What this suite found', '', ...found.map((f) => `- ${escapeMarkdown(f)}`), '');
   for (const t of tables) {
     lines.push(`## Results: ${escapeMarkdown(t.group)}`, '', ...markdownTable(t), '');
-    lines.push(`Test-set metrics, mean ± std over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE: ${s.bins} bins, (l,u].${trainNote(t)}`, '');
+    lines.push(`Test-set metrics, mean ± ${spreadName(s.spread)} over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE: ${s.bins} bins, (l,u].${trainNote(t)}`, '');
   }
   if (verdicts.length) {
     lines.push('## Comparisons', '', '| Claim | Verdict | Difference A − B [95% interval] | Test |', '| --- | --- | --- | --- |');
@@ -143,7 +144,7 @@ function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdic
     parts.push(`<h2>Results: ${h(t.group)}</h2>`, '<div class="table-wrap"><table class="results">');
     parts.push(`<thead><tr><th>Method</th>${t.columns.map((c) => `<th>${h(c.label)}</th>`).join('')}</tr></thead><tbody>`);
     for (const r of t.rows) parts.push(`<tr data-method="${h(r.method)}"><th scope="row">${h(r.label)}</th>${r.cells.map((c) => `<td>${c.best ? `<b>${h(c.text)}</b>` : h(c.text)}</td>`).join('')}</tr>`);
-    parts.push('</tbody></table></div>', `<p class="note">Test-set metrics, mean ± std over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE and AdaECE: ${s.bins} bins, equal-width bins with convention (l,u] for ECE.${trainNote(t)}</p>`);
+    parts.push('</tbody></table></div>', `<p class="note">Test-set metrics, mean ± ${spreadName(s.spread)} over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE and AdaECE: ${s.bins} bins, equal-width bins with convention (l,u] for ECE.${trainNote(t)}</p>`);
   }
   if (verdicts.length) {
     parts.push('<h2 id="comparisons">Comparisons</h2>', '<table class="verdicts"><thead><tr><th>Claim</th><th>Verdict</th><th>Difference A − B [95% interval]</th><th>Test</th></tr></thead><tbody>');
@@ -199,7 +200,7 @@ function renderJson(results: SuiteResults, tables: readonly SuiteTable[], verdic
       runs: m.runs.map((r) => r.run.id),
       sweep: m.sweep ? { key: m.sweep.key, chosen: m.sweep.chosen, values: m.sweep.values.map((v) => ({ value: v.value, runs: v.runs.map((r) => r.run.id), validation: jsonNumber(v.validation) })) } : null,
     })),
-    tables: tables.map((t) => ({ group: t.group, columns: t.columns, rows: t.rows.map((r) => ({ method: r.method, label: r.label, seeds: r.seeds, cells: r.cells.map((c) => ({ mean: jsonNumber(c.mean), std: jsonNumber(c.std), best: c.best })) })) })),
+    tables: tables.map((t) => ({ group: t.group, columns: t.columns, rows: t.rows.map((r) => ({ method: r.method, label: r.label, seeds: r.seeds, cells: r.cells.map((c) => ({ mean: jsonNumber(c.mean), [s.spread]: jsonNumber(c.spread), best: c.best })) })) })),
     verdicts: verdicts.map((v) => ({ claim: v.comparison.text, outcome: v.outcome, difference: jsonNumber(v.difference), lower: jsonNumber(v.lower), upper: jsonNumber(v.upper), test: v.method, n: v.n, note: v.note ?? null })),
   };
 }
