@@ -14,8 +14,9 @@ export const THULASIDASAN_SUITE = {
       'Thulasidasan et al. 2019, Figs. 2–3 and Table 1: does mixup lower ECE relative to CE, how do ECE and accuracy vary with α, and does mixing the labels matter (feature-only mixup)? quick: MNIST MLP smoke test; machine: a 512-unit MLP on 10,000 Fashion-MNIST images, 30 epochs, no weight decay, last epoch (CE ends overconfident there), 3 seeds; paper: CIFAR-10 VGG-16, 200 epochs.',
     base: BASE,
     scales: {
-      quick: QUICK,
-      machine: MACHINE,
+      quick: { ...QUICK, oodSubset: 500 },
+      // OOD / corruption evaluation on 2,000 test images per set (the 45 corruption passes dominate otherwise).
+      machine: { ...MACHINE, oodSubset: 2000 },
       paper: { ...CIFAR_RECIPE, model: 'vgg16', epochs: 200, schedule: 'multistep:0.5,0.75' },
     },
     methods: [
@@ -29,6 +30,8 @@ export const THULASIDASAN_SUITE = {
     sweeps: [{ key: 'mixup', values: [0.1, 0.2, 0.4, 1], methods: ['mixup'], label: 'mixup α' }],
     seeds: [0, 1, 2],
     posthoc: ['temperature'],
+    // Table 2 / Fig. 5: OOD detection (Gaussian noise, a second dataset) and behaviour under corruptions.
+    ood: true,
     select: 'nll',
     compare: ['mixup < ce on ece', 'mixup < ls on ece', 'mixup < erl on ece', 'mixup < mixup-feature on ece', 'mixup < ce on ece after temperature'],
   },
