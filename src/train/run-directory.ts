@@ -11,6 +11,7 @@
  *   test-labels.npy          int32 [N_test]
  *   train-logits.npy         float32 [N_train, C] logits of the best weights on the training split (evaluateTrain)
  *   train-labels.npy         int32 [N_train] (evaluateTrain)
+ *   epoch-logits/val-NNN.npy float32 [N_val, C] validation logits after epoch NNN (1-based; with epochLogits)
  *   model.onnx               the best weights' inference graph (input `input` [batch, …], output `logits`)
  *   summary.json             final metrics, best epoch, data sizes, throughput
  *   ood.json                 OOD / dataset-shift evaluation (with --ood)
@@ -60,6 +61,11 @@ export function runPaths(dir: string): RunPaths {
     summary: join(dir, 'summary.json'),
     ood: join(dir, 'ood.json'),
   };
+}
+
+/** Where epoch `epoch`'s (1-based) validation logits are kept with `epochLogits`: epoch-logits/val-NNN.npy. */
+export function epochLogitsPath(dir: string, epoch: number): string {
+  return join(dir, 'epoch-logits', `val-${String(epoch).padStart(3, '0')}.npy`);
 }
 
 /** Write a JSON document atomically (2-space indented, trailing newline). */

@@ -4,7 +4,11 @@
  * validation accuracy at chance (the majority class's share of the validation split, + 2 points) in every one of the
  * first `CHANCE_EPOCHS` epochs.
  */
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { writeNpy } from '../io/npy.js';
 import type { BestEpoch } from './best-epoch.js';
+import { epochLogitsPath } from './run-directory.js';
 import { datasetInputs, predictLogits, validationScores } from './predict.js';
 import type { EpochTotals } from './run-checkpoint.js';
 import type { RunSetup } from './run-setup.js';
@@ -16,8 +20,8 @@ export const CHANCE_EPOCHS = 2;
 /** Accuracy within this much of the majority-class share counts as chance. */
 const CHANCE_MARGIN = 0.02;
 
-/** Validate `state` after epoch `epoch` (0-based) and build its log record; `best` is updated. */
-export function evaluateEpoch(setup: RunSetup, state: TrainState, epoch: number, totals: EpochTotals, best: BestEpoch): EpochRecord {
+/** Validate `state` after epoch `epoch` (0-based) and build its log record; `best` is updated. Returns the validation logits too. */
+export function evaluateEpoch(setup: RunSetup, state: TrainState, epoch: number, totals: EpochTotals, best: BestEpoch): { record: EpochRecord; valLogits: Float32Array } {
   const { config, data } = setup;
   const t0 = performance.now();
   const valLogits = predictLogits(setup.evalStep, state, datasetInputs(data.validation), config.evalBatch);
@@ -25,7 +29,7 @@ export function evaluateEpoch(setup: RunSetup, state: TrainState, epoch: number,
   const improved = best.consider(epoch, scores);
   const trainTerms: Record<string, number> = {};
   for (const [k, v] of Object.entries(totals.termSums)) trainTerms[k] = v / totals.termRows[k]!;
-  return {
+  const record: EpochRecord = {
     epoch: epoch + 1,
     steps: state.step,
     lr: totals.lastLr,
@@ -40,6 +44,14 @@ export function evaluateEpoch(setup: RunSetup, state: TrainState, epoch: number,
     train_time_s: totals.trainSeconds,
     samples_per_s: totals.samples / totals.trainSeconds,
   };
+  return { record, valLogits };
+}
+
+/** Keep epoch `epoch`'s (1-based) validation logits [N, classes] in the run directory (config `epochLogits`). */
+export async function writeEpochLogits(dir: string, epoch: number, logits: Float32Array, classes: number): Promise<void> {
+  const path = epochLogitsPath(dir, epoch);
+  await mkdir(dirname(path), { recursive: true });
+  await writeNpy(path, logits, [logits.length / classes, classes]);
 }
 
 /** The share of the most frequent class among `labels` (the accuracy of always predicting it). */

@@ -100,6 +100,11 @@ export const TRAIN_CONFIG_SCHEMA = object({
    */
   replicas: optional(number({ integer: true, min: 1 }), 1),
   /**
+   * Keep every epoch's validation logits (epoch-logits/val-NNN.npy, float32 [N_val, C]) for per-epoch figures such as
+   * Thulasidasan et al.'s accuracy–confidence joint density (suite reports draw it). Absent = false.
+   */
+  epochLogits: optional(boolean()),
+  /**
    * Also evaluate the training split with the selected epoch's weights (no augmentation, no mixup): train-logits.npy,
    * train-labels.npy and summary.json's `train` metrics, for train-vs-test calibration (Karandikar et al. 2021,
    * Table 3). Absent = false (kept absent so older run configurations stay identical).

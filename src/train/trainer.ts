@@ -24,7 +24,7 @@ import { SILENT_PROGRESS, type TrainProgress } from './progress.js';
 import { loadRunCheckpoint, type RunMetadata, saveRunCheckpoint } from './run-checkpoint.js';
 import { readJson, type RunPaths } from './run-directory.js';
 import { runEpoch } from './run-epoch.js';
-import { chanceAccuracy, chanceWarning, evaluateEpoch } from './run-evaluate.js';
+import { chanceAccuracy, chanceWarning, evaluateEpoch, writeEpochLogits } from './run-evaluate.js';
 import { finalize, type RunSummary, runOod } from './run-finalise.js';
 import { openRunDirectory } from './run-open.js';
 import { type RunSetup, setupRun } from './run-setup.js';
@@ -156,7 +156,8 @@ async function runTraining(setup: RunSetup, paths: RunPaths, options: TrainOptio
       return { status: 'stopped', paths, config, epochs: epoch, steps: state.step, best: best.best, records, state };
     }
     host?.endEpoch();
-    const record = evaluateEpoch(setup, state, epoch, outcome.totals, best);
+    const { record, valLogits } = evaluateEpoch(setup, state, epoch, outcome.totals, best);
+    if (config.epochLogits) await writeEpochLogits(paths.dir, epoch + 1, valLogits, setup.data.classes);
     records.push(record);
     meta = withState({ epoch: epoch + 1, best: best.best, records });
     if (record.best) await saveRunCheckpoint(paths.bestCheckpoint, setup, state, meta);

@@ -61,6 +61,7 @@ const SETTING_FLAGS = {
   seed: { type: 'integer', description: 'seed of initialisation, batch order, augmentation and mixup (default 0)' },
   threads: { type: 'integer', description: 'ONNX Runtime threads (default 2)' },
   replicas: { type: 'integer', valueName: 'R', description: 'data-parallel replicas: each batch split into R shards trained at once on worker threads, gradients averaged (default 1; 2 is faster for conv nets on 2 cores)' },
+  'epoch-logits': { type: 'boolean', description: 'keep every epoch\'s validation logits (epoch-logits/val-NNN.npy; suite reports draw the accuracy-confidence density per epoch)' },
   'evaluate-train': { type: 'boolean', description: 'also evaluate the training split (no augmentation): train-logits.npy, train-labels.npy and summary.json train metrics' },
   ood: { type: 'boolean', description: 'after training, evaluate OOD AUROC (noise, a second dataset) and corruptions into ood.json' },
   'ood-dataset': { type: 'string', valueName: 'NAME', description: 'second dataset of the OOD AUROC (default: fashion-mnist ↔ mnist, svhn ↔ cifar)' },

@@ -12,7 +12,8 @@ export const THULASIDASAN_SUITE = {
     name: 'thulasidasan',
     description:
       'Thulasidasan et al. 2019, Figs. 2–3 and Table 1: does mixup lower ECE relative to CE, how do ECE and accuracy vary with α, and does mixing the labels matter (feature-only mixup)? quick: MNIST MLP smoke test; machine: a 512-unit MLP on 10,000 Fashion-MNIST images, 30 epochs, no weight decay, last epoch (CE ends overconfident there), 3 seeds; paper: CIFAR-10 VGG-16, 200 epochs.',
-    base: BASE,
+    // Every epoch's validation logits, for the accuracy–confidence joint density per epoch (Fig. 1).
+    base: { ...BASE, epochLogits: true },
     scales: {
       quick: { ...QUICK, oodSubset: 500 },
       // OOD / corruption evaluation on 2,000 test images per set (the 45 corruption passes dominate otherwise).

@@ -1,8 +1,8 @@
 /**
  * The figures of a suite report, as SVG documents: reliability diagrams per method as one row of small multiples
  * (before, and after each post-hoc calibrator: one row each, same bins), metric-versus-hyper-parameter curves with
- * error bars (± std over seeds) per sweep, validation ECE and accuracy per epoch per method (mean over seeds), and
- * the OOD AUROC where the suite evaluated it.
+ * error bars (± std over seeds) per sweep, validation ECE and accuracy per epoch per method (mean over seeds), the
+ * accuracy–confidence joint density per epoch (density-figure.ts) and the OOD AUROC where the suite evaluated it.
  */
 import { CalibrationAccumulator } from '../../metrics/calibration-accumulator.js';
 import type { ReliabilityData } from '../../metrics/reliability-types.js';
@@ -13,6 +13,7 @@ import { el, svgDocument, type SvgElement } from '../../report/svg.js';
 import { COLORS, FONT_FAMILY, FONT_SIZES, fittedFontSize, textWidth } from '../../report/theme.js';
 import { readRunPredictions } from '../posthoc-step.js';
 import { mean, spreadName, spreadOf, type Spread } from './statistics.js';
+import { densityFigureSvg } from './density-figure.js';
 import { selectionRuleText } from './sweep-selection.js';
 import { calibratorShort } from './suite-table.js';
 import { testMetric, type MethodResults, type SuiteResults } from './suite-results.js';
@@ -23,7 +24,7 @@ export interface ReportFigure {
   readonly caption: string;
   readonly svg: string;
   /** Which section it belongs to. */
-  readonly section: 'reliability' | 'sweeps' | 'epochs' | 'ood';
+  readonly section: 'reliability' | 'sweeps' | 'epochs' | 'density' | 'ood';
 }
 
 /** Reliability data of a method's first-seed run, before (`after` undefined) or after a calibrator. */
@@ -110,6 +111,9 @@ export async function suiteFigures(results: SuiteResults): Promise<ReportFigure[
         figures.push({ name: `sweep-${m.name}-${metric}${suffix}`, section: 'sweeps', caption: `${m.label}: ${label} against ${sw.label} (mean ± ${spreadName(suite.spread)} over ${Math.max(...sw.values.map((v) => v.runs.length))} seed(s)); chosen by ${selectionRuleText(suite.select)}: ${sw.label} = ${String(sw.chosen)}.`, svg: lineChartSvg(series, { title: `${m.label}: ${label} vs ${sw.label}`, xLabel: sw.label, yLabel: label, width: 600, height: 340 }) });
       }
     }
+    // Accuracy–confidence joint density per epoch (runs with epochLogits).
+    const density = await densityFigureSvg(methods, group);
+    if (density) figures.push({ name: `density${suffix}`, section: 'density', caption: `${group}: each panel is the density of (mean confidence, accuracy) over 300 random groups of 100 validation samples after that epoch (Thulasidasan et al. 2019, Fig. 1); the dashed diagonal is perfect calibration, density below it is overconfidence. First seed of each method.`, svg: density });
     // OOD AUROC.
     const ood = methods.flatMap((m) => {
       const withOod = m.runs.filter((r) => r.ood);
