@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { readLabelsFile, readMatrixFile } from '../io/read-predictions.js';
 import { evaluate } from '../metrics/evaluate.js';
 import type { BinConvention } from '../metrics/binning.js';
+import { CalibrationFitError } from '../posthoc/fit-error.js';
 import { fitCalibrator } from '../posthoc/registry.js';
 import type { CalibratorKind } from '../posthoc/calibrator.js';
 import { metricsJson } from '../cli/metrics-report.js';
@@ -25,6 +26,12 @@ export interface PosthocResult {
   readonly validation: Record<string, unknown>;
   readonly test: Record<string, unknown>;
   readonly calibrators: Record<string, { readonly calibrator: Record<string, unknown>; readonly test: Record<string, unknown> }>;
+  /**
+   * Calibrators whose fit found no trustworthy result on this run's validation logits (a CalibrationFitError, e.g.
+   * an ECE-fitted temperature at the end of its range on a collapsed model), with the reason. The run itself is
+   * done; the report shows n/a for these and lists the reasons.
+   */
+  readonly failures?: Record<string, string>;
 }
 
 /** The validation and test logits and labels of a finished run. */
@@ -52,10 +59,19 @@ export async function runPosthoc(dir: string, calibrators: readonly CalibratorKi
     test: json(test, testLabels, 'logits'),
     calibrators: {},
   };
+  const failures: Record<string, string> = {};
   for (const kind of calibrators) {
-    const c = fitCalibrator(kind, { logits: val }, valLabels);
+    let c;
+    try {
+      c = fitCalibrator(kind, { logits: val }, valLabels);
+    } catch (error) {
+      if (!(error instanceof CalibrationFitError)) throw error;
+      failures[kind] = error.message;
+      continue;
+    }
     out.calibrators[kind] = { calibrator: c.toJSON() as unknown as Record<string, unknown>, test: json(c.apply({ logits: test }), testLabels, 'probabilities') };
   }
-  await writeJson(join(dir, POSTHOC_FILE), out);
-  return out;
+  const result = Object.keys(failures).length ? { ...out, failures } : out;
+  await writeJson(join(dir, POSTHOC_FILE), result);
+  return result;
 }

@@ -27,9 +27,10 @@ export interface ReportFigure {
   readonly section: 'reliability' | 'sweeps' | 'epochs' | 'density' | 'ood';
 }
 
-/** Reliability data of a method's first-seed run, before (`after` undefined) or after a calibrator. */
-async function reliabilityOf(m: MethodResults, bins: number, after?: string): Promise<ReliabilityData> {
-  const r = [...m.runs].sort((a, b) => a.run.seed - b.run.seed)[0]!;
+/** Reliability data of a method's first-seed run (with the calibrator fitted), before (`after` undefined) or after a calibrator; null when no run has it. */
+async function reliabilityOf(m: MethodResults, bins: number, after?: string): Promise<ReliabilityData | null> {
+  const r = [...m.runs].sort((a, b) => a.run.seed - b.run.seed).find((x) => after === undefined || x.posthoc.calibrators[after] !== undefined);
+  if (!r) return null;
   const p = await readRunPredictions(r.dir);
   const acc = new CalibrationAccumulator({ input: after === undefined ? 'logits' : 'probabilities', bins, convention: '(l,u]', classes: p.test.cols });
   if (after === undefined) acc.update(p.test, p.testLabels);
@@ -83,7 +84,11 @@ export async function suiteFigures(results: SuiteResults): Promise<ReportFigure[
     for (const kind of suite.posthoc) rows.push({ after: kind, title: `After ${calibratorShort(kind)} fitted on validation (test set)` });
     for (const [ri, row] of rows.entries()) {
       const panels = [];
-      for (const m of methods) panels.push({ title: m.label, data: await reliabilityOf(m, suite.bins, row.after) });
+      for (const m of methods) {
+        const data = await reliabilityOf(m, suite.bins, row.after);
+        if (data) panels.push({ title: m.label, data });
+      }
+      if (!panels.length) continue;
       const name = `reliability-${row.after ?? 'before'}${suffix}`;
       figures.push({ name, section: 'reliability', caption: `${group}: ${row.title}. Blue bars: accuracy per confidence bin; red hatching: the gap to the bin's mean confidence; counts above; ECE in each title. First seed of each method.`, svg: smallMultiplesSvg(panels, `${group} — ${row.title}`, `rel${gi}-${ri}`) });
     }

@@ -107,7 +107,9 @@ export async function suiteVerdicts(results: SuiteResults): Promise<Verdict[]> {
       out.push({ comparison: c, outcome: 'not evaluated', difference: Number.NaN, lower: Number.NaN, upper: Number.NaN, method: 'none', n: 0, note: 'a method has no finished run' });
       continue;
     }
-    const pairs = left.runs.flatMap((a) => right.runs.filter((b) => b.run.seed === a.run.seed).map((b) => [a, b] as const));
+    // A pair counts only where both runs have the compared calibrator (a fit can fail on a collapsed model).
+    const fitted = (r: RunResult): boolean => c.after === undefined || r.posthoc.calibrators[c.after] !== undefined;
+    const pairs = left.runs.flatMap((a) => right.runs.filter((b) => b.run.seed === a.run.seed).map((b) => [a, b] as const)).filter(([a, b]) => fitted(a) && fitted(b));
     if (pairs.length >= 2) {
       const d = pairs.map(([a, b]) => testMetric(a, c.metric, c.after) - testMetric(b, c.metric, c.after));
       const t = tInterval(d);
@@ -115,7 +117,7 @@ export async function suiteVerdicts(results: SuiteResults): Promise<Verdict[]> {
       continue;
     }
     if (pairs.length === 0) {
-      out.push({ comparison: c, outcome: 'not evaluated', difference: Number.NaN, lower: Number.NaN, upper: Number.NaN, method: 'none', n: 0, note: 'no seed shared by both methods' });
+      out.push({ comparison: c, outcome: 'not evaluated', difference: Number.NaN, lower: Number.NaN, upper: Number.NaN, method: 'none', n: 0, note: c.after !== undefined && [...left.runs, ...right.runs].some((r) => !fitted(r)) ? `${c.after} has no fit on some runs (see the post-hoc notes)` : 'no seed shared by both methods' });
       continue;
     }
     const [a, b] = pairs[0]!;

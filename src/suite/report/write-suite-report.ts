@@ -57,6 +57,19 @@ export function findings(results: SuiteResults, verdicts: readonly Verdict[]): s
 }
 
 const PERCENT_METRICS = new Set(['accuracy', 'ece', 'ece_l2', 'ece_lb', 'adaece', 'adaece_l2', 'mce', 'oe', 'classwise_ece', 'marginal_ece', 'ks', 'debiased_ece', 'sweep_ece', 'mean_confidence', 'error_auroc']);
+/** "kind on run-a, run-b: reason" for each calibrator that could not be fitted on some runs (reasons of the first). */
+function posthocFailures(results: SuiteResults): string[] {
+  const byKind = new Map<string, { runs: string[]; reason: string }>();
+  for (const r of results.runs) {
+    for (const [kind, reason] of Object.entries(r.posthoc.failures ?? {})) {
+      const e = byKind.get(kind) ?? { runs: [], reason };
+      e.runs.push(r.run.id);
+      byKind.set(kind, e);
+    }
+  }
+  return [...byKind].map(([kind, e]) => `${kind} on ${e.runs.join(', ')}: ${e.reason}`);
+}
+
 /** The sentence explaining the training-split columns, when the table has them. */
 function trainNote(t: SuiteTable): string {
   return t.columns.some((c) => c.split === 'train') ? ' Train columns: the training split (no augmentation) with the same weights.' : '';
@@ -97,6 +110,8 @@ function renderMarkdown(results: SuiteResults, tables: readonly SuiteTable[], ve
   lines.push(escapeMarkdown(settingsLine(results)), '');
   if (results.missing.length) lines.push(`**Incomplete:** ${results.missing.length} run(s) not finished: ${results.missing.map(escapeMarkdown).join(', ')}.`, '');
   lines.push('## What this suite found', '', ...found.map((f) => `- ${escapeMarkdown(f)}`), '');
+  const failed = posthocFailures(results);
+  if (failed.length) lines.push(`**Post-hoc fits without a result** (n/a in the tables): ${failed.map(escapeMarkdown).join('; ')}.`, '');
   for (const t of tables) {
     lines.push(`## Results: ${escapeMarkdown(t.group)}`, '', ...markdownTable(t), '');
     lines.push(`Test-set metrics, mean ± ${spreadName(s.spread)} over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE: ${s.bins} bins, (l,u].${trainNote(t)}`, '');
@@ -139,6 +154,8 @@ function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdic
   if (s.description) parts.push(`<p>${h(s.description)}</p>`);
   parts.push(`<p class="settings">${h(settingsLine(results))}</p>`);
   if (results.missing.length) parts.push(`<p class="warning">Incomplete: ${results.missing.length} run(s) not finished: ${h(results.missing.join(', '))}.</p>`);
+  const failedFits = posthocFailures(results);
+  if (failedFits.length) parts.push(`<p class="warning">Post-hoc fits without a result (n/a in the tables): ${h(failedFits.join('; '))}.</p>`);
   parts.push('<h2 id="findings">What this suite found</h2>', `<ul class="findings">${found.map((f) => `<li>${h(f)}</li>`).join('')}</ul>`);
   for (const t of tables) {
     parts.push(`<h2>Results: ${h(t.group)}</h2>`, '<div class="table-wrap"><table class="results">');
@@ -190,6 +207,7 @@ function renderJson(results: SuiteResults, tables: readonly SuiteTable[], verdic
       validation: r.posthoc.validation,
       test: r.posthoc.test,
       posthoc: r.posthoc.calibrators,
+      posthoc_failures: r.posthoc.failures ?? {},
       ood: r.ood ?? null,
       epochs: r.log.map((e) => ({ epoch: e.epoch, train_loss: e.train_loss, val_accuracy: e.val_accuracy, val_nll: e.val_nll, val_ece: e.val_ece, val_adaece: e.val_adaece })),
     })),
