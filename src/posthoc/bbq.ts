@@ -8,6 +8,7 @@
  * elbow cut (model-averaging.ts). netcal's default equal_intervals=True bins are equal-width (its quantile
  * option is not implemented in its transform). Multi-class: step-ensemble.ts (`mode`).
  */
+import type { FitOptions } from './fit-progress.js';
 import type { Predictions } from './calibrator.js';
 import { binaryLogLikelihood, elbow, modelScores, SCORE_FUNCTIONS } from './model-averaging.js';
 import { enumOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
@@ -70,9 +71,9 @@ export function fitBbqEnsemble(scores: Float64Array, outcomes: Float64Array, sco
 }
 
 /** Fit BBQ on validation predictions (N × C) and labels (N). */
-export function fitBbq(input: Predictions, labels: Int32Array, options?: BbqOptions): BbqCalibrator {
+export function fitBbq(input: Predictions, labels: Int32Array, options?: BbqOptions, fit: FitOptions = {}): BbqCalibrator {
   const settings = parseOptions('bbq options', options, bbqOptions);
-  return fitStepEnsembleCalibrator('bbq', settings, input, labels, (s, t) => fitBbqEnsemble(s, t, settings.score));
+  return fitStepEnsembleCalibrator('bbq', settings, input, labels, (s, t) => fitBbqEnsemble(s, t, settings.score), fit);
 }
 
 /** Rebuild a BBQ calibrator from its JSON. */

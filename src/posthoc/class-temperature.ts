@@ -7,6 +7,7 @@
  * Unlike temperature scaling it does NOT preserve the argmax in general (classes are rescaled differently).
  * Needs logits (probabilities become log p, predictions.ts). Optional L2 penalty l2 · mean_k (log T_k)².
  */
+import type { FitOptions } from './fit-progress.js';
 import { invalidArgument } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
@@ -66,7 +67,7 @@ export class ClassTemperatureCalibrator implements Calibrator {
 }
 
 /** Fit class-wise temperatures by NLL on validation predictions (N × C) and labels (N). */
-export function fitClassTemperature(input: Predictions, labels: Int32Array, options?: ClassTemperatureOptions): ClassTemperatureCalibrator {
+export function fitClassTemperature(input: Predictions, labels: Int32Array, options?: ClassTemperatureOptions, fit: FitOptions = {}): ClassTemperatureCalibrator {
   const settings = parseOptions('class-temperature options', options, classTemperatureOptions);
   const checked = checkPredictions('input', input);
   const { rows, cols: C } = checked.matrix;
@@ -102,7 +103,7 @@ export function fitClassTemperature(input: Predictions, labels: Int32Array, opti
     }
     return f;
   };
-  const result = lbfgs(objective, new Float64Array(C), { maxIterations: settings.maxIterations });
+  const result = lbfgs(objective, new Float64Array(C), { maxIterations: settings.maxIterations, onProgress: fit.onProgress });
   const temperatures = result.x.map((u) => Math.exp(u));
   if (!result.converged || !temperatures.every((t) => Number.isFinite(t) && t > 0)) {
     throw new CalibrationFitError(

@@ -12,6 +12,7 @@
  * W and b (softmax makes the two parametrisations equivalent for the unregularised fit; with ODIR the
  * penalties differ slightly). Defaults λ = μ = 1e−3 are ours: the paper picks λ, μ by cross-validation.
  */
+import type { FitOptions } from './fit-progress.js';
 import type { Predictions } from './calibrator.js';
 import { readHeader, readMatrix, readVector } from './json.js';
 import { fitLinear, LinearCalibrator, linearFeatures, type Penalty } from './linear-scaling.js';
@@ -75,14 +76,14 @@ export function odirPenalty(classes: number, lambda: number, mu: number): Penalt
 }
 
 /** Fit Dirichlet calibration on validation predictions (N × C) and labels (N). */
-export function fitDirichlet(input: Predictions, labels: Int32Array, options?: DirichletOptions): LinearCalibrator {
+export function fitDirichlet(input: Predictions, labels: Int32Array, options?: DirichletOptions, fit: FitOptions = {}): LinearCalibrator {
   const settings = parseOptions('dirichlet options', options, dirichletOptions);
   const checked = checkPredictions('input', input);
   const { rows, cols } = checked.matrix;
   checkLabels('labels', labels, rows, cols);
   const x = linearFeatures(checked, 'log-probabilities');
   const penalty = odirPenalty(cols, settings.lambda, settings.mu);
-  const theta = fitLinear('dirichlet', x, rows, cols, labels, 'full', penalty, settings.maxIterations, settings.tolerance);
+  const theta = fitLinear('dirichlet', x, rows, cols, labels, 'full', penalty, settings.maxIterations, settings.tolerance, fit);
   return new LinearCalibrator('dirichlet', cols, 'full', 'log-probabilities', theta, settings);
 }
 

@@ -8,6 +8,7 @@
  * value arrays, so each stored model is moved on to the next knot's λ; we keep each knot's own fit (see the
  * fixture notes in test/fixtures). Multi-class: step-ensemble.ts (`mode`).
  */
+import type { FitOptions } from './fit-progress.js';
 import type { Predictions } from './calibrator.js';
 import { binaryLogLikelihood, elbow, modelScores, SCORE_FUNCTIONS, type ScoreFunction } from './model-averaging.js';
 import { nearIsotonicPath } from './near-isotonic-regression.js';
@@ -34,9 +35,9 @@ export function fitEnirEnsemble(scores: Float64Array, outcomes: Float64Array, sc
 }
 
 /** Fit ENIR on validation predictions (N × C) and labels (N). */
-export function fitEnir(input: Predictions, labels: Int32Array, options?: EnirOptions): EnirCalibrator {
+export function fitEnir(input: Predictions, labels: Int32Array, options?: EnirOptions, fit: FitOptions = {}): EnirCalibrator {
   const settings = parseOptions('enir options', options, enirOptions);
-  return fitStepEnsembleCalibrator('enir', settings, input, labels, (s, t) => fitEnirEnsemble(s, t, settings.score));
+  return fitStepEnsembleCalibrator('enir', settings, input, labels, (s, t) => fitEnirEnsemble(s, t, settings.score), fit);
 }
 
 /** Rebuild an ENIR calibrator from its JSON. */

@@ -1,6 +1,7 @@
 /** Post-hoc calibrators: fit on a validation split, apply, save as JSON, read back. */
 export * from './calibrator.js';
 export { CalibrationFitError } from './fit-error.js';
+export { type FitOptions, type FitProgress } from './fit-progress.js';
 export { fitCalibrator, calibratorFromJSON, calibratedLogits, CALIBRATOR_INPUTS, type CalibratorOptions } from './registry.js';
 export { atGridEceEdge, fitTemperature, temperatureFromJSON, temperatureNll, type TemperatureOptions } from './temperature.js';
 export { fitTsSbEce, tsSbEceFromJSON, type TsSbEceOptions } from './ts-sb-ece.js';

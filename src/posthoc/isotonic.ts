@@ -10,6 +10,7 @@
 import type { Matrix } from '../util/matrix.js';
 import { invalidArgument } from '../util/errors.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
+import type { FitOptions } from './fit-progress.js';
 import { fitIsotonic, predictIsotonic, type IsotonicFit } from './isotonic-regression.js';
 import { jsonHeader, readHeader, readVector, requireRecord } from './json.js';
 import { parseOptions, type OptionsOf } from './options.js';
@@ -56,8 +57,8 @@ export class IsotonicCalibrator implements Calibrator {
   }
 }
 
-/** Fit one-vs-rest isotonic calibration on validation predictions (N × C) and labels (N). */
-export function fitIsotonicCalibrator(input: Predictions, labels: Int32Array, options?: IsotonicOptions): IsotonicCalibrator {
+/** Fit one-vs-rest isotonic calibration on validation predictions (N × C) and labels (N); progress per class. */
+export function fitIsotonicCalibrator(input: Predictions, labels: Int32Array, options?: IsotonicOptions, fit: FitOptions = {}): IsotonicCalibrator {
   parseOptions('isotonic options', options, isotonicOptions);
   const checked = checkPredictions('input', input);
   const { rows, cols } = checked.matrix;
@@ -72,6 +73,7 @@ export function fitIsotonicCalibrator(input: Predictions, labels: Int32Array, op
       y[i] = labels[i] === k ? 1 : 0;
     }
     fits.push(fitIsotonic(x, y));
+    fit.onProgress?.((k + 1) / cols);
   }
   return new IsotonicCalibrator(fits);
 }

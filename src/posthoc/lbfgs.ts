@@ -8,6 +8,7 @@
  * min(1, 1/‖g‖∞) along −g. Pairs with sᵀy ≤ 1e−12 · ‖s‖‖y‖ are skipped, keeping the approximation positive
  * definite. A non-finite objective value at a trial point counts as +∞ (the step is shortened).
  */
+import { optimizerFraction } from './fit-progress.js';
 
 /**
  * Default gradient tolerance of the calibrator fits on mean losses: scikit-learn's `tol` of
@@ -32,6 +33,8 @@ export interface LbfgsOptions {
   readonly relativeTolerance?: number;
   /** Maximum objective evaluations per line search (default 40). */
   readonly maxLineSearchEvaluations?: number;
+  /** Called after each iteration with an estimate of the fraction done (fit-progress.ts `optimizerFraction`). */
+  readonly onProgress?: (fraction: number) => void;
 }
 
 export type LbfgsStopReason = 'gradient' | 'relative-reduction' | 'max-iterations' | 'line-search-failed';
@@ -77,6 +80,8 @@ export function lbfgs(objective: Objective, x0: Float64Array, options: LbfgsOpti
 
   let gnorm = normInf(g);
   if (gnorm <= gtol) return done('gradient', 0);
+  const startNorm = gnorm;
+  const onProgress = options.onProgress;
 
   let iteration = 0;
   let steepestRetry = false;
@@ -146,6 +151,7 @@ export function lbfgs(objective: Objective, x0: Float64Array, options: LbfgsOpti
       Y.push(y);
       rho.push(1 / sy);
     }
+    onProgress?.(optimizerFraction(iteration, maxIterations, gnorm, startNorm, gtol));
     if (gnorm <= gtol) return done('gradient', iteration);
     if (fPrev - f <= ftol * Math.max(Math.abs(fPrev), Math.abs(f), 1)) return done('relative-reduction', iteration);
   }

@@ -16,6 +16,7 @@
  * gradient ∇NLL(θ) + ∇penalty(P(θ)) (envelope theorem) has no component along them, and the minimum value
  * and P(θ*) are those of the original problem. The result returned is P(θ*).
  */
+import type { FitOptions } from './fit-progress.js';
 import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { CalibrationFitError } from './fit-error.js';
@@ -166,6 +167,7 @@ export function fitLinear(
   penalty: Penalty | undefined,
   maxIterations: number,
   gradientTolerance: number,
+  fit: FitOptions = {},
 ): Float64Array {
   const C = classes;
   const full = structure === 'full';
@@ -220,7 +222,7 @@ export function fitLinear(
       return f;
     },
     phi0,
-    { maxIterations, gradientTolerance, relativeTolerance: CALIBRATION_RELATIVE_TOLERANCE },
+    { maxIterations, gradientTolerance, relativeTolerance: CALIBRATION_RELATIVE_TOLERANCE, onProgress: fit.onProgress },
   );
   if (!result.converged) {
     throw new CalibrationFitError(

@@ -4,6 +4,7 @@
  * Optional L2 penalty toward the identity: l2 · mean over the C(C+1) parameters of (W − I)² and b². With
  * C(C+1) parameters it overfits small validation sets (Guo et al.); use l2 > 0 or Dirichlet calibration.
  */
+import type { FitOptions } from './fit-progress.js';
 import type { Predictions } from './calibrator.js';
 import { readHeader, readMatrix, readVector } from './json.js';
 import { fitLinear, LinearCalibrator, linearFeatures, type Penalty } from './linear-scaling.js';
@@ -53,13 +54,13 @@ export function matrixPenalty(classes: number, l2: number): Penalty | undefined 
 }
 
 /** Fit matrix scaling on validation predictions (N × C) and labels (N). */
-export function fitMatrix(input: Predictions, labels: Int32Array, options?: MatrixOptions): LinearCalibrator {
+export function fitMatrix(input: Predictions, labels: Int32Array, options?: MatrixOptions, fit: FitOptions = {}): LinearCalibrator {
   const settings = parseOptions('matrix options', options, matrixOptions);
   const checked = checkPredictions('input', input);
   const { rows, cols } = checked.matrix;
   checkLabels('labels', labels, rows, cols);
   const x = linearFeatures(checked, 'logits');
-  const theta = fitLinear('matrix', x, rows, cols, labels, 'full', matrixPenalty(cols, settings.l2), settings.maxIterations, settings.tolerance);
+  const theta = fitLinear('matrix', x, rows, cols, labels, 'full', matrixPenalty(cols, settings.l2), settings.maxIterations, settings.tolerance, fit);
   return new LinearCalibrator('matrix', cols, 'full', 'logits', theta, settings);
 }
 

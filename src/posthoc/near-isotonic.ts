@@ -6,6 +6,7 @@
  * `select=bic|aic` (default bic) takes the path knot with the best BIC/AIC (d = number of groups; the score
  * ENIR averages over, model-averaging.ts). Multi-class: step-ensemble.ts (`mode`).
  */
+import type { FitOptions } from './fit-progress.js';
 import type { Predictions } from './calibrator.js';
 import { binaryLogLikelihood, modelScores } from './model-averaging.js';
 import { nearIsotonicAt, nearIsotonicPath } from './near-isotonic-regression.js';
@@ -37,9 +38,9 @@ export function fitNearIsotonicStep(scores: Float64Array, outcomes: Float64Array
 }
 
 /** Fit near-isotonic regression on validation predictions (N × C) and labels (N). */
-export function fitNearIsotonic(input: Predictions, labels: Int32Array, options?: NearIsotonicOptions): NearIsotonicCalibrator {
+export function fitNearIsotonic(input: Predictions, labels: Int32Array, options?: NearIsotonicOptions, fit: FitOptions = {}): NearIsotonicCalibrator {
   const settings = parseOptions('near-isotonic options', options, nearIsotonicOptions);
-  return fitStepEnsembleCalibrator('near-isotonic', settings, input, labels, (s, t) => fitNearIsotonicStep(s, t, settings));
+  return fitStepEnsembleCalibrator('near-isotonic', settings, input, labels, (s, t) => fitNearIsotonicStep(s, t, settings), fit);
 }
 
 /** Rebuild a near-isotonic calibrator from its JSON. */

@@ -30,6 +30,7 @@ import { describe, invalidArgument } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
 import { betaFromJSON, fitBeta, type BetaOptions } from './beta.js';
 import { CALIBRATOR_KINDS, type Calibrator, type CalibratorKind, type Predictions } from './calibrator.js';
+import { monotoneProgress, type FitOptions } from './fit-progress.js';
 import { dirichletFromJSON, fitDirichlet, type DirichletOptions } from './dirichlet.js';
 import { ensembleTemperatureFromJSON, fitEnsembleTemperature, type EnsembleTemperatureOptions } from './ensemble-temperature.js';
 import { fitHistogram, histogramFromJSON, type HistogramOptions } from './histogram.js';
@@ -100,7 +101,7 @@ export const CALIBRATOR_INPUTS: Readonly<Record<CalibratorKind, 'logits' | 'log-
     'near-isotonic': 'probabilities',
   });
 
-type Fit = (input: Predictions, labels: Int32Array, options?: never) => Calibrator;
+type Fit = (input: Predictions, labels: Int32Array, options?: never, fit?: FitOptions) => Calibrator;
 
 const ENTRIES: Readonly<Record<CalibratorKind, { fit: Fit; fromJSON: (json: unknown) => Calibrator }>> = Object.freeze({
   temperature: { fit: fitTemperature, fromJSON: temperatureFromJSON },
@@ -135,16 +136,21 @@ function requireKind(argument: string, value: unknown): CalibratorKind {
 /**
  * Fit the calibrator `method` on validation predictions (N × C) and labels (N, Int32Array). Options are
  * validated (unknown or invalid options throw `InvalidArgumentError` naming them). Deterministic: the same
- * inputs give bit-identical JSON.
+ * inputs give bit-identical JSON. `fit.onProgress` receives the fraction done (non-decreasing, ending with 1 on
+ * success; fit-progress.ts).
  */
 export function fitCalibrator<K extends CalibratorKind>(
   method: K,
   input: Predictions,
   labels: Int32Array,
   options?: CalibratorOptions[K],
+  fit: FitOptions = {},
 ): Calibrator {
   const kind = requireKind('method', method);
-  return ENTRIES[kind].fit(input, labels, options as never);
+  const progress = monotoneProgress(fit.onProgress);
+  const calibrator = ENTRIES[kind].fit(input, labels, options as never, { onProgress: progress.report });
+  progress.finish();
+  return calibrator;
 }
 
 /** Rebuild any fitted calibrator from its `toJSON()` object (validated; errors name the field). */

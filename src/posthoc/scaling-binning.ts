@@ -11,6 +11,7 @@
  * (max_k p_ik, 1[ŷ_i = y_i]); the top probability is replaced and the others rescaled (top-versus-all.ts).
  * Needs probabilities. Not argmax-preserving in general.
  */
+import type { FitOptions } from './fit-progress.js';
 import { invalidArgument } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
@@ -84,7 +85,7 @@ export class ScalingBinningCalibrator implements Calibrator {
 }
 
 /** Fit scaling-binning on validation predictions (N × C) and labels (N). */
-export function fitScalingBinning(input: Predictions, labels: Int32Array, options?: ScalingBinningOptions): ScalingBinningCalibrator {
+export function fitScalingBinning(input: Predictions, labels: Int32Array, options?: ScalingBinningOptions, fit: FitOptions = {}): ScalingBinningCalibrator {
   const settings = parseOptions('scaling-binning options', options, scalingBinningOptions);
   const checked = checkPredictions('input', input);
   const { rows, cols } = checked.matrix;
@@ -103,6 +104,7 @@ export function fitScalingBinning(input: Predictions, labels: Int32Array, option
         t[i] = labels[i] === k ? 1 : 0;
       }
       maps.push(fitScalingBinningMap(s, t, settings.bins));
+      fit.onProgress?.((k + 1) / cols);
     }
   }
   return new ScalingBinningCalibrator(cols, maps, settings);

@@ -13,6 +13,7 @@
  *   confidence and the other classes share the rest in proportion (top-versus-all.ts).
  * Needs probabilities (logits go through a softmax).
  */
+import type { FitOptions } from './fit-progress.js';
 import { describe, invalidArgument } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, CalibratorJSON, CalibratorKind, Predictions } from './calibrator.js';
@@ -125,6 +126,7 @@ export function fitStepEnsembleCalibrator<S extends { readonly mode: StepEnsembl
   input: Predictions,
   labels: Int32Array,
   fitBinary: (scores: Float64Array, outcomes: Float64Array) => StepEnsemble,
+  fit: FitOptions = {},
 ): StepEnsembleCalibrator<S> {
   const checked = checkPredictions('input', input);
   const { rows, cols } = checked.matrix;
@@ -145,6 +147,7 @@ export function fitStepEnsembleCalibrator<S extends { readonly mode: StepEnsembl
         if (labels[i] === k) present = true;
       }
       ensembles.push(present || cols === 2 ? fitBinary(scores, outcomes) : null);
+      fit.onProgress?.((k + 1) / cols);
     }
   }
   return new StepEnsembleCalibrator(kind, cols, ensembles, settings);

@@ -6,6 +6,7 @@
  * equal-mass bins). A class never predicted on the validation split keeps g_l = identity (its scores are not
  * changed). Applying: q_ŷ = g_ŷ(c), the other classes rescaled as in top-versus-all.ts. Needs probabilities.
  */
+import type { FitOptions } from './fit-progress.js';
 import { invalidArgument } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
@@ -56,7 +57,7 @@ export class TopLabelCalibrator implements Calibrator {
 }
 
 /** Fit top-label calibration on validation predictions (N × C) and labels (N). */
-export function fitTopLabel(input: Predictions, labels: Int32Array, options?: TopLabelOptions): TopLabelCalibrator {
+export function fitTopLabel(input: Predictions, labels: Int32Array, options?: TopLabelOptions, fit: FitOptions = {}): TopLabelCalibrator {
   const settings = parseOptions('top-label options', options, topLabelOptions);
   const checked = checkPredictions('input', input);
   const { rows, cols } = checked.matrix;
@@ -68,12 +69,13 @@ export function fitTopLabel(input: Predictions, labels: Int32Array, options?: To
     for (let i = 0; i < rows; i++) if (predicted[i] === l) idx.push(i);
     if (idx.length === 0) {
       maps.push(null);
-      continue;
+    } else {
+      const s = Float64Array.from(idx, (i) => confidence[i]!);
+      const a = Float64Array.from(idx, (i) => correct[i]!);
+      const bins = Math.max(1, Math.floor(idx.length / settings.pointsPerBin));
+      maps.push(fitScoreMap(settings.binary, s, a, bins));
     }
-    const s = Float64Array.from(idx, (i) => confidence[i]!);
-    const a = Float64Array.from(idx, (i) => correct[i]!);
-    const bins = Math.max(1, Math.floor(idx.length / settings.pointsPerBin));
-    maps.push(fitScoreMap(settings.binary, s, a, bins));
+    fit.onProgress?.((l + 1) / cols);
   }
   return new TopLabelCalibrator(maps, settings);
 }

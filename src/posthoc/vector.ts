@@ -4,6 +4,7 @@
  * Optional L2 penalty toward the identity: l2 · mean over the 2C parameters of (w_k − 1)² and b_k².
  * Vector scaling does NOT preserve the argmax in general (per-class scales and biases can reorder classes).
  */
+import type { FitOptions } from './fit-progress.js';
 import type { Predictions } from './calibrator.js';
 import { readHeader, readVector } from './json.js';
 import { fitLinear, LinearCalibrator, linearFeatures, type Penalty } from './linear-scaling.js';
@@ -50,13 +51,13 @@ export function centre(theta: Float64Array, offset: number, length: number): voi
 }
 
 /** Fit vector scaling on validation predictions (N × C) and labels (N). */
-export function fitVector(input: Predictions, labels: Int32Array, options?: VectorOptions): LinearCalibrator {
+export function fitVector(input: Predictions, labels: Int32Array, options?: VectorOptions, fit: FitOptions = {}): LinearCalibrator {
   const settings = parseOptions('vector options', options, vectorOptions);
   const checked = checkPredictions('input', input);
   const { rows, cols } = checked.matrix;
   checkLabels('labels', labels, rows, cols);
   const x = linearFeatures(checked, 'logits');
-  const theta = fitLinear('vector', x, rows, cols, labels, 'diagonal', vectorPenalty(cols, settings.l2), settings.maxIterations, settings.tolerance);
+  const theta = fitLinear('vector', x, rows, cols, labels, 'diagonal', vectorPenalty(cols, settings.l2), settings.maxIterations, settings.tolerance, fit);
   return new LinearCalibrator('vector', cols, 'diagonal', 'logits', theta, settings);
 }
 

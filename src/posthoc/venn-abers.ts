@@ -14,6 +14,7 @@
  * renormalises the rows. For C = 2 both modes fit on p_1 and output [1 − p, p], as the reference does.
  * Needs probabilities.
  */
+import type { FitOptions } from './fit-progress.js';
 import { invalidArgument } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
@@ -144,7 +145,7 @@ function tableCount(classes: number, mode: string): number {
 }
 
 /** Fit inductive Venn–Abers calibration on validation (calibration) predictions (N × C) and labels (N). */
-export function fitVennAbers(input: Predictions, labels: Int32Array, options?: VennAbersOptions): VennAbersCalibrator {
+export function fitVennAbers(input: Predictions, labels: Int32Array, options?: VennAbersOptions, fit: FitOptions = {}): VennAbersCalibrator {
   const settings = parseOptions('venn-abers options', options, vennAbersOptions);
   const checked = checkPredictions('input', input);
   const { rows, cols } = checked.matrix;
@@ -160,6 +161,7 @@ export function fitVennAbers(input: Predictions, labels: Int32Array, options?: V
     for (let k = 0; k < cols; k++) {
       const s = Float64Array.from({ length: rows }, (_, i) => p[i * cols + k]!);
       tables.push(fitVennAbersTable(s, Float64Array.from(labels, (y) => (y === k ? 1 : 0))));
+      fit.onProgress?.((k + 1) / cols);
     }
   }
   return new VennAbersCalibrator(cols, tables, settings);
