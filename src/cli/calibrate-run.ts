@@ -12,12 +12,15 @@ import { fitCalibrator, type CalibratorKind } from '../posthoc/index.js';
 import { atomicWriteFile } from '../util/atomic-write.js';
 import { writeCalibratorFile } from './calibrator-file.js';
 import type { CliIO } from './command.js';
+import { fitWithProgress } from './work-progress.js';
 
 export async function calibrateRun(dir: string, method: CalibratorKind, io: CliIO): Promise<void> {
   const logits = await readNpy(join(dir, 'val-logits.npy'), '--calibrate');
   const labels = await readNpy(join(dir, 'val-labels.npy'), '--calibrate');
   const [rows, cols] = logits.shape as [number, number];
-  const calibrator = fitCalibrator(method, { logits: { rows, cols, data: toMatrixData(logits.data) } }, toLabelData(labels.data, { argName: '--calibrate', path: join(dir, 'val-labels.npy') }));
+  const input = { logits: { rows, cols, data: toMatrixData(logits.data) } };
+  const labelData = toLabelData(labels.data, { argName: '--calibrate', path: join(dir, 'val-labels.npy') });
+  const calibrator = fitWithProgress(io, `fitting ${method}`, (onProgress) => fitCalibrator(method, input, labelData, undefined, { onProgress }));
   await writeCalibratorFile(join(dir, 'calibrator.json'), calibrator);
   const { model } = await readOnnxFile(join(dir, 'model.onnx'), '--calibrate');
   const result = appendCalibrator(model, calibrator, { keepOutputs: true, modelArg: '--calibrate' });

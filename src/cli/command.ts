@@ -9,7 +9,8 @@ export interface Writer {
 export interface CliIO {
   readonly stdout: Writer;
   readonly stderr: Writer;
-  /** Environment variables (default: none). `CALIB_DEBUG=1` prints stacks of internal errors. */
+  /** Environment variables (default: none). `CALIB_DEBUG=1` prints stacks of internal errors; CALIB_PROGRESS_DELAY_MS
+   * and CALIB_PROGRESS_INTERVAL_MS set the progress display's timings (work-progress.ts). */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { syntheticOverconfident } from '../../src/data/synthetic.js';
 import { readNpy, writeNpy } from '../../src/io/npy.js';
 import { tempDir } from '../io/temp-dir.js';
-import { run } from './capture.js';
+import { run, withoutProgress } from './capture.js';
 import { METRICS, type MetricDefinition } from '../../src/metrics/index.js';
 
 /**
@@ -202,9 +202,36 @@ test('class 6: --bootstrap is capped, and a long bootstrap reports progress on s
   }
   live.finish();
   assert.ok(!text.includes('\n') && text.startsWith('\rcalib: bootstrap') && text.endsWith('\r\u001b[K'), JSON.stringify(text.slice(0, 80)));
-  // A quick bootstrap prints nothing extra.
+  // A quick bootstrap prints nothing extra (progress lines only if a loaded machine made it take over 2 s).
   const quick = await succeeds(['eval', '--logits', p('z.npy'), '--labels', p('y.npy'), '--bootstrap', '20']);
-  assert.equal(quick.stderr, '');
+  assert.equal(withoutProgress(quick.stderr), '');
+});
+
+test('class 6: calib fit shows the fit\'s progress on stderr (first line after CALIB_PROGRESS_DELAY_MS), stdout unchanged', async () => {
+  for (const method of ['isotonic', 'matrix', 'bbq']) {
+    const argv = ['fit', '--method', method, '--logits', p('z.npy'), '--labels', p('y.npy'), '--out', p(`progress-${method}.json`)];
+    const quiet = await succeeds(argv);
+    const quietJson = readFileSync(p(`progress-${method}.json`), 'utf8');
+    const shown = await run(argv, { env: { CALIB_PROGRESS_DELAY_MS: '0', CALIB_PROGRESS_INTERVAL_MS: '0' } });
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.equal(shown.stdout, quiet.stdout, method);
+    assert.equal(readFileSync(p(`progress-${method}.json`), 'utf8'), quietJson, method);
+    const lines = shown.stderr.trim().split('\n');
+    assert.ok(lines.length >= 2, `${method}: ${shown.stderr}`);
+    const percents = lines.map((line) => {
+      const m = /^calib: fitting (\S+): (\d+)% \(\d+ s elapsed(, ~\d+ s left)?\)$/.exec(line);
+      assert.ok(m && m[1] === method, `${method}: ${JSON.stringify(line)}`);
+      return Number(m[2]);
+    });
+    for (let i = 1; i < percents.length; i++) assert.ok(percents[i]! >= percents[i - 1]! && percents[i]! < 100, percents.join(' '));
+    assert.equal(withoutProgress(shown.stderr), '', 'withoutProgress removes exactly the progress lines');
+  }
+  // C = 4 one-vs-rest isotonic fits: one line per class done before the last.
+  const iso = await run(['fit', '--method', 'isotonic', '--logits', p('z.npy'), '--labels', p('y.npy'), '--out', p('progress-iso.json')], { env: { CALIB_PROGRESS_DELAY_MS: '0', CALIB_PROGRESS_INTERVAL_MS: '0' } });
+  assert.deepEqual(iso.stderr.trim().split('\n').map((l) => l.split(' ')[3]), ['25%', '50%', '75%']);
+  const bad = await run(['fit', '--method', 'isotonic', '--logits', p('z.npy'), '--labels', p('y.npy'), '--out', p('progress-bad.json')], { env: { CALIB_PROGRESS_DELAY_MS: '2s' } });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /^calib: error: CALIB_PROGRESS_DELAY_MS: expected a whole number of milliseconds, got "2s"\n$/);
 });
 
 test('class 10: NLL of probabilities clips only p_y = 0; p_y = 1e-20 counts 46.05 nats', async () => {

@@ -23,7 +23,7 @@ import { bootstrapTopLabel, evaluateTopLabel, formatTopLabelTable, readTopLabelI
 
 import { defineCommand, type CliIO } from '../command.js';
 import { requireFiniteValues } from '../finite-output.js';
-import { WorkProgress } from '../work-progress.js';
+import { commandProgress } from '../work-progress.js';
 import { wrapText } from '../format-table.js';
 import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, readAllShared, validatedChunks, type InputChunk } from '../inputs.js';
 import { evalModel } from '../eval-model.js';
@@ -229,7 +229,7 @@ function bootstrapWithProgress(
 
 /** Runs a bootstrap of B resamples with a progress display on stderr. */
 function withProgress<T>(io: CliIO, resamples: number, work: (onProgress: (done: number) => void) => T): T {
-  const progress = new WorkProgress(io.stderr, 'bootstrap resamples', resamples);
+  const progress = commandProgress(io, 'bootstrap resamples', resamples);
   try {
     return work((done) => progress.update(done));
   } finally {

@@ -9,6 +9,7 @@ import { requireFiniteValues } from '../finite-output.js';
 import { percent } from '../format-table.js';
 import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, validatedChunks } from '../inputs.js';
 import { requireOutputPath, writingOutput } from '../output-path.js';
+import { fitWithProgress } from '../work-progress.js';
 
 /**
  * `calib fit`: fit a post-hoc calibrator (src/posthoc) on validation predictions and labels and save it as
@@ -74,7 +75,7 @@ export const fitCommand = defineCommand({
     if (warning) io.stderr.write(warning);
     const input: Predictions = predictions.kind === 'logits' ? { logits: all.matrix } : { probabilities: all.matrix };
     const method = flags.method as CalibratorKind;
-    const calibrator = fitCalibrator(method, input, all.labels, options as never);
+    const calibrator = fitWithProgress(io, `fitting ${method}`, (onProgress) => fitCalibrator(method, input, all.labels, options as never, { onProgress }));
     requireFiniteValues(calibrator.toJSON(), predictions.argName, 'predictions on which the fitted parameters are finite');
     const before = evaluate(all.matrix, all.labels, { input: predictions.kind, bins: flags.bins });
     const after = evaluate(calibrator.apply(input), all.labels, { input: 'probabilities', bins: flags.bins });
