@@ -14,6 +14,7 @@ const BENCHES: Readonly<Record<string, string>> = {
   'engine-ops': 'engine gradient recipes at ResNet-20 shapes vs PyTorch [--quick]',
   'metrics-throughput': 'every calibration metric on N × C probabilities vs NumPy: [N] [C] [repeats]',
   'posthoc-temperature': 'temperature scaling fit on 50k × 100 logits vs PyTorch [--no-peer]',
+  'posthoc-fit-progress': 'fitCalibrator with and without the progress callback on 300k × 100 logits [--methods isotonic,bbq] [--rows N] [--classes C] [--rounds R]',
   'posthoc-ensemble-temperature': 'ensemble temperature scaling fit on 50k × 100 logits [--official DIR: vs the authors\' code]',
   'data': 'dataset loaders, batching, augmentation and corruptions',
   'io': '.npy / CSV reading and atomic writes vs NumPy: [rows] [cols]',
