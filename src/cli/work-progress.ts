@@ -18,7 +18,8 @@ export interface WorkProgressOptions {
  * Progress of a long computation (bootstrap resamples, calibrator fits, ...) on stderr, shown only once it has run
  * for `delayMs` (default 2 s), so that quick commands print nothing extra. On a terminal: one line redrawn in place
  * (carriage return + clear to end of line) at most every 200 ms, cleared at the end. Elsewhere (pipes, CI logs):
- * one plain line every `lineIntervalMs` (default 10 s). `now` is injectable for tests.
+ * one plain line every `lineIntervalMs` (default 10 s). The time left is extrapolated from the rate since the first
+ * update. `now` is injectable for tests.
  */
 export class WorkProgress {
   readonly #stderr: Writer;
@@ -31,6 +32,9 @@ export class WorkProgress {
   readonly #percent: boolean;
   readonly #start: number;
   #lastShown = -Infinity;
+  /** Time and units done at the first update: the remaining time is extrapolated from the rate since then, so
+   * set-up work before the first unit (reading, a softmax, JIT warm-up) does not inflate it. */
+  #anchor: { t: number; done: number } | undefined;
   #live = false;
 
   constructor(
@@ -54,10 +58,12 @@ export class WorkProgress {
   update(done: number): void {
     const t = this.#now();
     const elapsed = t - this.#start;
+    this.#anchor ??= { t, done };
     if (elapsed < this.#delayMs || done >= this.#total) return;
     if (t - this.#lastShown < (this.#tty ? 200 : this.#lineIntervalMs)) return;
     this.#lastShown = t;
-    const eta = done > 0 ? ((elapsed / done) * (this.#total - done)) / 1000 : NaN;
+    const anchor = this.#anchor;
+    const eta = done > anchor.done ? (((t - anchor.t) / (done - anchor.done)) * (this.#total - done)) / 1000 : NaN;
     const share = `${Math.floor((100 * done) / this.#total).toFixed(0)}%`;
     const times = `${(elapsed / 1000).toFixed(0)} s elapsed${Number.isFinite(eta) ? `, ~${eta.toFixed(0)} s left` : ''}`;
     const text = this.#percent
