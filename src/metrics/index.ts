@@ -81,3 +81,5 @@ export { CONFORMAL_METHODS, requireConformalMethod, type ConformalMethod } from 
 export { fitConformal, predictionSets, conformalMetrics, type ConformalPredictor, type ConformalMetrics, type ConformalFitOptions } from './conformal-prediction.js';
 export { calibrationCurve, type CalibrationCurve, type CurveStrategy } from './calibration-curve.js';
 export { binaryCalibrationError } from './binary-calibration-error.js';
+export { ensembleProbabilities } from './ensemble-average.js';
+export { groupConfidenceAccuracy, type GroupPoint, type GroupConfidenceAccuracyOptions } from './group-confidence-accuracy.js';

@@ -18,6 +18,7 @@ import { mean, spreadName } from './statistics.js';
 import { suiteFigures, type ReportFigure } from './suite-figures.js';
 import { readSuiteResults, testMetric, type SuiteResults } from './suite-results.js';
 import { calibratorShort, fittedTemperature, suiteTables, type SuiteTable } from './suite-table.js';
+import { ensembleHtml, ensembleMarkdown, ensembleRows, type EnsembleRow } from './ensemble-table.js';
 import { selectionRuleText } from './sweep-selection.js';
 import { suiteVerdicts, type Verdict } from './verdicts.js';
 
@@ -103,7 +104,7 @@ function verdictText(v: Verdict): string {
   return Number.isFinite(v.difference) ? `${fmtDiff(v)} [${fmtNum(v, v.lower)}, ${fmtNum(v, v.upper)}]` : '—';
 }
 
-function renderMarkdown(results: SuiteResults, tables: readonly SuiteTable[], verdicts: readonly Verdict[], figures: readonly ReportFigure[], found: readonly string[]): string {
+function renderMarkdown(results: SuiteResults, tables: readonly SuiteTable[], verdicts: readonly Verdict[], figures: readonly ReportFigure[], found: readonly string[], ensembles: readonly EnsembleRow[]): string {
   const s = results.record.suite;
   const lines = [`# Suite ${escapeMarkdown(s.name)}`, ''];
   if (s.description) lines.push(escapeMarkdown(s.description), '');
@@ -116,6 +117,7 @@ function renderMarkdown(results: SuiteResults, tables: readonly SuiteTable[], ve
     lines.push(`## Results: ${escapeMarkdown(t.group)}`, '', ...markdownTable(t), '');
     lines.push(`Test-set metrics, mean ± ${spreadName(s.spread)} over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE: ${s.bins} bins, (l,u].${trainNote(t)}`, '');
   }
+  lines.push(...ensembleMarkdown(ensembles));
   if (verdicts.length) {
     lines.push('## Comparisons', '', '| Claim | Verdict | Difference A − B [95% interval] | Test |', '| --- | --- | --- | --- |');
     for (const v of verdicts) lines.push(`| ${escapeMarkdown(v.comparison.text)} | **${v.outcome}** | ${verdictText(v)} | ${escapeMarkdown(v.method)}${v.n ? `, n = ${v.n}` : ''} |`);
@@ -131,7 +133,7 @@ function renderMarkdown(results: SuiteResults, tables: readonly SuiteTable[], ve
   return lines.join('\n');
 }
 
-function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdicts: readonly Verdict[], figures: readonly ReportFigure[], found: readonly string[]): string {
+function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdicts: readonly Verdict[], figures: readonly ReportFigure[], found: readonly string[], ensembles: readonly EnsembleRow[]): string {
   const s = results.record.suite;
   const h = escapeXml;
   const parts: string[] = [
@@ -163,6 +165,7 @@ function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdic
     for (const r of t.rows) parts.push(`<tr data-method="${h(r.method)}"><th scope="row">${h(r.label)}</th>${r.cells.map((c) => `<td>${c.best ? `<b>${h(c.text)}</b>` : h(c.text)}</td>`).join('')}</tr>`);
     parts.push('</tbody></table></div>', `<p class="note">Test-set metrics, mean ± ${spreadName(s.spread)} over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE and AdaECE: ${s.bins} bins, equal-width bins with convention (l,u] for ECE.${trainNote(t)}</p>`);
   }
+  parts.push(...ensembleHtml(ensembles, h));
   if (verdicts.length) {
     parts.push('<h2 id="comparisons">Comparisons</h2>', '<table class="verdicts"><thead><tr><th>Claim</th><th>Verdict</th><th>Difference A − B [95% interval]</th><th>Test</th></tr></thead><tbody>');
     for (const v of verdicts) parts.push(`<tr class="verdict"><th scope="row">${h(v.comparison.text)}</th><td class="verdict-${v.outcome.replace(/ /g, '-')}">${h(v.outcome)}</td><td>${h(verdictText(v))}</td><td>${h(v.method)}${v.n ? `, n = ${v.n}` : ''}</td></tr>`);
@@ -186,7 +189,7 @@ function jsonNumber(v: number): number | null {
   return Number.isFinite(v) ? v : null;
 }
 
-function renderJson(results: SuiteResults, tables: readonly SuiteTable[], verdicts: readonly Verdict[], found: readonly string[]): unknown {
+function renderJson(results: SuiteResults, tables: readonly SuiteTable[], verdicts: readonly Verdict[], found: readonly string[]): Record<string, unknown> {
   const s = results.record.suite;
   return {
     suite: s.name,
@@ -231,14 +234,15 @@ export async function writeSuiteReport(dir: string): Promise<WrittenReport> {
   const verdicts = await suiteVerdicts(results);
   const figures = await suiteFigures(results);
   const found = findings(results, verdicts);
+  const ensembles = await ensembleRows(results);
   const figDir = join(dir, 'report-figures');
   await mkdir(figDir, { recursive: true });
   for (const f of figures) await atomicWriteFile(join(figDir, `${f.name}.svg`), f.svg);
   const md = join(dir, 'report.md');
   const html = join(dir, 'report.html');
   const json = join(dir, 'report.json');
-  await atomicWriteFile(md, renderMarkdown(results, tables, verdicts, figures, found) + '\n');
-  await atomicWriteFile(html, renderHtml(results, tables, verdicts, figures, found));
-  await atomicWriteFile(json, `${JSON.stringify(renderJson(results, tables, verdicts, found), (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n`);
+  await atomicWriteFile(md, renderMarkdown(results, tables, verdicts, figures, found, ensembles) + '\n');
+  await atomicWriteFile(html, renderHtml(results, tables, verdicts, figures, found, ensembles));
+  await atomicWriteFile(json, `${JSON.stringify({ ...renderJson(results, tables, verdicts, found), ensembles }, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n`);
   return { paths: [md, html, json], summary: found.map((f) => `  ${f}`).join('\n') };
 }
