@@ -191,12 +191,18 @@ test('run.lock: a live holder is refused, a dead PID is stale and taken over, an
 async function simultaneousLocks(d: string, processes: number): Promise<string[]> {
   const lockModule = new URL('../../src/train/run-lock.js', import.meta.url).href;
   const start = Date.now() + 600; // every child has started and waits for this instant
+  // Each child marks its decision in `decided`; a holder keeps the lock until every child has decided (so a child
+  // that starts late on a loaded machine still meets the lock held, never a released one).
+  const decided = `${d}.decided`;
+  mkdirSync(decided);
   const script =
     `const { lockRunDirectory } = await import(${JSON.stringify(lockModule)});` +
+    `const fs = await import('node:fs');` +
     `while (Date.now() < ${start});` +
     `let lock; try { lock = await lockRunDirectory(${JSON.stringify(d)}); console.log('held'); }` +
     `catch (e) { console.log('refused: ' + e.message); }` +
-    `await new Promise((r) => setTimeout(r, ${start + 1500} - Date.now()));` + // holders outlive every attempt
+    `fs.writeFileSync(${JSON.stringify(decided)} + '/' + process.pid, '');` +
+    `while (lock && fs.readdirSync(${JSON.stringify(decided)}).length < ${processes} && Date.now() < ${start + 60_000}) await new Promise((r) => setTimeout(r, 20));` +
     `await lock?.release();`;
   const children = Array.from({ length: processes }, () => spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] }));
   return Promise.all(
