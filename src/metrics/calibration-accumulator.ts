@@ -88,6 +88,8 @@ export class CalibrationAccumulator {
   private rowBuffer: RowResults | null = null;
   private scratch = new Float64Array(0);
   private probabilityBuffer = new Float64Array(0);
+  /** Observer of every validated row block (`observeRows`), or null. */
+  private rowObserver: ((block: RowBlock) => void) | null = null;
 
   constructor(options: CalibrationOptions) {
     if (options === null || typeof options !== 'object') invalidArgument('options', 'an options object', describe(options));
@@ -125,7 +127,19 @@ export class CalibrationAccumulator {
     this.classwiseState = new ClasswiseAccumulator({ classes, bins: this.top.bins, convention: this.top.convention });
     const shape = this.shape(classes);
     this.metricStates = states ?? METRICS.map((m: MetricDefinition) => new MetricState(m.state?.(shape) ?? {}));
-    this.needsProbabilities = METRICS.some((m: MetricDefinition, i) => m.needsProbabilities === true && stateful(this.metricStates![i]!));
+    this.needsProbabilities =
+      this.rowObserver !== null || METRICS.some((m: MetricDefinition, i) => m.needsProbabilities === true && stateful(this.metricStates![i]!));
+  }
+
+  /**
+   * Call `observer` with every validated block of row results that later updates produce, probabilities
+   * included (the row-level input of the sample-weighted metrics, weighted-evaluate.ts). The block's arrays are
+   * reused afterwards: copy what you keep. Must be called before the first update.
+   */
+  observeRows(observer: (block: RowBlock) => void): this {
+    if (this.count > 0 || this.metricStates !== null) invalidArgument('observeRows', 'a call before the first update', 'an accumulator with state');
+    this.rowObserver = observer;
+    return this;
   }
 
   /**
@@ -169,6 +183,7 @@ export class CalibrationAccumulator {
       const metric: MetricDefinition = METRICS[i]!;
       if (metric.update !== undefined && stateful(states[i]!)) metric.update(states[i]!, block);
     }
+    this.rowObserver?.(block);
   }
 
   /** One pass of the probability kernel, block by block; returns −1 or the first invalid row. */

@@ -83,3 +83,13 @@ export { calibrationCurve, type CalibrationCurve, type CurveStrategy } from './c
 export { binaryCalibrationError } from './binary-calibration-error.js';
 export { ensembleProbabilities } from './ensemble-average.js';
 export { groupConfidenceAccuracy, type GroupPoint, type GroupConfidenceAccuracyOptions } from './group-confidence-accuracy.js';
+export { requireSampleWeights } from './sample-weights.js';
+export { weightedEqualWidthBinSums, weightedEqualMassBinSums, weightedClasswiseBinSums } from './weighted-bin-sums.js';
+export {
+  evaluateWeighted,
+  weightRefusal,
+  WEIGHTED_METRIC_NAMES,
+  type WeightedMetricName,
+  type WeightedMetrics,
+  type WeightedOptions,
+} from './weighted-evaluate.js';
