@@ -1,5 +1,6 @@
 import { quantile } from './bootstrap.js';
 import { equalWidthEdges, requireBins, upperEdgeBin } from './binning.js';
+import { requireSampleWeights } from './sample-weights.js';
 import { requireTopLabel } from './validation.js';
 import { invalidArgument } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
@@ -10,7 +11,9 @@ import type { FloatArray } from '../util/matrix.js';
  * `percentile` with linear interpolation at i/M), membership (l, u] (`np.searchsorted(edges[1:-1], p)`: the
  * first bin also takes values ≤ its lower edge, the last values above its upper edge); per non-empty bin the
  * mean forecast (`prob_pred`) and the fraction of outcomes 1 (`prob_true`), plus the edges and the count.
- * Top-label use: forecasts c_i, outcomes a_i. Shapes: f [N] in [0, 1], y [N] ∈ {0, 1}.
+ * Top-label use: forecasts c_i, outcomes a_i. Shapes: f [N] in [0, 1], y [N] ∈ {0, 1}. With `weights` w [N]
+ * (sample-weights.ts; 'uniform' only) the count is the bin's Σ w and the means are weighted: Σ w f / Σ w, Σ w y / Σ w;
+ * bins of zero weight are left out.
  */
 export type CurveStrategy = 'uniform' | 'quantile';
 
@@ -26,11 +29,17 @@ export interface CalibrationCurve {
   readonly fractionPositive: Float64Array;
 }
 
-export function calibrationCurve(f: FloatArray, y: Uint8Array, options: { bins?: number; strategy?: CurveStrategy } = {}): CalibrationCurve {
+export function calibrationCurve(
+  f: FloatArray,
+  y: Uint8Array,
+  options: { bins?: number; strategy?: CurveStrategy; weights?: ArrayLike<number> } = {},
+): CalibrationCurve {
   requireTopLabel(f, y, 'f');
   const bins = requireBins(options.bins ?? 10);
   const strategy = options.strategy ?? 'uniform';
   if (strategy !== 'uniform' && strategy !== 'quantile') invalidArgument('strategy', "'uniform' or 'quantile'", String(strategy));
+  const weights = options.weights === undefined ? null : requireSampleWeights(options.weights, f.length, 'weights');
+  if (weights !== null && strategy !== 'uniform') invalidArgument('strategy', "'uniform' with sample weights (quantile edges are unweighted)", `'${strategy}'`);
   let edges: Float64Array;
   if (strategy === 'uniform') edges = equalWidthEdges(bins);
   else {
@@ -44,9 +53,10 @@ export function calibrationCurve(f: FloatArray, y: Uint8Array, options: { bins?:
   const sumY = new Float64Array(bins);
   for (let i = 0; i < f.length; i++) {
     const b = upperEdgeBin(f[i]!, upperEdges);
-    count[b]!++;
-    sumF[b]! += f[i]!;
-    sumY[b]! += y[i]!;
+    const w = weights === null ? 1 : weights[i]!;
+    count[b]! += w;
+    sumF[b]! += w * f[i]!;
+    sumY[b]! += w * y[i]!;
   }
   const keep: number[] = [];
   for (let b = 0; b < bins; b++) if (count[b]! > 0) keep.push(b);

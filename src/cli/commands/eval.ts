@@ -7,7 +7,9 @@ import {
   METRIC_NAMES,
   METRICS,
   PARALLEL_MIN_ROWS,
+  evaluateWeighted,
   requireBins,
+  topLabel,
   separateOneClasswiseEce,
   type CalibrationCurve,
   type MetricDefinition,
@@ -27,6 +29,7 @@ import { commandProgress } from '../work-progress.js';
 import { wrapText } from '../format-table.js';
 import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, readAllShared, validatedChunks, type InputChunk } from '../inputs.js';
 import { evalModel } from '../eval-model.js';
+import { bootstrapWeighted, formatWeightedTable, readWeights, refusedMetrics, weightedJson } from '../weighted-eval.js';
 import { MODEL_INPUT_FLAGS } from '../model-inputs.js';
 import { bootstrapAllMetrics, evaluateChunks, MAX_BOOTSTRAP_RESAMPLES, formatMetricsTable, metricsJson, type EvalSettings, type MetricIntervals } from '../metrics-report.js';
 
@@ -72,6 +75,13 @@ export const evalCommand = defineCommand({
     '(of p itself with --positive-probs).',
     'Selective prediction (aurc, eaurc, augrc, risk_at_80cov, cov_at_5risk, fpr95) ranks by the confidence; tied',
     'confidences share their errors evenly. The p-values (ks_p, kuiper_p, spiegelhalter_p) test perfect calibration.',
+    "--weights FILE: per-row sample weights w ≥ 0 (scikit-learn's sample_weight; one per row, read like --labels):",
+    'weighted means Σ w x / Σ w and bins holding weight sums (ECE = Σ_m |Σ_{i∈B_m} w_i (c_i − a_i)| / Σ w); integer',
+    'weights equal repeating rows. Weighted: accuracy, nll, brier, ece, ece_l2, adaece, adaece_l2 (equal-mass), mce, oe,',
+    'classwise_ece, ks, mean_confidence, mean_entropy, and --reliability (uniform). The rank-based metrics, the tests',
+    "and p-values and the debiased estimators (debiased_ece, marginal_ece) refuse weights and are listed in 'not_weighted'",
+    "with the reason, as are those not implemented with weights yet. --bootstrap resamples rows with their weights;",
+    'the evaluation runs in one thread with all rows in memory.',
   ].join('\n'),
   examples: [
     'calib eval --logits val-logits.npy --labels val-labels.npy',
@@ -85,6 +95,7 @@ export const evalCommand = defineCommand({
     'calib eval --confidence conf.npy --predicted pred.npy --labels y.npy --reliability bins.csv',
     'calib eval --positive-probs flare-probs.csv --labels flares.csv --reliability-strategy quantile --reliability r.json',
     'calib eval --logits outputs.npz:logits --labels outputs.npz:labels --adaptive interp',
+    'calib eval --probs probs.npy --labels labels.npy --weights weights.npy --json',
     'cat probs.npy | calib eval --probs - --labels y.npy',
   ],
   flags: {
@@ -110,10 +121,13 @@ export const evalCommand = defineCommand({
     norm: { type: 'number', default: 2, valueName: 'P', description: 'norm p ≥ 1 of the label-binned ECE (ece_lb)' },
     'ignore-index': { type: 'integer', valueName: 'K', description: 'drop rows whose label is K (e.g. -100 or 255 of dense/segmentation labels)' },
     reliability: { type: 'string', valueName: 'FILE', description: 'write the reliability bins as .json or .csv' },
+    weights: { type: 'string', valueName: 'FILE', description: 'per-row sample weights ≥ 0 (weighted metrics; the rest are listed as not weighted)' },
     'reliability-strategy': { type: 'string', choices: ['uniform', 'quantile'], default: 'uniform', description: 'equal-width or quantile bins of --reliability (sklearn calibration_curve)' },
   },
   async run(flags, io) {
     requireBins(flags.bins, '--bins');
+    if (flags.weights !== undefined && (flags.model !== undefined || flags.run !== undefined))
+      throw new UsageError('--weights applies to --logits/--probs/--positive-probs inputs, not to --model / --run');
     if (flags.model !== undefined || flags.run !== undefined) return evalModel(flags, io);
     if (flags.bootstrap !== undefined) requireNumber('--bootstrap', flags.bootstrap, { integer: true, min: 1, max: MAX_BOOTSTRAP_RESAMPLES });
     requireNumber('--level', flags.level, { min: 0, exclusiveMin: true, max: 0.999999 });
@@ -131,6 +145,7 @@ export const evalCommand = defineCommand({
     if (sources.length > 1) throw new UsageError('give one of --logits, --probs, --positive-probs or --confidence');
     if (flags.confidence !== undefined) {
       if (flags['ignore-index'] !== undefined) throw new UsageError('--ignore-index applies to --logits/--probs inputs, not to --confidence');
+      if (flags.weights !== undefined) throw new UsageError('--weights applies to --logits/--probs/--positive-probs inputs, not to --confidence');
       const inputs = await readTopLabelInputs({ ...flags, confidence: flags.confidence });
       const metrics = evaluateTopLabel(inputs, common);
       const intervals = flags.bootstrap === undefined ? undefined : withProgress(io, flags.bootstrap, (onProgress) => bootstrapTopLabel(inputs, common, { resamples: flags.bootstrap!, seed: flags.seed, level: flags.level, onProgress }));
@@ -156,6 +171,47 @@ export const evalCommand = defineCommand({
     const ignore = flags['ignore-index'];
     const chunks = (): AsyncIterable<InputChunk> =>
       binary ? (async function* () { yield binary; })() : validatedChunks(predictions!, labels!, undefined, ignore);
+    if (flags.weights !== undefined) {
+      if (ignore !== undefined) throw new UsageError('--weights cannot be combined with --ignore-index (the weights are per row of the file)');
+      if (flags['nll-clip'] !== undefined || flags['classwise-separate-one'] !== undefined)
+        throw new UsageError('--nll-clip and --classwise-separate-one are not weighted: leave them out with --weights');
+      const argName = predictions?.argName ?? '--positive-probs';
+      const all = binary ? { matrix: binary.matrix, labels: binary.labels } : await readAll(chunks(), rows, cols);
+      const weights = await readWeights(flags.weights, all.matrix.rows, argName);
+      const refused = refusedMetrics(settings);
+      if (binary) refused['binary_ece'] = 'not implemented with sample weights yet';
+      const result = evaluateWeighted(all.matrix, all.labels, weights, settings);
+      requireFiniteValues(result.values, argName, 'predictions with finite metrics');
+      const names = Object.keys(result.values) as (keyof typeof result.values)[];
+      const weightedIntervals =
+        flags.bootstrap === undefined
+          ? undefined
+          : withProgress(io, flags.bootstrap, (onProgress) =>
+              bootstrapWeighted(all.matrix, all.labels, weights, settings, names, { resamples: flags.bootstrap!, seed: flags.seed, level: flags.level, onProgress }),
+            );
+      if (flags.reliability !== undefined) {
+        const top = binary ? { confidence: binary.p, correct: binary.y } : topLabel(all.matrix, all.labels, settings.input);
+        await writeReliability(flags.reliability, calibrationCurve(top.confidence, top.correct, { bins: flags.bins, strategy, weights }));
+      }
+      const weightedWarning = predictions ? logitsWarning(predictions) : undefined;
+      if (weightedWarning) io.stderr.write(weightedWarning);
+      const sum = flags['classwise-reduction'] === 'sum' ? { classwise_ece_sum: result.values.classwise_ece! * cols, classwise_reduction: 'sum' } : {};
+      if (flags.json) {
+        const json = { ...weightedJson(result, { input: settings.input, adaptive: flags.adaptive, weightsFile: flags.weights }, refused, weightedIntervals), ...sum };
+        return void io.stdout.write(`${JSON.stringify(json)}\n`);
+      }
+      const source = flags.logits ?? flags.probs ?? flags['positive-probs'];
+      io.stdout.write(
+        `${result.n.toLocaleString('en-US')} samples, ${cols} classes, ${binary ? 'positive-class probabilities' : predictions!.kind} from ${source}; ` +
+          `weights from ${flags.weights} (Σ w = ${result.weightSum.toPrecision(6)}, effective N = ${result.effectiveN.toPrecision(6)}); ${result.bins} bins ${result.convention}` +
+          (weightedIntervals ? `; ${weightedIntervals.resamples} bootstrap resamples, seed ${weightedIntervals.seed}` : '') +
+          '\n\n',
+      );
+      io.stdout.write(formatWeightedTable(result, weightedIntervals));
+      if (sum.classwise_ece_sum !== undefined) io.stdout.write(`classwise_ece_sum: ${sum.classwise_ece_sum.toPrecision(6)}\n`);
+      io.stdout.write(`\nnot weighted (weights refused): ${Object.keys(refused).join(', ')}\n`);
+      return;
+    }
     let metrics;
     let intervals;
     let curve: CalibrationCurve | undefined;
