@@ -79,6 +79,7 @@ test('every README calib example runs as written on the quick start\'s outputs',
     for (let i = 0; i < n; i++) rows.push(Array.from(probs.subarray(i * c, (i + 1) * c), String).join(','));
     writeFileSync('P.csv', `${rows.join('\n')}\n`);
     writeFileSync('Y.csv', `${Array.from(labels).join('\n')}\n`);
+    writeFileSync('W.csv', `${Array.from(labels, (_, i) => (i % 4) * 0.5).join('\n')}\n`);
     await writeNpy('H.npy', Int32Array.from(labels, (_, i) => i % 5), [n], { dtype: 'int64' });
     // The Deploy section's model.onnx and val/ (a folder of PNGs, one subfolder per class): the run's exported model
     // and 200 of the embedded MNIST test digits.
