@@ -1,10 +1,13 @@
 import {
   evaluateWeighted,
+  evaluateWeightedTopLabel,
   METRIC_NAMES,
   requireSampleWeights,
   weightRefusal,
   type WeightedMetricName,
   type WeightedMetrics,
+  type WeightedTopLabelMetrics,
+  type WeightedTopLabelName,
   type WeightedOptions,
 } from '../metrics/index.js';
 import { readVectorFile } from '../io/read-vector.js';
@@ -26,7 +29,7 @@ export async function readWeights(path: string, rows: number, predictionsArg: st
 }
 
 /** Each metric of `calib eval` that is not computed with weights, with its reason. */
-export function refusedMetrics(options: WeightedOptions): Record<string, string> {
+export function refusedMetrics(options: Pick<WeightedOptions, 'adaptive' | 'marginalBinning' | 'marginalDebias'>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of METRIC_NAMES) {
     const reason = weightRefusal(name, options);
@@ -71,16 +74,50 @@ export function bootstrapWeighted(
   );
 }
 
+/**
+ * Percentile-bootstrap intervals of the weighted top-label metrics: (confidence, correct, weight) triples drawn
+ * with the index stream of the unweighted top-label bootstrap.
+ */
+export function bootstrapWeightedTopLabel(
+  inputs: { confidence: Float64Array; correct: Uint8Array },
+  weights: Float64Array,
+  options: { bins: number; convention: '(l,u]' | '[l,u)'; adaptive: 'equal-mass' | 'interp' },
+  names: readonly WeightedTopLabelName[],
+  bootstrap: { resamples: number; seed: number; level: number; onProgress?: (done: number) => void },
+): BootstrapIntervals<WeightedTopLabelName> {
+  const n = inputs.confidence.length;
+  const confidence = new Float64Array(n);
+  const correct = new Uint8Array(n);
+  const w = new Float64Array(n);
+  const missing = Object.fromEntries(names.map((m) => [m, Number.NaN])) as Record<WeightedTopLabelName, number>;
+  return percentileBootstrap(
+    n,
+    names,
+    (drawn) => {
+      let total = 0;
+      for (let i = 0; i < n; i++) {
+        const j = drawn[i]!;
+        confidence[i] = inputs.confidence[j]!;
+        correct[i] = inputs.correct[j]!;
+        total += w[i] = weights[j]!;
+      }
+      if (!(total > 0)) return missing;
+      return evaluateWeightedTopLabel(confidence, correct, w, { ...options, metrics: names }).values as Record<WeightedTopLabelName, number>;
+    },
+    bootstrap,
+  );
+}
+
 /** The `--json` object with weights: the weighted metrics, the settings, `weights` and `not_weighted`. */
 export function weightedJson(
-  result: WeightedMetrics,
+  result: WeightedMetrics | WeightedTopLabelMetrics,
   settings: { input: string; adaptive: string; weightsFile: string },
   refused: Record<string, string>,
-  intervals?: BootstrapIntervals<WeightedMetricName>,
+  intervals?: BootstrapIntervals<WeightedMetricName> | BootstrapIntervals<WeightedTopLabelName>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = { ...result.values };
   out['n'] = result.n;
-  out['classes'] = result.classes;
+  if ('classes' in result) out['classes'] = result.classes;
   out['bins'] = result.bins;
   out['convention'] = result.convention;
   out['input'] = settings.input;
@@ -92,18 +129,22 @@ export function weightedJson(
       resamples: intervals.resamples,
       seed: intervals.seed,
       level: intervals.level,
-      intervals: Object.fromEntries(Object.entries(intervals.intervals).map(([k, [lo, hi]]) => [k, [finite(lo), finite(hi)]])),
+      intervals: Object.fromEntries(Object.entries(intervals.intervals as Record<string, readonly [number, number]>).map(([k, [lo, hi]]) => [k, [finite(lo), finite(hi)]])),
     };
   }
   return out;
 }
 
 /** The human table of the weighted metrics, with intervals when bootstrapped. */
-export function formatWeightedTable(result: WeightedMetrics, intervals?: BootstrapIntervals<WeightedMetricName>): string {
+export function formatWeightedTable(
+  result: WeightedMetrics | WeightedTopLabelMetrics,
+  intervals?: BootstrapIntervals<WeightedMetricName> | BootstrapIntervals<WeightedTopLabelName>,
+): string {
+  const bounds = intervals?.intervals as Record<string, readonly [number, number]> | undefined;
   const header = intervals ? ['metric', 'value', `${+(intervals.level * 100).toFixed(2)}% CI`] : ['metric', 'value'];
   const rows = (Object.keys(result.values) as WeightedMetricName[]).map((m) => {
     const row = [METRIC_DISPLAY[m].label, showMetric(m, result.values[m]!)];
-    if (intervals) row.push(`[${showMetric(m, intervals.intervals[m][0])}, ${showMetric(m, intervals.intervals[m][1])}]`);
+    if (bounds) row.push(`[${showMetric(m, bounds[m]![0])}, ${showMetric(m, bounds[m]![1])}]`);
     return row;
   });
   return formatTable(header, rows);

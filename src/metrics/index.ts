@@ -87,9 +87,13 @@ export { requireSampleWeights } from './sample-weights.js';
 export { weightedEqualWidthBinSums, weightedEqualMassBinSums, weightedClasswiseBinSums } from './weighted-bin-sums.js';
 export {
   evaluateWeighted,
+  evaluateWeightedTopLabel,
   weightRefusal,
   WEIGHTED_METRIC_NAMES,
+  WEIGHTED_TOP_LABEL_NAMES,
   type WeightedMetricName,
+  type WeightedTopLabelName,
   type WeightedMetrics,
+  type WeightedTopLabelMetrics,
   type WeightedOptions,
 } from './weighted-evaluate.js';

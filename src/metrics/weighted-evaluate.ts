@@ -1,4 +1,4 @@
-import type { ReliabilityData } from './reliability-types.js';
+import type { BinConvention, ReliabilityData } from './reliability-types.js';
 import { argsortStable } from './argsort.js';
 import { type BinSums, binnedCalibrationError, binnedErrorPower, maximumBinGap, overconfidenceFromBins } from './bin-statistics.js';
 import { CalibrationAccumulator, type CalibrationOptions } from './calibration-accumulator.js';
@@ -8,9 +8,10 @@ import { METRIC_NAMES, type MetricName } from './metric-registry.js';
 import { reliabilityFromBinSums } from './reliability-diagram.js';
 import { requireSampleWeights } from './sample-weights.js';
 import { weightedClasswiseBinSums, weightedEqualMassBinSums, weightedEqualWidthBinSums } from './weighted-bin-sums.js';
-import type { Labels } from './validation.js';
+import type { TopLabelOptions } from './top-label-accumulator.js';
+import { type Labels, requireTopLabel } from './validation.js';
 import { describe, invalidArgument } from '../util/errors.js';
-import type { Matrix } from '../util/matrix.js';
+import type { FloatArray, Matrix } from '../util/matrix.js';
 
 /** The metrics defined with sample weights (weighted-evaluate.ts), in table order. */
 export const WEIGHTED_METRIC_NAMES = [
@@ -31,6 +32,21 @@ export const WEIGHTED_METRIC_NAMES = [
 ] as const satisfies readonly MetricName[];
 
 export type WeightedMetricName = (typeof WEIGHTED_METRIC_NAMES)[number];
+
+/** The weighted metrics of the top label alone (confidence and correctness; `evaluateWeightedTopLabel`). */
+export const WEIGHTED_TOP_LABEL_NAMES = [
+  'accuracy',
+  'ece',
+  'ece_l2',
+  'adaece',
+  'adaece_l2',
+  'mce',
+  'oe',
+  'ks',
+  'mean_confidence',
+] as const satisfies readonly WeightedMetricName[];
+
+export type WeightedTopLabelName = (typeof WEIGHTED_TOP_LABEL_NAMES)[number];
 
 const RANK_BASED = 'it ranks the samples by confidence (selective prediction / error detection); weights are not defined for it';
 const TEST = 'a test statistic or p-value assumes N independent unweighted samples; weights do not define a sample size';
@@ -91,7 +107,13 @@ export interface WeightedOptions extends CalibrationOptions {
 }
 
 /** The weighted metrics (only those requested), with the settings and the weight total. */
-export interface WeightedMetrics {
+export interface WeightedMetrics extends WeightedTopLabelMetrics {
+  readonly values: Partial<Record<WeightedMetricName, number>>;
+  readonly classes: number;
+}
+
+/** The weighted top-label metrics (only those requested), with the settings and the weight total. */
+export interface WeightedTopLabelMetrics {
   readonly values: Partial<Record<WeightedMetricName, number>>;
   /** Rows N (weight-0 rows included). */
   readonly n: number;
@@ -99,9 +121,8 @@ export interface WeightedMetrics {
   readonly weightSum: number;
   /** Kish's effective sample size (Σ w)² / Σ w². */
   readonly effectiveN: number;
-  readonly classes: number;
   readonly bins: number;
-  readonly convention: CalibrationOptions['convention'] & string;
+  readonly convention: BinConvention;
   /** Weighted reliability data of the top-label equal-width bins (`count` = bin weight, `total` = W). */
   readonly reliability: ReliabilityData;
 }
@@ -125,30 +146,15 @@ export function evaluateWeighted(predictions: Matrix, labels: Labels, weights: A
   const w = requireSampleWeights(weights, n, 'weights');
   const bins = options.bins ?? 15;
   const convention = options.convention ?? '(l,u]';
-  const total = new CompensatedSum();
-  const squares = new CompensatedSum();
-  for (let i = 0; i < n; i++) total.add(w[i]!), squares.add(w[i]! * w[i]!);
-  const W = total.value;
-  const mean = (x: ArrayLike<number>): number => {
-    const s = new CompensatedSum();
-    for (let i = 0; i < n; i++) if (w[i]! !== 0) s.add(w[i]! * x[i]!);
-    return s.value / W;
-  };
-  const widths = weightedEqualWidthBinSums(confidence, correct, w, bins, convention);
-  let masses: BinSums | undefined;
-  const equalMass = (): BinSums => (masses ??= weightedEqualMassBinSums(confidence, correct, w, argsortStable(confidence), W, bins));
+  const top = topLabelComputers(confidence, correct, w, bins, convention);
+  const W = top.weightSum;
+  const mean = (x: ArrayLike<number>): number => weightedMean(x, w, W);
   let perClass: BinSums[] | undefined;
   const classwise = (): BinSums[] => (perClass ??= weightedClasswiseBinSums(rowsOf.probabilities, rowsOf.labels, w, classes, bins, convention));
   const compute: Record<WeightedMetricName, () => number> = {
-    accuracy: () => mean(correct),
+    ...top.compute,
     nll: () => mean(rowsOf.nll),
     brier: () => mean(rowsOf.brier),
-    ece: () => binnedCalibrationError(widths, W, 1),
-    ece_l2: () => binnedCalibrationError(widths, W, 2),
-    adaece: () => binnedCalibrationError(equalMass(), W, 1),
-    adaece_l2: () => binnedCalibrationError(equalMass(), W, 2),
-    mce: () => maximumBinGap(widths),
-    oe: () => overconfidenceFromBins(widths, W),
     classwise_ece: () => {
       let acc = 0;
       for (const sums of classwise()) for (let m = 0; m < bins; m++) acc += Math.abs(sums.sumCorrect[m]! - sums.sumConfidence[m]!);
@@ -159,26 +165,84 @@ export function evaluateWeighted(predictions: Matrix, labels: Labels, weights: A
       for (const sums of classwise()) acc += binnedErrorPower(sums, W, 2);
       return Math.sqrt(acc / classes);
     },
-    ks: () => weightedKs(confidence, correct, w, W),
-    mean_confidence: () => mean(confidence),
     mean_entropy: () => mean(rowsOf.entropy),
   };
   const values: Partial<Record<WeightedMetricName, number>> = {};
   for (const name of names) values[name] = compute[name]();
-  return {
+  return { ...top.summary(values), classes };
+}
+
+/**
+ * Sample-weighted metrics of top-label results only — confidences c [N] in [0, 1] and correctness a [N] (0/1),
+ * e.g. from LLM evaluations — with weights [N]: those of `WEIGHTED_TOP_LABEL_NAMES`, by the formulas of
+ * `evaluateWeighted`. Requesting one that needs the probability vector (NLL, Brier, classwise ...) or that
+ * refuses weights throws InvalidArgumentError naming it.
+ */
+export function evaluateWeightedTopLabel(
+  confidence: FloatArray,
+  correct: Uint8Array,
+  weights: ArrayLike<number>,
+  options: TopLabelOptions & { readonly metrics?: readonly MetricName[] } = {},
+): WeightedTopLabelMetrics {
+  if (options === null || typeof options !== 'object') invalidArgument('options', 'an options object', describe(options));
+  requireTopLabel(confidence, correct);
+  for (let i = 0; i < confidence.length; i++)
+    if (!(confidence[i]! >= 0 && confidence[i]! <= 1)) invalidArgument('confidence', 'values in [0, 1]', `${describe(confidence[i])} at index ${i}`);
+  if (confidence.length === 0) invalidArgument('confidence', 'at least one sample', '0 samples');
+  const requested = requestedMetrics(options);
+  const names =
+    options.metrics === undefined ? requested.filter((m): m is WeightedTopLabelName => (WEIGHTED_TOP_LABEL_NAMES as readonly string[]).includes(m)) : requested;
+  for (const name of names)
+    if (!(WEIGHTED_TOP_LABEL_NAMES as readonly string[]).includes(name))
+      invalidArgument('metrics', 'metrics of the top label', `'${name}', which needs the whole probability vector`);
+  const w = requireSampleWeights(weights, confidence.length, 'weights');
+  const top = topLabelComputers(Float64Array.from(confidence), correct, w, options.bins ?? 15, options.convention ?? '(l,u]');
+  const values: Partial<Record<WeightedMetricName, number>> = {};
+  for (const name of names as WeightedTopLabelName[]) values[name] = top.compute[name]();
+  return top.summary(values);
+}
+
+/** Σ w x / W in compensated summation, skipping weight-0 rows. */
+function weightedMean(x: ArrayLike<number>, w: Float64Array, total: number): number {
+  const s = new CompensatedSum();
+  for (let i = 0; i < w.length; i++) if (w[i]! !== 0) s.add(w[i]! * x[i]!);
+  return s.value / total;
+}
+
+/** The weighted top-label metrics as lazy computations, and the summary (weight sum, effective N, reliability). */
+function topLabelComputers(confidence: Float64Array, correct: Uint8Array, w: Float64Array, bins: number, convention: BinConvention) {
+  const total = new CompensatedSum();
+  const squares = new CompensatedSum();
+  for (let i = 0; i < w.length; i++) total.add(w[i]!), squares.add(w[i]! * w[i]!);
+  const W = total.value;
+  const widths = weightedEqualWidthBinSums(confidence, correct, w, bins, convention);
+  let masses: BinSums | undefined;
+  const equalMass = (): BinSums => (masses ??= weightedEqualMassBinSums(confidence, correct, w, argsortStable(confidence), W, bins));
+  const compute: Record<WeightedTopLabelName, () => number> = {
+    accuracy: () => weightedMean(correct, w, W),
+    ece: () => binnedCalibrationError(widths, W, 1),
+    ece_l2: () => binnedCalibrationError(widths, W, 2),
+    adaece: () => binnedCalibrationError(equalMass(), W, 1),
+    adaece_l2: () => binnedCalibrationError(equalMass(), W, 2),
+    mce: () => maximumBinGap(widths),
+    oe: () => overconfidenceFromBins(widths, W),
+    ks: () => weightedKs(confidence, correct, w, W),
+    mean_confidence: () => weightedMean(confidence, w, W),
+  };
+  const summary = (values: Partial<Record<WeightedMetricName, number>>): WeightedTopLabelMetrics => ({
     values,
-    n,
+    n: confidence.length,
     weightSum: W,
     effectiveN: (W * W) / squares.value,
-    classes,
     bins,
     convention,
     reliability: reliabilityFromBinSums(widths, W, convention),
-  };
+  });
+  return { weightSum: W, compute, summary };
 }
 
 /** The requested metric names, each checked against `weightRefusal`. */
-function requestedMetrics(options: WeightedOptions): WeightedMetricName[] {
+function requestedMetrics(options: Pick<WeightedOptions, 'metrics' | 'adaptive' | 'marginalBinning' | 'marginalDebias'>): WeightedMetricName[] {
   if (options === null || typeof options !== 'object') invalidArgument('options', 'an options object', describe(options));
   if (options.metrics === undefined) return WEIGHTED_METRIC_NAMES.filter((name) => weightRefusal(name, options) === null);
   if (!Array.isArray(options.metrics)) invalidArgument('metrics', 'an array of metric names', describe(options.metrics));

@@ -4,7 +4,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { syntheticOverconfident } from '../../src/data/synthetic.js';
 import { writeNpy } from '../../src/io/npy.js';
-import { WEIGHTED_METRIC_NAMES } from '../../src/metrics/index.js';
+import { topLabel, WEIGHTED_METRIC_NAMES, WEIGHTED_TOP_LABEL_NAMES } from '../../src/metrics/index.js';
+import { matrix } from '../../src/util/matrix.js';
 import { Random } from '../../src/util/random.js';
 import { tempDir } from '../io/temp-dir.js';
 import { run } from './capture.js';
@@ -93,9 +94,9 @@ test('eval --weights refuses bad weight files and unsupported combinations in on
     assert.match(r.stderr, pattern);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
   }
-  const top = await run(['eval', '--confidence', p('w.npy'), '--predicted', p('y.npy'), '--labels', p('y.npy'), '--weights', p('w.npy')]);
-  assert.equal(top.code, 2);
-  assert.match(top.stderr, /--weights applies to --logits\/--probs\/--positive-probs inputs, not to --confidence/);
+  const model = await run(['eval', '--model', p('none.onnx'), '--inputs', p('z.npy'), '--labels', p('y.npy'), '--weights', p('w.npy')]);
+  assert.equal(model.code, 2);
+  assert.match(model.stderr, /--weights applies to --logits\/--probs\/--positive-probs\/--confidence inputs, not to --model/);
 });
 
 test('eval --weights --bootstrap: unit weights give the unweighted intervals (same resamples); weighted intervals bracket', async () => {
@@ -153,4 +154,39 @@ test('eval --weights --reliability writes the weighted uniform bins (equal to th
   const binaryPlain = await json(['eval', '--positive-probs', p('ppr.npy'), '--labels', p('yyr.npy'), '--json']);
   for (const m of CLI_WEIGHTED) close(binaryWeighted[m], binaryPlain[m], 1e-12, `binary ${m}`);
   assert.ok('binary_ece' in (binaryWeighted['not_weighted'] as Record<string, string>));
+});
+
+test('eval --confidence/--predicted/--labels --weights gives the weighted top-label metrics of the full predictions', async () => {
+  await writeNpy(p('z.npy'), logits, [N, C]);
+  await writeNpy(p('y.npy'), labels, [N]);
+  await writeNpy(p('w.npy'), weights, [N]);
+  await writeNpy(p('ones.npy'), new Float64Array(N).fill(1), [N]);
+  const top = topLabel(matrix(N, C, logits), labels, 'logits');
+  const predicted = Int32Array.from({ length: N }, (_, i) => (top.correct[i] ? labels[i]! : (labels[i]! + 1) % C));
+  await writeNpy(p('conf.npy'), top.confidence, [N]);
+  await writeNpy(p('pred.npy'), predicted, [N], { dtype: 'int64' });
+  const args = ['eval', '--confidence', p('conf.npy'), '--predicted', p('pred.npy'), '--labels', p('y.npy'), '--json'];
+  const weighted = await json([...args, '--weights', p('w.npy')]);
+  const full = await json(['eval', '--logits', p('z.npy'), '--labels', p('y.npy'), '--weights', p('w.npy'), '--json']);
+  for (const m of WEIGHTED_TOP_LABEL_NAMES) assert.equal(weighted[m], full[m], m);
+  assert.ok(!('nll' in weighted));
+  assert.deepEqual(weighted['not_computable'], ['nll', 'brier', 'classwise_ece', 'marginal_ece', 'mean_entropy']);
+  assert.equal(weighted['input'], 'top-label');
+  assert.equal((weighted['weights'] as { sum: number }).sum, weights.reduce((a, b) => a + b, 0));
+  assert.ok('aurc' in (weighted['not_weighted'] as Record<string, string>));
+  // Unit weights: the unweighted top-label values and bootstrap intervals.
+  const plain = await json([...args, '--bootstrap', '30']);
+  const ones = await json([...args, '--bootstrap', '30', '--weights', p('ones.npy')]);
+  const pi = (plain['bootstrap'] as { intervals: Record<string, [number, number]> }).intervals;
+  const oi = (ones['bootstrap'] as { intervals: Record<string, [number, number]> }).intervals;
+  for (const m of WEIGHTED_TOP_LABEL_NAMES) {
+    close(ones[m], plain[m], 1e-12, m);
+    close(oi[m]![0], pi[m]![0], 1e-12, `${m} low`);
+    close(oi[m]![1], pi[m]![1], 1e-12, `${m} high`);
+  }
+  const table = await run(['eval', '--confidence', p('conf.npy'), '--predicted', p('pred.npy'), '--labels', p('y.npy'), '--weights', p('w.npy')]);
+  assert.equal(table.code, 0, table.stderr);
+  assert.match(table.stdout, /not computable from top-label results: nll/);
+  const short = await run(['eval', '--confidence', p('conf.npy'), '--predicted', p('pred.npy'), '--labels', p('y.npy'), '--weights', p('zero.npy')]);
+  assert.equal(short.code, 2);
 });

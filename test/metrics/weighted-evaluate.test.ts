@@ -3,8 +3,12 @@ import assert from 'node:assert/strict';
 import {
   evaluate,
   evaluateWeighted,
+  evaluateWeightedTopLabel,
   requireSampleWeights,
+  topLabel,
+  TopLabelAccumulator,
   WEIGHTED_METRIC_NAMES,
+  WEIGHTED_TOP_LABEL_NAMES,
   weightRefusal,
   METRIC_NAMES,
   type WeightedMetricName,
@@ -149,4 +153,30 @@ test('every metric outside the weighted set refuses weights naming itself; bad w
   assert.throws(() => evaluateWeighted(p, y, [0, 0], { input: 'probabilities' }), /weights: expected weights that are not all zero, got all zero/);
   assert.throws(() => requireSampleWeights('x', 1, '--weights'), /--weights: expected an array of numbers/);
   assert.throws(() => requireSampleWeights([1e308, 1e308], 2), /weights: expected weights with a finite sum/);
+});
+
+test('weighted top-label results (confidence, correct) equal the full weighted evaluation and the repeated samples', () => {
+  const rng = new Random(21);
+  const n = 400;
+  const c = 5;
+  const probs = randomProbabilities(rng, n, c);
+  const labels = sampleLabels(rng, probs, n, c);
+  const weights = Array.from({ length: n }, () => rng.int(4));
+  const { confidence, correct } = topLabel(matrix(n, c, probs), labels, 'probabilities');
+  const full = evaluateWeighted(matrix(n, c, probs), labels, weights, { input: 'probabilities', bins: 12 });
+  const top = evaluateWeightedTopLabel(confidence, correct, weights, { bins: 12 });
+  assert.deepEqual(Object.keys(top.values), [...WEIGHTED_TOP_LABEL_NAMES]);
+  for (const name of WEIGHTED_TOP_LABEL_NAMES) assert.equal(top.values[name], full.values[name], name);
+  const repConfidence: number[] = [];
+  const repCorrect: number[] = [];
+  weights.forEach((w, i) => {
+    for (let r = 0; r < w; r++) repConfidence.push(confidence[i]!), repCorrect.push(correct[i]!);
+  });
+  const accumulator = new TopLabelAccumulator({ bins: 12 });
+  accumulator.update(Float64Array.from(repConfidence), Uint8Array.from(repCorrect));
+  const plain = accumulator.compute();
+  for (const name of WEIGHTED_TOP_LABEL_NAMES) close(top.values[name]!, plain[name], 1e-12, name);
+  assert.throws(() => evaluateWeightedTopLabel(confidence, correct, weights, { metrics: ['nll'] }), /metrics: expected metrics of the top label, got 'nll', which needs the whole probability vector/);
+  assert.throws(() => evaluateWeightedTopLabel(confidence, correct, weights, { metrics: ['aurc'] }), /'aurc', which refuses weights: it ranks/);
+  assert.throws(() => evaluateWeightedTopLabel(Float64Array.from([1.5]), Uint8Array.from([1]), [1]), /confidence: expected values in \[0, 1\]/);
 });

@@ -8,6 +8,7 @@ import {
   METRICS,
   PARALLEL_MIN_ROWS,
   evaluateWeighted,
+  evaluateWeightedTopLabel,
   requireBins,
   topLabel,
   separateOneClasswiseEce,
@@ -21,7 +22,17 @@ import { invalidArgument, requireNumber } from '../../util/errors.js';
 import { matrix, type Matrix } from '../../util/matrix.js';
 import { UsageError } from '../args.js';
 import { requireReliabilityPath, writeReliability } from '../reliability-output.js';
-import { bootstrapTopLabel, evaluateTopLabel, formatTopLabelTable, readTopLabelInputs, TOP_LABEL_FLAGS, topLabelJson, type TopLabelSettings } from '../top-label-eval.js';
+import {
+  bootstrapTopLabel,
+  evaluateTopLabel,
+  formatTopLabelTable,
+  NEEDS_PROBABILITIES,
+  readTopLabelInputs,
+  TOP_LABEL_FLAGS,
+  topLabelJson,
+  type TopLabelInputs,
+  type TopLabelSettings,
+} from '../top-label-eval.js';
 
 import { defineCommand, type CliIO } from '../command.js';
 import { requireFiniteValues } from '../finite-output.js';
@@ -29,7 +40,7 @@ import { commandProgress } from '../work-progress.js';
 import { wrapText } from '../format-table.js';
 import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, readAllShared, validatedChunks, type InputChunk } from '../inputs.js';
 import { evalModel } from '../eval-model.js';
-import { bootstrapWeighted, formatWeightedTable, readWeights, refusedMetrics, weightedJson } from '../weighted-eval.js';
+import { bootstrapWeighted, bootstrapWeightedTopLabel, formatWeightedTable, readWeights, refusedMetrics, weightedJson } from '../weighted-eval.js';
 import { MODEL_INPUT_FLAGS } from '../model-inputs.js';
 import { bootstrapAllMetrics, evaluateChunks, MAX_BOOTSTRAP_RESAMPLES, formatMetricsTable, metricsJson, type EvalSettings, type MetricIntervals } from '../metrics-report.js';
 
@@ -81,7 +92,7 @@ export const evalCommand = defineCommand({
     'classwise_ece, ks, mean_confidence, mean_entropy, and --reliability (uniform). The rank-based metrics, the tests',
     "and p-values and the debiased estimators (debiased_ece, marginal_ece) refuse weights and are listed in 'not_weighted'",
     "with the reason, as are those not implemented with weights yet. --bootstrap resamples rows with their weights;",
-    'the evaluation runs in one thread with all rows in memory.',
+    'with --confidence the weighted top-label metrics are given. The evaluation runs in one thread with all rows in memory.',
   ].join('\n'),
   examples: [
     'calib eval --logits val-logits.npy --labels val-labels.npy',
@@ -127,7 +138,7 @@ export const evalCommand = defineCommand({
   async run(flags, io) {
     requireBins(flags.bins, '--bins');
     if (flags.weights !== undefined && (flags.model !== undefined || flags.run !== undefined))
-      throw new UsageError('--weights applies to --logits/--probs/--positive-probs inputs, not to --model / --run');
+      throw new UsageError('--weights applies to --logits/--probs/--positive-probs/--confidence inputs, not to --model / --run');
     if (flags.model !== undefined || flags.run !== undefined) return evalModel(flags, io);
     if (flags.bootstrap !== undefined) requireNumber('--bootstrap', flags.bootstrap, { integer: true, min: 1, max: MAX_BOOTSTRAP_RESAMPLES });
     requireNumber('--level', flags.level, { min: 0, exclusiveMin: true, max: 0.999999 });
@@ -145,8 +156,8 @@ export const evalCommand = defineCommand({
     if (sources.length > 1) throw new UsageError('give one of --logits, --probs, --positive-probs or --confidence');
     if (flags.confidence !== undefined) {
       if (flags['ignore-index'] !== undefined) throw new UsageError('--ignore-index applies to --logits/--probs inputs, not to --confidence');
-      if (flags.weights !== undefined) throw new UsageError('--weights applies to --logits/--probs/--positive-probs inputs, not to --confidence');
       const inputs = await readTopLabelInputs({ ...flags, confidence: flags.confidence });
+      if (flags.weights !== undefined) return evalWeightedTopLabel(inputs, flags.weights, common, { ...flags, confidence: flags.confidence, strategy }, io);
       const metrics = evaluateTopLabel(inputs, common);
       const intervals = flags.bootstrap === undefined ? undefined : withProgress(io, flags.bootstrap, (onProgress) => bootstrapTopLabel(inputs, common, { resamples: flags.bootstrap!, seed: flags.seed, level: flags.level, onProgress }));
       if (flags.reliability !== undefined) await writeReliability(flags.reliability, calibrationCurve(inputs.confidence, inputs.correct, { bins: flags.bins, strategy }));
@@ -269,6 +280,41 @@ export const evalCommand = defineCommand({
     }
   },
 });
+
+/** `calib eval --confidence ... --weights FILE`: the weighted top-label metrics. */
+async function evalWeightedTopLabel(
+  inputs: TopLabelInputs,
+  weightsPath: string,
+  common: TopLabelSettings,
+  flags: { json?: boolean | undefined; bootstrap?: number | undefined; seed: number; level: number; reliability?: string | undefined; strategy: 'uniform' | 'quantile'; confidence: string },
+  io: CliIO,
+): Promise<void> {
+  const weights = await readWeights(weightsPath, inputs.confidence.length, '--confidence');
+  const result = evaluateWeightedTopLabel(inputs.confidence, inputs.correct, weights, common);
+  const refused = refusedMetrics(common);
+  for (const m of NEEDS_PROBABILITIES) delete refused[m];
+  const names = Object.keys(result.values) as Parameters<typeof bootstrapWeightedTopLabel>[3][number][];
+  const intervals =
+    flags.bootstrap === undefined
+      ? undefined
+      : withProgress(io, flags.bootstrap, (onProgress) =>
+          bootstrapWeightedTopLabel(inputs, weights, common, names, { resamples: flags.bootstrap!, seed: flags.seed, level: flags.level, onProgress }),
+        );
+  if (flags.reliability !== undefined)
+    await writeReliability(flags.reliability, calibrationCurve(inputs.confidence, inputs.correct, { bins: common.bins, strategy: flags.strategy, weights }));
+  if (flags.json) {
+    const json = { ...weightedJson(result, { input: 'top-label', adaptive: common.adaptive, weightsFile: weightsPath }, refused, intervals), not_computable: NEEDS_PROBABILITIES };
+    return void io.stdout.write(`${JSON.stringify(json)}\n`);
+  }
+  io.stdout.write(
+    `${result.n.toLocaleString('en-US')} samples, top-label results from ${flags.confidence}; weights from ${weightsPath} ` +
+      `(Σ w = ${result.weightSum.toPrecision(6)}, effective N = ${result.effectiveN.toPrecision(6)}); ${result.bins} bins ${result.convention}` +
+      (intervals ? `; ${intervals.resamples} bootstrap resamples, seed ${intervals.seed}` : '') +
+      '\n\n',
+  );
+  io.stdout.write(formatWeightedTable(result, intervals));
+  io.stdout.write(`\nnot weighted (weights refused): ${Object.keys(refused).join(', ')}\nnot computable from top-label results: ${NEEDS_PROBABILITIES.join(', ')}\n`);
+}
 
 /** Bootstrap intervals with progress on stderr when they take more than a few seconds. */
 function bootstrapWithProgress(
