@@ -68,7 +68,7 @@ export function expandSuite(suite: Suite, scale: SuiteScale, path = 'suite'): Su
       for (const seed of suite.seeds) {
         const id = `${name}${v.sweep ? `-${shortKey(v.sweep.key)}=${idPart(v.sweep.value)}` : ''}-seed${seed}`;
         if (v.config['dataset'] === undefined) invalidArgument(`${path}.base.dataset`, 'a dataset (in base, the scale or the method)', 'nothing');
-        const resolved = resolveTrainConfig({ ...v.config, seed, out: RUN_OUT_PLACEHOLDER }, `${path} run ${id}: config`);
+        const resolved = resolveTrainConfig({ ...v.config, seed, ...(suite.ood ? { ood: true } : {}), out: RUN_OUT_PLACEHOLDER }, `${path} run ${id}: config`);
         runs.push({ id, method: name, ...(v.sweep ? { sweep: v.sweep } : {}), seed, config: resolved });
       }
     }

@@ -64,3 +64,11 @@ test('every built-in suite is valid and expands at every scale it declares', () 
   assert.deepEqual(demo.map((r) => r.id), ['ce-seed0', 'ls-seed0', 'focal-seed0', 'mbls-seed0', 'mixup-seed0']);
   assert.equal(demo[4]!.config.mixup, 0.1);
 });
+
+test('a suite with "ood": true turns on the OOD / shift evaluation of every run', () => {
+  const suite = { name: 's', base: { dataset: 'mnist' }, methods: [{ name: 'ce' }, { name: 'ls', loss: 'ls' }], seeds: [0, 1] };
+  assert.ok(expandSuite(parseSuite(structuredClone(suite), 's'), 'quick').every((r) => r.config.ood === false));
+  const runs = expandSuite(parseSuite({ ...structuredClone(suite), ood: true }, 's'), 'quick');
+  assert.equal(runs.length, 4);
+  assert.ok(runs.every((r) => r.config.ood === true));
+});
