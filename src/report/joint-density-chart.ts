@@ -75,7 +75,7 @@ export function jointDensitySvg(panels: readonly (readonly DensityPanel[])[], op
   const cells = options.cells ?? 20;
   const lo = options.lo ?? 0;
   if (!(lo >= 0 && lo < 1)) invalidArgument('options.lo', 'a number in [0, 1)', describe(lo));
-  const left = 150;
+  const left = 178;
   const top = 50;
   const gap = 34;
   const width = left + cols * (size + gap) + 10;
