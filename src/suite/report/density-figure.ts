@@ -5,10 +5,9 @@
  * validation samples (the same groups in every panel) at (mean confidence, accuracy).
  */
 import { groupConfidenceAccuracy } from '../../metrics/group-confidence-accuracy.js';
-import { readNpy } from '../../io/npy.js';
+import { readLabelsFile, readMatrixFile } from '../../io/read-predictions.js';
 import { jointDensitySvg, type DensityPanel } from '../../report/joint-density-chart.js';
 import { epochLogitsPath, runPaths } from '../../train/run-directory.js';
-import { matrix } from '../../util/matrix.js';
 import { pathExists } from '../../util/path-exists.js';
 import type { MethodResults } from './suite-results.js';
 
@@ -24,14 +23,12 @@ export async function densityFigureSvg(methods: readonly MethodResults[], group:
   for (const m of methods) {
     const run = m.runs[0];
     if (!run || !(await pathExists(epochLogitsPath(run.dir, 1)))) continue;
-    const labelsNpy = await readNpy(runPaths(run.dir).valLabels);
-    const y = Int32Array.from(labelsNpy.data as ArrayLike<number>);
+    const y = await readLabelsFile(runPaths(run.dir).valLabels, 'val-labels.npy');
     const panels: DensityPanel[] = [];
     for (const e of densityEpochs(run.log.length)) {
       const path = epochLogitsPath(run.dir, e);
       if (!(await pathExists(path))) continue;
-      const logits = await readNpy(path);
-      const points = groupConfidenceAccuracy(matrix(logits.shape[0]!, logits.shape[1]!, logits.data as Float32Array), y, { seed: 0 });
+      const points = groupConfidenceAccuracy(await readMatrixFile(path, `epoch-logits/val-${e}`), y, { seed: 0 });
       panels.push({ title: `epoch ${e}`, points });
     }
     if (panels.length) {
