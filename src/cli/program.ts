@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { CALIBKIT_VERSION } from '../util/version.js';
 import { CalibrationFitError } from '../posthoc/index.js';
 import { TrainingError } from '../train/training-error.js';
 import { InvalidArgumentError } from '../util/errors.js';
@@ -18,14 +18,9 @@ import { commandHelp, programHelp } from './help.js';
  * `calib: internal error: <message>` (with the stack only when `CALIB_DEBUG=1`).
  */
 
-/** The package version (from package.json next to dist/). */
+/** The package version (util/version.ts). */
 export function calibVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
+  return CALIBKIT_VERSION;
 }
 
 /** A message on one printable line: newlines folded, control characters and U+FFFD (from binary files) as '?'. */

@@ -18,6 +18,8 @@ import { jsonHeader, readHeader, readNumber } from './json.js';
 import { fitLogistic } from './logistic-regression.js';
 import { parseOptions, type OptionsOf } from './options.js';
 import { checkLabels, checkPredictions } from './predictions.js';
+import { defineCalibrator } from './calibrator-definition.js';
+import { betaToOnnx } from './onnx/binary.js';
 
 export const betaOptions = {};
 export type BetaOptions = OptionsOf<typeof betaOptions>;
@@ -116,3 +118,17 @@ export function betaFromJSON(json: unknown): BetaCalibrator {
   if (b < 0) invalidArgument('json.b', 'a number ≥ 0', String(b));
   return new BetaCalibrator(a, b, readNumber(record, 'c'));
 }
+
+/** The declaration of beta (calibrators.ts). */
+export const betaDefinition = defineCalibrator({
+  kind: 'beta',
+  summary: 'σ(a ln p − b ln(1 − p) + c) on the class-1 probability, two classes (Kull et al. 2017)',
+  input: 'probabilities',
+  classes: 'two',
+  keepsArgmax: 'not in general',
+  options: betaOptions,
+  fit: fitBeta,
+  checkedAgainst: "betacal's abm fit (scikit-learn LogisticRegression) and its exact optimum",
+  fromJSON: betaFromJSON,
+  onnx: betaToOnnx,
+});

@@ -8,32 +8,6 @@
  */
 import type { Matrix } from '../util/matrix.js';
 
-/** The method names accepted by `fitCalibrator`; each is also the `kind` of the fitted calibrator's JSON. */
-export const CALIBRATOR_KINDS = [
-  'temperature',
-  'ts-sb-ece',
-  'ts-hb-ece',
-  'ensemble-temperature',
-  'vector',
-  'matrix',
-  'dirichlet',
-  'histogram',
-  'isotonic',
-  'platt',
-  'beta',
-  'class-temperature',
-  'top-versus-all',
-  'top-label',
-  'scaling-binning',
-  'venn-abers',
-  'spline',
-  'bbq',
-  'enir',
-  'near-isotonic',
-] as const;
-
-export type CalibratorKind = (typeof CALIBRATOR_KINDS)[number];
-
 /**
  * Model outputs for N samples and C classes, row-major N × C, tagged with what they are:
  * `{ logits }` (any real values) or `{ probabilities }` (entries in [0, 1], rows summing to 1).
@@ -45,11 +19,8 @@ export type Predictions = { readonly logits: Matrix } | { readonly probabilities
 /** Format version of the JSON written by `toJSON`. */
 export const CALIBRATOR_FORMAT_VERSION = 1;
 
-/**
- * Version of the calibkit package recorded in every calibrator's JSON (kept equal to package.json's `version`;
- * a test checks it).
- */
-export const CALIBKIT_VERSION = '0.1.0';
+/** Version of the calibkit package recorded in every calibrator's JSON (package.json's `version`). */
+export { CALIBKIT_VERSION } from '../util/version.js';
 
 /** The `version` field of a calibrator's JSON. */
 export interface CalibratorVersion {
@@ -61,7 +32,8 @@ export interface CalibratorVersion {
 
 /** JSON of a fitted calibrator: a plain object, `JSON.stringify`-able, that round-trips bit for bit. */
 export interface CalibratorJSON {
-  readonly kind: CalibratorKind;
+  /** The method (a `CalibratorKind`, calibrators.ts). */
+  readonly kind: string;
   readonly version: CalibratorVersion;
   /** Number of classes C the calibrator was fitted for. */
   readonly classes: number;
@@ -73,7 +45,8 @@ export interface CalibratorJSON {
 
 /** A fitted, immutable calibrator. */
 export interface Calibrator {
-  readonly kind: CalibratorKind;
+  /** The method (a `CalibratorKind`, calibrators.ts). */
+  readonly kind: string;
   /** Number of classes C. */
   readonly classes: number;
   /** Calibrated probabilities: N × C float64, each row sums to 1. `input` must have C columns. */

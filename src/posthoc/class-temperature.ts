@@ -16,12 +16,12 @@ import { jsonHeader, readHeader, readVector, STORED_TEMPERATURE_RANGE } from './
 import { lbfgs } from './lbfgs.js';
 import { numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
 import { checkLabels, checkPredictions, logitsOf, requireFiniteOutput, softmaxRowsInPlace } from './predictions.js';
+import { defineCalibrator } from './calibrator-definition.js';
+import { classTemperatureToOnnx } from './onnx/temperature.js';
 
 export const classTemperatureOptions = {
-  /** Strength of the L2 penalty on log T_k (mean over classes); 0 = plain NLL. */
-  l2: numberOption(0, { min: 0 }),
-  /** L-BFGS iteration cap. */
-  maxIterations: numberOption(1000, { integer: true, min: 1 }),
+  l2: numberOption(0, { min: 0 }, 'Strength of the L2 penalty on log T_k (mean over classes); 0 = plain NLL.'),
+  maxIterations: numberOption(1000, { integer: true, min: 1 }, 'L-BFGS iteration cap.'),
 };
 export type ClassTemperatureOptions = OptionsOf<typeof classTemperatureOptions>;
 
@@ -126,3 +126,17 @@ export function classTemperatureFromJSON(json: unknown): ClassTemperatureCalibra
   });
   return new ClassTemperatureCalibrator(t, settings);
 }
+
+/** The declaration of class-temperature (calibrators.ts). */
+export const classTemperatureDefinition = defineCalibrator({
+  kind: 'class-temperature',
+  summary: 'softmax(z_k / T_k), one temperature per class by NLL (Frenkel & Goldberger 2021; Jung et al. 2023)',
+  input: 'logits',
+  classes: 'any',
+  keepsArgmax: 'no',
+  options: classTemperatureOptions,
+  fit: fitClassTemperature,
+  checkedAgainst: 'the same NLL minimised by scipy L-BFGS-B (SCTL)',
+  fromJSON: classTemperatureFromJSON,
+  onnx: classTemperatureToOnnx,
+});

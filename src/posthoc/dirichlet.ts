@@ -20,16 +20,14 @@ import { centre } from './vector.js';
 import { CALIBRATION_GRADIENT_TOLERANCE } from './lbfgs.js';
 import { numberOption, parseOptions, type OptionsOf } from './options.js';
 import { checkLabels, checkPredictions } from './predictions.js';
+import { defineCalibrator } from './calibrator-definition.js';
+import { dirichletToOnnx } from './onnx/linear.js';
 
 export const dirichletOptions = {
-  /** λ: weight of the mean squared off-diagonal entry of W. */
-  lambda: numberOption(1e-3, { min: 0 }),
-  /** μ: weight of the mean squared intercept. */
-  mu: numberOption(1e-3, { min: 0 }),
-  /** L-BFGS iteration cap. */
-  maxIterations: numberOption(1000, { integer: true, min: 1 }),
-  /** L-BFGS gradient tolerance on the mean loss (scikit-learn's `tol`; lbfgs.ts). */
-  tolerance: numberOption(CALIBRATION_GRADIENT_TOLERANCE, { min: 0, exclusiveMin: true }),
+  lambda: numberOption(1e-3, { min: 0 }, 'λ: weight of the mean squared off-diagonal entry of W.'),
+  mu: numberOption(1e-3, { min: 0 }, 'μ: weight of the mean squared intercept.'),
+  maxIterations: numberOption(1000, { integer: true, min: 1 }, 'L-BFGS iteration cap.'),
+  tolerance: numberOption(CALIBRATION_GRADIENT_TOLERANCE, { min: 0, exclusiveMin: true }, "L-BFGS gradient tolerance on the mean loss (scikit-learn's `tol`; lbfgs.ts)."),
 };
 export type DirichletOptions = OptionsOf<typeof dirichletOptions>;
 
@@ -96,3 +94,17 @@ export function dirichletFromJSON(json: unknown): LinearCalibrator {
   theta.set(readVector('json.bias', record.bias, C), C * C);
   return new LinearCalibrator('dirichlet', C, 'full', 'log-probabilities', theta, settings);
 }
+
+/** The declaration of dirichlet (calibrators.ts). */
+export const dirichletDefinition = defineCalibrator({
+  kind: 'dirichlet',
+  summary: 'softmax(W ln p + b) with ODIR regularisation (Kull et al. 2019)',
+  input: 'log-probabilities',
+  classes: 'any',
+  keepsArgmax: 'no',
+  options: dirichletOptions,
+  fit: fitDirichlet,
+  checkedAgainst: "the ODIR objective in NumPy minimised by scipy (fixture); Kull et al.'s DenseNet-40 numbers",
+  fromJSON: dirichletFromJSON,
+  onnx: dirichletToOnnx,
+});

@@ -32,10 +32,11 @@ import { enumOption, parseOptions, type OptionsOf, type SettingsOf } from './opt
 import { checkPredictions, logitFitData, logitsOf, requireFiniteOutput, softmaxRowsInPlace } from './predictions.js';
 import { minimizeOnSimplex, type SimplexObjective } from './simplex-minimize.js';
 import { nllTemperature } from './temperature.js';
+import { defineCalibrator } from './calibrator-definition.js';
+import { ensembleTemperatureToOnnx } from './onnx/temperature.js';
 
 export const ensembleTemperatureOptions = {
-  /** Loss of both fitting stages: 'mse' (Brier; the official code's default) or 'nll'. */
-  loss: enumOption(['mse', 'nll'] as const, 'mse'),
+  loss: enumOption(['mse', 'nll'] as const, 'mse', "Loss of both fitting stages: 'mse' (Brier; the official code's default) or 'nll'."),
 };
 export type EnsembleTemperatureOptions = OptionsOf<typeof ensembleTemperatureOptions>;
 type Settings = SettingsOf<typeof ensembleTemperatureOptions>;
@@ -265,3 +266,17 @@ export function ensembleTemperatureFromJSON(json: unknown): EnsembleTemperatureC
   }
   return new EnsembleTemperatureCalibrator(classes, temperature, weights, settings);
 }
+
+/** The declaration of ensemble-temperature (calibrators.ts). */
+export const ensembleTemperatureDefinition = defineCalibrator({
+  kind: 'ensemble-temperature',
+  summary: 'w0 softmax(z / T) + w1 softmax(z) + w2 / C, T then the weights fitted (Zhang et al. 2020, ETS)',
+  input: 'logits',
+  classes: 'any',
+  keepsArgmax: 'yes',
+  options: ensembleTemperatureOptions,
+  fit: fitEnsembleTemperature,
+  checkedAgainst: "the authors' Mix-n-Match code (ets_calibrate)",
+  fromJSON: ensembleTemperatureFromJSON,
+  onnx: ensembleTemperatureToOnnx,
+});

@@ -14,10 +14,11 @@ import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { jsonHeader, matrixToRows, readHeader, readMatrix } from './json.js';
 import { numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
 import { checkLabels, checkPredictions, normalizeRowsInPlace, probabilitiesOf } from './predictions.js';
+import { defineCalibrator } from './calibrator-definition.js';
+import { histogramToOnnx } from './onnx/binning.js';
 
 export const histogramOptions = {
-  /** Number of equal-width bins M. */
-  bins: numberOption(15, { integer: true, min: 1, max: 100_000 }),
+  bins: numberOption(15, { integer: true, min: 1, max: 100_000 }, 'Number of equal-width bins M.'),
 };
 export type HistogramOptions = OptionsOf<typeof histogramOptions>;
 
@@ -100,3 +101,17 @@ export function histogramFromJSON(json: unknown): HistogramCalibrator {
   }
   return new HistogramCalibrator(classes, values, settings);
 }
+
+/** The declaration of histogram (calibrators.ts). */
+export const histogramDefinition = defineCalibrator({
+  kind: 'histogram',
+  summary: 'one-vs-rest histogram binning: each equal-width bin of p_k maps to the frequency of class k in it (Zadrozny & Elkan 2001)',
+  input: 'probabilities',
+  classes: 'any',
+  keepsArgmax: 'no',
+  options: histogramOptions,
+  fit: fitHistogram,
+  checkedAgainst: 'hand-worked bins; a naive per-class implementation',
+  fromJSON: histogramFromJSON,
+  onnx: histogramToOnnx,
+});

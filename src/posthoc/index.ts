@@ -1,8 +1,11 @@
 /** Post-hoc calibrators: fit on a validation split, apply, save as JSON, read back. */
 export * from './calibrator.js';
+export * from './calibrators.js';
+export { defineCalibrator, type CalibratorDefinition, type CalibratorInput } from './calibrator-definition.js';
+export { describeOption, enumOption, numberOption, parseOptions, schemaOption, type OptionSpec, type OptionSpecs, type OptionsOf, type SettingsOf } from './options.js';
 export { CalibrationFitError } from './fit-error.js';
 export { type FitOptions, type FitProgress } from './fit-progress.js';
-export { fitCalibrator, calibratorFromJSON, calibratedLogits, CALIBRATOR_INPUTS, type CalibratorOptions } from './registry.js';
+export { fitCalibrator, calibratorFromJSON, calibratedLogits } from './registry.js';
 export { atGridEceEdge, fitTemperature, temperatureFromJSON, temperatureNll, type TemperatureOptions } from './temperature.js';
 export { fitTsSbEce, tsSbEceFromJSON, type TsSbEceOptions } from './ts-sb-ece.js';
 export { fitTsHbEce, tsHbEceFromJSON, type TsHbEceOptions } from './ts-hb-ece.js';

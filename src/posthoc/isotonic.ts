@@ -15,6 +15,8 @@ import { fitIsotonic, predictIsotonic, type IsotonicFit } from './isotonic-regre
 import { jsonHeader, readHeader, readVector, requireRecord } from './json.js';
 import { parseOptions, type OptionsOf } from './options.js';
 import { checkLabels, checkPredictions, normalizeRowsInPlace, probabilitiesOf } from './predictions.js';
+import { defineCalibrator } from './calibrator-definition.js';
+import { isotonicToOnnx } from './onnx/binning.js';
 
 export const isotonicOptions = {};
 export type IsotonicOptions = OptionsOf<typeof isotonicOptions>;
@@ -101,3 +103,17 @@ export function isotonicFromJSON(json: unknown): IsotonicCalibrator {
   });
   return new IsotonicCalibrator(fits);
 }
+
+/** The declaration of isotonic (calibrators.ts). */
+export const isotonicDefinition = defineCalibrator({
+  kind: 'isotonic',
+  summary: 'one-vs-rest isotonic regression of 1[y = k] on p_k, rows renormalised (Zadrozny & Elkan 2002)',
+  input: 'probabilities',
+  classes: 'any',
+  keepsArgmax: 'no',
+  options: isotonicOptions,
+  fit: fitIsotonicCalibrator,
+  checkedAgainst: "scikit-learn IsotonicRegression(out_of_bounds='clip'), one-vs-rest as CalibratedClassifierCV",
+  fromJSON: isotonicFromJSON,
+  onnx: isotonicToOnnx,
+});

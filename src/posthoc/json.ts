@@ -5,11 +5,11 @@
  * Readers validate every field and throw `InvalidArgumentError` naming it (e.g. `json.weights[3]`).
  */
 import { describe, invalidArgument } from '../util/errors.js';
-import { CALIBKIT_VERSION, CALIBRATOR_FORMAT_VERSION, type CalibratorKind } from './calibrator.js';
+import { CALIBKIT_VERSION, CALIBRATOR_FORMAT_VERSION } from './calibrator.js';
 import { parseOptions, type OptionSpecs, type SettingsOf } from './options.js';
 
 /** The common header of a calibrator's JSON. */
-export function jsonHeader(kind: CalibratorKind, classes: number, settings: object) {
+export function jsonHeader(kind: string, classes: number, settings: object) {
   return {
     kind,
     version: { format: CALIBRATOR_FORMAT_VERSION, calibkit: CALIBKIT_VERSION },
@@ -32,7 +32,7 @@ export function requireRecord(argument: string, value: unknown): Record<string, 
  */
 export function readHeader<S extends OptionSpecs>(
   json: unknown,
-  kind: CalibratorKind,
+  kind: string,
   spec: S,
 ): { record: Record<string, unknown>; classes: number; settings: SettingsOf<S> } {
   const record = requireRecord('json', json);

@@ -12,14 +12,13 @@ import { centre } from './vector.js';
 import { CALIBRATION_GRADIENT_TOLERANCE } from './lbfgs.js';
 import { numberOption, parseOptions, type OptionsOf } from './options.js';
 import { checkLabels, checkPredictions } from './predictions.js';
+import { defineCalibrator } from './calibrator-definition.js';
+import { matrixToOnnx } from './onnx/linear.js';
 
 export const matrixOptions = {
-  /** Strength of the L2 penalty toward W = I, b = 0 (mean over parameters). */
-  l2: numberOption(0, { min: 0 }),
-  /** L-BFGS iteration cap. */
-  maxIterations: numberOption(1000, { integer: true, min: 1 }),
-  /** L-BFGS gradient tolerance on the mean loss (scikit-learn's `tol`; lbfgs.ts). */
-  tolerance: numberOption(CALIBRATION_GRADIENT_TOLERANCE, { min: 0, exclusiveMin: true }),
+  l2: numberOption(0, { min: 0 }, 'Strength of the L2 penalty toward W = I, b = 0 (mean over parameters).'),
+  maxIterations: numberOption(1000, { integer: true, min: 1 }, 'L-BFGS iteration cap.'),
+  tolerance: numberOption(CALIBRATION_GRADIENT_TOLERANCE, { min: 0, exclusiveMin: true }, "L-BFGS gradient tolerance on the mean loss (scikit-learn's `tol`; lbfgs.ts)."),
 };
 export type MatrixOptions = OptionsOf<typeof matrixOptions>;
 
@@ -73,3 +72,17 @@ export function matrixFromJSON(json: unknown): LinearCalibrator {
   theta.set(readVector('json.bias', record.bias, C), C * C);
   return new LinearCalibrator('matrix', C, 'full', 'logits', theta, settings);
 }
+
+/** The declaration of matrix (calibrators.ts). */
+export const matrixDefinition = defineCalibrator({
+  kind: 'matrix',
+  summary: 'softmax(W z + b), a full C × C map by NLL (Guo et al. 2017)',
+  input: 'logits',
+  classes: 'any',
+  keepsArgmax: 'no',
+  options: matrixOptions,
+  fit: fitMatrix,
+  checkedAgainst: 'scikit-learn multinomial LogisticRegression (newton-cg) on the logits',
+  fromJSON: matrixFromJSON,
+  onnx: matrixToOnnx,
+});

@@ -12,13 +12,12 @@ import { binaryLogLikelihood, modelScores } from './model-averaging.js';
 import { nearIsotonicAt, nearIsotonicPath } from './near-isotonic-regression.js';
 import { enumOption, numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
 import { applyStep, fitStepEnsembleCalibrator, stepEnsembleFromJSON, stepEnsembleModeOption, type StepEnsemble, type StepEnsembleCalibrator } from './step-ensemble.js';
+import { defineCalibrator } from './calibrator-definition.js';
+import { stepEnsembleToOnnx } from './onnx/step-ensemble.js';
 
 export const nearIsotonicOptions = {
-  /** How λ is chosen: the best path knot by 'bic' or 'aic', or the given 'lambda'. */
-  select: enumOption(['bic', 'aic', 'lambda'] as const, 'bic'),
-  /** The penalty λ ≥ 0 on decreases (used with select=lambda). */
-  lambda: numberOption(0, { min: 0 }),
-  /** 'one-vs-rest' (netcal's multi-class handling) or 'top-label' (one fit on the confidence). */
+  select: enumOption(['bic', 'aic', 'lambda'] as const, 'bic', "How λ is chosen: the best path knot by 'bic' or 'aic', or the given 'lambda'."),
+  lambda: numberOption(0, { min: 0 }, 'The penalty λ ≥ 0 on decreases (used with select=lambda).'),
   mode: stepEnsembleModeOption,
 };
 export type NearIsotonicOptions = OptionsOf<typeof nearIsotonicOptions>;
@@ -47,3 +46,17 @@ export function fitNearIsotonic(input: Predictions, labels: Int32Array, options?
 export function nearIsotonicFromJSON(json: unknown): NearIsotonicCalibrator {
   return stepEnsembleFromJSON(json, 'near-isotonic', nearIsotonicOptions);
 }
+
+/** The declaration of near-isotonic (calibrators.ts). */
+export const nearIsotonicDefinition = defineCalibrator({
+  kind: 'near-isotonic',
+  summary: 'one nearly-isotonic fit with penalty λ on decreases (Tibshirani et al. 2011)',
+  input: 'probabilities',
+  classes: 'any',
+  keepsArgmax: 'not in general',
+  options: nearIsotonicOptions,
+  fit: fitNearIsotonic,
+  checkedAgainst: 'netcal NearIsotonicRegression path, knot by knot (exact)',
+  fromJSON: nearIsotonicFromJSON,
+  onnx: stepEnsembleToOnnx,
+});

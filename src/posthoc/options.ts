@@ -1,13 +1,21 @@
 /**
- * Declarative fit options: each method declares its options once (default + validator); the same declaration
- * validates user options in `fit…`, fills in defaults (the result is stored as `settings` in the JSON) and
- * validates `settings` again when a calibrator is read back from JSON.
+ * Declarative fit options: each method declares its options once (default, what it accepts, a description); the
+ * same declaration validates user options in `fit…`, fills in defaults (the result is stored as `settings` in the
+ * JSON), validates `settings` again when a calibrator is read back from JSON, and describes the option in
+ * `calib fit --help` and the README's calibrator table (src/cli/docs/generated-tables.ts). Values are checked by
+ * the toolkit's one schema language (util/schema.ts), so messages read as everywhere else:
+ * `temperature options.bins: expected an integer ≥ 1, got 0`.
  */
-import { describe, invalidArgument, requireNumber } from '../util/errors.js';
+import { describe, invalidArgument } from '../util/errors.js';
+import { number, string, type NumberSchemaOptions, type Schema } from '../util/schema.js';
 
-/** One option: its default and a validator that returns the value or throws naming `argument`. */
+/** One option: its default, what it accepts (for help) and a validator that returns the value or throws naming `argument`. */
 export interface OptionSpec<T> {
   readonly default: T;
+  /** One line for `--help`: what the option does. */
+  readonly description: string;
+  /** What the option accepts, e.g. "an integer ≥ 1" or "one of 'nll', 'grid-ece'". */
+  readonly expected: string;
   parse(argument: string, value: unknown): T;
 }
 
@@ -19,25 +27,24 @@ export type SettingsOf<S extends OptionSpecs> = { readonly [K in keyof S]: S[K] 
 /** The options type accepted by a fit function: every option optional. */
 export type OptionsOf<S extends OptionSpecs> = { readonly [K in keyof S]?: S[K] extends OptionSpec<infer T> ? T : never };
 
+/** An option checked by `schema` (util/schema.ts). */
+export function schemaOption<T>(schema: Schema<T>, defaultValue: T, description: string): OptionSpec<T> {
+  return { default: defaultValue, description, expected: schema.expected, parse: (argument, value) => schema.parse(value, argument) };
+}
+
 /** A number option (finite, optional bounds / integrality). */
-export function numberOption(
-  defaultValue: number,
-  bounds: { min?: number; max?: number; integer?: boolean; exclusiveMin?: boolean } = {},
-): OptionSpec<number> {
-  return { default: defaultValue, parse: (argument, value) => requireNumber(argument, value, bounds) };
+export function numberOption(defaultValue: number, bounds: NumberSchemaOptions, description: string): OptionSpec<number> {
+  return schemaOption(number(bounds), defaultValue, description);
 }
 
 /** A string option restricted to `values`. */
-export function enumOption<T extends string>(values: readonly T[], defaultValue: T): OptionSpec<T> {
-  return {
-    default: defaultValue,
-    parse(argument, value) {
-      if (typeof value !== 'string' || !(values as readonly string[]).includes(value)) {
-        invalidArgument(argument, `one of ${values.map((v) => JSON.stringify(v)).join(', ')}`, describe(value));
-      }
-      return value as T;
-    },
-  };
+export function enumOption<const T extends string>(values: readonly T[], defaultValue: T, description: string): OptionSpec<T> {
+  return schemaOption(string(values), defaultValue, description);
+}
+
+/** `name=default` and what it accepts and does: one line of `calib fit --help` / the README table. */
+export function describeOption(name: string, spec: OptionSpec<unknown>): string {
+  return `${name}=${String(spec.default)} (${spec.expected}): ${spec.description}`;
 }
 
 /**

@@ -15,6 +15,8 @@ import { jsonHeader, readHeader, readNumber } from './json.js';
 import { fitLogistic } from './logistic-regression.js';
 import { parseOptions, type OptionsOf } from './options.js';
 import { checkLabels, checkPredictions } from './predictions.js';
+import { defineCalibrator } from './calibrator-definition.js';
+import { plattToOnnx } from './onnx/binary.js';
 
 export const plattOptions = {};
 export type PlattOptions = OptionsOf<typeof plattOptions>;
@@ -90,3 +92,17 @@ export function plattFromJSON(json: unknown): PlattCalibrator {
   if (classes !== 2) invalidArgument('json.classes', '2 (platt calibration is binary)', String(classes));
   return new PlattCalibrator(readNumber(record, 'a'), readNumber(record, 'b'));
 }
+
+/** The declaration of platt (calibrators.ts). */
+export const plattDefinition = defineCalibrator({
+  kind: 'platt',
+  summary: 'σ(a f + b) on the class-1 logit f, two classes (Platt 1999)',
+  input: 'logits',
+  classes: 'two',
+  keepsArgmax: 'no',
+  options: plattOptions,
+  fit: fitPlatt,
+  checkedAgainst: "scikit-learn's _sigmoid_calibration",
+  fromJSON: plattFromJSON,
+  onnx: plattToOnnx,
+});

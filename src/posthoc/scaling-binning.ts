@@ -20,12 +20,12 @@ import { enumOption, numberOption, parseOptions, type OptionsOf, type SettingsOf
 import { checkLabels, checkPredictions, normalizeRowsInPlace, probabilitiesOf } from './predictions.js';
 import { applyScoreMap, binMeans, equalMassEdges, fitScoreMap, scoreMapFromJSON, scoreMapToJSON, type ScoreMap } from './score-map.js';
 import { recalibrateTopLabel, topLabelPairs } from './top-versus-all.js';
+import { defineCalibrator } from './calibrator-definition.js';
+import { scalingBinningToOnnx } from './onnx/top-label.js';
 
 export const scalingBinningOptions = {
-  /** Number of equal-mass bins B of the scaled scores. */
-  bins: numberOption(10, { integer: true, min: 1, max: 100_000 }),
-  /** 'marginal' (one calibrator per class) or 'top-label' (one on the confidence). */
-  mode: enumOption(['marginal', 'top-label'] as const, 'marginal'),
+  bins: numberOption(10, { integer: true, min: 1, max: 100_000 }, 'Number of equal-mass bins B of the scaled scores.'),
+  mode: enumOption(['marginal', 'top-label'] as const, 'marginal', "'marginal' (one calibrator per class) or 'top-label' (one on the confidence)."),
 };
 export type ScalingBinningOptions = OptionsOf<typeof scalingBinningOptions>;
 
@@ -129,3 +129,17 @@ export function scalingBinningFromJSON(json: unknown): ScalingBinningCalibrator 
     settings,
   );
 }
+
+/** The declaration of scaling-binning (calibrators.ts). */
+export const scalingBinningDefinition = defineCalibrator({
+  kind: 'scaling-binning',
+  summary: 'Platt scaling, then equal-mass bins output the mean scaled score (Kumar et al. 2019)',
+  input: 'probabilities',
+  classes: 'any',
+  keepsArgmax: 'no',
+  options: scalingBinningOptions,
+  fit: fitScalingBinning,
+  checkedAgainst: 'p-lambda/verified_calibration PlattBinner*Calibrator',
+  fromJSON: scalingBinningFromJSON,
+  onnx: scalingBinningToOnnx,
+});

@@ -19,12 +19,12 @@ import { solveLinear } from './linear-solve.js';
 import { enumOption, numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
 import { checkLabels, checkPredictions, probabilitiesOf } from './predictions.js';
 import { recalibrateTopLabel, topLabelPairs } from './top-versus-all.js';
+import { defineCalibrator } from './calibrator-definition.js';
+import { splineToOnnx } from './onnx/top-label.js';
 
 export const splineOptions = {
-  /** Number of equally spaced knots K on [0, 1] (the paper's experiments: 6). */
-  knots: numberOption(6, { integer: true, min: 3, max: 100 }),
-  /** End conditions of the spline ('natural': zero second derivative at both ends; the reference's default). */
-  runout: enumOption(['natural', 'parabolic', 'cubic'] as const, 'natural'),
+  knots: numberOption(6, { integer: true, min: 3, max: 100 }, "Number of equally spaced knots K on [0, 1] (the paper's experiments: 6)."),
+  runout: enumOption(['natural', 'parabolic', 'cubic'] as const, 'natural', "End conditions of the spline ('natural': zero second derivative at both ends; the reference's default)."),
 };
 export type SplineOptions = OptionsOf<typeof splineOptions>;
 
@@ -198,3 +198,17 @@ export function splineFromJSON(json: unknown): SplineCalibrator {
   });
   return new SplineCalibrator(classes, scores, readVector('json.values', record.values, n), settings);
 }
+
+/** The declaration of spline (calibrators.ts). */
+export const splineDefinition = defineCalibrator({
+  kind: 'spline',
+  summary: 'top-label spline fit to the cumulative accuracy-minus-confidence curve (Gupta et al. 2021)',
+  input: 'probabilities',
+  classes: 'any',
+  keepsArgmax: 'not in general',
+  options: splineOptions,
+  fit: fitSpline,
+  checkedAgainst: 'kartikgupta-at-anu/spline-calibration get_recalibration_function',
+  fromJSON: splineFromJSON,
+  onnx: splineToOnnx,
+});

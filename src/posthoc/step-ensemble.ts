@@ -16,7 +16,7 @@
 import type { FitOptions } from './fit-progress.js';
 import { describe, invalidArgument } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
-import type { Calibrator, CalibratorJSON, CalibratorKind, Predictions } from './calibrator.js';
+import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { jsonHeader, readHeader, readVector, requireRecord } from './json.js';
 import { enumOption, type OptionSpec, type OptionSpecs, type SettingsOf } from './options.js';
 import { checkLabels, checkPredictions, normalizeRowsInPlace, probabilitiesOf } from './predictions.js';
@@ -27,9 +27,13 @@ export const STEP_ENSEMBLE_MODES = ['one-vs-rest', 'top-label'] as const;
 export type StepEnsembleMode = (typeof STEP_ENSEMBLE_MODES)[number];
 
 /** The `mode` option shared by the three methods. */
-export const stepEnsembleModeOption: OptionSpec<StepEnsembleMode> = enumOption(STEP_ENSEMBLE_MODES, 'one-vs-rest');
+export const stepEnsembleModeOption: OptionSpec<StepEnsembleMode> = enumOption(
+  STEP_ENSEMBLE_MODES,
+  'one-vs-rest',
+  "'one-vs-rest' (netcal's multi-class handling: one fit per class, rows renormalised) or 'top-label' (one fit on the confidence).",
+);
 
-export type StepEnsembleKind = Extract<CalibratorKind, 'bbq' | 'enir' | 'near-isotonic'>;
+export type StepEnsembleKind = 'bbq' | 'enir' | 'near-isotonic';
 
 /** A step function: upper bounds (increasing, last 1) and one value in [0, 1] per group. */
 export interface StepFunction {

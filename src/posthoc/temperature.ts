@@ -29,12 +29,12 @@ import { enumOption, numberOption, parseOptions, type OptionsOf } from './option
 import { logitFitData } from './predictions.js';
 import { TemperatureCalibrator } from './temperature-calibrator.js';
 import { confidencesAt, topLabel } from './top-label.js';
+import { defineCalibrator } from './calibrator-definition.js';
+import { temperatureToOnnx } from './onnx/temperature.js';
 
 export const temperatureOptions = {
-  /** 'nll' (Guo et al.) or 'grid-ece' (grid 0.1…10 by validation ECE, as in the papers' code). */
-  objective: enumOption(['nll', 'grid-ece'] as const, 'nll'),
-  /** Number of equal-width bins of the ECE in 'grid-ece' mode (unused by 'nll'). */
-  bins: numberOption(15, { integer: true, min: 1 }),
+  objective: enumOption(['nll', 'grid-ece'] as const, 'nll', "'nll' (Guo et al.) or 'grid-ece' (grid 0.1…10 by validation ECE, as in the papers' code)."),
+  bins: numberOption(15, { integer: true, min: 1 }, "Number of equal-width bins of the ECE in 'grid-ece' mode (unused by 'nll')."),
 };
 export type TemperatureOptions = OptionsOf<typeof temperatureOptions>;
 
@@ -298,3 +298,17 @@ export function temperatureFromJSON(json: unknown): TemperatureCalibrator {
   const { record, classes, settings } = readHeader(json, 'temperature', temperatureOptions);
   return new TemperatureCalibrator('temperature', classes, readNumber(record, 'temperature', { positive: true, temperature: true }), settings);
 }
+
+/** The declaration of temperature (calibrators.ts). */
+export const temperatureDefinition = defineCalibrator({
+  kind: 'temperature',
+  summary: "softmax(z / T), one T fitted by NLL or by the papers' ECE grid (Guo et al. 2017)",
+  input: 'logits',
+  classes: 'any',
+  keepsArgmax: 'yes',
+  options: temperatureOptions,
+  fit: fitTemperature,
+  checkedAgainst: "the NLL in NumPy minimised by scipy (fixture); Kull et al.'s DenseNet-40 TS numbers",
+  fromJSON: temperatureFromJSON,
+  onnx: temperatureToOnnx,
+});

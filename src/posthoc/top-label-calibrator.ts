@@ -15,12 +15,12 @@ import { enumOption, numberOption, parseOptions, type OptionsOf, type SettingsOf
 import { checkLabels, checkPredictions, probabilitiesOf } from './predictions.js';
 import { applyScoreMap, fitScoreMap, SCORE_MAP_KINDS, scoreMapFromJSON, scoreMapToJSON, type ScoreMap } from './score-map.js';
 import { recalibrateTopLabel, topLabelPairs } from './top-versus-all.js';
+import { defineCalibrator } from './calibrator-definition.js';
+import { topLabelToOnnx } from './onnx/top-label.js';
 
 export const topLabelOptions = {
-  /** The binary calibrator per predicted class: equal-mass 'histogram' (the paper's), 'isotonic' or 'platt'. */
-  binary: enumOption(SCORE_MAP_KINDS, 'histogram'),
-  /** 'histogram': validation points per bin (the paper's default 50); class l gets max(1, ⌊n_l / this⌋) bins. */
-  pointsPerBin: numberOption(50, { integer: true, min: 1 }),
+  binary: enumOption(SCORE_MAP_KINDS, 'histogram', "The binary calibrator per predicted class: equal-mass 'histogram' (the paper's), 'isotonic' or 'platt'."),
+  pointsPerBin: numberOption(50, { integer: true, min: 1 }, "'histogram': validation points per bin (the paper's default 50); class l gets max(1, ⌊n_l / this⌋) bins."),
 };
 export type TopLabelOptions = OptionsOf<typeof topLabelOptions>;
 
@@ -87,3 +87,17 @@ export function topLabelFromJSON(json: unknown): TopLabelCalibrator {
   if (!Array.isArray(maps) || maps.length !== classes) invalidArgument('json.maps', `an array of ${classes} maps or nulls`, String(maps));
   return new TopLabelCalibrator(maps.map((m: unknown, l: number) => (m === null ? null : scoreMapFromJSON(`json.maps[${l}]`, m))), settings);
 }
+
+/** The declaration of top-label (calibrators.ts). */
+export const topLabelDefinition = defineCalibrator({
+  kind: 'top-label',
+  summary: 'one binary calibrator of the confidence per predicted class (Gupta & Ramdas 2022)',
+  input: 'probabilities',
+  classes: 'any',
+  keepsArgmax: 'not in general',
+  options: topLabelOptions,
+  fit: fitTopLabel,
+  checkedAgainst: 'hand-worked cases',
+  fromJSON: topLabelFromJSON,
+  onnx: topLabelToOnnx,
+});

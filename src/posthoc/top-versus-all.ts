@@ -15,12 +15,12 @@ import { jsonHeader, readHeader } from './json.js';
 import { enumOption, numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
 import { checkLabels, checkPredictions, probabilitiesOf } from './predictions.js';
 import { applyScoreMap, fitScoreMap, SCORE_MAP_KINDS, scoreMapFromJSON, scoreMapToJSON, type ScoreMap } from './score-map.js';
+import { defineCalibrator } from './calibrator-definition.js';
+import { topVersusAllToOnnx } from './onnx/top-label.js';
 
 export const topVersusAllOptions = {
-  /** The binary calibrator fitted on (confidence, correct): equal-mass 'histogram', 'isotonic' or 'platt'. */
-  binary: enumOption(SCORE_MAP_KINDS, 'isotonic'),
-  /** Number of equal-mass bins of the 'histogram' binary calibrator. */
-  bins: numberOption(15, { integer: true, min: 1, max: 100_000 }),
+  binary: enumOption(SCORE_MAP_KINDS, 'isotonic', "The binary calibrator fitted on (confidence, correct): equal-mass 'histogram', 'isotonic' or 'platt'."),
+  bins: numberOption(15, { integer: true, min: 1, max: 100_000 }, "Number of equal-mass bins of the 'histogram' binary calibrator."),
 };
 export type TopVersusAllOptions = OptionsOf<typeof topVersusAllOptions>;
 
@@ -113,3 +113,17 @@ export function topVersusAllFromJSON(json: unknown): TopVersusAllCalibrator {
   const { record, classes, settings } = readHeader(json, 'top-versus-all', topVersusAllOptions);
   return new TopVersusAllCalibrator(classes, scoreMapFromJSON('json.map', record.map), settings);
 }
+
+/** The declaration of top-versus-all (calibrators.ts). */
+export const topVersusAllDefinition = defineCalibrator({
+  kind: 'top-versus-all',
+  summary: 'one binary calibrator on (confidence, correct), the other classes rescaled (Le Coz et al. 2024)',
+  input: 'probabilities',
+  classes: 'any',
+  keepsArgmax: 'not in general',
+  options: topVersusAllOptions,
+  fit: fitTopVersusAll,
+  checkedAgainst: 'hand-worked cases',
+  fromJSON: topVersusAllFromJSON,
+  onnx: topVersusAllToOnnx,
+});

@@ -20,19 +20,16 @@ import { numberOption, parseOptions, type OptionsOf, type SettingsOf } from './o
 import { logitFitData } from './predictions.js';
 import { TemperatureCalibrator } from './temperature-calibrator.js';
 import { confidencesAt, topLabel } from './top-label.js';
+import { defineCalibrator } from './calibrator-definition.js';
+import { temperatureToOnnx } from './onnx/temperature.js';
 
 export const tsHbEceOptions = {
-  /** Number of equal-width bins. */
-  bins: numberOption(15, { integer: true, min: 1 }),
-  /** Norm p ≥ 1 of the ECE (1 = the usual ECE). */
-  p: numberOption(1, { min: 1 }),
-  /** Number of resolution levels. */
-  levels: numberOption(4, { integer: true, min: 1, max: 20 }),
-  /** Grid points per level. */
-  points: numberOption(21, { integer: true, min: 3, max: 10000 }),
-  /** Search range of T. */
-  minTemperature: numberOption(0.05, { min: 0, exclusiveMin: true }),
-  maxTemperature: numberOption(20, { min: 0, exclusiveMin: true }),
+  bins: numberOption(15, { integer: true, min: 1 }, 'Number of equal-width bins.'),
+  p: numberOption(1, { min: 1 }, 'Norm p ≥ 1 of the ECE (1 = the usual ECE).'),
+  levels: numberOption(4, { integer: true, min: 1, max: 20 }, 'Number of resolution levels.'),
+  points: numberOption(21, { integer: true, min: 3, max: 10000 }, 'Grid points per level.'),
+  minTemperature: numberOption(0.05, { min: 0, exclusiveMin: true }, 'Lower end of the search range of T.'),
+  maxTemperature: numberOption(20, { min: 0, exclusiveMin: true }, 'Upper end of the search range of T.'),
 };
 export type TsHbEceOptions = OptionsOf<typeof tsHbEceOptions>;
 
@@ -106,3 +103,17 @@ export function tsHbEceFromJSON(json: unknown): TemperatureCalibrator {
   checkRange('json.settings', settings);
   return new TemperatureCalibrator('ts-hb-ece', classes, readNumber(record, 'temperature', { positive: true, temperature: true }), settings);
 }
+
+/** The declaration of ts-hb-ece (calibrators.ts). */
+export const tsHbEceDefinition = defineCalibrator({
+  kind: 'ts-hb-ece',
+  summary: 'softmax(z / T) with T minimising the hard-binned ECE by grid search (Karandikar et al. 2021)',
+  input: 'logits',
+  classes: 'any',
+  keepsArgmax: 'yes',
+  options: tsHbEceOptions,
+  fit: fitTsHbEce,
+  checkedAgainst: 'property: no temperature of its level-0 grid has a lower ECE',
+  fromJSON: tsHbEceFromJSON,
+  onnx: temperatureToOnnx,
+});

@@ -18,14 +18,13 @@ import { logitFitData } from './predictions.js';
 import { SB_ECE_DEFAULTS, softBinnedEce } from './sb-ece.js';
 import { TemperatureCalibrator } from './temperature-calibrator.js';
 import { confidencesAt, topLabel, type TopLabel } from './top-label.js';
+import { defineCalibrator } from './calibrator-definition.js';
+import { temperatureToOnnx } from './onnx/temperature.js';
 
 export const tsSbEceOptions = {
-  /** Number of soft bins M. */
-  bins: numberOption(SB_ECE_DEFAULTS.bins, { integer: true, min: 1 }),
-  /** Soft-bin temperature T_b. */
-  softBinTemperature: numberOption(SB_ECE_DEFAULTS.softBinTemperature, { min: 0, exclusiveMin: true }),
-  /** Norm p ≥ 1. */
-  p: numberOption(SB_ECE_DEFAULTS.p, { min: 1 }),
+  bins: numberOption(SB_ECE_DEFAULTS.bins, { integer: true, min: 1 }, 'Number of soft bins M.'),
+  softBinTemperature: numberOption(SB_ECE_DEFAULTS.softBinTemperature, { min: 0, exclusiveMin: true }, 'Soft-bin temperature T_b.'),
+  p: numberOption(SB_ECE_DEFAULTS.p, { min: 1 }, 'Norm p ≥ 1.'),
 };
 export type TsSbEceOptions = OptionsOf<typeof tsSbEceOptions>;
 
@@ -99,3 +98,17 @@ export function tsSbEceFromJSON(json: unknown): TemperatureCalibrator {
   const { record, classes, settings } = readHeader(json, 'ts-sb-ece', tsSbEceOptions);
   return new TemperatureCalibrator('ts-sb-ece', classes, readNumber(record, 'temperature', { positive: true, temperature: true }), settings);
 }
+
+/** The declaration of ts-sb-ece (calibrators.ts). */
+export const tsSbEceDefinition = defineCalibrator({
+  kind: 'ts-sb-ece',
+  summary: 'softmax(z / T) with T minimising the soft-binned ECE (Karandikar et al. 2021)',
+  input: 'logits',
+  classes: 'any',
+  keepsArgmax: 'yes',
+  options: tsSbEceOptions,
+  fit: fitTsSbEce,
+  checkedAgainst: 'SB-ECE evaluated naively from the formula; its gradient by central differences',
+  fromJSON: tsSbEceFromJSON,
+  onnx: temperatureToOnnx,
+});

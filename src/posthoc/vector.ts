@@ -11,14 +11,13 @@ import { fitLinear, LinearCalibrator, linearFeatures, type Penalty } from './lin
 import { CALIBRATION_GRADIENT_TOLERANCE } from './lbfgs.js';
 import { numberOption, parseOptions, type OptionsOf } from './options.js';
 import { checkLabels, checkPredictions } from './predictions.js';
+import { defineCalibrator } from './calibrator-definition.js';
+import { vectorToOnnx } from './onnx/linear.js';
 
 export const vectorOptions = {
-  /** Strength of the L2 penalty toward w = 1, b = 0 (mean over parameters). */
-  l2: numberOption(0, { min: 0 }),
-  /** L-BFGS iteration cap. */
-  maxIterations: numberOption(1000, { integer: true, min: 1 }),
-  /** L-BFGS gradient tolerance on the mean loss (scikit-learn's `tol`; lbfgs.ts). */
-  tolerance: numberOption(CALIBRATION_GRADIENT_TOLERANCE, { min: 0, exclusiveMin: true }),
+  l2: numberOption(0, { min: 0 }, 'Strength of the L2 penalty toward w = 1, b = 0 (mean over parameters).'),
+  maxIterations: numberOption(1000, { integer: true, min: 1 }, 'L-BFGS iteration cap.'),
+  tolerance: numberOption(CALIBRATION_GRADIENT_TOLERANCE, { min: 0, exclusiveMin: true }, "L-BFGS gradient tolerance on the mean loss (scikit-learn's `tol`; lbfgs.ts)."),
 };
 export type VectorOptions = OptionsOf<typeof vectorOptions>;
 
@@ -69,3 +68,17 @@ export function vectorFromJSON(json: unknown): LinearCalibrator {
   theta.set(readVector('json.bias', record.bias, classes), classes);
   return new LinearCalibrator('vector', classes, 'diagonal', 'logits', theta, settings);
 }
+
+/** The declaration of vector (calibrators.ts). */
+export const vectorDefinition = defineCalibrator({
+  kind: 'vector',
+  summary: 'softmax(w ⊙ z + b), per-class scale and bias by NLL (Guo et al. 2017)',
+  input: 'logits',
+  classes: 'any',
+  keepsArgmax: 'no',
+  options: vectorOptions,
+  fit: fitVector,
+  checkedAgainst: 'the vector-scaling NLL in NumPy minimised by scipy (fixture)',
+  fromJSON: vectorFromJSON,
+  onnx: vectorToOnnx,
+});

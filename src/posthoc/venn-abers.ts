@@ -23,10 +23,11 @@ import { jsonHeader, readHeader, readVector, requireRecord } from './json.js';
 import { enumOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
 import { checkLabels, checkPredictions, normalizeRowsInPlace, probabilitiesOf } from './predictions.js';
 import { recalibrateTopLabel, topLabelPairs } from './top-versus-all.js';
+import { defineCalibrator } from './calibrator-definition.js';
+import { vennAbersToOnnx } from './onnx/top-label.js';
 
 export const vennAbersOptions = {
-  /** Multiclass reduction: 'top-label' (one predictor on the confidence) or 'one-vs-rest'. */
-  mode: enumOption(['top-label', 'one-vs-rest'] as const, 'top-label'),
+  mode: enumOption(['top-label', 'one-vs-rest'] as const, 'top-label', "Multiclass reduction: 'top-label' (one predictor on the confidence) or 'one-vs-rest'."),
 };
 export type VennAbersOptions = OptionsOf<typeof vennAbersOptions>;
 
@@ -196,3 +197,17 @@ export function vennAbersFromJSON(json: unknown): VennAbersCalibrator {
     settings,
   );
 }
+
+/** The declaration of venn-abers (calibrators.ts). */
+export const vennAbersDefinition = defineCalibrator({
+  kind: 'venn-abers',
+  summary: 'inductive Venn-Abers, p = p1 / (1 − p0 + p1) (Vovk et al. 2015)',
+  input: 'probabilities',
+  classes: 'any',
+  keepsArgmax: 'not in general',
+  options: vennAbersOptions,
+  fit: fitVennAbers,
+  checkedAgainst: 'ip200/venn-abers VennAbers',
+  fromJSON: vennAbersFromJSON,
+  onnx: vennAbersToOnnx,
+});

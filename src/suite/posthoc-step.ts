@@ -14,7 +14,7 @@ import { evaluate } from '../metrics/evaluate.js';
 import type { BinConvention } from '../metrics/binning.js';
 import { CalibrationFitError } from '../posthoc/fit-error.js';
 import { fitCalibrator } from '../posthoc/registry.js';
-import type { CalibratorKind } from '../posthoc/calibrator.js';
+import type { CalibratorKind } from '../posthoc/calibrators.js';
 import { metricsJson } from '../cli/metrics-report.js';
 import { runPaths, writeJson } from '../train/run-directory.js';
 import type { Matrix } from '../util/matrix.js';

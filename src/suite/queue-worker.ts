@@ -10,7 +10,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker, type Job } from 'bullmq';
-import type { CalibratorKind } from '../posthoc/calibrator.js';
+import type { CalibratorKind } from '../posthoc/calibrators.js';
 import { runTrainChild } from './local-executor.js';
 import { runPosthoc } from './posthoc-step.js';
 import { parseQueueUrl, QUEUE_NAME } from './queue-connection.js';

@@ -7,7 +7,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CalibratorKind } from '../posthoc/calibrator.js';
+import type { CalibratorKind } from '../posthoc/calibrators.js';
 import { writeJson } from '../train/run-directory.js';
 import type { SuiteRun } from './expand-suite.js';
 import { runPosthoc } from './posthoc-step.js';

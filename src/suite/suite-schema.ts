@@ -7,14 +7,14 @@
  * swept value (the papers choose β, α, m on validation and report test at that value) and the comparisons whose
  * verdicts the report states ("mbls < ce on ece").
  *
- * The schema is built with the same machinery as `calib train --config` (train/config-schema.ts): every part of a
+ * The schema is built with the same machinery as `calib train --config` (util/schema.ts): every part of a
  * configuration is checked key by key where it is written, so an unknown key names its path
  * (`suite.methods[2].lossOptoins: expected a known key (did you mean lossOptions?)`), and each expanded run is
  * validated in full by `resolveTrainConfig` before anything trains.
  */
-import { CALIBRATOR_KINDS } from '../posthoc/calibrator.js';
+import { CALIBRATOR_KINDS } from '../posthoc/calibrators.js';
 import { describe, invalidArgument } from '../util/errors.js';
-import { boolean, type Infer, list, number, object, optional, partial, scalar, string, type Schema } from '../train/config-schema.js';
+import { boolean, type Infer, list, number, object, optional, partial, scalar, string, type Schema } from '../util/schema.js';
 import { TRAIN_CONFIG_SCHEMA } from '../train/train-config.js';
 import { parseComparison } from './comparison.js';
 

@@ -12,7 +12,7 @@ import { checkDatasetOptions, DATASET_NAMES, isTextDataset, type DatasetName } f
 import { termWeight } from '../losses/define-loss.js';
 import { lossDefinition } from '../losses/registry.js';
 import { describe, InvalidArgumentError, invalidArgument } from '../util/errors.js';
-import { boolean, type Infer, list, number, object, optional, options, string } from './config-schema.js';
+import { boolean, type Infer, list, number, object, optional, options, string } from '../util/schema.js';
 import { parseSchedule } from './lr-schedule-spec.js';
 import { defaultOodDataset } from './ood-evaluation.js';
 import { SELECTION_METRICS } from './best-epoch.js';

@@ -305,3 +305,18 @@ test('every built-in command has help listing each of its flags, and the top-lev
   }
   assert.deepEqual(COMMANDS.map((c) => c.name), ['eval', 'fit', 'apply', 'predict', 'export', 'plot', 'ood', 'conformal', 'train', 'demo', 'suite', 'report', 'worker', 'loss']);
 });
+
+test('calib fit --help describes every calibrator of the CALIBRATORS record and each of its options with its default', async () => {
+  const { CALIBRATOR_KINDS, CALIBRATORS } = await import('../../src/posthoc/index.js');
+  const r = await run(['fit', '--help']);
+  assert.equal(r.code, 0);
+  for (const kind of CALIBRATOR_KINDS) {
+    const d = CALIBRATORS[kind];
+    const at = r.stdout.indexOf(`\n  ${kind} `);
+    assert.ok(at >= 0, `${kind} listed`);
+    assert.ok(r.stdout.includes(d.summary), `${kind} summary`);
+    for (const [name, spec] of Object.entries(d.options)) {
+      assert.ok(r.stdout.includes(`${name}=${String(spec.default)} (${spec.expected}): ${spec.description}`), `${kind} --opt ${name}`);
+    }
+  }
+});

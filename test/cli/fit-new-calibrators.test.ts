@@ -42,7 +42,7 @@ test('calib fit reaches every issue-12 calibrator with its --opt options and wri
   }
   const bad = await run(['fit', '--method', 'top-label', '--logits', p('z.npy'), '--labels', p('y.npy'), '--out', p('x.json'), '--opt', 'binary=spline']);
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /^calib: error: top-label options\.binary: expected one of "histogram", "isotonic", "platt"/);
+  assert.match(bad.stderr, /^calib: error: top-label options\.binary: expected one of 'histogram', 'isotonic', 'platt'/);
 });
 
 test('calib eval --nll-clip, --classwise-reduction sum and --classwise-separate-one add the published-convention keys', async () => {

@@ -136,7 +136,7 @@ test('logits of magnitude 1e3 and probabilities of exactly 0 and 1 give finite p
 
 test('bad options and JSON name the field', () => {
   const { val } = splits(3, 200);
-  assert.throws(() => fitBbq(val.input, val.labels, { score: 'mdl' } as never), /bbq options\.score: expected one of "bic", "aic"/);
+  assert.throws(() => fitBbq(val.input, val.labels, { score: 'mdl' } as never), /bbq options\.score: expected one of 'bic', 'aic'/);
   assert.throws(() => fitNearIsotonic(val.input, val.labels, { lambda: -1 }), /near-isotonic options\.lambda/);
   const json = fitEnir(val.input, val.labels).toJSON() as any;
   json.ensembles[1].steps[0].values[0] = 1.5;

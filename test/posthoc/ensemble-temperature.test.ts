@@ -268,9 +268,9 @@ test('the Brier temperature: value and derivative against naive formulas, a stat
 test('bad options, inputs and JSON are rejected naming the argument', () => {
   const input = { logits: mat(4, 2, [1, 0, 1, 0, 1, 0, 1, 0]) };
   const labels = Int32Array.of(0, 0, 0, 1);
-  assert.throws(() => fitEnsembleTemperature(input, labels, { loss: 'ce' as never }), named(/^ensemble-temperature options\.loss: expected one of "mse", "nll", got "ce"$/));
+  assert.throws(() => fitEnsembleTemperature(input, labels, { loss: 'ce' as never }), named(/^ensemble-temperature options\.loss: expected one of 'mse', 'nll', got "ce"$/));
   assert.throws(() => fitEnsembleTemperature(input, labels, { temperature: 2 } as never), named(/^ensemble-temperature options\.temperature: expected one of the known options \(loss\)/));
-  assert.throws(() => fitCalibrator('ensemble-temperature', input, labels, { loss: 3 } as never), named(/options\.loss: expected one of "mse", "nll", got 3/));
+  assert.throws(() => fitCalibrator('ensemble-temperature', input, labels, { loss: 3 } as never), named(/options\.loss: expected one of 'mse', 'nll', got 3/));
   assert.throws(() => fitEnsembleTemperature(input, Int32Array.of(0, 0, 2, 1)), named(/^labels\[2\]: expected a class index in \[0, 2\), got 2$/));
   const json = fitEnsembleTemperature(input, labels).toJSON();
   const bad = (patch: object, pattern: RegExp) => assert.throws(() => calibratorFromJSON({ ...json, ...patch }), named(pattern));
@@ -279,7 +279,7 @@ test('bad options, inputs and JSON are rejected naming the argument', () => {
   bad({ weights: [0.5, 0.4, 0] }, /^json\.weights: expected 3 weights summing to 1 \(within 1e-9\), got weights summing to 0\.9$/);
   bad({ weights: [0.5, 'x', 0.5] }, /^json\.weights\[1\]: expected a finite number, got "x"$/);
   bad({ temperature: 0 }, /^json\.temperature: expected a finite number > 0, got 0$/);
-  bad({ settings: { loss: 'ce' } }, /^json\.settings\.loss: expected one of "mse", "nll", got "ce"$/);
+  bad({ settings: { loss: 'ce' } }, /^json\.settings\.loss: expected one of 'mse', 'nll', got "ce"$/);
   const cal = calibratorFromJSON(json);
   assert.throws(() => cal.apply({ logits: mat(1, 3, [0, 0, 0]) }), named(/^input\.logits\.cols: expected 2/));
   assert.throws(() => calibratedLogits(cal, input), named(/^calibrator: expected a calibrator with calibrated logits/));

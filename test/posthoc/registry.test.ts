@@ -5,6 +5,7 @@ import {
   CALIBKIT_VERSION,
   CALIBRATOR_INPUTS,
   CALIBRATOR_KINDS,
+  CALIBRATORS,
   CalibrationFitError,
   calibratedLogits,
   calibratorFromJSON,
@@ -15,8 +16,7 @@ import {
 import { InvalidArgumentError } from '../../src/util/errors.js';
 import { assertProbabilityRows, mat, naiveEce, naiveSoftmax, splits } from './helpers.js';
 
-const BINARY: readonly CalibratorKind[] = ['platt', 'beta'];
-const classesFor = (kind: CalibratorKind) => (BINARY.includes(kind) ? 2 : 4);
+const classesFor = (kind: CalibratorKind) => (CALIBRATORS[kind].classes === 'two' ? 2 : 4);
 
 /** One validation/test split per class count, shared by the tests below (fits are cached). */
 const data = new Map<number, ReturnType<typeof splits>>();
@@ -166,4 +166,42 @@ test('unknown methods, unknown or invalid options and malformed JSON are rejecte
 test('the version written into calibrator JSON is the package version', () => {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
   assert.equal(CALIBKIT_VERSION, pkg.version);
+});
+
+test('every declaration in CALIBRATORS is complete: kind = key, described options whose defaults pass their own validation, an ONNX decision', () => {
+  for (const kind of CALIBRATOR_KINDS) {
+    const d = CALIBRATORS[kind];
+    assert.equal(d.kind, kind);
+    assert.ok(d.summary.length > 10 && d.checkedAgainst.length > 5, kind);
+    assert.ok(Object.isFrozen(d), `${kind} declaration is frozen`);
+    for (const [name, spec] of Object.entries(d.options)) {
+      assert.ok(spec.description.length > 5 && spec.expected.length > 3, `${kind}.${name} is described`);
+      assert.deepEqual(spec.parse(`${kind}.${name}`, spec.default), spec.default, `${kind}.${name}: the default passes validation`);
+    }
+    assert.ok(typeof d.onnx === 'function' || d.onnx.notExpressible.length > 0, `${kind}: an emitter or the reason there is none`);
+    // the settings written to JSON are exactly the declared options, defaults filled in
+    const settings = fit(kind).toJSON().settings;
+    assert.deepEqual(Object.keys(settings), Object.keys(d.options), `${kind} settings keys`);
+  }
+});
+
+test("each declaration's keepsArgmax holds: 'yes' methods keep every row's argmax on test data", () => {
+  for (const kind of CALIBRATOR_KINDS.filter((k) => CALIBRATORS[k].keepsArgmax === 'yes')) {
+    const C = classesFor(kind);
+    const { test: t } = split(C);
+    const before = naiveSoftmax(t.logits, 2500, C);
+    const after = fit(kind).apply(t.input).data;
+    for (let i = 0; i < 2500; i++) {
+      const row = (a: ArrayLike<number>) => Array.from({ length: C }, (_, k) => a[i * C + k]!);
+      const argmax = (r: number[]) => r.indexOf(Math.max(...r));
+      assert.equal(argmax(row(after)), argmax(row(before)), `${kind} row ${i}`);
+    }
+  }
+});
+
+test("'two'-class declarations refuse more than two classes naming the input", () => {
+  for (const kind of CALIBRATOR_KINDS.filter((k) => CALIBRATORS[k].classes === 'two')) {
+    const { val } = split(4);
+    assert.throws(() => fitCalibrator(kind, val.input, val.labels), InvalidArgumentError, kind);
+  }
 });

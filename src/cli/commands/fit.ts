@@ -1,10 +1,11 @@
 import { extname } from 'node:path';
-import { atGridEceEdge, CALIBRATOR_KINDS, fitCalibrator, type CalibratorKind, type Predictions } from '../../posthoc/index.js';
+import { atGridEceEdge, CALIBRATOR_KINDS, CALIBRATORS, fitCalibrator, type CalibratorKind, type Predictions } from '../../posthoc/index.js';
 import { evaluate, requireBins } from '../../metrics/index.js';
 import { invalidArgument } from '../../util/errors.js';
 import { parseKeyValues } from '../args.js';
 import { writeCalibratorFile } from '../calibrator-file.js';
 import { defineCommand } from '../command.js';
+import { calibratorHelp } from '../docs/calibrator-docs.js';
 import { requireFiniteValues } from '../finite-output.js';
 import { percent } from '../format-table.js';
 import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, validatedChunks } from '../inputs.js';
@@ -20,30 +21,7 @@ export const fitCommand = defineCommand({
   name: 'fit',
   summary: 'Fit a post-hoc calibrator (temperature scaling, vector/matrix/Dirichlet, histogram, isotonic, ...) and save it as JSON.',
   usage: '--method METHOD (--logits FILE | --probs FILE) --labels FILE --out FILE [--opt KEY=VALUE ...]',
-  description: [
-    'Fit on a validation split, never on the test split. Methods: temperature (NLL; --opt objective=grid-ece for the',
-    "papers' grid search by ECE), ts-sb-ece, ts-hb-ece, ensemble-temperature (Zhang 2020; --opt loss=nll, default mse),",
-    'vector, matrix, dirichlet, histogram, isotonic, and platt / beta for two classes. Method options are given as',
-    '--opt key=value (see src/posthoc for each method). Issue-12 methods and their options:',
-    '  class-temperature   one temperature per class, softmax(z_k / T_k), NLL (Jung et al. 2023 CTS);',
-    '                      l2=0 (penalty on log T), maxIterations=1000',
-    '  top-versus-all      one binary calibrator on (confidence, correct), other classes rescaled (Le Coz 2024);',
-    '                      binary=isotonic|histogram|platt, bins=15 (equal-mass, for histogram)',
-    '  top-label           one binary calibrator per predicted class (Gupta & Ramdas 2022);',
-    '                      binary=histogram|isotonic|platt, pointsPerBin=50',
-    '  scaling-binning     Platt scaling then equal-mass binning of the scaled scores (Kumar et al. 2019);',
-    '                      bins=10, mode=marginal|top-label',
-    '  venn-abers          inductive Venn-Abers, p = p1 / (1 - p0 + p1) (Vovk et al. 2015);',
-    '                      mode=top-label|one-vs-rest (C > 2)',
-    '  spline              top-label spline fit to the cumulative accuracy-minus-confidence curve (Gupta 2021);',
-    '                      knots=6, runout=natural|parabolic|cubic',
-    '  bbq                 Bayesian Binning into Quantiles: BIC-weighted equal-width histograms (Naeini 2015);',
-    '                      score=bic|aic, mode=one-vs-rest|top-label',
-    '  enir                ensemble of near-isotonic regression fits along the path (Naeini & Cooper 2016);',
-    '                      score=bic|aic, mode=one-vs-rest|top-label',
-    '  near-isotonic       one nearly-isotonic fit, penalty lambda on decreases (Tibshirani et al. 2011);',
-    '                      select=bic|aic|lambda, lambda=0, mode=one-vs-rest|top-label',
-  ].join('\n'),
+  description: `Fit on a validation split, never on the test split.\n${calibratorHelp()}`,
   examples: [
     'calib fit --method temperature --logits val-logits.npy --labels val-labels.npy --out calibrator.json',
     'calib fit --method dirichlet --probs val-probs.npy --labels val-labels.npy --out dir.json --opt lambda=1e-3',
@@ -67,7 +45,7 @@ export const fitCommand = defineCommand({
     ]);
     const { predictions, labels } = await openPredictionsAndLabels(flags);
     const { rows, cols } = predictions.source;
-    if ((flags.method === 'platt' || flags.method === 'beta') && cols !== 2) {
+    if (CALIBRATORS[flags.method as CalibratorKind].classes === 'two' && cols !== 2) {
       invalidArgument(predictions.argName, `2 columns for --method ${flags.method} (binary calibration)`, `${cols} columns`);
     }
     const all = await readAll(validatedChunks(predictions, labels), rows, cols);

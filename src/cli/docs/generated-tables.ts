@@ -1,4 +1,5 @@
 import { METRICS, type MetricDefinition } from '../../metrics/index.js';
+import { calibratorsTable } from './calibrator-docs.js';
 
 /**
  * README sections generated from the registries, so a metric, calibrator or loss added to its registry reaches
@@ -15,7 +16,7 @@ export function metricsTable(): string {
 
 /** Every generated section by name. */
 export function generatedSections(): Readonly<Record<string, string>> {
-  return { metrics: metricsTable() };
+  return { metrics: metricsTable(), calibrators: calibratorsTable() };
 }
 
 /** `text` with each generated section replaced by its current content (sections absent from `text` are skipped). */

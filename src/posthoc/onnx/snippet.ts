@@ -11,6 +11,7 @@
  * before and after opset 13).
  */
 import { invalidArgument } from '../../util/errors.js';
+import type { CalibratorJSON } from '../calibrator.js';
 import { LOG_CLIP } from '../predictions.js';
 
 /** Element types of snippet constants. */
@@ -118,3 +119,6 @@ export class OnnxSnippet {
     return this.op('Where', [positive, this.op('Div', [v, safe]), this.constant('uniform', [], [1 / this.classes])]);
   }
 }
+
+/** Emits a calibrator's ONNX from its JSON (the public, validated form of its parameters). */
+export type CalibratorToOnnx = (json: CalibratorJSON, snippet: OnnxSnippet, input: SnippetInput) => SnippetOutput;

@@ -1,10 +1,12 @@
 /**
- * A small declarative schema for JSON configurations (the zod idea, dependency-free): one schema is the source of
- * the config's TypeScript type (`Infer<typeof schema>`), its defaults and its validation. Errors are
+ * The toolkit's one option-schema language (the zod idea, dependency-free): one schema is the source of a
+ * configuration's TypeScript type (`Infer<typeof schema>`), its defaults and its validation — `calib train
+ * --config` (train/train-config.ts), suite files (suite/suite-schema.ts) and the post-hoc calibrators' options
+ * (posthoc/options.ts, whose descriptions feed `calib fit --help` and the README). Errors are
  * `InvalidArgumentError`s naming the key path: `config.mixup: expected a finite number ≥ 0, got -1`,
  * `config.optimzer: expected a known key (dataset, model, …), got an unknown key`.
  */
-import { describe, invalidArgument, requireNumber } from '../util/errors.js';
+import { describe, invalidArgument, requireNumber } from './errors.js';
 
 /** A schema for values of type T. `parse` validates (throwing with `path`) and returns the normalised value. */
 export interface Schema<T> {
