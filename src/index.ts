@@ -1,12 +1,16 @@
 /**
- * Public API of calibkit, one namespace per layer. Each layer is also importable on its own
- * (`calibkit/metrics`, `calibkit/posthoc`, ...), which keeps ONNX Runtime out of programs that only
- * measure or recalibrate predictions.
+ * Public API of calibkit, one namespace per layer: every subpath of package.json "exports" (`calibkit/metrics`,
+ * `calibkit/posthoc`, …) is also here under its name (test/readme/package-root.test.ts). Importing a layer on its
+ * own keeps ONNX Runtime out of programs that only measure or recalibrate predictions (`metrics`, `posthoc`, `io`,
+ * `report`); the root loads every layer, the engine included.
  *
  * ```ts
  * import { metrics, posthoc } from 'calibkit';
- * const report = metrics.evaluate({ logits }, labels, { bins: 15 });
+ * // logits N × C as a row-major matrix, labels [N] (Int32Array); the same for a validation split
+ * const logits = { rows: n, cols: classes, data: testLogits };
+ * const before = metrics.evaluate(logits, labels, { input: 'logits', bins: 15 });
  * const ts = posthoc.fitCalibrator('temperature', { logits: valLogits }, valLabels);
+ * const after = metrics.evaluate(ts.apply({ logits }), labels, { input: 'probabilities', bins: 15 });
  * ```
  */
 export { InvalidArgumentError } from './util/errors.js';
@@ -19,3 +23,7 @@ export * as report from './report/index.js';
 export * as data from './data/index.js';
 export * as augment from './augment/index.js';
 export * as engine from './engine/index.js';
+export * as losses from './losses/index.js';
+export * as nn from './nn/index.js';
+export * as optim from './optim/index.js';
+export * as train from './train/index.js';

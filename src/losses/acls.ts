@@ -38,7 +38,7 @@ export const acls = defineLoss({
     positive: { type: 'choice', choices: ['code', 'paper'], default: 'code', description: "'code': ReLU(z_ŷ − m)²; 'paper': ReLU(z_ŷ − min_k z_k − m)²" },
     variant: { type: 'choice', choices: ['acls', 'ar-only', 'cr-only'], default: 'acls', description: "ablation: 'ar-only' squares without ReLU, 'cr-only' linear hinges" },
   },
-  compute(input, { margin, alpha, lambda1, lambda2, positive, variant }) {
+  perExample(input, { margin, alpha, lambda1, lambda2, positive, variant }) {
     const z = input.logits;
     const zMax = z.max(1, true); // [M, 1], gradient flows (positive part)
     const zMaxSg = zMax.stopGradient();
@@ -51,11 +51,7 @@ export const acls = defineLoss({
     const regRows = posRows.mul(lambda1).add(negRows.mul(lambda2));
     const ceRows = input.crossEntropyRows;
     const rows = ceRows.add(regRows.mul(alpha));
-    return {
-      loss: input.mean(rows),
-      terms: { ce: input.mean(ceRows), reg: input.mean(regRows), positive: input.mean(posRows), negative: input.mean(negRows) },
-      perExample: input.masked(rows),
-    };
+    return { rows, terms: { ce: ceRows, reg: regRows, positive: posRows, negative: negRows } };
   },
 });
 

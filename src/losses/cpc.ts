@@ -49,7 +49,7 @@ export const cpc = defineLoss({
     lambda_bdc: { type: 'number', default: 0.1, min: 0, description: 'weight of the binary discrimination constraints' },
     lambda_bec: { type: 'number', default: 1, min: 0, description: 'weight of the binary exclusion constraints' },
   },
-  compute(input, { lambda_bdc, lambda_bec }) {
+  perExample(input, { lambda_bdc, lambda_bec }) {
     const z = input.logits;
     const [m, c] = [input.rows, input.classes];
     const y = input.hardLabels.reshape([m, 1]);
@@ -67,11 +67,7 @@ export const cpc = defineLoss({
     } else becRows = zeros([m], input.dtype);
     const ceRows = input.crossEntropyRows;
     const rows = ceRows.add(bdcRows.mul(lambda_bdc)).add(becRows.mul(lambda_bec));
-    return {
-      loss: input.mean(rows),
-      terms: { ce: input.mean(ceRows), bdc: input.mean(bdcRows), bec: input.mean(becRows) },
-      perExample: input.masked(rows),
-    };
+    return { rows, terms: { ce: ceRows, bdc: bdcRows, bec: becRows } };
   },
 });
 

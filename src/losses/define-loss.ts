@@ -1,17 +1,16 @@
-import type { Tensor } from '../engine/index.js';
+import { sum, type Tensor } from '../engine/index.js';
 import { LossInput } from './loss-input.js';
 import { type LossOptions, type OptionsSchema, type ResolvedOptions, resolveOptions } from './options.js';
 import type { LossResult, LossRole, LossScope, LossTargetsLike } from './types.js';
 import type { HostStateDeclaration } from './host-state.js';
 
-/** Everything a loss file declares. */
-export interface LossSpec<S extends OptionsSchema> {
+/** What every loss file declares, whatever its scope. */
+export interface LossSpecBase<S extends OptionsSchema> {
   /** Registry and CLI name; equals the file name (`focal` ↔ focal.ts). */
   readonly name: string;
   /** One line: what it is and where it comes from. */
   readonly title: string;
   readonly role: LossRole;
-  readonly scope: LossScope;
   /** Which targets it needs: integer labels only, or labels or soft targets. */
   readonly targets: 'labels' | 'labels-or-soft';
   /** Option schema (defaults from METHODS.md). */
@@ -23,12 +22,50 @@ export interface LossSpec<S extends OptionsSchema> {
    * official code where it fixes one (MMCE: 2), else 1. See `termWeight`.
    */
   readonly defaultWeight?: number;
+}
+
+/**
+ * The per-row form of a per-example loss: the loss of each row and its parts, all [M] over every row (ignored rows
+ * included; `defineLoss` masks them).
+ */
+export interface PerExampleRows {
+  /** ℓ_i, [M]: the loss is their mean over the counted rows. */
+  readonly rows: Tensor;
+  /**
+   * The parts logged as terms, per row [M], each reduced to its mean over the counted rows, in this order. A part
+   * given as `rows` itself (e.g. `{ ce: rows }` for CE) is the loss scalar, not a second reduction.
+   */
+  readonly terms: Readonly<Record<string, Tensor>>;
+}
+
+/**
+ * A per-example loss ('per-example' scope): it declares only its per-row values; `defineLoss` applies the reduction
+ * once for all of them (`reducePerExample`): loss = Σ_i m_i ℓ_i / max(Σ_i m_i, 1) with the ignore mask m (M without
+ * one), each term the same mean of its rows, and `perExample` = m ⊙ ℓ.
+ */
+export interface PerExampleLossSpec<S extends OptionsSchema> extends LossSpecBase<S> {
+  readonly scope: 'per-example';
+  /** The per-row loss and parts on a prepared input with validated options. */
+  perExample(input: LossInput, options: ResolvedOptions<S>): PerExampleRows;
+}
+
+/** A batch-level loss ('batch' scope): its value couples the rows, so it reduces the batch itself. */
+export interface BatchLossSpec<S extends OptionsSchema> extends LossSpecBase<S> {
+  readonly scope: 'batch';
   /** Build the loss on a prepared input with validated options. */
   compute(input: LossInput, options: ResolvedOptions<S>): LossResult;
 }
 
-/** A loss: its declaration plus `apply` (validate options, prepare the input, compute). */
-export interface LossDefinition<S extends OptionsSchema = OptionsSchema> extends LossSpec<S> {
+/** Everything a loss file declares: a per-example form, or a batch-level `compute`. */
+export type LossSpec<S extends OptionsSchema> = PerExampleLossSpec<S> | BatchLossSpec<S>;
+
+/** A loss: its declaration plus `compute` (for every scope), `resolve` and `apply`. */
+export interface LossDefinition<S extends OptionsSchema = OptionsSchema> extends LossSpecBase<S> {
+  readonly scope: LossScope;
+  /** Per-example losses only: the declared per-row form (see `PerExampleLossSpec`); absent for batch losses. */
+  readonly perExample?: (input: LossInput, options: ResolvedOptions<S>) => PerExampleRows;
+  /** The loss on a prepared input with validated options (per-example losses: their rows, reduced). */
+  compute(input: LossInput, options: ResolvedOptions<S>): LossResult;
   /** Validate options (unknown option, bad type or range → `InvalidArgumentError` naming `name.option`). */
   resolve(options?: LossOptions<S> | Readonly<Record<string, unknown>>): ResolvedOptions<S>;
   /** The loss of `logits` ([N, C] or [N, C, d1, …]) against `targets`. */
@@ -42,17 +79,35 @@ export function termWeight(term: { readonly defaultWeight?: number }, given?: nu
   return given ?? term.defaultWeight ?? 1;
 }
 
-/** Declare a loss (identity on the spec plus `resolve`/`apply`), keeping the literal option schema type. */
+/**
+ * The reduction of every per-example loss: perExample = m ⊙ ℓ (ℓ itself without an ignore mask), loss =
+ * Σ perExample / count (`LossInput.count`: max(Σ m, 1), or M), and each term the same masked mean of its rows (a term
+ * given as `rows` is the loss itself).
+ */
+export function reducePerExample(input: LossInput, { rows, terms }: PerExampleRows): LossResult {
+  const perExample = input.masked(rows);
+  const loss = sum(perExample).div(input.count);
+  const reduced: Record<string, Tensor> = {};
+  for (const [key, part] of Object.entries(terms)) reduced[key] = part === rows ? loss : input.mean(part);
+  return { loss, terms: reduced, perExample };
+}
+
+/** Declare a loss (the spec plus `compute`/`resolve`/`apply`), keeping the literal option schema type. */
 export function defineLoss<const S extends OptionsSchema>(spec: LossSpec<S>): LossDefinition<S> {
+  const compute =
+    spec.scope === 'per-example'
+      ? (input: LossInput, options: ResolvedOptions<S>): LossResult => reducePerExample(input, spec.perExample(input, options))
+      : (input: LossInput, options: ResolvedOptions<S>): LossResult => spec.compute(input, options);
   const def: LossDefinition<S> = {
     ...spec,
+    compute,
     resolve: (options) => resolveOptions(spec.name, spec.options, options),
     apply(logits, targets, options) {
       const resolved = resolveOptions(spec.name, spec.options, options);
-      return spec.compute(LossInput.prepare(spec.name, logits, targets, spec.targets, resolved.ignoreIndex), resolved);
+      return compute(LossInput.prepare(spec.name, logits, targets, spec.targets, resolved.ignoreIndex), resolved);
     },
     applyTo(input, options) {
-      return spec.compute(input, resolveOptions(spec.name, spec.options, options));
+      return compute(input, resolveOptions(spec.name, spec.options, options));
     },
   };
   return Object.freeze(def);

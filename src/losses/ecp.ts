@@ -23,16 +23,12 @@ export const ecp = defineLoss({
   options: {
     alpha: { type: 'number', default: 0.1, min: 0, description: 'penalty weight α' },
   },
-  compute(input, { alpha }) {
+  perExample(input, { alpha }) {
     const ceRows = input.crossEntropyRows;
     const p = input.prob.clip(ECP_EPS, 1 - ECP_EPS);
     const entRows = p.mul(p.log()).sum(1).neg().div(input.classes); // mean over the C entries of the row
     const rows = ceRows.sub(entRows.mul(alpha));
-    return {
-      loss: input.mean(rows),
-      terms: { ce: input.mean(ceRows), entropy: input.mean(entRows) },
-      perExample: input.masked(rows),
-    };
+    return { rows, terms: { ce: ceRows, entropy: entRows } };
   },
 });
 

@@ -18,15 +18,11 @@ export const erl = defineLoss({
   options: {
     kappa: { type: 'number', default: 0.1, min: 0, description: 'entropy weight κ' },
   },
-  compute(input, { kappa }) {
+  perExample(input, { kappa }) {
     const ceRows = input.crossEntropyRows;
     const entRows = input.prob.mul(input.logProb).sum(1).neg();
     const rows = ceRows.sub(entRows.mul(kappa));
-    return {
-      loss: input.mean(rows),
-      terms: { ce: input.mean(ceRows), entropy: input.mean(entRows) },
-      perExample: input.masked(rows),
-    };
+    return { rows, terms: { ce: ceRows, entropy: entRows } };
   },
 });
 

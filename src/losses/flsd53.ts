@@ -21,15 +21,14 @@ export const flsd53 = defineLoss({
   options: {
     gamma: { type: 'number', default: 3, min: 0, description: 'γ for samples with p_y ≥ 0.5 (3: FLSD-53, 2: FLSD-532)' },
   },
-  compute(input, { gamma }) {
+  perExample(input, { gamma }) {
     const pY = input.crossEntropyRows.neg().exp().stopGradient();
     const below05 = pY.less(0.5).cast(input.dtype);
     const below02 = pY.less(0.2).cast(input.dtype);
     // γ_i = gamma + (3 − gamma)·[p < 0.5] + (5 − 3)·[p < 0.2]
     const gammaRows = below05.mul(3 - gamma).add(below02.mul(2)).add(gamma);
     const rows = focalRows(input, gammaRows);
-    const loss = input.mean(rows);
-    return { loss, terms: { focal: loss }, perExample: input.masked(rows) };
+    return { rows, terms: { focal: rows } };
   },
 });
 

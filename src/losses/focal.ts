@@ -21,10 +21,9 @@ export const focal = defineLoss({
   options: {
     gamma: { type: 'number', default: 3, min: 0, description: 'focusing parameter γ' },
   },
-  compute(input, { gamma }) {
+  perExample(input, { gamma }) {
     const rows = focalRows(input, gamma);
-    const loss = input.mean(rows);
-    return { loss, terms: { focal: loss }, perExample: input.masked(rows) };
+    return { rows, terms: { focal: rows } };
   },
 });
 

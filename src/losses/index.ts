@@ -17,7 +17,17 @@ export {
   describeOptions,
 } from './options.js';
 export { LossInput, rowCount, type FloatDType } from './loss-input.js';
-export { defineLoss, termWeight, type LossDefinition, type LossSpec } from './define-loss.js';
+export {
+  defineLoss,
+  reducePerExample,
+  termWeight,
+  type LossDefinition,
+  type LossSpec,
+  type LossSpecBase,
+  type PerExampleLossSpec,
+  type BatchLossSpec,
+  type PerExampleRows,
+} from './define-loss.js';
 export { LOSSES, LOSS_NAMES, lossDefinition, computeLoss, type LossName, type LossOptionsOf } from './registry.js';
 export { calibrationObjective, combineLosses, type ObjectiveSpec, type LossSpecifier } from './objective.js';
 export { CorrectnessHistory, CRL_HOST_STATE } from './crl-history.js';

@@ -25,16 +25,12 @@ export const ls = defineLoss({
     epsilon: { type: 'number', default: 0.05, min: 0, max: 1, description: 'smoothing ε' },
     variant: { type: 'choice', choices: ['uniform', 'others'], default: 'uniform', description: "'uniform': ε/C on every class; 'others': ε/(C−1) on the other classes" },
   },
-  compute(input, { epsilon, variant }) {
+  perExample(input, { epsilon, variant }) {
     const ceRows = input.crossEntropyRows;
     const negLogSum = input.logProb.sum(1).neg(); // Σ_k −log p_k
     const smoothRows = variant === 'uniform' ? negLogSum.div(input.classes) : negLogSum.sub(ceRows).div(input.classes - 1);
     const rows = ceRows.mul(1 - epsilon).add(smoothRows.mul(epsilon));
-    return {
-      loss: input.mean(rows),
-      terms: { ce: input.mean(ceRows), smoothing: input.mean(smoothRows) },
-      perExample: input.masked(rows),
-    };
+    return { rows, terms: { ce: ceRows, smoothing: smoothRows } };
   },
 });
 

@@ -22,17 +22,13 @@ export const mbls = defineLoss({
     margin: { type: 'number', default: 10, min: 0, description: 'margin m on logit distances' },
     alpha: { type: 'number', default: 0.1, min: 0, description: 'penalty weight α' },
   },
-  compute(input, { margin, alpha }) {
+  perExample(input, { margin, alpha }) {
     const z = input.logits;
     const distances = z.max(1, true).sub(z); // [M, C], ≥ 0
     const marginRows = distances.sub(margin).relu().sum(1).div(input.classes);
     const ceRows = input.crossEntropyRows;
     const rows = ceRows.add(marginRows.mul(alpha));
-    return {
-      loss: input.mean(rows),
-      terms: { ce: input.mean(ceRows), margin: input.mean(marginRows) },
-      perExample: input.masked(rows),
-    };
+    return { rows, terms: { ce: ceRows, margin: marginRows } };
   },
 });
 

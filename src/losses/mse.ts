@@ -16,10 +16,9 @@ export const mse = defineLoss({
   scope: 'per-example',
   targets: 'labels-or-soft',
   options: {},
-  compute(input) {
+  perExample(input) {
     const rows = input.prob.sub(input.targetDistribution).square().sum(1);
-    const loss = input.mean(rows);
-    return { loss, terms: { mse: loss }, perExample: input.masked(rows) };
+    return { rows, terms: { mse: rows } };
   },
 });
 

@@ -16,11 +16,10 @@ export const softCe = defineLoss({
   scope: 'per-example',
   targets: 'labels-or-soft',
   options: {},
-  compute(input) {
+  perExample(input) {
     if (!input.soft) invalidArgument('soft-ce: targets', 'soft targets { soft: q̃ [N, C] }', 'integer labels only');
     const rows = input.crossEntropyRows;
-    const loss = input.mean(rows);
-    return { loss, terms: { ce: loss }, perExample: input.masked(rows) };
+    return { rows, terms: { ce: rows } };
   },
 });
 

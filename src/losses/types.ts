@@ -51,7 +51,10 @@ export interface LossResult {
    * loss documents how `loss` is built from its terms.
    */
   readonly terms: Readonly<Record<string, Tensor>>;
-  /** Per-example losses: per-example losses only, shape [M] (0 at ignored positions); loss = their masked mean. */
+  /**
+   * Per-example losses only (set by `defineLoss` from the loss's declared rows): the loss of each row, shape [M]
+   * (0 at ignored positions); loss = their mean over the counted rows.
+   */
   readonly perExample?: Tensor;
 }
 
@@ -69,7 +72,8 @@ export interface CommonLossOptions {
 export type LossRole = 'primary' | 'combined' | 'term';
 
 /**
- * - 'per-example': a mean of independent per-example values (the batch only averages).
+ * - 'per-example': a mean of independent per-example values (the batch only averages). Such a loss declares only its
+ *   rows (`perExample` in `defineLoss`); the ignore mask and the mean are applied once, by `defineLoss`.
  * - 'batch': a batch-level regulariser whose value couples the examples of the batch (bin statistics, kernels,
  *   class frequencies, pairs); its value depends on the batch composition and size.
  */

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LOSSES, type LossName } from '../../src/losses/index.js';
+import type { Tensor } from '../../src/engine/index.js';
+import { LOSSES, LOSS_NAMES, type LossName, type LossTargets } from '../../src/losses/index.js';
 import { assertClose, denseToRows, evalLoss, randomCase, randomSoft, toRows, type LossCase } from './helpers.js';
 import * as naive from './naive.js';
 
@@ -19,17 +20,34 @@ const DENSE = (() => {
   return { ...c, labels };
 })();
 const HISTORY = [3, 0, 1, 2, 3, 3, 1, 0, 2, 2];
+/** Soft targets for SMALL/CONFIDENT ([N, C] rows) and for DENSE (laid out like its logits, [N, C, H, W]). */
+const SOFT = { small: randomSoft(14, 10, 5), confident: randomSoft(15, 8, 7), dense: denseLayout(randomSoft(16, 18, 4), DENSE.shape) };
 
-type Naive = (rows: naive.Rows, y: number[], counts?: number[]) => number;
+/** Rows [M, C] (row order (n, h, w)) laid out as [N, C, H, W] row-major. */
+function denseLayout(rows: Float64Array, shape: readonly number[]): Float64Array {
+  const [n, c] = shape as [number, number];
+  const s = shape.slice(2).reduce((a, b) => a * b, 1);
+  const out = new Float64Array(rows.length);
+  for (let i = 0; i < n; i++) for (let p = 0; p < s; p++) for (let k = 0; k < c; k++) out[(i * c + k) * s + p] = rows[(i * s + p) * c + k]!;
+  return out;
+}
+
+/** The naive value on the counted rows; `q` are the soft targets of those rows for a `soft` case. */
+type Naive = (rows: naive.Rows, y: number[], counts?: number[], q?: naive.Rows) => number;
 interface Row {
   name: LossName;
   options: Record<string, unknown>;
   naive: Naive;
+  /** Also on DENSE with ignored positions. */
   dense?: boolean;
+  /** Run on soft targets (with labels only on DENSE, to mark the ignored positions). */
+  soft?: boolean;
 }
 
 const ROWS: Row[] = [
   { name: 'ce', options: {}, naive: (r, y) => naive.ce(r, y), dense: true },
+  { name: 'ce', options: {}, naive: (r, _y, _h, q) => naive.softCe(r, q!), dense: true, soft: true },
+  { name: 'soft-ce', options: {}, naive: (r, _y, _h, q) => naive.softCe(r, q!), dense: true, soft: true },
   { name: 'ls', options: { epsilon: 0.1 }, naive: (r, y) => naive.ls(r, y, 0.1), dense: true },
   { name: 'ls', options: { epsilon: 0.2, variant: 'others' }, naive: (r, y) => naive.ls(r, y, 0.2, 'others'), dense: true },
   { name: 'focal', options: { gamma: 3 }, naive: (r, y) => naive.focal(r, y, 3), dense: true },
@@ -64,31 +82,47 @@ const ROWS: Row[] = [
   { name: 's-avuc', options: { kappa: 0.2, temperature: 0.5 }, naive: (r, y) => naive.sAvuc(r, y, 0.2, 0.5) },
 ];
 
+/** The targets of `row` on a traced case: CRL gets its history; a soft row its soft targets (labels only to mark ignored positions). */
+function targetsOf(name: LossName, t: LossTargets & { counts?: Tensor }, soft: boolean, ignoreIndex?: number): LossTargets {
+  if (soft) return ignoreIndex === undefined ? { soft: t.soft! } : { soft: t.soft!, labels: t.labels! };
+  return name === 'crl' ? { labels: t.labels!, history: { counts: t.counts!, epochs: 3 } } : { labels: t.labels! };
+}
+
 function run(row: Row, c: LossCase & { labels: ArrayLike<number> }, ignoreIndex?: number): number {
   const options = ignoreIndex === undefined ? row.options : { ...row.options, ignoreIndex };
-  return evalLoss((z, t) => LOSSES[row.name].apply(z, row.name === 'crl' ? { ...t, history: { counts: t.counts!, epochs: 3 } } : t, options as never), c).loss;
+  return evalLoss((z, t) => LOSSES[row.name].apply(z, targetsOf(row.name, t, row.soft === true, ignoreIndex), options as never), c).loss;
 }
 
 for (const row of ROWS) {
-  const label = `${row.name} ${JSON.stringify(row.options)}`;
+  const label = `${row.name} ${JSON.stringify(row.options)}${row.soft ? ' (soft targets)' : ''}`;
   test(`${label} equals the naive float64 formula on moderate and confident logits`, () => {
-    for (const c of [SMALL, CONFIDENT]) {
+    for (const [c, q] of [[SMALL, SOFT.small], [CONFIDENT, SOFT.confident]] as const) {
       const counts = HISTORY.slice(0, c.shape[0]);
-      const got = run(row, { ...c, counts });
-      const want = row.naive(toRows(c.logits, c.shape[1]!), Array.from(c.labels), counts);
+      const got = run(row, { ...c, counts, ...(row.soft ? { soft: q } : {}) });
+      const want = row.naive(toRows(c.logits, c.shape[1]!), Array.from(c.labels), counts, toRows(q, c.shape[1]!));
       assertClose(got, want, 1e-10, label, 1e-13);
     }
   });
   if (row.dense) {
     test(`${label} on dense [N, C, H, W] logits with ignored pixels equals the formula on the counted pixels only`, () => {
       const rows = denseToRows(DENSE.logits, DENSE.shape);
+      const qRows = denseToRows(SOFT.dense, DENSE.shape);
       const kept = rows.map((_, i) => i).filter((i) => DENSE.labels[i] !== 255);
-      const got = run(row, DENSE, 255);
-      const want = row.naive(kept.map((i) => rows[i]!), kept.map((i) => DENSE.labels[i]!));
+      const got = run(row, { ...DENSE, ...(row.soft ? { soft: SOFT.dense } : {}) }, 255);
+      const want = row.naive(kept.map((i) => rows[i]!), kept.map((i) => DENSE.labels[i]!), undefined, kept.map((i) => qRows[i]!));
       assertClose(got, want, 1e-10, label, 1e-13);
     });
   }
 }
+
+test('every registered loss has a reference-value case above, and every per-example loss one on dense logits with ignored positions', () => {
+  for (const name of LOSS_NAMES) {
+    assert.ok(ROWS.some((r) => r.name === name), `${name}: no reference-value case in values.test.ts ROWS`);
+    if (LOSSES[name].scope === 'per-example') {
+      assert.ok(ROWS.some((r) => r.name === name && r.dense), `${name}: per-example, but no dense case with ignored positions in ROWS`);
+    }
+  }
+});
 
 test('losses that take soft targets equal their formula with soft targets (and mixup accuracy λ·1[ŷ=y1] + (1−λ)·1[ŷ=y2])', () => {
   const c = SMALL;
@@ -143,9 +177,17 @@ test('hand-worked tiny cases: CE, focal, MbLS, MDCA, DCA and ARC on two samples 
   assertClose(value('mmce'), (0.0625 + 0.64 - 0.4 * Math.exp(-0.125)) / 4, 1e-14, 'mmce');
 });
 
-test('per-example losses return per-example values whose masked mean is the loss', () => {
-  for (const name of ['ce', 'focal', 'ls', 'mbls', 'acls', 'cpc', 'ecp', 'erl', 'mse', 'flsd53'] as LossName[]) {
-    const r = evalLoss((z, t) => LOSSES[name].apply(z, t, { ignoreIndex: 255 }), DENSE);
+/** Loss `name` with default options on a case; soft-ce gets the case's soft targets, CRL a history. */
+function evalDefault(name: LossName, c: LossCase, ignoreIndex?: number) {
+  const soft = name === 'soft-ce';
+  return evalLoss((z, t) => LOSSES[name].apply(z, targetsOf(name, t, soft, ignoreIndex), (ignoreIndex === undefined ? {} : { ignoreIndex }) as never), c);
+}
+
+test('per-example losses (from the registry) return per-example values whose masked mean is the loss', () => {
+  const perExample = LOSS_NAMES.filter((name) => LOSSES[name].scope === 'per-example');
+  assert.ok(perExample.length >= 10);
+  for (const name of perExample) {
+    const r = evalDefault(name, { ...DENSE, soft: SOFT.dense }, 255);
     assert.ok(r.perExample, name);
     assert.equal(r.perExample!.length, 18);
     let s = 0;
@@ -158,9 +200,25 @@ test('per-example losses return per-example values whose masked mean is the loss
       }
     });
     assertClose(s / n, r.loss, 1e-12, name);
-    assert.equal(LOSSES[name].scope, 'per-example');
   }
-  for (const name of ['mmce', 'mmce-weighted', 'mdca', 'dca', 'arc', 'sb-ece-bin', 'sb-ece-lb', 'avuc', 'avuc-gs', 's-avuc', 'crl'] as LossName[]) {
-    assert.equal(LOSSES[name].scope, 'batch', name);
+});
+
+test("each registered loss's scope is what it does: a per-example loss's value for a row does not depend on the other rows of the batch; batch losses return no per-example values", () => {
+  const [n, k] = SMALL.shape as [number, number];
+  for (const name of LOSS_NAMES) {
+    const whole = evalDefault(name, { ...SMALL, soft: SOFT.small, counts: HISTORY });
+    if (LOSSES[name].scope === 'batch') {
+      assert.equal(whole.perExample, undefined, `${name}: a batch loss returns no per-example values`);
+      continue;
+    }
+    assert.ok(whole.perExample && whole.perExample.length === n, name);
+    for (let i = 0; i < n; i++) {
+      const one = { shape: [1, k], logits: SMALL.logits.slice(i * k, (i + 1) * k), labels: SMALL.labels.slice(i, i + 1), soft: SOFT.small.slice(i * k, (i + 1) * k) };
+      assertClose(whole.perExample[i]!, evalDefault(name, one).loss, 1e-12, `${name}: row ${i} alone`, 1e-15);
+    }
   }
+  // the batch terms do couple the rows (so the check above can tell the two scopes apart)
+  const mdca = evalDefault('mdca', SMALL).loss;
+  const rowsAlone = Array.from({ length: n }, (_, i) => evalDefault('mdca', { shape: [1, k], logits: SMALL.logits.slice(i * k, (i + 1) * k), labels: SMALL.labels.slice(i, i + 1) }).loss);
+  assert.ok(Math.abs(mdca - rowsAlone.reduce((a, b) => a + b, 0) / n) > 1e-3, 'MDCA of the batch is not the mean of per-row MDCA');
 });

@@ -2,16 +2,26 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { generatedSections, updateGeneratedSections } from '../../src/cli/docs/generated-tables.js';
+import { GENERATED_FILES, generatedSections, updateGeneratedSections } from '../../src/cli/docs/generated-tables.js';
+import { LOSS_NAMES } from '../../src/losses/index.js';
 
-const README = fileURLToPath(new URL('../../../README.md', import.meta.url));
+const ROOT = new URL('../../../', import.meta.url);
 
 test('the README sections generated from the registries are up to date (npm run docs rewrites them)', () => {
-  const text = readFileSync(README, 'utf8');
+  const texts = GENERATED_FILES.map((path) => readFileSync(fileURLToPath(new URL(path, ROOT)), 'utf8'));
   for (const [name, content] of Object.entries(generatedSections())) {
-    assert.ok(text.includes(`<!-- generated:${name} -->\n${content}\n<!-- /generated:${name} -->`), `README section ${name} is out of date: run npm run docs`);
+    const where = GENERATED_FILES.filter((_, i) => texts[i]!.includes(`<!-- generated:${name} -->\n${content}\n<!-- /generated:${name} -->`));
+    assert.equal(where.length, 1, `section ${name} is out of date (or in no file / several): run npm run docs`);
   }
-  assert.equal(updateGeneratedSections(text), text);
+  texts.forEach((text, i) => assert.equal(updateGeneratedSections(text), text, GENERATED_FILES[i]));
+});
+
+test('the generated loss tables list every registered loss once', () => {
+  const sections = generatedSections();
+  for (const name of LOSS_NAMES) {
+    assert.equal(sections['losses']!.split('\n').filter((row) => row.startsWith(`| \`${name}\` |`)).length, 1, `losses table: ${name}`);
+    assert.equal(sections['loss-roles']!.split(`\`${name}\``).length, 2, `loss-roles table: ${name}`);
+  }
 });
 
 test('updateGeneratedSections replaces only the delimited text', () => {

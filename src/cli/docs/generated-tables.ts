@@ -1,11 +1,14 @@
 import { METRICS, type MetricDefinition } from '../../metrics/index.js';
+import { termWeight } from '../../losses/define-loss.js';
+import type { OptionSpec } from '../../losses/options.js';
+import { LOSSES, LOSS_NAMES } from '../../losses/registry.js';
 import { calibratorsTable } from './calibrator-docs.js';
 
 /**
  * README sections generated from the registries, so a metric, calibrator or loss added to its registry reaches
  * the docs without editing them by hand: each is delimited by `<!-- generated:NAME -->` and
- * `<!-- /generated:NAME -->`; `npm run docs` rewrites them and test/readme/generated-tables.test.ts fails while
- * the README is out of date.
+ * `<!-- /generated:NAME -->` in one of `GENERATED_FILES`; `npm run docs` rewrites them and
+ * test/readme/generated-tables.test.ts fails while a file is out of date.
  */
 
 /** The `calib eval` metric table: JSON key, table label and what it measures. */
@@ -14,9 +17,51 @@ export function metricsTable(): string {
   return ['| `--json` key | table row | what |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
+/** `text` safe inside a Markdown table cell (a literal `|` would end the cell). */
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|');
+}
+
+/** One option of a loss for the table: `name` choices (default): description. */
+function optionCell(name: string, spec: OptionSpec): string {
+  const d = spec.type === 'number-list' ? spec.default.join(',') : String(spec.default);
+  const choices = spec.type === 'choice' ? ` ${spec.choices.join('|')}` : '';
+  return cell(`\`${name}\`${choices} (${d}): ${spec.description}`);
+}
+
+/**
+ * The `calib loss` / `calib train --loss` table: every loss of the registry (src/losses/registry.ts) with its role
+ * and scope (a term's default weight β), its title and its options with their defaults.
+ */
+export function lossesTable(): string {
+  const rows = LOSS_NAMES.map((name) => {
+    const def = LOSSES[name];
+    const role = def.role === 'term' ? `term (β ${termWeight(def)})` : def.role;
+    const options = Object.entries(def.options).map(([key, spec]) => optionCell(key, spec as OptionSpec));
+    return `| \`${name}\` | ${role}, ${def.scope} | ${cell(def.title)} | ${options.length ? options.join('<br>') : 'none'} |`;
+  });
+  return ['| name | role, scope | what | options (default) |', '| --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+/** src/losses/README.md: the loss names by role and scope (registry order). */
+export function lossRolesTable(): string {
+  const heads = { primary: 'primary', combined: 'combined: CE + own term', term: 'term, used as primary + β·term' } as const;
+  const rows: string[] = [];
+  for (const role of Object.keys(heads) as (keyof typeof heads)[]) {
+    for (const scope of ['per-example', 'batch'] as const) {
+      const names = LOSS_NAMES.filter((name) => LOSSES[name].role === role && LOSSES[name].scope === scope);
+      if (names.length) rows.push(`| ${heads[role]} | ${scope} | ${names.map((name) => `\`${name}\``).join(', ')} |`);
+    }
+  }
+  return ['| role | scope | names |', '| --- | --- | --- |', ...rows].join('\n');
+}
+
+/** The files with generated sections, relative to the repository root (`npm run docs` rewrites each). */
+export const GENERATED_FILES: readonly string[] = ['README.md', 'src/losses/README.md'];
+
 /** Every generated section by name. */
 export function generatedSections(): Readonly<Record<string, string>> {
-  return { metrics: metricsTable(), calibrators: calibratorsTable() };
+  return { metrics: metricsTable(), calibrators: calibratorsTable(), losses: lossesTable(), 'loss-roles': lossRolesTable() };
 }
 
 /** `text` with each generated section replaced by its current content (sections absent from `text` are skipped). */

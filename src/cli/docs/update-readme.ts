@@ -1,13 +1,16 @@
 /**
- * `npm run docs`: rewrite the generated sections of README.md (generated-tables.ts) from the registries.
- * Run from the repository root after adding a metric, a calibrator or a loss.
+ * `npm run docs`: rewrite the generated sections (generated-tables.ts) of README.md and src/losses/README.md (or of
+ * the files given as arguments) from the registries. Run from the repository root after adding a metric, a
+ * calibrator or a loss.
  */
 import { readFileSync } from 'node:fs';
 import { atomicWriteFile } from '../../util/atomic-write.js';
-import { updateGeneratedSections } from './generated-tables.js';
+import { GENERATED_FILES, updateGeneratedSections } from './generated-tables.js';
 
-const path = process.argv[2] ?? 'README.md';
-const before = readFileSync(path, 'utf8');
-const after = updateGeneratedSections(before);
-if (after !== before) await atomicWriteFile(path, after);
-process.stdout.write(after === before ? `${path}: generated sections up to date\n` : `${path}: generated sections rewritten\n`);
+const paths = process.argv.length > 2 ? process.argv.slice(2) : GENERATED_FILES;
+for (const path of paths) {
+  const before = readFileSync(path, 'utf8');
+  const after = updateGeneratedSections(before);
+  if (after !== before) await atomicWriteFile(path, after);
+  process.stdout.write(after === before ? `${path}: generated sections up to date\n` : `${path}: generated sections rewritten\n`);
+}
