@@ -1,5 +1,5 @@
 import { expShifted, rowMax } from './softmax.js';
-import { type Labels, type PredictionKind, requireLabels, requireMatrix, requirePredictionKind, requirePredictionValues } from './validation.js';
+import { type Labels, type PredictionKind, requirePredictionKind, requirePredictionsAndLabels } from './validation.js';
 import type { Matrix } from '../util/matrix.js';
 
 /**
@@ -10,9 +10,7 @@ import type { Matrix } from '../util/matrix.js';
  */
 export function topLabel(predictions: Matrix, labels: Labels, input: PredictionKind): { confidence: Float64Array; correct: Uint8Array } {
   requirePredictionKind(input);
-  requireMatrix(predictions);
-  requirePredictionValues(predictions, input);
-  requireLabels(labels, predictions.rows, predictions.cols);
+  requirePredictionsAndLabels(predictions, labels, input);
   const { rows, cols, data } = predictions;
   const confidence = new Float64Array(rows);
   const correct = new Uint8Array(rows);
