@@ -17,10 +17,8 @@ import { fileURLToPath } from 'node:url';
 const SRC_TIERS: readonly (readonly string[])[] = [
   ['util'],
   ['engine', 'io', 'metrics'],
-  ['nn', 'optim', 'losses', 'posthoc', 'report'],
-  ['deploy'],
-  ['data'], // data/tiny-imagenet.ts decodes JPEGs with deploy/image-folder.ts
-  ['augment'],
+  ['nn', 'optim', 'losses', 'posthoc', 'report', 'data'],
+  ['augment', 'deploy'],
   ['train'],
   ['suite'],
   ['cli'],
