@@ -14,11 +14,15 @@ import type { Matrix } from '../util/matrix.js';
 import { Random } from '../util/random.js';
 import { fixed, formatTable, percent } from './format-table.js';
 import type { InputChunk } from './inputs.js';
+import type { BootstrapIntervals, MetricIntervals } from '../report/metrics-json.js';
+
+export { metricsJson, type BootstrapIntervals, type MetricIntervals } from '../report/metrics-json.js';
 
 /**
  * Computing and presenting the metrics of `calib eval` (and the before/after table of `calib demo`): streaming
  * evaluation into the metrics layer's `CalibrationAccumulator`, percentile-bootstrap intervals for every metric
- * at once, the human table (calibration errors in %) and the JSON object (fractions, snake_case keys).
+ * at once and the human table (calibration errors in %); the JSON object (fractions, snake_case keys) is
+ * report/metrics-json.ts's `metricsJson`, re-exported here.
  */
 
 export interface EvalSettings {
@@ -51,17 +55,6 @@ export async function evaluateChunks(
   for await (const chunk of chunks) accumulator.update(chunk.matrix, chunk.labels);
   return { metrics: accumulator.compute(), accumulator };
 }
-
-/** Percentile-bootstrap interval of each metric. */
-/** Percentile-bootstrap intervals of named metrics. */
-export interface BootstrapIntervals<K extends string> {
-  readonly resamples: number;
-  readonly seed: number;
-  readonly level: number;
-  readonly intervals: Readonly<Record<K, readonly [number, number]>>;
-}
-
-export type MetricIntervals = BootstrapIntervals<MetricName>;
 
 export const MAX_BOOTSTRAP_RESAMPLES = 100_000;
 
@@ -142,37 +135,4 @@ export function formatMetricsTable(metrics: CalibrationMetrics, intervals?: Metr
 /** A before/after comparison table (e.g. before and after recalibration). */
 export function formatComparisonTable(columns: readonly string[], results: readonly CalibrationMetrics[], names: readonly MetricName[] = METRIC_NAMES): string {
   return formatTable(['metric', ...columns], names.map((m) => [METRIC_DISPLAY[m].label, ...results.map((r) => showMetric(m, r[m]))]));
-}
-
-/** JSON numbers: NaN and ±Infinity become null (JSON has no such values). */
-function jsonNumber(value: number): number | null {
-  return Number.isFinite(value) ? value : null;
-}
-
-/**
- * The `--json` object: every metric as a fraction under its snake_case name, then the settings and sizes
- * (n, classes, bins, convention, input, ...), then `bootstrap` when intervals were computed.
- */
-export function metricsJson(metrics: CalibrationMetrics, settings: EvalSettings, intervals?: MetricIntervals): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const m of METRIC_NAMES) out[m] = jsonNumber(metrics[m]);
-  out['sweep_bins'] = metrics.sweep_bins;
-  out['n'] = metrics.n;
-  out['classes'] = metrics.classes;
-  out['bins'] = metrics.bins;
-  out['convention'] = metrics.convention;
-  out['input'] = settings.input;
-  out['adaptive_binning'] = metrics.adaptive_binning;
-  out['ece_lb_p'] = metrics.ece_lb_p;
-  out['marginal_binning'] = metrics.marginal_binning;
-  out['marginal_debiased'] = metrics.marginal_debiased;
-  if (intervals) {
-    out['bootstrap'] = {
-      resamples: intervals.resamples,
-      seed: intervals.seed,
-      level: intervals.level,
-      intervals: Object.fromEntries(METRIC_NAMES.map((m) => [m, intervals.intervals[m].map(jsonNumber)])),
-    };
-  }
-  return out;
 }

@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decodeImage, toPlanes } from '../deploy/image-folder.js';
+import { decodeImage, toPlanes } from './decode-image.js';
 import { describe, invalidArgument, requireNumber } from '../util/errors.js';
 import { DatasetNotFoundError } from './dataset-not-found.js';
 import { imageDataset, type DatasetSplits, type ImageDataset } from './dataset.js';

@@ -1,3 +1,4 @@
+import { argmaxRow } from '../util/argmax.js';
 import { describe, invalidArgument, requireNumber } from '../util/errors.js';
 import type { HostStateDeclaration, LossHostState } from './host-state.js';
 
@@ -88,9 +89,7 @@ export function correctRows(logits: Float32Array, labels: Int32Array): Uint8Arra
   const classes = logits.length / b;
   const out = new Uint8Array(b);
   for (let i = 0; i < b; i++) {
-    let arg = 0;
-    for (let k = 1; k < classes; k++) if (logits[i * classes + k]! > logits[i * classes + arg]!) arg = k;
-    out[i] = arg === labels[i] ? 1 : 0;
+    out[i] = argmaxRow(logits, i * classes, classes) === labels[i] ? 1 : 0;
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import type { Tensor } from '../engine/index.js';
 import { defineLoss } from './define-loss.js';
-import { mmceKernel } from './mmce.js';
+import { MMCE_TERM, mmceKernel } from './mmce.js';
 import type { LossOptions } from './options.js';
 import type { LossResult, LossTargetsLike } from './types.js';
 
@@ -21,11 +21,7 @@ export const MMCE_WEIGHTED_EPS = Object.freeze({ normaliser: 1e-5, sqrt: 1e-10 }
 export const mmceWeighted = defineLoss({
   name: 'mmce-weighted',
   title: 'Weighted MMCE (correct weighted by 1 − c, incorrect by c; official code normalisation)',
-  role: 'term',
-  defaultWeight: 2, // focal-calibration code (torrvision/focal_calibration), the weight its MMCE runs use
-  scope: 'batch',
-  targets: 'labels-or-soft',
-  options: {},
+  ...MMCE_TERM,
   compute(input) {
     const kernel = mmceKernel(input, 'mmce-weighted');
     const m = input.rows;

@@ -25,6 +25,13 @@ export function mmceKernel(input: LossInput, loss: string): Tensor {
 }
 
 /**
+ * The declaration both MMCE terms share: batch-level terms (O(M²)) on labels or soft targets, no options, default
+ * weight β = 2, the value of the focal-calibration code's MMCE runs (torrvision/focal_calibration; the MDCA script
+ * uses 4).
+ */
+export const MMCE_TERM = { role: 'term', defaultWeight: 2, scope: 'batch', targets: 'labels-or-soft', options: {} } as const;
+
+/**
  * MMCE, maximum mean calibration error (Kumar, Sarawagi & Jain, ICML 2018), unweighted, as in the
  * focal-calibration/MbLS code (`MMCE`; METHODS.md § Secondary terms):
  *   MMCE = Σ_{i,j} (a_i − c_i)(a_j − c_j) k(c_i, c_j) / M²,  k(x, x') = exp(−|x − x'| / 0.4),
@@ -35,11 +42,7 @@ export function mmceKernel(input: LossInput, loss: string): Tensor {
 export const mmce = defineLoss({
   name: 'mmce',
   title: 'MMCE Σ (a_i − c_i)(a_j − c_j) k(c_i, c_j)/N², Laplacian kernel width 0.4 (Kumar et al. 2018)',
-  role: 'term',
-  defaultWeight: 2, // focal-calibration code (torrvision/focal_calibration), the weight its MMCE runs use
-  scope: 'batch',
-  targets: 'labels-or-soft',
-  options: {},
+  ...MMCE_TERM,
   compute(input) {
     const kernel = mmceKernel(input, 'mmce');
     const d = input.masked(input.correct.sub(input.confidence)).reshape([input.rows, 1]); // [M, 1]

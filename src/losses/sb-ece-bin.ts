@@ -1,5 +1,5 @@
 import type { Tensor } from '../engine/index.js';
-import { SB_ECE_DEFAULTS, sbEceBinCenters } from '../posthoc/sb-ece.js';
+import { SB_ECE_DEFAULTS, sbEceBinCenters } from '../metrics/soft-binned-ece.js';
 import { defineLoss } from './define-loss.js';
 import type { LossOptions } from './options.js';
 import { gapPower, pthRoot, SOFT_BIN_OPTIONS, softBinMembership } from './soft-bins.js';
@@ -7,7 +7,7 @@ import type { LossResult, LossTargetsLike } from './types.js';
 
 /**
  * Soft-binned ECE, SB-ECE_bin,p (Karandikar et al. NeurIPS 2021, eq. 11; caltrain `get_soft_binning_ece_tensor`;
- * METHODS.md § Secondary terms). The one host definition is `softBinnedEce` in src/posthoc/sb-ece.ts (used by the
+ * METHODS.md § Secondary terms). The one host definition is `softBinnedEce` in src/metrics/soft-binned-ece.ts (used by the
  * TS-SB-ECE calibrator); this is the same formula on engine tensors, with its constants (ξ_j = (j − ½)/M, ε = 1e−5,
  * defaults M = 15, T = 0.01, p = 2) taken from there:
  *   u_ij = softmax_j(−(c_i − ξ_j)²/T),  s_j = Σ_i u_ij,

@@ -1,5 +1,5 @@
 import type { Tensor } from '../engine/index.js';
-import { SB_ECE_DEFAULTS, sbEceBinCenters } from '../posthoc/sb-ece.js';
+import { SB_ECE_DEFAULTS, sbEceBinCenters } from '../metrics/soft-binned-ece.js';
 import { defineLoss } from './define-loss.js';
 import type { LossOptions } from './options.js';
 import { gapPower, pthRoot, SOFT_BIN_OPTIONS, softBinMembership } from './soft-bins.js';
@@ -25,7 +25,7 @@ export function labelBinnedCodeCenters(bins: number, classes: number): Float64Ar
  *   or its p-th root (root = true: the paper's eq. 12).
  * Differences between the code and the paper, kept from the code by default: the centres ξ_j are the midpoints of
  * M equal bins over [1/C, 1] (anchors 'code'), not over [0, 1] (anchors 'unit': ξ_j = (j − ½)/M, the shared SB-ECE
- * centres of src/posthoc/sb-ece.ts); the memberships are mixed with ε/M; no root. Gradients flow through c in u, A
+ * centres of src/metrics/soft-binned-ece.ts); the memberships are mixed with ε/M; no root. Gradients flow through c in u, A
  * and |A − c|; a carries none. Batch-level. Terms: { sbece } (= loss). Defaults M = 15, T = 0.01, p = 2.
  */
 export const sbEceLb = defineLoss({

@@ -1,11 +1,11 @@
 import { constant, type Tensor } from '../engine/index.js';
-import { SB_ECE_DEFAULTS } from '../posthoc/sb-ece.js';
+import { SB_ECE_DEFAULTS } from '../metrics/soft-binned-ece.js';
 import type { NumberOption } from './options.js';
 
 /** Smallest value of Σ w |Δ|^p before the 1/p root (keeps the root's gradient finite at a perfect score). */
 export const SB_ECE_ROOT_FLOOR = 1e-30;
 
-/** The options every soft-binned ECE loss takes (defaults from src/posthoc/sb-ece.ts: M = 15, T = 0.01, p = 2). */
+/** The options every soft-binned ECE loss takes (defaults from src/metrics/soft-binned-ece.ts: M = 15, T = 0.01, p = 2). */
 export const SOFT_BIN_OPTIONS = {
   bins: { type: 'number', default: SB_ECE_DEFAULTS.bins, min: 1, integer: true, description: 'number of soft bins M' },
   temperature: { type: 'number', default: SB_ECE_DEFAULTS.softBinTemperature, min: 0, exclusiveMin: true, description: 'soft-binning temperature T' },

@@ -5,14 +5,7 @@ import { compensatedValues, mergeCompensated } from './compensated-sum.js';
 import { requireStateArray, requireStateObject } from './accumulator-state.js';
 import { debiasedSquaredError } from './debiased-ece.js';
 import { expShifted, rowMax } from './softmax.js';
-import {
-  type Labels,
-  type PredictionKind,
-  requireLabels,
-  requireMatrix,
-  requirePredictionKind,
-  requirePredictionValues,
-} from './validation.js';
+import { type Labels, type PredictionKind, requirePredictionKind, requirePredictionsAndLabels } from './validation.js';
 import { describe, invalidArgument, requireNumber } from '../util/errors.js';
 import type { FloatArray, Matrix } from '../util/matrix.js';
 
@@ -64,11 +57,7 @@ export class ClasswiseAccumulator {
   /** Add a chunk: predictions N × C (logits or probabilities), labels [N]. Validated before any state changes. */
   update(predictions: Matrix, labels: Labels, input: PredictionKind = 'probabilities'): void {
     requirePredictionKind(input);
-    requireMatrix(predictions);
-    if (predictions.cols !== this.classes)
-      invalidArgument('predictions.cols', `${this.classes} classes`, describe(predictions.cols));
-    requirePredictionValues(predictions, input);
-    requireLabels(labels, predictions.rows, this.classes);
+    requirePredictionsAndLabels(predictions, labels, input, { classes: this.classes });
     const { rows, cols, data } = predictions;
     for (let i = 0; i < rows; i++) {
       const off = i * cols;

@@ -1,6 +1,6 @@
 import { sortTopLabel, type SortedTopLabel } from './sorted-top-label.js';
 import { requireTopLabel } from './validation.js';
-import { pav } from '../posthoc/isotonic-regression.js';
+import { pav } from '../util/pav.js';
 import { invalidArgument } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
 import { defineMetric } from './metric-definition.js';

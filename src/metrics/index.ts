@@ -22,6 +22,7 @@ export { argsortStable } from './argsort.js';
 export { type BinSums, equalWidthBinSums, binnedCalibrationError, maximumBinGap, overconfidenceFromBins } from './bin-statistics.js';
 export { softmax, logSoftmax } from './softmax.js';
 export { PROBABILITY_SUM_TOLERANCE, type PredictionKind, type Labels } from './validation.js';
+export { softBinnedEce, sbEceBinCenters, SB_ECE_DEFAULTS, type SoftBinnedEceOptions } from './soft-binned-ece.js';
 export { expectedCalibrationError, maximumCalibrationError, overconfidenceError, type EceOptions, type EqualWidthOptions } from './ece.js';
 export { labelBinnedCalibrationError } from './label-binned-ece.js';
 export { adaptiveCalibrationError, type AdaptiveScheme, type AdaptiveEceOptions } from './adaptive-ece.js';

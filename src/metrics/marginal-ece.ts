@@ -4,14 +4,7 @@ import { DEFAULT_CONVENTION, requireBins, requireConvention } from './binning.js
 import { ClasswiseAccumulator, classPower } from './classwise-accumulator.js';
 import { midpointBinSums } from './debiased-ece.js';
 import { softmax } from './softmax.js';
-import {
-  type Labels,
-  type PredictionKind,
-  requireLabels,
-  requireMatrix,
-  requirePredictionKind,
-  requirePredictionValues,
-} from './validation.js';
+import { type Labels, type PredictionKind, requirePredictionKind, requirePredictionsAndLabels } from './validation.js';
 import { describe, invalidArgument, requireNumber } from '../util/errors.js';
 import type { FloatArray, Matrix } from '../util/matrix.js';
 
@@ -55,10 +48,7 @@ export function marginalCalibrationError(predictions: Matrix, labels: Labels, op
   const p = requireNumber('p', options.p ?? 2, { min: 1 });
   if (debias && p !== 2) invalidArgument('p', '2 when debias is true (the debiased estimator is the ℓ2 one)', describe(p));
   const convention = requireConvention(options.convention ?? DEFAULT_CONVENTION);
-  requireMatrix(predictions);
-  if (predictions.rows < 1) invalidArgument('predictions', 'at least one sample', '0 samples');
-  requirePredictionValues(predictions, input);
-  requireLabels(labels, predictions.rows, predictions.cols);
+  requirePredictionsAndLabels(predictions, labels, input, { nonEmpty: true });
   if (binning === 'equal-width') {
     const state = new ClasswiseAccumulator({ classes: predictions.cols, bins, convention });
     state.update(predictions, labels, input);

@@ -29,34 +29,37 @@ export function expShifted(z: FloatArray, offset: number, classes: number, m: nu
   return s;
 }
 
-/** Row-wise softmax of an N × C logit matrix (finite values), float64 output of the same shape. */
-export function softmax(logits: Matrix): Matrix<Float64Array> {
+/**
+ * Validate `logits` (N × C, finite) and build an N × C float64 matrix row by row: for the row at offset `off`,
+ * e_k = exp(z_k − m) goes to `e` (m the row max, s = Σ_k e_k) and `write` fills out[off .. off + C).
+ */
+function mapShiftedRows(logits: Matrix, write: (out: Float64Array, off: number, e: Float64Array, m: number, s: number) => void): Matrix<Float64Array> {
   requireMatrix(logits, 'logits');
   requirePredictionValues(logits, 'logits', 'logits');
   const { rows, cols, data } = logits;
   const out = new Float64Array(rows * cols);
-  const row = new Float64Array(cols);
+  const e = new Float64Array(cols);
   for (let i = 0; i < rows; i++) {
     const off = i * cols;
-    const s = expShifted(data, off, cols, rowMax(data, off, cols), row);
-    const inv = 1 / s;
-    for (let k = 0; k < cols; k++) out[off + k] = row[k]! * inv;
+    const m = rowMax(data, off, cols);
+    write(out, off, e, m, expShifted(data, off, cols, m, e));
   }
   return { rows, cols, data: out };
 }
 
+/** Row-wise softmax of an N × C logit matrix (finite values), float64 output of the same shape. */
+export function softmax(logits: Matrix): Matrix<Float64Array> {
+  return mapShiftedRows(logits, (out, off, e, _m, s) => {
+    const inv = 1 / s;
+    for (let k = 0; k < e.length; k++) out[off + k] = e[k]! * inv;
+  });
+}
+
 /** Row-wise log-softmax: log p_ik = (z_ik − m_i) − log s_i, exact for |z| in the thousands. Shape N × C. */
 export function logSoftmax(logits: Matrix): Matrix<Float64Array> {
-  requireMatrix(logits, 'logits');
-  requirePredictionValues(logits, 'logits', 'logits');
-  const { rows, cols, data } = logits;
-  const out = new Float64Array(rows * cols);
-  const row = new Float64Array(cols);
-  for (let i = 0; i < rows; i++) {
-    const off = i * cols;
-    const m = rowMax(data, off, cols);
-    const logS = Math.log(expShifted(data, off, cols, m, row));
-    for (let k = 0; k < cols; k++) out[off + k] = data[off + k]! - m - logS;
-  }
-  return { rows, cols, data: out };
+  return mapShiftedRows(logits, (out, off, e, m, s) => {
+    const z = logits.data;
+    const logS = Math.log(s);
+    for (let k = 0; k < e.length; k++) out[off + k] = z[off + k]! - m - logS;
+  });
 }

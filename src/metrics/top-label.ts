@@ -1,5 +1,6 @@
-import { expShifted, rowMax } from './softmax.js';
-import { type Labels, type PredictionKind, requireLabels, requireMatrix, requirePredictionKind, requirePredictionValues } from './validation.js';
+import { expShifted } from './softmax.js';
+import { type Labels, type PredictionKind, requirePredictionKind, requirePredictionsAndLabels } from './validation.js';
+import { argmaxRow } from '../util/argmax.js';
 import type { Matrix } from '../util/matrix.js';
 
 /**
@@ -10,18 +11,15 @@ import type { Matrix } from '../util/matrix.js';
  */
 export function topLabel(predictions: Matrix, labels: Labels, input: PredictionKind): { confidence: Float64Array; correct: Uint8Array } {
   requirePredictionKind(input);
-  requireMatrix(predictions);
-  requirePredictionValues(predictions, input);
-  requireLabels(labels, predictions.rows, predictions.cols);
+  requirePredictionsAndLabels(predictions, labels, input);
   const { rows, cols, data } = predictions;
   const confidence = new Float64Array(rows);
   const correct = new Uint8Array(rows);
   const row = new Float64Array(cols);
   for (let i = 0; i < rows; i++) {
     const off = i * cols;
-    const m = rowMax(data, off, cols);
-    let arg = 0;
-    while (data[off + arg] !== m) arg++;
+    const arg = argmaxRow(data, off, cols);
+    const m = data[off + arg]!;
     confidence[i] = input === 'logits' ? 1 / expShifted(data, off, cols, m, row) : Math.min(m, 1);
     correct[i] = arg === labels[i] ? 1 : 0;
   }

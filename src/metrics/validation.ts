@@ -47,6 +47,24 @@ export function requireLabels(labels: Labels, rows: number, classes: number, arg
 }
 
 /**
+ * A predictions matrix with its labels, checked in this order (the first failure throws): `requireMatrix`, at least
+ * one row when `nonEmpty`, exactly `classes` columns when given, `requirePredictionValues` of `kind`, `requireLabels`.
+ */
+export function requirePredictionsAndLabels(
+  predictions: Matrix,
+  labels: Labels,
+  kind: PredictionKind,
+  options: { readonly nonEmpty?: boolean; readonly classes?: number } = {},
+): void {
+  requireMatrix(predictions);
+  if (options.nonEmpty && predictions.rows < 1) invalidArgument('predictions', 'at least one sample', '0 samples');
+  if (options.classes !== undefined && predictions.cols !== options.classes)
+    invalidArgument('predictions.cols', `${options.classes} classes`, describe(predictions.cols));
+  requirePredictionValues(predictions, kind);
+  requireLabels(labels, predictions.rows, predictions.cols);
+}
+
+/**
  * Prediction values: every entry finite; for probabilities also ≥ 0 with each row summing to 1 within
  * `PROBABILITY_SUM_TOLERANCE`. Entries of exactly 0 and 1 are valid. `rowOffset` shifts reported rows.
  */

@@ -12,6 +12,7 @@
  *    [min x, max x]; a single kept point predicts a constant.
  */
 import { argsortFloat64 } from '../util/argsort.js';
+import { pav } from '../util/pav.js';
 
 /** The fitted step points (x strictly increasing, y non-decreasing). */
 export interface IsotonicFit {
@@ -63,47 +64,6 @@ export function fitIsotonic(x: Float64Array, y: Float64Array): IsotonicFit {
     }
   }
   return { x: Float64Array.from(keptX), y: Float64Array.from(keptY) };
-}
-
-/**
- * Pool adjacent violators in place on values y with weights w (scikit-learn's
- * `_inplace_contiguous_isotonic_regression`: single pass with backtracking, O(n)); returns y.
- */
-export function pav(y: Float64Array, w: Float64Array): Float64Array {
-  const n = y.length;
-  const target = Int32Array.from({ length: n }, (_, i) => i);
-  let i = 0;
-  while (i < n) {
-    let k = target[i]! + 1;
-    if (k === n) break;
-    if (y[i]! < y[k]!) {
-      i = k;
-      continue;
-    }
-    let sumWy = w[i]! * y[i]!;
-    let sumW = w[i]!;
-    for (;;) {
-      const prevY = y[k]!;
-      sumWy += w[k]! * y[k]!;
-      sumW += w[k]!;
-      k = target[k]! + 1;
-      if (k === n || prevY < y[k]!) {
-        y[i] = sumWy / sumW;
-        w[i] = sumW;
-        target[i] = k - 1;
-        target[k - 1] = i;
-        if (i > 0) i = target[i - 1]!;
-        break;
-      }
-    }
-  }
-  i = 0;
-  while (i < n) {
-    const k = target[i]! + 1;
-    for (let j = i + 1; j < k; j++) y[j] = y[i]!;
-    i = k;
-  }
-  return y;
 }
 
 /** The fitted function at v: clip to [x_0, x_last], then linear interpolation (scipy interp1d's formula). */

@@ -1,6 +1,6 @@
 /**
  * TS-SB-ECE (Karandikar et al. 2021, §5.2 and App. C): temperature scaling p = softmax(z / T) with T minimising
- * the soft-binned ECE (sb-ece.ts) of the validation top-label confidences c_i(T) = max_k softmax(z_i / T)_k
+ * the soft-binned ECE (metrics/soft-binned-ece.ts) of the validation top-label confidences c_i(T) = max_k softmax(z_i / T)_k
  * against the correctness a_i (which does not depend on T). Needs logits (probabilities become log p).
  *
  * Optimisation over u = log T: deterministic start at the best of 25 log-spaced temperatures in [0.05, 20],
@@ -15,7 +15,7 @@ import { readHeader, readNumber } from './json.js';
 import { lbfgs } from './lbfgs.js';
 import { numberOption, parseOptions, type OptionsOf } from './options.js';
 import { logitFitData } from './predictions.js';
-import { SB_ECE_DEFAULTS, softBinnedEce } from './sb-ece.js';
+import { SB_ECE_DEFAULTS, softBinnedEce } from '../metrics/soft-binned-ece.js';
 import { TemperatureCalibrator } from './temperature-calibrator.js';
 import { confidencesAt, topLabel, type TopLabel } from './top-label.js';
 import { defineCalibrator } from './calibrator-definition.js';

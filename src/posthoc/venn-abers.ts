@@ -18,7 +18,7 @@ import type { FitOptions } from './fit-progress.js';
 import { invalidArgument } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
-import { pav } from './isotonic-regression.js';
+import { pav } from '../util/pav.js';
 import { jsonHeader, readHeader, readVector, requireRecord } from './json.js';
 import { enumOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
 import { checkLabels, checkPredictions, normalizeRowsInPlace, probabilitiesOf } from './predictions.js';

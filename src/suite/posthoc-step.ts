@@ -15,7 +15,7 @@ import type { BinConvention } from '../metrics/binning.js';
 import { CalibrationFitError } from '../posthoc/fit-error.js';
 import { fitCalibrator } from '../posthoc/registry.js';
 import type { CalibratorKind } from '../posthoc/calibrators.js';
-import { metricsJson } from '../cli/metrics-report.js';
+import { metricsJson } from '../report/metrics-json.js';
 import { runPaths, writeJson } from '../train/run-directory.js';
 import type { Matrix } from '../util/matrix.js';
 import { POSTHOC_FILE } from './suite-directory.js';

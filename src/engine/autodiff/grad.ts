@@ -2,37 +2,11 @@ import { InvalidArgumentError } from '../../util/errors.js';
 import { isFloat } from '../ir/dtype.js';
 import { formatShape, sameShape } from '../ir/shape.js';
 import { type Node, Tensor } from '../ir/tensor.js';
+import { topologicalNodes } from '../ir/topological-order.js';
 import { add } from '../ops/add.js';
 import { cast } from '../ops/cast.js';
 import { full, zerosLike } from '../ops/fill.js';
 import { sumTo } from './sum-to.js';
-
-/** Nodes reachable from `roots`, producers before consumers (iterative DFS post-order). */
-export function topologicalNodes(roots: readonly Tensor[]): Node[] {
-  const visited = new Set<Node>();
-  const order: Node[] = [];
-  for (const root of roots) {
-    if (root.source.kind !== 'node' || visited.has(root.source.node)) continue;
-    visited.add(root.source.node);
-    const stack: [Node, number][] = [[root.source.node, 0]];
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1]!;
-      const [node, pos] = top;
-      if (pos < node.inputs.length) {
-        top[1] = pos + 1;
-        const t = node.inputs[pos]!;
-        if (t.source.kind === 'node' && !visited.has(t.source.node)) {
-          visited.add(t.source.node);
-          stack.push([t.source.node, 0]);
-        }
-      } else {
-        stack.pop();
-        order.push(node);
-      }
-    }
-  }
-  return order;
-}
 
 /**
  * Reverse-mode vector–Jacobian product: given `outputs` and a cotangent for each (same shape and dtype),

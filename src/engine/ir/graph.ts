@@ -4,6 +4,7 @@ import type { Shape } from './shape.js';
 import { checkShape, formatShape } from './shape.js';
 import { InvalidArgumentError } from '../../util/errors.js';
 import type { Node, Tensor } from './tensor.js';
+import { topologicalNodes } from './topological-order.js';
 
 /** Declared type of a graph input. */
 export interface TensorSpec {
@@ -59,53 +60,19 @@ export function buildGraph(name: string, inputs: readonly Tensor[], outputs: rea
     if (outNames.has(o.name)) throw new InvalidArgumentError('outputs', 'distinct names', `"${o.name}" twice`);
     outNames.add(o.name);
   }
-  const visited = new Set<Node>();
-  const seenConst = new Set<Tensor>();
-  const nodes: Node[] = [];
-  const constants: Tensor[] = [];
-  const visitLeaf = (t: Tensor): void => {
-    if (t.source.kind === 'constant') {
-      if (!seenConst.has(t)) {
-        seenConst.add(t);
-        constants.push(t);
+  const constants = new Set<Tensor>(); // in first-use order
+  const nodes = topologicalNodes(
+    outputs.map((o) => o.tensor),
+    (t) => {
+      if (t.source.kind === 'constant') constants.add(t);
+      else if (t.source.kind === 'input' && !inputSet.has(t)) {
+        throw new InvalidArgumentError(
+          `graph "${name}"`,
+          'tensors created inside this trace',
+          `placeholder "${t.source.name}" ${t.dtype}${formatShape(t.shape)} from another trace`,
+        );
       }
-    } else if (t.source.kind === 'input' && !inputSet.has(t)) {
-      throw new InvalidArgumentError(
-        `graph "${name}"`,
-        'tensors created inside this trace',
-        `placeholder "${t.source.name}" ${t.dtype}${formatShape(t.shape)} from another trace`,
-      );
-    }
-  };
-  for (const out of outputs) {
-    const root = out.tensor;
-    if (root.source.kind !== 'node') {
-      visitLeaf(root);
-      continue;
-    }
-    // Iterative DFS: stack of (node, next input position).
-    const stack: [Node, number][] = [];
-    if (!visited.has(root.source.node)) {
-      visited.add(root.source.node);
-      stack.push([root.source.node, 0]);
-    }
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1]!;
-      const [node, pos] = top;
-      if (pos < node.inputs.length) {
-        top[1] = pos + 1;
-        const t = node.inputs[pos]!;
-        if (t.source.kind === 'node') {
-          if (!visited.has(t.source.node)) {
-            visited.add(t.source.node);
-            stack.push([t.source.node, 0]);
-          }
-        } else visitLeaf(t);
-      } else {
-        stack.pop();
-        nodes.push(node);
-      }
-    }
-  }
-  return { name, inputs: [...inputs], nodes, constants, outputs: [...outputs] };
+    },
+  );
+  return { name, inputs: [...inputs], nodes, constants: [...constants], outputs: [...outputs] };
 }

@@ -1,7 +1,8 @@
 /**
  * Soft-binned ECE, SB-ECE (Karandikar et al. 2021, "Soft Calibration Objectives for Neural Networks", §3;
  * caltrain code; METHODS.md § Secondary terms, "SB-ECE bin"). The one host definition: the TS-SB-ECE
- * calibrator uses it and the SB-ECE loss takes its constants and formula from here.
+ * calibrator (posthoc/ts-sb-ece.ts) minimises it and the SB-ECE losses (losses/sb-ece-*.ts) take its constants and
+ * formula from here (a metric, so both layers above can use it).
  *
  * For confidences c_i ∈ [0, 1] and correctness a_i ∈ {0, 1} (i = 1…N), M bins with centres ξ_j = (j − ½)/M:
  *   u_ij = softmax_j(−(c_i − ξ_j)² / T_b)                      soft membership of sample i in bin j

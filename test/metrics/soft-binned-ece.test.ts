@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectedCalibrationError } from '../../src/metrics/ece.js';
-import { SB_ECE_DEFAULTS, sbEceBinCenters, softBinnedEce } from '../../src/posthoc/sb-ece.js';
-import { lcg } from './helpers.js';
+import { SB_ECE_DEFAULTS, sbEceBinCenters, softBinnedEce } from '../../src/metrics/soft-binned-ece.js';
+import { lcg } from '../posthoc/helpers.js';
 
 /** SB-ECE straight from the formula (METHODS.md), with nested arrays and no shared intermediates. */
 function naiveSbEce(c: number[], a: number[], M = 15, Tb = 0.01, p = 2): number {
