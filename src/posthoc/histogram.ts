@@ -13,7 +13,8 @@ import { invalidArgument } from '../util/errors.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { jsonHeader, matrixToRows, readHeader, readMatrix } from './json.js';
 import { numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
-import { checkLabels, checkPredictions, normalizeRowsInPlace, probabilitiesOf } from './predictions.js';
+import { checkLabels, checkPredictions, probabilitiesOf } from './predictions.js';
+import { mapProbabilities, oneVsRestInPlace } from './probability-map.js';
 import { defineCalibrator } from './calibrator-definition.js';
 import { histogramToOnnx } from './onnx/binning.js';
 
@@ -43,17 +44,11 @@ export class HistogramCalibrator implements Calibrator {
 
   /** θ_k,bin(p_k) per entry, rows renormalised: N × C float64. */
   apply(input: Predictions): Matrix<Float64Array> {
-    const checked = checkPredictions('input', input, this.classes);
-    const { rows } = checked.matrix;
-    const C = this.classes;
     const M = this.settings.bins;
-    const p = probabilitiesOf(checked);
     const edges = equalWidthEdges(M);
-    for (let i = 0; i < rows; i++) {
-      for (let k = 0; k < C; k++) p[i * C + k] = this.#values[k * M + binUpperClosed(p[i * C + k]!, M, edges)]!;
-    }
-    normalizeRowsInPlace(p, rows, C);
-    return { rows, cols: C, data: p };
+    return mapProbabilities(input, this.classes, (p, rows, C) =>
+      oneVsRestInPlace(p, rows, C, (v, k) => this.#values[k * M + binUpperClosed(v, M, edges)]!),
+    );
   }
 
   toJSON(): CalibratorJSON {

@@ -14,7 +14,8 @@ import type { FitOptions } from './fit-progress.js';
 import { fitIsotonic, predictIsotonic, type IsotonicFit } from './isotonic-regression.js';
 import { jsonHeader, readHeader, readVector, requireRecord } from './json.js';
 import { parseOptions, type OptionsOf } from './options.js';
-import { checkLabels, checkPredictions, normalizeRowsInPlace, probabilitiesOf } from './predictions.js';
+import { checkLabels, checkPredictions, probabilitiesOf } from './predictions.js';
+import { mapProbabilities, oneVsRestInPlace } from './probability-map.js';
 import { defineCalibrator } from './calibrator-definition.js';
 import { isotonicToOnnx } from './onnx/binning.js';
 
@@ -40,15 +41,7 @@ export class IsotonicCalibrator implements Calibrator {
 
   /** Per-class isotonic maps of p, renormalised: N × C float64. */
   apply(input: Predictions): Matrix<Float64Array> {
-    const checked = checkPredictions('input', input, this.classes);
-    const { rows } = checked.matrix;
-    const C = this.classes;
-    const p = probabilitiesOf(checked);
-    for (let i = 0; i < rows; i++) {
-      for (let k = 0; k < C; k++) p[i * C + k] = predictIsotonic(this.#fits[k]!, p[i * C + k]!);
-    }
-    normalizeRowsInPlace(p, rows, C);
-    return { rows, cols: C, data: p };
+    return mapProbabilities(input, this.classes, (p, rows, C) => oneVsRestInPlace(p, rows, C, (v, k) => predictIsotonic(this.#fits[k]!, v)));
   }
 
   toJSON(): CalibratorJSON {

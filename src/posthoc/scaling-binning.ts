@@ -17,7 +17,8 @@ import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { jsonHeader, readHeader, requireRecord } from './json.js';
 import { enumOption, numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
-import { checkLabels, checkPredictions, normalizeRowsInPlace, probabilitiesOf } from './predictions.js';
+import { checkLabels, checkPredictions, probabilitiesOf } from './predictions.js';
+import { mapProbabilities, oneVsRestInPlace } from './probability-map.js';
 import { applyScoreMap, binMeans, equalMassEdges, fitScoreMap, scoreMapFromJSON, scoreMapToJSON, type ScoreMap } from './score-map.js';
 import { recalibrateTopLabel, topLabelPairs } from './top-versus-all.js';
 import { defineCalibrator } from './calibrator-definition.js';
@@ -63,17 +64,10 @@ export class ScalingBinningCalibrator implements Calibrator {
 
   /** Calibrated probabilities N × C float64 (see the file comment for each mode). */
   apply(input: Predictions): Matrix<Float64Array> {
-    const checked = checkPredictions('input', input, this.classes);
-    const { rows } = checked.matrix;
-    const C = this.classes;
-    const p = probabilitiesOf(checked);
-    if (this.settings.mode === 'marginal') {
-      for (let i = 0; i < p.length; i++) p[i] = applyMap(this.maps[i % C]!, p[i]!);
-      normalizeRowsInPlace(p, rows, C);
-    } else {
-      recalibrateTopLabel(p, rows, C, (c) => applyMap(this.maps[0]!, c));
-    }
-    return { rows, cols: C, data: p };
+    return mapProbabilities(input, this.classes, (p, rows, C) => {
+      if (this.settings.mode === 'marginal') oneVsRestInPlace(p, rows, C, (v, k) => applyMap(this.maps[k]!, v));
+      else recalibrateTopLabel(p, rows, C, (c) => applyMap(this.maps[0]!, c));
+    });
   }
 
   toJSON(): CalibratorJSON {

@@ -18,6 +18,7 @@ import { jsonHeader, readHeader, readVector } from './json.js';
 import { solveLinear } from './linear-solve.js';
 import { enumOption, numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
 import { checkLabels, checkPredictions, probabilitiesOf } from './predictions.js';
+import { mapProbabilities } from './probability-map.js';
 import { recalibrateTopLabel, topLabelPairs } from './top-versus-all.js';
 import { defineCalibrator } from './calibrator-definition.js';
 import { splineToOnnx } from './onnx/top-label.js';
@@ -163,12 +164,7 @@ export class SplineCalibrator implements Calibrator {
   }
 
   apply(input: Predictions): Matrix<Float64Array> {
-    const checked = checkPredictions('input', input, this.classes);
-    const { rows } = checked.matrix;
-    const C = this.classes;
-    const p = probabilitiesOf(checked);
-    recalibrateTopLabel(p, rows, C, (c) => this.confidence(c));
-    return { rows, cols: C, data: p };
+    return mapProbabilities(input, this.classes, (p, rows, C) => recalibrateTopLabel(p, rows, C, (c) => this.confidence(c)));
   }
 
   toJSON(): CalibratorJSON {

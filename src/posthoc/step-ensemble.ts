@@ -19,7 +19,8 @@ import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { jsonHeader, readHeader, readVector, requireRecord } from './json.js';
 import { enumOption, type OptionSpec, type OptionSpecs, type SettingsOf } from './options.js';
-import { checkLabels, checkPredictions, normalizeRowsInPlace, probabilitiesOf } from './predictions.js';
+import { checkLabels, checkPredictions, probabilitiesOf } from './predictions.js';
+import { binaryInPlace, mapProbabilities, oneVsRestInPlace } from './probability-map.js';
 import { edgeBin } from './score-map.js';
 import { recalibrateTopLabel, topLabelPairs } from './top-versus-all.js';
 
@@ -87,30 +88,12 @@ export class StepEnsembleCalibrator<S extends { readonly mode: StepEnsembleMode 
 
   /** Calibrated probabilities: N × C float64. */
   apply(input: Predictions): Matrix<Float64Array> {
-    const checked = checkPredictions('input', input, this.classes);
-    const { rows } = checked.matrix;
-    const C = this.classes;
-    const p = probabilitiesOf(checked);
-    if (this.settings.mode === 'top-label') {
-      const e = this.ensembles[0]!;
-      recalibrateTopLabel(p, rows, C, (c) => applyStepEnsemble(e, c));
-    } else if (C === 2) {
-      const e = this.ensembles[0]!;
-      for (let i = 0; i < rows; i++) {
-        const q = applyStepEnsemble(e, p[2 * i + 1]!);
-        p[2 * i] = 1 - q;
-        p[2 * i + 1] = q;
-      }
-    } else {
-      for (let i = 0; i < rows; i++) {
-        for (let k = 0; k < C; k++) {
-          const e = this.ensembles[k];
-          p[i * C + k] = e ? applyStepEnsemble(e, p[i * C + k]!) : 0;
-        }
-      }
-      normalizeRowsInPlace(p, rows, C);
-    }
-    return { rows, cols: C, data: p };
+    return mapProbabilities(input, this.classes, (p, rows, C) => {
+      const first = this.ensembles[0]!;
+      if (this.settings.mode === 'top-label') recalibrateTopLabel(p, rows, C, (c) => applyStepEnsemble(first, c));
+      else if (C === 2) binaryInPlace(p, rows, (p1) => applyStepEnsemble(first, p1));
+      else oneVsRestInPlace(p, rows, C, (v, k) => (this.ensembles[k] ? applyStepEnsemble(this.ensembles[k]!, v) : 0));
+    });
   }
 
   toJSON(): CalibratorJSON {

@@ -13,6 +13,7 @@ import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { jsonHeader, readHeader } from './json.js';
 import { enumOption, numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
 import { checkLabels, checkPredictions, probabilitiesOf } from './predictions.js';
+import { mapProbabilities } from './probability-map.js';
 import { applyScoreMap, fitScoreMap, SCORE_MAP_KINDS, scoreMapFromJSON, scoreMapToJSON, type ScoreMap } from './score-map.js';
 import { recalibrateTopLabel, topLabelPairs } from './top-versus-all.js';
 import { defineCalibrator } from './calibrator-definition.js';
@@ -40,15 +41,12 @@ export class TopLabelCalibrator implements Calibrator {
 
   /** q_ŷ = g_ŷ(c), other classes rescaled: N × C float64. */
   apply(input: Predictions): Matrix<Float64Array> {
-    const checked = checkPredictions('input', input, this.classes);
-    const { rows } = checked.matrix;
-    const C = this.classes;
-    const p = probabilitiesOf(checked);
-    recalibrateTopLabel(p, rows, C, (c, top) => {
-      const map = this.maps[top];
-      return map ? applyScoreMap(map, c) : undefined;
-    });
-    return { rows, cols: C, data: p };
+    return mapProbabilities(input, this.classes, (p, rows, C) =>
+      recalibrateTopLabel(p, rows, C, (c, top) => {
+        const map = this.maps[top];
+        return map ? applyScoreMap(map, c) : undefined;
+      }),
+    );
   }
 
   toJSON(): CalibratorJSON {

@@ -14,6 +14,7 @@ import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { jsonHeader, readHeader } from './json.js';
 import { enumOption, numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
 import { checkLabels, checkPredictions, probabilitiesOf } from './predictions.js';
+import { mapProbabilities } from './probability-map.js';
 import { applyScoreMap, fitScoreMap, SCORE_MAP_KINDS, scoreMapFromJSON, scoreMapToJSON, type ScoreMap } from './score-map.js';
 import { defineCalibrator } from './calibrator-definition.js';
 import { topVersusAllToOnnx } from './onnx/top-label.js';
@@ -85,12 +86,7 @@ export class TopVersusAllCalibrator implements Calibrator {
 
   /** q_ŷ = g(c), other classes rescaled: N × C float64. */
   apply(input: Predictions): Matrix<Float64Array> {
-    const checked = checkPredictions('input', input, this.classes);
-    const { rows } = checked.matrix;
-    const C = this.classes;
-    const p = probabilitiesOf(checked);
-    recalibrateTopLabel(p, rows, C, (c) => applyScoreMap(this.map, c));
-    return { rows, cols: C, data: p };
+    return mapProbabilities(input, this.classes, (p, rows, C) => recalibrateTopLabel(p, rows, C, (c) => applyScoreMap(this.map, c)));
   }
 
   toJSON(): CalibratorJSON {

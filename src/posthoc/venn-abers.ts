@@ -21,7 +21,8 @@ import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { pav } from '../util/pav.js';
 import { jsonHeader, readHeader, readVector, requireRecord } from './json.js';
 import { enumOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
-import { checkLabels, checkPredictions, normalizeRowsInPlace, probabilitiesOf } from './predictions.js';
+import { checkLabels, checkPredictions, probabilitiesOf } from './predictions.js';
+import { binaryInPlace, mapProbabilities, oneVsRestInPlace } from './probability-map.js';
 import { recalibrateTopLabel, topLabelPairs } from './top-versus-all.js';
 import { defineCalibrator } from './calibrator-definition.js';
 import { vennAbersToOnnx } from './onnx/top-label.js';
@@ -114,23 +115,11 @@ export class VennAbersCalibrator implements Calibrator {
 
   /** Calibrated probabilities N × C float64. */
   apply(input: Predictions): Matrix<Float64Array> {
-    const checked = checkPredictions('input', input, this.classes);
-    const { rows } = checked.matrix;
-    const C = this.classes;
-    const p = probabilitiesOf(checked);
-    if (C === 2) {
-      for (let i = 0; i < rows; i++) {
-        const q = vennAbersPredict(this.tables[0]!, p[2 * i + 1]!).p;
-        p[2 * i] = 1 - q;
-        p[2 * i + 1] = q;
-      }
-    } else if (this.settings.mode === 'top-label') {
-      recalibrateTopLabel(p, rows, C, (c) => vennAbersPredict(this.tables[0]!, c).p);
-    } else {
-      for (let i = 0; i < p.length; i++) p[i] = vennAbersPredict(this.tables[i % C]!, p[i]!).p;
-      normalizeRowsInPlace(p, rows, C);
-    }
-    return { rows, cols: C, data: p };
+    return mapProbabilities(input, this.classes, (p, rows, C) => {
+      if (C === 2) binaryInPlace(p, rows, (p1) => vennAbersPredict(this.tables[0]!, p1).p);
+      else if (this.settings.mode === 'top-label') recalibrateTopLabel(p, rows, C, (c) => vennAbersPredict(this.tables[0]!, c).p);
+      else oneVsRestInPlace(p, rows, C, (v, k) => vennAbersPredict(this.tables[k]!, v).p);
+    });
   }
 
   toJSON(): CalibratorJSON {
