@@ -22,6 +22,7 @@ const BENCHES: Readonly<Record<string, string>> = {
   'losses-overhead': 'per-step cost of each calibration loss vs CE, alone and inside the ResNet-20 step',
   'metrics-sweep': 'monotonic-sweep ECE on highly accurate models (N = 100,000)',
   'train-run': 'whole calib train runs on Fashion-MNIST vs a PyTorch script doing the same work, interleaved: --model resnet20|lenet|mlp [--epochs 2] [--rounds 3] [--threads 2]',
+  'suite-throughput': 'a whole built-in suite (demo, quick) under --jobs × --threads splits and two queue workers: runs/hour [--splits 1x2,2x1,1x1] [--no-queue]',
   'train-fashion-mnist': 'Fashion-MNIST training with several calibration losses: accuracy, ECE, NLL, throughput',
   'real-predictions': 'raw and every calibrator on the real published predictions in ../shared [--markdown] [--only NAME] [--with-matrix]',
 };

@@ -18,6 +18,8 @@
  * the new metrics of issue 12 (smooth ECE with its bandwidth search, AURC/E-AURC/AUGRC, FPR95, MMCE, the
  * calibration tests, CORP, the quantile calibration curve). Their sum is part of `ours.seconds` (compute()).
  *
+ * `read_once_seconds` is the memory-bandwidth floor: one single-threaded pass that only reads every probability.
+ *
  * Usage: node dist/bench/metrics-throughput.js [N] [C] [repeats]
  */
 import { spawnSync } from 'node:child_process';
@@ -101,10 +103,36 @@ function runNumpy(script: string, dir: string): { seconds: number; cpuSeconds: n
   return { seconds: parsed.seconds[0]!, cpuSeconds: parsed.cpu_seconds[0]!, version: parsed.numpy, metrics: parsed.metrics };
 }
 
+/** The fastest of three single-threaded passes that read every value once (a running sum): the bandwidth floor. */
+function readOnce(values: Float32Array): number {
+  let best = Infinity;
+  let sink = 0;
+  for (let r = 0; r < 3; r++) {
+    const start = performance.now();
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    const n = values.length - (values.length % 4);
+    for (let i = 0; i < n; i += 4) {
+      s0 += values[i]!;
+      s1 += values[i + 1]!;
+      s2 += values[i + 2]!;
+      s3 += values[i + 3]!;
+    }
+    for (let i = n; i < values.length; i++) s0 += values[i]!;
+    best = Math.min(best, (performance.now() - start) / 1000);
+    sink += s0 + s1 + s2 + s3;
+  }
+  if (!Number.isFinite(sink)) throw new Error('unreachable: the probabilities are finite');
+  return best;
+}
+
 async function main(): Promise<void> {
   const t0 = performance.now();
   const { probs, labels } = generate(N, C, 20240601);
   const generateSeconds = (performance.now() - t0) / 1000;
+  const readOnceSeconds = readOnce(probs);
 
   const here = fileURLToPath(new URL('.', import.meta.url));
   const script = [join(here, 'metrics_numpy.py'), join(here, '../../bench/metrics_numpy.py')].find((p) => existsSync(p));
@@ -234,6 +262,8 @@ async function main(): Promise<void> {
     dtype: 'float32',
     metrics_computed: 'accuracy nll brier ece ece_l2 ece_lb adaece adaece_l2 mce oe classwise_ece marginal_ece ks debiased_ece sweep_ece mean_confidence mean_entropy error_auroc',
     generate_seconds: generateSeconds,
+    read_once_seconds: readOnceSeconds,
+    read_once_note: 'the memory-bandwidth floor: the fastest of 3 single-threaded passes that only read every probability once (a running sum); ours.median_seconds / read_once_seconds says how far the metrics are from it',
     ours: {
       seconds: seconds,
       cpu_seconds: cpuSeconds,

@@ -10,14 +10,13 @@
  * Damped Newton from zero. Output rows [1 − q_1, q_1]; calibrated logits [0, a ln p − b ln(1 − p) + c].
  */
 import { invalidArgument } from '../util/errors.js';
-import type { Matrix } from '../util/matrix.js';
-import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
-import { binaryLogProbabilities, binaryLogits, binaryProbabilities, requireBinary } from './binary-score.js';
+import type { CalibratorJSON, Predictions } from './calibrator.js';
+import { binaryLogProbabilities, BinaryScoreCalibrator, requireBinary } from './binary-score.js';
 import { CalibrationFitError } from './fit-error.js';
 import { jsonHeader, readHeader, readNumber } from './json.js';
 import { fitLogistic } from './logistic-regression.js';
 import { parseOptions, type OptionsOf } from './options.js';
-import { checkLabels, checkPredictions } from './predictions.js';
+import { checkLabels, checkPredictions, type CheckedPredictions } from './predictions.js';
 import { defineCalibrator } from './calibrator-definition.js';
 import { betaToOnnx } from './onnx/binary.js';
 
@@ -28,39 +27,27 @@ export type BetaOptions = OptionsOf<typeof betaOptions>;
 export const BETACAL_C = 99999999999;
 
 /** A fitted beta calibrator. */
-export class BetaCalibrator implements Calibrator {
+export class BetaCalibrator extends BinaryScoreCalibrator {
   readonly kind = 'beta' as const;
-  readonly classes = 2;
   /** q_1 = σ(a ln p − b ln(1 − p) + c), a, b ≥ 0. */
   readonly a: number;
   readonly b: number;
   readonly c: number;
 
   constructor(a: number, b: number, c: number) {
+    super();
     this.a = a;
     this.b = b;
     this.c = c;
     Object.freeze(this);
   }
 
-  private scores(input: Predictions): Float64Array {
-    const checked = checkPredictions('input', input, 2);
+  /** a ln p − b ln(1 − p) + c on the class-1 probability p. */
+  protected scoresOf(checked: CheckedPredictions): Float64Array {
     const { logP, log1mP } = binaryLogProbabilities(checked);
     const s = new Float64Array(logP.length);
     for (let i = 0; i < s.length; i++) s[i] = this.a * logP[i]! - this.b * log1mP[i]! + this.c;
     return s;
-  }
-
-  /** [1 − q_1, q_1]: N × 2 float64. */
-  apply(input: Predictions): Matrix<Float64Array> {
-    const s = this.scores(input);
-    return { rows: s.length, cols: 2, data: binaryProbabilities(s) };
-  }
-
-  /** [0, a ln p − b ln(1 − p) + c]: N × 2 float64. */
-  applyLogits(input: Predictions): Matrix<Float64Array> {
-    const s = this.scores(input);
-    return { rows: s.length, cols: 2, data: binaryLogits(s) };
   }
 
   toJSON(): CalibratorJSON {

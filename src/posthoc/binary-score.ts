@@ -2,8 +2,10 @@
  * Scalar scores of binary (C = 2) predictions used by Platt and beta calibration.
  */
 import { invalidArgument } from '../util/errors.js';
+import type { Matrix } from '../util/matrix.js';
+import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { softplus } from './logistic-regression.js';
-import { LOG_CLIP, type CheckedPredictions } from './predictions.js';
+import { checkPredictions, LOG_CLIP, type CheckedPredictions } from './predictions.js';
 
 /** Require C = 2 for a binary method. */
 export function requireBinary(method: string, checked: CheckedPredictions): void {
@@ -72,4 +74,30 @@ export function binaryLogits(scores: Float64Array): Float64Array {
   const out = new Float64Array(2 * scores.length);
   for (let i = 0; i < scores.length; i++) out[2 * i + 1] = scores[i]!;
   return out;
+}
+
+/**
+ * A fitted binary calibrator that maps each row to one calibrated class-1 logit s_i (Platt, beta): probabilities
+ * [σ(−s_i), σ(s_i)] and logits [0, s_i]. Subclasses give the score.
+ */
+export abstract class BinaryScoreCalibrator implements Calibrator {
+  abstract readonly kind: string;
+  readonly classes = 2;
+
+  /** The calibrated class-1 logit of each row of validated N × 2 predictions. */
+  protected abstract scoresOf(checked: CheckedPredictions): Float64Array;
+
+  /** [σ(−s), σ(s)]: N × 2 float64. */
+  apply(input: Predictions): Matrix<Float64Array> {
+    const s = this.scoresOf(checkPredictions('input', input, 2));
+    return { rows: s.length, cols: 2, data: binaryProbabilities(s) };
+  }
+
+  /** [0, s]: N × 2 float64. */
+  applyLogits(input: Predictions): Matrix<Float64Array> {
+    const s = this.scoresOf(checkPredictions('input', input, 2));
+    return { rows: s.length, cols: 2, data: binaryLogits(s) };
+  }
+
+  abstract toJSON(): CalibratorJSON;
 }

@@ -14,12 +14,10 @@
  */
 import type { FitOptions } from './fit-progress.js';
 import type { Predictions } from './calibrator.js';
-import { readHeader, readMatrix, readVector } from './json.js';
-import { fitLinear, LinearCalibrator, linearFeatures, type Penalty } from './linear-scaling.js';
+import { fitLinearCalibrator, linearCalibratorFromJSON, LinearCalibrator, type LinearMethod, type Penalty } from './linear-scaling.js';
 import { centre } from './vector.js';
 import { CALIBRATION_GRADIENT_TOLERANCE } from './lbfgs.js';
 import { numberOption, parseOptions, type OptionsOf } from './options.js';
-import { checkLabels, checkPredictions } from './predictions.js';
 import { defineCalibrator } from './calibrator-definition.js';
 import { dirichletToOnnx } from './onnx/linear.js';
 
@@ -73,26 +71,17 @@ export function odirPenalty(classes: number, lambda: number, mu: number): Penalt
   };
 }
 
+const DIRICHLET_METHOD: LinearMethod = { kind: 'dirichlet', structure: 'full', features: 'log-probabilities' };
+
 /** Fit Dirichlet calibration on validation predictions (N × C) and labels (N). */
 export function fitDirichlet(input: Predictions, labels: Int32Array, options?: DirichletOptions, fit: FitOptions = {}): LinearCalibrator {
   const settings = parseOptions('dirichlet options', options, dirichletOptions);
-  const checked = checkPredictions('input', input);
-  const { rows, cols } = checked.matrix;
-  checkLabels('labels', labels, rows, cols);
-  const x = linearFeatures(checked, 'log-probabilities');
-  const penalty = odirPenalty(cols, settings.lambda, settings.mu);
-  const theta = fitLinear('dirichlet', x, rows, cols, labels, 'full', penalty, settings.maxIterations, settings.tolerance, fit);
-  return new LinearCalibrator('dirichlet', cols, 'full', 'log-probabilities', theta, settings);
+  return fitLinearCalibrator(DIRICHLET_METHOD, input, labels, settings, (classes) => odirPenalty(classes, settings.lambda, settings.mu), fit);
 }
 
-/** Rebuild a Dirichlet calibrator from its JSON. */
+/** Rebuild a Dirichlet calibration calibrator from its JSON. */
 export function dirichletFromJSON(json: unknown): LinearCalibrator {
-  const { record, classes, settings } = readHeader(json, 'dirichlet', dirichletOptions);
-  const C = classes;
-  const theta = new Float64Array(C * C + C);
-  theta.set(readMatrix('json.weights', record.weights, C, C));
-  theta.set(readVector('json.bias', record.bias, C), C * C);
-  return new LinearCalibrator('dirichlet', C, 'full', 'log-probabilities', theta, settings);
+  return linearCalibratorFromJSON(DIRICHLET_METHOD, json, dirichletOptions);
 }
 
 /** The declaration of dirichlet (calibrators.ts). */

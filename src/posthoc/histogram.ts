@@ -13,8 +13,7 @@ import { invalidArgument } from '../util/errors.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { jsonHeader, matrixToRows, readHeader, readMatrix } from './json.js';
 import { numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
-import { checkLabels, checkPredictions, probabilitiesOf } from './predictions.js';
-import { mapProbabilities, oneVsRestInPlace } from './probability-map.js';
+import { fittingProbabilities, mapProbabilities, oneVsRestInPlace } from './probability-map.js';
 import { defineCalibrator } from './calibrator-definition.js';
 import { histogramToOnnx } from './onnx/binning.js';
 
@@ -59,11 +58,8 @@ export class HistogramCalibrator implements Calibrator {
 /** Fit one-vs-rest histogram binning on validation predictions (N × C) and labels (N). */
 export function fitHistogram(input: Predictions, labels: Int32Array, options?: HistogramOptions): HistogramCalibrator {
   const settings = parseOptions('histogram options', options, histogramOptions);
-  const checked = checkPredictions('input', input);
-  const { rows, cols } = checked.matrix;
-  checkLabels('labels', labels, rows, cols);
+  const { p, rows, cols } = fittingProbabilities(input, labels);
   const M = settings.bins;
-  const p = probabilitiesOf(checked);
   const count = new Float64Array(cols * M);
   const hits = new Float64Array(cols * M);
   const edges = equalWidthEdges(M);

@@ -14,8 +14,7 @@ import type { FitOptions } from './fit-progress.js';
 import { fitIsotonic, predictIsotonic, type IsotonicFit } from './isotonic-regression.js';
 import { jsonHeader, readHeader, readVector, requireRecord } from './json.js';
 import { parseOptions, type OptionsOf } from './options.js';
-import { checkLabels, checkPredictions, probabilitiesOf } from './predictions.js';
-import { mapProbabilities, oneVsRestInPlace } from './probability-map.js';
+import { fittingProbabilities, mapProbabilities, oneVsRestInPlace } from './probability-map.js';
 import { defineCalibrator } from './calibrator-definition.js';
 import { isotonicToOnnx } from './onnx/binning.js';
 
@@ -55,10 +54,7 @@ export class IsotonicCalibrator implements Calibrator {
 /** Fit one-vs-rest isotonic calibration on validation predictions (N × C) and labels (N); progress per class. */
 export function fitIsotonicCalibrator(input: Predictions, labels: Int32Array, options?: IsotonicOptions, fit: FitOptions = {}): IsotonicCalibrator {
   parseOptions('isotonic options', options, isotonicOptions);
-  const checked = checkPredictions('input', input);
-  const { rows, cols } = checked.matrix;
-  checkLabels('labels', labels, rows, cols);
-  const p = probabilitiesOf(checked);
+  const { p, rows, cols } = fittingProbabilities(input, labels);
   const fits: IsotonicFit[] = [];
   const x = new Float64Array(rows);
   const y = new Float64Array(rows);

@@ -21,9 +21,10 @@ import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { CalibrationFitError } from './fit-error.js';
 import { invalidArgument } from '../util/errors.js';
-import { jsonHeader, matrixToRows } from './json.js';
+import { jsonHeader, matrixToRows, readHeader, readMatrix, readVector } from './json.js';
+import type { OptionSpecs, SettingsOf } from './options.js';
 import { CALIBRATION_RELATIVE_TOLERANCE, lbfgs } from './lbfgs.js';
-import { checkPredictions, logitsOf, logProbabilitiesOf, requireFiniteOutput, softmaxRowsInPlace, type CheckedPredictions } from './predictions.js';
+import { checkLabels, checkPredictions, logitsOf, logProbabilitiesOf, requireFiniteOutput, softmaxRowsInPlace, type CheckedPredictions } from './predictions.js';
 
 export type LinearStructure = 'diagonal' | 'full';
 export type LinearKind = 'vector' | 'matrix' | 'dirichlet';
@@ -239,6 +240,43 @@ export function fitLinear(
 /** The features a linear calibrator uses, from validated predictions. */
 export function linearFeatures(checked: CheckedPredictions, features: LinearFeatures): Float64Array {
   return features === 'logits' ? logitsOf(checked) : logProbabilitiesOf(checked);
+}
+
+/** How vector scaling, matrix scaling and Dirichlet calibration differ: structure, features and penalty. */
+export interface LinearMethod {
+  readonly kind: LinearKind;
+  readonly structure: LinearStructure;
+  readonly features: LinearFeatures;
+}
+
+/**
+ * Fit the linear calibrator `method` on validation predictions and labels with validated `settings` (their
+ * `maxIterations` and `tolerance` drive L-BFGS) and the method's penalty for C classes.
+ */
+export function fitLinearCalibrator(
+  method: LinearMethod,
+  input: Predictions,
+  labels: Int32Array,
+  settings: Readonly<Record<string, unknown>> & { readonly maxIterations: number; readonly tolerance: number },
+  penalty: (classes: number) => Penalty | undefined,
+  fit: FitOptions,
+): LinearCalibrator {
+  const checked = checkPredictions('input', input);
+  const { rows, cols } = checked.matrix;
+  checkLabels('labels', labels, rows, cols);
+  const x = linearFeatures(checked, method.features);
+  const theta = fitLinear(method.kind, x, rows, cols, labels, method.structure, penalty(cols), settings.maxIterations, settings.tolerance, fit);
+  return new LinearCalibrator(method.kind, cols, method.structure, method.features, theta, settings);
+}
+
+/** Rebuild the linear calibrator `method` from its JSON (`weights`: C values or C × C rows, `bias`: C values). */
+export function linearCalibratorFromJSON<S extends OptionSpecs>(method: LinearMethod, json: unknown, spec: S): LinearCalibrator {
+  const { record, classes: C, settings } = readHeader(json, method.kind, spec);
+  const count = weightCount(method.structure, C);
+  const theta = new Float64Array(count + C);
+  theta.set(method.structure === 'full' ? readMatrix('json.weights', record.weights, C, C) : readVector('json.weights', record.weights, C));
+  theta.set(readVector('json.bias', record.bias, C), count);
+  return new LinearCalibrator(method.kind, C, method.structure, method.features, theta, settings as SettingsOf<S>);
 }
 
 /** A fitted vector / matrix / Dirichlet calibrator: q = softmax(W x + b). Immutable. */

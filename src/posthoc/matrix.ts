@@ -6,12 +6,10 @@
  */
 import type { FitOptions } from './fit-progress.js';
 import type { Predictions } from './calibrator.js';
-import { readHeader, readMatrix, readVector } from './json.js';
-import { fitLinear, LinearCalibrator, linearFeatures, type Penalty } from './linear-scaling.js';
+import { fitLinearCalibrator, linearCalibratorFromJSON, LinearCalibrator, type LinearMethod, type Penalty } from './linear-scaling.js';
 import { centre } from './vector.js';
 import { CALIBRATION_GRADIENT_TOLERANCE } from './lbfgs.js';
 import { numberOption, parseOptions, type OptionsOf } from './options.js';
-import { checkLabels, checkPredictions } from './predictions.js';
 import { defineCalibrator } from './calibrator-definition.js';
 import { matrixToOnnx } from './onnx/linear.js';
 
@@ -52,25 +50,17 @@ export function matrixPenalty(classes: number, l2: number): Penalty | undefined 
   };
 }
 
+const MATRIX_METHOD: LinearMethod = { kind: 'matrix', structure: 'full', features: 'logits' };
+
 /** Fit matrix scaling on validation predictions (N × C) and labels (N). */
 export function fitMatrix(input: Predictions, labels: Int32Array, options?: MatrixOptions, fit: FitOptions = {}): LinearCalibrator {
   const settings = parseOptions('matrix options', options, matrixOptions);
-  const checked = checkPredictions('input', input);
-  const { rows, cols } = checked.matrix;
-  checkLabels('labels', labels, rows, cols);
-  const x = linearFeatures(checked, 'logits');
-  const theta = fitLinear('matrix', x, rows, cols, labels, 'full', matrixPenalty(cols, settings.l2), settings.maxIterations, settings.tolerance, fit);
-  return new LinearCalibrator('matrix', cols, 'full', 'logits', theta, settings);
+  return fitLinearCalibrator(MATRIX_METHOD, input, labels, settings, (classes) => matrixPenalty(classes, settings.l2), fit);
 }
 
-/** Rebuild a matrix-scaling calibrator from its JSON. */
+/** Rebuild a matrix scaling calibrator from its JSON. */
 export function matrixFromJSON(json: unknown): LinearCalibrator {
-  const { record, classes, settings } = readHeader(json, 'matrix', matrixOptions);
-  const C = classes;
-  const theta = new Float64Array(C * C + C);
-  theta.set(readMatrix('json.weights', record.weights, C, C));
-  theta.set(readVector('json.bias', record.bias, C), C * C);
-  return new LinearCalibrator('matrix', C, 'full', 'logits', theta, settings);
+  return linearCalibratorFromJSON(MATRIX_METHOD, json, matrixOptions);
 }
 
 /** The declaration of matrix (calibrators.ts). */

@@ -7,14 +7,13 @@
  * Damped Newton from a = 0, b = ln((N₊ + 1)/(N₋ + 1)). Output rows [1 − q_1, q_1]; calibrated logits [0, a f + b].
  */
 import { invalidArgument } from '../util/errors.js';
-import type { Matrix } from '../util/matrix.js';
-import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
-import { binaryLogit, binaryLogits, binaryProbabilities, requireBinary } from './binary-score.js';
+import type { CalibratorJSON, Predictions } from './calibrator.js';
+import { binaryLogit, BinaryScoreCalibrator, requireBinary } from './binary-score.js';
 import { CalibrationFitError } from './fit-error.js';
 import { jsonHeader, readHeader, readNumber } from './json.js';
 import { fitLogistic } from './logistic-regression.js';
 import { parseOptions, type OptionsOf } from './options.js';
-import { checkLabels, checkPredictions } from './predictions.js';
+import { checkLabels, checkPredictions, type CheckedPredictions } from './predictions.js';
 import { defineCalibrator } from './calibrator-definition.js';
 import { plattToOnnx } from './onnx/binary.js';
 
@@ -22,36 +21,24 @@ export const plattOptions = {};
 export type PlattOptions = OptionsOf<typeof plattOptions>;
 
 /** A fitted Platt calibrator. */
-export class PlattCalibrator implements Calibrator {
+export class PlattCalibrator extends BinaryScoreCalibrator {
   readonly kind = 'platt' as const;
-  readonly classes = 2;
   /** Slope a and intercept b of q_1 = σ(a f + b). */
   readonly a: number;
   readonly b: number;
 
   constructor(a: number, b: number) {
+    super();
     this.a = a;
     this.b = b;
     Object.freeze(this);
   }
 
-  private scores(input: Predictions): Float64Array {
-    const checked = checkPredictions('input', input, 2);
+  /** a f + b on the class-1 logit f. */
+  protected scoresOf(checked: CheckedPredictions): Float64Array {
     const f = binaryLogit(checked);
     for (let i = 0; i < f.length; i++) f[i] = this.a * f[i]! + this.b;
     return f;
-  }
-
-  /** [1 − σ(a f + b), σ(a f + b)]: N × 2 float64. */
-  apply(input: Predictions): Matrix<Float64Array> {
-    const s = this.scores(input);
-    return { rows: s.length, cols: 2, data: binaryProbabilities(s) };
-  }
-
-  /** [0, a f + b]: N × 2 float64. */
-  applyLogits(input: Predictions): Matrix<Float64Array> {
-    const s = this.scores(input);
-    return { rows: s.length, cols: 2, data: binaryLogits(s) };
   }
 
   toJSON(): CalibratorJSON {

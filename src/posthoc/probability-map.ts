@@ -9,7 +9,7 @@
  */
 import type { Matrix } from '../util/matrix.js';
 import type { Predictions } from './calibrator.js';
-import { checkPredictions, normalizeRowsInPlace, probabilitiesOf } from './predictions.js';
+import { checkLabels, checkPredictions, normalizeRowsInPlace, probabilitiesOf } from './predictions.js';
 
 /** The validated `input`'s probabilities (a float64 copy) transformed in place by `transform`: N × C. */
 export function mapProbabilities(input: Predictions, classes: number, transform: (p: Float64Array, rows: number, classes: number) => void): Matrix<Float64Array> {
@@ -35,4 +35,12 @@ export function binaryInPlace(p: Float64Array, rows: number, map: (p1: number) =
     p[2 * i] = 1 - q;
     p[2 * i + 1] = q;
   }
+}
+
+/** The fitting data of a probability-space calibrator: validated predictions and labels, probabilities as float64. */
+export function fittingProbabilities(input: Predictions, labels: Int32Array): { p: Float64Array; rows: number; cols: number } {
+  const checked = checkPredictions('input', input);
+  const { rows, cols } = checked.matrix;
+  checkLabels('labels', labels, rows, cols);
+  return { p: probabilitiesOf(checked), rows, cols };
 }

@@ -17,8 +17,7 @@ import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { jsonHeader, readHeader, requireRecord } from './json.js';
 import { enumOption, numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
-import { checkLabels, checkPredictions, probabilitiesOf } from './predictions.js';
-import { mapProbabilities, oneVsRestInPlace } from './probability-map.js';
+import { fittingProbabilities, mapProbabilities, oneVsRestInPlace } from './probability-map.js';
 import { applyScoreMap, binMeans, equalMassEdges, fitScoreMap, scoreMapFromJSON, scoreMapToJSON, type ScoreMap } from './score-map.js';
 import { recalibrateTopLabel, topLabelPairs } from './top-versus-all.js';
 import { defineCalibrator } from './calibrator-definition.js';
@@ -81,10 +80,7 @@ export class ScalingBinningCalibrator implements Calibrator {
 /** Fit scaling-binning on validation predictions (N × C) and labels (N). */
 export function fitScalingBinning(input: Predictions, labels: Int32Array, options?: ScalingBinningOptions, fit: FitOptions = {}): ScalingBinningCalibrator {
   const settings = parseOptions('scaling-binning options', options, scalingBinningOptions);
-  const checked = checkPredictions('input', input);
-  const { rows, cols } = checked.matrix;
-  checkLabels('labels', labels, rows, cols);
-  const p = probabilitiesOf(checked);
+  const { p, rows, cols } = fittingProbabilities(input, labels);
   const maps: ScalingBinningMap[] = [];
   if (settings.mode === 'top-label') {
     const { confidence, correct } = topLabelPairs(p, rows, cols, labels);

@@ -17,8 +17,7 @@ import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { jsonHeader, readHeader, readVector } from './json.js';
 import { solveLinear } from './linear-solve.js';
 import { enumOption, numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
-import { checkLabels, checkPredictions, probabilitiesOf } from './predictions.js';
-import { mapProbabilities } from './probability-map.js';
+import { fittingProbabilities, mapProbabilities } from './probability-map.js';
 import { recalibrateTopLabel, topLabelPairs } from './top-versus-all.js';
 import { defineCalibrator } from './calibrator-definition.js';
 import { splineToOnnx } from './onnx/top-label.js';
@@ -175,10 +174,8 @@ export class SplineCalibrator implements Calibrator {
 /** Fit top-label spline calibration on validation predictions (N × C) and labels (N). */
 export function fitSpline(input: Predictions, labels: Int32Array, options?: SplineOptions): SplineCalibrator {
   const settings = parseOptions('spline options', options, splineOptions);
-  const checked = checkPredictions('input', input);
-  const { rows, cols } = checked.matrix;
-  checkLabels('labels', labels, rows, cols);
-  const { confidence, correct } = topLabelPairs(probabilitiesOf(checked), rows, cols, labels);
+  const { p, rows, cols } = fittingProbabilities(input, labels);
+  const { confidence, correct } = topLabelPairs(p, rows, cols, labels);
   const { scores, values } = fitSplineTable(confidence, correct, settings.knots, settings.runout);
   return new SplineCalibrator(cols, scores, values, settings);
 }

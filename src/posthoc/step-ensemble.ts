@@ -19,8 +19,7 @@ import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { jsonHeader, readHeader, readVector, requireRecord } from './json.js';
 import { enumOption, type OptionSpec, type OptionSpecs, type SettingsOf } from './options.js';
-import { checkLabels, checkPredictions, probabilitiesOf } from './predictions.js';
-import { binaryInPlace, mapProbabilities, oneVsRestInPlace } from './probability-map.js';
+import { binaryInPlace, fittingProbabilities, mapProbabilities, oneVsRestInPlace } from './probability-map.js';
 import { edgeBin } from './score-map.js';
 import { recalibrateTopLabel, topLabelPairs } from './top-versus-all.js';
 
@@ -115,10 +114,7 @@ export function fitStepEnsembleCalibrator<S extends { readonly mode: StepEnsembl
   fitBinary: (scores: Float64Array, outcomes: Float64Array) => StepEnsemble,
   fit: FitOptions = {},
 ): StepEnsembleCalibrator<S> {
-  const checked = checkPredictions('input', input);
-  const { rows, cols } = checked.matrix;
-  checkLabels('labels', labels, rows, cols);
-  const p = probabilitiesOf(checked);
+  const { p, rows, cols } = fittingProbabilities(input, labels);
   const ensembles: (StepEnsemble | null)[] = [];
   if (settings.mode === 'top-label') {
     const { confidence, correct } = topLabelPairs(p, rows, cols, labels);

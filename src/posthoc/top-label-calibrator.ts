@@ -12,8 +12,7 @@ import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { jsonHeader, readHeader } from './json.js';
 import { enumOption, numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
-import { checkLabels, checkPredictions, probabilitiesOf } from './predictions.js';
-import { mapProbabilities } from './probability-map.js';
+import { fittingProbabilities, mapProbabilities } from './probability-map.js';
 import { applyScoreMap, fitScoreMap, SCORE_MAP_KINDS, scoreMapFromJSON, scoreMapToJSON, type ScoreMap } from './score-map.js';
 import { recalibrateTopLabel, topLabelPairs } from './top-versus-all.js';
 import { defineCalibrator } from './calibrator-definition.js';
@@ -57,10 +56,8 @@ export class TopLabelCalibrator implements Calibrator {
 /** Fit top-label calibration on validation predictions (N × C) and labels (N). */
 export function fitTopLabel(input: Predictions, labels: Int32Array, options?: TopLabelOptions, fit: FitOptions = {}): TopLabelCalibrator {
   const settings = parseOptions('top-label options', options, topLabelOptions);
-  const checked = checkPredictions('input', input);
-  const { rows, cols } = checked.matrix;
-  checkLabels('labels', labels, rows, cols);
-  const { predicted, confidence, correct } = topLabelPairs(probabilitiesOf(checked), rows, cols, labels);
+  const { p, rows, cols } = fittingProbabilities(input, labels);
+  const { predicted, confidence, correct } = topLabelPairs(p, rows, cols, labels);
   const maps: (ScoreMap | null)[] = [];
   for (let l = 0; l < cols; l++) {
     const idx: number[] = [];

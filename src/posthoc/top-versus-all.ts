@@ -13,8 +13,7 @@ import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { jsonHeader, readHeader } from './json.js';
 import { enumOption, numberOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
-import { checkLabels, checkPredictions, probabilitiesOf } from './predictions.js';
-import { mapProbabilities } from './probability-map.js';
+import { fittingProbabilities, mapProbabilities } from './probability-map.js';
 import { applyScoreMap, fitScoreMap, SCORE_MAP_KINDS, scoreMapFromJSON, scoreMapToJSON, type ScoreMap } from './score-map.js';
 import { defineCalibrator } from './calibrator-definition.js';
 import { topVersusAllToOnnx } from './onnx/top-label.js';
@@ -97,10 +96,8 @@ export class TopVersusAllCalibrator implements Calibrator {
 /** Fit top-versus-all calibration on validation predictions (N × C) and labels (N). */
 export function fitTopVersusAll(input: Predictions, labels: Int32Array, options?: TopVersusAllOptions): TopVersusAllCalibrator {
   const settings = parseOptions('top-versus-all options', options, topVersusAllOptions);
-  const checked = checkPredictions('input', input);
-  const { rows, cols } = checked.matrix;
-  checkLabels('labels', labels, rows, cols);
-  const { confidence, correct } = topLabelPairs(probabilitiesOf(checked), rows, cols, labels);
+  const { p, rows, cols } = fittingProbabilities(input, labels);
+  const { confidence, correct } = topLabelPairs(p, rows, cols, labels);
   return new TopVersusAllCalibrator(cols, fitScoreMap(settings.binary, confidence, correct, settings.bins), settings);
 }
 

@@ -6,11 +6,9 @@
  */
 import type { FitOptions } from './fit-progress.js';
 import type { Predictions } from './calibrator.js';
-import { readHeader, readVector } from './json.js';
-import { fitLinear, LinearCalibrator, linearFeatures, type Penalty } from './linear-scaling.js';
+import { fitLinearCalibrator, linearCalibratorFromJSON, LinearCalibrator, type LinearMethod, type Penalty } from './linear-scaling.js';
 import { CALIBRATION_GRADIENT_TOLERANCE } from './lbfgs.js';
 import { numberOption, parseOptions, type OptionsOf } from './options.js';
-import { checkLabels, checkPredictions } from './predictions.js';
 import { defineCalibrator } from './calibrator-definition.js';
 import { vectorToOnnx } from './onnx/linear.js';
 
@@ -49,24 +47,17 @@ export function centre(theta: Float64Array, offset: number, length: number): voi
   for (let k = 0; k < length; k++) theta[offset + k] = theta[offset + k]! - mean;
 }
 
+const VECTOR_METHOD: LinearMethod = { kind: 'vector', structure: 'diagonal', features: 'logits' };
+
 /** Fit vector scaling on validation predictions (N × C) and labels (N). */
 export function fitVector(input: Predictions, labels: Int32Array, options?: VectorOptions, fit: FitOptions = {}): LinearCalibrator {
   const settings = parseOptions('vector options', options, vectorOptions);
-  const checked = checkPredictions('input', input);
-  const { rows, cols } = checked.matrix;
-  checkLabels('labels', labels, rows, cols);
-  const x = linearFeatures(checked, 'logits');
-  const theta = fitLinear('vector', x, rows, cols, labels, 'diagonal', vectorPenalty(cols, settings.l2), settings.maxIterations, settings.tolerance, fit);
-  return new LinearCalibrator('vector', cols, 'diagonal', 'logits', theta, settings);
+  return fitLinearCalibrator(VECTOR_METHOD, input, labels, settings, (classes) => vectorPenalty(classes, settings.l2), fit);
 }
 
-/** Rebuild a vector-scaling calibrator from its JSON. */
+/** Rebuild a vector scaling calibrator from its JSON. */
 export function vectorFromJSON(json: unknown): LinearCalibrator {
-  const { record, classes, settings } = readHeader(json, 'vector', vectorOptions);
-  const theta = new Float64Array(2 * classes);
-  theta.set(readVector('json.weights', record.weights, classes));
-  theta.set(readVector('json.bias', record.bias, classes), classes);
-  return new LinearCalibrator('vector', classes, 'diagonal', 'logits', theta, settings);
+  return linearCalibratorFromJSON(VECTOR_METHOD, json, vectorOptions);
 }
 
 /** The declaration of vector (calibrators.ts). */

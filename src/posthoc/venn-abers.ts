@@ -21,8 +21,7 @@ import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { pav } from '../util/pav.js';
 import { jsonHeader, readHeader, readVector, requireRecord } from './json.js';
 import { enumOption, parseOptions, type OptionsOf, type SettingsOf } from './options.js';
-import { checkLabels, checkPredictions, probabilitiesOf } from './predictions.js';
-import { binaryInPlace, mapProbabilities, oneVsRestInPlace } from './probability-map.js';
+import { binaryInPlace, fittingProbabilities, mapProbabilities, oneVsRestInPlace } from './probability-map.js';
 import { recalibrateTopLabel, topLabelPairs } from './top-versus-all.js';
 import { defineCalibrator } from './calibrator-definition.js';
 import { vennAbersToOnnx } from './onnx/top-label.js';
@@ -137,10 +136,7 @@ function tableCount(classes: number, mode: string): number {
 /** Fit inductive Venn–Abers calibration on validation (calibration) predictions (N × C) and labels (N). */
 export function fitVennAbers(input: Predictions, labels: Int32Array, options?: VennAbersOptions, fit: FitOptions = {}): VennAbersCalibrator {
   const settings = parseOptions('venn-abers options', options, vennAbersOptions);
-  const checked = checkPredictions('input', input);
-  const { rows, cols } = checked.matrix;
-  checkLabels('labels', labels, rows, cols);
-  const p = probabilitiesOf(checked);
+  const { p, rows, cols } = fittingProbabilities(input, labels);
   const tables: VennAbersTable[] = [];
   if (cols === 2) {
     tables.push(fitVennAbersTable(Float64Array.from({ length: rows }, (_, i) => p[2 * i + 1]!), Float64Array.from(labels)));

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import {
   CALIBKIT_VERSION,
   CALIBRATOR_INPUTS,
@@ -33,11 +33,19 @@ function fit(kind: CalibratorKind) {
   return fitted.get(kind)!;
 }
 
-test('the method names are the ten of the brief, ensemble temperature scaling and the issue-12 calibrators, each with the input it needs', () => {
-  assert.deepEqual([...CALIBRATOR_KINDS], [
+test('CALIBRATORS holds every calibrator declared in src/posthoc, among them the ten of the brief, ETS and the issue-12 methods, each with the input it needs', () => {
+  const dir = new URL('../../../src/posthoc/', import.meta.url);
+  const declared = readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => readFileSync(new URL(f, dir), 'utf8'))
+    .map((text) => /^export const \w+ = defineCalibrator\(\{\s*kind: '([a-z0-9-]+)'/m.exec(text)?.[1])
+    .filter((kind): kind is string => kind !== undefined)
+    .sort();
+  assert.deepEqual([...CALIBRATOR_KINDS].sort(), declared, 'every file that declares a calibrator is in the CALIBRATORS record');
+  for (const kind of [
     'temperature', 'ts-sb-ece', 'ts-hb-ece', 'ensemble-temperature', 'vector', 'matrix', 'dirichlet', 'histogram', 'isotonic', 'platt', 'beta',
     'class-temperature', 'top-versus-all', 'top-label', 'scaling-binning', 'venn-abers', 'spline', 'bbq', 'enir', 'near-isotonic',
-  ]);
+  ]) assert.ok((CALIBRATOR_KINDS as readonly string[]).includes(kind), kind);
   assert.deepEqual(Object.keys(CALIBRATOR_INPUTS).sort(), [...CALIBRATOR_KINDS].sort());
 });
 
