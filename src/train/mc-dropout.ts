@@ -7,10 +7,11 @@
  * dropout evaluates a network trained with dropout. Masks are graph inputs drawn from a seeded generator, so the
  * averaged probabilities are reproducible bit for bit.
  */
-import { buildGraph, compile, dropoutMask, type DType, type Graph, placeholder, type Session, type Shape, type Tensor } from '../engine/index.js';
+import { buildGraph, compile, dropoutMask, type Graph, type Session, type Shape, type Tensor } from '../engine/index.js';
 import { describe, InvalidArgumentError, requireNumber } from '../util/errors.js';
 import { Random } from '../util/random.js';
 import type { Model } from '../nn/model.js';
+import { graphInputs } from './graph-inputs.js';
 import { ModelLayout } from './model-layout.js';
 import type { Weights } from './predict.js';
 
@@ -83,12 +84,7 @@ export class McDropoutStep {
 
   private trace(b: number): Compiled {
     const { model, layout } = this;
-    const inputs: Tensor[] = [];
-    const input = (name: string, dtype: DType, shape: Shape): Tensor => {
-      const t = placeholder(name, { dtype, shape });
-      inputs.push(t);
-      return t;
-    };
+    const { inputs, input } = graphInputs();
     const x = input('x', model.input.dtype, [b, ...model.input.shape]);
     const params = layout.params.unpack(input('params', 'float32', [layout.params.size]));
     const buffers = layout.buffers.size > 0 ? layout.buffers.unpack(input('buffers', 'float32', [layout.buffers.size])) : {};
