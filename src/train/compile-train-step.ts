@@ -110,7 +110,6 @@ export class TrainStep {
   /** Data-parallel replicas (1: one session on the calling thread). */
   readonly replicas: number;
   private readonly cache = new Map<string, Compiled>();
-  private readonly perExample: number;
   private readonly decayPaths: readonly boolean[];
   private replicated: ReplicatedUpdate | null = null;
 
@@ -141,14 +140,13 @@ export class TrainStep {
       }
     }
     this.layout = new ModelLayout(model);
-    this.perExample = model.input.shape.reduce((a, b) => a * b, 1);
     this.decayPaths = this.layout.params.entries.map((e) => (options.weightDecay ? options.weightDecay(e.name) === true : true));
   }
 
   /** Batch size of `x` (validated). */
   batchSizeOf(x: ArrayLike<number>): number {
-    const b = x.length / this.perExample;
-    if (!Number.isInteger(b) || b < 1) throw new InvalidArgumentError('batch.x', `a multiple of ${this.perExample} values ([B, ${this.model.input.shape.join(', ')}])`, String(x.length));
+    const b = x.length / this.layout.exampleSize;
+    if (!Number.isInteger(b) || b < 1) throw new InvalidArgumentError('batch.x', `a multiple of ${this.layout.exampleSize} values ([B, ${this.model.input.shape.join(', ')}])`, String(x.length));
     return b;
   }
 

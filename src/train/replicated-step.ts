@@ -92,7 +92,7 @@ export class ReplicatedUpdate {
   /** Feeds of the shard of `size` rows starting at row `offset`. */
   private shardFeeds(state: TrainState, batch: TrainBatch, offset: number, size: number): Record<string, Feed> {
     const { step } = this;
-    const per = step.model.input.shape.reduce((a, c) => a * c, 1);
+    const per = step.layout.exampleSize;
     const y = batch.y instanceof BigInt64Array ? Int32Array.from(batch.y, (v) => Number(v)) : batch.y;
     const yWidth = y.length / step.batchSizeOf(batch.x);
     const feeds: Record<string, Feed> = {
