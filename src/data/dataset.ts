@@ -155,28 +155,23 @@ export function concatDatasets<D extends Dataset>(parts: readonly D[], name?: st
       invalidArgument(`parts[${i}]`, 'a text dataset with the same vocabulary as parts[0]', 'a different vocabulary');
   }
   const n = parts.reduce((a, p) => a + datasetSize(p), 0);
-  const labels = new Int32Array(n);
-  let offset = 0;
-  for (const p of parts) {
-    labels.set(p.labels, offset);
-    offset += datasetSize(p);
-  }
+  const labels = concatInto(new Int32Array(n), parts.map((p) => p.labels));
   if (first.kind === 'image') {
-    const images = new Float32Array(n * sampleSize(first));
-    offset = 0;
-    for (const p of parts as readonly ImageDataset[]) {
-      images.set(p.images, offset);
-      offset += p.images.length;
-    }
+    const images = concatInto(new Float32Array(n * sampleSize(first)), (parts as readonly ImageDataset[]).map((p) => p.images));
     return { ...first, name: name ?? first.name, images, labels };
   }
-  const tokens = new Int32Array(n * sampleSize(first));
-  offset = 0;
-  for (const p of parts as readonly TextDataset[]) {
-    tokens.set(p.tokens, offset);
-    offset += p.tokens.length;
-  }
+  const tokens = concatInto(new Int32Array(n * sampleSize(first)), (parts as readonly TextDataset[]).map((p) => p.tokens));
   return { ...first, name: name ?? first.name, tokens, labels };
+}
+
+/** Copy `arrays` one after the other into `out` (which holds exactly their total length); returns `out`. */
+function concatInto<T extends Float32Array | Int32Array>(out: T, arrays: readonly ArrayLike<number>[]): T {
+  let offset = 0;
+  for (const a of arrays) {
+    out.set(a, offset);
+    offset += a.length;
+  }
+  return out;
 }
 
 /** Number of samples of each class: counts[k] = #{i : labels[i] = k}. */

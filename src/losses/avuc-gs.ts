@@ -1,6 +1,5 @@
 import type { Tensor } from '../engine/index.js';
-import { AVUC_OPTIONS, avucTerm } from './avuc.js';
-import { defineLoss } from './define-loss.js';
+import { AVUC_OPTIONS, defineAvuc } from './avuc.js';
 import type { LossOptions } from './options.js';
 import type { LossResult, LossTargetsLike } from './types.js';
 
@@ -10,15 +9,7 @@ import type { LossResult, LossTargetsLike } from './types.js';
  * stop-gradient(c), so gradients reach the logits only through the entropies u (tanh u). Batch-level.
  * Terms: { avuc (= loss), nAC, nAU, nIC, nIU }.
  */
-export const avucGs = defineLoss({
-  name: 'avuc-gs',
-  title: 'AvUC with stop-gradient on the confidences (Karandikar et al. 2021)',
-  role: 'term',
-  scope: 'batch',
-  targets: 'labels-or-soft',
-  options: AVUC_OPTIONS,
-  compute: (input, options) => avucTerm(input, options, true),
-});
+export const avucGs = defineAvuc('avuc-gs', 'AvUC with stop-gradient on the confidences (Karandikar et al. 2021)', true);
 
 /** AvUC-GS term of logits [N, C] (or dense) against labels or soft targets; see `avucGs`. */
 export function avucGsLoss(logits: Tensor, targets: LossTargetsLike, options?: LossOptions<typeof AVUC_OPTIONS>): LossResult {

@@ -1,6 +1,6 @@
 import type { Tensor } from '../engine/index.js';
 import { avucEntropy, avucRatio } from './avuc-ratio.js';
-import { defineLoss } from './define-loss.js';
+import { defineLoss, type LossDefinition } from './define-loss.js';
 import type { LossInput } from './loss-input.js';
 import type { LossOptions, ResolvedOptions } from './options.js';
 import type { LossResult, LossTargetsLike } from './types.js';
@@ -43,6 +43,19 @@ export function avucTerm(input: LossInput, { kappa }: ResolvedOptions<typeof AVU
   return { loss, terms: { avuc: loss, ...counts } };
 }
 
+/** The definition of AvUC (`stopConfidence` false) or AvUC-GS (true) under `name`: a batch-level term over `AVUC_OPTIONS`. */
+export function defineAvuc(name: string, title: string, stopConfidence: boolean): LossDefinition<typeof AVUC_OPTIONS> {
+  return defineLoss({
+    name,
+    title,
+    role: 'term',
+    scope: 'batch',
+    targets: 'labels-or-soft',
+    options: AVUC_OPTIONS,
+    compute: (input, options) => avucTerm(input, options, stopConfidence),
+  });
+}
+
 /**
  * Accuracy versus uncertainty calibration, AvUC (Krishnan & Tickoo, NeurIPS 2020, eq. 3), as in the caltrain code
  * (`get_avuc_loss`, avuc_stop_prob_gradients = False; METHODS.md § Secondary terms): u_i = entropy of
@@ -53,15 +66,7 @@ export function avucTerm(input: LossInput, { kappa }: ResolvedOptions<typeof AVU
  * The hard certain/uncertain split carries no gradient (u still does through tanh u). Batch-level.
  * Terms: { avuc (= loss), nAC, nAU, nIC, nIU }.
  */
-export const avuc = defineLoss({
-  name: 'avuc',
-  title: 'AvUC accuracy-versus-uncertainty calibration (Krishnan & Tickoo 2020)',
-  role: 'term',
-  scope: 'batch',
-  targets: 'labels-or-soft',
-  options: AVUC_OPTIONS,
-  compute: (input, options) => avucTerm(input, options, false),
-});
+export const avuc = defineAvuc('avuc', 'AvUC accuracy-versus-uncertainty calibration (Krishnan & Tickoo 2020)', false);
 
 /** AvUC term of logits [N, C] (or dense) against labels or soft targets; see `avuc`. */
 export function avucLoss(logits: Tensor, targets: LossTargetsLike, options?: LossOptions<typeof AVUC_OPTIONS>): LossResult {

@@ -33,14 +33,12 @@ export interface EvalResult {
 export class EvalStep {
   readonly layout: ModelLayout;
   private readonly sessions = new Map<number, Session>();
-  private readonly perExample: number;
 
   constructor(
     readonly model: Model,
     readonly options: EvalStepOptions = {},
   ) {
     this.layout = new ModelLayout(model);
-    this.perExample = model.input.shape.reduce((a, b) => a * b, 1);
     for (const f of options.features ?? []) {
       if (!model.featureLayers.includes(f)) throw new InvalidArgumentError('options.features', `layers of ${model.kind}: ${model.featureLayers.join(', ')}`, JSON.stringify(f));
     }
@@ -80,8 +78,8 @@ export class EvalStep {
 
   /** Logits (and features) of `x` [B, ...input] with the flat parameters and buffers. */
   run(state: { readonly params: Float32Array; readonly buffers: Float32Array }, x: Float32Array | Int32Array): EvalResult {
-    const b = x.length / this.perExample;
-    if (!Number.isInteger(b) || b < 1) throw new InvalidArgumentError('x', `a multiple of ${this.perExample} values`, describe(x));
+    const b = x.length / this.layout.exampleSize;
+    if (!Number.isInteger(b) || b < 1) throw new InvalidArgumentError('x', `a multiple of ${this.layout.exampleSize} values`, describe(x));
     const feeds: Record<string, Float32Array | Int32Array> = { x, params: state.params };
     if (this.layout.buffers.size > 0) feeds['buffers'] = state.buffers;
     const out = this.session(b).run(feeds);

@@ -12,7 +12,7 @@
  * element-wise ops. One session is compiled and cached per batch size.
  */
 import {
-  buildGraph, compile, type DType, type Feed, type Graph, type GraphOutput, placeholder, type RunOutputs, type Session, type Tensor,
+  buildGraph, compile, type DType, type Feed, type Graph, type GraphOutput, type RunOutputs, type Session, type Tensor,
   concat, constant, dropoutMask, grad, type Shape,
 } from '../engine/index.js';
 import { describe, InvalidArgumentError } from '../util/errors.js';
@@ -20,6 +20,7 @@ import type { FeatureHook, Model } from '../nn/model.js';
 import type { TensorTree } from '../nn/tree.js';
 import type { Optimizer } from '../optim/optimizer.js';
 import type { LossFn } from './loss-fn.js';
+import { graphInputs } from './graph-inputs.js';
 import { ModelLayout } from './model-layout.js';
 import { ReplicatedUpdate } from './replicated-step.js';
 import type { TrainState } from './train-state.js';
@@ -109,7 +110,6 @@ export class TrainStep {
   /** Data-parallel replicas (1: one session on the calling thread). */
   readonly replicas: number;
   private readonly cache = new Map<string, Compiled>();
-  private readonly perExample: number;
   private readonly decayPaths: readonly boolean[];
   private replicated: ReplicatedUpdate | null = null;
 
@@ -140,14 +140,13 @@ export class TrainStep {
       }
     }
     this.layout = new ModelLayout(model);
-    this.perExample = model.input.shape.reduce((a, b) => a * b, 1);
     this.decayPaths = this.layout.params.entries.map((e) => (options.weightDecay ? options.weightDecay(e.name) === true : true));
   }
 
   /** Batch size of `x` (validated). */
   batchSizeOf(x: ArrayLike<number>): number {
-    const b = x.length / this.perExample;
-    if (!Number.isInteger(b) || b < 1) throw new InvalidArgumentError('batch.x', `a multiple of ${this.perExample} values ([B, ${this.model.input.shape.join(', ')}])`, String(x.length));
+    const b = x.length / this.layout.exampleSize;
+    if (!Number.isInteger(b) || b < 1) throw new InvalidArgumentError('batch.x', `a multiple of ${this.layout.exampleSize} values ([B, ${this.model.input.shape.join(', ')}])`, String(x.length));
     return b;
   }
 
@@ -271,12 +270,7 @@ export class TrainStep {
   private trace(b: number, mode: TraceMode): Compiled {
     const { model, optimizer, options, layout } = this;
     const flat = (options.packing ?? 'flat') === 'flat';
-    const inputs: Tensor[] = [];
-    const input = (name: string, dtype: DType, shape: Shape): Tensor => {
-      const t = placeholder(name, { dtype, shape });
-      inputs.push(t);
-      return t;
-    };
+    const { inputs, input } = graphInputs();
     const x = input('x', model.input.dtype, [b, ...model.input.shape]);
     const y = (options.targets ?? 'labels') === 'labels' ? input('y', 'int32', [b]) : input('y', 'float32', [b, model.numClasses]);
     const extras: Record<string, Tensor> = {};

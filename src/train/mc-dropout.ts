@@ -7,10 +7,11 @@
  * dropout evaluates a network trained with dropout. Masks are graph inputs drawn from a seeded generator, so the
  * averaged probabilities are reproducible bit for bit.
  */
-import { buildGraph, compile, dropoutMask, type DType, type Graph, placeholder, type Session, type Shape, type Tensor } from '../engine/index.js';
+import { buildGraph, compile, dropoutMask, type Graph, type Session, type Shape, type Tensor } from '../engine/index.js';
 import { describe, InvalidArgumentError, requireNumber } from '../util/errors.js';
 import { Random } from '../util/random.js';
 import type { Model } from '../nn/model.js';
+import { graphInputs } from './graph-inputs.js';
 import { ModelLayout } from './model-layout.js';
 import type { Weights } from './predict.js';
 
@@ -30,14 +31,12 @@ interface Compiled {
 export class McDropoutStep {
   readonly layout: ModelLayout;
   private readonly cache = new Map<number, Compiled>();
-  private readonly perExample: number;
 
   constructor(
     readonly model: Model,
     readonly options: McDropoutStepOptions = {},
   ) {
     this.layout = new ModelLayout(model);
-    this.perExample = model.input.shape.reduce((a, b) => a * b, 1);
     const probe = this.compiled(1);
     if (probe.masks.length === 0) {
       throw new InvalidArgumentError('model', `a model with dropout (rate > 0) for MC dropout (build ${model.kind} with dropout: p, e.g. --model-opt dropout=0.3)`, `${model.kind} without dropout`);
@@ -56,8 +55,8 @@ export class McDropoutStep {
 
   /** Logits [B, C] of `x` under dropout masks drawn from `rng`. */
   run(weights: Weights, x: Float32Array | Int32Array, rng: Random): Float32Array {
-    const b = x.length / this.perExample;
-    if (!Number.isInteger(b) || b < 1) throw new InvalidArgumentError('x', `a multiple of ${this.perExample} values`, describe(x));
+    const b = x.length / this.layout.exampleSize;
+    if (!Number.isInteger(b) || b < 1) throw new InvalidArgumentError('x', `a multiple of ${this.layout.exampleSize} values`, describe(x));
     const c = this.compiled(b);
     c.session ??= compile(c.graph, { threads: this.options.threads ?? 2 });
     const feeds: Record<string, Float32Array | Int32Array> = { x, params: weights.params };
@@ -83,12 +82,7 @@ export class McDropoutStep {
 
   private trace(b: number): Compiled {
     const { model, layout } = this;
-    const inputs: Tensor[] = [];
-    const input = (name: string, dtype: DType, shape: Shape): Tensor => {
-      const t = placeholder(name, { dtype, shape });
-      inputs.push(t);
-      return t;
-    };
+    const { inputs, input } = graphInputs();
     const x = input('x', model.input.dtype, [b, ...model.input.shape]);
     const params = layout.params.unpack(input('params', 'float32', [layout.params.size]));
     const buffers = layout.buffers.size > 0 ? layout.buffers.unpack(input('buffers', 'float32', [layout.buffers.size])) : {};
@@ -128,7 +122,7 @@ export function mcDropoutProbabilities(step: McDropoutStep, weights: Weights, in
   const passes = requireNumber('options.passes', options.passes, { integer: true, min: 1 });
   const batch = requireNumber('options.batch', options.batch ?? 256, { integer: true, min: 1 });
   const rng = new Random(requireNumber('options.seed', options.seed ?? 0, { integer: true, min: 0 }));
-  const perExample = step.model.input.shape.reduce((a, b) => a * b, 1);
+  const perExample = step.layout.exampleSize;
   const n = inputs.length / perExample;
   if (!Number.isInteger(n)) throw new InvalidArgumentError('inputs', `a multiple of ${perExample} values`, describe(inputs));
   const c = step.model.numClasses;

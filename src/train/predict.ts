@@ -26,7 +26,7 @@ export function datasetInputs(data: Dataset): Float32Array | Int32Array {
  */
 export function predictLogits(step: EvalStep, weights: Weights, inputs: Float32Array | Int32Array, batch: number): Float32Array {
   requireNumber('batch', batch, { integer: true, min: 1 });
-  const perExample = step.model.input.shape.reduce((a, b) => a * b, 1);
+  const perExample = step.layout.exampleSize;
   const n = inputs.length / perExample;
   const c = step.model.numClasses;
   const out = new Float32Array(n * c);

@@ -12,9 +12,10 @@
  * statistics, MMCE, soft-binned ECE, …) are computed per shard, as PyTorch's DistributedDataParallel without
  * SyncBatchNorm does. The state is the same as without replicas, so checkpoints and exact resume are unchanged.
  */
-import { buildGraph, compile, dropoutMask, type Feed, type GraphOutput, placeholder, type RunOutputs, type Session, type Tensor } from '../engine/index.js';
+import { buildGraph, compile, dropoutMask, type Feed, type GraphOutput, type RunOutputs, type Session } from '../engine/index.js';
 import { SessionWorkers } from '../engine/runtime/session-workers.js';
 import type { StepResult, TrainBatch, TrainStep } from './compile-train-step.js';
+import { graphInputs } from './graph-inputs.js';
 import type { TrainState } from './train-state.js';
 
 /** Row counts of the R shards of a batch of `b` rows: the first b mod R shards get one row more. */
@@ -91,7 +92,7 @@ export class ReplicatedUpdate {
   /** Feeds of the shard of `size` rows starting at row `offset`. */
   private shardFeeds(state: TrainState, batch: TrainBatch, offset: number, size: number): Record<string, Feed> {
     const { step } = this;
-    const per = step.model.input.shape.reduce((a, c) => a * c, 1);
+    const per = step.layout.exampleSize;
     const y = batch.y instanceof BigInt64Array ? Int32Array.from(batch.y, (v) => Number(v)) : batch.y;
     const yWidth = y.length / step.batchSizeOf(batch.x);
     const feeds: Record<string, Feed> = {
@@ -128,16 +129,11 @@ export class ReplicatedUpdate {
     if (this.update) return this.update;
     const { step } = this;
     const P = step.layout.params.size;
-    const inputs: Tensor[] = [];
-    const input = (name: string, shape: number[]): Tensor => {
-      const t = placeholder(name, { dtype: 'float32', shape });
-      inputs.push(t);
-      return t;
-    };
-    const params = input('params', [P]);
-    const grad = input('grad', [P]);
-    const slots = Object.fromEntries(step.optimizer.slots.map((s) => [s, input(`opt.${s}`, [P])]));
-    const hyper = Object.fromEntries(step.optimizer.scalarNames.map((n) => [n, input(`hyper.${n}`, [])]));
+    const { inputs, input } = graphInputs();
+    const params = input('params', 'float32', [P]);
+    const grad = input('grad', 'float32', [P]);
+    const slots = Object.fromEntries(step.optimizer.slots.map((s) => [s, input(`opt.${s}`, 'float32', [P])]));
+    const hyper = Object.fromEntries(step.optimizer.scalarNames.map((n) => [n, input(`hyper.${n}`, 'float32', [])]));
     const r = step.flatUpdate(params, grad, slots, hyper);
     const outputs: GraphOutput[] = [{ name: 'params', tensor: r.param }, ...step.optimizer.slots.map((s) => ({ name: `opt.${s}`, tensor: r.state[s]! }))];
     this.update = compile(buildGraph(`${step.model.kind}_update`, inputs, outputs), { threads: step.options.threads ?? 2 });

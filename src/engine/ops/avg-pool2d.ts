@@ -2,7 +2,7 @@ import { apply1, constantTensor } from '../ir/apply.js';
 import type { Primitive } from '../ir/primitive.js';
 import type { Tensor } from '../ir/tensor.js';
 import { convTranspose2d } from './conv-transpose2d.js';
-import { formatWindow, type Window2d } from './conv-geometry.js';
+import { formatWindow, type Window2d, windowOnnxAttrs } from './conv-geometry.js';
 import { div } from './div.js';
 import { ct0 } from './elementwise.js';
 import { type Pool2dOptions, poolAttrs, poolType } from './max-pool2d.js';
@@ -28,12 +28,7 @@ export const avgPool2dOp: Primitive<AvgPool2dAttrs> = {
   },
   emit(node, ctx) {
     const a = node.attrs;
-    ctx.node('AveragePool', node.inputs, node.outputs, {
-      kernel_shape: { type: 'ints', value: a.kernel },
-      strides: { type: 'ints', value: a.strides },
-      pads: { type: 'ints', value: a.pads },
-      count_include_pad: { type: 'int', value: a.countIncludePad ? 1 : 0 },
-    });
+    ctx.node('AveragePool', node.inputs, node.outputs, { ...windowOnnxAttrs(a.kernel, a, false), count_include_pad: { type: 'int', value: a.countIncludePad ? 1 : 0 } });
   },
   vjp(args) {
     const x = args.inputs[0]!;

@@ -2,6 +2,7 @@
  * Geometry shared by the 2-D convolution and pooling primitives (NCHW): attribute normalisation and output
  * sizes, following ONNX (pads = [top, left, bottom, right]; floor division, no ceil mode).
  */
+import type { OnnxAttribute } from '../ir/primitive.js';
 import { formatShape } from '../ir/shape.js';
 import { shapeError } from '../ir/shape-error.js';
 
@@ -55,6 +56,19 @@ export function sweepSize(op: string, input: readonly number[], kernel: readonly
 /** Check a 4-D NCHW shape. */
 export function requireNCHW(op: string, what: string, shape: readonly number[]): void {
   if (shape.length !== 4) shapeError(op, `${what} must be 4-D (NCHW), got ${formatShape(shape)}`);
+}
+
+/**
+ * ONNX attributes of a window sweep (Conv, ConvTranspose, MaxPool, AveragePool), in this order: kernel_shape,
+ * strides, pads and, unless `withDilations` is false (average pooling here takes no dilation: `avgPool2dOp`), dilations.
+ */
+export function windowOnnxAttrs(kernel: readonly number[], w: Window2d, withDilations = true): Record<string, OnnxAttribute> {
+  return {
+    kernel_shape: { type: 'ints', value: kernel },
+    strides: { type: 'ints', value: w.strides },
+    pads: { type: 'ints', value: w.pads },
+    ...(withDilations ? { dilations: { type: 'ints', value: w.dilations } } : {}),
+  };
 }
 
 /** Text of window attributes for the printer. */

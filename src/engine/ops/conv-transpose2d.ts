@@ -4,7 +4,7 @@ import { formatShape } from '../ir/shape.js';
 import { shapeError } from '../ir/shape-error.js';
 import type { Tensor } from '../ir/tensor.js';
 import { conv2d, conv2dWeightGrad } from './conv2d.js';
-import { formatWindow, requireNCHW, type Window2d, type Window2dOptions, window2d } from './conv-geometry.js';
+import { formatWindow, requireNCHW, type Window2d, type Window2dOptions, window2d, windowOnnxAttrs } from './conv-geometry.js';
 import { checkDType, ct0 } from './elementwise.js';
 
 /** Attributes of convTranspose2d. */
@@ -26,10 +26,7 @@ export const convTranspose2dOp: Primitive<ConvTranspose2dAttrs> = {
     const a = node.attrs;
     const w = node.inputTypes[1]!.shape;
     ctx.node('ConvTranspose', node.inputs, node.outputs, {
-      kernel_shape: { type: 'ints', value: [w[2]!, w[3]!] },
-      strides: { type: 'ints', value: a.strides },
-      pads: { type: 'ints', value: a.pads },
-      dilations: { type: 'ints', value: a.dilations },
+      ...windowOnnxAttrs([w[2]!, w[3]!], a),
       group: { type: 'int', value: a.group },
       output_padding: { type: 'ints', value: a.outputPadding },
     });

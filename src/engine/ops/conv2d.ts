@@ -5,7 +5,7 @@ import { shapeError } from '../ir/shape-error.js';
 import type { Tensor } from '../ir/tensor.js';
 import { add } from './add.js';
 import { convTranspose2d } from './conv-transpose2d.js';
-import { formatWindow, requireNCHW, sweepSize, type Window2d, type Window2dOptions, window2d } from './conv-geometry.js';
+import { formatWindow, requireNCHW, sweepSize, type Window2d, type Window2dOptions, window2d, windowOnnxAttrs } from './conv-geometry.js';
 import { checkDType, ct0 } from './elementwise.js';
 import { im2colCnhw } from './im2col-cnhw.js';
 import { matmul } from './matmul.js';
@@ -36,13 +36,7 @@ export const conv2dOp: Primitive<Conv2dAttrs> = {
   emit(node, ctx) {
     const a = node.attrs;
     const w = node.inputTypes[1]!.shape;
-    const attrs = {
-      kernel_shape: { type: 'ints', value: [w[2]!, w[3]!] },
-      strides: { type: 'ints', value: a.strides },
-      pads: { type: 'ints', value: a.pads },
-      dilations: { type: 'ints', value: a.dilations },
-      group: { type: 'int', value: a.group },
-    } as const;
+    const attrs: Record<string, OnnxAttribute> = { ...windowOnnxAttrs([w[2]!, w[3]!], a), group: { type: 'int', value: a.group } };
     if (usesNchwc(node.inputTypes[0]!, node.inputTypes[1]!, a, ctx.nchwcBlock)) emitNchwcConv(node.inputs, node.outputs, w, attrs, ctx);
     else ctx.node('Conv', node.inputs, node.outputs, attrs);
   },

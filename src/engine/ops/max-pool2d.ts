@@ -3,7 +3,7 @@ import type { Primitive, TensorType } from '../ir/primitive.js';
 import { shapeError } from '../ir/shape-error.js';
 import type { Tensor } from '../ir/tensor.js';
 import { checkDType } from './elementwise.js';
-import { formatWindow, requireNCHW, sweepSize, type Window2d, window2d } from './conv-geometry.js';
+import { formatWindow, requireNCHW, sweepSize, type Window2d, window2d, windowOnnxAttrs } from './conv-geometry.js';
 import { reshape } from './reshape.js';
 import { scatterElementsAdd } from './scatter-elements-add.js';
 import { zeros } from './fill.js';
@@ -27,13 +27,7 @@ export const maxPool2dOp: Primitive<MaxPool2dAttrs> = {
     return [t, { dtype: 'int64', shape: t.shape }];
   },
   emit(node, ctx) {
-    const a = node.attrs;
-    ctx.node('MaxPool', node.inputs, node.outputs, {
-      kernel_shape: { type: 'ints', value: a.kernel },
-      strides: { type: 'ints', value: a.strides },
-      pads: { type: 'ints', value: a.pads },
-      dilations: { type: 'ints', value: a.dilations },
-    });
+    ctx.node('MaxPool', node.inputs, node.outputs, windowOnnxAttrs(node.attrs.kernel, node.attrs));
   },
   vjp(args) {
     const x = args.inputs[0]!;

@@ -11,56 +11,40 @@
  * features.transition{b}.{norm,conv}, features.norm5, classifier.
  * Feature layers: 'input', 'stem', 'block1' … 'block4', 'pool'.
  */
-import { avgPool2d, concat, globalAvgPool, maxPool2d, type Tensor } from '../../engine/index.js';
-import { describe, InvalidArgumentError } from '../../util/errors.js';
+import { avgPool2d, concat } from '../../engine/index.js';
 import { batchNorm } from '../batch-norm.js';
 import { conv2d } from '../conv2d.js';
-import { ForwardContext } from '../forward-context.js';
 import { torchDefaultWeight, zerosInit } from '../init.js';
 import { linear } from '../linear.js';
-import { DeclarationBuilder, type Model, positiveInt, rate } from '../model.js';
-import { checkInitScheme, checkOptions, checkShape, checkStem, type InitScheme, stemGeometry, weightInit } from './common.js';
+import { DeclarationBuilder, type Model, positiveInt } from '../model.js';
+import { checkClassifierOptions, checkDepth, checkOptions, checkStem, type ClassifierOptions, convBnStem } from './common.js';
+import { type Apply, stagedClassifier } from './staged-classifier.js';
 
 const DEPTHS: Readonly<Record<number, readonly number[]>> = { 121: [6, 12, 24, 16], 169: [6, 12, 32, 32], 201: [6, 12, 48, 32] };
 
-/** Options of `densenet`. */
-export interface DenseNetOptions {
+/** Options of `densenet` (defaults: inputShape [3, 224, 224], init 'kaiming-normal', torchvision's). */
+export interface DenseNetOptions extends ClassifierOptions {
   /** 121, 169 or 201 (default 121). */
   readonly depth?: number;
-  readonly numClasses?: number;
-  /** [Ci, H, W] (default [3, 224, 224]). */
-  readonly inputShape?: readonly [number, number, number];
   /** 'imagenet', 'cifar' or 'auto' (default: 'cifar' below 128 pixels, else 'imagenet'). */
   readonly stem?: 'imagenet' | 'cifar' | 'auto';
   /** Growth rate k (default 32); the stem has 2k channels and the bottleneck 4k. */
   readonly growth?: number;
-  /** Dropout rate before the classifier (default 0). */
-  readonly dropout?: number;
-  /** Convolution init (default 'kaiming-normal', torchvision's). */
-  readonly init?: InitScheme;
 }
 
 /** Build a DenseNet model description. */
 export function densenet(options: DenseNetOptions = {}): Model {
   checkOptions('densenet', options, ['depth', 'numClasses', 'inputShape', 'stem', 'growth', 'dropout', 'init']);
-  const depth = positiveInt('densenet options.depth', options.depth ?? 121);
-  const blocks = DEPTHS[depth];
-  if (!blocks) throw new InvalidArgumentError('densenet options.depth', '121, 169 or 201', describe(depth));
-  const numClasses = positiveInt('densenet options.numClasses', options.numClasses ?? 10);
-  const inputShape = checkShape('densenet options.inputShape', options.inputShape ?? [3, 224, 224], 3) as [number, number, number];
+  const [depth, blocks] = checkDepth('densenet options.depth', DEPTHS, options.depth ?? 121);
+  const { numClasses, inputShape, dropout: drop, init, weightInit: wi } = checkClassifierOptions('densenet', options, { inputShape: [3, 224, 224], init: 'kaiming-normal' });
   const stem = checkStem('densenet options.stem', options.stem ?? 'auto', inputShape);
   const k = positiveInt('densenet options.growth', options.growth ?? 32);
-  const drop = rate('densenet options.dropout', options.dropout ?? 0);
-  const init = checkInitScheme('densenet options.init', options.init ?? 'kaiming-normal');
-  const wi = weightInit(init);
-  const g = stemGeometry(stem);
   const b = new DeclarationBuilder();
-  const conv0 = conv2d(b, 'features.conv0', { inChannels: inputShape[0], outChannels: 2 * k, kernel: g.kernel, stride: g.stride, padding: g.padding, bias: false, weightInit: wi });
-  const norm0 = batchNorm(b, 'features.norm0', { channels: 2 * k });
+  const stemApply = convBnStem(b, { conv: 'features.conv0', bn: 'features.norm0', inChannels: inputShape[0], outChannels: 2 * k, stem, weightInit: wi });
   let c = 2 * k;
-  type Apply = (ctx: ForwardContext, x: Tensor) => Tensor;
-  const stages: { layers: Apply[]; transition: Apply | null }[] = blocks.map((count, bi) => {
-    const layers = Array.from({ length: count }, (_, li): Apply => {
+  // A stage: its dense layers, then a transition (but after the last block).
+  const stages = blocks.map((count, bi) => {
+    const stage = Array.from({ length: count }, (_, li): Apply => {
       const p = `features.denseblock${bi + 1}.denselayer${li + 1}`;
       const norm1 = batchNorm(b, `${p}.norm1`, { channels: c });
       const conv1 = conv2d(b, `${p}.conv1`, { inChannels: c, outChannels: 4 * k, kernel: 1, bias: false, weightInit: wi });
@@ -69,41 +53,19 @@ export function densenet(options: DenseNetOptions = {}): Model {
       c += k;
       return (ctx, x) => concat([x, conv2(ctx, norm2(ctx, conv1(ctx, norm1(ctx, x).relu())).relu())], 1);
     });
-    let transition: Apply | null = null;
     if (bi < blocks.length - 1) {
       const p = `features.transition${bi + 1}`;
       const norm = batchNorm(b, `${p}.norm`, { channels: c });
       const out = Math.floor(c / 2);
       const conv = conv2d(b, `${p}.conv`, { inChannels: c, outChannels: out, kernel: 1, bias: false, weightInit: wi });
       c = out;
-      transition = (ctx, x) => avgPool2d(conv(ctx, norm(ctx, x).relu()), { kernel: 2, stride: 2 });
+      stage.push((ctx, x) => avgPool2d(conv(ctx, norm(ctx, x).relu()), { kernel: 2, stride: 2 }));
     }
-    return { layers, transition };
+    return stage;
   });
   const norm5 = batchNorm(b, 'features.norm5', { channels: c });
   const head = linear(b, 'classifier', { inFeatures: c, outFeatures: numClasses, weightInit: torchDefaultWeight, biasInit: zerosInit });
-  return {
-    kind: 'densenet',
-    config: { depth, numClasses, inputShape, stem, growth: k, dropout: drop, init },
-    input: { dtype: 'float32', shape: inputShape },
-    numClasses,
-    params: b.params,
-    buffers: b.buffers,
-    featureLayers: ['input', 'stem', 'block1', 'block2', 'block3', 'block4', 'pool'],
-    forward(params, buffers, x, fo) {
-      const ctx = new ForwardContext(params, buffers, fo);
-      let h = ctx.feature('input', x);
-      h = norm0(ctx, conv0(ctx, h)).relu();
-      if (g.pool) h = maxPool2d(h, { kernel: 3, stride: 2, padding: 1 });
-      h = ctx.feature('stem', h);
-      stages.forEach((stage, s) => {
-        for (const layer of stage.layers) h = layer(ctx, h);
-        if (stage.transition) h = stage.transition(ctx, h);
-        h = ctx.feature(`block${s + 1}`, h);
-      });
-      h = norm5(ctx, h).relu();
-      h = ctx.feature('pool', ctx.dropout('pool', globalAvgPool(h), drop));
-      return { logits: head(ctx, h), buffers: ctx.finish() };
-    },
-  };
+  const config = { depth, numClasses, inputShape, stem, growth: k, dropout: drop, init };
+  const neck: Apply = (ctx, x) => norm5(ctx, x).relu();
+  return stagedClassifier(b, { kind: 'densenet', config, inputShape, numClasses, stem: stemApply, stages, stageName: 'block', neck, dropout: drop, head });
 }

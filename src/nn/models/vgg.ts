@@ -7,45 +7,35 @@
  * Feature layers: 'input', 'stage1' … 'stage5' (after each pool), 'pool' (flattened).
  */
 import { maxPool2d } from '../../engine/index.js';
-import { describe, InvalidArgumentError } from '../../util/errors.js';
+import { InvalidArgumentError } from '../../util/errors.js';
 import { batchNorm } from '../batch-norm.js';
 import { conv2d } from '../conv2d.js';
 import { ForwardContext } from '../forward-context.js';
 import { linear } from '../linear.js';
-import { DeclarationBuilder, type Model, positiveInt, rate } from '../model.js';
-import { checkInitScheme, checkOptions, checkShape, type InitScheme, weightInit } from './common.js';
+import { DeclarationBuilder, type Model, positiveInt } from '../model.js';
+import { checkClassifierOptions, checkDepth, checkOptions, type ClassifierOptions } from './common.js';
 
 /** Convolutions per stage of each configuration. */
 const CONFIGS: Readonly<Record<number, readonly number[]>> = { 11: [1, 1, 2, 2, 2], 13: [2, 2, 2, 2, 2], 16: [2, 2, 3, 3, 3], 19: [2, 2, 4, 4, 4] };
 const STAGE_WIDTHS = [64, 128, 256, 512, 512];
 
-/** Options of `vgg`. */
-export interface VggOptions {
+/** Options of `vgg` (default init 'torch'). */
+export interface VggOptions extends ClassifierOptions {
   /** 11, 13, 16 or 19 (default 16). */
   readonly depth?: number;
-  readonly numClasses?: number;
   /** [Ci, H, W] (default [3, 32, 32]); H and W must be divisible by 32. */
   readonly inputShape?: readonly [number, number, number];
   /** Divide every channel count by this (default 1). */
   readonly widthScale?: number;
-  /** Dropout rate before the classifier (default 0). */
-  readonly dropout?: number;
-  readonly init?: InitScheme;
 }
 
 /** Build a VGG-BN model description. */
 export function vgg(options: VggOptions = {}): Model {
   checkOptions('vgg', options, ['depth', 'numClasses', 'inputShape', 'widthScale', 'dropout', 'init']);
-  const depth = positiveInt('vgg options.depth', options.depth ?? 16);
-  const config = CONFIGS[depth];
-  if (!config) throw new InvalidArgumentError('vgg options.depth', '11, 13, 16 or 19', describe(depth));
-  const numClasses = positiveInt('vgg options.numClasses', options.numClasses ?? 10);
-  const inputShape = checkShape('vgg options.inputShape', options.inputShape ?? [3, 32, 32], 3) as [number, number, number];
+  const [depth, config] = checkDepth('vgg options.depth', CONFIGS, options.depth ?? 16);
+  const { numClasses, inputShape, dropout: drop, init, weightInit: wi } = checkClassifierOptions('vgg', options, { inputShape: [3, 32, 32], init: 'torch' });
   if (inputShape[1] % 32 !== 0 || inputShape[2] % 32 !== 0) throw new InvalidArgumentError('vgg options.inputShape', 'H and W divisible by 32', JSON.stringify(inputShape));
   const scale = positiveInt('vgg options.widthScale', options.widthScale ?? 1);
-  const drop = rate('vgg options.dropout', options.dropout ?? 0);
-  const init = checkInitScheme('vgg options.init', options.init ?? 'torch');
-  const wi = weightInit(init);
   const b = new DeclarationBuilder();
   let inC = inputShape[0];
   let index = 0;
