@@ -93,7 +93,7 @@ export async function suiteFigures(results: SuiteResults): Promise<ReportFigure[
       figures.push({ name, section: 'reliability', caption: `${group}: ${row.title}. Blue bars: accuracy per confidence bin; red hatching: the gap to the bin's mean confidence; counts above; ECE in each title. First seed of each method.`, svg: smallMultiplesSvg(panels, `${group} — ${row.title}`, `rel${gi}-${ri}`) });
     }
     // Validation ECE and accuracy per epoch (mean over seeds).
-    for (const [key, label] of [['val_ece', 'Validation ECE (%)'], ['val_accuracy', 'Validation accuracy (%)']] as const) {
+    for (const [key, label, inCaption] of [['val_ece', 'Validation ECE (%)', 'validation ECE (%)'], ['val_accuracy', 'Validation accuracy (%)', 'validation accuracy (%)']] as const) {
       const series: LineSeries[] = methods.map((m) => {
         const epochs = Math.max(...m.runs.map((r) => r.log.length));
         const points = [];
@@ -103,7 +103,7 @@ export async function suiteFigures(results: SuiteResults): Promise<ReportFigure[
         }
         return { name: m.label, points };
       }).filter((s) => s.points.length > 0);
-      if (series.length) figures.push({ name: `epochs-${key}${suffix}`, section: 'epochs', caption: `${group}: ${label.toLowerCase()} after every epoch, per method (mean over seeds).`, svg: lineChartSvg(series, { title: `${label} per epoch — ${group}`, xLabel: 'Epoch', yLabel: label, width: 600, height: 340 }) });
+      if (series.length) figures.push({ name: `epochs-${key}${suffix}`, section: 'epochs', caption: `${group}: ${inCaption} after every epoch, per method (mean over seeds).`, svg: lineChartSvg(series, { title: `${label} per epoch — ${group}`, xLabel: 'Epoch', yLabel: label, width: 600, height: 340 }) });
     }
     // Sweeps: test metrics against the swept value, ± std (or SEM) over seeds.
     for (const m of methods.filter((x) => x.sweep)) {
