@@ -13,38 +13,18 @@ import { type Labels, requireTopLabel } from './validation.js';
 import { describe, invalidArgument } from '../util/errors.js';
 import type { FloatArray, Matrix } from '../util/matrix.js';
 
-/** The metrics defined with sample weights (weighted-evaluate.ts), in table order. */
-export const WEIGHTED_METRIC_NAMES = [
-  'accuracy',
-  'nll',
-  'brier',
-  'ece',
-  'ece_l2',
-  'adaece',
-  'adaece_l2',
-  'mce',
-  'oe',
-  'classwise_ece',
-  'marginal_ece',
-  'ks',
-  'mean_confidence',
-  'mean_entropy',
-] as const satisfies readonly MetricName[];
-
-export type WeightedMetricName = (typeof WEIGHTED_METRIC_NAMES)[number];
-
 /** The weighted metrics of the top label alone (confidence and correctness; `evaluateWeightedTopLabel`). */
-export const WEIGHTED_TOP_LABEL_NAMES = [
-  'accuracy',
-  'ece',
-  'ece_l2',
-  'adaece',
-  'adaece_l2',
-  'mce',
-  'oe',
-  'ks',
-  'mean_confidence',
-] as const satisfies readonly WeightedMetricName[];
+export const WEIGHTED_TOP_LABEL_NAMES = ['accuracy', 'ece', 'ece_l2', 'adaece', 'adaece_l2', 'mce', 'oe', 'ks', 'mean_confidence'] as const satisfies readonly MetricName[];
+
+/** The weighted metrics that need the whole rows (probabilities and labels). */
+const WEIGHTED_ROW_NAMES = ['nll', 'brier', 'classwise_ece', 'marginal_ece', 'mean_entropy'] as const satisfies readonly MetricName[];
+
+export type WeightedMetricName = (typeof WEIGHTED_TOP_LABEL_NAMES)[number] | (typeof WEIGHTED_ROW_NAMES)[number];
+
+/** The metrics defined with sample weights (weighted-evaluate.ts), in table order. */
+export const WEIGHTED_METRIC_NAMES: readonly WeightedMetricName[] = Object.freeze(
+  METRIC_NAMES.filter((name): name is WeightedMetricName => (WEIGHTED_TOP_LABEL_NAMES as readonly string[]).includes(name) || (WEIGHTED_ROW_NAMES as readonly string[]).includes(name)),
+);
 
 export type WeightedTopLabelName = (typeof WEIGHTED_TOP_LABEL_NAMES)[number];
 

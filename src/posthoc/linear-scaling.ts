@@ -63,20 +63,24 @@ export function linearLogits(
 ): Float64Array {
   const C = classes;
   const bOff = weightCount(structure, C);
+  const full = structure === 'full';
   for (let i = 0; i < rows; i++) {
     const o = i * C;
-    for (let k = 0; k < C; k++) {
-      let z = theta[bOff + k]!;
-      if (structure === 'full') {
-        const w = k * C;
-        for (let j = 0; j < C; j++) z += theta[w + j]! * features[o + j]!;
-      } else {
-        z += theta[k]! * features[o + k]!;
-      }
-      out[o + k] = z;
-    }
+    for (let k = 0; k < C; k++) out[o + k] = linearLogit(theta, features, o, k, C, full, bOff);
   }
   return out;
+}
+
+/** z_k = b_k + Σ_j W_kj x_j ('full') or b_k + w_k x_k ('diagonal') for the row of `features` at offset `o`. */
+function linearLogit(theta: Float64Array, features: Float64Array, o: number, k: number, C: number, full: boolean, bOff: number): number {
+  let z = theta[bOff + k]!;
+  if (full) {
+    const w = k * C;
+    for (let j = 0; j < C; j++) z += theta[w + j]! * features[o + j]!;
+  } else {
+    z += theta[k]! * features[o + k]!;
+  }
+  return z;
 }
 
 /**
@@ -104,13 +108,7 @@ export function linearObjective(
     const o = i * C;
     let max = -Infinity;
     for (let k = 0; k < C; k++) {
-      let v = theta[bOff + k]!;
-      if (structure === 'full') {
-        const w = k * C;
-        for (let j = 0; j < C; j++) v += theta[w + j]! * features[o + j]!;
-      } else {
-        v += theta[k]! * features[o + k]!;
-      }
+      const v = linearLogit(theta, features, o, k, C, structure === 'full', bOff);
       z[k] = v;
       if (v > max) max = v;
     }
