@@ -22,6 +22,11 @@ export interface FlagSpec {
   readonly choices?: readonly string[];
   /** Default value when the flag is absent (shown in --help). */
   readonly default?: string | number | boolean;
+  /**
+   * A default that is not filled in by the parser but applied later by someone else — a configuration schema whose
+   * fallback it is (`calib train`: the flag stays absent so a --config file's value is kept): shown in --help only.
+   */
+  readonly shownDefault?: string;
 }
 
 export type FlagSpecs = Readonly<Record<string, FlagSpec>>;

@@ -22,7 +22,7 @@ export function commandHelp(command: Command): string {
     const left = entries.map(([n, s]) => flagUsage(n, s));
     const width = Math.min(34, Math.max(...left.map((l) => l.length)));
     entries.forEach(([, spec], i) => {
-      const notes = [spec.required ? 'required' : '', spec.multiple ? 'repeatable' : '', spec.default !== undefined ? `default ${spec.default}` : '']
+      const notes = [spec.required ? 'required' : '', spec.multiple ? 'repeatable' : '', spec.default !== undefined ? `default ${spec.default}` : spec.shownDefault !== undefined ? `default ${spec.shownDefault}` : '']
         .filter(Boolean)
         .join(', ');
       const l = left[i]!;

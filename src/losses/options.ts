@@ -1,10 +1,11 @@
-import { describe, invalidArgument, requireNumber } from '../util/errors.js';
+import { boolean, described, number, numberList, object, type ObjectSchema, optional, type Schema, string } from '../util/schema.js';
 import type { CommonLossOptions } from './types.js';
 
 /**
  * Declarative option schemas of the losses: one schema per loss is the source of its option types, defaults and
- * validation (and of the CLI's `--opt key=value` help). Errors name the loss and the option:
- * `mbls.margin: expected a finite number ≥ 0, got -1`.
+ * validation (and of the CLI's `--opt key=value` help, the README's loss table). Values are checked by the toolkit's
+ * one schema language (util/schema.ts), so errors read as the configuration's and the calibrators' do, naming the
+ * loss and the option: `mbls.margin: expected a finite number ≥ 0, got -1`.
  */
 
 /** A real-valued (or integer) option with bounds. */
@@ -69,68 +70,49 @@ export type ResolvedOptions<S extends OptionsSchema> = { readonly [K in keyof S]
 /** Name of the option shared by every loss. */
 export const COMMON_OPTION_NAMES = ['ignoreIndex'] as const;
 
-/**
- * Validate `raw` against `schema` for loss `loss`: unknown keys, wrong types and out-of-range values are
- * `InvalidArgumentError`s naming `loss.option`; missing options take their defaults. `ignoreIndex` (any integer)
- * is accepted by every loss.
- */
-export function resolveOptions<S extends OptionsSchema>(loss: string, schema: S, raw: unknown): ResolvedOptions<S> {
-  if (raw === undefined || raw === null) raw = {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) invalidArgument(`${loss} options`, 'an object of option values', describe(raw));
-  const given = raw as Record<string, unknown>;
-  const known = [...Object.keys(schema), ...COMMON_OPTION_NAMES];
-  for (const key of Object.keys(given)) {
-    if (!known.includes(key)) {
-      invalidArgument(`${loss} options`, known.length ? `one of ${known.join(', ')}` : 'no options', `unknown option ${JSON.stringify(key)}`);
-    }
-  }
-  const out: Record<string, unknown> = {};
-  for (const [key, spec] of Object.entries(schema)) {
-    const value = given[key];
-    out[key] = value === undefined ? defaultValue(spec) : checkValue(`${loss}.${key}`, spec, value);
-  }
-  if (given['ignoreIndex'] !== undefined) out['ignoreIndex'] = requireNumber(`${loss}.ignoreIndex`, given['ignoreIndex'], { integer: true });
-  return out as ResolvedOptions<S>;
-}
-
-function defaultValue(spec: OptionSpec): unknown {
-  return spec.type === 'number-list' ? [...spec.default] : spec.default;
-}
-
-function checkValue(argument: string, spec: OptionSpec, value: unknown): unknown {
+/** The value schema (util/schema.ts) of one declared option. */
+export function optionValueSchema(spec: OptionSpec): Schema<unknown> {
   switch (spec.type) {
     case 'number':
-      return checkNumber(argument, spec, value);
+      return number({
+        ...(spec.min !== undefined ? { min: spec.min, exclusiveMin: spec.exclusiveMin === true } : {}),
+        ...(spec.max !== undefined ? { max: spec.max, exclusiveMax: spec.exclusiveMax === true } : {}),
+        ...(spec.integer ? { integer: true } : {}),
+      });
     case 'choice':
-      if (typeof value !== 'string' || !spec.choices.includes(value)) {
-        invalidArgument(argument, `one of ${spec.choices.map((c) => `'${c}'`).join(', ')}`, describe(value));
-      }
-      return value;
+      return string(spec.choices);
     case 'boolean':
-      if (typeof value !== 'boolean') invalidArgument(argument, 'true or false', describe(value));
-      return value;
-    case 'number-list': {
-      const list = typeof value === 'number' ? [value] : value;
-      if (!Array.isArray(list) || list.length === 0) invalidArgument(argument, 'a number or a non-empty list of numbers', describe(value));
-      return list.map((v: unknown, i: number) =>
-        requireNumber(list.length > 1 ? `${argument}[${i}]` : argument, v, {
-          ...(spec.min !== undefined ? { min: spec.min } : {}),
-          ...(spec.integer ? { integer: true } : {}),
-        }),
-      );
-    }
+      return boolean();
+    case 'number-list':
+      return numberList(number({ ...(spec.min !== undefined ? { min: spec.min } : {}), ...(spec.integer ? { integer: true } : {}) }));
   }
 }
 
-function checkNumber(argument: string, spec: NumberOption, value: unknown): number {
-  const v = requireNumber(argument, value, {
-    ...(spec.min !== undefined ? { min: spec.min, exclusiveMin: spec.exclusiveMin === true } : {}),
-    ...(spec.integer ? { integer: true } : {}),
-  });
-  if (spec.max !== undefined && (spec.exclusiveMax ? v >= spec.max : v > spec.max)) {
-    invalidArgument(argument, `${spec.integer ? 'an integer' : 'a finite number'} ${spec.exclusiveMax ? '<' : '≤'} ${spec.max}`, describe(v));
+/** The object schema of a loss's options (declared options with their defaults, plus `ignoreIndex`), built once. */
+const OBJECT_SCHEMAS = new WeakMap<OptionsSchema, ObjectSchema<Readonly<Record<string, Schema<unknown>>>>>();
+
+export function optionsObjectSchema(schema: OptionsSchema): ObjectSchema<Readonly<Record<string, Schema<unknown>>>> {
+  let s = OBJECT_SCHEMAS.get(schema);
+  if (s === undefined) {
+    const shape: Record<string, Schema<unknown>> = {};
+    for (const [key, spec] of Object.entries(schema)) {
+      shape[key] = optional(optionValueSchema(spec), spec.type === 'number-list' ? [...spec.default] : (spec.default as unknown), spec.description);
+    }
+    shape['ignoreIndex'] = described(optional(number({ integer: true })), 'label value marking positions to leave out (default: none)');
+    s = object(shape);
+    OBJECT_SCHEMAS.set(schema, s);
   }
-  return v;
+  return s;
+}
+
+/**
+ * Validate `raw` against `schema` for loss `loss` with the toolkit's schema language (util/schema.ts): unknown keys,
+ * wrong types and out-of-range values are `InvalidArgumentError`s naming `loss.option` (`mbls.margin: expected a
+ * finite number ≥ 0, got -1`; `mbls.margn: expected a known key (did you mean margin?), got an unknown key`);
+ * missing options take their defaults. `ignoreIndex` (any integer) is accepted by every loss.
+ */
+export function resolveOptions<S extends OptionsSchema>(loss: string, schema: S, raw: unknown): ResolvedOptions<S> {
+  return optionsObjectSchema(schema).parse(raw ?? {}, loss) as unknown as ResolvedOptions<S>;
 }
 
 /** One line per option for help texts: `name (default d): description`. */

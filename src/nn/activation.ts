@@ -4,15 +4,18 @@
  * softplus(x) = log(1 + eˣ) = max(x, 0) + log(1 + e^−|x|) (stable for |x| large).
  */
 import { type Tensor } from '../engine/index.js';
-import { describe, InvalidArgumentError } from '../util/errors.js';
+import { string } from '../util/schema.js';
 
 /** Activation names. */
-export type Activation = 'relu' | 'tanh' | 'softplus';
+export const ACTIVATIONS = ['relu', 'tanh', 'softplus'] as const;
+export type Activation = (typeof ACTIVATIONS)[number];
 
-/** Validate an activation name. */
+/** The schema of an activation option (util/schema.ts). */
+export const ACTIVATION_SCHEMA = string(ACTIVATIONS);
+
+/** Validate an activation name (`argument: expected one of 'relu', 'tanh', 'softplus', got …`). */
 export function checkActivation(argument: string, value: unknown): Activation {
-  if (value !== 'relu' && value !== 'tanh' && value !== 'softplus') throw new InvalidArgumentError(argument, 'relu, tanh or softplus', describe(value));
-  return value;
+  return ACTIVATION_SCHEMA.parse(value, argument);
 }
 
 /** Apply the named activation element-wise. */

@@ -7,25 +7,35 @@
  * Host scalars per step: lr (η), stepSize = η/(1 − β₁ᵗ), bc2Sqrt = √(1 − β₂ᵗ), and for AdamW decay = 1 − η·λ.
  */
 import { requireNumber } from '../util/errors.js';
+import { number, object, optional } from '../util/schema.js';
 import { masked, type Optimizer } from './optimizer.js';
 
-/** Options of `adam` and `adamw`. */
+/** The options of Adam or AdamW, whose default λ differs (0 and 0.01, as PyTorch). */
+function adamOptions(weightDecay: number, decay: string) {
+  return object({
+    beta1: optional(number({ min: 0, max: 1 }), 0.9, 'β₁, decay of the first-moment average'),
+    beta2: optional(number({ min: 0, max: 1 }), 0.999, 'β₂, decay of the second-moment average'),
+    epsilon: optional(number({ min: 0 }), 1e-8, 'ε added to the denominator'),
+    weightDecay: optional(number({ min: 0 }), weightDecay, decay),
+  });
+}
+
+/** The options of `adam` (PyTorch's defaults; util/schema.ts). */
+export const ADAM_OPTIONS = adamOptions(0, 'λ, L2 penalty added to the gradient');
+
+/** The options of `adamw` (PyTorch's defaults; util/schema.ts). */
+export const ADAMW_OPTIONS = adamOptions(0.01, 'λ, decoupled weight decay p ← p·(1 − η·λ)');
+
+/** Options of `adam` and `adamw` (defaults and descriptions: `ADAM_OPTIONS`, `ADAMW_OPTIONS`). */
 export interface AdamOptions {
-  /** β₁ (default 0.9). */
   readonly beta1?: number;
-  /** β₂ (default 0.999). */
   readonly beta2?: number;
-  /** ε (default 1e-8). */
   readonly epsilon?: number;
-  /** λ (default 0 for Adam, 0.01 for AdamW, as PyTorch). */
   readonly weightDecay?: number;
 }
 
-function build(kind: 'adam' | 'adamw', options: AdamOptions): Optimizer {
-  const beta1 = requireNumber(`${kind} options.beta1`, options.beta1 ?? 0.9, { min: 0, max: 1 });
-  const beta2 = requireNumber(`${kind} options.beta2`, options.beta2 ?? 0.999, { min: 0, max: 1 });
-  const epsilon = requireNumber(`${kind} options.epsilon`, options.epsilon ?? 1e-8, { min: 0 });
-  const weightDecay = requireNumber(`${kind} options.weightDecay`, options.weightDecay ?? (kind === 'adamw' ? 0.01 : 0), { min: 0 });
+function build(kind: 'adam' | 'adamw', options: AdamOptions, path: string): Optimizer {
+  const { beta1, beta2, epsilon, weightDecay } = (kind === 'adamw' ? ADAMW_OPTIONS : ADAM_OPTIONS).parse(options, path);
   const decoupled = kind === 'adamw';
   return {
     kind,
@@ -56,12 +66,12 @@ function build(kind: 'adam' | 'adamw', options: AdamOptions): Optimizer {
   };
 }
 
-/** Adam with L2 weight decay in the gradient (torch.optim.Adam). */
-export function adam(options: AdamOptions = {}): Optimizer {
-  return build('adam', options);
+/** Adam with L2 weight decay in the gradient (torch.optim.Adam; `path` names the options in errors). */
+export function adam(options: AdamOptions = {}, path = 'adam options'): Optimizer {
+  return build('adam', options, path);
 }
 
-/** AdamW with decoupled weight decay (torch.optim.AdamW; default λ = 0.01). */
-export function adamw(options: AdamOptions = {}): Optimizer {
-  return build('adamw', options);
+/** AdamW with decoupled weight decay (torch.optim.AdamW; default λ = 0.01; `path` names the options in errors). */
+export function adamw(options: AdamOptions = {}, path = 'adamw options'): Optimizer {
+  return build('adamw', options, path);
 }

@@ -1,6 +1,6 @@
 /** Optimizers as traced graph updates with explicit state, and host-side learning-rate schedules. */
 export { type Optimizer, type UpdateArgs, type UpdateResult, masked } from './optimizer.js';
-export { sgd, type SgdOptions } from './sgd.js';
-export { adam, adamw, type AdamOptions } from './adam.js';
+export { sgd, SGD_OPTIONS, type SgdOptions } from './sgd.js';
+export { adam, adamw, ADAM_OPTIONS, ADAMW_OPTIONS, type AdamOptions } from './adam.js';
 export { type LrSchedule, constantLr, stepLr, multiStepLr, cosineLr, linearWarmup, perEpoch } from './schedule.js';
-export { createOptimizer, type OptimizerSpec } from './create.js';
+export { createOptimizer, OPTIMIZER_OPTIONS, type OptimizerSpec } from './create.js';

@@ -8,30 +8,31 @@
  *   p ← p − η·d
  * Without momentum (μ = 0) there is no state: p ← p − η·g. Scalars fed per step: lr, and `damp` when τ ≠ 0.
  */
-import { describe, InvalidArgumentError, requireNumber } from '../util/errors.js';
+import { InvalidArgumentError, requireNumber } from '../util/errors.js';
+import { boolean, number, object, optional } from '../util/schema.js';
 import { masked, type Optimizer, type UpdateResult } from './optimizer.js';
 
-/** Options of `sgd`. */
+/** The options of `sgd` (PyTorch's defaults): what each accepts, its default and description (util/schema.ts). */
+export const SGD_OPTIONS = object({
+  momentum: optional(number({ min: 0 }), 0, 'momentum μ'),
+  dampening: optional(number({ min: 0, max: 1 }), 0, 'dampening τ'),
+  weightDecay: optional(number({ min: 0 }), 0, 'λ, L2 penalty added to the gradient'),
+  nesterov: optional(boolean(), false, 'Nesterov momentum (needs μ > 0 and τ = 0, as PyTorch)'),
+});
+
+/** Options of `sgd` (defaults and descriptions: `SGD_OPTIONS`). */
 export interface SgdOptions {
-  /** μ (default 0). */
   readonly momentum?: number;
-  /** τ (default 0). */
   readonly dampening?: number;
-  /** λ, L2 penalty added to the gradient (default 0). */
   readonly weightDecay?: number;
-  /** Default false; requires μ > 0 and τ = 0 (as PyTorch). */
   readonly nesterov?: boolean;
 }
 
-/** Build an SGD optimizer. */
-export function sgd(options: SgdOptions = {}): Optimizer {
-  const momentum = requireNumber('sgd options.momentum', options.momentum ?? 0, { min: 0 });
-  const dampening = requireNumber('sgd options.dampening', options.dampening ?? 0, { min: 0, max: 1 });
-  const weightDecay = requireNumber('sgd options.weightDecay', options.weightDecay ?? 0, { min: 0 });
-  const nesterov = options.nesterov ?? false;
-  if (typeof nesterov !== 'boolean') throw new InvalidArgumentError('sgd options.nesterov', 'a boolean', describe(nesterov));
+/** Build an SGD optimizer (`path` names the options in errors). */
+export function sgd(options: SgdOptions = {}, path = 'sgd options'): Optimizer {
+  const { momentum, dampening, weightDecay, nesterov } = SGD_OPTIONS.parse(options, path);
   if (nesterov && (momentum <= 0 || dampening !== 0)) {
-    throw new InvalidArgumentError('sgd options.nesterov', 'momentum > 0 and dampening = 0 (as PyTorch)', `momentum ${momentum}, dampening ${dampening}`);
+    throw new InvalidArgumentError(`${path}.nesterov`, 'momentum > 0 and dampening = 0 (as PyTorch)', `momentum ${momentum}, dampening ${dampening}`);
   }
   const useDamp = momentum > 0 && dampening !== 0;
   return {

@@ -9,13 +9,13 @@ import { defaultManifoldLayers, checkMixingLayers, mixingHook } from '../augment
 import { heldOutSeed, interleavedEpoch } from '../augment/interleaved.js';
 import type { HostStateDeclaration } from '../losses/host-state.js';
 import type { Model } from '../nn/model.js';
-import { createOptimizer, type OptimizerSpec } from '../optim/create.js';
+import { createOptimizer } from '../optim/create.js';
 import type { Optimizer } from '../optim/optimizer.js';
 import { invalidArgument } from '../util/errors.js';
 import { EvalStep } from './compile-eval-step.js';
 import { type ExtraSpec, TrainStep, type TrainStepOptions } from './compile-train-step.js';
 import { LearningRate, parseSchedule } from './lr-schedule-spec.js';
-import { type TrainConfig, within } from './train-config.js';
+import { optimizerSpec, type TrainConfig, within } from './train-config.js';
 import { type BatchPlan, type ExtraRows, softTargets } from './trainer-batch.js';
 import { resolveAugmentation, type RunData } from './trainer-data.js';
 import { createRunModel } from './trainer-model.js';
@@ -51,11 +51,7 @@ export interface RunSetup {
 
 /** The optimizer of a configuration. */
 export function runOptimizer(config: TrainConfig): Optimizer {
-  const spec: OptimizerSpec =
-    config.optimizer === 'sgd'
-      ? { kind: 'sgd', momentum: config.momentum, nesterov: config.nesterov, weightDecay: config.weightDecay }
-      : { kind: config.optimizer, weightDecay: config.weightDecay };
-  return createOptimizer(spec);
+  return createOptimizer(optimizerSpec(config), 'config');
 }
 
 /** Build the machinery of `config` on `data`. */

@@ -10,12 +10,16 @@
  */
 import { checkDatasetOptions, DATASET_NAMES, isTextDataset, type DatasetName } from '../data/load-dataset.js';
 import { termWeight } from '../losses/define-loss.js';
-import { lossDefinition } from '../losses/registry.js';
+import { resolveOptions } from '../losses/options.js';
+import { LOSS_NAMES, lossDefinition } from '../losses/registry.js';
+import { MODEL_OPTIONS, type ModelKind } from '../nn/models/zoo.js';
+import { createOptimizer, type OptimizerSpec } from '../optim/create.js';
 import { describe, InvalidArgumentError, invalidArgument } from '../util/errors.js';
-import { boolean, type Infer, list, number, object, optional, options, string } from '../util/schema.js';
+import { boolean, described, type Infer, list, number, object, optional, options, partial, string } from '../util/schema.js';
 import { parseSchedule } from './lr-schedule-spec.js';
 import { defaultOodDataset } from './ood-evaluation.js';
 import { SELECTION_METRICS } from './best-epoch.js';
+import { modelAlias } from './trainer-model.js';
 
 /** Mixup variants: host-side input mixup (soft targets), feature-only (hard label of the nearer sample), and
  * graph-side mixing of hidden activations (manifold) or of word embeddings (embedding). */
@@ -32,94 +36,75 @@ export type Augmentation = (typeof AUGMENTATIONS)[number];
 
 export const OPTIMIZERS = ['sgd', 'adam', 'adamw'] as const;
 
+/** Registry names of the losses with the given roles, comma-separated (for descriptions). */
+function lossNamesOf(roles: readonly string[]): string {
+  return LOSS_NAMES.filter((n) => roles.includes(lossDefinition(n).role)).join(', ');
+}
+
 /** Defaults of the settings whose presence the cross-key checks look at. */
 const TRAIN_CONFIG_DEFAULTS = { weight: 1, holdout: 0.1, mixupKind: 'input' } as const;
 
-/** The schema of a run's configuration (keys = the CLI's flags in camelCase). */
+/**
+ * The schema of a run's configuration (keys = the CLI's flags in camelCase). Each key's default and one-line
+ * description are stated here only: `calib train --help` prints them (cli/commands/train.ts).
+ */
 export const TRAIN_CONFIG_SCHEMA = object({
-  /** Dataset name (loadDataset). */
-  dataset: string(DATASET_NAMES),
-  /** Options of the dataset loader (directory, download, images/labels paths for npy, train path for text, …). */
-  datasetOptions: optional(options(), {}),
-  /** Train on a stratified subset of this many training samples (before the validation split). */
-  subset: optional(number({ integer: true, min: 2 })),
-  /** Evaluate on a stratified subset of this many test samples. */
-  testSubset: optional(number({ integer: true, min: 1 })),
-  /** Validation split held out of the training set: a fraction in (0, 1) or a count. */
-  validation: optional(number({ min: 0, exclusiveMin: true }), 0.1),
-  /** Model: a zoo kind (mlp, lenet, cifar-resnet, resnet18, wide-resnet, vgg, text-cnn) or an alias (resnet20, wrn-28-10, …). */
-  model: optional(string(), 'mlp'),
-  /** Model hyperparameters (input shape and class count come from the dataset). */
-  modelOptions: optional(options(), {}),
-  /** Primary loss (registry name). */
-  loss: optional(string(), 'ce'),
-  lossOptions: optional(options(), {}),
-  /** Secondary calibration term (registry name, role 'term'); total = primary + weight · secondary. */
-  secondary: optional(string()),
-  secondaryOptions: optional(options(), {}),
-  /** β of the secondary term (default: the term's `defaultWeight` — 2 for MMCE as the focal-calibration code — else 1). */
-  weight: optional(number({ min: 0 })),
-  epochs: optional(number({ integer: true, min: 1 }), 30),
-  batch: optional(number({ integer: true, min: 1 }), 128),
-  /** Batch size of evaluation passes. */
-  evalBatch: optional(number({ integer: true, min: 1 }), 500),
-  /** Base learning rate η₀. */
-  lr: optional(number({ min: 0, exclusiveMin: true }), 0.1),
-  /** constant | cosine | step:S[,γ] | multistep:m1,m2,…[:γ] (milestones < 1 are fractions of the epochs). */
-  schedule: optional(string(), 'multistep:0.5,0.75'),
-  /** Linear warm-up over this many epochs (fractional allowed; per step). */
-  warmup: optional(number({ min: 0 }), 0),
-  optimizer: optional(string(OPTIMIZERS), 'sgd'),
-  momentum: optional(number({ min: 0, max: 1 }), 0.9),
-  nesterov: optional(boolean(), false),
-  weightDecay: optional(number({ min: 0 }), 5e-4),
-  /** Mixup α (Beta(α, α)); 0 = no mixup. */
-  mixup: optional(number({ min: 0 }), 0),
-  mixupKind: optional(string(MIXUP_KINDS), TRAIN_CONFIG_DEFAULTS.mixupKind),
-  /** Candidate layers of manifold mixup (default: every feature layer but 'pool'). */
-  mixupLayers: optional(list(string())),
-  /** Where the secondary term is computed under mixup. */
-  arcPlacement: optional(string(SECONDARY_PLACEMENTS), 'mixed'),
-  /** Interleaved training (Karandikar et al. App. B): fraction of the training set held out for the secondary term. */
-  interleaved: optional(number({ min: 0, max: 1, exclusiveMin: true })),
-  /** Fraction of the training set held out for `arcPlacement: 'holdout'`. */
-  holdout: optional(number({ min: 0, max: 1, exclusiveMin: true }), TRAIN_CONFIG_DEFAULTS.holdout),
-  /** Host-side augmentation ('auto': crop + flip for CIFAR, crop for SVHN, none otherwise). */
-  augment: optional(string(AUGMENTATIONS), 'auto'),
-  /** Best-epoch criterion on the validation split. */
-  select: optional(string(SELECTION_METRICS), 'accuracy'),
-  /** Bins of ECE / AdaECE in the per-epoch validation metrics. */
-  bins: optional(number({ integer: true, min: 1 }), 15),
-  seed: optional(number({ integer: true }), 0),
-  /** ORT intra-op threads. */
-  threads: optional(number({ integer: true, min: 1 }), 2),
+  dataset: described(string(DATASET_NAMES), 'dataset (mnist is embedded; the others load from files, see the dataset options)'),
+  datasetOptions: optional(options(), {}, 'dataset loader options (directory=… for fashion-mnist/svhn, path=… for cifar, download=true, images=… labels=… for npy, train=… for text)'),
+  subset: described(optional(number({ integer: true, min: 2 })), 'train on a class-stratified subset of N training samples (before the validation split)'),
+  testSubset: described(optional(number({ integer: true, min: 1 })), 'evaluate on a class-stratified subset of N test samples'),
+  validation: optional(number({ min: 0, exclusiveMin: true }), 0.1, 'validation split held out of train: a fraction in (0, 1) or a count'),
+  model: optional(string(), 'mlp', 'mlp, lenet, cifar-resnet-D (D = 6n+2; resnet20/32/44/56/110 as aliases), resnet18 (CIFAR), resnet50/101/152 (bottleneck, torchvision), preact-resnet18, densenet121, wrn-28-10, vgg16, text-cnn'),
+  /** Checked against the model's option schema (nn/models/zoo.ts MODEL_OPTIONS); input shape and class count come from the dataset. */
+  modelOptions: optional(options(), {}, 'model options (e.g. hidden=256,256 or hidden=[256] for mlp, width=8 for resnets, stem=cifar|imagenet, dropout=0.3)'),
+  loss: optional(string(), 'ce', `primary loss: ${lossNamesOf(['primary', 'combined'])}`),
+  lossOptions: optional(options(), {}, 'options of the primary loss (e.g. epsilon=0.05 for ls, margin=6 for mbls)'),
+  secondary: described(optional(string()), `secondary calibration term, total = loss + weight · secondary: ${lossNamesOf(['term'])}`),
+  secondaryOptions: optional(options(), {}, 'options of the secondary term'),
+  weight: described(optional(number({ min: 0 })), "weight β of the secondary term (default: the term's defaultWeight — 2 for mmce and mmce-weighted as the focal-calibration code — else 1)"),
+  epochs: optional(number({ integer: true, min: 1 }), 30, 'epochs'),
+  batch: optional(number({ integer: true, min: 1 }), 128, 'batch size'),
+  evalBatch: optional(number({ integer: true, min: 1 }), 500, 'batch size of evaluation passes'),
+  lr: optional(number({ min: 0, exclusiveMin: true }), 0.1, 'base learning rate η₀'),
+  schedule: optional(string(), 'multistep:0.5,0.75', 'constant | cosine | step:S[,γ] | multistep:m1,m2,…[:γ] (milestones < 1 are fractions of the epochs)'),
+  warmup: optional(number({ min: 0 }), 0, 'linear learning-rate warm-up over this many epochs (fractional allowed; per step)'),
+  optimizer: optional(string(OPTIMIZERS), 'sgd', 'optimizer'),
+  momentum: optional(number({ min: 0, max: 1 }), 0.9, 'SGD momentum'),
+  nesterov: optional(boolean(), false, 'Nesterov momentum (SGD)'),
+  weightDecay: optional(number({ min: 0 }), 5e-4, 'weight decay'),
+  mixup: optional(number({ min: 0 }), 0, 'mixup with λ ~ Beta(α, α); 0 = off'),
+  mixupKind: optional(string(MIXUP_KINDS), TRAIN_CONFIG_DEFAULTS.mixupKind, 'input (soft targets), feature (nearer label), manifold (hidden layer), embedding (text), cutmix (pasted box)'),
+  mixupLayers: described(optional(list(string())), "candidate layers of manifold mixup (default: every feature layer but 'pool')"),
+  arcPlacement: optional(string(SECONDARY_PLACEMENTS), 'mixed', 'secondary term on the mixed batch, the unmixed sources, or a held-out batch'),
+  interleaved: described(optional(number({ min: 0, max: 1, exclusiveMin: true })), 'interleaved training (Karandikar et al. App. B): hold out this fraction of train for the secondary term'),
+  holdout: optional(number({ min: 0, max: 1, exclusiveMin: true }), TRAIN_CONFIG_DEFAULTS.holdout, "fraction of train held out for the 'holdout' arc placement"),
+  augment: optional(string(AUGMENTATIONS), 'auto', 'image augmentation (auto: crop+flip for CIFAR, crop for SVHN, none otherwise)'),
+  select: optional(string(SELECTION_METRICS), 'accuracy', 'best-epoch criterion on the validation split'),
+  bins: optional(number({ integer: true, min: 1 }), 15, 'bins of ECE / AdaECE in the per-epoch validation metrics'),
+  seed: optional(number({ integer: true }), 0, 'seed of initialisation, batch order, augmentation and mixup'),
+  threads: optional(number({ integer: true, min: 1 }), 2, 'ONNX Runtime intra-op threads'),
   /**
    * Data-parallel replicas: each batch split into this many shards whose gradients run at the same time on worker
    * threads (⌊threads / replicas⌋ ORT threads each) and are averaged before one update (replicated-step.ts); 1 = off.
    * Batch-level statistics (batch norm, MMCE, …) are then per shard, as DistributedDataParallel without SyncBatchNorm.
    */
-  replicas: optional(number({ integer: true, min: 1 }), 1),
+  replicas: optional(number({ integer: true, min: 1 }), 1, 'data-parallel replicas: each batch split into R shards trained at once on worker threads, gradients averaged (2 is faster for conv nets on 2 cores)'),
   /**
    * Keep every epoch's validation logits (epoch-logits/val-NNN.npy, float32 [N_val, C]) for per-epoch figures such as
    * Thulasidasan et al.'s accuracy–confidence joint density (suite reports draw it). Absent = false.
    */
-  epochLogits: optional(boolean()),
+  epochLogits: described(optional(boolean()), "keep every epoch's validation logits (epoch-logits/val-NNN.npy; suite reports draw the accuracy-confidence density per epoch)"),
   /**
    * Also evaluate the training split with the selected epoch's weights (no augmentation, no mixup): train-logits.npy,
    * train-labels.npy and summary.json's `train` metrics, for train-vs-test calibration (Karandikar et al. 2021,
    * Table 3). Absent = false (kept absent so older run configurations stay identical).
    */
-  evaluateTrain: optional(boolean()),
-  /** Run the OOD / dataset-shift evaluation after training. */
-  ood: optional(boolean(), false),
-  /** Second dataset for OOD AUROC (default: fashion-mnist for mnist, mnist for fashion-mnist, svhn ↔ cifar10 when present). */
-  oodDataset: optional(string()),
-  /** Options of the OOD dataset's loader. */
-  oodDatasetOptions: optional(options(), {}),
-  /** Samples per OOD / corruption evaluation (default: the whole test set). */
-  oodSubset: optional(number({ integer: true, min: 1 })),
-  /** Run directory. */
-  out: string(),
+  evaluateTrain: described(optional(boolean()), 'also evaluate the training split (no augmentation): train-logits.npy, train-labels.npy and summary.json train metrics'),
+  ood: optional(boolean(), false, 'after training, evaluate OOD AUROC (noise, a second dataset) and corruptions into ood.json'),
+  oodDataset: described(optional(string()), 'second dataset of the OOD AUROC (default: fashion-mnist ↔ mnist, svhn ↔ cifar10 when present)'),
+  oodDatasetOptions: optional(options(), {}, 'loader options of the OOD dataset'),
+  oodSubset: described(optional(number({ integer: true, min: 1 })), 'test samples per OOD / corruption evaluation (default: the whole test set)'),
+  out: described(string(), 'run directory'),
 });
 
 /** A validated run configuration (every default filled in; `weight` resolved from the secondary term's default). */
@@ -136,7 +121,12 @@ export function resolveTrainConfig(raw: unknown, path = 'config'): TrainConfig {
   const c = TRAIN_CONFIG_SCHEMA.parse(raw, path);
   const primary = lossDefinition(c.loss, `${path}.loss`);
   if (primary.role === 'term') invalidArgument(`${path}.loss`, `a primary loss or combined method (${JSON.stringify(c.loss)} is a secondary term: give it as secondary)`, describe(c.loss));
-  within(`${path}.lossOptions`, () => primary.resolve(c.lossOptions));
+  resolveOptions(`${path}.lossOptions`, primary.options, c.lossOptions);
+  // Model and optimizer options are checked by their schemas here, before any data is loaded (the model's input
+  // shape and class count, which come from the dataset, are checked when it is built).
+  const modelKind = modelAlias(c.model, `${path}.model`).kind as ModelKind;
+  partial(MODEL_OPTIONS[modelKind]).parse(c.modelOptions, `${path}.modelOptions`);
+  createOptimizer(optimizerSpec(c), path);
   within(`${path}.datasetOptions`, () => checkDatasetOptions(c.dataset as DatasetName, c.datasetOptions));
   // The OOD loader's options are checked here too, also for the default OOD dataset (mnist → fashion-mnist, …): the
   // trainer only loads it after training and then reports a failed load as "skipped" instead of an error.
@@ -150,7 +140,7 @@ export function resolveTrainConfig(raw: unknown, path = 'config'): TrainConfig {
     if (s.hostState) invalidArgument(`${path}.secondary`, 'a stateless secondary term (host-state losses run as the primary loss)', describe(c.secondary));
     weight = termWeight(s, c.weight);
     if (s.role !== 'term') invalidArgument(`${path}.secondary`, 'a calibration term (sb-ece-bin, sb-ece-lb, avuc, avuc-gs, s-avuc, mmce, mmce-weighted, mdca, dca, arc)', describe(c.secondary));
-    within(`${path}.secondaryOptions`, () => s.resolve(c.secondaryOptions));
+    resolveOptions(`${path}.secondaryOptions`, s.options, c.secondaryOptions);
   } else if (Object.keys(c.secondaryOptions).length > 0) {
     invalidArgument(`${path}.secondaryOptions`, 'no options without a secondary loss', JSON.stringify(c.secondaryOptions));
   }
@@ -202,6 +192,17 @@ export function resolveTrainConfig(raw: unknown, path = 'config'): TrainConfig {
     invalidArgument(`${path}.mixupKind`, `'input', 'feature' or 'manifold' for image data ('embedding' mixes word embeddings)`, describe(c.mixupKind));
   }
   return { ...c, weight };
+}
+
+/**
+ * The optimizer specification of a configuration: SGD with the configuration's momentum, Nesterov flag and weight
+ * decay, or Adam / AdamW with its weight decay (their option keys are the configuration's, so errors of the
+ * optimizer's schema name configuration keys: `config.nesterov: …`).
+ */
+export function optimizerSpec(config: Pick<TrainConfig, 'optimizer' | 'momentum' | 'nesterov' | 'weightDecay'>): OptimizerSpec {
+  return config.optimizer === 'sgd'
+    ? { kind: 'sgd', momentum: config.momentum, nesterov: config.nesterov, weightDecay: config.weightDecay }
+    : { kind: config.optimizer, weightDecay: config.weightDecay };
 }
 
 /**

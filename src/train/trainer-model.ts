@@ -75,7 +75,7 @@ export function resolveModelSpec(name: string, options: Readonly<Record<string, 
   return { ...base, ...options, ...derived } as unknown as ModelSpec;
 }
 
-/** Build the run's model. */
+/** Build the run's model (errors in its options name `${argument}.modelOptions.key`). */
 export function createRunModel(name: string, options: Readonly<Record<string, unknown>>, data: Dataset, argument = 'config'): Model {
-  return createModel(resolveModelSpec(name, options, data, argument));
+  return createModel(resolveModelSpec(name, options, data, argument), `${argument}.modelOptions`);
 }

@@ -32,7 +32,7 @@ export function describe(value: unknown): string {
 export function requireNumber(
   argument: string,
   value: unknown,
-  opts: { min?: number; max?: number; integer?: boolean; exclusiveMin?: boolean } = {},
+  opts: { min?: number; max?: number; integer?: boolean; exclusiveMin?: boolean; exclusiveMax?: boolean } = {},
 ): number {
   const kind = opts.integer ? 'an integer' : 'a finite number';
   if (typeof value !== 'number' || !Number.isFinite(value)) invalidArgument(argument, kind, describe(value));
@@ -41,6 +41,9 @@ export function requireNumber(
     if (opts.exclusiveMin ? value <= opts.min : value < opts.min)
       invalidArgument(argument, `${kind} ${opts.exclusiveMin ? '>' : '≥'} ${opts.min}`, describe(value));
   }
-  if (opts.max !== undefined && value > opts.max) invalidArgument(argument, `${kind} ≤ ${opts.max}`, describe(value));
+  if (opts.max !== undefined) {
+    if (opts.exclusiveMax ? value >= opts.max : value > opts.max)
+      invalidArgument(argument, `${kind} ${opts.exclusiveMax ? '<' : '≤'} ${opts.max}`, describe(value));
+  }
   return value;
 }

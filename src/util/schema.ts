@@ -2,7 +2,10 @@
  * The toolkit's one option-schema language (the zod idea, dependency-free): one schema is the source of a
  * configuration's TypeScript type (`Infer<typeof schema>`), its defaults and its validation — `calib train
  * --config` (train/train-config.ts), suite files (suite/suite-schema.ts) and the post-hoc calibrators' options
- * (posthoc/options.ts, whose descriptions feed `calib fit --help` and the README). Errors are
+ * (posthoc/options.ts, whose descriptions feed `calib fit --help` and the README), the losses' options
+ * (losses/options.ts), the model zoo's and the optimizers' options (nn/models, optim). A schema may carry a
+ * one-line `description` (`optional(inner, fallback, description)`, `described(schema, description)`): with the
+ * fallback it is what `--help` shows, so a default is stated once. Errors are
  * `InvalidArgumentError`s naming the key path: `config.mixup: expected a finite number ≥ 0, got -1`,
  * `config.optimzer: expected a known key (dataset, model, …), got an unknown key`.
  */
@@ -12,6 +15,8 @@ import { describe, invalidArgument, requireNumber } from './errors.js';
 export interface Schema<T> {
   /** What the schema accepts, for messages and help ("a positive integer", "one of 'sgd', 'adamw'"). */
   readonly expected: string;
+  /** One line for help texts: what the value means (absent: undocumented). */
+  readonly description?: string;
   parse(value: unknown, path: string): T;
 }
 
@@ -29,6 +34,7 @@ export interface NumberSchemaOptions {
   readonly min?: number;
   readonly max?: number;
   readonly exclusiveMin?: boolean;
+  readonly exclusiveMax?: boolean;
   readonly integer?: boolean;
 }
 
@@ -37,7 +43,7 @@ export function number(options: NumberSchemaOptions = {}): Schema<number> {
   const kind = options.integer ? 'an integer' : 'a finite number';
   const bounds = [
     options.min !== undefined ? `${options.exclusiveMin ? '>' : '≥'} ${options.min}` : '',
-    options.max !== undefined ? `≤ ${options.max}` : '',
+    options.max !== undefined ? `${options.exclusiveMax ? '<' : '≤'} ${options.max}` : '',
   ].filter((s) => s !== '');
   return {
     expected: `${kind}${bounds.length ? ' ' + bounds.join(' and ') : ''}`,
@@ -97,11 +103,69 @@ export function options(): Schema<Record<string, unknown>> {
   };
 }
 
-/** `inner` or absent; an absent key takes `fallback` (when given) — `null` counts as absent. */
+/**
+ * `inner` or absent; an absent key takes `fallback` (when given) — `null` counts as absent. `description` (one line
+ * for `--help`) documents the key; the fallback is its default, stated here only.
+ */
 export function optional<T>(inner: Schema<T>): FieldSchema<T | undefined>;
-export function optional<T>(inner: Schema<T>, fallback: T): FieldSchema<T>;
-export function optional<T>(inner: Schema<T>, fallback?: T): FieldSchema<T | undefined> {
-  return { ...inner, parse: (v, p) => inner.parse(v, p), optional: true, fallback };
+export function optional<T>(inner: Schema<T>, fallback: T, description?: string): FieldSchema<T>;
+export function optional<T>(inner: Schema<T>, fallback?: T, description?: string): FieldSchema<T | undefined> {
+  const text = description ?? inner.description;
+  return { ...inner, parse: (v, p) => inner.parse(v, p), optional: true, fallback, ...(text !== undefined ? { description: text } : {}) };
+}
+
+/** `schema` with a one-line description for help texts (an optional key without a fallback, a required key). */
+export function described<S extends Schema<unknown>>(schema: S, description: string): S {
+  return { ...schema, description };
+}
+
+/** The default of a key of an object schema as help texts print it (`0.1`, `multistep:0.5,0.75`, `5,15,30`), or undefined. */
+export function defaultText(schema: Schema<unknown>): string | undefined {
+  const fallback = (schema as Partial<FieldSchema<unknown>>).fallback;
+  if (fallback === undefined) return undefined;
+  if (Array.isArray(fallback)) return fallback.map(String).join(',');
+  if (typeof fallback === 'object' && fallback !== null) return Object.keys(fallback).length ? JSON.stringify(fallback) : undefined;
+  return String(fallback);
+}
+
+/** One of a fixed set of numbers (a depth of 50, 101 or 152). */
+export function oneOf<const V extends number>(values: readonly V[]): Schema<V> {
+  const expected = `one of ${values.join(', ')}`;
+  return {
+    expected,
+    parse(value, path) {
+      if (typeof value !== 'number' || !values.includes(value as V)) invalidArgument(path, expected, describe(value));
+      return value as V;
+    },
+  };
+}
+
+/**
+ * `inner` with a further condition on its value (`depth` of the form 6n + 2): a value `inner` accepts but `test`
+ * refuses is an error expecting `expected`, which is also what the schema says it accepts.
+ */
+export function refine<T>(inner: Schema<T>, test: (value: T) => boolean, expected: string): Schema<T> {
+  return {
+    ...inner,
+    expected,
+    parse(value, path) {
+      const v = inner.parse(value, path);
+      if (!test(v)) invalidArgument(path, expected, Array.isArray(v) ? JSON.stringify(v) : describe(v));
+      return v;
+    },
+  };
+}
+
+/** A number or a non-empty list of numbers, as a list (ARC's bins: 15 or 5,15,30); items checked by `item`. */
+export function numberList(item: Schema<number>): Schema<number[]> {
+  return {
+    expected: `${item.expected} or a non-empty list of them`,
+    parse(value, path) {
+      if (typeof value === 'number') return [item.parse(value, path)];
+      if (!Array.isArray(value) || value.length === 0) invalidArgument(path, 'a number or a non-empty list of numbers', describe(value));
+      return value.map((v: unknown, i) => item.parse(v, value.length > 1 ? `${path}[${i}]` : path));
+    },
+  };
 }
 
 type Shape = Readonly<Record<string, Schema<unknown>>>;

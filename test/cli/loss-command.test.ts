@@ -95,7 +95,7 @@ test('CSV logits and labels work like .npy', async () => {
 
 test('mistakes are one stderr line with exit code 2 that names the option or the flag', async () => {
   const cases: [string[], RegExp][] = [
-    [['--name', 'focal', '--opt', 'gama=2'], /^calib: error: focal options: expected one of gamma, ignoreIndex, got unknown option "gama"\n$/],
+    [['--name', 'focal', '--opt', 'gama=2'], /^calib: error: focal\.gama: expected a known key \(did you mean gamma\?\), got an unknown key\n$/],
     [['--name', 'mbls', '--opt', 'margin=-1'], /^calib: error: mbls\.margin: expected a finite number ≥ 0, got -1\n$/],
     [['--name', 'sb-ece-bin', '--primary', 'ce', '--weight', '-1'], /^calib: error: weight: expected a finite number ≥ 0, got -1\n$/],
     [['--name', 'mmce', '--weight', '2'], /^calib: error: loss: --weight needs --primary/],

@@ -63,14 +63,14 @@ test('defaults come from METHODS.md and are filled in by resolve', () => {
   assert.deepEqual(LOSSES['sb-ece-bin'].resolve({}), { bins: 15, temperature: 0.01, p: 2 });
   assert.deepEqual(LOSSES['s-avuc'].resolve({}), { kappa: 0.5, temperature: 1 });
   assert.deepEqual(LOSSES.arc.resolve({ bins: 15 }), { version: 'v1', bins: [15] });
-  assert.throws(() => LOSSES.arc.resolve({ beta: 2 }), /unknown option "beta"/); // one multiplier: the combination weight
+  assert.throws(() => LOSSES.arc.resolve({ beta: 2 }), /arc\.beta: expected a known key \(version, bins, ignoreIndex\), got an unknown key$/); // one multiplier: the combination weight
   assert.deepEqual(LOSSES.arc.resolve({ bins: [5, 15, 30] }).bins, [5, 15, 30]);
   assert.deepEqual(LOSSES.crl.resolve({ ignoreIndex: 255 }), { weight: 1, target: 'softmax', ignoreIndex: 255 });
   assert.ok(describeOptions(LOSSES.acls.options).some((l) => l.startsWith('positive [code|paper] (default code)')));
 });
 
 test('bad options are errors naming the loss and the option: unknown option, negative margin, wrong type, out of range', () => {
-  throwsNaming(() => LOSSES.mbls.resolve({ margn: 3 } as never), /^mbls options: expected one of margin, alpha, ignoreIndex, got unknown option "margn"$/);
+  throwsNaming(() => LOSSES.mbls.resolve({ margn: 3 } as never), /^mbls\.margn: expected a known key \(did you mean margin\?\), got an unknown key$/);
   throwsNaming(() => LOSSES.mbls.resolve({ margin: -1 }), /^mbls\.margin: expected a finite number ≥ 0, got -1$/);
   throwsNaming(() => LOSSES.focal.resolve({ gamma: Number.NaN }), /^focal\.gamma: expected a finite number, got NaN$/);
   throwsNaming(() => LOSSES.ls.resolve({ epsilon: 1.5 }), /^ls\.epsilon: .*≤ 1, got 1\.5$/);
@@ -81,7 +81,7 @@ test('bad options are errors naming the loss and the option: unknown option, neg
   throwsNaming(() => LOSSES.arc.resolve({ bins: [5, 0] }), /^arc\.bins\[1\]: expected an integer ≥ 1, got 0$/);
   throwsNaming(() => LOSSES['sb-ece-lb'].resolve({ root: 'yes' } as never), /^sb-ece-lb\.root: expected true or false, got "yes"$/);
   throwsNaming(() => LOSSES.ce.resolve({ ignoreIndex: 1.5 }), /^ce\.ignoreIndex: expected an integer, got 1\.5$/);
-  throwsNaming(() => LOSSES.ce.resolve({ gamma: 2 } as never), /^ce options: expected one of ignoreIndex, got unknown option "gamma"$/);
+  throwsNaming(() => LOSSES.ce.resolve({ gamma: 2 } as never), /^ce\.gamma: expected a known key \(ignoreIndex\), got an unknown key$/);
   throwsNaming(() => lossDefinition('focall'), /^loss: expected one of ce, soft-ce, ls, focal, .*, got "focall"$/);
   traced((z, y) => throwsNaming(() => computeLoss('focal', z, y, { gamma: -2 }), /^focal\.gamma: expected a finite number ≥ 0, got -2$/));
 });
@@ -90,7 +90,7 @@ test('objectives validate names, roles and the weight β up front', () => {
   throwsNaming(() => calibrationObjective({ secondary: { name: 'mmce', weight: -0.5 } }), /^weight: expected a finite number ≥ 0, got -0\.5$/);
   throwsNaming(() => calibrationObjective({ secondary: { name: 'focal' } }), /^secondary: expected a calibration term/);
   throwsNaming(() => calibrationObjective({ primary: { name: 'sb-ece-bin' } }), /^primary: expected a primary loss or combined method/);
-  throwsNaming(() => calibrationObjective({ primary: { name: 'focal', options: { gama: 1 } } }), /^focal options: expected one of gamma, ignoreIndex, got unknown option "gama"$/);
+  throwsNaming(() => calibrationObjective({ primary: { name: 'focal', options: { gama: 1 } } }), /^focal\.gama: expected a known key \(did you mean gamma\?\), got an unknown key$/);
   throwsNaming(() => calibrationObjective({ secondary: { name: 'arc', options: { version: 'v3' } } }), /^arc\.version: expected one of 'v1', 'v2', got "v3"$/);
 });
 

@@ -123,6 +123,17 @@ describe('model zoo forward passes', () => {
     assert.throws(() => vgg({ depth: 12 }), /depth/);
   });
 
+  it('checks options by their schemas (util/schema.ts): errors name the path given to createModel', () => {
+    assert.throws(() => createModel({ kind: 'mlp', hiden: [3] } as never), /^InvalidArgumentError: mlp options\.hiden: expected a known key \(did you mean hidden\?\), got an unknown key$/);
+    assert.throws(() => createModel({ kind: 'mlp', dropout: 1 }, 'net'), /^InvalidArgumentError: net\.dropout: expected a finite number < 1, got 1$/);
+    assert.throws(() => cifarResNet({ depth: 21 }), /^InvalidArgumentError: cifar-resnet options\.depth: expected 6n \+ 2 with n ≥ 1 \(20, 32, 44, 56, 110\), got 21$/);
+    assert.throws(() => vgg({ depth: 12 }), /^InvalidArgumentError: vgg options\.depth: expected one of 11, 13, 16, 19, got 12$/);
+    assert.throws(() => lenet({ pool: 'min' as never }), /^InvalidArgumentError: lenet options\.pool: expected one of 'max', 'avg', got "min"$/);
+    assert.throws(() => createModel({ kind: 'mlp', activation: 'gelu' as never }), /^InvalidArgumentError: mlp options\.activation: expected one of 'relu', 'tanh', 'softplus', got "gelu"$/);
+    // Defaults come from the schema: the normalised config is the schema's fallbacks.
+    assert.deepEqual(createModel({ kind: 'mlp' }).config, { inputShape: [784], hidden: [512, 512], numClasses: 10, activation: 'relu', dropout: 0, init: 'torch' });
+  });
+
   it('initialises deterministically from the seed', () => {
     const m = lenet({ batchNorm: true });
     const a = initModel(m, 5), b = initModel(m, 5), c = initModel(m, 6);

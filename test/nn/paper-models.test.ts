@@ -51,8 +51,8 @@ describe('paper architectures vs torchvision / kuangliu', () => {
   });
 
   it('rejects unknown depths, stems and options with the argument named', () => {
-    assert.throws(() => resnet({ depth: 34 }), /resnet options\.depth: expected 50, 101 or 152/);
-    assert.throws(() => resnet({ stem: 'tiny' as never }), /resnet options\.stem: expected imagenet, cifar or auto/);
+    assert.throws(() => resnet({ depth: 34 }), /resnet options\.depth: expected one of 50, 101, 152, got 34$/);
+    assert.throws(() => resnet({ stem: 'tiny' as never }), /resnet options\.stem: expected one of 'imagenet', 'cifar', 'auto', got "tiny"$/);
     assert.throws(() => densenet({ depth: 100 }), /densenet options\.depth/);
     assert.throws(() => preactResNet({ depth: 50 }), /preact-resnet options\.depth/);
     assert.throws(() => resnet({ dropout: 1 }), /resnet options\.dropout/);

@@ -133,4 +133,13 @@ describe('optimizer rules', () => {
     assert.equal(createOptimizer({ kind: 'adamw' }).config['weightDecay'], 0.01);
     assert.deepEqual(createOptimizer({ kind: 'sgd', momentum: 0.9 }).slots, ['momentum']);
   });
+
+  it('checks options by their schemas (util/schema.ts): errors name the path, unknown keys are refused', () => {
+    assert.throws(() => sgd({ momentum: -1 }), /^InvalidArgumentError: sgd options\.momentum: expected a finite number ≥ 0, got -1$/);
+    assert.throws(() => sgd({ nesterov: 'yes' as never }), /^InvalidArgumentError: sgd options\.nesterov: expected true or false, got "yes"$/);
+    assert.throws(() => createOptimizer({ kind: 'adam', beta1: 2 }, 'run.optimizer'), /^InvalidArgumentError: run\.optimizer\.beta1: expected a finite number ≤ 1, got 2$/);
+    assert.throws(() => createOptimizer({ kind: 'sgd', momentun: 0.9 } as never), /^InvalidArgumentError: sgd options\.momentun: expected a known key \(did you mean momentum\?\), got an unknown key$/);
+    assert.deepEqual(createOptimizer({ kind: 'sgd' }).config, { momentum: 0, dampening: 0, weightDecay: 0, nesterov: false });
+    assert.deepEqual(createOptimizer({ kind: 'adam' }).config, { beta1: 0.9, beta2: 0.999, epsilon: 1e-8, weightDecay: 0 });
+  });
 });

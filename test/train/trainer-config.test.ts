@@ -5,7 +5,7 @@ import { LearningRate, parseSchedule } from '../../src/train/lr-schedule-spec.js
 import { BestEpoch } from '../../src/train/best-epoch.js';
 import { ConsoleProgress, formatDuration } from '../../src/train/progress.js';
 import { appendRecord, readLog, writeLog, type EpochRecord } from '../../src/train/train-log.js';
-import { modelAlias, resolveModelSpec } from '../../src/train/trainer-model.js';
+import { createRunModel, modelAlias, resolveModelSpec } from '../../src/train/trainer-model.js';
 import { imageDataset } from '../../src/data/dataset.js';
 import { InvalidArgumentError } from '../../src/util/errors.js';
 import { tempDir } from '../io/temp-dir.js';
@@ -40,7 +40,7 @@ test("the secondary term's weight defaults to the term's (MMCE 2 as the focal-ca
   assert.equal(resolveTrainConfig({ ...minimal, secondary: 'mmce-weighted' }).weight, 2);
   assert.equal(resolveTrainConfig({ ...minimal, secondary: 'mmce', weight: 4 }).weight, 4);
   assert.equal(resolveTrainConfig({ ...minimal, secondary: 'arc' }).weight, 1);
-  throwsNaming(() => resolveTrainConfig({ ...minimal, secondary: 'arc', secondaryOptions: { beta: 3 } }), /^config\.secondaryOptions: arc options: expected one of version, bins, ignoreIndex, got unknown option "beta"/);
+  throwsNaming(() => resolveTrainConfig({ ...minimal, secondary: 'arc', secondaryOptions: { beta: 3 } }), /^config\.secondaryOptions\.beta: expected a known key \(version, bins, ignoreIndex\), got an unknown key$/);
 });
 
 test('an unknown key is an error naming its path and the close known key', () => {
@@ -68,8 +68,8 @@ test('dataset and OOD-dataset options are checked against their loaders, the def
 
 test('loss names and options are validated through the loss registry, with the config path', () => {
   throwsNaming(() => resolveTrainConfig({ ...minimal, loss: 'nope' }), /^config\.loss: expected one of ce, /);
-  throwsNaming(() => resolveTrainConfig({ ...minimal, loss: 'ls', lossOptions: { eps: 0.1 } }), /^config\.lossOptions: ls options: expected one of epsilon/);
-  throwsNaming(() => resolveTrainConfig({ ...minimal, loss: 'ls', lossOptions: { epsilon: 2 } }), /^config\.lossOptions: ls\.epsilon: /);
+  throwsNaming(() => resolveTrainConfig({ ...minimal, loss: 'ls', lossOptions: { eps: 0.1 } }), /^config\.lossOptions\.eps: expected a known key \(epsilon, variant, ignoreIndex\), got an unknown key$/);
+  throwsNaming(() => resolveTrainConfig({ ...minimal, loss: 'ls', lossOptions: { epsilon: 2 } }), /^config\.lossOptions\.epsilon: expected a finite number ≤ 1, got 2$/);
   throwsNaming(() => resolveTrainConfig({ ...minimal, loss: 'mmce' }), /^config\.loss: expected a primary loss or combined method/);
   throwsNaming(() => resolveTrainConfig({ ...minimal, secondary: 'ls' }), /^config\.secondary: expected a calibration term/);
   throwsNaming(() => resolveTrainConfig({ ...minimal, secondaryOptions: { bins: 3 } }), /^config\.secondaryOptions: expected no options without a secondary loss/);
@@ -215,4 +215,18 @@ test('model names: zoo kinds, resnet/wrn/vgg aliases, shapes from the dataset', 
   assert.deepEqual(resolveModelSpec('cifar-resnet-8', { width: 4 }, images), { kind: 'cifar-resnet', depth: 8, width: 4, inputShape: [1, 28, 28], numClasses: 3 });
   throwsNaming(() => resolveModelSpec('mlp', { numClasses: 10 }, images), /^config\.modelOptions\.numClasses: expected 3 \(from the dataset\) or nothing, got 10$/);
   throwsNaming(() => resolveModelSpec('text-cnn', {}, images), /^config\.model: expected an image model/);
+});
+
+test('model and optimizer options are checked by their schemas at configuration time, errors naming the config path', () => {
+  throwsNaming(() => resolveTrainConfig({ ...minimal, modelOptions: { hiden: [16] } }), /^config\.modelOptions\.hiden: expected a known key \(did you mean hidden\?\), got an unknown key$/);
+  throwsNaming(() => resolveTrainConfig({ ...minimal, modelOptions: { dropout: 1 } }), /^config\.modelOptions\.dropout: expected a finite number < 1, got 1$/);
+  throwsNaming(() => resolveTrainConfig({ ...minimal, model: 'cifar-resnet', modelOptions: { depth: 21 } }), /^config\.modelOptions\.depth: expected 6n \+ 2 with n ≥ 1 \(20, 32, 44, 56, 110\), got 21$/);
+  throwsNaming(() => resolveTrainConfig({ ...minimal, model: 'resnet50', modelOptions: { stem: 'tiny' } }), /^config\.modelOptions\.stem: expected one of 'imagenet', 'cifar', 'auto', got "tiny"$/);
+  throwsNaming(() => resolveTrainConfig({ ...minimal, model: 'resnet21' }), /^config\.model: expected a model kind/);
+  throwsNaming(() => resolveTrainConfig({ ...minimal, nesterov: true, momentum: 0 }), /^config\.nesterov: expected momentum > 0 and dampening = 0 \(as PyTorch\), got momentum 0, dampening 0$/);
+  assert.deepEqual(resolveTrainConfig({ ...minimal, model: 'resnet20', modelOptions: { width: 8 } }).modelOptions, { width: 8 });
+  // The input shape and class count come from the dataset: given, they are checked against it when the model is built.
+  const images = imageDataset({ name: 't', images: new Float32Array(2 * 28 * 28), labels: new Int32Array([0, 2]), shape: [1, 28, 28], classes: 3 });
+  throwsNaming(() => createRunModel('mlp', { hidden: [0] }, images), /^config\.modelOptions\.hidden\[0\]: expected an integer ≥ 1, got 0$/);
+  throwsNaming(() => createRunModel('cifar-resnet-8', { width: 3 }, images), /^config\.modelOptions\.width: expected an even width for option-A shortcuts, got 3$/);
 });

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { DATASET_NAMES } from '../../data/load-dataset.js';
-import { LOSS_NAMES, lossDefinition } from '../../losses/registry.js';
 import { SELECTION_METRICS } from '../../train/best-epoch.js';
 import { ConsoleProgress, type TrainProgress, SILENT_PROGRESS } from '../../train/progress.js';
-import { AUGMENTATIONS, MIXUP_KINDS, mergeConfig, OPTIMIZERS, resolveTrainConfig, SECONDARY_PLACEMENTS } from '../../train/train-config.js';
+import { AUGMENTATIONS, MIXUP_KINDS, mergeConfig, OPTIMIZERS, resolveTrainConfig, SECONDARY_PLACEMENTS, TRAIN_CONFIG_SCHEMA } from '../../train/train-config.js';
 import { resumeTraining, train, type TrainResult } from '../../train/trainer.js';
 import { invalidArgument } from '../../util/errors.js';
+import { defaultText } from '../../util/schema.js';
 import { parseKeyValues, UsageError } from '../args.js';
 import { type CliIO, defineCommand } from '../command.js';
 import { percent } from '../format-table.js';
@@ -19,55 +19,64 @@ import type { CalibratorKind } from '../../posthoc/index.js';
  * update; the run resumes from its last finished epoch with the same results.
  */
 
-/** Registry names of the losses with the given roles, comma-separated. */
-function namesOf(roles: readonly string[]): string {
-  return LOSS_NAMES.filter((n) => roles.includes(lossDefinition(n).role)).join(', ');
+type ConfigKey = keyof typeof TRAIN_CONFIG_SCHEMA.shape;
+
+/**
+ * The help of a flag that sets configuration key `key`: its description and default come from the configuration's
+ * schema (train/train-config.ts), where each is stated once. `description` replaces the schema's text where the
+ * command line reads differently (a flag's own syntax); the default is still the schema's.
+ */
+function fromSchema(key: ConfigKey, description?: string): { readonly description: string; readonly shownDefault?: string } {
+  const schema = TRAIN_CONFIG_SCHEMA.shape[key];
+  const shown = defaultText(schema);
+  return { description: description ?? schema.description ?? key, ...(shown !== undefined && shown !== 'false' ? { shownDefault: shown } : {}) };
 }
 
 /** Flags that map one to one onto configuration keys (kebab-case → camelCase). */
 const SETTING_FLAGS = {
-  dataset: { type: 'string', choices: DATASET_NAMES, description: 'dataset (mnist is embedded; others load from files, see --data-opt)' },
-  'data-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'dataset loader option (directory=… for fashion-mnist/svhn, path=… for cifar, download=true, images=… labels=… for npy, train=… for text)' },
-  subset: { type: 'integer', valueName: 'N', description: 'train on a class-stratified subset of N training samples' },
-  'test-subset': { type: 'integer', valueName: 'N', description: 'evaluate on a class-stratified subset of N test samples' },
-  validation: { type: 'number', valueName: 'F', description: 'validation split held out of train: fraction or count (default 0.1)' },
-  model: { type: 'string', valueName: 'NAME', description: 'mlp, lenet, cifar-resnet-D (D = 6n+2; resnet20/32/44/56/110 as aliases), resnet18 (CIFAR), resnet50/101/152 (bottleneck, torchvision), preact-resnet18, densenet121, wrn-28-10, vgg16, text-cnn (default mlp)' },
-  'model-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'model option (e.g. hidden=256,256 or hidden=[256] for mlp, width=8 for resnets, stem=cifar|imagenet, dropout=0.3)' },
-  loss: { type: 'string', valueName: 'NAME', description: `primary loss: ${namesOf(['primary', 'combined'])} (default ce)` },
-  opt: { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'option of the primary loss (e.g. epsilon=0.05 for ls, margin=6 for mbls)' },
-  secondary: { type: 'string', valueName: 'NAME', description: `secondary calibration term, total = loss + weight · secondary: ${namesOf(['term'])}` },
-  'secondary-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'option of the secondary term' },
-  weight: { type: 'number', valueName: 'β', description: 'weight β of the secondary term (default: the term\'s — 2 for mmce and mmce-weighted as the focal-calibration code — else 1)' },
-  epochs: { type: 'integer', description: 'epochs (default 30)' },
-  batch: { type: 'integer', description: 'batch size (default 128)' },
-  'eval-batch': { type: 'integer', description: 'batch size of evaluation passes (default 500)' },
-  lr: { type: 'number', description: 'base learning rate (default 0.1)' },
-  schedule: { type: 'string', valueName: 'SPEC', description: 'constant | cosine | step:S[,γ] | multistep:m1,m2,…[:γ] (fractions of the epochs allowed; default multistep:0.5,0.75)' },
-  warmup: { type: 'number', valueName: 'E', description: 'linear learning-rate warm-up over E epochs (default 0)' },
-  optimizer: { type: 'string', choices: OPTIMIZERS, description: 'optimizer (default sgd)' },
-  momentum: { type: 'number', description: 'SGD momentum (default 0.9)' },
-  nesterov: { type: 'boolean', description: 'Nesterov momentum' },
-  'weight-decay': { type: 'number', description: 'weight decay (default 5e-4)' },
-  mixup: { type: 'number', valueName: 'α', description: 'mixup with λ ~ Beta(α, α); 0 = off (default 0)' },
-  'mixup-kind': { type: 'string', choices: MIXUP_KINDS, description: 'input (soft targets), feature (nearer label), manifold (hidden layer), embedding (text), cutmix (pasted box) (default input)' },
+  dataset: { type: 'string', choices: DATASET_NAMES, ...fromSchema('dataset', 'dataset (mnist is embedded; others load from files, see --data-opt)') },
+  'data-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', ...fromSchema('datasetOptions') },
+  subset: { type: 'integer', valueName: 'N', ...fromSchema('subset') },
+  'test-subset': { type: 'integer', valueName: 'N', ...fromSchema('testSubset') },
+  validation: { type: 'number', valueName: 'F', ...fromSchema('validation') },
+  model: { type: 'string', valueName: 'NAME', ...fromSchema('model') },
+  'model-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', ...fromSchema('modelOptions') },
+  loss: { type: 'string', valueName: 'NAME', ...fromSchema('loss') },
+  opt: { type: 'string', multiple: true, valueName: 'KEY=VALUE', ...fromSchema('lossOptions') },
+  secondary: { type: 'string', valueName: 'NAME', ...fromSchema('secondary') },
+  'secondary-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', ...fromSchema('secondaryOptions') },
+  weight: { type: 'number', valueName: 'β', ...fromSchema('weight') },
+  epochs: { type: 'integer', ...fromSchema('epochs') },
+  batch: { type: 'integer', ...fromSchema('batch') },
+  'eval-batch': { type: 'integer', ...fromSchema('evalBatch') },
+  lr: { type: 'number', ...fromSchema('lr') },
+  schedule: { type: 'string', valueName: 'SPEC', ...fromSchema('schedule') },
+  warmup: { type: 'number', valueName: 'E', ...fromSchema('warmup', 'linear learning-rate warm-up over E epochs (fractional allowed; per step)') },
+  optimizer: { type: 'string', choices: OPTIMIZERS, ...fromSchema('optimizer') },
+  momentum: { type: 'number', ...fromSchema('momentum') },
+  nesterov: { type: 'boolean', ...fromSchema('nesterov') },
+  'weight-decay': { type: 'number', ...fromSchema('weightDecay') },
+  mixup: { type: 'number', valueName: 'α', ...fromSchema('mixup') },
+  'mixup-kind': { type: 'string', choices: MIXUP_KINDS, ...fromSchema('mixupKind') },
   cutmix: { type: 'number', valueName: 'α', description: 'CutMix (Yun et al. 2019) with λ ~ Beta(α, α): the same as --mixup α --mixup-kind cutmix' },
-  'mixup-layers': { type: 'string', valueName: 'L1,L2', description: 'candidate layers of manifold mixup (default: all feature layers but pool)' },
-  'arc-placement': { type: 'string', choices: SECONDARY_PLACEMENTS, description: 'secondary term on the mixed batch, the unmixed sources, or a held-out batch (default mixed)' },
-  interleaved: { type: 'number', valueName: 'F', description: 'interleaved training: hold out fraction F of train for the secondary term' },
-  holdout: { type: 'number', valueName: 'F', description: "fraction held out for --arc-placement holdout (default 0.1)" },
-  augment: { type: 'string', choices: AUGMENTATIONS, description: 'image augmentation (auto: crop+flip for CIFAR, crop for SVHN, none otherwise)' },
-  select: { type: 'string', choices: SELECTION_METRICS, description: 'best-epoch criterion on validation (default accuracy)' },
-  bins: { type: 'integer', description: 'bins of ECE / AdaECE (default 15)' },
-  seed: { type: 'integer', description: 'seed of initialisation, batch order, augmentation and mixup (default 0)' },
-  threads: { type: 'integer', description: 'ONNX Runtime threads (default 2)' },
-  replicas: { type: 'integer', valueName: 'R', description: 'data-parallel replicas: each batch split into R shards trained at once on worker threads, gradients averaged (default 1; 2 is faster for conv nets on 2 cores)' },
-  'epoch-logits': { type: 'boolean', description: 'keep every epoch\'s validation logits (epoch-logits/val-NNN.npy; suite reports draw the accuracy-confidence density per epoch)' },
-  'evaluate-train': { type: 'boolean', description: 'also evaluate the training split (no augmentation): train-logits.npy, train-labels.npy and summary.json train metrics' },
-  ood: { type: 'boolean', description: 'after training, evaluate OOD AUROC (noise, a second dataset) and corruptions into ood.json' },
-  'ood-dataset': { type: 'string', valueName: 'NAME', description: 'second dataset of the OOD AUROC (default: fashion-mnist ↔ mnist, svhn ↔ cifar)' },
-  'ood-data-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'loader option of the OOD dataset' },
-  'ood-subset': { type: 'integer', valueName: 'N', description: 'test samples per OOD / corruption evaluation' },
-  out: { type: 'string', valueName: 'DIR', description: 'run directory (default runs/<dataset>-<model>-<loss>)' },
+  'mixup-layers': { type: 'string', valueName: 'L1,L2', ...fromSchema('mixupLayers') },
+  'arc-placement': { type: 'string', choices: SECONDARY_PLACEMENTS, ...fromSchema('arcPlacement') },
+  interleaved: { type: 'number', valueName: 'F', ...fromSchema('interleaved', 'interleaved training: hold out fraction F of train for the secondary term') },
+  holdout: { type: 'number', valueName: 'F', ...fromSchema('holdout', 'fraction held out for --arc-placement holdout') },
+  augment: { type: 'string', choices: AUGMENTATIONS, ...fromSchema('augment') },
+  select: { type: 'string', choices: SELECTION_METRICS, ...fromSchema('select') },
+  bins: { type: 'integer', ...fromSchema('bins') },
+  seed: { type: 'integer', ...fromSchema('seed') },
+  threads: { type: 'integer', ...fromSchema('threads') },
+  replicas: { type: 'integer', valueName: 'R', ...fromSchema('replicas') },
+  'epoch-logits': { type: 'boolean', ...fromSchema('epochLogits') },
+  'evaluate-train': { type: 'boolean', ...fromSchema('evaluateTrain') },
+  ood: { type: 'boolean', ...fromSchema('ood') },
+  'ood-dataset': { type: 'string', valueName: 'NAME', ...fromSchema('oodDataset') },
+  'ood-data-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', ...fromSchema('oodDatasetOptions') },
+  'ood-subset': { type: 'integer', valueName: 'N', ...fromSchema('oodSubset') },
+  // The schema requires `out`; the command fills it in when absent, so this default is the command's own.
+  out: { type: 'string', valueName: 'DIR', ...fromSchema('out'), shownDefault: 'runs/<dataset>-<model>-<loss>' },
 } as const;
 
 /** Flags whose values are `key=value` option lists, and the configuration key they fill. */

@@ -6,32 +6,40 @@
  * Parameter paths follow that code: conv1, bn1, layer{1,2,3}.{i}.{conv1,bn1,conv2,bn2}, linear.
  * Feature layers: 'input', 'stem', 'layer1', 'layer2', 'layer3', 'pool' ([N, 64·width]).
  */
-import { describe, InvalidArgumentError } from '../../util/errors.js';
+import { InvalidArgumentError } from '../../util/errors.js';
+import { object, optional, string } from '../../util/schema.js';
 import { linear } from '../linear.js';
-import { DeclarationBuilder, type Model, positiveInt } from '../model.js';
+import { DeclarationBuilder, type Model } from '../model.js';
 import { basicBlock } from './basic-block.js';
-import { checkClassifierOptions, checkDepth6n, checkOptions, type ClassifierOptions, convBnStem } from './common.js';
+import { type ClassifierOptions, convBnStem, countOption, depth6nOption, dropoutOption, initOption, inputShapeOption, numClassesOption, parseModelOptions, weightInit } from './common.js';
 import { residualStages, stagedClassifier } from './staged-classifier.js';
 
-/** Options of `cifarResNet` (defaults: inputShape [3, 32, 32], init 'kaiming-normal'). */
+/** The options of `cifarResNet`: what each accepts, its default and description (util/schema.ts). */
+export const CIFAR_RESNET_OPTIONS = object({
+  depth: depth6nOption(2, 20, '20, 32, 44, 56, 110', 'depth 6n + 2 (n basic blocks per stage)'),
+  numClasses: numClassesOption(),
+  inputShape: inputShapeOption([3, 32, 32], 3),
+  width: countOption(16, 'base width (stages width, 2·width, 4·width; even for option-A shortcuts)'),
+  shortcut: optional(string(['A', 'B'] as const), 'A', "shortcut type (A: the paper's CIFAR choice, zero-padded identity; B: 1×1 projection)"),
+  dropout: dropoutOption(0, 'dropout rate before the classifier'),
+  init: initOption('kaiming-normal'),
+});
+
+/** Options of `cifarResNet` (defaults and descriptions: `CIFAR_RESNET_OPTIONS`). */
 export interface CifarResNetOptions extends ClassifierOptions {
-  /** 6n + 2: 20, 32, 44, 56, 110, … (default 20). */
   readonly depth?: number;
-  /** Base width (default 16: stages 16, 32, 64). */
   readonly width?: number;
-  /** Shortcut type (default 'A', the paper's CIFAR choice). */
   readonly shortcut?: 'A' | 'B';
 }
 
-/** Build a CIFAR ResNet model description. */
-export function cifarResNet(options: CifarResNetOptions = {}): Model {
-  checkOptions('cifar-resnet', options, ['depth', 'numClasses', 'inputShape', 'width', 'shortcut', 'dropout', 'init']);
-  const [depth, n] = checkDepth6n('cifar-resnet options.depth', options.depth ?? 20, 2, '20, 32, 44, 56, 110');
-  const { numClasses, inputShape, dropout: drop, init, weightInit: wi } = checkClassifierOptions('cifar-resnet', options, { inputShape: [3, 32, 32], init: 'kaiming-normal' });
-  const width = positiveInt('cifar-resnet options.width', options.width ?? 16);
-  const shortcut = options.shortcut ?? 'A';
-  if (shortcut !== 'A' && shortcut !== 'B') throw new InvalidArgumentError('cifar-resnet options.shortcut', 'A or B', describe(shortcut));
-  if (shortcut === 'A' && width % 2 !== 0) throw new InvalidArgumentError('cifar-resnet options.width', 'an even width for option-A shortcuts', describe(width));
+/** Build a CIFAR ResNet model description (`path` names the options in errors). */
+export function cifarResNet(options: CifarResNetOptions = {}, path = 'cifar-resnet options'): Model {
+  const o = parseModelOptions(CIFAR_RESNET_OPTIONS, options, path);
+  const { depth, numClasses, width, shortcut, dropout: drop, init } = o;
+  const inputShape = o.inputShape as [number, number, number];
+  if (shortcut === 'A' && width % 2 !== 0) throw new InvalidArgumentError(`${path}.width`, 'an even width for option-A shortcuts', String(width));
+  const n = (depth - 2) / 6;
+  const wi = weightInit(init);
   const b = new DeclarationBuilder();
   const stem = convBnStem(b, { conv: 'conv1', bn: 'bn1', inChannels: inputShape[0], outChannels: width, stem: 'cifar', weightInit: wi });
   const { stages } = residualStages({ counts: [n, n, n], inChannels: width, planes: width }, (path, inChannels, outChannels, stride) =>

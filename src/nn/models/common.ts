@@ -1,27 +1,26 @@
 /**
- * Shared helpers of the zoo: option validation, the weight-initialisation schemes models offer and the input stems.
+ * Shared helpers of the zoo: the option schemas models share (util/schema.ts, the toolkit's one option-schema
+ * language: each model declares its options once — default, what it accepts, a description — in an `…_OPTIONS`
+ * object schema, which validates them with errors naming the path, `cifar-resnet options.depth: expected 6n + 2 with
+ * n ≥ 1 (20, 32, 44, 56, 110), got 21`, or `config.modelOptions.depth: …` under `calib train`), the
+ * weight-initialisation schemes models offer and the input stems.
  */
 import { maxPool2d, type Tensor } from '../../engine/index.js';
-import { describe, InvalidArgumentError } from '../../util/errors.js';
+import { type FieldSchema, type Infer, list, number, type ObjectSchema, oneOf, optional, refine, type Schema, string } from '../../util/schema.js';
+import { ACTIVATION_SCHEMA, type Activation } from '../activation.js';
 import { batchNorm } from '../batch-norm.js';
 import { conv2d } from '../conv2d.js';
 import type { ForwardContext } from '../forward-context.js';
 import { type Initializer, kaimingNormal, torchDefaultWeight, xavierUniform } from '../init.js';
-import { type DeclarationBuilder, positiveInt, rate } from '../model.js';
+import type { DeclarationBuilder } from '../model.js';
 
 /**
  * Weight initialisation schemes: 'torch' (PyTorch layer default, kaiming_uniform a = √5), 'kaiming-normal'
  * (He et al. 2015, fan_in, ReLU gain — the CIFAR ResNet code), 'kaiming-normal-fan-out' (Wide-ResNet code),
  * 'xavier-uniform' (Glorot & Bengio 2010).
  */
-export type InitScheme = 'torch' | 'kaiming-normal' | 'kaiming-normal-fan-out' | 'xavier-uniform';
-
-/** Validate an init scheme name. */
-export function checkInitScheme(argument: string, value: unknown): InitScheme {
-  const ok = ['torch', 'kaiming-normal', 'kaiming-normal-fan-out', 'xavier-uniform'];
-  if (typeof value !== 'string' || !ok.includes(value)) throw new InvalidArgumentError(argument, ok.join(', '), describe(value));
-  return value as InitScheme;
-}
+export const INIT_SCHEMES = ['torch', 'kaiming-normal', 'kaiming-normal-fan-out', 'xavier-uniform'] as const;
+export type InitScheme = (typeof INIT_SCHEMES)[number];
 
 /** The weight initializer of a scheme. */
 export function weightInit(scheme: InitScheme): Initializer {
@@ -37,81 +36,84 @@ export function weightInit(scheme: InitScheme): Initializer {
   }
 }
 
-/** Validate an options object and reject unknown keys (typos should fail loudly). */
-export function checkOptions(kind: string, options: unknown, known: readonly string[]): Readonly<Record<string, unknown>> {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new InvalidArgumentError(`${kind} options`, 'an object', describe(options));
-  for (const k of Object.keys(options)) {
-    if (k !== 'kind' && !known.includes(k)) throw new InvalidArgumentError(`${kind} options.${k}`, `one of ${known.join(', ')}`, 'an unknown option');
-  }
-  return options as Record<string, unknown>;
+/** A positive integer (widths, depths, counts). */
+export const COUNT: Schema<number> = number({ integer: true, min: 1 });
+
+/** A positive-integer option. */
+export function countOption(fallback: number, description: string): FieldSchema<number> {
+  return optional(COUNT, fallback, description);
 }
 
-/** Validate a per-example shape of positive integers. */
-export function checkShape(argument: string, value: unknown, rank?: number): number[] {
-  const ok = Array.isArray(value) && value.every((d) => Number.isInteger(d) && d > 0) && (rank === undefined || value.length === rank);
-  if (!ok) throw new InvalidArgumentError(argument, rank === undefined ? 'an array of positive integers' : `${rank} positive integers`, describe(value));
-  return [...(value as number[])];
+/** The class count C (calib train takes it from the dataset). */
+export function numClassesOption(fallback = 10): FieldSchema<number> {
+  return countOption(fallback, 'classes C (from the dataset under calib train)');
 }
 
-/** Validate an array of positive integers (possibly empty). */
-export function checkIntList(argument: string, value: unknown, minLength = 0): number[] {
-  const ok = Array.isArray(value) && value.length >= minLength && value.every((d) => Number.isInteger(d) && d > 0);
-  if (!ok) throw new InvalidArgumentError(argument, `an array of at least ${minLength} positive integers`, describe(value));
-  return [...(value as number[])];
+/** A dropout rate in [0, 1). */
+export function dropoutOption(fallback: number, description: string): FieldSchema<number> {
+  return optional(number({ min: 0, max: 1, exclusiveMax: true }), fallback, description);
 }
 
-/** Options the image classifiers of the ResNet family share; each model documents its defaults. */
+/** A weight-initialisation scheme. */
+export function initOption(fallback: InitScheme, description = 'weight initialisation scheme'): FieldSchema<InitScheme> {
+  return optional(string(INIT_SCHEMES), fallback, description);
+}
+
+/** An activation. */
+export function activationOption(fallback: Activation = 'relu'): FieldSchema<Activation> {
+  return optional(ACTIVATION_SCHEMA, fallback, 'activation');
+}
+
+/** A list of at least `minLength` positive integers (hidden widths, blocks per stage). */
+export function countsOption(fallback: readonly number[], minLength: number, description: string): FieldSchema<number[]> {
+  return optional(list(COUNT, minLength), [...fallback], description);
+}
+
+/** A per-example input shape of positive integers (with `rank` entries when given; calib train takes it from the dataset). */
+export function inputShapeOption(fallback: readonly number[], rank?: number): FieldSchema<number[]> {
+  const shape = rank === undefined ? list(COUNT) : refine(list(COUNT), (s) => s.length === rank, `${rank} integers ≥ 1 ([C, H, W])`);
+  return optional(shape, [...fallback], 'per-example input shape (from the dataset under calib train)');
+}
+
+/**
+ * A depth option taken from a model's table of configurations (depth → blocks or convolutions per stage): one of
+ * the table's depths (`expected one of 50, 101, 152`).
+ */
+export function depthOption(table: Readonly<Record<number, unknown>>, fallback: number, description = 'depth'): FieldSchema<number> {
+  return optional(oneOf(Object.keys(table).map(Number)), fallback, description);
+}
+
+/**
+ * A depth option of the form 6n + `offset` with n ≥ 1 (CIFAR ResNets: 6n + 2, He et al. 2016 §4.2; Wide-ResNets:
+ * 6n + 4, Zagoruyko & Komodakis 2016); n = (depth − offset) / 6 blocks per stage. `examples` lists usual depths.
+ */
+export function depth6nOption(offset: number, fallback: number, examples: string, description: string): FieldSchema<number> {
+  const depth = refine(number({ integer: true }), (d) => d >= offset + 6 && (d - offset) % 6 === 0, `6n + ${offset} with n ≥ 1 (${examples})`);
+  return optional(depth, fallback, description);
+}
+
+/**
+ * Options the image classifiers of the ResNet family share (what each accepts, its default and description: the
+ * model's `…_OPTIONS` schema).
+ */
 export interface ClassifierOptions {
-  /** Number of classes (default 10). */
   readonly numClasses?: number;
   /** Per-example input [Ci, H, W]. */
   readonly inputShape?: readonly [number, number, number];
-  /** Dropout rate before the classifier (default 0). */
   readonly dropout?: number;
-  /** Convolution weight initialisation. */
   readonly init?: InitScheme;
 }
 
-/** `ClassifierOptions` validated (numClasses, inputShape, dropout, init, in that order), with the initializer of `init`. */
-export interface CheckedClassifierOptions {
-  readonly numClasses: number;
-  readonly inputShape: [number, number, number];
-  readonly dropout: number;
-  readonly init: InitScheme;
-  readonly weightInit: Initializer;
-}
-
-/** Validate the `ClassifierOptions` of model `kind` (errors name `<kind> options.<option>`), given the model's defaults. */
-export function checkClassifierOptions(kind: string, options: ClassifierOptions, defaults: { readonly inputShape: readonly [number, number, number]; readonly init: InitScheme }): CheckedClassifierOptions {
-  const numClasses = positiveInt(`${kind} options.numClasses`, options.numClasses ?? 10);
-  const inputShape = checkShape(`${kind} options.inputShape`, options.inputShape ?? defaults.inputShape, 3) as [number, number, number];
-  const dropout = rate(`${kind} options.dropout`, options.dropout ?? 0);
-  const init = checkInitScheme(`${kind} options.init`, options.init ?? defaults.init);
-  return { numClasses, inputShape, dropout, init, weightInit: weightInit(init) };
-}
-
 /**
- * Validate a depth against a model's table of configurations (depth → blocks or convolutions per stage); returns
- * the depth and its entry. The error lists the table's depths ("50, 101 or 152").
+ * Validate a model's options against its schema (`kind`, the zoo's discriminator, is left out): unknown keys and
+ * bad values are errors naming `path.key`; absent keys take their defaults.
  */
-export function checkDepth<T>(argument: string, table: Readonly<Record<number, T>>, value: unknown): [number, T] {
-  const depth = positiveInt(argument, value);
-  const entry = table[depth];
-  if (entry === undefined) {
-    const depths = Object.keys(table);
-    throw new InvalidArgumentError(argument, `${depths.slice(0, -1).join(', ')} or ${depths[depths.length - 1]}`, describe(depth));
+export function parseModelOptions<O extends ObjectSchema<Readonly<Record<string, Schema<unknown>>>>>(schema: O, options: unknown, path: string): Infer<O> {
+  let given = options ?? {};
+  if (typeof given === 'object' && given !== null && !Array.isArray(given) && 'kind' in given) {
+    given = Object.fromEntries(Object.entries(given).filter(([k]) => k !== 'kind'));
   }
-  return [depth, entry];
-}
-
-/**
- * Validate a depth of the form 6n + `offset` with n ≥ 1 (CIFAR ResNets: 6n + 2, He et al. 2016 §4.2; Wide-ResNets:
- * 6n + 4, Zagoruyko & Komodakis 2016); returns the depth and n, the blocks per stage. `examples` lists usual depths.
- */
-export function checkDepth6n(argument: string, value: unknown, offset: number, examples: string): [number, number] {
-  const depth = positiveInt(argument, value);
-  if ((depth - offset) % 6 !== 0 || depth < offset + 6) throw new InvalidArgumentError(argument, `6n + ${offset} with n ≥ 1 (${examples})`, describe(depth));
-  return [depth, (depth - offset) / 6];
+  return schema.parse(given, path) as unknown as Infer<O>;
 }
 
 /**
@@ -123,11 +125,14 @@ export function checkDepth6n(argument: string, value: unknown, offset: number, e
  */
 export type Stem = 'imagenet' | 'cifar';
 
-/** Validate a stem name, resolving 'auto' from the input shape [C, H, W]. */
-export function checkStem(argument: string, value: unknown, inputShape: readonly number[]): Stem {
-  if (value === 'auto') return Math.min(inputShape[1]!, inputShape[2]!) < 128 ? 'cifar' : 'imagenet';
-  if (value !== 'imagenet' && value !== 'cifar') throw new InvalidArgumentError(argument, 'imagenet, cifar or auto', describe(value));
-  return value;
+/** The stem option ('auto' by default; `resolveStem` turns it into a stem). */
+export function stemOption(): FieldSchema<Stem | 'auto'> {
+  return optional(string(['imagenet', 'cifar', 'auto'] as const), 'auto', "input stem: imagenet, cifar, or auto ('cifar' below 128 pixels on the shorter side)");
+}
+
+/** The stem of a stem option, resolving 'auto' from the input shape [C, H, W]. */
+export function resolveStem(value: Stem | 'auto', inputShape: readonly number[]): Stem {
+  return value === 'auto' ? (Math.min(inputShape[1]!, inputShape[2]!) < 128 ? 'cifar' : 'imagenet') : value;
 }
 
 /** Convolution geometry of a stem (the max-pool follows only for 'imagenet'). */

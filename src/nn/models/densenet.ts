@@ -12,33 +12,43 @@
  * Feature layers: 'input', 'stem', 'block1' … 'block4', 'pool'.
  */
 import { avgPool2d, concat } from '../../engine/index.js';
+import { object } from '../../util/schema.js';
 import { batchNorm } from '../batch-norm.js';
 import { conv2d } from '../conv2d.js';
 import { torchDefaultWeight, zerosInit } from '../init.js';
 import { linear } from '../linear.js';
-import { DeclarationBuilder, type Model, positiveInt } from '../model.js';
-import { checkClassifierOptions, checkDepth, checkOptions, checkStem, type ClassifierOptions, convBnStem } from './common.js';
+import { DeclarationBuilder, type Model } from '../model.js';
+import { type ClassifierOptions, convBnStem, countOption, depthOption, dropoutOption, initOption, inputShapeOption, numClassesOption, parseModelOptions, resolveStem, stemOption, weightInit } from './common.js';
 import { type Apply, stagedClassifier } from './staged-classifier.js';
 
 const DEPTHS: Readonly<Record<number, readonly number[]>> = { 121: [6, 12, 24, 16], 169: [6, 12, 32, 32], 201: [6, 12, 48, 32] };
 
-/** Options of `densenet` (defaults: inputShape [3, 224, 224], init 'kaiming-normal', torchvision's). */
+/** The options of `densenet`: what each accepts, its default and description (util/schema.ts). */
+export const DENSENET_OPTIONS = object({
+  depth: depthOption(DEPTHS, 121, 'depth (dense layers per block from torchvision)'),
+  numClasses: numClassesOption(),
+  inputShape: inputShapeOption([3, 224, 224], 3),
+  stem: stemOption(),
+  growth: countOption(32, 'growth rate k (the stem has 2k channels, the bottleneck 4k)'),
+  dropout: dropoutOption(0, 'dropout rate before the classifier'),
+  init: initOption('kaiming-normal', "convolution init (torchvision's)"),
+});
+
+/** Options of `densenet` (defaults and descriptions: `DENSENET_OPTIONS`). */
 export interface DenseNetOptions extends ClassifierOptions {
-  /** 121, 169 or 201 (default 121). */
   readonly depth?: number;
-  /** 'imagenet', 'cifar' or 'auto' (default: 'cifar' below 128 pixels, else 'imagenet'). */
   readonly stem?: 'imagenet' | 'cifar' | 'auto';
-  /** Growth rate k (default 32); the stem has 2k channels and the bottleneck 4k. */
   readonly growth?: number;
 }
 
-/** Build a DenseNet model description. */
-export function densenet(options: DenseNetOptions = {}): Model {
-  checkOptions('densenet', options, ['depth', 'numClasses', 'inputShape', 'stem', 'growth', 'dropout', 'init']);
-  const [depth, blocks] = checkDepth('densenet options.depth', DEPTHS, options.depth ?? 121);
-  const { numClasses, inputShape, dropout: drop, init, weightInit: wi } = checkClassifierOptions('densenet', options, { inputShape: [3, 224, 224], init: 'kaiming-normal' });
-  const stem = checkStem('densenet options.stem', options.stem ?? 'auto', inputShape);
-  const k = positiveInt('densenet options.growth', options.growth ?? 32);
+/** Build a DenseNet model description (`path` names the options in errors). */
+export function densenet(options: DenseNetOptions = {}, path = 'densenet options'): Model {
+  const o = parseModelOptions(DENSENET_OPTIONS, options, path);
+  const { depth, numClasses, growth: k, dropout: drop, init } = o;
+  const blocks = DEPTHS[depth]!;
+  const inputShape = o.inputShape as [number, number, number];
+  const stem = resolveStem(o.stem, inputShape);
+  const wi = weightInit(init);
   const b = new DeclarationBuilder();
   const stemApply = convBnStem(b, { conv: 'features.conv0', bn: 'features.norm0', inChannels: inputShape[0], outChannels: 2 * k, stem, weightInit: wi });
   let c = 2 * k;

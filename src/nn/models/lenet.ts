@@ -1,52 +1,54 @@
 /**
  * LeNet-style CNN (LeCun et al. 1998, as in the PyTorch tutorials): x [N, Ci, H, W] →
  * conv 5×5 (padding 2) → [BN] → act → pool 2 → conv 5×5 → [BN] → act → pool 2 → flatten →
- * Linear → act → Linear → act → Linear → logits. Default channels 6, 16; hidden 120, 84; input [1, 28, 28].
+ * Linear → act → Linear → act → Linear → logits (channels, hidden widths and their defaults: LENET_OPTIONS).
  * Feature layers: 'input', 'conv1', 'conv2' (after pooling), 'fc1', 'fc2'.
  */
 import { avgPool2d, maxPool2d, type Tensor } from '../../engine/index.js';
-import { describe, InvalidArgumentError } from '../../util/errors.js';
-import { type Activation, activate, checkActivation } from '../activation.js';
+import { InvalidArgumentError } from '../../util/errors.js';
+import { object, optional, string, boolean } from '../../util/schema.js';
+import { type Activation, activate } from '../activation.js';
 import { batchNorm } from '../batch-norm.js';
 import { conv2d } from '../conv2d.js';
 import { ForwardContext } from '../forward-context.js';
 import { linear } from '../linear.js';
-import { DeclarationBuilder, type Model, positiveInt } from '../model.js';
-import { checkInitScheme, checkIntList, checkOptions, checkShape, type InitScheme, weightInit } from './common.js';
+import { DeclarationBuilder, type Model } from '../model.js';
+import { activationOption, countsOption, initOption, inputShapeOption, type InitScheme, numClassesOption, parseModelOptions, weightInit } from './common.js';
 
-/** Options of `lenet`. */
+/** The options of `lenet`: what each accepts, its default and description (util/schema.ts). */
+export const LENET_OPTIONS = object({
+  inputShape: inputShapeOption([1, 28, 28], 3),
+  numClasses: numClassesOption(),
+  channels: countsOption([6, 16], 2, 'channels of the two convolutions'),
+  hidden: countsOption([120, 84], 0, 'hidden widths of the classifier'),
+  activation: activationOption(),
+  pool: optional(string(['max', 'avg'] as const), 'max', 'pooling'),
+  batchNorm: optional(boolean(), false, 'batch norm after each convolution'),
+  init: initOption('torch'),
+});
+
+/** Options of `lenet` (defaults and descriptions: `LENET_OPTIONS`). */
 export interface LeNetOptions {
-  /** [Ci, H, W] (default [1, 28, 28]). */
   readonly inputShape?: readonly [number, number, number];
   readonly numClasses?: number;
-  /** Channels of the two convolutions (default [6, 16]). */
   readonly channels?: readonly [number, number];
-  /** Hidden widths of the classifier (default [120, 84]). */
   readonly hidden?: readonly number[];
   readonly activation?: Activation;
-  /** Pooling (default 'max'). */
   readonly pool?: 'max' | 'avg';
-  /** Batch norm after each convolution (default false). */
   readonly batchNorm?: boolean;
   readonly init?: InitScheme;
 }
 
-/** Build a LeNet-style model description. */
-export function lenet(options: LeNetOptions = {}): Model {
-  checkOptions('lenet', options, ['inputShape', 'numClasses', 'channels', 'hidden', 'activation', 'pool', 'batchNorm', 'init']);
-  const [ci, h0, w0] = checkShape('lenet options.inputShape', options.inputShape ?? [1, 28, 28], 3) as [number, number, number];
-  const numClasses = positiveInt('lenet options.numClasses', options.numClasses ?? 10);
-  const [c1, c2] = checkIntList('lenet options.channels', options.channels ?? [6, 16], 2) as [number, number];
-  const hidden = checkIntList('lenet options.hidden', options.hidden ?? [120, 84]);
-  const act = checkActivation('lenet options.activation', options.activation ?? 'relu');
-  const pool = options.pool ?? 'max';
-  if (pool !== 'max' && pool !== 'avg') throw new InvalidArgumentError('lenet options.pool', 'max or avg', describe(pool));
-  const bn = options.batchNorm ?? false;
-  if (typeof bn !== 'boolean') throw new InvalidArgumentError('lenet options.batchNorm', 'a boolean', describe(bn));
-  const init = checkInitScheme('lenet options.init', options.init ?? 'torch');
+/** Build a LeNet-style model description (`path` names the options in errors). */
+export function lenet(options: LeNetOptions = {}, path = 'lenet options'): Model {
+  const o = parseModelOptions(LENET_OPTIONS, options, path);
+  const [ci, h0, w0] = o.inputShape as [number, number, number];
+  const numClasses = o.numClasses;
+  const [c1, c2] = o.channels as [number, number];
+  const { hidden, activation: act, pool, batchNorm: bn, init } = o;
   // Spatial sizes: conv1 keeps H×W (padding 2), pool halves, conv2 (no padding) removes 4, pool halves.
   const h2 = Math.floor((Math.floor(h0 / 2) - 4) / 2), w2 = Math.floor((Math.floor(w0 / 2) - 4) / 2);
-  if (h2 < 1 || w2 < 1) throw new InvalidArgumentError('lenet options.inputShape', 'spatial size ≥ 12×12', `${h0}×${w0}`);
+  if (h2 < 1 || w2 < 1) throw new InvalidArgumentError(`${path}.inputShape`, 'spatial size ≥ 12×12', `${h0}×${w0}`);
   const b = new DeclarationBuilder();
   const wi = weightInit(init);
   const conv1 = conv2d(b, 'conv1', { inChannels: ci, outChannels: c1, kernel: 5, padding: 2, bias: !bn, weightInit: wi });

@@ -1,38 +1,39 @@
 /**
  * Multi-layer perceptron: x [N, ...inputShape] flattened to [N, D] → (Linear → activation → dropout)* →
- * Linear → logits [N, C]. Default 784-512-512-10 with ReLU and PyTorch's default init.
+ * Linear → logits [N, C] (widths, activation, init and their defaults: MLP_OPTIONS).
  * Feature layers: 'input' (flattened), 'hidden1', 'hidden2', … (after each activation).
  */
 import type { Tensor } from '../../engine/index.js';
-import { type Activation, activate, checkActivation } from '../activation.js';
+import { type Activation, activate } from '../activation.js';
 import { ForwardContext } from '../forward-context.js';
 import { linear } from '../linear.js';
-import { DeclarationBuilder, type Model, positiveInt, rate } from '../model.js';
-import { checkInitScheme, checkIntList, checkOptions, checkShape, type InitScheme, weightInit } from './common.js';
+import { DeclarationBuilder, type Model } from '../model.js';
+import { object } from '../../util/schema.js';
+import { activationOption, countsOption, dropoutOption, initOption, inputShapeOption, type InitScheme, numClassesOption, parseModelOptions, weightInit } from './common.js';
 
-/** Options of `mlp`. */
+/** The options of `mlp`: what each accepts, its default and description (util/schema.ts). */
+export const MLP_OPTIONS = object({
+  inputShape: inputShapeOption([784]),
+  hidden: countsOption([512, 512], 0, 'hidden widths'),
+  numClasses: numClassesOption(),
+  activation: activationOption(),
+  dropout: dropoutOption(0, 'dropout rate after each hidden activation'),
+  init: initOption('torch', "weight initialisation (biases: PyTorch's default U(±1/√fan_in))"),
+});
+
+/** Options of `mlp` (defaults and descriptions: `MLP_OPTIONS`; the input is flattened). */
 export interface MlpOptions {
-  /** Per-example input shape (default [784]); flattened. */
   readonly inputShape?: readonly number[];
-  /** Hidden widths (default [512, 512]). */
   readonly hidden?: readonly number[];
   readonly numClasses?: number;
   readonly activation?: Activation;
-  /** Dropout rate after each hidden activation (default 0). */
   readonly dropout?: number;
-  /** Weight init (default 'torch'); biases use PyTorch's default U(±1/√fan_in). */
   readonly init?: InitScheme;
 }
 
-/** Build an MLP model description. */
-export function mlp(options: MlpOptions = {}): Model {
-  checkOptions('mlp', options, ['inputShape', 'hidden', 'numClasses', 'activation', 'dropout', 'init']);
-  const inputShape = checkShape('mlp options.inputShape', options.inputShape ?? [784]);
-  const hidden = checkIntList('mlp options.hidden', options.hidden ?? [512, 512]);
-  const numClasses = positiveInt('mlp options.numClasses', options.numClasses ?? 10);
-  const act = checkActivation('mlp options.activation', options.activation ?? 'relu');
-  const drop = rate('mlp options.dropout', options.dropout ?? 0);
-  const init = checkInitScheme('mlp options.init', options.init ?? 'torch');
+/** Build an MLP model description (`path` names the options in errors). */
+export function mlp(options: MlpOptions = {}, path = 'mlp options'): Model {
+  const { inputShape, hidden, numClasses, activation: act, dropout: drop, init } = parseModelOptions(MLP_OPTIONS, options, path);
   const b = new DeclarationBuilder();
   const d = inputShape.reduce((a, c) => a * c, 1);
   const widths = [d, ...hidden];

@@ -8,29 +8,39 @@
  * Paths: conv1, layer{1..4}.{i}.{bn1,conv1,bn2,conv2,shortcut.0}, linear.
  * Feature layers: 'input', 'stem', 'layer1' … 'layer4', 'pool'.
  */
+import { object } from '../../util/schema.js';
 import { conv2d } from '../conv2d.js';
 import { linear } from '../linear.js';
-import { DeclarationBuilder, type Model, positiveInt } from '../model.js';
-import { checkClassifierOptions, checkDepth, checkOptions, type ClassifierOptions } from './common.js';
+import { DeclarationBuilder, type Model } from '../model.js';
+import { type ClassifierOptions, countOption, depthOption, dropoutOption, initOption, inputShapeOption, numClassesOption, parseModelOptions, weightInit } from './common.js';
 import { preactBlock } from './preact-block.js';
 import { residualStages, stagedClassifier } from './staged-classifier.js';
 
 const DEPTHS: Readonly<Record<number, readonly number[]>> = { 18: [2, 2, 2, 2], 34: [3, 4, 6, 3] };
 
-/** Options of `preactResNet` (defaults: inputShape [3, 32, 32], init 'torch'). */
+/** The options of `preactResNet`: what each accepts, its default and description (util/schema.ts). */
+export const PREACT_RESNET_OPTIONS = object({
+  depth: depthOption(DEPTHS, 18),
+  numClasses: numClassesOption(),
+  inputShape: inputShapeOption([3, 32, 32], 3),
+  width: countOption(64, 'base width'),
+  dropout: dropoutOption(0, 'dropout rate before the classifier'),
+  init: initOption('torch'),
+});
+
+/** Options of `preactResNet` (defaults and descriptions: `PREACT_RESNET_OPTIONS`). */
 export interface PreActResNetOptions extends ClassifierOptions {
-  /** 18 or 34 (default 18). */
   readonly depth?: number;
-  /** Base width (default 64). */
   readonly width?: number;
 }
 
-/** Build a PreActResNet model description. */
-export function preactResNet(options: PreActResNetOptions = {}): Model {
-  checkOptions('preact-resnet', options, ['depth', 'numClasses', 'inputShape', 'width', 'dropout', 'init']);
-  const [depth, blocks] = checkDepth('preact-resnet options.depth', DEPTHS, options.depth ?? 18);
-  const { numClasses, inputShape, dropout: drop, init, weightInit: wi } = checkClassifierOptions('preact-resnet', options, { inputShape: [3, 32, 32], init: 'torch' });
-  const width = positiveInt('preact-resnet options.width', options.width ?? 64);
+/** Build a PreActResNet model description (`path` names the options in errors). */
+export function preactResNet(options: PreActResNetOptions = {}, path = 'preact-resnet options'): Model {
+  const o = parseModelOptions(PREACT_RESNET_OPTIONS, options, path);
+  const { depth, numClasses, width, dropout: drop, init } = o;
+  const blocks = DEPTHS[depth]!;
+  const inputShape = o.inputShape as [number, number, number];
+  const wi = weightInit(init);
   const b = new DeclarationBuilder();
   const stem = conv2d(b, 'conv1', { inChannels: inputShape[0], outChannels: width, kernel: 3, padding: 1, bias: false, weightInit: wi });
   const { stages, channels } = residualStages({ counts: blocks, inChannels: width, planes: width }, (path, inChannels, outChannels, stride) =>

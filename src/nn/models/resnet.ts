@@ -9,33 +9,43 @@
  * Paths (torchvision's): conv1, bn1, layer{1..4}.{i}.{conv1,bn1,conv2,bn2,conv3,bn3,downsample.0,downsample.1}, fc.
  * Feature layers: 'input', 'stem', 'layer1' … 'layer4', 'pool'.
  */
+import { object } from '../../util/schema.js';
 import { torchDefaultWeight } from '../init.js';
 import { linear } from '../linear.js';
-import { DeclarationBuilder, type Model, positiveInt } from '../model.js';
+import { DeclarationBuilder, type Model } from '../model.js';
 import { BOTTLENECK_EXPANSION, bottleneckBlock } from './bottleneck-block.js';
-import { checkClassifierOptions, checkDepth, checkOptions, checkStem, type ClassifierOptions, convBnStem } from './common.js';
+import { type ClassifierOptions, convBnStem, countOption, depthOption, dropoutOption, initOption, inputShapeOption, numClassesOption, parseModelOptions, resolveStem, stemOption, weightInit } from './common.js';
 import { residualStages, stagedClassifier } from './staged-classifier.js';
 
 /** Blocks per stage of each depth. */
 const DEPTHS: Readonly<Record<number, readonly number[]>> = { 50: [3, 4, 6, 3], 101: [3, 4, 23, 3], 152: [3, 8, 36, 3] };
 
-/** Options of `resnet` (defaults: inputShape [3, 224, 224], init 'kaiming-normal-fan-out', torchvision's). */
+/** The options of `resnet`: what each accepts, its default and description (util/schema.ts). */
+export const RESNET_OPTIONS = object({
+  depth: depthOption(DEPTHS, 50),
+  numClasses: numClassesOption(),
+  inputShape: inputShapeOption([3, 224, 224], 3),
+  stem: stemOption(),
+  width: countOption(64, 'stem width (stages use width, 2·width, 4·width, 8·width planes)'),
+  dropout: dropoutOption(0, 'dropout rate before the classifier'),
+  init: initOption('kaiming-normal-fan-out', "convolution init (torchvision's)"),
+});
+
+/** Options of `resnet` (defaults and descriptions: `RESNET_OPTIONS`). */
 export interface ResNetOptions extends ClassifierOptions {
-  /** 50, 101 or 152 (default 50). */
   readonly depth?: number;
-  /** 'imagenet', 'cifar' or 'auto' (default: 'cifar' below 128 pixels, else 'imagenet'). */
   readonly stem?: 'imagenet' | 'cifar' | 'auto';
-  /** Stem width (default 64; stages use width, 2·width, 4·width, 8·width planes). */
   readonly width?: number;
 }
 
-/** Build a bottleneck ResNet model description. */
-export function resnet(options: ResNetOptions = {}): Model {
-  checkOptions('resnet', options, ['depth', 'numClasses', 'inputShape', 'stem', 'width', 'dropout', 'init']);
-  const [depth, blocks] = checkDepth('resnet options.depth', DEPTHS, options.depth ?? 50);
-  const { numClasses, inputShape, dropout: drop, init, weightInit: wi } = checkClassifierOptions('resnet', options, { inputShape: [3, 224, 224], init: 'kaiming-normal-fan-out' });
-  const stem = checkStem('resnet options.stem', options.stem ?? 'auto', inputShape);
-  const width = positiveInt('resnet options.width', options.width ?? 64);
+/** Build a bottleneck ResNet model description (`path` names the options in errors). */
+export function resnet(options: ResNetOptions = {}, path = 'resnet options'): Model {
+  const o = parseModelOptions(RESNET_OPTIONS, options, path);
+  const { depth, numClasses, width, dropout: drop, init } = o;
+  const blocks = DEPTHS[depth]!;
+  const inputShape = o.inputShape as [number, number, number];
+  const stem = resolveStem(o.stem, inputShape);
+  const wi = weightInit(init);
   const b = new DeclarationBuilder();
   const stemApply = convBnStem(b, { conv: 'conv1', bn: 'bn1', inChannels: inputShape[0], outChannels: width, stem, weightInit: wi });
   const layout = { counts: blocks, inChannels: width, planes: width, expansion: BOTTLENECK_EXPANSION };

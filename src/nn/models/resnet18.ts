@@ -5,26 +5,35 @@
  * Parameter paths: conv1, bn1, layer{1..4}.{0,1}.{conv1,bn1,conv2,bn2,shortcut.0,shortcut.1}, linear.
  * Feature layers: 'input', 'stem', 'layer1' … 'layer4', 'pool'.
  */
+import { object } from '../../util/schema.js';
 import { linear } from '../linear.js';
-import { DeclarationBuilder, type Model, positiveInt } from '../model.js';
+import { DeclarationBuilder, type Model } from '../model.js';
 import { basicBlock } from './basic-block.js';
-import { checkClassifierOptions, checkIntList, checkOptions, type ClassifierOptions, convBnStem } from './common.js';
+import { type ClassifierOptions, convBnStem, countOption, countsOption, dropoutOption, initOption, inputShapeOption, numClassesOption, parseModelOptions, weightInit } from './common.js';
 import { residualStages, stagedClassifier } from './staged-classifier.js';
 
-/** Options of `resnet18` (defaults: inputShape [3, 32, 32], init 'torch'). */
+/** The options of `resnet18`: what each accepts, its default and description (util/schema.ts). */
+export const RESNET18_OPTIONS = object({
+  numClasses: numClassesOption(),
+  inputShape: inputShapeOption([3, 32, 32], 3),
+  width: countOption(64, 'base width'),
+  blocks: countsOption([2, 2, 2, 2], 1, 'blocks per stage (3,4,6,3 gives ResNet-34)'),
+  dropout: dropoutOption(0, 'dropout rate before the classifier'),
+  init: initOption('torch'),
+});
+
+/** Options of `resnet18` (defaults and descriptions: `RESNET18_OPTIONS`). */
 export interface ResNet18Options extends ClassifierOptions {
-  /** Base width (default 64). */
   readonly width?: number;
-  /** Blocks per stage (default [2, 2, 2, 2]; [3, 4, 6, 3] gives ResNet-34). */
   readonly blocks?: readonly number[];
 }
 
-/** Build a ResNet-18 (small-input) model description. */
-export function resnet18(options: ResNet18Options = {}): Model {
-  checkOptions('resnet18', options, ['numClasses', 'inputShape', 'width', 'blocks', 'dropout', 'init']);
-  const { numClasses, inputShape, dropout: drop, init, weightInit: wi } = checkClassifierOptions('resnet18', options, { inputShape: [3, 32, 32], init: 'torch' });
-  const width = positiveInt('resnet18 options.width', options.width ?? 64);
-  const blocks = checkIntList('resnet18 options.blocks', options.blocks ?? [2, 2, 2, 2], 1);
+/** Build a ResNet-18 (small-input) model description (`path` names the options in errors). */
+export function resnet18(options: ResNet18Options = {}, path = 'resnet18 options'): Model {
+  const o = parseModelOptions(RESNET18_OPTIONS, options, path);
+  const { numClasses, width, blocks, dropout: drop, init } = o;
+  const inputShape = o.inputShape as [number, number, number];
+  const wi = weightInit(init);
   const b = new DeclarationBuilder();
   const stem = convBnStem(b, { conv: 'conv1', bn: 'bn1', inChannels: inputShape[0], outChannels: width, stem: 'cifar', weightInit: wi });
   const { stages, channels } = residualStages({ counts: blocks, inChannels: width, planes: width }, (path, inChannels, outChannels, stride) =>

@@ -11,14 +11,26 @@ import { conv2d } from '../conv2d.js';
 import { embedding } from '../embedding.js';
 import { ForwardContext } from '../forward-context.js';
 import { linear } from '../linear.js';
-import { DeclarationBuilder, type Model, positiveInt, rate } from '../model.js';
-import { checkInitScheme, checkIntList, checkOptions, type InitScheme, weightInit } from './common.js';
+import { DeclarationBuilder, type Model } from '../model.js';
+import { COUNT, countOption, countsOption, dropoutOption, initOption, type InitScheme, numClassesOption, parseModelOptions, weightInit } from './common.js';
 import { InvalidArgumentError } from '../../util/errors.js';
+import { described, object } from '../../util/schema.js';
 
-/** Options of `textCnn`. */
+/** The options of `textCnn`: what each accepts, its default and description (util/schema.ts). */
+export const TEXT_CNN_OPTIONS = object({
+  vocabularySize: described(COUNT, 'vocabulary size (from the dataset under calib train)'),
+  sequenceLength: described(COUNT, 'tokens per example L, padded/cut by the data layer (from the dataset under calib train)'),
+  numClasses: numClassesOption(2),
+  embeddingDim: countOption(128, 'word embedding dimension'),
+  filterWidths: countsOption([3, 4, 5], 1, 'convolution widths in tokens (each ≤ sequenceLength)'),
+  filters: countOption(100, 'filters per width'),
+  dropout: dropoutOption(0.5, 'dropout rate before the classifier'),
+  init: initOption('torch'),
+});
+
+/** Options of `textCnn` (defaults and descriptions: `TEXT_CNN_OPTIONS`). */
 export interface TextCnnOptions {
   readonly vocabularySize: number;
-  /** Tokens per example L (sequences are padded/cut to this length by the data layer). */
   readonly sequenceLength: number;
   readonly numClasses?: number;
   readonly embeddingDim?: number;
@@ -28,18 +40,11 @@ export interface TextCnnOptions {
   readonly init?: InitScheme;
 }
 
-/** Build a text-CNN model description. */
-export function textCnn(options: TextCnnOptions): Model {
-  checkOptions('text-cnn', options, ['vocabularySize', 'sequenceLength', 'numClasses', 'embeddingDim', 'filterWidths', 'filters', 'dropout', 'init']);
-  const vocabularySize = positiveInt('text-cnn options.vocabularySize', options.vocabularySize);
-  const sequenceLength = positiveInt('text-cnn options.sequenceLength', options.sequenceLength);
-  const numClasses = positiveInt('text-cnn options.numClasses', options.numClasses ?? 2);
-  const dim = positiveInt('text-cnn options.embeddingDim', options.embeddingDim ?? 128);
-  const widths = checkIntList('text-cnn options.filterWidths', options.filterWidths ?? [3, 4, 5], 1);
-  const filters = positiveInt('text-cnn options.filters', options.filters ?? 100);
-  const drop = rate('text-cnn options.dropout', options.dropout ?? 0.5);
-  const init = checkInitScheme('text-cnn options.init', options.init ?? 'torch');
-  if (widths.some((k) => k > sequenceLength)) throw new InvalidArgumentError('text-cnn options.filterWidths', `widths ≤ sequenceLength (${sequenceLength})`, JSON.stringify(widths));
+/** Build a text-CNN model description (`path` names the options in errors). */
+export function textCnn(options: TextCnnOptions, path = 'text-cnn options'): Model {
+  const o = parseModelOptions(TEXT_CNN_OPTIONS, options, path);
+  const { vocabularySize, sequenceLength, numClasses, embeddingDim: dim, filterWidths: widths, filters, dropout: drop, init } = o;
+  if (widths.some((k) => k > sequenceLength)) throw new InvalidArgumentError(`${path}.filterWidths`, `widths ≤ sequenceLength (${sequenceLength})`, JSON.stringify(widths));
   const wi = weightInit(init);
   const b = new DeclarationBuilder();
   const embed = embedding(b, 'embedding', { vocabularySize, dimension: dim });

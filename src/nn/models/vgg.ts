@@ -8,34 +8,42 @@
  */
 import { maxPool2d } from '../../engine/index.js';
 import { InvalidArgumentError } from '../../util/errors.js';
+import { object } from '../../util/schema.js';
 import { batchNorm } from '../batch-norm.js';
 import { conv2d } from '../conv2d.js';
 import { ForwardContext } from '../forward-context.js';
 import { linear } from '../linear.js';
-import { DeclarationBuilder, type Model, positiveInt } from '../model.js';
-import { checkClassifierOptions, checkDepth, checkOptions, type ClassifierOptions } from './common.js';
+import { DeclarationBuilder, type Model } from '../model.js';
+import { type ClassifierOptions, countOption, depthOption, dropoutOption, initOption, inputShapeOption, numClassesOption, parseModelOptions, weightInit } from './common.js';
 
 /** Convolutions per stage of each configuration. */
 const CONFIGS: Readonly<Record<number, readonly number[]>> = { 11: [1, 1, 2, 2, 2], 13: [2, 2, 2, 2, 2], 16: [2, 2, 3, 3, 3], 19: [2, 2, 4, 4, 4] };
 const STAGE_WIDTHS = [64, 128, 256, 512, 512];
 
-/** Options of `vgg` (default init 'torch'). */
+/** The options of `vgg`: what each accepts, its default and description (util/schema.ts). */
+export const VGG_OPTIONS = object({
+  depth: depthOption(CONFIGS, 16),
+  numClasses: numClassesOption(),
+  inputShape: inputShapeOption([3, 32, 32], 3),
+  widthScale: countOption(1, 'divide every channel count by this'),
+  dropout: dropoutOption(0, 'dropout rate before the classifier'),
+  init: initOption('torch'),
+});
+
+/** Options of `vgg` (defaults and descriptions: `VGG_OPTIONS`; H and W of the input divisible by 32). */
 export interface VggOptions extends ClassifierOptions {
-  /** 11, 13, 16 or 19 (default 16). */
   readonly depth?: number;
-  /** [Ci, H, W] (default [3, 32, 32]); H and W must be divisible by 32. */
-  readonly inputShape?: readonly [number, number, number];
-  /** Divide every channel count by this (default 1). */
   readonly widthScale?: number;
 }
 
-/** Build a VGG-BN model description. */
-export function vgg(options: VggOptions = {}): Model {
-  checkOptions('vgg', options, ['depth', 'numClasses', 'inputShape', 'widthScale', 'dropout', 'init']);
-  const [depth, config] = checkDepth('vgg options.depth', CONFIGS, options.depth ?? 16);
-  const { numClasses, inputShape, dropout: drop, init, weightInit: wi } = checkClassifierOptions('vgg', options, { inputShape: [3, 32, 32], init: 'torch' });
-  if (inputShape[1] % 32 !== 0 || inputShape[2] % 32 !== 0) throw new InvalidArgumentError('vgg options.inputShape', 'H and W divisible by 32', JSON.stringify(inputShape));
-  const scale = positiveInt('vgg options.widthScale', options.widthScale ?? 1);
+/** Build a VGG-BN model description (`path` names the options in errors). */
+export function vgg(options: VggOptions = {}, path = 'vgg options'): Model {
+  const o = parseModelOptions(VGG_OPTIONS, options, path);
+  const { depth, numClasses, widthScale: scale, dropout: drop, init } = o;
+  const config = CONFIGS[depth]!;
+  const inputShape = o.inputShape as [number, number, number];
+  if (inputShape[1] % 32 !== 0 || inputShape[2] % 32 !== 0) throw new InvalidArgumentError(`${path}.inputShape`, 'H and W divisible by 32', JSON.stringify(inputShape));
+  const wi = weightInit(init);
   const b = new DeclarationBuilder();
   let inC = inputShape[0];
   let index = 0;

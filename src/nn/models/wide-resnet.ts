@@ -7,31 +7,39 @@
  * Paths: conv1, block{1,2,3}.layer.{i}.{bn1,conv1,bn2,conv2,convShortcut}, bn1, fc.
  * Feature layers: 'input', 'stem', 'block1', 'block2', 'block3', 'pool'. Dropout layers: 'block{g}.layer.{i}'.
  */
+import { object } from '../../util/schema.js';
 import { batchNorm } from '../batch-norm.js';
 import { conv2d } from '../conv2d.js';
 import { zerosInit } from '../init.js';
 import { linear } from '../linear.js';
-import { DeclarationBuilder, type Model, positiveInt } from '../model.js';
-import { checkClassifierOptions, checkDepth6n, checkOptions, type ClassifierOptions } from './common.js';
+import { DeclarationBuilder, type Model } from '../model.js';
+import { type ClassifierOptions, countOption, depth6nOption, dropoutOption, initOption, inputShapeOption, numClassesOption, parseModelOptions, weightInit } from './common.js';
 import { preactBlock } from './preact-block.js';
 import { type Apply, residualStages, stagedClassifier } from './staged-classifier.js';
 
-/** Options of `wideResNet` (defaults: inputShape [3, 32, 32], init 'kaiming-normal-fan-out'). */
+/** The options of `wideResNet`: what each accepts, its default and description (util/schema.ts). */
+export const WIDE_RESNET_OPTIONS = object({
+  depth: depth6nOption(4, 28, '16, 22, 28, 40', 'depth 6n + 4'),
+  widen: countOption(10, 'widening factor k'),
+  numClasses: numClassesOption(),
+  dropout: dropoutOption(0, 'dropout rate inside each block (the paper uses 0.3 on some runs)'),
+  inputShape: inputShapeOption([3, 32, 32], 3),
+  init: initOption('kaiming-normal-fan-out'),
+});
+
+/** Options of `wideResNet` (defaults and descriptions: `WIDE_RESNET_OPTIONS`; the dropout is inside the blocks, none before the classifier). */
 export interface WideResNetOptions extends ClassifierOptions {
-  /** 6n + 4: 16, 22, 28, 40 (default 28). */
   readonly depth?: number;
-  /** Widening factor k (default 10). */
   readonly widen?: number;
-  /** Dropout rate inside each block (default 0; the paper uses 0.3 on some runs); none before the classifier. */
-  readonly dropout?: number;
 }
 
-/** Build a Wide-ResNet model description. */
-export function wideResNet(options: WideResNetOptions = {}): Model {
-  checkOptions('wide-resnet', options, ['depth', 'widen', 'numClasses', 'dropout', 'inputShape', 'init']);
-  const [depth, n] = checkDepth6n('wide-resnet options.depth', options.depth ?? 28, 4, '16, 22, 28, 40');
-  const widen = positiveInt('wide-resnet options.widen', options.widen ?? 10);
-  const { numClasses, inputShape, dropout: drop, init, weightInit: wi } = checkClassifierOptions('wide-resnet', options, { inputShape: [3, 32, 32], init: 'kaiming-normal-fan-out' });
+/** Build a Wide-ResNet model description (`path` names the options in errors). */
+export function wideResNet(options: WideResNetOptions = {}, path = 'wide-resnet options'): Model {
+  const o = parseModelOptions(WIDE_RESNET_OPTIONS, options, path);
+  const { depth, widen, numClasses, dropout: drop, init } = o;
+  const inputShape = o.inputShape as [number, number, number];
+  const n = (depth - 4) / 6;
+  const wi = weightInit(init);
   const b = new DeclarationBuilder();
   const stem = conv2d(b, 'conv1', { inChannels: inputShape[0], outChannels: 16, kernel: 3, padding: 1, bias: false, weightInit: wi });
   const layout = { counts: [n, n, n], inChannels: 16, planes: 16 * widen, path: (g: number, i: number) => `block${g + 1}.layer.${i}` };
