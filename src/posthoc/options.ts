@@ -7,7 +7,7 @@
  * `temperature options.bins: expected an integer ≥ 1, got 0`.
  */
 import { describe, invalidArgument } from '../util/errors.js';
-import { number, string, type NumberSchemaOptions, type Schema } from '../util/schema.js';
+import { number, object, optional, string, type NumberSchemaOptions, type Schema } from '../util/schema.js';
 
 /** One option: its default, what it accepts (for help) and a validator that returns the value or throws naming `argument`. */
 export interface OptionSpec<T> {
@@ -48,30 +48,20 @@ export function describeOption(name: string, spec: OptionSpec<unknown>): string 
 }
 
 /**
- * Validate `raw` (undefined or a plain object) against `spec`: unknown keys and invalid values throw
- * `InvalidArgumentError` naming `${prefix}.${key}`; missing keys take their defaults. Keys are returned in the
- * spec's order, so equal settings serialise identically.
+ * Validate `raw` (undefined or a plain object) against `spec` with util/schema.ts's `object`: unknown keys (with a
+ * typo hint) and invalid values throw `InvalidArgumentError` naming `${prefix}.${key}`; missing keys take their
+ * defaults. Keys are returned in the spec's order, so equal settings serialise identically.
  */
 export function parseOptions<S extends OptionSpecs>(prefix: string, raw: unknown, spec: S): SettingsOf<S> {
   if (raw === undefined) raw = {};
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     invalidArgument(prefix, 'an object of options', describe(raw));
   }
-  const record = raw as Record<string, unknown>;
-  const known = Object.keys(spec);
-  for (const key of Object.keys(record)) {
-    if (!Object.prototype.hasOwnProperty.call(spec, key)) {
-      invalidArgument(
-        `${prefix}.${key}`,
-        known.length > 0 ? `one of the known options (${known.join(', ')})` : 'no options',
-        'an unknown option',
-      );
-    }
+  const extra = Object.keys(raw as object)[0];
+  if (Object.keys(spec).length === 0 && extra !== undefined) invalidArgument(`${prefix}.${extra}`, 'no options (this method has none)', 'an unknown option');
+  const shape: Record<string, Schema<unknown>> = {};
+  for (const [key, option] of Object.entries(spec)) {
+    shape[key] = optional({ expected: option.expected, parse: (value, path) => option.parse(path, value) }, option.default);
   }
-  const out: Record<string, unknown> = {};
-  for (const key of known) {
-    const value = record[key];
-    out[key] = value === undefined ? spec[key]!.default : spec[key]!.parse(`${prefix}.${key}`, value);
-  }
-  return out as SettingsOf<S>;
+  return object(shape).parse(raw, prefix) as SettingsOf<S>;
 }

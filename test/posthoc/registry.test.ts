@@ -153,7 +153,7 @@ test('unknown methods, unknown or invalid options and malformed JSON are rejecte
   const { val } = split(4);
   const named = (pattern: RegExp) => (e: unknown) => e instanceof InvalidArgumentError && pattern.test(e.message);
   assert.throws(() => fitCalibrator('platypus' as never, val.input, val.labels), named(/^method: expected one of temperature, /));
-  assert.throws(() => fitCalibrator('histogram', val.input, val.labels, { bin: 10 } as never), named(/histogram options\.bin: expected one of the known options \(bins\)/));
+  assert.throws(() => fitCalibrator('histogram', val.input, val.labels, { bin: 10 } as never), named(/histogram options\.bin: expected a known key \(did you mean bins\?\)/));
   assert.throws(() => fitCalibrator('dirichlet', val.input, val.labels, { lambda: -1 }), named(/dirichlet options\.lambda: expected a finite number ≥ 0, got -1/));
   assert.throws(() => fitCalibrator('isotonic', val.input, val.labels, { bins: 3 } as never), named(/isotonic options\.bins: expected no options/));
   assert.throws(() => fitCalibrator('platt', val.input, val.labels), named(/input\.logits\.cols: expected 2 classes/));

@@ -144,7 +144,7 @@ test('temperature options and inputs are validated with messages naming the argu
   const named = (pattern: RegExp) => (e: unknown) => e instanceof InvalidArgumentError && pattern.test(e.message);
   assert.throws(() => fitTemperature(input, labels, { objective: 'ece' as never }), named(/temperature options\.objective: expected one of 'nll', 'grid-ece', got "ece"/));
   assert.throws(() => fitTemperature(input, labels, { bins: 0 }), named(/temperature options\.bins/));
-  assert.throws(() => fitTemperature(input, labels, { temperature: 2 } as never), named(/temperature options\.temperature: expected one of the known options/));
+  assert.throws(() => fitTemperature(input, labels, { temperature: 2 } as never), named(/temperature options\.temperature: expected a known key \(objective, bins\)/));
   assert.throws(() => fitTemperature(input, Int32Array.of(0, 2)), named(/labels\[1\]: expected a class index in \[0, 2\), got 2/));
   assert.throws(() => fitTemperature(input, Int32Array.of(0)), named(/labels: expected length 2/));
   assert.throws(() => fitTemperature({ logits: mat(1, 2, [NaN, 0]) }, Int32Array.of(0)), named(/input\.logits: expected finite values, got NaN at row 0, column 0/));
