@@ -16,7 +16,7 @@ import { mean, spreadName, spreadOf, type Spread } from './statistics.js';
 import { densityFigureSvg } from './density-figure.js';
 import { selectionRuleText } from './sweep-selection.js';
 import { calibratorShort } from './suite-table.js';
-import { testMetric, type MethodResults, type SuiteResults } from './suite-results.js';
+import { testMetric, type MethodResults, type RunResult, type SuiteResults } from './suite-results.js';
 
 export interface ReportFigure {
   /** File-name stem (report-figures/<name>.svg) and HTML id. */
@@ -111,8 +111,9 @@ export async function suiteFigures(results: SuiteResults): Promise<ReportFigure[
       const numeric = sw.values.every((v) => typeof v.value === 'number');
       if (!numeric) continue;
       for (const [metric, label, isPct] of [['ece', 'Test ECE (%)', true], ['accuracy', 'Test accuracy (%)', true], ['nll', 'Test NLL', false]] as const) {
-        const series: LineSeries[] = [{ name: `${m.label}`, points: sw.values.map((v) => ({ x: v.value as number, ...stat(v.runs.map((r) => testMetric(r, metric)), isPct, suite.spread) })) }];
-        for (const kind of suite.posthoc) series.push({ name: `${m.label} after ${calibratorShort(kind)}`, points: sw.values.map((v) => ({ x: v.value as number, ...stat(v.runs.map((r) => testMetric(r, metric, kind)), isPct, suite.spread) })) });
+        const series: LineSeries[] = [{ name: `${m.label}`, points: sweepPoints(sw.values, (r) => testMetric(r, metric), isPct, suite.spread) }];
+        for (const kind of suite.posthoc) series.push({ name: `${m.label} after ${calibratorShort(kind)}`, points: sweepPoints(sw.values, (r) => testMetric(r, metric, kind), isPct, suite.spread) });
+        if (series.every((x) => x.points.length === 0)) continue;
         figures.push({ name: `sweep-${m.name}-${metric}${suffix}`, section: 'sweeps', caption: `${m.label}: ${label} against ${sw.label} (mean ± ${spreadName(suite.spread)} over ${Math.max(...sw.values.map((v) => v.runs.length))} seed(s)); chosen by ${selectionRuleText(suite.select)}: ${sw.label} = ${String(sw.chosen)}.`, svg: lineChartSvg(series, { title: `${m.label}: ${label} vs ${sw.label}`, xLabel: sw.label, yLabel: label, width: 600, height: 340 }) });
       }
     }
@@ -133,6 +134,18 @@ export async function suiteFigures(results: SuiteResults): Promise<ReportFigure[
     if (ood.length) figures.push({ name: `ood-auroc${suffix}`, section: 'ood', caption: `${group}: OOD detection AUROC of the maximum softmax probability (in-distribution test set vs Gaussian noise and a second dataset; mean over seeds).`, svg: barChartSvg(ood, { title: `OOD AUROC — ${group}`, xLabel: 'AUROC', max: 1, width: 600 }) });
   }
   return figures;
+}
+
+/**
+ * The points of one sweep curve: at each swept value, the statistic over the seeds that have the metric (a run
+ * whose post-hoc fit failed has none, so it is left out rather than turning the mean into NaN); a value no seed has
+ * is not drawn. (The table marks such cells n/a.)
+ */
+export function sweepPoints(values: readonly { readonly value: unknown; readonly runs: readonly RunResult[] }[], metricOf: (r: RunResult) => number, isPct: boolean, spread: Spread): { x: number; y: number; err?: number }[] {
+  return values.flatMap((v) => {
+    const finite = v.runs.map(metricOf).filter((x) => Number.isFinite(x));
+    return finite.length === 0 ? [] : [{ x: v.value as number, ...stat(finite, isPct, spread) }];
+  });
 }
 
 function stat(values: readonly number[], isPct: boolean, spread: Spread): { y: number; err?: number } {
