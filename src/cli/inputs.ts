@@ -124,19 +124,23 @@ export async function* validatedChunks(
   const labelChunks = labels.chunks(rowsPerChunk);
   let offset = 0;
   let kept = 0;
-  for await (const read of predictions.source.chunks(rowsPerChunk)) {
-    const next = await labelChunks.next();
-    let y = next.done ? new Int32Array(0) : next.value;
-    let m = read;
-    requirePredictionValues(m, predictions.kind, predictions.argName, offset);
-    lookAtLogits(predictions, m);
-    if (ignoreIndex !== undefined) ({ matrix: m, labels: y } = dropIgnored(m, y, ignoreIndex));
-    requireLabels(y, m.rows, m.cols, '--labels', ignoreIndex === undefined ? offset : kept);
-    yield { offset: kept, matrix: m, labels: y };
-    offset += read.rows;
-    kept += m.rows;
+  try {
+    for await (const read of predictions.source.chunks(rowsPerChunk)) {
+      const next = await labelChunks.next();
+      let y = next.done ? new Int32Array(0) : next.value;
+      let m = read;
+      requirePredictionValues(m, predictions.kind, predictions.argName, offset);
+      lookAtLogits(predictions, m);
+      if (ignoreIndex !== undefined) ({ matrix: m, labels: y } = dropIgnored(m, y, ignoreIndex));
+      requireLabels(y, m.rows, m.cols, '--labels', ignoreIndex === undefined ? offset : kept);
+      yield { offset: kept, matrix: m, labels: y };
+      offset += read.rows;
+      kept += m.rows;
+    }
+  } finally {
+    // Also on a bad chunk or an early stop: the labels' file is closed now, not by the garbage collector.
+    await labelChunks.return(undefined);
   }
-  await labelChunks.return(undefined);
 }
 
 /** The rows of a chunk whose label is not `ignoreIndex`. */
