@@ -7,6 +7,7 @@
  * and so the correctness a_i = 1[argmax = y_i] do not depend on T > 0.
  */
 import type { FloatArray } from '../util/matrix.js';
+import { argmaxRow } from '../util/argmax.js';
 
 export interface TopLabel {
   readonly rows: number;
@@ -27,16 +28,8 @@ export function topLabel(logits: FloatArray, rows: number, cols: number, labels:
   const correctMask = new Uint8Array(rows);
   for (let i = 0; i < rows; i++) {
     const o = i * cols;
-    let best = 0;
-    let max = logits[o]!;
-    for (let k = 1; k < cols; k++) {
-      const v = logits[o + k]!;
-      if (v > max) {
-        max = v;
-        best = k;
-      }
-    }
-    rowMax[i] = max;
+    const best = argmaxRow(logits, o, cols);
+    rowMax[i] = logits[o + best]!;
     correct[i] = best === labels[i] ? 1 : 0;
     correctMask[i] = best === labels[i] ? 1 : 0;
   }

@@ -17,6 +17,7 @@ import { fittingProbabilities, mapProbabilities } from './probability-map.js';
 import { applyScoreMap, fitScoreMap, SCORE_MAP_KINDS, scoreMapFromJSON, scoreMapToJSON, type ScoreMap } from './score-map.js';
 import { defineCalibrator } from './calibrator-definition.js';
 import { topVersusAllToOnnx } from './onnx/top-label.js';
+import { argmaxRow } from '../util/argmax.js';
 
 export const topVersusAllOptions = {
   binary: enumOption(SCORE_MAP_KINDS, 'isotonic', "The binary calibrator fitted on (confidence, correct): equal-mass 'histogram', 'isotonic' or 'platt'."),
@@ -26,10 +27,7 @@ export type TopVersusAllOptions = OptionsOf<typeof topVersusAllOptions>;
 
 /** Index of the first maximum of row i (N × C row-major). */
 export function rowArgmax(p: Float64Array, i: number, cols: number): number {
-  const o = i * cols;
-  let best = 0;
-  for (let k = 1; k < cols; k++) if (p[o + k]! > p[o + best]!) best = k;
-  return best;
+  return argmaxRow(p, i * cols, cols);
 }
 
 /** In place: row i's probability at `top` becomes `value`, the others are rescaled to sum to 1 − value. */
