@@ -16,6 +16,7 @@ import { CORRUPTIONS, type Corruption, corruptDataset, FILTER_CORRUPTIONS } from
 import { type ImageDataset, subset } from '../data/dataset.js';
 import { gaussianNoiseDataset } from '../data/shift.js';
 import { oodAuroc } from '../metrics/auroc.js';
+import { binUpperClosed, equalWidthEdges } from '../metrics/binning.js';
 import { describe, invalidArgument, requireNumber } from '../util/errors.js';
 import { Random } from '../util/random.js';
 import { confidences, validationScores } from './predict.js';
@@ -57,6 +58,11 @@ export interface ShiftReport {
   readonly noise: { readonly n: number; readonly auroc: number; readonly mean_confidence: number } | null;
   readonly ood_dataset: { readonly dataset: string; readonly n: number; readonly auroc: number; readonly mean_confidence: number } | null;
   readonly corruptions: readonly (ShiftMetrics & { readonly corruption: Corruption; readonly severity: number })[];
+  /**
+   * Counts of the confidence (max softmax) in `bins` equal-width (l, u] bins of [0, 1], in distribution and on each
+   * OOD set (null where not evaluated): the in-vs-out confidence histograms of the suite report.
+   */
+  readonly confidence_histogram: { readonly bins: number; readonly in_distribution: readonly number[]; readonly noise: readonly number[] | null; readonly ood_dataset: readonly number[] | null };
   readonly settings: { readonly bins: number; readonly convention: '(l,u]'; readonly seed: number; readonly confidence: 'max softmax' };
 }
 
@@ -64,6 +70,17 @@ function mean(a: Float64Array): number {
   let s = 0;
   for (const v of a) s += v;
   return s / a.length;
+}
+
+/** Bins of the in-vs-out confidence histograms. */
+export const CONFIDENCE_HISTOGRAM_BINS = 20;
+
+/** Counts of `confidence` in `bins` equal-width (l, u] bins (metrics/binning.ts, the toolkit's one bin rule). */
+export function confidenceCounts(confidence: Float64Array, bins = CONFIDENCE_HISTOGRAM_BINS): number[] {
+  const edges = equalWidthEdges(bins);
+  const counts = new Array<number>(bins).fill(0);
+  for (const c of confidence) counts[binUpperClosed(c, bins, edges)]!++;
+  return counts;
 }
 
 function metricsOf(logits: Float32Array, labels: Int32Array, classes: number, bins: number): ShiftMetrics {
@@ -96,11 +113,14 @@ export function evaluateShift(predict: Predictor, train: ImageDataset, test: Ima
   const inDistribution = { dataset: test.name, ...metricsOf(testLogits, test.labels, classes, bins) };
 
   let noise: ShiftReport['noise'] = null;
+  let noiseCounts: number[] | null = null;
+  let oodCounts: number[] | null = null;
   if (options.noise ?? true) {
     progress('gaussian noise');
     const noiseSet = gaussianNoiseDataset(train, { count: n, seed });
     const c = confidences(predict(noiseSet.images), classes);
     noise = { n, auroc: oodAuroc(inConfidence, c), mean_confidence: mean(c) };
+    noiseCounts = confidenceCounts(c);
   }
 
   let oodDataset: ShiftReport['ood_dataset'] = null;
@@ -115,6 +135,7 @@ export function evaluateShift(predict: Predictor, train: ImageDataset, test: Ima
     progress(`OOD dataset ${other.name}`);
     const c = confidences(predict(sample.images), classes);
     oodDataset = { dataset: other.name, n: m, auroc: oodAuroc(inConfidence, c), mean_confidence: mean(c) };
+    oodCounts = confidenceCounts(c);
   }
 
   const shifted: (ShiftMetrics & { corruption: Corruption; severity: number })[] = [];
@@ -125,7 +146,8 @@ export function evaluateShift(predict: Predictor, train: ImageDataset, test: Ima
       shifted.push({ corruption, severity, ...metricsOf(predict(set.images), set.labels, classes, bins) });
     }
   }
-  return { in_distribution: inDistribution, noise, ood_dataset: oodDataset, corruptions: shifted, settings: { bins, convention: '(l,u]', seed, confidence: 'max softmax' } };
+  const confidence_histogram = { bins: CONFIDENCE_HISTOGRAM_BINS, in_distribution: confidenceCounts(inConfidence), noise: noiseCounts, ood_dataset: oodCounts };
+  return { in_distribution: inDistribution, noise, ood_dataset: oodDataset, corruptions: shifted, confidence_histogram, settings: { bins, convention: '(l,u]', seed, confidence: 'max softmax' } };
 }
 
 /** The default second dataset for OOD AUROC of a dataset (null when there is no natural pair). */

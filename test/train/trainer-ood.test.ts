@@ -61,6 +61,19 @@ test('evaluateShift: noise and second-dataset AUROC by confidence, metrics per c
   assert.equal(report.ood_dataset!.n, 40);
   assert.ok(Math.abs(report.ood_dataset!.mean_confidence - 1 / 3) < 1e-7);
 
+  // Confidence histograms, 20 equal-width (l, u] bins: bin of c = ⌈20 c⌉ − 1 (c = 0 in bin 0), counted by hand.
+  const byHand = (c: Float64Array) => {
+    const counts = new Array<number>(20).fill(0);
+    for (const v of c) counts[Math.max(0, Math.ceil(20 * v) - 1)]!++;
+    return counts;
+  };
+  const h = report.confidence_histogram;
+  assert.equal(h.bins, 20);
+  assert.deepEqual(h.in_distribution, byHand(inConf));
+  assert.deepEqual(h.noise, byHand(confidences(predict(noise.images), 3)));
+  // Confidence 1/3 (up to float32 rounding of the softmax) lies in (0.30, 0.35]: bin 6 holds all 40 flat images.
+  assert.deepEqual(h.ood_dataset, Array.from({ length: 20 }, (_, i) => (i === 6 ? 40 : 0)));
+
   assert.deepEqual(report.corruptions.map((c) => `${c.corruption}-${c.severity}`), ['contrast-1', 'contrast-5', 'gaussian-noise-1', 'gaussian-noise-5']);
   for (const c of report.corruptions) {
     const set = corruptDataset(test, c.corruption, c.severity, { seed: 4 });

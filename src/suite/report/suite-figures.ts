@@ -132,8 +132,37 @@ export async function suiteFigures(results: SuiteResults): Promise<ReportFigure[
       return bars;
     });
     if (ood.length) figures.push({ name: `ood-auroc${suffix}`, section: 'ood', caption: `${group}: OOD detection AUROC of the maximum softmax probability (in-distribution test set vs Gaussian noise and a second dataset; mean over seeds).`, svg: barChartSvg(ood, { title: `OOD AUROC — ${group}`, xLabel: 'AUROC', max: 1, width: 600 }) });
+    // In-vs-out confidence histograms, one figure per method (counts summed over its seeds).
+    for (const m of methods) {
+      const series = confidenceHistogramSeries(m.runs);
+      if (series.length < 2) continue;
+      figures.push({ name: `ood-confidence-${m.name}${suffix}`, section: 'ood', caption: `${m.label}: the share of samples per confidence (max softmax) bin, in distribution (test set) and out of distribution, summed over seeds; a model that separates them puts the OOD mass at low confidence.`, svg: lineChartSvg(series, { title: `${m.label}: confidence in vs out — ${group}`, xLabel: 'Confidence (bin centre)', yLabel: 'Samples (%)', width: 600, height: 300 }) });
+    }
   }
   return figures;
+}
+
+/**
+ * The in-distribution, noise and OOD-dataset confidence histograms of ood.json's `confidence_histogram`, summed over
+ * `runs` and shown as % of samples per bin centre (runs without the histogram, e.g. written before it existed, are
+ * skipped).
+ */
+export function confidenceHistogramSeries(runs: readonly RunResult[]): LineSeries[] {
+  type Histogram = { bins: number; in_distribution: number[]; noise: number[] | null; ood_dataset: number[] | null };
+  const histograms = runs.map((r) => r.ood?.['confidence_histogram'] as Histogram | undefined).filter((h): h is Histogram => h !== undefined && Array.isArray(h.in_distribution));
+  if (histograms.length === 0) return [];
+  const bins = histograms[0]!.bins;
+  const dataset = (runs.find((r) => r.ood?.['ood_dataset'])?.ood?.['ood_dataset'] as { dataset?: string } | undefined)?.dataset ?? 'OOD dataset';
+  const series: LineSeries[] = [];
+  for (const [key, name] of [['in_distribution', 'in distribution (test)'], ['noise', 'Gaussian noise'], ['ood_dataset', dataset]] as const) {
+    const parts = histograms.map((h) => h[key]).filter((c): c is number[] => Array.isArray(c) && c.length === bins);
+    if (parts.length === 0) continue;
+    const counts = parts.reduce((sum, c) => sum.map((v, i) => v + c[i]!), new Array<number>(bins).fill(0));
+    const total = counts.reduce((a, b) => a + b, 0);
+    if (total === 0) continue;
+    series.push({ name, points: counts.map((c, i) => ({ x: (i + 0.5) / bins, y: (100 * c) / total })) });
+  }
+  return series;
 }
 
 /**
