@@ -48,9 +48,12 @@ export async function runTrainChild(task: RunTask, logDir: string, onEpoch: (epo
   };
   signal.addEventListener('abort', onAbort);
   let reported = -1;
+  // Set once the child has exited: a poll still in flight then must not report (the run would read as running
+  // again after it ended).
+  let ended = false;
   const poll = setInterval(() => {
     void epochsDone(task.dir).then((n) => {
-      if (n !== reported) {
+      if (!ended && n !== reported) {
         reported = n;
         onEpoch(n);
       }
@@ -64,6 +67,8 @@ export async function runTrainChild(task: RunTask, logDir: string, onEpoch: (epo
       });
       child.on('close', (c, sig) => resolve(c ?? (sig === 'SIGINT' ? 130 : 1)));
     });
+    ended = true;
+    clearInterval(poll);
     onEpoch(await epochsDone(task.dir));
     return code === 0 ? { exitCode: 0 } : { exitCode: code, error: lastError || `calib train exited with code ${code} (see ${logFile})` };
   } finally {

@@ -74,13 +74,10 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
       executed++;
       running.set(run.id, { epoch: epochsOf.get(run.id) ?? 0, epochs: run.config.epochs });
       report(`${state === 'partial' ? 'resume' : 'start '} ${run.id}`);
-      // A progress message that arrives after the run has ended must not list it as running again.
-      let active = true;
       const outcome = await options.executor
         .execute(
           { run: { ...run, config: placedConfig(dir, run) }, dir: rd, threads: options.threads },
           (epoch) => {
-            if (!active) return;
             const before = epochsOf.get(run.id) ?? 0;
             if (epoch > before) trained += epoch - before;
             epochsOf.set(run.id, epoch);
@@ -90,7 +87,6 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
           signal,
         )
         .catch((e: unknown) => ({ exitCode: 1, error: (e as Error).message ?? String(e) }));
-      active = false;
       running.delete(run.id);
       if (outcome.exitCode !== 0) {
         if (signal.aborted) {

@@ -16,7 +16,7 @@ import { CORRUPTIONS, type Corruption, corruptDataset, FILTER_CORRUPTIONS } from
 import { type ImageDataset, subset } from '../data/dataset.js';
 import { gaussianNoiseDataset } from '../data/shift.js';
 import { oodAuroc } from '../metrics/auroc.js';
-import { binUpperClosed, equalWidthEdges } from '../metrics/binning.js';
+import { equalWidthBinSums } from '../metrics/bin-statistics.js';
 import { describe, invalidArgument, requireNumber } from '../util/errors.js';
 import { Random } from '../util/random.js';
 import { confidences, validationScores } from './predict.js';
@@ -75,12 +75,9 @@ function mean(a: Float64Array): number {
 /** Bins of the in-vs-out confidence histograms. */
 export const CONFIDENCE_HISTOGRAM_BINS = 20;
 
-/** Counts of `confidence` in `bins` equal-width (l, u] bins (metrics/binning.ts, the toolkit's one bin rule). */
+/** Counts of `confidence` in `bins` equal-width (l, u] bins (metrics/bin-statistics.ts, the toolkit's one bin rule). */
 export function confidenceCounts(confidence: Float64Array, bins = CONFIDENCE_HISTOGRAM_BINS): number[] {
-  const edges = equalWidthEdges(bins);
-  const counts = new Array<number>(bins).fill(0);
-  for (const c of confidence) counts[binUpperClosed(c, bins, edges)]!++;
-  return counts;
+  return Array.from(equalWidthBinSums(confidence, new Uint8Array(confidence.length), bins, '(l,u]').counts);
 }
 
 function metricsOf(logits: Float32Array, labels: Int32Array, classes: number, bins: number): ShiftMetrics {
