@@ -1,6 +1,7 @@
 /** Public API of the data layer: datasets, loaders, splits, batching, transforms, dataset shift. */
 export * from './dataset.js';
 export * from './mnist.js';
+export * from './mnist-seg.js';
 export * from './idx.js';
 export * from './download.js';
 export * from './fashion-mnist.js';

@@ -3,6 +3,7 @@ import { loadCifar10, loadCifar100, type Cifar100Options, type CifarOptions } fr
 import type { DatasetSplits } from './dataset.js';
 import { loadFashionMnist, type FashionMnistOptions } from './fashion-mnist.js';
 import { loadMnist, type MnistOptions } from './mnist.js';
+import { loadMnistSegmentation } from './mnist-seg.js';
 import { loadNpyDataset, type NpyDatasetOptions } from './npy-dataset.js';
 import { loadStl10, type Stl10Options } from './stl10.js';
 import { loadSvhn, type SvhnOptions } from './svhn.js';
@@ -13,6 +14,7 @@ import { loadNewsgroups, type NewsgroupsOptions } from './newsgroups.js';
 /** Options of each dataset `loadDataset` knows. */
 export interface DatasetOptionsByName {
   mnist: MnistOptions;
+  'mnist-seg': MnistOptions;
   'fashion-mnist': FashionMnistOptions;
   cifar10: CifarOptions;
   cifar100: Cifar100Options;
@@ -26,7 +28,7 @@ export interface DatasetOptionsByName {
 
 export type DatasetName = keyof DatasetOptionsByName;
 
-export const DATASET_NAMES: readonly DatasetName[] = ['mnist', 'fashion-mnist', 'cifar10', 'cifar100', 'svhn', 'stl10', 'tiny-imagenet', 'newsgroups', 'npy', 'text'];
+export const DATASET_NAMES: readonly DatasetName[] = ['mnist', 'mnist-seg', 'fashion-mnist', 'cifar10', 'cifar100', 'svhn', 'stl10', 'tiny-imagenet', 'newsgroups', 'npy', 'text'];
 
 /** The datasets whose samples are token ids (text-cnn models, embedding mixup). */
 export const TEXT_DATASET_NAMES: readonly DatasetName[] = ['text', 'newsgroups'];
@@ -37,6 +39,7 @@ export const isTextDataset = (name: string): boolean => (TEXT_DATASET_NAMES as r
 /** The option keys each dataset's loader reads; any other key is a typo and fails loudly (`checkDatasetOptions`). */
 const OPTION_KEYS = {
   mnist: ['testSize', 'seed', 'directory'],
+  'mnist-seg': ['testSize', 'seed', 'directory'],
   'fashion-mnist': ['directory', 'download', 'cacheDirectory', 'baseUrl', 'md5'],
   cifar10: ['path', 'download', 'cacheDirectory', 'baseUrl', 'md5'],
   cifar100: ['path', 'download', 'cacheDirectory', 'baseUrl', 'md5', 'labels'],
@@ -67,7 +70,7 @@ export function checkDatasetOptions(name: DatasetName, options: unknown): void {
 }
 
 /**
- * Load a dataset by name: mnist (embedded, no files needed), fashion-mnist, cifar10, cifar100, svhn, stl10, tiny-imagenet (the extracted
+ * Load a dataset by name: mnist (embedded, no files needed), mnist-seg (the same digits with per-pixel masks, mnist-seg.ts), fashion-mnist, cifar10, cifar100, svhn, stl10, tiny-imagenet (the extracted
  * tiny-imagenet-200 folder), newsgroups (20 Newsgroups bydate), npy (needs
  * images/labels paths), text (needs a train path). Unknown option keys are errors. Returns its train split and, where defined, its test split.
  */
@@ -76,6 +79,8 @@ export async function loadDataset<K extends DatasetName>(name: K, options?: Data
   switch (name) {
     case 'mnist':
       return loadMnist((options ?? {}) as MnistOptions);
+    case 'mnist-seg':
+      return loadMnistSegmentation((options ?? {}) as MnistOptions);
     case 'fashion-mnist':
       return loadFashionMnist((options ?? {}) as FashionMnistOptions);
     case 'cifar10':
@@ -104,3 +109,9 @@ export async function loadDataset<K extends DatasetName>(name: K, options?: Data
       return invalidArgument('name', `one of ${DATASET_NAMES.join(', ')}`, describe(name));
   }
 }
+
+/** The datasets with per-pixel masks (`calib train` runs them through the segmentation path, train/segmentation-run.ts). */
+export const SEGMENTATION_DATASET_NAMES: readonly DatasetName[] = ['mnist-seg'];
+
+/** Whether `name` is a segmentation dataset (see SEGMENTATION_DATASET_NAMES). */
+export const isSegmentationDatasetName = (name: string): boolean => (SEGMENTATION_DATASET_NAMES as readonly string[]).includes(name);

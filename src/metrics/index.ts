@@ -98,3 +98,4 @@ export {
   type WeightedTopLabelMetrics,
   type WeightedOptions,
 } from './weighted-evaluate.js';
+export { meanIoU, pixelRows, segmentationMetrics, type PixelCalibration, type SegmentationMetrics, type SegmentationMetricsOptions } from './segmentation.js';

@@ -64,6 +64,11 @@ export interface Model {
   /** Per-example input (the batch axis is prepended). */
   readonly input: InputSpec;
   readonly numClasses: number;
+  /**
+   * Dense (per-position) models only, e.g. segmentation: the spatial shape [H, W] of the logits, which are then
+   * [N, numClasses, H, W] with labels [N, H, W]. Absent for classifiers (logits [N, numClasses]).
+   */
+  readonly outputSpatial?: Shape;
   readonly params: readonly LeafDecl[];
   readonly buffers: readonly LeafDecl[];
   /** Names passed to the feature hook, in forward order ('input' first). */
@@ -76,6 +81,11 @@ export interface Model {
 export interface ModelState {
   readonly params: HostTree;
   readonly buffers: HostTree;
+}
+
+/** Logit values per example: numClasses · Π outputSpatial (numClasses for classifiers). */
+export function outputSize(model: Model): number {
+  return model.numClasses * (model.outputSpatial ?? []).reduce((a, b) => a * b, 1);
 }
 
 /** Parameter shapes of a model, in declaration order. */

@@ -3,7 +3,7 @@
  * ONNX graph, run by one `session.run` per batch (DESIGN.md; ENGINE-NOTES).
  *
  * Graph inputs: `x` [B, ...model.input.shape] (float32, or int32 token ids), `y` (int32 [B] labels or float32
- * [B, C] soft targets), `extras.<name>` (declared extra inputs; −1 in a shape stands for B), the state —
+ * [B, C] soft targets; for a dense model, int32 [B, ...model.outputSpatial] labels against logits [B, C, ...]), `extras.<name>` (declared extra inputs; −1 in a shape stands for B), the state —
  * packing 'flat' (default): `params` [P], `buffers` [Q], `opt.<slot>` [P]; packing 'tensors': one input per
  * path, `params/<path>`, `buffers/<path>`, `opt.<slot>/<path>` — the optimizer's host scalars `hyper.<name>`
  * (learning rate from the schedule, bias corrections) and `dropout.<layer>` keep-masks drawn on the host.
@@ -272,7 +272,10 @@ export class TrainStep {
     const flat = (options.packing ?? 'flat') === 'flat';
     const { inputs, input } = graphInputs();
     const x = input('x', model.input.dtype, [b, ...model.input.shape]);
-    const y = (options.targets ?? 'labels') === 'labels' ? input('y', 'int32', [b]) : input('y', 'float32', [b, model.numClasses]);
+    // Dense models (model.outputSpatial, e.g. segmentation): labels [b, H, W] against logits [b, C, H, W].
+    const spatial = model.outputSpatial ?? [];
+    if (spatial.length > 0 && (options.targets ?? 'labels') !== 'labels') throw new InvalidArgumentError('options.targets', 'labels for a dense model (per-position soft targets are not supported)', 'soft');
+    const y = (options.targets ?? 'labels') === 'labels' ? input('y', 'int32', [b, ...spatial]) : input('y', 'float32', [b, model.numClasses]);
     const extras: Record<string, Tensor> = {};
     for (const [name, spec] of Object.entries(options.extras ?? {})) {
       extras[name] = input(`extras.${name}`, spec.dtype, spec.shape.map((d) => (d === -1 ? b : d)));
@@ -305,8 +308,8 @@ export class TrainStep {
       return input(name, 'float32', shape);
     };
     const fwd = model.forward(params, buffers, x, { training: true, dropout, ...(options.features ? { features: options.features(extras) } : {}) });
-    if (fwd.logits.shape.join(',') !== `${b},${model.numClasses}`) {
-      throw new InvalidArgumentError('model.forward', `logits [${b}, ${model.numClasses}]`, `[${fwd.logits.shape.join(', ')}]`);
+    if (fwd.logits.shape.join(',') !== [b, model.numClasses, ...spatial].join(',')) {
+      throw new InvalidArgumentError('model.forward', `logits [${[b, model.numClasses, ...spatial].join(', ')}]`, `[${fwd.logits.shape.join(', ')}]`);
     }
     const { loss, terms } = this.lossFn(fwd.logits, y, extras);
     if (!loss || loss.rank !== 0) throw new InvalidArgumentError('lossFn result.loss', 'a scalar tensor', loss ? `shape [${loss.shape.join(', ')}]` : 'nothing');

@@ -8,6 +8,7 @@ import { matrix } from '../util/matrix.js';
 import { requireNumber } from '../util/errors.js';
 import type { ValidationScores } from './best-epoch.js';
 import type { EvalStep } from './compile-eval-step.js';
+import { outputSize } from '../nn/model.js';
 
 /** Model weights as flat vectors (a `TrainState` or a loaded checkpoint's state). */
 export interface Weights {
@@ -21,14 +22,14 @@ export function datasetInputs(data: Dataset): Float32Array | Int32Array {
 }
 
 /**
- * Logits [N, C] (row-major float32) of `inputs` ([N, …] row-major, `perExample` values per row) in batches of
+ * Logits [N, C] (row-major float32; [N, C, ...outputSpatial] for a dense model) of `inputs` ([N, …] row-major, `perExample` values per row) in batches of
  * `batch` (the last batch may be smaller and compiles its own session once).
  */
 export function predictLogits(step: EvalStep, weights: Weights, inputs: Float32Array | Int32Array, batch: number): Float32Array {
   requireNumber('batch', batch, { integer: true, min: 1 });
   const perExample = step.layout.exampleSize;
   const n = inputs.length / perExample;
-  const c = step.model.numClasses;
+  const c = outputSize(step.model);
   const out = new Float32Array(n * c);
   for (let start = 0; start < n; start += batch) {
     const end = Math.min(n, start + batch);

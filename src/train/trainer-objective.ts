@@ -27,6 +27,8 @@ export interface ObjectiveSettings {
   readonly secondary?: string | undefined;
   readonly secondaryOptions: Readonly<Record<string, unknown>>;
   readonly weight: number;
+  /** Label value of positions left out of the loss (dense targets, e.g. 255 of segmentation masks); default none. */
+  readonly ignoreIndex?: number;
 }
 
 /** The host-state declaration of the run's primary loss, or null for a stateless loss. */
@@ -67,10 +69,11 @@ export function objectiveLossFn(settings: ObjectiveSettings, part: ObjectivePart
       return { loss: s.loss.mul(beta), terms };
     };
   }
+  const ignore = settings.ignoreIndex === undefined ? {} : { ignoreIndex: settings.ignoreIndex };
   const objective = calibrationObjective(
     part === 'primary' || settings.secondary === undefined
-      ? { primary }
-      : { primary, secondary: { name: settings.secondary, options: settings.secondaryOptions, weight: settings.weight } },
+      ? { primary, ...ignore }
+      : { primary, secondary: { name: settings.secondary, options: settings.secondaryOptions, weight: settings.weight }, ...ignore },
   );
   return (logits, targets, extras) => asOutput(objective(logits, lossTargets(targets, extras, host)));
 }

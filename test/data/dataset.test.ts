@@ -26,11 +26,11 @@ test('subset copies rows in the given order and concat restores the whole', () =
 });
 
 test('loadDataset dispatches by name and refuses unknown names', async () => {
-  assert.deepEqual(DATASET_NAMES, ['mnist', 'fashion-mnist', 'cifar10', 'cifar100', 'svhn', 'stl10', 'tiny-imagenet', 'newsgroups', 'npy', 'text']);
+  assert.deepEqual(DATASET_NAMES, ['mnist', 'mnist-seg', 'fashion-mnist', 'cifar10', 'cifar100', 'svhn', 'stl10', 'tiny-imagenet', 'newsgroups', 'npy', 'text']);
   const { train, test: testSet } = await loadDataset('mnist', { testSize: 1000 });
   assert.equal(train.labels.length, 9000);
   assert.equal(testSet?.labels.length, 1000);
-  await assert.rejects(loadDataset('imagenet' as 'mnist'), /name: expected one of mnist, fashion-mnist/);
+  await assert.rejects(loadDataset('imagenet' as 'mnist'), /name: expected one of mnist, mnist-seg, fashion-mnist/);
   await assert.rejects(loadDataset('npy'), /options: expected \{ images, labels \} paths/);
 });
 

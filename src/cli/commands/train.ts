@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { DATASET_NAMES } from '../../data/load-dataset.js';
+import { DATASET_NAMES, isSegmentationDatasetName } from '../../data/load-dataset.js';
+import { trainSegmentation, type SegmentationResult } from '../../train/segmentation-run.js';
 import { SELECTION_METRICS } from '../../train/best-epoch.js';
 import { ConsoleProgress, type TrainProgress, SILENT_PROGRESS } from '../../train/progress.js';
 import { AUGMENTATIONS, MIXUP_KINDS, mergeConfig, OPTIMIZERS, resolveTrainConfig, SECONDARY_PLACEMENTS, TRAIN_CONFIG_SCHEMA } from '../../train/train-config.js';
@@ -164,6 +165,29 @@ function report(result: TrainResult, io: CliIO, stoppedBy: keyof typeof STOP_COD
   return 0;
 }
 
+/** The end of a segmentation run: pixel metrics of the test split, with and without background. */
+function reportSegmentation(result: SegmentationResult, io: CliIO, stoppedBy: keyof typeof STOP_CODES | null): number {
+  const dir = result.paths.dir;
+  if (result.status === 'stopped') {
+    io.stdout.write(`stopped after ${result.records.length} epochs (segmentation runs keep no checkpoint; rerun to finish)\n`);
+    return STOP_CODES[stoppedBy ?? 'SIGINT'];
+  }
+  const s = result.summary!;
+  const t = s.test;
+  const f = t.foreground;
+  io.stdout.write(
+    [
+      `best epoch ${s.best_epoch}/${s.epochs} by validation pixel ${s.select}; ${Math.round(s.samples_per_s)} images/s over ${s.train_time_s.toFixed(1)} s of training`,
+      `test (${s.data.test} images, ${t.pixels} labelled pixels; ${s.ignore_index} ignored): pixel accuracy ${percent(t.pixel_accuracy)}%  mIoU ${percent(t.miou)}%`,
+      `  all pixels:         ECE ${percent(t.ece)}%  AdaECE ${percent(t.adaece)}%  classwise ECE ${percent(t.classwise_ece)}%  NLL ${t.nll.toFixed(4)}`,
+      `  without background: ECE ${percent(f.ece)}%  AdaECE ${percent(f.adaece)}%  classwise ECE ${percent(f.classwise_ece)}%  NLL ${f.nll.toFixed(4)}  (${f.pixels} pixels)`,
+      `wrote ${dir}: config.json log.jsonl {val,test}-{logits,labels}.npy (first ${s.data.logit_images} images, N×C×H×W) model.onnx summary.json`,
+      `next: calib eval --logits ${dir}/test-logits.npy --labels ${dir}/test-labels.npy --ignore-index ${s.ignore_index}`,
+    ].join('\n') + '\n',
+  );
+  return 0;
+}
+
 export const trainCommand = defineCommand({
   name: 'train',
   summary: 'Train a network with a calibration loss (+ mixup variants, interleaving), log per epoch, export logits and ONNX.',
@@ -179,12 +203,15 @@ export const trainCommand = defineCommand({
     'an epoch, or the stop) and ends with the same weights as an uninterrupted run. A run directory is locked while',
     'a process trains in it (run.lock; a lock left by a dead process is taken over). A loss that becomes NaN or',
     'infinite stops the run with "training failed" naming epoch and step (exit 1), keeping the log and last checkpoint.',
+    'Segmentation datasets (mnist-seg) train a dense model (seg-net) on pixel rows with the loss\'s ignoreIndex = 255 and',
+    'report pixel accuracy, mIoU and pixel ECE / AdaECE / classwise ECE with and without background (no checkpoints).',
   ].join('\n'),
   examples: [
     'calib train --dataset mnist --model mlp --epochs 2',
     'calib train --dataset fashion-mnist --model resnet20 --loss mbls --opt margin=6 --epochs 10 --out runs/fm-mbls',
     'calib train --dataset cifar10 --model resnet20 --loss focal --secondary sb-ece-lb --weight 1 --schedule cosine',
     'calib train --dataset mnist --mixup 0.2 --mixup-kind manifold --secondary arc --arc-placement sources',
+    'calib train --dataset mnist-seg --model seg-net --loss mbls --opt margin=10 --epochs 4 --out runs/seg-mbls',
     'calib train --config run.json --seed 3 --out runs/seed3',
     'calib train --resume runs/fm-mbls',
   ],
@@ -253,6 +280,10 @@ export const trainCommand = defineCommand({
         merged['out'] = `runs/${String(merged['dataset'])}-${String(merged['model'] ?? 'mlp')}-${String(loss)}`;
       }
       const config = resolveTrainConfig(merged, flags.config !== undefined ? `config (${flags.config} + flags)` : 'config');
+      if (isSegmentationDatasetName(config.dataset)) {
+        if (flags.calibrate !== undefined) throw new UsageError('train: --calibrate is for classifiers; fit a calibrator on the pixel logits with calib fit instead');
+        return reportSegmentation(await trainSegmentation(config, { progress, signal: controller.signal, overwrite: flags.force }), io, stoppedBy);
+      }
       const trained = await train(config, { ...common, overwrite: flags.force });
       const code = report(trained, io, stoppedBy);
       if (code === 0 && flags.calibrate !== undefined) await calibrateRun(trained.paths.dir, flags.calibrate as CalibratorKind, io);

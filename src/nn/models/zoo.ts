@@ -13,6 +13,7 @@ import { MLP_OPTIONS, type MlpOptions, mlp } from './mlp.js';
 import { PREACT_RESNET_OPTIONS, type PreActResNetOptions, preactResNet } from './preact-resnet.js';
 import { RESNET_OPTIONS, type ResNetOptions, resnet } from './resnet.js';
 import { RESNET18_OPTIONS, type ResNet18Options, resnet18 } from './resnet18.js';
+import { SEG_NET_OPTIONS, type SegNetOptions, segNet } from './seg-net.js';
 import { TEXT_CNN_OPTIONS, type TextCnnOptions, textCnn } from './text-cnn.js';
 import { VGG_OPTIONS, type VggOptions, vgg } from './vgg.js';
 import { WIDE_RESNET_OPTIONS, type WideResNetOptions, wideResNet } from './wide-resnet.js';
@@ -28,10 +29,11 @@ export type ModelSpec =
   | ({ readonly kind: 'densenet' } & DenseNetOptions)
   | ({ readonly kind: 'wide-resnet' } & WideResNetOptions)
   | ({ readonly kind: 'vgg' } & VggOptions)
-  | ({ readonly kind: 'text-cnn' } & TextCnnOptions);
+  | ({ readonly kind: 'text-cnn' } & TextCnnOptions)
+  | ({ readonly kind: 'seg-net' } & SegNetOptions);
 
 /** Names of the zoo's models. */
-export const MODEL_KINDS = ['mlp', 'lenet', 'cifar-resnet', 'resnet18', 'resnet', 'preact-resnet', 'densenet', 'wide-resnet', 'vgg', 'text-cnn'] as const;
+export const MODEL_KINDS = ['mlp', 'lenet', 'cifar-resnet', 'resnet18', 'resnet', 'preact-resnet', 'densenet', 'wide-resnet', 'vgg', 'text-cnn', 'seg-net'] as const;
 export type ModelKind = (typeof MODEL_KINDS)[number];
 
 /** Each model's option schema (util/schema.ts): what each option accepts, its default and description. */
@@ -46,6 +48,7 @@ export const MODEL_OPTIONS: { readonly [K in ModelKind]: ObjectSchema<Readonly<R
   'wide-resnet': WIDE_RESNET_OPTIONS,
   vgg: VGG_OPTIONS,
   'text-cnn': TEXT_CNN_OPTIONS,
+  'seg-net': SEG_NET_OPTIONS,
 };
 
 /**
@@ -76,6 +79,8 @@ export function createModel(spec: ModelSpec, path?: string): Model {
       return vgg(options, path);
     case 'text-cnn':
       return textCnn(options as unknown as TextCnnOptions, path);
+    case 'seg-net':
+      return segNet(options, path);
     default:
       throw new InvalidArgumentError('spec.kind', MODEL_KINDS.join(', '), describe(kind));
   }

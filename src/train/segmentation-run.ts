@@ -1,0 +1,274 @@
+/**
+ * The segmentation run path of `calib train` (datasets with per-pixel masks, e.g. mnist-seg; Liu et al. CVPR 2022,
+ * MbLS, Table 5): the same configuration, optimizer, learning-rate schedule, compiled train step and loss registry
+ * as the classifier trainer (trainer.ts), with dense targets:
+ *
+ *   model    a dense model (`outputSpatial`, e.g. seg-net): logits [B, C, H, W]
+ *   loss     the configured loss on pixel rows [B·H·W, C] (LossInput flattens dense logits), with
+ *            the objective's `ignoreIndex` = the dataset's ignore label (255), so unlabelled pixels count nowhere
+ *   epochs   plain passes over the shuffled training images (no augmentation), validation pixel metrics per epoch
+ *            (log.jsonl: val_accuracy = pixel accuracy, val_nll/ece/adaece over labelled pixels), best epoch by
+ *            `select`, kept in memory
+ *   finalise with the best weights: segmentationMetrics (metrics/segmentation.ts) of validation and test in
+ *            summary.json, dense logits [n, C, H, W] and masks [n, H, W] of the first `SEGMENTATION_LOGIT_IMAGES`
+ *            validation / test images ({val,test}-{logits,labels}.npy; `calib eval --ignore-index 255` reads them),
+ *            model.onnx
+ *
+ * Not supported here (refused): mixup, secondary terms, interleaving, OOD evaluation, replicas, resume (no
+ * checkpoints are written; a run of this path is minutes long).
+ */
+import { batchPositions, batchesPerEpoch } from '../data/batching.js';
+import { loadDataset, type DatasetName } from '../data/load-dataset.js';
+import { isSegmentationDataset, segmentationSubset, type SegmentationDataset } from '../data/mnist-seg.js';
+import { randomSplit } from '../data/splits.js';
+import { writeNpy } from '../io/npy.js';
+import { segmentationMetrics, type SegmentationMetrics } from '../metrics/segmentation.js';
+import type { Model } from '../nn/model.js';
+import { invalidArgument } from '../util/errors.js';
+import { EvalStep } from './compile-eval-step.js';
+import { TrainStep } from './compile-train-step.js';
+import { saveOnnx } from './export-onnx.js';
+import { LearningRate, parseSchedule } from './lr-schedule-spec.js';
+import { predictLogits } from './predict.js';
+import { SILENT_PROGRESS, type TrainProgress } from './progress.js';
+import { writeJson, type RunPaths } from './run-directory.js';
+import { openRunDirectory } from './run-open.js';
+import { runOptimizer } from './run-setup.js';
+import { resolveTrainConfig, type TrainConfig } from './train-config.js';
+import { appendRecord, type EpochRecord, writeLog } from './train-log.js';
+import { createTrainState, type TrainState } from './train-state.js';
+import { SPLIT_SEED } from './trainer-data.js';
+import { createRunModel } from './trainer-model.js';
+import { objectiveLossFn } from './trainer-objective.js';
+
+/** Images whose dense logits are written per split (val, test): 300 × 11 × 28 × 28 float32 ≈ 10 MB. */
+export const SEGMENTATION_LOGIT_IMAGES = 300;
+
+/** The splits of a segmentation run. */
+export interface SegmentationData {
+  readonly train: SegmentationDataset;
+  readonly validation: SegmentationDataset;
+  readonly test: SegmentationDataset;
+}
+
+/** Options of `trainSegmentation`. */
+export interface SegmentationTrainOptions {
+  readonly overwrite?: boolean;
+  readonly progress?: TrainProgress;
+  /** Stop after the current epoch's updates (no checkpoint: the run is then incomplete). */
+  readonly signal?: AbortSignal;
+  /** Pre-loaded splits (default: from the configuration). */
+  readonly data?: SegmentationData;
+}
+
+/** summary.json of a segmentation run. */
+export interface SegmentationSummary {
+  readonly task: 'segmentation';
+  readonly dataset: string;
+  readonly model: string;
+  readonly loss: string;
+  readonly seed: number;
+  readonly epochs: number;
+  readonly best_epoch: number;
+  readonly select: string;
+  readonly train_time_s: number;
+  readonly samples_per_s: number;
+  readonly data: { readonly train: number; readonly validation: number; readonly test: number; readonly logit_images: number };
+  readonly ignore_index: number;
+  readonly classes: number;
+  readonly validation: SegmentationMetrics;
+  readonly test: SegmentationMetrics;
+}
+
+/** What `trainSegmentation` returns. */
+export interface SegmentationResult {
+  readonly status: 'completed' | 'stopped';
+  readonly paths: RunPaths;
+  readonly config: TrainConfig;
+  readonly records: readonly EpochRecord[];
+  readonly summary?: SegmentationSummary;
+}
+
+/** Refuse the settings this path does not implement (non-default values only). */
+function checkSupported(c: TrainConfig): void {
+  const refuse = (key: string, why: string): never => invalidArgument(`config.${key}`, `its default for a segmentation dataset (${why})`, JSON.stringify((c as unknown as Record<string, unknown>)[key]));
+  if (c.mixup > 0) refuse('mixup', 'no dense mixup');
+  if (c.secondary !== undefined) refuse('secondary', 'no secondary terms on pixels');
+  if (c.interleaved !== undefined) refuse('interleaved', 'no interleaving');
+  if (c.ood) refuse('ood', 'no OOD evaluation of masks');
+  if (c.replicas > 1) refuse('replicas', 'one replica');
+  if (c.epochLogits) refuse('epochLogits', 'final logits only');
+  if (c.evaluateTrain) refuse('evaluateTrain', 'validation and test only');
+}
+
+/** Take `size` (fraction < 1 or count) of `d`'s images at random (seed SPLIT_SEED): the taken part and the rest. */
+function carve(d: SegmentationDataset, size: number, argument: string): { taken: SegmentationDataset; rest: SegmentationDataset } {
+  const n = d.labels.length;
+  const m = size < 1 ? Math.round(size * n) : size;
+  if (!(m >= 1 && m < n)) invalidArgument(argument, `a fraction or count leaving images on both sides of ${n}`, `${size} (→ ${m} of ${n})`);
+  const [taken, rest] = randomSplit(n, [m, n - m], { seed: SPLIT_SEED, stratify: d.labels });
+  const sorted = (a: Int32Array) => Int32Array.from(a).sort();
+  return { taken: segmentationSubset(d, sorted(taken!)), rest: segmentationSubset(d, sorted(rest!)) };
+}
+
+/** Load the configured segmentation dataset and carve subset, validation and test subset (digit-stratified). */
+export async function loadSegmentationData(config: TrainConfig): Promise<SegmentationData> {
+  const splits = await loadDataset(config.dataset as DatasetName, config.datasetOptions as never);
+  const train0 = splits.train;
+  const test0 = splits.test;
+  if (!isSegmentationDataset(train0) || !isSegmentationDataset(test0)) return invalidArgument('config.dataset', 'a dataset with masks and a test split', config.dataset);
+  let train = train0;
+  let test = test0;
+  if (config.subset !== undefined && config.subset < train.labels.length) train = carve(train, config.subset, 'config.subset').taken;
+  const v = carve(train, config.validation, 'config.validation');
+  if (config.testSubset !== undefined && config.testSubset < test.labels.length) test = carve(test, config.testSubset, 'config.testSubset').taken;
+  return { train: v.rest, validation: v.taken, test };
+}
+
+/** Dense logits [N, C, H, W] of a split. */
+function denseLogits(step: EvalStep, state: TrainState, d: SegmentationDataset, batch: number): Float32Array {
+  return predictLogits(step, state, d.images, batch);
+}
+
+/** The dense model of a run (refusing a classifier). */
+function segmentationModel(config: TrainConfig, train: SegmentationDataset): Model {
+  const model = createRunModel(config.model, config.modelOptions, { ...train, classes: train.maskClasses });
+  const spatial = model.outputSpatial;
+  if (spatial === undefined || spatial.join() !== train.shape.slice(1).join()) {
+    invalidArgument('config.model', `a dense model with logits [N, ${train.maskClasses}, ${train.shape.slice(1).join(', ')}] for a segmentation dataset (seg-net)`, JSON.stringify(config.model));
+  }
+  return model;
+}
+
+/** Train `configInput` on a segmentation dataset into its run directory (see the module comment). */
+export async function trainSegmentation(configInput: TrainConfig, options: SegmentationTrainOptions = {}): Promise<SegmentationResult> {
+  const config = resolveTrainConfig(configInput);
+  checkSupported(config);
+  const { paths, lock } = await openRunDirectory(config, { resume: false, overwrite: options.overwrite === true });
+  try {
+    const data = options.data ?? (await loadSegmentationData(config));
+    const model = segmentationModel(config, data.train);
+    const optimizer = runOptimizer(config);
+    const ignoreIndex = data.train.ignoreIndex;
+    const lossFn = objectiveLossFn({ ...config, ignoreIndex }, 'full');
+    const step = new TrainStep(model, lossFn, optimizer, { batch: config.batch, threads: config.threads });
+    const evalStep = new EvalStep(model, { threads: config.threads });
+    try {
+      return await runSegmentation(config, data, model, step, evalStep, paths, options);
+    } finally {
+      step.dispose();
+      evalStep.dispose();
+    }
+  } finally {
+    await lock.release();
+  }
+}
+
+async function runSegmentation(
+  config: TrainConfig,
+  data: SegmentationData,
+  model: Model,
+  step: TrainStep,
+  evalStep: EvalStep,
+  paths: RunPaths,
+  options: SegmentationTrainOptions,
+): Promise<SegmentationResult> {
+  const progress = options.progress ?? SILENT_PROGRESS;
+  const { train, validation, test } = data;
+  const n = train.labels.length;
+  const [, h, w] = train.shape;
+  const pixels = h * w;
+  const classes = train.maskClasses;
+  const metricOptions = { ignoreIndex: train.ignoreIndex, bins: config.bins };
+  const stepsPerEpoch = batchesPerEpoch(n, { batchSize: config.batch });
+  const lr = new LearningRate(parseSchedule(config.schedule, config.epochs), config.lr, config.epochs, stepsPerEpoch, config.warmup);
+  const state = createTrainState(model, step.optimizer, config.seed);
+  const records: EpochRecord[] = [];
+  await writeLog(paths.log, []);
+  const maximize = config.select === 'accuracy';
+  let best = { epoch: -1, value: NaN, params: state.params, buffers: state.buffers };
+  let trainSeconds = 0;
+  let samples = 0;
+  progress.start({ totalSteps: stepsPerEpoch * config.epochs, doneSteps: 0, epochs: config.epochs });
+  for (let epoch = 0; epoch < config.epochs; epoch++) {
+    if (options.signal?.aborted) return { status: 'stopped', paths, config, records };
+    const t0 = performance.now();
+    let lossSum = 0;
+    let rows = 0;
+    let batchIndex = 0;
+    let lastLr = 0;
+    for (const position of batchPositions(n, { batchSize: config.batch, seed: config.seed, start: { epoch, batch: 0 }, endEpoch: epoch + 1 })) {
+      const b = position.indices.length;
+      const x = new Float32Array(b * train.shape[0] * pixels);
+      const y = new Int32Array(b * pixels);
+      position.indices.forEach((k, i) => {
+        x.set(train.images.subarray(k * x.length / b, (k + 1) * x.length / b), i * x.length / b);
+        y.set(train.masks.subarray(k * pixels, (k + 1) * pixels), i * pixels);
+      });
+      lastLr = lr.at(epoch, batchIndex);
+      const s0 = performance.now();
+      const r = step.run(state, { x, y }, lastLr);
+      trainSeconds += (performance.now() - s0) / 1000;
+      if (!Number.isFinite(r.loss)) invalidArgument('training', 'a finite loss', `${r.loss} at epoch ${epoch + 1}, update ${state.step}`);
+      lossSum += r.loss * b;
+      rows += b;
+      samples += b;
+      batchIndex++;
+      progress.step({ epoch, doneSteps: epoch * stepsPerEpoch + batchIndex, loss: lossSum / rows, samples: rows, trainSeconds });
+    }
+    const val = segmentationMetrics(denseLogits(evalStep, state, validation, config.evalBatch), validation.masks, validation.labels.length, classes, metricOptions);
+    const score = config.select === 'last' ? epoch : config.select === 'accuracy' ? val.pixel_accuracy : val[config.select];
+    const improved = best.epoch < 0 || config.select === 'last' || (!Number.isNaN(score) && (Number.isNaN(best.value) || (maximize ? score > best.value : score < best.value)));
+    if (improved) best = { epoch, value: score, params: Float32Array.from(state.params), buffers: Float32Array.from(state.buffers) };
+    const record: EpochRecord = {
+      epoch: epoch + 1,
+      steps: state.step,
+      lr: lastLr,
+      train_loss: lossSum / rows,
+      train_terms: {},
+      val_accuracy: val.pixel_accuracy,
+      val_nll: val.nll,
+      val_ece: val.ece,
+      val_adaece: val.adaece,
+      best: improved,
+      epoch_time_s: (performance.now() - t0) / 1000,
+      train_time_s: trainSeconds,
+      samples_per_s: samples / trainSeconds,
+    };
+    records.push(record);
+    await appendRecord(paths.log, record);
+    progress.epoch(record, config.epochs);
+  }
+
+  progress.message('final evaluation');
+  const weights = { params: best.params, buffers: best.buffers };
+  const summarise = async (d: SegmentationDataset, logitsPath: string, labelsPath: string): Promise<SegmentationMetrics> => {
+    const logits = predictLogits(evalStep, weights, d.images, config.evalBatch);
+    const k = Math.min(SEGMENTATION_LOGIT_IMAGES, d.labels.length);
+    await writeNpy(logitsPath, logits.subarray(0, k * classes * pixels), [k, classes, h, w]);
+    await writeNpy(labelsPath, d.masks.subarray(0, k * pixels), [k, h, w]);
+    return segmentationMetrics(logits, d.masks, d.labels.length, classes, metricOptions);
+  };
+  const valMetrics = await summarise(validation, paths.valLogits, paths.valLabels);
+  const testMetrics = await summarise(test, paths.testLogits, paths.testLabels);
+  await saveOnnx(paths.onnx, model, weights);
+  const summary: SegmentationSummary = {
+    task: 'segmentation',
+    dataset: config.dataset,
+    model: config.model,
+    loss: config.loss,
+    seed: config.seed,
+    epochs: config.epochs,
+    best_epoch: best.epoch + 1,
+    select: config.select,
+    train_time_s: trainSeconds,
+    samples_per_s: samples / trainSeconds,
+    data: { train: train.labels.length, validation: validation.labels.length, test: test.labels.length, logit_images: Math.min(SEGMENTATION_LOGIT_IMAGES, test.labels.length) },
+    ignore_index: train.ignoreIndex,
+    classes,
+    validation: valMetrics,
+    test: testMetrics,
+  };
+  await writeJson(paths.summary, summary);
+  return { status: 'completed', paths, config, records, summary };
+}

@@ -1,0 +1,47 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readNpy } from '../../src/io/npy.js';
+import { run } from '../cli/capture.js';
+import { tempDir } from '../io/temp-dir.js';
+
+const dir = tempDir('seg-run');
+
+test('calib train --dataset mnist-seg --model seg-net --loss mbls: a run directory with pixel metrics that calib eval reproduces', async () => {
+  const out = join(dir, 'mbls');
+  const args = ['train', '--dataset', 'mnist-seg', '--model', 'seg-net', '--model-opt', 'width=4', '--loss', 'mbls', '--opt', 'margin=10',
+    '--subset', '240', '--validation', '40', '--test-subset', '60', '--epochs', '2', '--batch', '25', '--lr', '0.05', '--progress', 'none', '--out', out];
+  const r = await run(args);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /test \(60 images, \d+ labelled pixels; 255 ignored\): pixel accuracy [\d.]+%  mIoU [\d.]+%/);
+  assert.match(r.stdout, /without background: ECE [\d.]+%/);
+  const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Record<string, any>;
+  assert.equal(summary['task'], 'segmentation');
+  assert.deepEqual(summary['data'], { train: 200, validation: 40, test: 60, logit_images: 60 });
+  const t = summary['test'];
+  for (const k of ['pixel_accuracy', 'miou', 'ece', 'adaece', 'classwise_ece', 'nll']) assert.ok(Number.isFinite(t[k]), k);
+  assert.ok(t.foreground.pixels > 0 && t.foreground.pixels < t.pixels);
+  const logits = await readNpy(join(out, 'test-logits.npy'));
+  const labels = await readNpy(join(out, 'test-labels.npy'));
+  assert.deepEqual(logits.shape, [60, 11, 28, 28]);
+  assert.deepEqual(labels.shape, [60, 28, 28]);
+  const log = (await readFile(join(out, 'log.jsonl'), 'utf8')).trim().split('\n');
+  assert.equal(log.length, 2);
+  // every test image's logits were written, so calib eval on the pixel rows gives summary.json's numbers
+  const e = await run(['eval', '--logits', join(out, 'test-logits.npy'), '--labels', join(out, 'test-labels.npy'), '--ignore-index', '255', '--json']);
+  assert.equal(e.code, 0, e.stderr);
+  const m = JSON.parse(e.stdout) as Record<string, number>;
+  assert.equal(m['n'], t.pixels);
+  assert.ok(Math.abs(m['ece']! - t.ece) < 1e-12 && Math.abs(m['accuracy']! - t.pixel_accuracy) < 1e-12);
+});
+
+test('segmentation runs refuse what they do not implement and classifier models', async () => {
+  const base = ['train', '--dataset', 'mnist-seg', '--subset', '100', '--epochs', '1', '--progress', 'none'];
+  const mixup = await run([...base, '--model', 'seg-net', '--mixup', '0.2', '--out', join(dir, 'x1')]);
+  assert.equal(mixup.code, 2);
+  assert.match(mixup.stderr, /config\.mixup: expected its default for a segmentation dataset/);
+  const lenet = await run([...base, '--model', 'lenet', '--out', join(dir, 'x2')]);
+  assert.equal(lenet.code, 2);
+  assert.match(lenet.stderr, /config\.model: expected a dense model/);
+});
