@@ -82,6 +82,8 @@ export function meanIoU(predictions: Matrix, labels: Int32Array): { miou: number
 export interface PixelCalibration {
   readonly pixels: number;
   readonly pixel_accuracy: number;
+  /** Mean top-label confidence: above `pixel_accuracy` = overconfident. */
+  readonly mean_confidence: number;
   readonly nll: number;
   readonly ece: number;
   readonly adaece: number;
@@ -111,13 +113,13 @@ export interface SegmentationMetricsOptions {
 }
 
 function calibrationOf(predictions: Matrix, labels: Int32Array, bins: number): PixelCalibration {
-  if (labels.length === 0) return { pixels: 0, pixel_accuracy: NaN, nll: NaN, ece: NaN, adaece: NaN, classwise_ece: NaN };
+  if (labels.length === 0) return { pixels: 0, pixel_accuracy: NaN, mean_confidence: NaN, nll: NaN, ece: NaN, adaece: NaN, classwise_ece: NaN };
   const m = evaluate(predictions, labels, { input: 'logits', bins });
-  return { pixels: labels.length, pixel_accuracy: m.accuracy, nll: m.nll, ece: m.ece, adaece: m.adaece, classwise_ece: m.classwise_ece };
+  return { pixels: labels.length, pixel_accuracy: m.accuracy, mean_confidence: m.mean_confidence, nll: m.nll, ece: m.ece, adaece: m.adaece, classwise_ece: m.classwise_ece };
 }
 
 /**
- * Pixel accuracy, mIoU, NLL, ECE, AdaECE and classwise ECE of dense logits [N, C, H, W] (flat NCHW, `images` = N)
+ * Pixel accuracy, mIoU, mean confidence, NLL, ECE, AdaECE and classwise ECE of dense logits [N, C, H, W] (flat NCHW, `images` = N)
  * against masks [N, H, W], over every pixel not labelled `ignoreIndex`; and the calibration metrics again over the
  * pixels not labelled `background` either (`foreground`).
  */

@@ -54,7 +54,7 @@ export const TRAIN_CONFIG_SCHEMA = object({
   subset: described(optional(number({ integer: true, min: 2 })), 'train on a class-stratified subset of N training samples (before the validation split)'),
   testSubset: described(optional(number({ integer: true, min: 1 })), 'evaluate on a class-stratified subset of N test samples'),
   validation: optional(number({ min: 0, exclusiveMin: true }), 0.1, 'validation split held out of train: a fraction in (0, 1) or a count'),
-  model: optional(string(), 'mlp', 'mlp, lenet, cifar-resnet-D (D = 6n+2; resnet20/32/44/56/110 as aliases), resnet18 (CIFAR), resnet50/101/152 (bottleneck, torchvision), preact-resnet18, densenet121, wrn-28-10, vgg16, text-cnn'),
+  model: optional(string(), 'mlp', 'mlp, lenet, cifar-resnet-D (D = 6n+2; resnet20/32/44/56/110 as aliases), resnet18 (CIFAR), resnet50/101/152 (bottleneck, torchvision), preact-resnet18, densenet121, wrn-28-10, vgg16, text-cnn, seg-net (segmentation datasets)'),
   /** Checked against the model's option schema (nn/models/zoo.ts MODEL_OPTIONS); input shape and class count come from the dataset. */
   modelOptions: optional(options(), {}, 'model options (e.g. hidden=256,256 or hidden=[256] for mlp, width=8 for resnets, stem=cifar|imagenet, dropout=0.3)'),
   loss: optional(string(), 'ce', `primary loss: ${lossNamesOf(['primary', 'combined'])}`),

@@ -44,6 +44,7 @@ test('segmentationMetrics: pixel ECE with and without background, ignore label e
   assert.ok(Math.abs(m.pixel_accuracy - 2 / 3) < 1e-12);
   assert.ok(Math.abs(m.ece - ece) < 1e-12, `${m.ece} vs ${ece}`);
   assert.equal(m.miou, 0.5);
+  assert.ok(Math.abs(m.mean_confidence - (c0 + c1 + c3) / 3) < 1e-12);
   // without background: pixels 1 and 3 only
   const eceFg = (Math.abs(0 - c1) + Math.abs(1 - c3)) / 2;
   assert.equal(m.foreground.pixels, 2);

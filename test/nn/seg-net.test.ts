@@ -11,12 +11,12 @@ it('seg-net declares conv / BN / conv-transpose / 1×1 head parameters with PyTo
   assert.deepEqual(m.params.map((d) => [d.path, d.shape]), [
     ['enc1.weight', [2, 1, 3, 3]], ['enc1_bn.weight', [2]], ['enc1_bn.bias', [2]],
     ['enc2.weight', [4, 2, 3, 3]], ['enc2_bn.weight', [4]], ['enc2_bn.bias', [4]],
-    ['middle.weight', [4, 4, 3, 3]], ['middle_bn.weight', [4]], ['middle_bn.bias', [4]], ['context.weight', [4, 4, 1, 1]], ['context.bias', [4]],
-    ['dec1.weight', [4, 2, 2, 2]], ['dec1_bn.weight', [2]], ['dec1_bn.bias', [2]],
-    ['dec2.weight', [2, 2, 2, 2]], ['dec2_bn.weight', [2]], ['dec2_bn.bias', [2]],
+    ['middle.weight', [4, 4, 3, 3]], ['middle_bn.weight', [4]], ['middle_bn.bias', [4]], ['context.weight', [4, 16]], ['context.bias', [4]],
+    ['dec1.weight', [4, 4, 2, 2]], ['dec1_bn.weight', [4]], ['dec1_bn.bias', [4]],
+    ['dec2.weight', [4, 2, 2, 2]], ['dec2_bn.weight', [2]], ['dec2_bn.bias', [2]],
     ['head.weight', [3, 2, 1, 1]], ['head.bias', [3]],
   ]);
-  assert.equal(parameterCount(m), 18 + 4 + 72 + 8 + 144 + 8 + 16 + 4 + 32 + 4 + 16 + 4 + 6 + 3);
+  assert.equal(parameterCount(m), 18 + 4 + 72 + 8 + 144 + 8 + 64 + 4 + 64 + 8 + 32 + 4 + 6 + 3);
   assert.deepEqual(m.outputSpatial, [8, 8]);
   assert.equal(outputSize(m), 3 * 64);
   assert.deepEqual(createModel({ kind: 'seg-net', width: 2, inputShape: [1, 8, 8], numClasses: 3 }).config, m.config);
@@ -38,7 +38,7 @@ it('seg-net maps [B, 1, H, W] to finite logits [B, C, H, W] on ORT, equal to the
   step.dispose();
 });
 
-it('seg-net (training mode, max-pool, conv-transpose, context branch) gradients of the dense CE with ignore match central differences', () => {
+it('seg-net (training mode, max-pool, conv-transpose, context vector, skips) gradients of the dense CE with ignore match central differences', () => {
   const model = segNet({ inputShape: [1, 4, 4], numClasses: 3, width: 2 });
   const state = initModel(model, 7);
   const rng = new Random(8);

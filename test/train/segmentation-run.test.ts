@@ -15,12 +15,12 @@ test('calib train --dataset mnist-seg --model seg-net --loss mbls: a run directo
   const r = await run(args);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /test \(60 images, \d+ labelled pixels; 255 ignored\): pixel accuracy [\d.]+%  mIoU [\d.]+%/);
-  assert.match(r.stdout, /without background: ECE [\d.]+%/);
+  assert.match(r.stdout, /without background: accuracy [\d.]+%  confidence [\d.]+%  ECE [\d.]+%/);
   const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Record<string, any>;
   assert.equal(summary['task'], 'segmentation');
   assert.deepEqual(summary['data'], { train: 200, validation: 40, test: 60, logit_images: 60 });
   const t = summary['test'];
-  for (const k of ['pixel_accuracy', 'miou', 'ece', 'adaece', 'classwise_ece', 'nll']) assert.ok(Number.isFinite(t[k]), k);
+  for (const k of ['pixel_accuracy', 'mean_confidence', 'miou', 'ece', 'adaece', 'classwise_ece', 'nll']) assert.ok(Number.isFinite(t[k]), k);
   assert.ok(t.foreground.pixels > 0 && t.foreground.pixels < t.pixels);
   const logits = await readNpy(join(out, 'test-logits.npy'));
   const labels = await readNpy(join(out, 'test-labels.npy'));
