@@ -98,4 +98,4 @@ export {
   type WeightedTopLabelMetrics,
   type WeightedOptions,
 } from './weighted-evaluate.js';
-export { meanIoU, pixelRows, segmentationMetrics, type PixelCalibration, type SegmentationMetrics, type SegmentationMetricsOptions } from './segmentation.js';
+export { meanIoU, pixelRows, segmentationMetrics, selectRows, type PixelCalibration, type SegmentationMetrics, type SegmentationMetricsOptions } from './segmentation.js';

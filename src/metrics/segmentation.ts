@@ -43,6 +43,23 @@ export function pixelRows(
   return { predictions: matrix(m, classes, data), labels: y };
 }
 
+/** The rows of predictions [M, C] whose label passes `keep`, with their labels (e.g. ignored pixels dropped). */
+export function selectRows<T extends Matrix>(predictions: T, labels: Int32Array, keep: (label: number) => boolean): { predictions: Matrix<Float32Array | Float64Array>; labels: Int32Array } {
+  const { rows, cols, data } = predictions;
+  if (labels.length !== rows) invalidArgument('labels', `${rows} labels (one per row)`, String(labels.length));
+  let m = 0;
+  for (let i = 0; i < rows; i++) if (keep(labels[i]!)) m++;
+  const out = data instanceof Float64Array ? new Float64Array(m * cols) : new Float32Array(m * cols);
+  const y = new Int32Array(m);
+  let r = 0;
+  for (let i = 0; i < rows; i++) {
+    if (!keep(labels[i]!)) continue;
+    out.set(data.subarray(i * cols, (i + 1) * cols), r * cols);
+    y[r++] = labels[i]!;
+  }
+  return { predictions: matrix(m, cols, out), labels: y };
+}
+
 /**
  * Intersection over union per class from predictions [M, C] (argmax, first index on ties) and labels [M]:
  * IoU_k = |{ŷ = k} ∩ {y = k}| / |{ŷ = k} ∪ {y = k}|; mIoU = their mean over the classes whose union is non-empty

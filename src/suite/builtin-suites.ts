@@ -13,7 +13,8 @@
  * `machine` trains on all 7,000 training images for 60 epochs; `paper` uses LeNet with weight decay 5e-4 as in the
  * papers' recipes (epoch chosen by validation accuracy).
  *
- * The five paper suites (`maronas`, `thulasidasan`, `mbls`, `acls`, `karandikar`) live in papers/, one file each.
+ * The five paper suites (`maronas`, `thulasidasan`, `mbls`, `acls`, `karandikar`) live in papers/, one file each, and
+ * `mbls-segmentation` (MbLS Table 5 on mnist-seg pixels, papers/mbls-segmentation.ts).
  *
  * `demo-margin` — a sweep: MbLS margin m ∈ {0, 2, 4, 6, 8, 10} against CE, two seeds, m chosen on validation NLL.
  */
@@ -21,6 +22,7 @@ import { ACLS_SUITE } from './papers/acls.js';
 import { KARANDIKAR_SUITE } from './papers/karandikar.js';
 import { MARONAS_SUITE } from './papers/maronas.js';
 import { MBLS_SUITE } from './papers/mbls.js';
+import { MBLS_SEGMENTATION_SUITE } from './papers/mbls-segmentation.js';
 import { THULASIDASAN_SUITE } from './papers/thulasidasan.js';
 import type { SuiteScale } from './suite-schema.js';
 
@@ -84,6 +86,7 @@ export const BUILTIN_SUITES: Readonly<Record<string, { readonly summary: string;
   maronas: MARONAS_SUITE,
   thulasidasan: THULASIDASAN_SUITE,
   mbls: MBLS_SUITE,
+  'mbls-segmentation': MBLS_SEGMENTATION_SUITE,
   acls: ACLS_SUITE,
   karandikar: KARANDIKAR_SUITE,
 };

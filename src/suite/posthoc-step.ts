@@ -7,8 +7,15 @@
  *     calibrators: { "<kind>": { calibrator: <toJSON()>, test: {…metrics of the calibrated probabilities} } } }
  *
  * (the same numbers `calib fit` + `calib apply` + `calib eval` give on the run directory's files).
+ *
+ * Segmentation runs (summary.json `"task": "segmentation"`, train/segmentation-run.ts): the logits files are dense
+ * [n, C, H, W] and are read as pixel rows; pixels labelled `ignore_index` are dropped everywhere (fit, metrics,
+ * figures, verdicts), as `calib eval --ignore-index` does, and `foreground` repeats the test metrics (before and
+ * after each calibrator) without the background pixels (MbLS Table 5's "w/o background" columns).
  */
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { readNpy } from '../io/npy.js';
+import { invalidArgument } from '../util/errors.js';
 import { readLabelsFile, readMatrixFile } from '../io/read-predictions.js';
 import { evaluate } from '../metrics/evaluate.js';
 import type { BinConvention } from '../metrics/binning.js';
@@ -16,7 +23,9 @@ import { CalibrationFitError } from '../posthoc/fit-error.js';
 import { fitCalibrator } from '../posthoc/registry.js';
 import type { CalibratorKind } from '../posthoc/calibrators.js';
 import { metricsJson } from '../report/metrics-json.js';
-import { runPaths, writeJson } from '../train/run-directory.js';
+import { readJson, runPaths, writeJson } from '../train/run-directory.js';
+import { pixelRows, selectRows } from '../metrics/segmentation.js';
+import { pathExists } from '../util/path-exists.js';
 import type { Matrix } from '../util/matrix.js';
 import { POSTHOC_FILE } from './suite-directory.js';
 
@@ -32,17 +41,42 @@ export interface PosthocResult {
    * done; the report shows n/a for these and lists the reasons.
    */
   readonly failures?: Record<string, string>;
+  /** Segmentation runs: the test metrics without background pixels, before (`test`) and after each calibrator. */
+  readonly foreground?: { readonly test: Record<string, unknown>; readonly calibrators: Record<string, Record<string, unknown>> };
+}
+
+/** The pixel labels of a segmentation run (from its summary.json), or null for a classifier run. */
+export async function segmentationLabels(dir: string): Promise<{ readonly ignoreIndex: number; readonly background: number } | null> {
+  const p = runPaths(dir);
+  if (!(await pathExists(p.summary))) return null;
+  const s = (await readJson(p.summary, `${dir}/summary.json`)) as Record<string, unknown>;
+  if (s['task'] !== 'segmentation') return null;
+  const test = s['test'] as Record<string, unknown> | undefined;
+  return { ignoreIndex: Number(s['ignore_index']), background: Number(test?.['background'] ?? 0) };
 }
 
 /** The validation and test logits and labels of a finished run. */
 export async function readRunPredictions(dir: string): Promise<{ val: Matrix; valLabels: Int32Array; test: Matrix; testLabels: Int32Array }> {
   const p = runPaths(dir);
-  return {
-    val: await readMatrixFile(p.valLogits, 'val-logits.npy'),
-    valLabels: await readLabelsFile(p.valLabels, 'val-labels.npy'),
-    test: await readMatrixFile(p.testLogits, 'test-logits.npy'),
-    testLabels: await readLabelsFile(p.testLabels, 'test-labels.npy'),
+  const seg = await segmentationLabels(dir);
+  if (seg === null) {
+    return {
+      val: await readMatrixFile(p.valLogits, 'val-logits.npy'),
+      valLabels: await readLabelsFile(p.valLabels, 'val-labels.npy'),
+      test: await readMatrixFile(p.testLogits, 'test-logits.npy'),
+      testLabels: await readLabelsFile(p.testLabels, 'test-labels.npy'),
+    };
+  }
+  const keep = (y: number): boolean => y !== seg.ignoreIndex;
+  const pixels = async (logitsPath: string, labelsPath: string): Promise<{ predictions: Matrix; labels: Int32Array }> => {
+    const z = await readNpy(logitsPath, basename(logitsPath));
+    const y = await readNpy(labelsPath, basename(labelsPath));
+    if (!(z.data instanceof Float32Array || z.data instanceof Float64Array) || z.shape.length < 3) invalidArgument(logitsPath, 'dense float logits (N, C, H, W)', `${z.dtype} (${z.shape.join(', ')})`);
+    return pixelRows(z.data, Int32Array.from(y.data as ArrayLike<number>), z.shape[0]!, z.shape[1]!, keep);
   };
+  const val = await pixels(p.valLogits, p.valLabels);
+  const test = await pixels(p.testLogits, p.testLabels);
+  return { val: val.predictions, valLabels: val.labels, test: test.predictions, testLabels: test.labels };
 }
 
 /** Fit `calibrators` on run `dir`'s validation split, evaluate on its test split, write posthoc.json. */
@@ -60,6 +94,7 @@ export async function runPosthoc(dir: string, calibrators: readonly CalibratorKi
     calibrators: {},
   };
   const failures: Record<string, string> = {};
+  const fitted = new Map<string, ReturnType<typeof fitCalibrator>>();
   for (const kind of calibrators) {
     let c;
     try {
@@ -69,9 +104,21 @@ export async function runPosthoc(dir: string, calibrators: readonly CalibratorKi
       failures[kind] = error.message;
       continue;
     }
+    fitted.set(kind, c);
     out.calibrators[kind] = { calibrator: c.toJSON() as unknown as Record<string, unknown>, test: json(c.apply({ logits: test }), testLabels, 'probabilities') };
   }
-  const result = Object.keys(failures).length ? { ...out, failures } : out;
+  const seg = await segmentationLabels(dir);
+  let foreground: PosthocResult['foreground'];
+  if (seg !== null) {
+    const fg = selectRows(test, testLabels, (y) => y !== seg.background);
+    if (fg.labels.length > 0) {
+      const after: Record<string, Record<string, unknown>> = {};
+      for (const [kind, c] of fitted) after[kind] = json(c.apply({ logits: fg.predictions }), fg.labels, 'probabilities');
+      foreground = { test: json(fg.predictions, fg.labels, 'logits'), calibrators: after };
+    }
+  }
+  const withForeground = foreground ? { ...out, foreground } : out;
+  const result = Object.keys(failures).length ? { ...withForeground, failures } : withForeground;
   await writeJson(join(dir, POSTHOC_FILE), result);
   return result;
 }

@@ -111,3 +111,10 @@ export function trainMetric(r: RunResult, metric: string): number {
   const v = (r.summary['train'] as Record<string, unknown> | undefined)?.[metric];
   return typeof v === 'number' ? v : Number.NaN;
 }
+
+/** A test metric of a segmentation run without background pixels (posthoc.json's `foreground`); NaN otherwise. */
+export function foregroundMetric(r: RunResult, metric: string, after?: string): number {
+  const f = r.posthoc.foreground;
+  const v = (after === undefined ? f?.test : f?.calibrators[after])?.[metric];
+  return typeof v === 'number' ? v : Number.NaN;
+}

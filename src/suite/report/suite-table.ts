@@ -4,15 +4,18 @@
  * marked (highest accuracy, lowest everything else; the temperature has no best).
  */
 import { mean, spreadOf } from './statistics.js';
-import { testMetric, trainMetric, type MethodResults, type SuiteResults } from './suite-results.js';
+import { foregroundMetric, testMetric, trainMetric, type MethodResults, type SuiteResults } from './suite-results.js';
 
 export interface TableColumn {
   readonly key: string;
   readonly label: string;
   readonly metric: string;
   readonly after?: string;
-  /** 'train': the metric of the training split (runs with `evaluateTrain`), not of the test split. */
-  readonly split?: 'train';
+  /**
+   * 'train': the metric of the training split (runs with `evaluateTrain`), not of the test split; 'foreground': the
+   * test pixels without background (segmentation runs).
+   */
+  readonly split?: 'train' | 'foreground';
   readonly percent: boolean;
   readonly better?: 'higher' | 'lower';
 }
@@ -40,9 +43,10 @@ export function calibratorShort(kind: string): string {
 
 /**
  * The columns for a suite with post-hoc calibrators `posthoc`; `withTrain` adds the training split's accuracy and
- * ECE (train-vs-test calibration, Karandikar et al. 2021 Table 3).
+ * ECE (train-vs-test calibration, Karandikar et al. 2021 Table 3); `withForeground` (segmentation suites) the test
+ * pixels' accuracy, ECE and mean confidence without background, and the ECE after each calibrator (MbLS Table 5).
  */
-export function tableColumns(posthoc: readonly string[], withTrain = false): TableColumn[] {
+export function tableColumns(posthoc: readonly string[], withTrain = false, withForeground = false): TableColumn[] {
   const cols: TableColumn[] = [
     { key: 'accuracy', label: 'Acc. (%)', metric: 'accuracy', percent: true, better: 'higher' },
     { key: 'ece', label: 'ECE (%)', metric: 'ece', percent: true, better: 'lower' },
@@ -57,6 +61,12 @@ export function tableColumns(posthoc: readonly string[], withTrain = false): Tab
   if (withTrain) {
     cols.push({ key: 'train:accuracy', label: 'Train acc. (%)', metric: 'accuracy', split: 'train', percent: true, better: 'higher' });
     cols.push({ key: 'train:ece', label: 'Train ECE (%)', metric: 'ece', split: 'train', percent: true, better: 'lower' });
+  }
+  if (withForeground) {
+    cols.push({ key: 'fg:accuracy', label: 'Acc. w/o bg (%)', metric: 'accuracy', split: 'foreground', percent: true, better: 'higher' });
+    cols.push({ key: 'fg:ece', label: 'ECE w/o bg (%)', metric: 'ece', split: 'foreground', percent: true, better: 'lower' });
+    cols.push({ key: 'fg:mean_confidence', label: 'Mean conf. w/o bg (%)', metric: 'mean_confidence', split: 'foreground', percent: true });
+    for (const kind of posthoc) cols.push({ key: `fg:ece@${kind}`, label: `ECE w/o bg after ${calibratorShort(kind)} (%)`, metric: 'ece', after: kind, split: 'foreground', percent: true, better: 'lower' });
   }
   if (posthoc.includes('temperature')) cols.push({ key: 'T', label: 'T', metric: 'temperature', after: 'temperature', percent: false });
   return cols;
@@ -77,13 +87,13 @@ export function formatMeanStd(m: number, s: number, percent: boolean): string {
 
 /** One table per "dataset · model" group. */
 export function suiteTables(results: SuiteResults): SuiteTable[] {
-  const columns = tableColumns(results.record.suite.posthoc, results.runs.some((r) => r.summary['train'] !== undefined));
+  const columns = tableColumns(results.record.suite.posthoc, results.runs.some((r) => r.summary['train'] !== undefined), results.runs.some((r) => r.posthoc.foreground !== undefined));
   const groups = [...new Set(results.methods.map((m) => m.group))];
   return groups.map((group) => {
     const methods = results.methods.filter((m) => m.group === group);
     const values = methods.map((m) =>
       columns.map((c) => {
-        const v = m.runs.map((r) => (c.metric === 'temperature' ? fittedTemperature(r) : c.split === 'train' ? trainMetric(r, c.metric) : testMetric(r, c.metric, c.after)));
+        const v = m.runs.map((r) => (c.metric === 'temperature' ? fittedTemperature(r) : c.split === 'train' ? trainMetric(r, c.metric) : c.split === 'foreground' ? foregroundMetric(r, c.metric, c.after) : testMetric(r, c.metric, c.after)));
         return { mean: mean(v), spread: spreadOf(v, results.record.suite.spread) };
       }),
     );

@@ -73,7 +73,9 @@ function posthocFailures(results: SuiteResults): string[] {
 
 /** The sentence explaining the training-split columns, when the table has them. */
 function trainNote(t: SuiteTable): string {
-  return t.columns.some((c) => c.split === 'train') ? ' Train columns: the training split (no augmentation) with the same weights.' : '';
+  const train = t.columns.some((c) => c.split === 'train') ? ' Train columns: the training split (no augmentation) with the same weights.' : '';
+  const fg = t.columns.some((c) => c.split === 'foreground') ? ' Segmentation: metrics over the labelled pixels of the test images whose logits the run kept (ignore label excluded); "w/o bg" columns also exclude the background pixels.' : '';
+  return train + fg;
 }
 
 function fmtNum(v: Verdict, x: number): string {

@@ -1,0 +1,43 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BUILTIN_SUITES } from '../../src/suite/builtin-suites.js';
+import { expandSuite } from '../../src/suite/expand-suite.js';
+import { parseSuite } from '../../src/suite/suite-schema.js';
+import { tempDir } from '../io/temp-dir.js';
+import { run } from '../cli/capture.js';
+
+const dir = tempDir('seg-suite');
+const json = (path: string): Record<string, any> => JSON.parse(readFileSync(path, 'utf8')) as Record<string, any>;
+
+test('mbls-segmentation: five methods × three seeds of seg-net on mnist-seg at every scale', () => {
+  const suite = parseSuite(structuredClone(BUILTIN_SUITES['mbls-segmentation']!.suite), 'mbls-segmentation');
+  for (const scale of ['quick', 'machine', 'paper'] as const) {
+    const runs = expandSuite(suite, scale);
+    assert.equal(runs.length, 15);
+    assert.ok(runs.every((r) => r.config.dataset === 'mnist-seg' && r.config.model === 'seg-net'));
+  }
+  const mbls = expandSuite(suite, 'machine').find((r) => r.id === 'mbls-seed0')!;
+  assert.deepEqual(mbls.config.lossOptions, { margin: 10 });
+});
+
+test('the quick scale of mbls-segmentation runs (one seed here): pixel post-hoc with the ignore label dropped, w/o-background columns in the report', async () => {
+  const suite = { ...structuredClone(BUILTIN_SUITES['mbls-segmentation']!.suite), seeds: [0], methods: [{ name: 'ce', label: 'CE', loss: 'ce' }, { name: 'mbls', label: 'MbLS m=10', loss: 'mbls', lossOptions: { margin: 10 } }], compare: ['mbls < ce on ece'] };
+  const file = join(dir, 'seg.json');
+  writeFileSync(file, JSON.stringify(suite));
+  const out = join(dir, 'out');
+  const r = await run(['suite', 'run', file, '--scale', 'quick', '--out', out, '--jobs', '2', '--threads', '2', '--progress', 'none']);
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  const runDir = join(out, 'runs', 'ce-seed0');
+  const posthoc = json(join(runDir, 'posthoc.json'));
+  const summary = json(join(runDir, 'summary.json'));
+  // every quick test image's logits are kept (60 ≤ 300), so the post-hoc test metrics are summary.json's pixel metrics
+  assert.ok(Math.abs(posthoc['test']['ece'] - summary['test']['ece']) < 1e-12);
+  assert.ok(Math.abs(posthoc['foreground']['test']['ece'] - summary['test']['foreground']['ece']) < 1e-12);
+  assert.ok(Number.isFinite(posthoc['foreground']['calibrators']['temperature']['ece']));
+  const md = readFileSync(join(out, 'report.md'), 'utf8');
+  assert.match(md, /ECE w\/o bg \(%\)/);
+  assert.match(md, /ECE w\/o bg after TS \(%\)/);
+  assert.match(md, /"w\/o bg" columns also exclude the background pixels/);
+});
