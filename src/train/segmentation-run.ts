@@ -195,6 +195,7 @@ async function runSegmentation(
     const t0 = performance.now();
     let lossSum = 0;
     let rows = 0;
+    const termSums: Record<string, number> = {};
     let batchIndex = 0;
     let lastLr = 0;
     for (const position of batchPositions(n, { batchSize: config.batch, seed: config.seed, start: { epoch, batch: 0 }, endEpoch: epoch + 1 })) {
@@ -211,6 +212,7 @@ async function runSegmentation(
       trainSeconds += (performance.now() - s0) / 1000;
       if (!Number.isFinite(r.loss)) invalidArgument('training', 'a finite loss', `${r.loss} at epoch ${epoch + 1}, update ${state.step}`);
       lossSum += r.loss * b;
+      for (const [k, v] of Object.entries(r.terms)) termSums[k] = (termSums[k] ?? 0) + v * b;
       rows += b;
       samples += b;
       batchIndex++;
@@ -225,7 +227,7 @@ async function runSegmentation(
       steps: state.step,
       lr: lastLr,
       train_loss: lossSum / rows,
-      train_terms: {},
+      train_terms: Object.fromEntries(Object.entries(termSums).map(([k, v]) => [k, v / rows])),
       val_accuracy: val.pixel_accuracy,
       val_nll: val.nll,
       val_ece: val.ece,

@@ -28,6 +28,8 @@ test('calib train --dataset mnist-seg --model seg-net --loss mbls: a run directo
   assert.deepEqual(labels.shape, [60, 28, 28]);
   const log = (await readFile(join(out, 'log.jsonl'), 'utf8')).trim().split('\n');
   assert.equal(log.length, 2);
+  const record = JSON.parse(log[1]!) as { train_terms: Record<string, number>; val_accuracy: number };
+  assert.deepEqual(Object.keys(record.train_terms).sort(), ['ce', 'margin']);
   // every test image's logits were written, so calib eval on the pixel rows gives summary.json's numbers
   const e = await run(['eval', '--logits', join(out, 'test-logits.npy'), '--labels', join(out, 'test-labels.npy'), '--ignore-index', '255', '--json']);
   assert.equal(e.code, 0, e.stderr);
