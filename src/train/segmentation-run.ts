@@ -14,8 +14,8 @@
  *            validation / test images ({val,test}-{logits,labels}.npy; `calib eval --ignore-index 255` reads them),
  *            model.onnx
  *
- * Not supported here (refused): mixup, secondary terms, interleaving, OOD evaluation, replicas, resume (no
- * checkpoints are written; a run of this path is minutes long).
+ * Not supported here (refused): mixup, secondary terms, interleaving, OOD evaluation, replicas, stateful losses
+ * (CRL), resume (no checkpoints are written; a run of this path is minutes long).
  */
 import { batchPositions, batchesPerEpoch } from '../data/batching.js';
 import { loadDataset, type DatasetName } from '../data/load-dataset.js';
@@ -39,7 +39,7 @@ import { appendRecord, type EpochRecord, writeLog } from './train-log.js';
 import { createTrainState, type TrainState } from './train-state.js';
 import { SPLIT_SEED } from './trainer-data.js';
 import { createRunModel } from './trainer-model.js';
-import { objectiveLossFn } from './trainer-objective.js';
+import { objectiveLossFn, primaryHostState } from './trainer-objective.js';
 
 /** Images whose dense logits are written per split (val, test): 300 × 11 × 28 × 28 float32 ≈ 10 MB. */
 export const SEGMENTATION_LOGIT_IMAGES = 300;
@@ -99,6 +99,7 @@ function checkSupported(c: TrainConfig): void {
   if (c.replicas > 1) refuse('replicas', 'one replica');
   if (c.epochLogits) refuse('epochLogits', 'final logits only');
   if (c.evaluateTrain) refuse('evaluateTrain', 'validation and test only');
+  if (primaryHostState(c) !== null) refuse('loss', 'no per-sample host state such as CRL\'s history on pixels');
 }
 
 /** Take `size` (fraction < 1 or count) of `d`'s images at random (seed SPLIT_SEED): the taken part and the rest. */

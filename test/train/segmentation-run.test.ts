@@ -43,6 +43,9 @@ test('segmentation runs refuse what they do not implement and classifier models'
   const mixup = await run([...base, '--model', 'seg-net', '--mixup', '0.2', '--out', join(dir, 'x1')]);
   assert.equal(mixup.code, 2);
   assert.match(mixup.stderr, /config\.mixup: expected its default for a segmentation dataset/);
+  const crl = await run([...base, '--model', 'seg-net', '--loss', 'crl', '--out', join(dir, 'x3')]);
+  assert.equal(crl.code, 2);
+  assert.match(crl.stderr, /config\.loss: expected its default for a segmentation dataset \(no per-sample host state/);
   const lenet = await run([...base, '--model', 'lenet', '--out', join(dir, 'x2')]);
   assert.equal(lenet.code, 2);
   assert.match(lenet.stderr, /config\.model: expected a dense model/);
