@@ -3,9 +3,9 @@
  *   report.md            Markdown with the figures as SVG files in report-figures/
  *   report.html          one self-contained page (inline SVG, inline CSS, no scripts, nothing fetched)
  *   report.json          the data behind it: every run's settings and metrics (under `calib eval --json` keys),
- *                        the table, the sweeps' chosen values, the verdicts
+ *                        the table, the sweeps' chosen values, the verdicts, the regulariser histogram's counts
  * Sections: what the suite found (generated from the numbers), the table per dataset · model, the comparisons'
- * verdicts, reliability diagrams, sweeps, training curves, OOD.
+ * verdicts, reliability diagrams, sweeps, training curves, OOD, the per-sample regulariser histogram.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { atomicWriteFile } from '../../util/atomic-write.js';
 import { invalidArgument } from '../../util/errors.js';
 import { mean, spreadName } from './statistics.js';
 import { suiteFigures, type ReportFigure } from './suite-figures.js';
+import { regulariserHistograms } from './regulariser-histogram.js';
 import { readSuiteResults, testMetric, type SuiteResults } from './suite-results.js';
 import { calibratorShort, fittedTemperature, suiteTables, type SuiteTable } from './suite-table.js';
 import { ensembleHtml, ensembleMarkdown, ensembleRows, type EnsembleRow } from './ensemble-table.js';
@@ -27,6 +28,9 @@ export interface WrittenReport {
   /** One-paragraph summary (the findings), for the terminal. */
   readonly summary: string;
 }
+
+/** The report's figure sections, in order, with their headings. */
+const FIGURE_SECTIONS: readonly [ReportFigure['section'], string][] = [['reliability', 'Reliability diagrams'], ['sweeps', 'Hyper-parameter sweeps'], ['epochs', 'Training curves'], ['density', 'Accuracy–confidence density per epoch'], ['ood', 'Out-of-distribution detection'], ['regulariser', 'Per-sample regulariser']];
 
 const pct = (v: number, d = 2): string => (Number.isFinite(v) ? `${(v * 100).toFixed(d)}%` : 'n/a');
 
@@ -123,7 +127,7 @@ function renderMarkdown(results: SuiteResults, tables: readonly SuiteTable[], ve
     for (const v of verdicts) lines.push(`| ${escapeMarkdown(v.comparison.text)} | **${v.outcome}** | ${verdictText(v)} | ${escapeMarkdown(v.method)}${v.n ? `, n = ${v.n}` : ''} |`);
     lines.push('');
   }
-  const sections: [ReportFigure['section'], string][] = [['reliability', 'Reliability diagrams'], ['sweeps', 'Hyper-parameter sweeps'], ['epochs', 'Training curves'], ['density', 'Accuracy–confidence density per epoch'], ['ood', 'Out-of-distribution detection']];
+  const sections = FIGURE_SECTIONS;
   for (const [section, title] of sections) {
     const fs = figures.filter((f) => f.section === section);
     if (!fs.length) continue;
@@ -171,7 +175,7 @@ function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdic
     for (const v of verdicts) parts.push(`<tr class="verdict"><th scope="row">${h(v.comparison.text)}</th><td class="verdict-${v.outcome.replace(/ /g, '-')}">${h(v.outcome)}</td><td>${h(verdictText(v))}</td><td>${h(v.method)}${v.n ? `, n = ${v.n}` : ''}</td></tr>`);
     parts.push('</tbody></table>', '<p class="note">A claim "A &lt; B" holds when the whole 95% interval of metric(A) − metric(B) lies below 0, does not hold when it lies above 0, and is inconclusive otherwise. Several seeds: paired differences over seeds with a t-interval; one seed: paired bootstrap over test samples.</p>');
   }
-  const sections: [ReportFigure['section'], string][] = [['reliability', 'Reliability diagrams'], ['sweeps', 'Hyper-parameter sweeps'], ['epochs', 'Training curves'], ['density', 'Accuracy–confidence density per epoch'], ['ood', 'Out-of-distribution detection']];
+  const sections = FIGURE_SECTIONS;
   for (const [section, title] of sections) {
     const fs = figures.filter((f) => f.section === section);
     if (!fs.length) continue;
@@ -232,7 +236,8 @@ export async function writeSuiteReport(dir: string): Promise<WrittenReport> {
   if (results.runs.length === 0) invalidArgument('DIR', 'a suite directory with at least one finished run', `none finished in ${dir}`);
   const tables = suiteTables(results);
   const verdicts = await suiteVerdicts(results);
-  const figures = await suiteFigures(results);
+  const regulariser = await regulariserHistograms(results);
+  const figures = await suiteFigures(results, regulariser);
   const found = findings(results, verdicts);
   const ensembles = await ensembleRows(results);
   const figDir = join(dir, 'report-figures');
@@ -243,6 +248,6 @@ export async function writeSuiteReport(dir: string): Promise<WrittenReport> {
   const json = join(dir, 'report.json');
   await atomicWriteFile(md, renderMarkdown(results, tables, verdicts, figures, found, ensembles) + '\n');
   await atomicWriteFile(html, renderHtml(results, tables, verdicts, figures, found, ensembles));
-  await atomicWriteFile(json, `${JSON.stringify({ ...renderJson(results, tables, verdicts, found), ensembles }, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n`);
+  await atomicWriteFile(json, `${JSON.stringify({ ...renderJson(results, tables, verdicts, found), ensembles, regulariser_histogram: regulariser }, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n`);
   return { paths: [md, html, json], summary: found.map((f) => `  ${f}`).join('\n') };
 }
