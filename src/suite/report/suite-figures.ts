@@ -146,13 +146,13 @@ export async function suiteFigures(results: SuiteResults, regulariser?: Regulari
     const inGroup = histograms?.methods.filter((h) => h.group === group) ?? [];
     if (histograms && inGroup.length) {
       const h = histograms;
-      const what = h.quantity === 'regulariser' ? `the ${h.loss} regulariser` : h.quantity === 'loss' ? `the ${h.loss} loss` : `the ${h.loss} term '${h.quantity}'`;
+      const what = h.quantity === 'regulariser' ? `${h.loss} regulariser` : h.quantity === 'loss' ? `${h.loss} loss` : `${h.loss} term '${h.quantity}'`;
       const opts = Object.entries(h.options).map(([k, v]) => `${k}=${String(v)}`).join(', ');
       figures.push({
         name: `regulariser-histogram${suffix}`,
         section: 'regulariser',
-        caption: `${group}: per-sample ${what}${opts ? ` (${opts})` : ''} on each method's test logits, pooled over seeds: % of samples per bin (${h.bins} bins over [${fmtValue(h.min)}, ${fmtValue(h.max)}], values outside counted in the end bins; ACLS paper Fig. 3). In the legend: the share of samples where it is exactly 0 (inactive).`,
-        svg: regulariserHistogramSvg(h, inGroup, `${what} per sample — ${group}`),
+        caption: `${group}: the ${what}${opts ? ` (${opts})` : ''} per sample, evaluated on each method's test logits, pooled over seeds: % of samples per bin (${h.bins} bins over [${fmtValue(h.min)}, ${fmtValue(h.max)}], values outside counted in the end bins; ACLS paper Fig. 3). In the legend: the share of samples where it is exactly 0 (inactive).`,
+        svg: regulariserHistogramSvg(h, inGroup, `Per-sample ${what} (test) — ${group}`),
       });
     }
   }
