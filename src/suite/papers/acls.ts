@@ -1,6 +1,6 @@
 /**
  * ACLS (Park et al., ICCV 2023, "ACLS: Adaptive and Conditional Label Smoothing"): CE (and CE + TS), MMCE, ECP, LS,
- * FL, FLSD-53, MDCA, CPC, CRL, MbLS and ACLS, with the AR-only / CR-only ablations and the λ grid, and the MC-dropout
+ * FL, FLSD-53, MDCA, CPC, CRL, MbLS and ACLS, with the AR-only / CR-only ablations, the λ grid and ECE against the margin M (supplement Fig. A), and the MC-dropout
  * (p = 0.3, 10 passes; train/run-predictor.ts) and CutMix (α = 1, Yun et al. 2019; augment/cutmix.ts) baselines.
  * CutMix pastes boxes into the NCHW images on the host before the model sees them, so it applies at every scale (the
  * MLP of quick and machine flattens the cut images itself). Claim: ACLS has the lowest ECE; both of its parts are
@@ -38,8 +38,13 @@ export const ACLS_SUITE = {
       // Baselines: MC dropout (trained with dropout 0.3, evaluated by the mean softmax of 10 passes) and CutMix.
       { name: 'mc-dropout', label: 'MC dropout p=0.3, 10 passes', loss: 'ce', modelOptions: { dropout: 0.3 }, mcDropout: { passes: 10 } },
       { name: 'cutmix', label: 'CutMix α=1', loss: 'ce', mixup: 1, mixupKind: 'cutmix' },
+      // Supplement Fig. A: ECE against the margin M (ACLS with its default λ1, λ2; M chosen by validation NLL for the table).
+      { name: 'acls-margin', label: 'ACLS, M swept', loss: 'acls' },
     ],
-    sweeps: [{ key: 'lossOptions.lambda1', values: [0.1, 0.5, 1, 2], methods: ['acls'], label: 'λ1' }],
+    sweeps: [
+      { key: 'lossOptions.lambda1', values: [0.1, 0.5, 1, 2], methods: ['acls'], label: 'λ1' },
+      { key: 'lossOptions.margin', values: [2, 4, 6, 10, 15], methods: ['acls-margin'], label: 'margin M' },
+    ],
     seeds: [0, 1, 2],
     posthoc: ['temperature'],
     select: 'nll',
