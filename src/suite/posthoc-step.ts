@@ -4,9 +4,13 @@
  * keys of `calib eval --json`, in the run's posthoc.json:
  *
  *   { bins, convention, validation: {…metrics}, test: {…metrics},
- *     calibrators: { "<kind>": { calibrator: <toJSON()>, test: {…metrics of the calibrated probabilities} } } }
+ *     calibrators: { "<kind>": { calibrator: <toJSON()>, test: {…metrics of the calibrated probabilities},
+ *                                shift?: {…ood.json's shape, of the calibrated probabilities} } } }
  *
- * (the same numbers `calib fit` + `calib apply` + `calib eval` give on the run directory's files).
+ * (the same numbers `calib fit` + `calib apply` + `calib eval` give on the run directory's files). A run with
+ * shift logits (shift/, written with `ood`) gets each calibrator — still fitted on the clean validation split —
+ * applied to every OOD and corrupted set too, evaluated by the same `shiftReport` as ood.json (same bins, same
+ * seed), so raw (ood.json) and calibrated (`shift`) numbers read alike. Runs without shift/ get no `shift` key.
  */
 import { join } from 'node:path';
 import { readLabelsFile, readMatrixFile } from '../io/read-predictions.js';
@@ -17,6 +21,8 @@ import { fitCalibrator } from '../posthoc/registry.js';
 import type { CalibratorKind } from '../posthoc/calibrators.js';
 import { metricsJson } from '../report/metrics-json.js';
 import { runPaths, writeJson } from '../train/run-directory.js';
+import { readShiftLogits } from '../train/shift-logits.js';
+import { mapShiftSets, shiftReport, type ShiftReport } from '../train/shift-metrics.js';
 import type { Matrix } from '../util/matrix.js';
 import { POSTHOC_FILE } from './suite-directory.js';
 
@@ -25,7 +31,7 @@ export interface PosthocResult {
   readonly convention: BinConvention;
   readonly validation: Record<string, unknown>;
   readonly test: Record<string, unknown>;
-  readonly calibrators: Record<string, { readonly calibrator: Record<string, unknown>; readonly test: Record<string, unknown> }>;
+  readonly calibrators: Record<string, { readonly calibrator: Record<string, unknown>; readonly test: Record<string, unknown>; readonly shift?: ShiftReport }>;
   /**
    * Calibrators whose fit found no trustworthy result on this run's validation logits (a CalibrationFitError, e.g.
    * an ECE-fitted temperature at the end of its range on a collapsed model), with the reason. The run itself is
@@ -59,6 +65,7 @@ export async function runPosthoc(dir: string, calibrators: readonly CalibratorKi
     test: json(test, testLabels, 'logits'),
     calibrators: {},
   };
+  const shift = await readShiftLogits(dir);
   const failures: Record<string, string> = {};
   for (const kind of calibrators) {
     let c;
@@ -69,7 +76,11 @@ export async function runPosthoc(dir: string, calibrators: readonly CalibratorKi
       failures[kind] = error.message;
       continue;
     }
-    out.calibrators[kind] = { calibrator: c.toJSON() as unknown as Record<string, unknown>, test: json(c.apply({ logits: test }), testLabels, 'probabilities') };
+    out.calibrators[kind] = {
+      calibrator: c.toJSON() as unknown as Record<string, unknown>,
+      test: json(c.apply({ logits: test }), testLabels, 'probabilities'),
+      ...(shift ? { shift: shiftReport(mapShiftSets(shift.sets, 'probabilities', (m) => c.apply({ logits: m })), shift) } : {}),
+    };
   }
   const result = Object.keys(failures).length ? { ...out, failures } : out;
   await writeJson(join(dir, POSTHOC_FILE), result);

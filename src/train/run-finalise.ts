@@ -15,11 +15,12 @@ import { matrix } from '../util/matrix.js';
 import { Random } from '../util/random.js';
 import type { BestState } from './best-epoch.js';
 import { saveOnnx } from './export-onnx.js';
-import { defaultOodDataset, evaluateShift, type ShiftReport } from './ood-evaluation.js';
+import { defaultOodDataset, evaluateShiftSets, type ShiftReport } from './ood-evaluation.js';
 import { datasetInputs, type Weights } from './predict.js';
 import type { TrainProgress } from './progress.js';
 import { type RunPaths, writeJson } from './run-directory.js';
 import type { McDropoutRecord, RunPredictor } from './run-predictor.js';
+import { writeShiftLogits } from './shift-logits.js';
 import type { TrainConfig } from './train-config.js';
 import type { EpochRecord } from './train-log.js';
 import type { RunData } from './trainer-data.js';
@@ -97,7 +98,7 @@ export async function finalize(
   return summary;
 }
 
-/** OOD / shift evaluation of the best weights into ood.json (image datasets only). */
+/** OOD / shift evaluation of the best weights into ood.json, its sets' logits into shift/ (image datasets only). */
 export async function runOod(
   config: TrainConfig,
   paths: RunPaths,
@@ -128,13 +129,15 @@ export async function runOod(
     const pick = new Random(config.seed).permutation(datasetSize(test)).slice(0, config.oodSubset).sort();
     test = subset(data.test, pick);
   }
-  const report = evaluateShift((images) => predictor.logits(weights, images), data.train, test, {
+  const { report, sets } = evaluateShiftSets((images) => predictor.logits(weights, images), data.train, test, {
     ...(other ? { oodDataset: other } : {}),
     seed: config.seed,
     bins: config.bins,
     onProgress: (what) => progress.message(`ood: ${what}`),
   });
   const out = skipped ? { ...report, ood_dataset_skipped: skipped } : report;
+  // The logits behind ood.json (shift/), for post-hoc calibrators applied under shift (suite post-hoc step).
+  await writeShiftLogits(paths.dir, sets);
   await writeJson(paths.ood, JSON.parse(JSON.stringify(out, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v))));
   return report;
 }

@@ -146,7 +146,7 @@ function report(result: TrainResult, io: CliIO, stoppedBy: keyof typeof STOP_COD
   const t = s.test as Record<string, number>;
   const files = ['config.json', 'log.jsonl', 'checkpoint-last.ckpt', 'checkpoint-best.ckpt', 'val-logits.npy', 'val-labels.npy', 'test-logits.npy', 'test-labels.npy', 'model.onnx', 'summary.json'];
   if (s.train) files.push('train-logits.npy', 'train-labels.npy');
-  if (result.ood) files.push('ood.json');
+  if (result.ood) files.push('ood.json', 'shift/');
   const lines = [
     `best epoch ${s.best_epoch}/${s.epochs} by validation ${s.select}; ${Math.round(s.samples_per_s)} samples/s over ${s.train_time_s.toFixed(1)} s of training`,
     `test (${s.data.test} samples${s.mc_dropout ? `, MC dropout ${s.mc_dropout.passes} passes at p = ${s.mc_dropout.rate}` : ''}): accuracy ${percent(t['accuracy']!)}%  NLL ${t['nll']!.toFixed(4)}  ECE ${percent(t['ece']!)}%  AdaECE ${percent(t['adaece']!)}%`,
