@@ -15,7 +15,8 @@ import type { LossResult, LossTargetsLike } from './types.js';
  * (eqs. 10–13) writes z_ŷ − min_k z_k − m; so the code's ACLS is not invariant to adding a constant to a sample's
  * logits. `positive: 'paper'` gives the paper's form (with the min detached, so eq. 12 holds exactly), which is
  * shift-invariant. The paper's λ1 = 0.1, λ2 = 0.01 are α·λ of the code's α = 0.1, λ1 = 1, λ2 = 0.1.
- * Per-example; terms: { ce, reg, positive, negative } with reg = λ1·positive + λ2·negative and loss = ce + α·reg.
+ * Per-example; terms: { ce, reg, positive, negative } with reg = λ1·positive + λ2·negative and loss = ce + α·reg;
+ * per-row regulariser α·reg (the paper's L_REG of Fig. 3).
  * Defaults: α = 0.1, λ1 = 1, λ2 = 0.1, m = 10 (6 for CIFAR-10).
  * Ablations of the paper's Table 5 (`variant`): 'ar-only' keeps the smoothing function of eq. 10 without the
  * indicator of eq. 11, i.e. the squares lose their ReLU: λ1 (z_ŷ − m)² + λ2 Σ_{j≠ŷ} (sg(z_ŷ) − z_j − m)² / (C − 1)
@@ -50,8 +51,9 @@ export const acls = defineLoss({
     const negRows = isMax.neg().add(1).mul(penalty(zMaxSg.sub(z).sub(margin))).sum(1).div(input.classes - 1);
     const regRows = posRows.mul(lambda1).add(negRows.mul(lambda2));
     const ceRows = input.crossEntropyRows;
-    const rows = ceRows.add(regRows.mul(alpha));
-    return { rows, terms: { ce: ceRows, reg: regRows, positive: posRows, negative: negRows } };
+    const regulariser = regRows.mul(alpha); // the paper's per-sample L_REG (Fig. 3)
+    const rows = ceRows.add(regulariser);
+    return { rows, terms: { ce: ceRows, reg: regRows, positive: posRows, negative: negRows }, regulariser };
   },
 });
 

@@ -37,7 +37,7 @@ export function pairwiseSoftplusSum(z: Tensor): Tensor {
  * BEC is inherently O(M·C²) (all pairs of classes; the code builds the same [M, C−1, C−1] tensor); here the pairs not
  * involving y come from one label-free all-pairs sum with an explicit gradient (`pairwiseSoftplusSum`) and the pairs
  * through y are removed in O(M·C). With C = 2 there are no exclusion pairs and BEC = 0.
- * Per-example; terms: { ce, bdc, bec } with loss = ce + λ_bdc·bdc + λ_bec·bec. Defaults λ_bdc = 0.1, λ_bec = 1.
+ * Per-example; terms: { ce, bdc, bec } with loss = ce + λ_bdc·bdc + λ_bec·bec (the per-row regulariser). Defaults λ_bdc = 0.1, λ_bec = 1.
  */
 export const cpc = defineLoss({
   name: 'cpc',
@@ -66,8 +66,9 @@ export const cpc = defineLoss({
       becRows = rest.mul(0.5 / ((c - 1) * (c - 2)));
     } else becRows = zeros([m], input.dtype);
     const ceRows = input.crossEntropyRows;
-    const rows = ceRows.add(bdcRows.mul(lambda_bdc)).add(becRows.mul(lambda_bec));
-    return { rows, terms: { ce: ceRows, bdc: bdcRows, bec: becRows } };
+    const regulariser = bdcRows.mul(lambda_bdc).add(becRows.mul(lambda_bec));
+    const rows = ceRows.add(regulariser);
+    return { rows, terms: { ce: ceRows, bdc: bdcRows, bec: becRows }, regulariser };
   },
 });
 

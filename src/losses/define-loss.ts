@@ -36,6 +36,12 @@ export interface PerExampleRows {
    * given as `rows` itself (e.g. `{ ce: rows }` for CE) is the loss scalar, not a second reduction.
    */
   readonly terms: Readonly<Record<string, Tensor>>;
+  /**
+   * For a method defined as CE + regulariser (loss_i = CE_i + R_i): R_i per row [M], weighted as it enters the
+   * objective (the paper's per-sample L_REG: ACLS α·reg, MbLS α·margin). Not logged as a term; read by the
+   * per-sample evaluation (`evaluateLoss` with `perSample`), e.g. the report's regulariser histograms.
+   */
+  readonly regulariser?: Tensor;
 }
 
 /**

@@ -12,7 +12,7 @@ export const ECP_EPS = 1e-10;
  *   ECP = CE − α · mean over the M·C entries of (−p̂_ik log p̂_ik),  p̂ = clamp(p, 1e−10, 1 − 1e−10),
  * so the entropy term is the mean per-sample entropy divided by C (the paper writes CE − β H(p)). The clamp makes
  * the gradient of clamped entries 0 (as in the code). Per-example; terms: { ce, entropy } with
- * loss = ce − α·entropy. Default α = 0.1.
+ * loss = ce − α·entropy (per-row regulariser −α·entropy). Default α = 0.1.
  */
 export const ecp = defineLoss({
   name: 'ecp',
@@ -27,8 +27,9 @@ export const ecp = defineLoss({
     const ceRows = input.crossEntropyRows;
     const p = input.prob.clip(ECP_EPS, 1 - ECP_EPS);
     const entRows = p.mul(p.log()).sum(1).neg().div(input.classes); // mean over the C entries of the row
-    const rows = ceRows.sub(entRows.mul(alpha));
-    return { rows, terms: { ce: ceRows, entropy: entRows } };
+    const regulariser = entRows.mul(-alpha);
+    const rows = ceRows.add(regulariser);
+    return { rows, terms: { ce: ceRows, entropy: entRows }, regulariser };
   },
 });
 

@@ -7,7 +7,7 @@ import type { LossResult, LossTargetsLike } from './types.js';
  * Entropy-regularised loss, ERL (Thulasidasan et al. 2019 §4; Pereyra et al. 2017; METHODS.md § Primary losses):
  *   ERL = CE − κ · mean_i H(p_i),  H(p) = −Σ_k p_k log p_k,
  * with log p from the stable log-softmax (no clamp needed: p_k log p_k = 0 when p_k underflows).
- * Per-example; terms: { ce, entropy } with loss = ce − κ·entropy. Default κ = 0.1.
+ * Per-example; terms: { ce, entropy } with loss = ce − κ·entropy (per-row regulariser −κ·entropy). Default κ = 0.1.
  */
 export const erl = defineLoss({
   name: 'erl',
@@ -21,8 +21,9 @@ export const erl = defineLoss({
   perExample(input, { kappa }) {
     const ceRows = input.crossEntropyRows;
     const entRows = input.prob.mul(input.logProb).sum(1).neg();
-    const rows = ceRows.sub(entRows.mul(kappa));
-    return { rows, terms: { ce: ceRows, entropy: entRows } };
+    const regulariser = entRows.mul(-kappa);
+    const rows = ceRows.add(regulariser);
+    return { rows, terms: { ce: ceRows, entropy: entRows }, regulariser };
   },
 });
 

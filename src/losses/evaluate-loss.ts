@@ -1,5 +1,7 @@
 import { compile, evaluate, grad, trace, type Graph, type Tensor } from '../engine/index.js';
 import { describe, invalidArgument, requireNumber } from '../util/errors.js';
+import { reducePerExample } from './define-loss.js';
+import { LossInput } from './loss-input.js';
 import { calibrationObjective } from './objective.js';
 import { lossDefinition } from './registry.js';
 import type { LossTargets } from './types.js';
@@ -37,8 +39,14 @@ export interface HostLossSpec {
   readonly dtype?: 'float32' | 'float64';
   /** Also return d loss / d logits. */
   readonly gradient?: boolean;
+  /**
+   * Also return a per-sample quantity of a per-example loss (no `primary`), from its declared rows
+   * (`PerExampleRows`): 'loss' (ℓ_i, whose mean is the loss), 'regulariser' (R_i of a method CE + R, e.g. ACLS α·reg)
+   * or the name of one of its terms (unweighted, e.g. ACLS 'reg', 'positive'); 0 at ignored positions.
+   */
+  readonly perSample?: string;
   /** How errors name the inputs (e.g. the CLI's `--logits`); default the field names. */
-  readonly argumentNames?: Partial<Record<'logits' | 'labels' | 'soft' | 'history', string>>;
+  readonly argumentNames?: Partial<Record<'logits' | 'labels' | 'soft' | 'history' | 'perSample', string>>;
 }
 
 /** Result of `evaluateLoss`. */
@@ -47,6 +55,8 @@ export interface HostLossResult {
   readonly terms: Readonly<Record<string, number>>;
   /** d loss / d logits, float64, the logits' shape (row-major). */
   readonly gradient?: Float64Array;
+  /** The `perSample` quantity, float64, one value per row: shape [N] (or [N, d1, …] for dense logits), row-major. */
+  readonly perSample?: Float64Array;
   /** Where it ran: ONNX Runtime, or the float64 reference evaluator when ORT cannot run the graph. */
   readonly backend: 'onnxruntime' | 'reference';
 }
@@ -62,7 +72,7 @@ export function evaluateLoss(inputs: HostLossInputs, spec: HostLossSpec): HostLo
   const dtype = spec.dtype ?? 'float32';
   if (dtype !== 'float32' && dtype !== 'float64') invalidArgument('dtype', "'float32' or 'float64'", describe(dtype));
   const ignoreIndex = spec.ignoreIndex === undefined ? undefined : requireNumber('ignoreIndex', spec.ignoreIndex, { integer: true });
-  const names = { logits: 'logits', labels: 'labels', soft: 'soft', history: 'history', ...spec.argumentNames };
+  const names = { logits: 'logits', labels: 'labels', soft: 'soft', history: 'history', perSample: 'perSample', ...spec.argumentNames };
   const { logits } = inputs;
   checkShape(names.logits, logits);
   if (logits.shape.length < 2 || logits.shape[1]! < 2) invalidArgument(names.logits, 'shape [N, C] or [N, C, d1, …] with C ≥ 2', `[${logits.shape.join(', ')}]`);
@@ -79,8 +89,22 @@ export function evaluateLoss(inputs: HostLossInputs, spec: HostLossSpec): HostLo
     requireNumber('epochs', h.epochs, { min: 1 });
   }
   const options = { ...spec.options, ...(ignoreIndex === undefined ? {} : { ignoreIndex }) };
-  let objective: (z: Tensor, t: LossTargets) => { loss: Tensor; terms: Readonly<Record<string, Tensor>> };
-  if (spec.primary) {
+  let objective: (z: Tensor, t: LossTargets) => { loss: Tensor; terms: Readonly<Record<string, Tensor>>; perSample?: Tensor };
+  const quantity = spec.perSample;
+  if (quantity !== undefined) {
+    if (spec.primary) invalidArgument(names.perSample, 'a loss evaluated alone (per-sample values of primary + β·term are not defined per row)', describe(quantity));
+    const perExample = def.perExample;
+    if (!perExample) invalidArgument(names.perSample, `a per-example loss (${def.name} is batch-level: its value couples the samples)`, describe(quantity));
+    const resolved = def.resolve(options);
+    objective = (z, t) => {
+      const input = LossInput.prepare(def.name, z, t, def.targets, resolved.ignoreIndex);
+      const rows = perExample(input, resolved);
+      const r = reducePerExample(input, rows);
+      const q = quantity === 'loss' ? r.perExample : quantity === 'regulariser' ? rows.regulariser : rows.terms[quantity];
+      if (!q) invalidArgument(names.perSample, `'loss'${rows.regulariser ? ", 'regulariser'" : ''} or a term of ${def.name} (${Object.keys(rows.terms).join(', ')})`, describe(quantity));
+      return { ...r, perSample: input.masked(q) };
+    };
+  } else if (spec.primary) {
     if (def.role !== 'term') invalidArgument('primary', `to be used with a calibration term (${spec.name} is a ${def.role} loss: it is computed whole)`, describe(spec.primary.name));
     const combined = calibrationObjective({
       primary: { name: spec.primary.name, ...(spec.primary.options ? { options: spec.primary.options } : {}) },
@@ -108,6 +132,7 @@ export function evaluateLoss(inputs: HostLossInputs, spec: HostLossSpec): HostLo
     const out: Record<string, Tensor> = { loss: r.loss };
     for (const [k, v] of Object.entries(r.terms)) out[`term:${k}`] = v;
     if (spec.gradient) out['gradient'] = grad(r.loss, [x['logits']!])[0]!;
+    if (r.perSample) out['perSample'] = r.perSample;
     return out;
   }, specs, { name: `loss_${def.name.replace(/-/g, '_')}` });
 
@@ -123,6 +148,7 @@ export function evaluateLoss(inputs: HostLossInputs, spec: HostLossSpec): HostLo
     loss: outputs['loss']![0]!,
     terms,
     ...(spec.gradient ? { gradient: Float64Array.from(outputs['gradient']!) } : {}),
+    ...(quantity !== undefined ? { perSample: Float64Array.from(outputs['perSample']!) } : {}),
     backend,
   };
 }

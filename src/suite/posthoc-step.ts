@@ -4,9 +4,13 @@
  * keys of `calib eval --json`, in the run's posthoc.json:
  *
  *   { bins, convention, validation: {…metrics}, test: {…metrics},
- *     calibrators: { "<kind>": { calibrator: <toJSON()>, test: {…metrics of the calibrated probabilities} } } }
+ *     calibrators: { "<kind>": { calibrator: <toJSON()>, test: {…metrics of the calibrated probabilities},
+ *                                shift?: {…ood.json's shape, of the calibrated probabilities} } } }
  *
- * (the same numbers `calib fit` + `calib apply` + `calib eval` give on the run directory's files).
+ * (the same numbers `calib fit` + `calib apply` + `calib eval` give on the run directory's files). A run with
+ * shift logits (shift/, written with `ood`) gets each calibrator — still fitted on the clean validation split —
+ * applied to every OOD and corrupted set too, evaluated by the same `shiftReport` as ood.json (same bins, same
+ * seed), so raw (ood.json) and calibrated (`shift`) numbers read alike. Runs without shift/ get no `shift` key.
  *
  * Segmentation runs (summary.json `"task": "segmentation"`, train/segmentation-run.ts): the logits files are dense
  * [n, C, H, W] and are read as pixel rows; pixels labelled `ignore_index` are dropped everywhere (fit, metrics,
@@ -24,6 +28,8 @@ import { fitCalibrator } from '../posthoc/registry.js';
 import type { CalibratorKind } from '../posthoc/calibrators.js';
 import { metricsJson } from '../report/metrics-json.js';
 import { readJson, runPaths, writeJson } from '../train/run-directory.js';
+import { readShiftLogits } from '../train/shift-logits.js';
+import { mapShiftSets, shiftReport, type ShiftReport } from '../train/shift-metrics.js';
 import { pixelRows, selectRows } from '../metrics/segmentation.js';
 import { pathExists } from '../util/path-exists.js';
 import type { Matrix } from '../util/matrix.js';
@@ -34,7 +40,7 @@ export interface PosthocResult {
   readonly convention: BinConvention;
   readonly validation: Record<string, unknown>;
   readonly test: Record<string, unknown>;
-  readonly calibrators: Record<string, { readonly calibrator: Record<string, unknown>; readonly test: Record<string, unknown> }>;
+  readonly calibrators: Record<string, { readonly calibrator: Record<string, unknown>; readonly test: Record<string, unknown>; readonly shift?: ShiftReport }>;
   /**
    * Calibrators whose fit found no trustworthy result on this run's validation logits (a CalibrationFitError, e.g.
    * an ECE-fitted temperature at the end of its range on a collapsed model), with the reason. The run itself is
@@ -93,6 +99,7 @@ export async function runPosthoc(dir: string, calibrators: readonly CalibratorKi
     test: json(test, testLabels, 'logits'),
     calibrators: {},
   };
+  const shift = await readShiftLogits(dir);
   const failures: Record<string, string> = {};
   const fitted = new Map<string, ReturnType<typeof fitCalibrator>>();
   for (const kind of calibrators) {
@@ -105,7 +112,11 @@ export async function runPosthoc(dir: string, calibrators: readonly CalibratorKi
       continue;
     }
     fitted.set(kind, c);
-    out.calibrators[kind] = { calibrator: c.toJSON() as unknown as Record<string, unknown>, test: json(c.apply({ logits: test }), testLabels, 'probabilities') };
+    out.calibrators[kind] = {
+      calibrator: c.toJSON() as unknown as Record<string, unknown>,
+      test: json(c.apply({ logits: test }), testLabels, 'probabilities'),
+      ...(shift ? { shift: shiftReport(mapShiftSets(shift.sets, 'probabilities', (m) => c.apply({ logits: m })), shift) } : {}),
+    };
   }
   const seg = await segmentationLabels(dir);
   let foreground: PosthocResult['foreground'];

@@ -1,10 +1,10 @@
 /**
  * The files of a finished run that travel through the queue (no shared file system needed): the configuration,
- * log, summary, validation/test logits and labels, post-hoc results and OOD results — not checkpoints or the ONNX
- * model. Packed as base64 in the job's return value; unpacked atomically into the coordinator's run directory,
+ * log, summary, validation/test logits and labels, post-hoc results, OOD results and the shift/ logits behind them —
+ * not checkpoints or the ONNX model. Packed as base64 in the job's return value; unpacked atomically into the coordinator's run directory,
  * summary.json and posthoc.json last (they mark the run done).
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { atomicWriteFile } from '../util/atomic-write.js';
 import { describe, invalidArgument } from '../util/errors.js';
@@ -14,13 +14,24 @@ import { mkdir } from 'node:fs/promises';
 /** Transferred files, in the order they are written (the state markers last). */
 export const TRANSFERRED_FILES = ['config.json', 'log.jsonl', 'val-logits.npy', 'val-labels.npy', 'test-logits.npy', 'test-labels.npy', 'train-logits.npy', 'train-labels.npy', 'ood.json', 'summary.json', 'posthoc.json'] as const;
 
+/** Files of shift/ (run-directory.ts): `shift/<name>.npy`, packed under that relative name. */
+const SHIFT_FILE = /^shift\/[a-z0-9-]+\.npy$/;
+
+async function shiftFiles(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(join(dir, 'shift'))).map((f) => `shift/${f}`).filter((f) => SHIFT_FILE.test(f)).sort();
+  } catch {
+    return [];
+  }
+}
+
 export interface PackedRun {
   readonly files: Readonly<Record<string, string>>;
 }
 
 export async function packRun(dir: string): Promise<PackedRun> {
   const files: Record<string, string> = {};
-  for (const name of TRANSFERRED_FILES) {
+  for (const name of [...(await shiftFiles(dir)), ...TRANSFERRED_FILES]) {
     const p = join(dir, name);
     if (await pathExists(p)) files[name] = (await readFile(p)).toString('base64');
   }
@@ -31,7 +42,9 @@ export async function packRun(dir: string): Promise<PackedRun> {
 export async function unpackRun(packed: PackedRun, dir: string): Promise<void> {
   if (packed === null || typeof packed !== 'object' || typeof packed.files !== 'object') invalidArgument('job result', 'packed run files', describe(packed));
   await mkdir(dir, { recursive: true });
-  for (const name of TRANSFERRED_FILES) {
+  const shift = Object.keys(packed.files).filter((name) => SHIFT_FILE.test(name));
+  if (shift.length) await mkdir(join(dir, 'shift'), { recursive: true });
+  for (const name of [...shift, ...TRANSFERRED_FILES]) {
     const data = packed.files[name];
     if (data === undefined) continue;
     let text = Buffer.from(data, 'base64');

@@ -48,11 +48,19 @@ export function placedConfig(dir: string, run: SuiteRun, threads?: number): Trai
   return { ...run.config, out: runDirectory(dir, run.id), ...(threads !== undefined ? { threads } : {}) };
 }
 
-/** What identifies a run's results: its configuration without `out` and `threads` (which do not change them). */
-function identity(config: TrainConfig): string {
+/**
+ * What identifies a run's results: its configuration without `out` and `threads` (which do not change them), and
+ * without the OOD evaluation's settings when the run does not evaluate OOD (a suite may set `oodSubset` at a scale for
+ * the methods that do; the others' results do not depend on it).
+ */
+export function runIdentity(config: TrainConfig): string {
   const { out: _o, threads: _t, ...rest } = config;
+  if (!rest.ood) for (const key of OOD_ONLY_KEYS) delete (rest as Record<string, unknown>)[key];
   return JSON.stringify(rest);
 }
+
+/** Configuration keys read only by the OOD evaluation (train/run-finalise.ts runOod). */
+const OOD_ONLY_KEYS = ['oodDataset', 'oodDatasetOptions', 'oodSubset'] as const;
 
 /**
  * Create (or re-open) a suite directory for `runs`: writes suite.json, or checks that the one there describes the
@@ -69,10 +77,10 @@ export async function prepareSuiteDirectory(dir: string, record: SuiteRecord): P
   const path = join(dir, SUITE_FILE);
   if (await pathExists(path)) {
     const old = await readSuiteRecord(dir);
-    const known = new Map(old.runs.map((r) => [r.id, identity(r.config)]));
+    const known = new Map(old.runs.map((r) => [r.id, runIdentity(r.config)]));
     for (const r of record.runs) {
       const before = known.get(r.id);
-      if (before !== undefined && before !== identity(r.config)) {
+      if (before !== undefined && before !== runIdentity(r.config)) {
         invalidArgument('--out', `a new directory, or the directory of the same suite (run ${r.id} there has other settings; use another --out)`, JSON.stringify(dir));
       }
     }

@@ -12,9 +12,12 @@
  * (`suite.methods[2].lossOptoins: expected a known key (did you mean lossOptions?)`), and each expanded run is
  * validated in full by `resolveTrainConfig` before anything trains.
  */
+import { evaluateLoss } from '../losses/evaluate-loss.js';
+import { resolveOptions } from '../losses/options.js';
+import { lossDefinition } from '../losses/registry.js';
 import { CALIBRATOR_KINDS } from '../posthoc/calibrators.js';
 import { describe, invalidArgument } from '../util/errors.js';
-import { boolean, type Infer, list, number, object, optional, partial, scalar, string, type Schema } from '../util/schema.js';
+import { boolean, type Infer, list, number, object, optional, options, partial, scalar, string, type Schema } from '../util/schema.js';
 import { TRAIN_CONFIG_SCHEMA } from '../train/train-config.js';
 import { parseComparison } from './comparison.js';
 
@@ -80,6 +83,26 @@ const SWEEP_SCHEMA = object({
 });
 export type SuiteSweep = Infer<typeof SWEEP_SCHEMA>;
 
+/**
+ * The report's per-sample regulariser histogram (ACLS, Park et al. 2023, Fig. 3: the distribution over samples of
+ * L_REG): one per-sample quantity of one per-example loss, evaluated on every method's test logits
+ * (report/regulariser-histogram.ts).
+ */
+const REGULARISER_HISTOGRAM_SCHEMA = object({
+  /** The per-example loss whose quantity is evaluated (e.g. 'acls'). */
+  loss: string(),
+  /** Its options (as `lossOptions`; default the loss's defaults). */
+  options: optional(options(), {}),
+  /** 'regulariser' (R_i of a CE + R method: ACLS α·reg, the paper's L_REG), 'loss' (ℓ_i) or a term's name. */
+  quantity: optional(string(), 'regulariser'),
+  /** Equal-width bins between min and max (the paper: 20 over [0, 0.1]). */
+  bins: optional(number({ integer: true, min: 1 }), 20),
+  /** Range of the bins; values outside count in the end bins (the paper clips to [0, 0.1]). Default: min(0, smallest value) … largest value. */
+  min: optional(number()),
+  max: optional(number()),
+});
+export type SuiteRegulariserHistogram = Infer<typeof REGULARISER_HISTOGRAM_SCHEMA>;
+
 /** The suite file. */
 export const SUITE_SCHEMA = object({
   name: name(),
@@ -105,6 +128,8 @@ export const SUITE_SCHEMA = object({
   bins: optional(number({ integer: true, min: 1 }), 15),
   /** Comparisons to decide, e.g. "mbls < ce on ece" or "mbls < ce on ece after temperature". */
   compare: optional(list(string(), 0), []),
+  /** The report's histogram of a loss's per-sample regulariser over every method's test samples (see above). */
+  regulariserHistogram: optional(REGULARISER_HISTOGRAM_SCHEMA),
 });
 export type Suite = Infer<typeof SUITE_SCHEMA>;
 
@@ -124,5 +149,18 @@ export function parseSuite(raw: unknown, path = 'suite'): Suite {
   if (new Set(suite.seeds).size !== suite.seeds.length) invalidArgument(`${path}.seeds`, 'distinct seeds', JSON.stringify(suite.seeds));
   if (new Set(suite.posthoc).size !== suite.posthoc.length) invalidArgument(`${path}.posthoc`, 'distinct calibrators', JSON.stringify(suite.posthoc));
   suite.compare.forEach((text, i) => parseComparison(text, names, suite.posthoc, `${path}.compare[${i}]`));
+  if (suite.regulariserHistogram) checkRegulariserHistogram(suite.regulariserHistogram, `${path}.regulariserHistogram`);
   return suite;
+}
+
+/**
+ * The histogram's loss must be a per-example loss with these options and name the quantity: checked by evaluating
+ * it on one 3-class row (float64), so a wrong name fails when the suite is read, not when the report is drawn.
+ */
+function checkRegulariserHistogram(h: SuiteRegulariserHistogram, path: string): void {
+  const def = lossDefinition(h.loss, `${path}.loss`);
+  if (!def.perExample) invalidArgument(`${path}.loss`, `a per-example loss (${def.name} is batch-level: it has no per-sample value)`, describe(h.loss));
+  resolveOptions(`${path}.options`, def.options, h.options);
+  evaluateLoss({ logits: { data: [1, 0, -1], shape: [1, 3] }, labels: { data: [0], shape: [1] } }, { name: h.loss, options: h.options, perSample: h.quantity, dtype: 'float64', argumentNames: { perSample: `${path}.quantity` } });
+  if (h.min !== undefined && h.max !== undefined && !(h.max > h.min)) invalidArgument(`${path}.max`, `a number > min (${h.min})`, describe(h.max));
 }

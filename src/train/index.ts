@@ -28,5 +28,7 @@ export { createRunModel, resolveModelSpec, modelAlias } from './trainer-model.js
 export { objectiveLossFn, placementLossFn, type ObjectiveSettings } from './trainer-objective.js';
 export { prepareBatch, type BatchPlan, type PreparedBatch } from './trainer-batch.js';
 export { predictLogits, validationScores, confidences } from './predict.js';
-export { evaluateShift, defaultOodDataset, type ShiftReport, type ShiftOptions } from './ood-evaluation.js';
+export { evaluateShift, evaluateShiftSets, predictShiftSets, defaultOodDataset, type ShiftReport, type ShiftOptions } from './ood-evaluation.js';
+export { shiftReport, shiftMetrics, mapShiftSets, type ShiftSets } from './shift-metrics.js';
+export { readShiftLogits, writeShiftLogits } from './shift-logits.js';
 export { compileMcDropoutStep, mcDropoutProbabilities, McDropoutStep, type McDropoutOptions, type McDropoutStepOptions } from './mc-dropout.js';

@@ -39,7 +39,7 @@ export class McDropoutStep {
     this.layout = new ModelLayout(model);
     const probe = this.compiled(1);
     if (probe.masks.length === 0) {
-      throw new InvalidArgumentError('model', `a model with dropout (rate > 0) for MC dropout (build ${model.kind} with dropout: p, e.g. --model-opt dropout=0.3)`, `${model.kind} without dropout`);
+      throw new InvalidArgumentError('model', `a model with dropout (rate > 0) for MC dropout (build ${model.kind} with dropout: p, e.g. --model-opt dropout=0.3)`, `${model.kind} without a dropout layer`);
     }
   }
 
@@ -110,7 +110,7 @@ export interface McDropoutOptions {
   readonly passes: number;
   /** Rows per forward pass (default 256). */
   readonly batch?: number;
-  /** Seed of the dropout masks (default 0). */
+  /** Seed of the dropout masks, any integer like a run's seed (default 0). */
   readonly seed?: number;
 }
 
@@ -121,7 +121,7 @@ export interface McDropoutOptions {
 export function mcDropoutProbabilities(step: McDropoutStep, weights: Weights, inputs: Float32Array | Int32Array, options: McDropoutOptions): Float64Array {
   const passes = requireNumber('options.passes', options.passes, { integer: true, min: 1 });
   const batch = requireNumber('options.batch', options.batch ?? 256, { integer: true, min: 1 });
-  const rng = new Random(requireNumber('options.seed', options.seed ?? 0, { integer: true, min: 0 }));
+  const rng = new Random(requireNumber('options.seed', options.seed ?? 0, { integer: true }));
   const perExample = step.layout.exampleSize;
   const n = inputs.length / perExample;
   if (!Number.isInteger(n)) throw new InvalidArgumentError('inputs', `a multiple of ${perExample} values`, describe(inputs));

@@ -15,11 +15,12 @@
 import { CORRUPTIONS, type Corruption, corruptDataset, FILTER_CORRUPTIONS } from '../data/corruptions.js';
 import { type ImageDataset, subset } from '../data/dataset.js';
 import { gaussianNoiseDataset } from '../data/shift.js';
-import { oodAuroc } from '../metrics/auroc.js';
-import { equalWidthBinSums } from '../metrics/bin-statistics.js';
 import { describe, invalidArgument, requireNumber } from '../util/errors.js';
+import { matrix } from '../util/matrix.js';
 import { Random } from '../util/random.js';
-import { confidences, validationScores } from './predict.js';
+import { shiftReport, type ShiftReport, type ShiftSets } from './shift-metrics.js';
+
+export { CONFIDENCE_HISTOGRAM_BINS, confidenceCounts, type ShiftMetrics, type ShiftReport, type ShiftSets } from './shift-metrics.js';
 
 /** Logits [N, C] of images [N, C_in, H, W]. */
 export type Predictor = (images: Float32Array) => Float32Array;
@@ -42,58 +43,15 @@ export interface ShiftOptions {
   readonly onProgress?: (what: string) => void;
 }
 
-/** Calibration numbers of one evaluated set. */
-export interface ShiftMetrics {
-  readonly n: number;
-  readonly accuracy: number;
-  readonly nll: number;
-  readonly ece: number;
-  readonly adaece: number;
-  readonly mean_confidence: number;
-}
-
-/** The report written to ood.json. */
-export interface ShiftReport {
-  readonly in_distribution: ShiftMetrics & { readonly dataset: string };
-  readonly noise: { readonly n: number; readonly auroc: number; readonly mean_confidence: number } | null;
-  readonly ood_dataset: { readonly dataset: string; readonly n: number; readonly auroc: number; readonly mean_confidence: number } | null;
-  readonly corruptions: readonly (ShiftMetrics & { readonly corruption: Corruption; readonly severity: number })[];
-  /**
-   * Counts of the confidence (max softmax) in `bins` equal-width (l, u] bins of [0, 1], in distribution and on each
-   * OOD set (null where not evaluated): the in-vs-out confidence histograms of the suite report.
-   */
-  readonly confidence_histogram: { readonly bins: number; readonly in_distribution: readonly number[]; readonly noise: readonly number[] | null; readonly ood_dataset: readonly number[] | null };
-  readonly settings: { readonly bins: number; readonly convention: '(l,u]'; readonly seed: number; readonly confidence: 'max softmax' };
-}
-
-function mean(a: Float64Array): number {
-  let s = 0;
-  for (const v of a) s += v;
-  return s / a.length;
-}
-
-/** Bins of the in-vs-out confidence histograms. */
-export const CONFIDENCE_HISTOGRAM_BINS = 20;
-
-/** Counts of `confidence` in `bins` equal-width (l, u] bins (metrics/bin-statistics.ts, the toolkit's one bin rule). */
-export function confidenceCounts(confidence: Float64Array, bins = CONFIDENCE_HISTOGRAM_BINS): number[] {
-  return Array.from(equalWidthBinSums(confidence, new Uint8Array(confidence.length), bins, '(l,u]').counts);
-}
-
-function metricsOf(logits: Float32Array, labels: Int32Array, classes: number, bins: number): ShiftMetrics {
-  const s = validationScores(logits, labels, classes, bins);
-  return { n: labels.length, ...s, mean_confidence: mean(confidences(logits, classes)) };
-}
-
 /**
- * Evaluate `predict` on the test set, noise, a second dataset and corrupted test sets (see the module comment).
+ * The model's logits on the test set, noise, a second dataset and corrupted test sets (see the module comment), the
+ * input of `shiftReport` (shift-metrics.ts) and the files of the run directory's shift/ (shift-logits.ts).
  * `train` supplies the noise statistics. Shapes: every dataset [N, C_in, H, W] like `test`.
  */
-export function evaluateShift(predict: Predictor, train: ImageDataset, test: ImageDataset, options: ShiftOptions = {}): ShiftReport {
+export function predictShiftSets(predict: Predictor, train: ImageDataset, test: ImageDataset, options: ShiftOptions = {}): ShiftSets {
   if (train?.kind !== 'image' || test?.kind !== 'image') invalidArgument('train/test', 'image datasets', `${describe(train?.kind)} / ${describe(test?.kind)}`);
   if (train.shape.join() !== test.shape.join()) invalidArgument('test', `images of shape [${train.shape.join(', ')}] like train`, `[${test.shape.join(', ')}]`);
   const seed = requireNumber('options.seed', options.seed ?? 0, { integer: true });
-  const bins = requireNumber('options.bins', options.bins ?? 15, { integer: true, min: 1 });
   const severities = options.severities ?? [1, 2, 3, 4, 5];
   severities.forEach((s, i) => requireNumber(`options.severities[${i}]`, s, { integer: true, min: 1, max: 5 }));
   const corruptions = options.corruptions ?? FILTER_CORRUPTIONS;
@@ -103,24 +61,21 @@ export function evaluateShift(predict: Predictor, train: ImageDataset, test: Ima
   const progress = options.onProgress ?? (() => {});
   const classes = test.classes;
   const n = test.labels.length;
+  const logitsOf = (images: Float32Array) => {
+    const z = predict(images);
+    return matrix(z.length / classes, classes, z);
+  };
 
   progress(`in-distribution ${test.name}`);
-  const testLogits = predict(test.images);
-  const inConfidence = confidences(testLogits, classes);
-  const inDistribution = { dataset: test.name, ...metricsOf(testLogits, test.labels, classes, bins) };
+  const testLogits = logitsOf(test.images);
 
-  let noise: ShiftReport['noise'] = null;
-  let noiseCounts: number[] | null = null;
-  let oodCounts: number[] | null = null;
+  let noise: ShiftSets['noise'] = null;
   if (options.noise ?? true) {
     progress('gaussian noise');
-    const noiseSet = gaussianNoiseDataset(train, { count: n, seed });
-    const c = confidences(predict(noiseSet.images), classes);
-    noise = { n, auroc: oodAuroc(inConfidence, c), mean_confidence: mean(c) };
-    noiseCounts = confidenceCounts(c);
+    noise = logitsOf(gaussianNoiseDataset(train, { count: n, seed }).images);
   }
 
-  let oodDataset: ShiftReport['ood_dataset'] = null;
+  let oodDataset: ShiftSets['oodDataset'] = null;
   if (options.oodDataset) {
     const other = options.oodDataset;
     if (other.kind !== 'image' || other.shape.join() !== test.shape.join()) {
@@ -130,21 +85,32 @@ export function evaluateShift(predict: Predictor, train: ImageDataset, test: Ima
     const pick = new Random(seed).permutation(other.labels.length).slice(0, m).sort();
     const sample = subset(other, pick);
     progress(`OOD dataset ${other.name}`);
-    const c = confidences(predict(sample.images), classes);
-    oodDataset = { dataset: other.name, n: m, auroc: oodAuroc(inConfidence, c), mean_confidence: mean(c) };
-    oodCounts = confidenceCounts(c);
+    oodDataset = { dataset: other.name, predictions: logitsOf(sample.images) };
   }
 
-  const shifted: (ShiftMetrics & { corruption: Corruption; severity: number })[] = [];
+  const shifted: ShiftSets['corruptions'][number][] = [];
   for (const corruption of corruptions) {
     for (const severity of severities) {
       progress(`${corruption} severity ${severity}`);
-      const set = corruptDataset(test, corruption, severity, { seed });
-      shifted.push({ corruption, severity, ...metricsOf(predict(set.images), set.labels, classes, bins) });
+      shifted.push({ corruption, severity, predictions: logitsOf(corruptDataset(test, corruption, severity, { seed }).images) });
     }
   }
-  const confidence_histogram = { bins: CONFIDENCE_HISTOGRAM_BINS, in_distribution: confidenceCounts(inConfidence), noise: noiseCounts, ood_dataset: oodCounts };
-  return { in_distribution: inDistribution, noise, ood_dataset: oodDataset, corruptions: shifted, confidence_histogram, settings: { bins, convention: '(l,u]', seed, confidence: 'max softmax' } };
+  return { input: 'logits', test: { dataset: test.name, predictions: testLogits, labels: test.labels }, noise, oodDataset, corruptions: shifted };
+}
+
+/**
+ * Evaluate `predict` on the test set, noise, a second dataset and corrupted test sets (see the module comment):
+ * `predictShiftSets` then `shiftReport`. The sets' logits come back too (`sets`), for the run directory's shift/.
+ */
+export function evaluateShiftSets(predict: Predictor, train: ImageDataset, test: ImageDataset, options: ShiftOptions = {}): { report: ShiftReport; sets: ShiftSets } {
+  const bins = requireNumber('options.bins', options.bins ?? 15, { integer: true, min: 1 });
+  const sets = predictShiftSets(predict, train, test, options);
+  return { report: shiftReport(sets, { bins, seed: options.seed ?? 0 }), sets };
+}
+
+/** `evaluateShiftSets`' report alone. */
+export function evaluateShift(predict: Predictor, train: ImageDataset, test: ImageDataset, options: ShiftOptions = {}): ShiftReport {
+  return evaluateShiftSets(predict, train, test, options).report;
 }
 
 /** The default second dataset for OOD AUROC of a dataset (null when there is no natural pair). */

@@ -15,6 +15,12 @@
  *   model.onnx               the best weights' inference graph (input `input` [batch, …], output `logits`)
  *   summary.json             final metrics, best epoch, data sizes, throughput
  *   ood.json                 OOD / dataset-shift evaluation (with --ood)
+ *   shift/                   the logits behind ood.json (with --ood; shift-logits.ts), for post-hoc calibrators:
+ *     in-logits.npy          float32 [n, C] logits of the test images evaluated (all, or the oodSubset)
+ *     in-labels.npy          int32 [n] their labels (also the labels of every corrupted set)
+ *     noise-logits.npy       float32 [n, C] Gaussian-noise images
+ *     ood-logits.npy         float32 [m, C] the second dataset's sample (when evaluated)
+ *     <corruption>-s<k>-logits.npy  float32 [n, C] the test images under a corruption at severity k
  *
  * Every file is written atomically (temp file + rename), except log.jsonl, which is appended line by line and
  * rewritten atomically on resume.
@@ -40,6 +46,8 @@ export interface RunPaths {
   readonly onnx: string;
   readonly summary: string;
   readonly ood: string;
+  /** shift/: the logits of the OOD / shift sets (see `shiftLogitsPath`). */
+  readonly shift: string;
 }
 
 /** The file paths of run directory `dir`. */
@@ -60,7 +68,22 @@ export function runPaths(dir: string): RunPaths {
     onnx: join(dir, 'model.onnx'),
     summary: join(dir, 'summary.json'),
     ood: join(dir, 'ood.json'),
+    shift: join(dir, 'shift'),
   };
+}
+
+/** Sets of shift/: the test images, noise, the second dataset, or a corruption at a severity. */
+export type ShiftSetName = 'in' | 'noise' | 'ood' | { readonly corruption: string; readonly severity: number };
+
+/** Where run `dir` keeps the logits of shift set `set` (shift/in-logits.npy, shift/contrast-s3-logits.npy, …). */
+export function shiftLogitsPath(dir: string, set: ShiftSetName): string {
+  const stem = typeof set === 'string' ? set : `${set.corruption}-s${set.severity}`;
+  return join(dir, 'shift', `${stem}-logits.npy`);
+}
+
+/** shift/in-labels.npy of run `dir`: the labels of the test images and of every corrupted copy. */
+export function shiftLabelsPath(dir: string): string {
+  return join(dir, 'shift', 'in-labels.npy');
 }
 
 /** Where epoch `epoch`'s (1-based) validation logits are kept with `epochLogits`: epoch-logits/val-NNN.npy. */

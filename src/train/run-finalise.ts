@@ -1,5 +1,6 @@
 /**
- * The end of a completed run, with the best epoch's weights: validation and test logits and labels (.npy),
+ * The end of a completed run, with the best epoch's weights and the run's predictor (run-predictor.ts: the
+ * deterministic network, or MC dropout with `config.mcDropout`): validation and test logits and labels (.npy),
  * with `evaluateTrain` the training split's too, model.onnx, summary.json (every metric of both splits, data sizes, throughput), and with `ood` the OOD /
  * dataset-shift evaluation into ood.json.
  */
@@ -13,12 +14,13 @@ import { invalidArgument } from '../util/errors.js';
 import { matrix } from '../util/matrix.js';
 import { Random } from '../util/random.js';
 import type { BestState } from './best-epoch.js';
-import type { EvalStep } from './compile-eval-step.js';
 import { saveOnnx } from './export-onnx.js';
-import { defaultOodDataset, evaluateShift, type ShiftReport } from './ood-evaluation.js';
-import { datasetInputs, predictLogits, type Weights } from './predict.js';
+import { defaultOodDataset, evaluateShiftSets, type ShiftReport } from './ood-evaluation.js';
+import { datasetInputs, type Weights } from './predict.js';
 import type { TrainProgress } from './progress.js';
 import { type RunPaths, writeJson } from './run-directory.js';
+import type { McDropoutRecord, RunPredictor } from './run-predictor.js';
+import { writeShiftLogits } from './shift-logits.js';
 import type { TrainConfig } from './train-config.js';
 import type { EpochRecord } from './train-log.js';
 import type { RunData } from './trainer-data.js';
@@ -39,6 +41,8 @@ export interface RunSummary {
   /** Mean training throughput over the run's epochs (samples/s) and total training time (s). */
   readonly samples_per_s: number;
   readonly train_time_s: number;
+  /** With `config.mcDropout`: the logits written (and every metric above) are log p̄ of K passes at rate p (run-predictor.ts). */
+  readonly mc_dropout?: McDropoutRecord;
 }
 
 /** Final logits, model export and summary with the best weights. */
@@ -46,22 +50,22 @@ export async function finalize(
   config: TrainConfig,
   paths: RunPaths,
   model: Model,
-  evalStep: EvalStep,
+  predictor: RunPredictor,
   weights: Weights,
   data: RunData,
   best: BestState,
   records: readonly EpochRecord[],
 ): Promise<RunSummary> {
   const c = data.classes;
-  const valLogits = predictLogits(evalStep, weights, datasetInputs(data.validation), config.evalBatch);
-  const testLogits = predictLogits(evalStep, weights, datasetInputs(data.test), config.evalBatch);
+  const valLogits = predictor.logits(weights, datasetInputs(data.validation));
+  const testLogits = predictor.logits(weights, datasetInputs(data.test));
   await writeNpy(paths.valLogits, valLogits, [data.validation.labels.length, c]);
   await writeNpy(paths.valLabels, data.validation.labels, [data.validation.labels.length]);
   await writeNpy(paths.testLogits, testLogits, [data.test.labels.length, c]);
   await writeNpy(paths.testLabels, data.test.labels, [data.test.labels.length]);
   let trainLogits: Float32Array | undefined;
   if (config.evaluateTrain) {
-    trainLogits = predictLogits(evalStep, weights, datasetInputs(data.train), config.evalBatch);
+    trainLogits = predictor.logits(weights, datasetInputs(data.train));
     await writeNpy(paths.trainLogits, trainLogits, [data.train.labels.length, c]);
     await writeNpy(paths.trainLabels, data.train.labels, [data.train.labels.length]);
   }
@@ -88,16 +92,17 @@ export async function finalize(
     ...(trainLogits ? { train: metrics(trainLogits, data.train.labels) } : {}),
     samples_per_s: trainTime > 0 ? trainSamples / trainTime : Number.NaN,
     train_time_s: trainTime,
+    ...(predictor.mcDropout ? { mc_dropout: predictor.mcDropout } : {}),
   };
   await writeJson(paths.summary, JSON.parse(JSON.stringify(summary, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v))));
   return summary;
 }
 
-/** OOD / shift evaluation of the best weights into ood.json (image datasets only). */
+/** OOD / shift evaluation of the best weights into ood.json, its sets' logits into shift/ (image datasets only). */
 export async function runOod(
   config: TrainConfig,
   paths: RunPaths,
-  evalStep: EvalStep,
+  predictor: RunPredictor,
   weights: Weights,
   data: RunData,
   given: ImageDataset | undefined,
@@ -124,13 +129,15 @@ export async function runOod(
     const pick = new Random(config.seed).permutation(datasetSize(test)).slice(0, config.oodSubset).sort();
     test = subset(data.test, pick);
   }
-  const report = evaluateShift((images) => predictLogits(evalStep, weights, images, config.evalBatch), data.train, test, {
+  const { report, sets } = evaluateShiftSets((images) => predictor.logits(weights, images), data.train, test, {
     ...(other ? { oodDataset: other } : {}),
     seed: config.seed,
     bins: config.bins,
     onProgress: (what) => progress.message(`ood: ${what}`),
   });
   const out = skipped ? { ...report, ood_dataset_skipped: skipped } : report;
+  // The logits behind ood.json (shift/), for post-hoc calibrators applied under shift (suite post-hoc step).
+  await writeShiftLogits(paths.dir, sets);
   await writeJson(paths.ood, JSON.parse(JSON.stringify(out, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v))));
   return report;
 }

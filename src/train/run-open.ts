@@ -56,7 +56,7 @@ export async function openRunDirectory(config: TrainConfig, mode: { readonly res
       if (mode.overwrite) {
         // Outputs of the replaced run must not survive next to the new one (e.g. an old ood.json).
         const stale = [paths.lastCheckpoint, paths.bestCheckpoint, paths.valLogits, paths.valLabels, paths.testLogits, paths.testLabels, paths.onnx, paths.summary, paths.ood];
-        await Promise.all(stale.map((f) => rm(f, { force: true })));
+        await Promise.all([...stale.map((f) => rm(f, { force: true })), rm(paths.shift, { recursive: true, force: true })]);
       }
       await writeJson(paths.config, config);
     }

@@ -1,7 +1,8 @@
 /**
  * The machinery of a run, built once from its configuration and data: model, optimizer, how batches are prepared
  * (trainer-batch.ts), the compiled train steps (the main step; the secondary-only step of interleaved training),
- * the evaluation step, the learning-rate schedule and the shape of an epoch (which positions it visits, in order).
+ * the evaluation step, the final evaluation's predictor (deterministic or MC dropout), the learning-rate schedule
+ * and the shape of an epoch (which positions it visits, in order).
  */
 import { batchPositions, batchesPerEpoch, gatherBatch, type IndexBatch } from '../data/batching.js';
 import { datasetSize, type Dataset } from '../data/dataset.js';
@@ -15,6 +16,7 @@ import { invalidArgument } from '../util/errors.js';
 import { EvalStep } from './compile-eval-step.js';
 import { type ExtraSpec, TrainStep, type TrainStepOptions } from './compile-train-step.js';
 import { LearningRate, parseSchedule } from './lr-schedule-spec.js';
+import { type RunPredictor, runPredictor } from './run-predictor.js';
 import { optimizerSpec, type TrainConfig, within } from './train-config.js';
 import { type BatchPlan, type ExtraRows, softTargets } from './trainer-batch.js';
 import { resolveAugmentation, type RunData } from './trainer-data.js';
@@ -39,6 +41,8 @@ export interface RunSetup {
   readonly mainStep: TrainStep;
   readonly secondaryStep: TrainStep | null;
   readonly evalStep: EvalStep;
+  /** The final evaluation's predictor: `evalStep`, or MC dropout with `config.mcDropout` (run-predictor.ts). */
+  readonly predictor: RunPredictor;
   readonly trainSize: number;
   readonly stepsPerEpoch: number;
   readonly lr: LearningRate;
@@ -107,9 +111,18 @@ export function setupRun(config: TrainConfig, data: RunData): RunSetup {
   const mainStep = new TrainStep(model, mainLoss, optimizer, stepOptions);
   const secondaryStep = interleaved ? new TrainStep(model, objectiveLossFn(config, 'secondary'), optimizer, { batch: B, threads: config.threads, replicas: config.replicas }) : null;
   const evalStep = new EvalStep(model, { threads: config.threads });
+  let predictor: RunPredictor;
+  try {
+    predictor = runPredictor(config, model, evalStep);
+  } catch (e) {
+    mainStep.dispose();
+    secondaryStep?.dispose();
+    evalStep.dispose();
+    throw e;
+  }
 
   return {
-    config, data, model, optimizer, plan, placement, interleaved, host, mainStep, secondaryStep, evalStep, trainSize, stepsPerEpoch, lr,
+    config, data, model, optimizer, plan, placement, interleaved, host, mainStep, secondaryStep, evalStep, predictor, trainSize, stepsPerEpoch, lr,
     epochSteps: (epoch) =>
       interleaved
         ? interleavedEpoch(epoch, trainSize, datasetSize(heldOut!), { batchSize: B, seed: config.seed })
@@ -119,6 +132,7 @@ export function setupRun(config: TrainConfig, data: RunData): RunSetup {
       mainStep.dispose();
       secondaryStep?.dispose();
       evalStep.dispose();
+      predictor.dispose();
     },
   };
 }

@@ -14,7 +14,7 @@
  *            validation / test images ({val,test}-{logits,labels}.npy; `calib eval --ignore-index 255` reads them),
  *            model.onnx
  *
- * Not supported here (refused): mixup, secondary terms, interleaving, OOD evaluation, replicas, stateful losses
+ * Not supported here (refused): mixup, secondary terms, interleaving, OOD evaluation, MC dropout, replicas, stateful losses
  * (CRL), resume (no checkpoints are written; a run of this path is minutes long).
  */
 import { batchPositions, batchesPerEpoch } from '../data/batching.js';
@@ -99,6 +99,7 @@ function checkSupported(c: TrainConfig): void {
   if (c.replicas > 1) refuse('replicas', 'one replica');
   if (c.epochLogits) refuse('epochLogits', 'final logits only');
   if (c.evaluateTrain) refuse('evaluateTrain', 'validation and test only');
+  if (c.mcDropout !== undefined) refuse('mcDropout', 'seg-net has no dropout');
   if (primaryHostState(c) !== null) refuse('loss', 'no per-sample host state such as CRL\'s history on pixels');
 }
 

@@ -104,6 +104,21 @@ export const TRAIN_CONFIG_SCHEMA = object({
   oodDataset: described(optional(string()), 'second dataset of the OOD AUROC (default: fashion-mnist ↔ mnist, svhn ↔ cifar10 when present)'),
   oodDatasetOptions: optional(options(), {}, 'loader options of the OOD dataset'),
   oodSubset: described(optional(number({ integer: true, min: 1 })), 'test samples per OOD / corruption evaluation (default: the whole test set)'),
+  /**
+   * Monte-Carlo dropout at the final evaluation (Gal & Ghahramani 2016; Thulasidasan et al. 2019's baseline, p = 0.3,
+   * 10 passes): the validation, test (and training, with evaluateTrain) logits and the OOD predictor become
+   * log p̄ with p̄ = (1/K) Σ_k softmax(f(x; mask_k)) under the model's own dropout rate (run-predictor.ts). Best-epoch
+   * selection stays deterministic (dropout off). Absent = off (kept absent so older run configurations stay identical).
+   */
+  mcDropout: described(
+    optional(
+      object({
+        passes: optional(number({ integer: true, min: 2 }), 10, 'stochastic forward passes K'),
+        seed: described(optional(number({ integer: true })), 'seed of the dropout masks (default: the run seed)'),
+      }),
+    ),
+    'final evaluation by MC dropout: {"passes": K (default 10), "seed": S (default the run seed)}; logits written are log of the mean softmax of K passes with dropout on (the model needs dropout, e.g. modelOptions.dropout 0.3); best-epoch selection stays deterministic',
+  ),
   out: described(string(), 'run directory'),
 });
 
@@ -125,7 +140,8 @@ export function resolveTrainConfig(raw: unknown, path = 'config'): TrainConfig {
   // Model and optimizer options are checked by their schemas here, before any data is loaded (the model's input
   // shape and class count, which come from the dataset, are checked when it is built).
   const modelKind = modelAlias(c.model, `${path}.model`).kind as ModelKind;
-  partial(MODEL_OPTIONS[modelKind]).parse(c.modelOptions, `${path}.modelOptions`);
+  const modelOptions = partial(MODEL_OPTIONS[modelKind]).parse(c.modelOptions, `${path}.modelOptions`) as Record<string, unknown>;
+  if (c.mcDropout !== undefined) checkMcDropoutModel(modelKind, modelOptions, path);
   createOptimizer(optimizerSpec(c), path);
   within(`${path}.datasetOptions`, () => checkDatasetOptions(c.dataset as DatasetName, c.datasetOptions));
   // The OOD loader's options are checked here too, also for the default OOD dataset (mnist → fashion-mnist, …): the
@@ -195,6 +211,21 @@ export function resolveTrainConfig(raw: unknown, path = 'config'): TrainConfig {
 }
 
 /**
+ * MC dropout needs a model with dropout: the model kind must take a `dropout` option and the run's rate (given, or
+ * the kind's default) must be > 0. Checked with the configuration, before any data is loaded or any epoch trained;
+ * a model whose rate is set but that has no dropout layer (an MLP without hidden layers) is refused when the run's
+ * MC-dropout step is compiled, also before training (run-predictor.ts).
+ */
+function checkMcDropoutModel(kind: ModelKind, options: Readonly<Record<string, unknown>>, path: string): void {
+  const schema = MODEL_OPTIONS[kind].shape as Readonly<Record<string, { fallback?: unknown }>>;
+  if (!('dropout' in schema)) invalidArgument(`${path}.mcDropout`, `a model with dropout (${kind} has no dropout option; use e.g. mlp, the ResNets, DenseNet, VGG or WRN with modelOptions.dropout)`, kind);
+  const rate = options['dropout'] ?? schema['dropout']!.fallback ?? 0;
+  if (!(typeof rate === 'number' && rate > 0)) {
+    invalidArgument(`${path}.mcDropout`, `a model with dropout rate > 0 (give ${path}.modelOptions.dropout, e.g. --model-opt dropout=0.3)`, `${kind} with dropout ${String(rate)}`);
+  }
+}
+
+/**
  * The optimizer specification of a configuration: SGD with the configuration's momentum, Nesterov flag and weight
  * decay, or Adam / AdamW with its weight decay (their option keys are the configuration's, so errors of the
  * optimizer's schema name configuration keys: `config.nesterov: …`).
@@ -220,14 +251,15 @@ export function within<T>(path: string, fn: () => T): T {
 
 /**
  * Merge CLI overrides into a configuration file's object: every given key replaces the file's, except the option
- * objects (datasetOptions, modelOptions, lossOptions, secondaryOptions, oodDatasetOptions), which are merged key by key.
+ * objects (datasetOptions, modelOptions, lossOptions, secondaryOptions, oodDatasetOptions) and mcDropout, which are
+ * merged key by key.
  */
 export function mergeConfig(file: Readonly<Record<string, unknown>>, overrides: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...file };
   for (const [k, v] of Object.entries(overrides)) {
     if (v === undefined) continue;
     const base = out[k];
-    if (k.endsWith('Options') && isPlainObject(v) && isPlainObject(base)) out[k] = { ...base, ...v };
+    if ((k.endsWith('Options') || k === 'mcDropout') && isPlainObject(v) && isPlainObject(base)) out[k] = { ...base, ...v };
     else out[k] = v;
   }
   return out;

@@ -7,8 +7,8 @@
  *   run epoch        run-epoch.ts: the updates of one epoch, mid-epoch checkpoints, stop on signal, divergence check
  *   evaluate         run-evaluate.ts: validation metrics → best-epoch check → checkpoint-best (if improved),
  *                    checkpoint-last, one log.jsonl line
- *   finalise         run-finalise.ts: with the best epoch's weights, validation and test logits (.npy), model.onnx,
- *                    summary.json, and with `ood`, ood.json
+ *   finalise         run-finalise.ts: with the best epoch's weights, validation and test logits (.npy; MC dropout
+ *                    with `mcDropout`, run-predictor.ts), model.onnx, summary.json, and with `ood`, ood.json
  *
  * Exact resumption: every random draw is a function of (seed, epoch, position) or lives in the checkpointed state
  * (the step generator that draws dropout masks, the epoch's host generator, a stateful loss's host state), and a
@@ -173,7 +173,7 @@ async function runTraining(setup: RunSetup, paths: RunPaths, options: TrainOptio
   // Final evaluation with the best weights.
   progress.message(`best epoch ${best.best.epoch + 1} by validation ${config.select}; evaluating and exporting`);
   const bestWeights = (await loadRunCheckpoint(paths.bestCheckpoint, setup)).state;
-  const summary = await finalize(config, paths, setup.model, setup.evalStep, bestWeights, setup.data, best.best, records);
-  const ood = config.ood ? await runOod(config, paths, setup.evalStep, bestWeights, setup.data, options.oodDataset, progress) : undefined;
+  const summary = await finalize(config, paths, setup.model, setup.predictor, bestWeights, setup.data, best.best, records);
+  const ood = config.ood ? await runOod(config, paths, setup.predictor, bestWeights, setup.data, options.oodDataset, progress) : undefined;
   return { status: 'completed', paths, config, epochs: config.epochs, steps: state.step, best: best.best, records, state, summary, ...(ood ? { ood } : {}) };
 }

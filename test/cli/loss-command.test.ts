@@ -128,3 +128,32 @@ test('the loss name may be given as the first positional argument, as in `calib 
   const flagged = await json(['--name', 'mbls', '--logits', LOGITS, '--labels', LABELS, '--opt', 'margin=1', '--dtype', 'float64']);
   assert.deepEqual(positional, flagged);
 });
+
+test('--per-sample writes one value per sample: the loss, the regulariser (ACLS α·reg) or a term, as the formula row by row', async () => {
+  const o = { margin: 1, alpha: 0.1, lambda1: 1, lambda2: 0.1 };
+  const opts = ['--opt', 'margin=1', '--opt', 'alpha=0.1', '--opt', 'lambda1=1', '--opt', 'lambda2=0.1', '--dtype', 'float64'];
+  const out = join(dir, 'reg.npy');
+  const r = await run(['loss', 'acls', '--logits', LOGITS, '--labels', LABELS, ...opts, '--per-sample', out, '--per-sample-of', 'regulariser']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /per-sample regulariser -> .*reg\.npy/);
+  const reg = await readNpy(out, 'reg');
+  assert.deepEqual(reg.shape, [12]);
+  assert.equal(reg.dtype, 'float64');
+  ROWS.forEach((z, i) => assert.ok(Math.abs(reg.data[i]! - o.alpha * naive.acls([z], [Y[i]!], o).reg) < 1e-12, `row ${i}`));
+  const rows = join(dir, 'rows.npy');
+  assert.equal((await run(['loss', 'acls', '--logits', LOGITS, '--labels', LABELS, ...opts, '--per-sample', rows])).code, 0);
+  const perLoss = await readNpy(rows, 'rows');
+  ROWS.forEach((z, i) => assert.ok(Math.abs(perLoss.data[i]! - naive.acls([z], [Y[i]!], o).loss) < 1e-12, `loss row ${i}`));
+  const whole = await json(['acls', '--logits', LOGITS, '--labels', LABELS, ...opts]);
+  assert.ok(Math.abs(Array.from(perLoss.data as Float64Array).reduce((a, b) => a + b, 0) / 12 - whole.loss) < 1e-12, 'the mean of the rows is the loss');
+  for (const [argv, pattern] of [
+    [['acls', '--per-sample-of', 'reg'], /--per-sample-of needs --per-sample FILE/],
+    [['acls', '--per-sample', join(dir, 'x.csv')], /--per-sample: expected a \.npy path/],
+    [['mdca', '--per-sample', join(dir, 'x.npy')], /--per-sample-of: expected a per-example loss \(mdca is batch-level/],
+    [['acls', '--per-sample', join(dir, 'x.npy'), '--per-sample-of', 'nope'], /--per-sample-of: expected 'loss', 'regulariser' or a term of acls \(ce, reg, positive, negative\), got "nope"/],
+  ] as [string[], RegExp][]) {
+    const bad = await run(['loss', ...argv, '--logits', LOGITS, '--labels', LABELS]);
+    assert.equal(bad.code, 2, argv.join(' '));
+    assert.match(bad.stderr, pattern, argv.join(' '));
+  }
+});

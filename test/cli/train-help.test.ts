@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { run } from './capture.js';
+import { tempDir } from '../io/temp-dir.js';
 import { TRAIN_CONFIG_SCHEMA } from '../../src/train/train-config.js';
 import { defaultText } from '../../src/util/schema.js';
 
@@ -52,4 +55,20 @@ test('every flag that sets a configuration key with a fallback shows that fallba
     const line = helpLine(r.stdout, flagOf[key] ?? kebab(key));
     assert.ok(line.includes(`(default ${shown})`), `${key}: ${line}`);
   }
+});
+
+test('calib train --mc-dropout K: shown in the help, sets config mcDropout, and refuses --calibrate before training', async () => {
+  const r = await run(['train', '--help']);
+  assert.match(helpLine(r.stdout, 'mc-dropout'), /--mc-dropout K\s+final evaluation by MC dropout with K ≥ 2 passes/);
+  const out = join(tempDir('train-mc-dropout-cli'), 'run');
+  const bad = await run(['train', '--dataset', 'mnist', '--mc-dropout', '1', '--model-opt', 'dropout=0.3', '--out', out]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /config\.mcDropout\.passes: expected an integer ≥ 2, got 1/);
+  const noDropout = await run(['train', '--dataset', 'mnist', '--mc-dropout', '3', '--out', out]);
+  assert.equal(noDropout.code, 2);
+  assert.match(noDropout.stderr, /config\.mcDropout: expected a model with dropout rate > 0/);
+  const calibrate = await run(['train', '--dataset', 'mnist', '--mc-dropout', '3', '--model-opt', 'dropout=0.3', '--calibrate', 'temperature', '--out', out]);
+  assert.equal(calibrate.code, 2);
+  assert.match(calibrate.stderr, /--calibrate exports model\.onnx \(the deterministic network\)/);
+  assert.ok(!existsSync(join(out, 'config.json')), 'refused before the run directory is made');
 });

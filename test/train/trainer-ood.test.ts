@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { FILTER_CORRUPTIONS, corruptDataset } from '../../src/data/corruptions.js';
 import { imageDataset, type ImageDataset } from '../../src/data/dataset.js';
@@ -10,6 +10,8 @@ import { matrix } from '../../src/util/matrix.js';
 import { Random } from '../../src/util/random.js';
 import { evaluateShift } from '../../src/train/ood-evaluation.js';
 import { confidences } from '../../src/train/predict.js';
+import { readShiftLogits } from '../../src/train/shift-logits.js';
+import { shiftReport } from '../../src/train/shift-metrics.js';
 import { resolveTrainConfig } from '../../src/train/train-config.js';
 import { train } from '../../src/train/trainer.js';
 import { tempDir } from '../io/temp-dir.js';
@@ -114,4 +116,13 @@ test('training with ood writes ood.json with noise, a second dataset and the nin
   assert.equal(report.corruptions.length, FILTER_CORRUPTIONS.length * 5);
   assert.deepEqual(report.corruptions.slice(0, 5).map((c) => c.severity), [1, 2, 3, 4, 5]);
   assert.equal(result.ood!.corruptions.length, 45);
+  // shift/ keeps the logits behind ood.json: read back, the same evaluation gives ood.json's numbers exactly.
+  const kept = await readShiftLogits(join(dir, 'run'));
+  assert.ok(kept);
+  assert.equal(kept.sets.test.predictions.rows, 30);
+  assert.equal(kept.sets.corruptions.length, 45);
+  assert.equal(kept.sets.oodDataset!.dataset, 'inverted');
+  assert.deepEqual(JSON.parse(JSON.stringify(shiftReport(kept.sets, kept))), report);
+  assert.equal(statSync(join(dir, 'run', 'shift', 'gaussian-noise-s5-logits.npy')).size, 128 + 30 * 10 * 4);
+  assert.equal(await readShiftLogits(join(dir, 'nothing')), null, 'a run without shift/ has none');
 });

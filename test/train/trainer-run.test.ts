@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
@@ -160,8 +160,11 @@ test('an existing run is not overwritten by accident, and --resume needs a check
   const stale = join(dir, 'f', 'ood.json');
   await train(at('f', { epochs: 1 }), { data });
   writeFileSync(stale, '{}');
+  mkdirSync(join(dir, 'f', 'shift'));
+  writeFileSync(join(dir, 'f', 'shift', 'in-logits.npy'), 'stale');
   await train(at('f', { epochs: 1 }), { data, overwrite: true });
   assert.ok(!existsSync(stale), 'outputs of a replaced run are removed');
+  assert.ok(!existsSync(join(dir, 'f', 'shift')), 'the replaced run\'s shift logits too');
 });
 
 test('CRL trains with its correctness history and resumes exactly', async () => {

@@ -31,12 +31,15 @@ export const lossCommand = defineCommand({
       (n) => `  ${n}: ${describeOptions(LOSSES[n].options).map((l) => l.split(':')[0]).join('; ')}`,
     ),
     'Every loss also takes ignoreIndex (or --ignore-index). CRL needs --history COUNTS.npy and --epochs E.',
+    'Per-example losses (not the batch-level terms) can write one value per sample with --per-sample FILE: the loss',
+    'of each sample, or with --per-sample-of its regulariser (R_i of CE + R, e.g. ACLS alpha*reg) or one of its terms.',
   ].join('\n'),
   examples: [
     'calib loss focal --logits val-logits.npy --labels val-labels.npy --opt gamma=3',
     'calib loss sb-ece-lb --primary ce --weight 0.5 --logits L.npy --labels Y.npy --json',
     'calib loss mbls --opt margin=6 --logits L.npy --labels Y.npy --grad dL.npy --dtype float64',
     'calib loss arc --opt version=v2 --opt bins=5,15,30 --logits L.npy --labels Y.npy',
+    'calib loss acls --logits L.npy --labels Y.npy --per-sample reg.npy --per-sample-of regulariser',
   ],
   flags: {
     name: { type: 'string', required: true, valueName: 'LOSS', choices: LOSS_NAMES, description: 'the loss or term to evaluate' },
@@ -51,6 +54,8 @@ export const lossCommand = defineCommand({
     epochs: { type: 'number', valueName: 'E', description: 'CRL: number of epochs the counts were accumulated over (≥ 1)' },
     dtype: { type: 'string', choices: ['float32', 'float64'], default: 'float32', description: 'computation dtype' },
     grad: { type: 'string', valueName: 'FILE', description: 'write d loss / d logits here (float64 .npy, the logits\' shape)' },
+    'per-sample': { type: 'string', valueName: 'FILE', description: 'write one value per sample here (float64 .npy, shape N or N × H × W; 0 at ignored positions)' },
+    'per-sample-of': { type: 'string', valueName: 'WHAT', description: "with --per-sample: 'loss' (default), 'regulariser' (R_i of a CE + R method, e.g. ACLS alpha*reg) or a term's name (e.g. reg)" },
     json: { type: 'boolean', description: 'print {"loss": number, "terms": {...}} as JSON' },
   },
   async run(flags, io) {
@@ -58,14 +63,18 @@ export const lossCommand = defineCommand({
     if (flags.primary === undefined && flags.weight !== undefined) throw new UsageError('loss: --weight needs --primary (the total is primary + weight * term)');
     if ((flags.history === undefined) !== (flags.epochs === undefined)) throw new UsageError('loss: give --history and --epochs together');
     if (flags.history !== undefined && flags.name !== 'crl') throw new UsageError(`loss: --history is for crl, not ${flags.name}`);
-    if (flags.grad !== undefined && fileFormat(flags.grad, '--grad') !== 'npy') invalidArgument('--grad', 'a .npy path', JSON.stringify(flags.grad));
-    if (flags.grad !== undefined) {
-      await requireOutputPath(flags.grad, '--grad', [
+    if (flags['per-sample-of'] !== undefined && flags['per-sample'] === undefined) throw new UsageError('loss: --per-sample-of needs --per-sample FILE');
+    if (flags['per-sample'] !== undefined && flags.primary !== undefined) throw new UsageError('loss: --per-sample is for a loss alone, not PRIMARY + BETA * term');
+    for (const [flag, path] of [['--grad', flags.grad], ['--per-sample', flags['per-sample']]] as const) {
+      if (path === undefined) continue;
+      if (fileFormat(path, flag) !== 'npy') invalidArgument(flag, 'a .npy path', JSON.stringify(path));
+      await requireOutputPath(path, flag, [
         { argName: '--logits', path: flags.logits },
         { argName: '--labels', path: flags.labels },
         { argName: '--history', path: flags.history },
       ]);
     }
+    if (flags.grad !== undefined && flags.grad === flags['per-sample']) throw new UsageError('loss: --grad and --per-sample name the same file');
     const options = parseKeyValues('opt', flags.opt);
     const primaryOptions = parseKeyValues('primary-opt', flags['primary-opt']);
 
@@ -82,11 +91,14 @@ export const lossCommand = defineCommand({
         ...(flags['ignore-index'] !== undefined ? { ignoreIndex: flags['ignore-index'] } : {}),
         dtype: flags.dtype as 'float32' | 'float64',
         gradient: flags.grad !== undefined,
-        argumentNames: { logits: '--logits', labels: '--labels', soft: '--labels', history: '--history' },
+        ...(flags['per-sample'] !== undefined ? { perSample: flags['per-sample-of'] ?? 'loss' } : {}),
+        argumentNames: { logits: '--logits', labels: '--labels', soft: '--labels', history: '--history', perSample: '--per-sample-of' },
       },
     );
     requireFiniteResult(result, flags.dtype, logits);
     if (flags.grad !== undefined) await writingOutput(flags.grad, '--grad', () => writeNpy(flags.grad!, result.gradient!, logits.shape));
+    const perSample = flags['per-sample'];
+    if (perSample !== undefined) await writingOutput(perSample, '--per-sample', () => writeNpy(perSample, result.perSample!, [logits.shape[0]!, ...logits.shape.slice(2)]));
     if (flags.json) {
       io.stdout.write(`${JSON.stringify({ loss: result.loss, terms: result.terms })}\n`);
       return;
@@ -97,6 +109,7 @@ export const lossCommand = defineCommand({
     const width = Math.max(...Object.keys(result.terms).map((k) => k.length));
     for (const [k, v] of Object.entries(result.terms)) lines.push(`  ${k.padEnd(width)}  ${fmt(v)}`);
     if (flags.grad !== undefined) lines.push(`gradient d loss / d logits -> ${flags.grad}`);
+    if (perSample !== undefined) lines.push(`per-sample ${flags['per-sample-of'] ?? 'loss'} -> ${perSample}`);
     io.stdout.write(`${lines.join('\n')}\n`);
   },
 });
@@ -140,14 +153,15 @@ async function readLabelsLike(path: string, flag: string): Promise<HostArray> {
 }
 
 /**
- * A loss, term or gradient that is not finite is never printed or written: in float32 it is an overflow of the
+ * A loss, term, gradient or per-sample value that is not finite is never printed or written: in float32 it is an overflow of the
  * computation (e.g. logits near ±1e38), for which float64 is the remedy; in float64 the inputs are beyond what
  * the loss can be evaluated on.
  */
-function requireFiniteResult(result: { loss: number; terms: Record<string, number>; gradient?: Float64Array | undefined }, dtype: string, logits: HostArray): void {
+function requireFiniteResult(result: { loss: number; terms: Record<string, number>; gradient?: Float64Array | undefined; perSample?: Float64Array | undefined }, dtype: string, logits: HostArray): void {
   const bad = !Number.isFinite(result.loss) ? `loss ${result.loss}`
     : Object.entries(result.terms).find(([, v]) => !Number.isFinite(v))?.map(String).join(' ')
-    ?? (result.gradient && !result.gradient.every(Number.isFinite) ? 'a non-finite gradient entry' : undefined);
+    ?? (result.gradient && !result.gradient.every(Number.isFinite) ? 'a non-finite gradient entry' : undefined)
+    ?? (result.perSample && !result.perSample.every(Number.isFinite) ? 'a non-finite per-sample value' : undefined);
   if (bad === undefined) return;
   let largest = 0;
   for (let i = 0; i < logits.data.length; i++) largest = Math.max(largest, Math.abs(Number(logits.data[i])));

@@ -5,6 +5,7 @@ import { SELECTION_METRICS } from '../../train/best-epoch.js';
 import { ConsoleProgress, type TrainProgress, SILENT_PROGRESS } from '../../train/progress.js';
 import { AUGMENTATIONS, MIXUP_KINDS, mergeConfig, OPTIMIZERS, resolveTrainConfig, SECONDARY_PLACEMENTS, TRAIN_CONFIG_SCHEMA } from '../../train/train-config.js';
 import { resumeTraining, train, type TrainResult } from '../../train/trainer.js';
+import { readJson, runPaths } from '../../train/run-directory.js';
 import { invalidArgument } from '../../util/errors.js';
 import { defaultText } from '../../util/schema.js';
 import { parseKeyValues, UsageError } from '../args.js';
@@ -72,6 +73,7 @@ const SETTING_FLAGS = {
   replicas: { type: 'integer', valueName: 'R', ...fromSchema('replicas') },
   'epoch-logits': { type: 'boolean', ...fromSchema('epochLogits') },
   'evaluate-train': { type: 'boolean', ...fromSchema('evaluateTrain') },
+  'mc-dropout': { type: 'integer', valueName: 'K', ...fromSchema('mcDropout', 'final evaluation by MC dropout with K ≥ 2 passes (config key mcDropout: {"passes": K, "seed": S}): logits = log of the mean softmax of K passes with dropout on; the model needs dropout (--model-opt dropout=0.3); best-epoch selection stays deterministic') },
   ood: { type: 'boolean', ...fromSchema('ood') },
   'ood-dataset': { type: 'string', valueName: 'NAME', ...fromSchema('oodDataset') },
   'ood-data-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', ...fromSchema('oodDatasetOptions') },
@@ -112,6 +114,7 @@ export function flagOverrides(flags: Readonly<Record<string, unknown>>): Record<
     if (v === undefined || v === false || (Array.isArray(v) && v.length === 0)) continue;
     if (name in OPTION_FLAGS) out[OPTION_FLAGS[name]!] = jsonLists(name, parseKeyValues(name, v as string[]));
     else if (name === 'mixup-layers') out['mixupLayers'] = (v as string).split(',').map((s) => s.trim()).filter((s) => s !== '');
+    else if (name === 'mc-dropout') out['mcDropout'] = { passes: v };
     else if (name === 'cutmix') {
       if (flags['mixup'] !== undefined || flags['mixup-kind'] !== undefined) throw new UsageError('train: --cutmix α stands for --mixup α --mixup-kind cutmix; give one or the other');
       out['mixup'] = v;
@@ -144,10 +147,10 @@ function report(result: TrainResult, io: CliIO, stoppedBy: keyof typeof STOP_COD
   const t = s.test as Record<string, number>;
   const files = ['config.json', 'log.jsonl', 'checkpoint-last.ckpt', 'checkpoint-best.ckpt', 'val-logits.npy', 'val-labels.npy', 'test-logits.npy', 'test-labels.npy', 'model.onnx', 'summary.json'];
   if (s.train) files.push('train-logits.npy', 'train-labels.npy');
-  if (result.ood) files.push('ood.json');
+  if (result.ood) files.push('ood.json', 'shift/');
   const lines = [
     `best epoch ${s.best_epoch}/${s.epochs} by validation ${s.select}; ${Math.round(s.samples_per_s)} samples/s over ${s.train_time_s.toFixed(1)} s of training`,
-    `test (${s.data.test} samples): accuracy ${percent(t['accuracy']!)}%  NLL ${t['nll']!.toFixed(4)}  ECE ${percent(t['ece']!)}%  AdaECE ${percent(t['adaece']!)}%`,
+    `test (${s.data.test} samples${s.mc_dropout ? `, MC dropout ${s.mc_dropout.passes} passes at p = ${s.mc_dropout.rate}` : ''}): accuracy ${percent(t['accuracy']!)}%  NLL ${t['nll']!.toFixed(4)}  ECE ${percent(t['ece']!)}%  AdaECE ${percent(t['adaece']!)}%`,
   ];
   if (result.ood) {
     const o = result.ood;
@@ -248,6 +251,10 @@ export const trainCommand = defineCommand({
       if (flags.resume !== undefined) {
         const extra = [...Object.keys(overrides), ...(flags.config !== undefined ? ['config'] : []), ...(flags.force ? ['force'] : [])];
         if (extra.length) throw new UsageError(`train: --resume continues a run with its own config.json; remove ${extra.map((k) => `--${k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`).join(', ')}`);
+        if (flags.calibrate !== undefined) {
+          const raw = (await readJson(runPaths(flags.resume).config, `${flags.resume}/config.json`)) as Record<string, unknown>;
+          checkCalibrate(raw['mcDropout'] !== undefined);
+        }
         const resumed = await resumeTraining(flags.resume, common);
         const code = report(resumed, io, stoppedBy);
         if (code === 0 && flags.calibrate !== undefined) await calibrateRun(resumed.paths.dir, flags.calibrate as CalibratorKind, io);
@@ -284,6 +291,7 @@ export const trainCommand = defineCommand({
         if (flags.calibrate !== undefined) throw new UsageError('train: --calibrate is for classifiers; fit a calibrator on the pixel logits with calib fit instead');
         return reportSegmentation(await trainSegmentation(config, { progress, signal: controller.signal, overwrite: flags.force }), io, stoppedBy);
       }
+      if (flags.calibrate !== undefined) checkCalibrate(config.mcDropout !== undefined);
       const trained = await train(config, { ...common, overwrite: flags.force });
       const code = report(trained, io, stoppedBy);
       if (code === 0 && flags.calibrate !== undefined) await calibrateRun(trained.paths.dir, flags.calibrate as CalibratorKind, io);
@@ -295,6 +303,14 @@ export const trainCommand = defineCommand({
     }
   },
 });
+
+/**
+ * --calibrate appends a calibrator fitted on the run's validation logits to model.onnx; with MC dropout those logits
+ * are log p̄ of K stochastic passes, not model.onnx's (deterministic) outputs, so the export would be miscalibrated.
+ */
+function checkCalibrate(mcDropout: boolean): void {
+  if (mcDropout) throw new UsageError('train: --calibrate exports model.onnx (the deterministic network) with a calibrator fitted on the run\'s logits, which MC dropout (--mc-dropout / config mcDropout) replaces by the mean of K stochastic passes; fit with calib fit on the run\'s logits instead');
+}
 
 function nonNegative(flag: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new UsageError(`--${flag}: expected a number ≥ 0, got ${String(value)}`);

@@ -1,7 +1,10 @@
 /**
  * Karandikar et al. (NeurIPS 2021, "Soft calibration objectives for neural networks"): primary {NLL, focal, MSE} ×
- * secondary {none, MMCE, AvUC, AvUC-GS, SB-ECE, S-AvUC}, and post-hoc TS vs TS-SB-ECE vs TS-HB-ECE. Claims: the soft
- * objectives (SB-ECE, S-AvUC) lower ECE relative to the primary alone and relative to MMCE/AvUC; TS-SB-ECE ≈ TS.
+ * secondary {none, MMCE, AvUC, AvUC-GS, SB-ECE, S-AvUC}, and post-hoc TS vs TS-SB-ECE vs TS-HB-ECE, on clean test data
+ * and under corruption severities 1–5 (the NLL model's runs evaluate the corruptions; the report's "ECE vs
+ * corruption severity" table and figure). Claims: the soft objectives (SB-ECE, S-AvUC) lower ECE relative to the
+ * primary alone and relative to MMCE/AvUC; TS-SB-ECE ≈ TS, also under shift (stated by that table: the comparison
+ * syntax compares methods, not calibrators under shift).
  */
 import { BASE, CIFAR_RECIPE, MACHINE, QUICK } from './scales.js';
 
@@ -26,6 +29,10 @@ const METHODS = PRIMARIES.flatMap(([name, loss, label]) =>
     label: secondary === undefined ? label : `${label} + ${secondary}`,
     loss,
     ...(secondary === undefined ? {} : { secondary }),
+    // Post-hoc TS vs TS-SB-ECE vs TS-HB-ECE under shift (the paper's CIFAR-10-C figure) is on the NLL-trained model:
+    // only its runs take the OOD / corruption passes (9 corruptions × 5 severities; calibrators fitted on the clean
+    // validation split and applied to the saved shift logits by the post-hoc step).
+    ...(name === 'nll' && secondary === undefined ? { ood: true } : {}),
   })),
 );
 
@@ -34,12 +41,13 @@ export const KARANDIKAR_SUITE = {
   suite: {
     name: 'karandikar',
     description:
-      'Karandikar et al. 2021, Tables 1–2: do the soft calibration objectives (SB-ECE, S-AvUC) added to NLL, focal or MSE lower ECE relative to the primary alone and to MMCE/AvUC, and how do TS, TS-SB-ECE and TS-HB-ECE compare? Every secondary\'s weight β ∈ {0.3, 1, 3} is chosen by the paper\'s rule: the lowest validation ECE within 1 % of the best validation accuracy. quick: MNIST MLP smoke test; machine: a 512-unit MLP on 10,000 Fashion-MNIST images, 20 epochs (18 methods), no weight decay, last epoch (CE ends overconfident there), 3 seeds (mean ± SEM); paper: CIFAR-10 wide ResNet-28-10, 200 epochs.',
+      'Karandikar et al. 2021, Tables 1–2 and the dataset-shift figure: do the soft calibration objectives (SB-ECE, S-AvUC) added to NLL, focal or MSE lower ECE relative to the primary alone and to MMCE/AvUC, and how do TS, TS-SB-ECE and TS-HB-ECE compare, on clean test data and under corruption severities 1–5 (the NLL model; calibrators fitted on clean validation; machine scale: 2,000 test images per corruption set)? Every secondary\'s weight β ∈ {0.3, 1, 3} is chosen by the paper\'s rule: the lowest validation ECE within 1 % of the best validation accuracy. quick: MNIST MLP smoke test; machine: a 512-unit MLP on 10,000 Fashion-MNIST images, 20 epochs (18 methods), no weight decay, last epoch (CE ends overconfident there), 3 seeds (mean ± SEM); paper: CIFAR-10 wide ResNet-28-10, 200 epochs.',
     // Train-split metrics beside test (Karandikar et al. §5.1: NLL can overfit the train ECE to ≈ 0).
     base: { ...BASE, evaluateTrain: true },
     scales: {
-      quick: QUICK,
-      machine: { ...MACHINE, epochs: 20 },
+      // OOD / corruption evaluation (NLL runs only) on a test subset: the 45 corruption passes dominate otherwise.
+      quick: { ...QUICK, oodSubset: 500 },
+      machine: { ...MACHINE, epochs: 20, oodSubset: 2000 },
       paper: { ...CIFAR_RECIPE, model: 'wrn-28-10', epochs: 200, schedule: 'multistep:0.3,0.6,0.8' },
     },
     methods: METHODS,

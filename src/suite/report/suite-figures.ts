@@ -2,7 +2,9 @@
  * The figures of a suite report, as SVG documents: reliability diagrams per method as one row of small multiples
  * (before, and after each post-hoc calibrator: one row each, same bins), metric-versus-hyper-parameter curves with
  * error bars (± std over seeds) per sweep, validation ECE and accuracy per epoch per method (mean over seeds), the
- * accuracy–confidence joint density per epoch (density-figure.ts) and the OOD AUROC where the suite evaluated it.
+ * accuracy–confidence joint density per epoch (density-figure.ts), where the suite evaluated OOD / shift the
+ * AUROC, the in-vs-out confidence histograms and ECE against corruption severity (raw and after each calibrator), and
+ * the per-sample regulariser histogram where the suite asks for one (regulariser-histogram.ts).
  */
 import { CalibrationAccumulator } from '../../metrics/calibration-accumulator.js';
 import type { ReliabilityData } from '../../metrics/reliability-types.js';
@@ -14,6 +16,8 @@ import { COLORS, FONT_FAMILY, FONT_SIZES, fittedFontSize, textWidth } from '../.
 import { readRunPredictions } from '../posthoc-step.js';
 import { mean, spreadName, spreadOf, type Spread } from './statistics.js';
 import { densityFigureSvg } from './density-figure.js';
+import { regulariserHistograms, type RegulariserHistogramData } from './regulariser-histogram.js';
+import { corruptionMethods, eceAtSeverity, SHIFT_SEVERITIES, shiftOf, shiftVariants } from './shift-tables.js';
 import { selectionRuleText } from './sweep-selection.js';
 import { calibratorShort } from './suite-table.js';
 import { testMetric, type MethodResults, type RunResult, type SuiteResults } from './suite-results.js';
@@ -24,7 +28,7 @@ export interface ReportFigure {
   readonly caption: string;
   readonly svg: string;
   /** Which section it belongs to. */
-  readonly section: 'reliability' | 'sweeps' | 'epochs' | 'density' | 'ood';
+  readonly section: 'reliability' | 'sweeps' | 'epochs' | 'density' | 'ood' | 'regulariser';
 }
 
 /** Reliability data of a method's first-seed run (with the calibrator fitted), before (`after` undefined) or after a calibrator; null when no run has it. */
@@ -73,8 +77,10 @@ export function smallMultiplesSvg(panels: readonly { readonly title: string; rea
   );
 }
 
-export async function suiteFigures(results: SuiteResults): Promise<ReportFigure[]> {
+/** The figures; `regulariser`: the regulariser histograms when already computed (else computed here). */
+export async function suiteFigures(results: SuiteResults, regulariser?: RegulariserHistogramData | null): Promise<ReportFigure[]> {
   const suite = results.record.suite;
+  const histograms = regulariser === undefined ? await regulariserHistograms(results) : regulariser;
   const figures: ReportFigure[] = [];
   const groups = [...new Set(results.methods.map((m) => m.group))];
   for (const [gi, group] of groups.entries()) {
@@ -132,14 +138,48 @@ export async function suiteFigures(results: SuiteResults): Promise<ReportFigure[
       return bars;
     });
     if (ood.length) figures.push({ name: `ood-auroc${suffix}`, section: 'ood', caption: `${group}: OOD detection AUROC of the maximum softmax probability (in-distribution test set vs Gaussian noise and a second dataset; mean over seeds).`, svg: barChartSvg(ood, { title: `OOD AUROC — ${group}`, xLabel: 'AUROC', max: 1, width: 600 }) });
+    // ECE against corruption severity, raw and after each calibrator (fitted on clean validation), per method.
+    for (const m of corruptionMethods(results, group)) {
+      const series = severitySeries(m, suite.posthoc, suite.spread);
+      if (!series.length) continue;
+      const seeds = m.runs.filter((r) => shiftOf(r) !== undefined).length;
+      figures.push({ name: `shift-ece-${m.name}${suffix}`, section: 'ood', caption: `${m.label}: test ECE (%) against corruption severity (0 = clean test images; 1–5 = mean over the corruption kinds at that severity), the trained model and after each post-hoc calibrator fitted on the clean validation split; mean ± ${spreadName(suite.spread)} over ${seeds} seed(s).`, svg: lineChartSvg(series, { title: `${m.label}: ECE vs corruption severity — ${group}`, xLabel: 'Corruption severity (0 = clean)', yLabel: 'Test ECE (%)', width: 600, height: 340 }) });
+    }
     // In-vs-out confidence histograms, one figure per method (counts summed over its seeds).
     for (const m of methods) {
       const series = confidenceHistogramSeries(m.runs);
       if (series.length < 2) continue;
       figures.push({ name: `ood-confidence-${m.name}${suffix}`, section: 'ood', caption: `${m.label}: the share of samples per confidence (max softmax) bin, in distribution (test set) and out of distribution, summed over seeds; a model that separates them puts the OOD mass at low confidence.`, svg: lineChartSvg(series, { title: `${m.label}: confidence in vs out — ${group}`, xLabel: 'Confidence (bin centre)', yLabel: 'Samples (%)', width: 600, height: 300 }) });
     }
+    // Per-sample regulariser histogram (ACLS Fig. 3), one curve per method.
+    const inGroup = histograms?.methods.filter((h) => h.group === group) ?? [];
+    if (histograms && inGroup.length) {
+      const h = histograms;
+      const what = h.quantity === 'regulariser' ? `${h.loss} regulariser` : h.quantity === 'loss' ? `${h.loss} loss` : `${h.loss} term '${h.quantity}'`;
+      const opts = Object.entries(h.options).map(([k, v]) => `${k}=${String(v)}`).join(', ');
+      figures.push({
+        name: `regulariser-histogram${suffix}`,
+        section: 'regulariser',
+        caption: `${group}: the ${what}${opts ? ` (${opts})` : ''} per sample, evaluated on each method's test logits, pooled over seeds: % of samples per bin (${h.bins} bins over [${fmtValue(h.min)}, ${fmtValue(h.max)}], values outside counted in the end bins; ACLS paper Fig. 3). In the legend: the share of samples where it is exactly 0 (inactive).`,
+        svg: regulariserHistogramSvg(h, inGroup, `Per-sample ${what} (test) — ${group}`),
+      });
+    }
   }
   return figures;
+}
+
+function fmtValue(v: number): string {
+  return Number(v.toPrecision(4)).toString();
+}
+
+/** One curve per method: % of its samples per bin centre, named with its inactive share. */
+function regulariserHistogramSvg(h: RegulariserHistogramData, methods: RegulariserHistogramData['methods'], title: string): string {
+  const width = (h.max - h.min) / h.bins;
+  const series: LineSeries[] = methods.map((m) => ({
+    name: `${m.label} (${(100 * m.inactive).toFixed(1)}% at 0)`,
+    points: m.counts.map((c, i) => ({ x: h.min + (i + 0.5) * width, y: (100 * c) / Math.max(m.samples, 1) })),
+  }));
+  return lineChartSvg(series, { title, xLabel: `${h.quantity === 'regulariser' ? `${h.loss} regulariser` : h.quantity} (bin centre)`, yLabel: 'Samples (%)', width: 720, height: 360, xFormat: fmtValue });
 }
 
 /**
@@ -183,3 +223,13 @@ function stat(values: readonly number[], isPct: boolean, spread: Spread): { y: n
   return { y: mean(values) * k, ...(Number.isFinite(s) ? { err: s * k } : {}) };
 }
 
+/** The lines of method `m`'s ECE-vs-severity figure: the raw model and each calibrator, ECE (%) ± spread over seeds. */
+export function severitySeries(m: MethodResults, posthoc: readonly string[], spread: Spread): LineSeries[] {
+  return shiftVariants(m, posthoc)
+    .map((after) => {
+      const runs = m.runs.filter((r) => shiftOf(r, after) !== undefined);
+      const points = SHIFT_SEVERITIES.flatMap((s) => sweepPoints([{ value: s, runs }], (r) => eceAtSeverity(shiftOf(r, after), s), true, spread));
+      return { name: after === undefined ? `${m.label} (raw)` : `${m.label} + ${calibratorShort(after)}`, points };
+    })
+    .filter((s) => s.points.length > 0);
+}

@@ -3,7 +3,7 @@
  * over seeds, before and after each post-hoc calibrator, and the fitted temperature; the best mean per column is
  * marked (highest accuracy, lowest everything else; the temperature has no best).
  */
-import { mean, spreadOf } from './statistics.js';
+import { mean, spreadOf, type Spread } from './statistics.js';
 import { foregroundMetric, testMetric, trainMetric, type MethodResults, type SuiteResults } from './suite-results.js';
 
 export interface TableColumn {
@@ -85,32 +85,41 @@ export function formatMeanStd(m: number, s: number, percent: boolean): string {
   return Number.isFinite(s) ? `${(m * scale).toFixed(d)} ± ${(s * scale).toFixed(d)}` : (m * scale).toFixed(d);
 }
 
+/**
+ * A table of `columns` whose rows hold, per column, the values over seeds: each cell is their mean ± spread
+ * (std or SEM), the best mean per column (with `better`, and at least two rows) marked.
+ */
+export function buildTable(group: string, columns: readonly TableColumn[], rows: readonly { readonly method: string; readonly label: string; readonly seeds: number; readonly values: readonly (readonly number[])[] }[], spread: Spread): SuiteTable {
+  const values = rows.map((row) => row.values.map((v) => ({ mean: mean(v), spread: spreadOf(v, spread) })));
+  const best = columns.map((c, j) => {
+    if (!c.better || rows.length < 2) return Number.NaN;
+    const ms = values.map((row) => row[j]!.mean).filter(Number.isFinite);
+    return c.better === 'higher' ? Math.max(...ms) : Math.min(...ms);
+  });
+  return {
+    group,
+    columns,
+    rows: rows.map((r, i) => ({
+      method: r.method,
+      label: r.label,
+      seeds: r.seeds,
+      cells: values[i]!.map((v, j) => ({ ...v, text: formatMeanStd(v.mean, v.spread, columns[j]!.percent), best: Number.isFinite(best[j]!) && Math.abs(v.mean - best[j]!) <= 1e-12 })),
+    })),
+  };
+}
+
 /** One table per "dataset · model" group. */
 export function suiteTables(results: SuiteResults): SuiteTable[] {
   const columns = tableColumns(results.record.suite.posthoc, results.runs.some((r) => r.summary['train'] !== undefined), results.runs.some((r) => r.posthoc.foreground !== undefined));
   const groups = [...new Set(results.methods.map((m) => m.group))];
   return groups.map((group) => {
     const methods = results.methods.filter((m) => m.group === group);
-    const values = methods.map((m) =>
-      columns.map((c) => {
-        const v = m.runs.map((r) => (c.metric === 'temperature' ? fittedTemperature(r) : c.split === 'train' ? trainMetric(r, c.metric) : c.split === 'foreground' ? foregroundMetric(r, c.metric, c.after) : testMetric(r, c.metric, c.after)));
-        return { mean: mean(v), spread: spreadOf(v, results.record.suite.spread) };
-      }),
-    );
-    const best = columns.map((c, j) => {
-      if (!c.better || methods.length < 2) return Number.NaN;
-      const ms = values.map((row) => row[j]!.mean).filter(Number.isFinite);
-      return c.better === 'higher' ? Math.max(...ms) : Math.min(...ms);
-    });
-    return {
-      group,
-      columns,
-      rows: methods.map((m, i) => ({
-        method: m.name,
-        label: m.sweep ? `${m.label} (${m.sweep.label} = ${String(m.sweep.chosen)})` : m.label,
-        seeds: m.runs.length,
-        cells: values[i]!.map((v, j) => ({ ...v, text: formatMeanStd(v.mean, v.spread, columns[j]!.percent), best: Number.isFinite(best[j]!) && Math.abs(v.mean - best[j]!) <= 1e-12 })),
-      })),
-    };
+    const rows = methods.map((m) => ({
+      method: m.name,
+      label: m.sweep ? `${m.label} (${m.sweep.label} = ${String(m.sweep.chosen)})` : m.label,
+      seeds: m.runs.length,
+      values: columns.map((c) => m.runs.map((r) => (c.metric === 'temperature' ? fittedTemperature(r) : c.split === 'train' ? trainMetric(r, c.metric) : c.split === 'foreground' ? foregroundMetric(r, c.metric, c.after) : testMetric(r, c.metric, c.after)))),
+    }));
+    return buildTable(group, columns, rows, results.record.suite.spread);
   });
 }

@@ -3,9 +3,10 @@
  *   report.md            Markdown with the figures as SVG files in report-figures/
  *   report.html          one self-contained page (inline SVG, inline CSS, no scripts, nothing fetched)
  *   report.json          the data behind it: every run's settings and metrics (under `calib eval --json` keys),
- *                        the table, the sweeps' chosen values, the verdicts
+ *                        the table, the sweeps' chosen values, the verdicts, the regulariser histogram's counts
  * Sections: what the suite found (generated from the numbers), the table per dataset · model, the comparisons'
- * verdicts, reliability diagrams, sweeps, training curves, OOD.
+ * verdicts, reliability diagrams, sweeps, training curves, OOD (the OOD table and the ECE-vs-corruption-severity
+ * table and figure, raw and after each post-hoc calibrator), the per-sample regulariser histogram.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,17 +17,38 @@ import { atomicWriteFile } from '../../util/atomic-write.js';
 import { invalidArgument } from '../../util/errors.js';
 import { mean, spreadName } from './statistics.js';
 import { suiteFigures, type ReportFigure } from './suite-figures.js';
+import { regulariserHistograms } from './regulariser-histogram.js';
 import { readSuiteResults, testMetric, type SuiteResults } from './suite-results.js';
+import { corruptionMethods, eceAtSeverity, oodTables, severityTables, shiftOf, shiftVariants } from './shift-tables.js';
 import { calibratorShort, fittedTemperature, suiteTables, type SuiteTable } from './suite-table.js';
 import { ensembleHtml, ensembleMarkdown, ensembleRows, type EnsembleRow } from './ensemble-table.js';
 import { selectionRuleText } from './sweep-selection.js';
 import { suiteVerdicts, type Verdict } from './verdicts.js';
+
+/** The OOD section's tables: per group the OOD table and the ECE-vs-corruption-severity table (shift-tables.ts). */
+interface ShiftTables {
+  readonly ood: readonly SuiteTable[];
+  readonly severity: readonly SuiteTable[];
+}
+
+/** Caption lines of the OOD section's tables. */
+function shiftTableNotes(results: SuiteResults): { ood: string; severity: string } {
+  const s = results.record.suite;
+  const calibrated = s.posthoc.length ? ` Rows "+ ${s.posthoc.map(calibratorShort).join(' / ')}": the calibrator fitted on the clean validation split, applied to every OOD and corrupted set.` : '';
+  return {
+    ood: `OOD and shift, mean ± ${spreadName(s.spread)} over seeds: AUROC of the max-softmax confidence, test subset (in distribution) vs Gaussian noise / the second dataset; mean confidence on those sets; clean ECE of the test subset; accuracy and ECE under corruption (mean over every corruption × severity).${calibrated}`,
+    severity: `Test ECE (%) against corruption severity: 0 = the clean test subset, 1–5 = mean over the corruption kinds at that severity; mean ± ${spreadName(s.spread)} over seeds; best per column in bold.${calibrated}`,
+  };
+}
 
 export interface WrittenReport {
   readonly paths: readonly string[];
   /** One-paragraph summary (the findings), for the terminal. */
   readonly summary: string;
 }
+
+/** The report's figure sections, in order, with their headings. */
+const FIGURE_SECTIONS: readonly [ReportFigure['section'], string][] = [['reliability', 'Reliability diagrams'], ['sweeps', 'Hyper-parameter sweeps'], ['epochs', 'Training curves'], ['density', 'Accuracy–confidence density per epoch'], ['ood', 'Out-of-distribution detection'], ['regulariser', 'Per-sample regulariser']];
 
 const pct = (v: number, d = 2): string => (Number.isFinite(v) ? `${(v * 100).toFixed(d)}%` : 'n/a');
 
@@ -52,6 +74,16 @@ export function findings(results: SuiteResults, verdicts: readonly Verdict[]): s
       return `${ranked[0]!.label} (${pct(mean(ranked[0]!.runs.map((r) => testMetric(r, 'ece', after))))})`;
     };
     out.push(`Lowest test ECE: ${best()}${suite.posthoc.length ? `; after ${calibratorShort(suite.posthoc[0]!)}: ${best(suite.posthoc[0])}` : ''}.`);
+  }
+  // Calibration under shift: mean ECE at clean and the highest severity, raw and after each calibrator.
+  for (const group of [...new Set(results.methods.map((m) => m.group))]) {
+    for (const m of corruptionMethods(results, group)) {
+      const parts = shiftVariants(m, suite.posthoc).map((after) => {
+        const at = (sev: number) => mean(m.runs.filter((r) => shiftOf(r, after) !== undefined).map((r) => eceAtSeverity(shiftOf(r, after), sev)));
+        return `${after === undefined ? 'raw' : `after ${calibratorShort(after)}`} ${pct(at(0))} → ${pct(at(5))}`;
+      });
+      out.push(`${m.label} under corruption (ECE clean → severity 5, mean over the corruption kinds; calibrators fitted on clean validation): ${parts.join('; ')}.`);
+    }
   }
   for (const v of verdicts) out.push(`"${v.comparison.text}": ${v.outcome}${Number.isFinite(v.difference) ? ` (difference ${fmtDiff(v)}, 95% interval [${fmtNum(v, v.lower)}, ${fmtNum(v, v.upper)}], ${v.method})` : v.note ? ` (${v.note})` : ''}.`);
   return out;
@@ -106,7 +138,7 @@ function verdictText(v: Verdict): string {
   return Number.isFinite(v.difference) ? `${fmtDiff(v)} [${fmtNum(v, v.lower)}, ${fmtNum(v, v.upper)}]` : '—';
 }
 
-function renderMarkdown(results: SuiteResults, tables: readonly SuiteTable[], verdicts: readonly Verdict[], figures: readonly ReportFigure[], found: readonly string[], ensembles: readonly EnsembleRow[]): string {
+function renderMarkdown(results: SuiteResults, tables: readonly SuiteTable[], verdicts: readonly Verdict[], figures: readonly ReportFigure[], found: readonly string[], ensembles: readonly EnsembleRow[], shift: ShiftTables): string {
   const s = results.record.suite;
   const lines = [`# Suite ${escapeMarkdown(s.name)}`, ''];
   if (s.description) lines.push(escapeMarkdown(s.description), '');
@@ -125,17 +157,32 @@ function renderMarkdown(results: SuiteResults, tables: readonly SuiteTable[], ve
     for (const v of verdicts) lines.push(`| ${escapeMarkdown(v.comparison.text)} | **${v.outcome}** | ${verdictText(v)} | ${escapeMarkdown(v.method)}${v.n ? `, n = ${v.n}` : ''} |`);
     lines.push('');
   }
-  const sections: [ReportFigure['section'], string][] = [['reliability', 'Reliability diagrams'], ['sweeps', 'Hyper-parameter sweeps'], ['epochs', 'Training curves'], ['density', 'Accuracy–confidence density per epoch'], ['ood', 'Out-of-distribution detection']];
+  const sections = FIGURE_SECTIONS;
   for (const [section, title] of sections) {
     const fs = figures.filter((f) => f.section === section);
-    if (!fs.length) continue;
+    const shiftTables = section === 'ood' ? [...shift.ood, ...shift.severity] : [];
+    if (!fs.length && !shiftTables.length) continue;
     lines.push(`## ${title}`, '');
+    if (section === 'ood') {
+      const notes = shiftTableNotes(results);
+      for (const t of shift.ood) lines.push(`### OOD and shift: ${escapeMarkdown(t.group)}`, '', ...markdownTable(t), '', escapeMarkdown(notes.ood), '');
+      for (const t of shift.severity) lines.push(`### ECE vs corruption severity: ${escapeMarkdown(t.group)}`, '', ...markdownTable(t), '', escapeMarkdown(notes.severity), '');
+    }
     for (const f of fs) lines.push(`![${escapeMarkdown(f.caption)}](report-figures/${f.name}.svg)`, '', `*${escapeMarkdown(f.caption)}*`, '');
   }
   return lines.join('\n');
 }
 
-function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdicts: readonly Verdict[], figures: readonly ReportFigure[], found: readonly string[], ensembles: readonly EnsembleRow[]): string {
+/** A table as HTML (a scrolling wrapper, one row per method, best cells in bold). */
+function htmlTable(t: SuiteTable, cls: string): string[] {
+  const h = escapeXml;
+  const out = [`<div class="table-wrap"><table class="${cls}">`, `<thead><tr><th>Method</th>${t.columns.map((c) => `<th>${h(c.label)}</th>`).join('')}</tr></thead><tbody>`];
+  for (const r of t.rows) out.push(`<tr data-method="${h(r.method)}"><th scope="row">${h(r.label)}</th>${r.cells.map((c) => `<td>${c.best ? `<b>${h(c.text)}</b>` : h(c.text)}</td>`).join('')}</tr>`);
+  out.push('</tbody></table></div>');
+  return out;
+}
+
+function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdicts: readonly Verdict[], figures: readonly ReportFigure[], found: readonly string[], ensembles: readonly EnsembleRow[], shift: ShiftTables): string {
   const s = results.record.suite;
   const h = escapeXml;
   const parts: string[] = [
@@ -162,10 +209,8 @@ function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdic
   if (failedFits.length) parts.push(`<p class="warning">Post-hoc fits without a result (n/a in the tables): ${h(failedFits.join('; '))}.</p>`);
   parts.push('<h2 id="findings">What this suite found</h2>', `<ul class="findings">${found.map((f) => `<li>${h(f)}</li>`).join('')}</ul>`);
   for (const t of tables) {
-    parts.push(`<h2>Results: ${h(t.group)}</h2>`, '<div class="table-wrap"><table class="results">');
-    parts.push(`<thead><tr><th>Method</th>${t.columns.map((c) => `<th>${h(c.label)}</th>`).join('')}</tr></thead><tbody>`);
-    for (const r of t.rows) parts.push(`<tr data-method="${h(r.method)}"><th scope="row">${h(r.label)}</th>${r.cells.map((c) => `<td>${c.best ? `<b>${h(c.text)}</b>` : h(c.text)}</td>`).join('')}</tr>`);
-    parts.push('</tbody></table></div>', `<p class="note">Test-set metrics, mean ± ${spreadName(s.spread)} over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE and AdaECE: ${s.bins} bins, equal-width bins with convention (l,u] for ECE.${trainNote(t)}</p>`);
+    parts.push(`<h2>Results: ${h(t.group)}</h2>`, ...htmlTable(t, 'results'));
+    parts.push(`<p class="note">Test-set metrics, mean ± ${spreadName(s.spread)} over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE and AdaECE: ${s.bins} bins, equal-width bins with convention (l,u] for ECE.${trainNote(t)}</p>`);
   }
   parts.push(...ensembleHtml(ensembles, h));
   if (verdicts.length) {
@@ -173,11 +218,17 @@ function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdic
     for (const v of verdicts) parts.push(`<tr class="verdict"><th scope="row">${h(v.comparison.text)}</th><td class="verdict-${v.outcome.replace(/ /g, '-')}">${h(v.outcome)}</td><td>${h(verdictText(v))}</td><td>${h(v.method)}${v.n ? `, n = ${v.n}` : ''}</td></tr>`);
     parts.push('</tbody></table>', '<p class="note">A claim "A &lt; B" holds when the whole 95% interval of metric(A) − metric(B) lies below 0, does not hold when it lies above 0, and is inconclusive otherwise. Several seeds: paired differences over seeds with a t-interval; one seed: paired bootstrap over test samples.</p>');
   }
-  const sections: [ReportFigure['section'], string][] = [['reliability', 'Reliability diagrams'], ['sweeps', 'Hyper-parameter sweeps'], ['epochs', 'Training curves'], ['density', 'Accuracy–confidence density per epoch'], ['ood', 'Out-of-distribution detection']];
+  const sections = FIGURE_SECTIONS;
   for (const [section, title] of sections) {
     const fs = figures.filter((f) => f.section === section);
-    if (!fs.length) continue;
+    const shiftTables = section === 'ood' ? [...shift.ood, ...shift.severity] : [];
+    if (!fs.length && !shiftTables.length) continue;
     parts.push(`<h2 id="${section}">${title}</h2>`);
+    if (section === 'ood') {
+      const notes = shiftTableNotes(results);
+      for (const t of shift.ood) parts.push(`<h3>OOD and shift: ${h(t.group)}</h3>`, ...htmlTable(t, 'ood-table'), `<p class="note">${h(notes.ood)}</p>`);
+      for (const t of shift.severity) parts.push(`<h3>ECE vs corruption severity: ${h(t.group)}</h3>`, ...htmlTable(t, 'shift-severity'), `<p class="note">${h(notes.severity)}</p>`);
+    }
     const wrap = section !== 'reliability';
     if (wrap) parts.push('<div class="charts">');
     for (const f of fs) parts.push(`<figure id="fig-${h(f.name)}">${f.svg.replace(/^<\?xml[^>]*>\s*/, '').trim()}<figcaption>${h(f.caption)}</figcaption></figure>`);
@@ -191,8 +242,9 @@ function jsonNumber(v: number): number | null {
   return Number.isFinite(v) ? v : null;
 }
 
-function renderJson(results: SuiteResults, tables: readonly SuiteTable[], verdicts: readonly Verdict[], found: readonly string[]): Record<string, unknown> {
+function renderJson(results: SuiteResults, tables: readonly SuiteTable[], verdicts: readonly Verdict[], found: readonly string[], shift: ShiftTables): Record<string, unknown> {
   const s = results.record.suite;
+  const tableJson = (t: SuiteTable) => ({ group: t.group, columns: t.columns, rows: t.rows.map((r) => ({ method: r.method, label: r.label, seeds: r.seeds, cells: r.cells.map((c) => ({ mean: jsonNumber(c.mean), [s.spread]: jsonNumber(c.spread), best: c.best })) })) });
   return {
     suite: s.name,
     scale: results.record.scale,
@@ -223,7 +275,10 @@ function renderJson(results: SuiteResults, tables: readonly SuiteTable[], verdic
       runs: m.runs.map((r) => r.run.id),
       sweep: m.sweep ? { key: m.sweep.key, chosen: m.sweep.chosen, values: m.sweep.values.map((v) => ({ value: v.value, runs: v.runs.map((r) => r.run.id), validation: jsonNumber(v.validation) })) } : null,
     })),
-    tables: tables.map((t) => ({ group: t.group, columns: t.columns, rows: t.rows.map((r) => ({ method: r.method, label: r.label, seeds: r.seeds, cells: r.cells.map((c) => ({ mean: jsonNumber(c.mean), [s.spread]: jsonNumber(c.spread), best: c.best })) })) })),
+    tables: tables.map(tableJson),
+    // The OOD section's tables (raw and per post-hoc calibrator): OOD / shift summary, ECE per corruption severity.
+    ood_tables: shift.ood.map(tableJson),
+    shift_severity_tables: shift.severity.map(tableJson),
     verdicts: verdicts.map((v) => ({ claim: v.comparison.text, outcome: v.outcome, difference: jsonNumber(v.difference), lower: jsonNumber(v.lower), upper: jsonNumber(v.upper), test: v.method, n: v.n, note: v.note ?? null })),
   };
 }
@@ -234,17 +289,19 @@ export async function writeSuiteReport(dir: string): Promise<WrittenReport> {
   if (results.runs.length === 0) invalidArgument('DIR', 'a suite directory with at least one finished run', `none finished in ${dir}`);
   const tables = suiteTables(results);
   const verdicts = await suiteVerdicts(results);
-  const figures = await suiteFigures(results);
+  const regulariser = await regulariserHistograms(results);
+  const figures = await suiteFigures(results, regulariser);
   const found = findings(results, verdicts);
   const ensembles = await ensembleRows(results);
+  const shift: ShiftTables = { ood: oodTables(results), severity: severityTables(results) };
   const figDir = join(dir, 'report-figures');
   await mkdir(figDir, { recursive: true });
   for (const f of figures) await atomicWriteFile(join(figDir, `${f.name}.svg`), f.svg);
   const md = join(dir, 'report.md');
   const html = join(dir, 'report.html');
   const json = join(dir, 'report.json');
-  await atomicWriteFile(md, renderMarkdown(results, tables, verdicts, figures, found, ensembles) + '\n');
-  await atomicWriteFile(html, renderHtml(results, tables, verdicts, figures, found, ensembles));
-  await atomicWriteFile(json, `${JSON.stringify({ ...renderJson(results, tables, verdicts, found), ensembles }, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n`);
+  await atomicWriteFile(md, renderMarkdown(results, tables, verdicts, figures, found, ensembles, shift) + '\n');
+  await atomicWriteFile(html, renderHtml(results, tables, verdicts, figures, found, ensembles, shift));
+  await atomicWriteFile(json, `${JSON.stringify({ ...renderJson(results, tables, verdicts, found, shift), ensembles, regulariser_histogram: regulariser }, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n`);
   return { paths: [md, html, json], summary: found.map((f) => `  ${f}`).join('\n') };
 }

@@ -1,0 +1,115 @@
+/**
+ * The OOD / dataset-shift part of a suite report, raw and after each post-hoc calibrator (the calibrator fitted on the
+ * clean validation split, applied to the shift sets: posthoc.json's `calibrators[kind].shift`, the same shape as
+ * ood.json):
+ *
+ * - the OOD table: per method, then per method + calibrator, the AUROC and mean confidence on Gaussian noise and on
+ *   the second dataset, the clean (test subset) ECE and the accuracy and ECE under corruption (mean over every
+ *   corruption × severity);
+ * - ECE against corruption severity (Karandikar et al. 2021, Fig. on CIFAR-10-C; Ovadia et al. 2019): at severity
+ *   s = 1…5 the mean ECE over the corruption kinds, at s = 0 the clean test subset's ECE; one table row and one
+ *   figure line per calibrator, mean ± std (or SEM) over seeds.
+ */
+import type { ShiftReport } from '../../train/shift-metrics.js';
+import { mean } from './statistics.js';
+import type { MethodResults, RunResult, SuiteResults } from './suite-results.js';
+import { buildTable, calibratorShort, type SuiteTable, type TableColumn } from './suite-table.js';
+
+/** Severities of the ECE-vs-severity table and figure (0 = the clean test subset). */
+export const SHIFT_SEVERITIES = [0, 1, 2, 3, 4, 5] as const;
+
+/** The shift report of a run: the model's own (ood.json) or after post-hoc calibrator `after` (posthoc.json). */
+export function shiftOf(r: RunResult, after?: string): ShiftReport | undefined {
+  const report = after === undefined ? r.ood : r.posthoc.calibrators[after]?.shift;
+  return report && typeof report === 'object' && 'in_distribution' in report ? (report as unknown as ShiftReport) : undefined;
+}
+
+/** Mean `metric` over the corruptions of `report` at `severity` (all severities when undefined); NaN without any. */
+export function corruptionMean(report: ShiftReport | undefined, metric: 'ece' | 'accuracy', severity?: number): number {
+  const at = (report?.corruptions ?? []).filter((c) => severity === undefined || c.severity === severity);
+  return mean(at.map((c) => (typeof c[metric] === 'number' ? c[metric] : Number.NaN)));
+}
+
+/** ECE at corruption severity `s` (0: the clean test subset's ECE, else the mean over the corruption kinds). */
+export function eceAtSeverity(report: ShiftReport | undefined, s: number): number {
+  if (s === 0) return typeof report?.in_distribution?.ece === 'number' ? report.in_distribution.ece : Number.NaN;
+  return corruptionMean(report, 'ece', s);
+}
+
+/** "raw" (undefined) and each post-hoc calibrator some run of `m` has shift results for. */
+export function shiftVariants(m: MethodResults, posthoc: readonly string[]): (string | undefined)[] {
+  return [undefined, ...posthoc.filter((k) => m.runs.some((r) => shiftOf(r, k) !== undefined))];
+}
+
+function rowLabel(m: MethodResults, after: string | undefined): string {
+  const base = m.sweep ? `${m.label} (${m.sweep.label} = ${String(m.sweep.chosen)})` : m.label;
+  return after === undefined ? base : `${base} + ${calibratorShort(after)}`;
+}
+
+/** Methods of `group` whose runs have OOD results (ood.json). */
+function oodMethods(results: SuiteResults, group: string): MethodResults[] {
+  return results.methods.filter((m) => m.group === group && m.runs.some((r) => shiftOf(r) !== undefined));
+}
+
+/**
+ * One OOD table per "dataset · model" group with OOD results: a row per method, then one per method + calibrator.
+ * Columns present only where some run has them (noise, a second dataset, corruptions).
+ */
+export function oodTables(results: SuiteResults): SuiteTable[] {
+  const suite = results.record.suite;
+  const tables: SuiteTable[] = [];
+  for (const group of [...new Set(results.methods.map((m) => m.group))]) {
+    const methods = oodMethods(results, group);
+    if (!methods.length) continue;
+    const runs = methods.flatMap((m) => m.runs);
+    const dataset = runs.map((r) => shiftOf(r)?.ood_dataset?.dataset).find((d) => d !== undefined);
+    type Column = TableColumn & { readonly of: (s: ShiftReport | undefined) => number };
+    const num = (v: unknown): number => (typeof v === 'number' ? v : Number.NaN);
+    const columns: Column[] = [];
+    if (runs.some((r) => shiftOf(r)?.noise)) {
+      columns.push({ key: 'noise:auroc', label: 'Noise AUROC', metric: 'auroc', percent: false, better: 'higher', of: (s) => num(s?.noise?.auroc) });
+      columns.push({ key: 'noise:mean_confidence', label: 'Noise mean conf. (%)', metric: 'mean_confidence', percent: true, of: (s) => num(s?.noise?.mean_confidence) });
+    }
+    if (dataset !== undefined) {
+      columns.push({ key: 'ood_dataset:auroc', label: `${dataset} AUROC`, metric: 'auroc', percent: false, better: 'higher', of: (s) => num(s?.ood_dataset?.auroc) });
+      columns.push({ key: 'ood_dataset:mean_confidence', label: `${dataset} mean conf. (%)`, metric: 'mean_confidence', percent: true, of: (s) => num(s?.ood_dataset?.mean_confidence) });
+    }
+    columns.push({ key: 'in_distribution:ece', label: 'Clean ECE (%)', metric: 'ece', percent: true, better: 'lower', of: (s) => num(s?.in_distribution?.ece) });
+    if (runs.some((r) => (shiftOf(r)?.corruptions.length ?? 0) > 0)) {
+      columns.push({ key: 'corruptions:accuracy', label: 'Corrupted acc. (%)', metric: 'accuracy', percent: true, better: 'higher', of: (s) => corruptionMean(s, 'accuracy') });
+      columns.push({ key: 'corruptions:ece', label: 'Corrupted ECE (%)', metric: 'ece', percent: true, better: 'lower', of: (s) => corruptionMean(s, 'ece') });
+    }
+    const rows = methods.flatMap((m) =>
+      shiftVariants(m, suite.posthoc).map((after) => {
+        const have = m.runs.filter((r) => shiftOf(r, after) !== undefined);
+        return { method: after === undefined ? m.name : `${m.name}+${after}`, label: rowLabel(m, after), seeds: have.length, values: columns.map((c) => have.map((r) => c.of(shiftOf(r, after)))) };
+      }),
+    );
+    tables.push(buildTable(group, columns.map(({ of: _of, ...c }) => c), rows, suite.spread));
+  }
+  return tables;
+}
+
+/** Methods of `group` whose runs have corruption results. */
+export function corruptionMethods(results: SuiteResults, group: string): MethodResults[] {
+  return oodMethods(results, group).filter((m) => m.runs.some((r) => (shiftOf(r)?.corruptions.length ?? 0) > 0));
+}
+
+/** One ECE-vs-severity table per group with corruption results: rows method (+ calibrator), columns severity 0–5. */
+export function severityTables(results: SuiteResults): SuiteTable[] {
+  const suite = results.record.suite;
+  const columns: TableColumn[] = SHIFT_SEVERITIES.map((s) => ({ key: `ece@severity${s}`, label: s === 0 ? 'Clean ECE (%)' : `ECE severity ${s} (%)`, metric: 'ece', percent: true, better: 'lower' }));
+  const tables: SuiteTable[] = [];
+  for (const group of [...new Set(results.methods.map((m) => m.group))]) {
+    const methods = corruptionMethods(results, group);
+    if (!methods.length) continue;
+    const rows = methods.flatMap((m) =>
+      shiftVariants(m, suite.posthoc).map((after) => {
+        const have = m.runs.filter((r) => shiftOf(r, after) !== undefined);
+        return { method: after === undefined ? m.name : `${m.name}+${after}`, label: rowLabel(m, after), seeds: have.length, values: SHIFT_SEVERITIES.map((s) => have.map((r) => eceAtSeverity(shiftOf(r, after), s))) };
+      }),
+    );
+    tables.push(buildTable(group, columns, rows, suite.spread));
+  }
+  return tables;
+}
