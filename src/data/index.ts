@@ -25,3 +25,5 @@ export * from './stl10.js';
 export * from './cifar-corrupted.js';
 export * from './tiny-imagenet.js';
 export * from './newsgroups.js';
+export * from './debian-packages.js';
+export * from './lz4.js';

@@ -10,6 +10,7 @@ import { loadSvhn, type SvhnOptions } from './svhn.js';
 import { loadTextDataset, type TextDatasetOptions } from './text.js';
 import { loadTinyImageNet, type TinyImageNetOptions } from './tiny-imagenet.js';
 import { loadNewsgroups, type NewsgroupsOptions } from './newsgroups.js';
+import { loadDebianPackages, type DebianPackagesOptions } from './debian-packages.js';
 
 /** Options of each dataset `loadDataset` knows. */
 export interface DatasetOptionsByName {
@@ -22,16 +23,23 @@ export interface DatasetOptionsByName {
   stl10: Stl10Options;
   'tiny-imagenet': TinyImageNetOptions;
   newsgroups: NewsgroupsOptions;
+  'debian-packages': DebianPackagesOptions;
   npy: NpyDatasetOptions;
   text: TextDatasetOptions;
 }
 
 export type DatasetName = keyof DatasetOptionsByName;
 
-export const DATASET_NAMES: readonly DatasetName[] = ['mnist', 'mnist-seg', 'fashion-mnist', 'cifar10', 'cifar100', 'svhn', 'stl10', 'tiny-imagenet', 'newsgroups', 'npy', 'text'];
+export const DATASET_NAMES: readonly DatasetName[] = ['mnist', 'mnist-seg', 'fashion-mnist', 'cifar10', 'cifar100', 'svhn', 'stl10', 'tiny-imagenet', 'newsgroups', 'debian-packages', 'npy', 'text'];
+
+/**
+ * What `loadDataset` returns: the splits and, for sets that change over time (debian-packages: the list files, their
+ * Release date, package counts), where the data came from; runs copy `source` into summary.json's data.source.
+ */
+export type LoadedSplits = DatasetSplits & { readonly source?: Readonly<Record<string, string | number>> };
 
 /** The datasets whose samples are token ids (text-cnn models, embedding mixup). */
-export const TEXT_DATASET_NAMES: readonly DatasetName[] = ['text', 'newsgroups'];
+export const TEXT_DATASET_NAMES: readonly DatasetName[] = ['text', 'newsgroups', 'debian-packages'];
 
 /** Whether `name` is a text dataset (see TEXT_DATASET_NAMES). */
 export const isTextDataset = (name: string): boolean => (TEXT_DATASET_NAMES as readonly string[]).includes(name);
@@ -47,6 +55,7 @@ const OPTION_KEYS = {
   stl10: ['path', 'download', 'cacheDirectory', 'baseUrl', 'md5'],
   'tiny-imagenet': ['path', 'perClass', 'cacheDirectory'],
   newsgroups: ['path', 'stripHeaders', 'download', 'cacheDirectory', 'baseUrl', 'md5', 'maxLength', 'minFrequency', 'maxVocabulary', 'name'],
+  'debian-packages': ['listsDirectory', 'sections', 'minTokens', 'testFraction', 'maxLength', 'minFrequency', 'maxVocabulary', 'name'],
   npy: ['images', 'labels', 'testImages', 'testLabels', 'layout', 'classes', 'classNames', 'name'],
   text: ['train', 'test', 'format', 'delimiter', 'textField', 'labelField', 'maxLength', 'minFrequency', 'maxVocabulary', 'name'],
 } as const;
@@ -71,10 +80,11 @@ export function checkDatasetOptions(name: DatasetName, options: unknown): void {
 
 /**
  * Load a dataset by name: mnist (embedded, no files needed), mnist-seg (the same digits with per-pixel masks, mnist-seg.ts), fashion-mnist, cifar10, cifar100, svhn, stl10, tiny-imagenet (the extracted
- * tiny-imagenet-200 folder), newsgroups (20 Newsgroups bydate), npy (needs
+ * tiny-imagenet-200 folder), newsgroups (20 Newsgroups bydate), debian-packages (package descriptions by Section,
+ * from apt's lists), npy (needs
  * images/labels paths), text (needs a train path). Unknown option keys are errors. Returns its train split and, where defined, its test split.
  */
-export async function loadDataset<K extends DatasetName>(name: K, options?: DatasetOptionsByName[K]): Promise<DatasetSplits> {
+export async function loadDataset<K extends DatasetName>(name: K, options?: DatasetOptionsByName[K]): Promise<LoadedSplits> {
   checkDatasetOptions(name, options);
   switch (name) {
     case 'mnist':
@@ -96,6 +106,10 @@ export async function loadDataset<K extends DatasetName>(name: K, options?: Data
     case 'newsgroups': {
       const { train, test } = await loadNewsgroups((options ?? {}) as NewsgroupsOptions);
       return { train, test };
+    }
+    case 'debian-packages': {
+      const { train, test, source } = await loadDebianPackages((options ?? {}) as DebianPackagesOptions);
+      return { train, test, source };
     }
     case 'npy':
       if (options === undefined) invalidArgument('options', '{ images, labels } paths for the npy dataset', 'undefined');

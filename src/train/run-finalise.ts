@@ -32,7 +32,7 @@ export interface RunSummary {
   readonly epochs: number;
   readonly model: Readonly<Record<string, unknown>>;
   readonly parameters: number;
-  readonly data: { readonly train: number; readonly validation: number; readonly test: number; readonly held_out: number; readonly classes: number };
+  readonly data: { readonly train: number; readonly validation: number; readonly test: number; readonly held_out: number; readonly classes: number; readonly source?: Readonly<Record<string, string | number>> };
   /** Every metric of the test split (fractions; see src/metrics/evaluate.ts). */
   readonly test: Readonly<Record<string, unknown>>;
   readonly validation: Readonly<Record<string, unknown>>;
@@ -86,6 +86,7 @@ export async function finalize(
       test: datasetSize(data.test),
       held_out: data.heldOut ? datasetSize(data.heldOut) : 0,
       classes: c,
+      ...(data.source ? { source: data.source } : {}),
     },
     test: metrics(testLogits, data.test.labels),
     validation: metrics(valLogits, data.validation.labels),

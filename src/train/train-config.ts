@@ -50,7 +50,7 @@ const TRAIN_CONFIG_DEFAULTS = { weight: 1, holdout: 0.1, mixupKind: 'input' } as
  */
 export const TRAIN_CONFIG_SCHEMA = object({
   dataset: described(string(DATASET_NAMES), 'dataset (mnist is embedded; the others load from files, see the dataset options)'),
-  datasetOptions: optional(options(), {}, 'dataset loader options (directory=… for fashion-mnist/svhn, path=… for cifar, download=true, images=… labels=… for npy, train=… for text)'),
+  datasetOptions: optional(options(), {}, 'dataset loader options (directory=… for fashion-mnist/svhn, path=… for cifar, download=true, images=… labels=… for npy, train=… for text, sections=… listsDirectory=… for debian-packages)'),
   subset: described(optional(number({ integer: true, min: 2 })), 'train on a class-stratified subset of N training samples (before the validation split)'),
   testSubset: described(optional(number({ integer: true, min: 1 })), 'evaluate on a class-stratified subset of N test samples'),
   validation: optional(number({ min: 0, exclusiveMin: true }), 0.1, 'validation split held out of train: a fraction in (0, 1) or a count'),
@@ -203,6 +203,10 @@ export function resolveTrainConfig(raw: unknown, path = 'config'): TrainConfig {
   if (c.mixupLayers !== undefined && !(c.mixup > 0 && c.mixupKind === 'manifold')) invalidArgument(`${path}.mixupLayers`, 'only with manifold mixup', JSON.stringify(c.mixupLayers));
   if (isTextDataset(c.dataset) && c.mixup > 0 && c.mixupKind !== 'embedding') {
     invalidArgument(`${path}.mixupKind`, `'embedding' for text (token ids cannot be mixed)`, describe(c.mixupKind));
+  }
+  // Refused here rather than after training (run-finalise.ts's runOod checks the loaded data again).
+  if (isTextDataset(c.dataset) && c.ood) {
+    invalidArgument(`${path}.ood`, `false for the text dataset ${c.dataset} (the OOD evaluation's noise and corruptions are image transforms)`, 'true');
   }
   if (!isTextDataset(c.dataset) && c.mixup > 0 && c.mixupKind === 'embedding') {
     invalidArgument(`${path}.mixupKind`, `'input', 'feature' or 'manifold' for image data ('embedding' mixes word embeddings)`, describe(c.mixupKind));

@@ -12,8 +12,8 @@
  * losses) are compared on the same validation and test samples. Images stay in [0, 1] (no normalisation): the
  * exported model takes the same inputs as the toolkit's datasets.
  */
-import { loadDataset, type DatasetName } from '../data/load-dataset.js';
-import { datasetSize, type Dataset, type DatasetSplits } from '../data/dataset.js';
+import { loadDataset, type DatasetName, type LoadedSplits } from '../data/load-dataset.js';
+import { datasetSize, type Dataset } from '../data/dataset.js';
 import { holdOut } from '../data/splits.js';
 import { invalidArgument } from '../util/errors.js';
 import type { Augmentation, TrainConfig } from './train-config.js';
@@ -30,6 +30,8 @@ export interface RunData {
   /** Held-out part of the training set for the secondary term (interleaved or 'holdout' placement). */
   readonly heldOut?: Dataset;
   readonly classes: number;
+  /** The loaded dataset's provenance, where it records one (DatasetSplits.source). */
+  readonly source?: Readonly<Record<string, string | number>>;
 }
 
 /** Take a stratified hold-out of `size` (fraction < 1 or count) from `d`, naming the argument on failure. */
@@ -42,7 +44,7 @@ function split<D extends Dataset>(d: D, size: number, argument: string): { rest:
 }
 
 /** Carve the run's splits out of loaded dataset splits (see the module comment). */
-export function runSplits(splits: DatasetSplits, config: TrainConfig): RunData {
+export function runSplits(splits: LoadedSplits, config: TrainConfig): RunData {
   let train: Dataset = splits.train;
   let test: Dataset;
   if (splits.test) test = splits.test;
@@ -62,7 +64,7 @@ export function runSplits(splits: DatasetSplits, config: TrainConfig): RunData {
     heldOut = h.heldOut;
   }
   if (config.testSubset !== undefined && config.testSubset < datasetSize(test)) test = split(test, config.testSubset, 'config.testSubset').heldOut;
-  return { train, validation: v.heldOut, test, ...(heldOut ? { heldOut } : {}), classes: splits.train.classes };
+  return { train, validation: v.heldOut, test, ...(heldOut ? { heldOut } : {}), classes: splits.train.classes, ...(splits.source ? { source: splits.source } : {}) };
 }
 
 /** Load the dataset of `config` and carve its splits. */
