@@ -13,8 +13,10 @@
  * `machine` trains on all 7,000 training images for 60 epochs; `paper` uses LeNet with weight decay 5e-4 as in the
  * papers' recipes (epoch chosen by validation accuracy).
  *
- * The five paper suites (`maronas`, `thulasidasan`, `mbls`, `acls`, `karandikar`) live in papers/, one file each, and
- * `mbls-segmentation` (MbLS Table 5 on mnist-seg pixels, papers/mbls-segmentation.ts).
+ * The five paper suites (`maronas`, `thulasidasan`, `mbls`, `acls`, `karandikar`) live in papers/, one file each, with
+ * `mbls-segmentation` (MbLS Table 5 on mnist-seg pixels, papers/mbls-segmentation.ts) and the text rows of two of them
+ * as their own suites (`thulasidasan-text`, `mbls-text`: a text CNN on Debian package descriptions at machine scale,
+ * 20 Newsgroups at paper scale; papers/text-scales.ts).
  *
  * `demo-margin` — a sweep: MbLS margin m ∈ {0, 2, 4, 6, 8, 10} against CE, two seeds, m chosen on validation NLL.
  */
@@ -23,7 +25,9 @@ import { KARANDIKAR_SUITE } from './papers/karandikar.js';
 import { MARONAS_SUITE } from './papers/maronas.js';
 import { MBLS_SUITE } from './papers/mbls.js';
 import { MBLS_SEGMENTATION_SUITE } from './papers/mbls-segmentation.js';
+import { MBLS_TEXT_SUITE } from './papers/mbls-text.js';
 import { THULASIDASAN_SUITE } from './papers/thulasidasan.js';
+import { THULASIDASAN_TEXT_SUITE } from './papers/thulasidasan-text.js';
 import type { SuiteScale } from './suite-schema.js';
 
 const DEMO_BASE = {
@@ -89,6 +93,8 @@ export const BUILTIN_SUITES: Readonly<Record<string, { readonly summary: string;
   'mbls-segmentation': MBLS_SEGMENTATION_SUITE,
   acls: ACLS_SUITE,
   karandikar: KARANDIKAR_SUITE,
+  'thulasidasan-text': THULASIDASAN_TEXT_SUITE,
+  'mbls-text': MBLS_TEXT_SUITE,
 };
 
 /** Names of the built-in suites. */

@@ -4,10 +4,13 @@
  *
  *   base ← scales[scale] ← method ← {sweep key: value} ← {seed}
  *
- * merged with `mergeConfig` (option objects key by key), validated in full by `resolveTrainConfig`. Each run is
+ * merged with `mergeConfig` (option objects key by key), validated in full by `resolveTrainConfig`. A suite's `ood`
+ * applies to its image runs only: runs on a text dataset skip the OOD evaluation (noise images and corruptions are
+ * image transforms), so a suite may mix image and text methods. Each run is
  * named after its settings: `<method>[-<key>=<value>]-seed<s>` (`mbls-margin=6-seed0`), the name of its run
  * directory. Sweeps are one-dimensional, as in the papers (m for MbLS, α for mixup), not a cross product.
  */
+import { isTextDataset } from '../data/load-dataset.js';
 import { mergeConfig, resolveTrainConfig, type TrainConfig } from '../train/train-config.js';
 import { invalidArgument } from '../util/errors.js';
 import type { Suite, SuiteScale } from './suite-schema.js';
@@ -68,7 +71,7 @@ export function expandSuite(suite: Suite, scale: SuiteScale, path = 'suite'): Su
       for (const seed of suite.seeds) {
         const id = `${name}${v.sweep ? `-${shortKey(v.sweep.key)}=${idPart(v.sweep.value)}` : ''}-seed${seed}`;
         if (v.config['dataset'] === undefined) invalidArgument(`${path}.base.dataset`, 'a dataset (in base, the scale or the method)', 'nothing');
-        const resolved = resolveTrainConfig({ ...v.config, seed, ...(suite.ood ? { ood: true } : {}), out: RUN_OUT_PLACEHOLDER }, `${path} run ${id}: config`);
+        const resolved = resolveTrainConfig({ ...v.config, seed, ...(suite.ood && !isTextDataset(String(v.config['dataset'])) ? { ood: true } : {}), out: RUN_OUT_PLACEHOLDER }, `${path} run ${id}: config`);
         runs.push({ id, method: name, ...(v.sweep ? { sweep: v.sweep } : {}), seed, config: resolved });
       }
     }

@@ -55,7 +55,7 @@ test('comparisons parse "A < B on METRIC [after CALIBRATOR]"', () => {
 });
 
 test('every built-in suite is valid and expands at every scale it declares', () => {
-  assert.deepEqual(BUILTIN_SUITE_NAMES, ['demo', 'demo-margin', 'maronas', 'thulasidasan', 'mbls', 'mbls-segmentation', 'acls', 'karandikar']);
+  assert.deepEqual(BUILTIN_SUITE_NAMES, ['demo', 'demo-margin', 'maronas', 'thulasidasan', 'mbls', 'mbls-segmentation', 'acls', 'karandikar', 'thulasidasan-text', 'mbls-text']);
   for (const name of BUILTIN_SUITE_NAMES) {
     const s = parseSuite(structuredClone(BUILTIN_SUITES[name]!.suite), name);
     for (const scale of ['quick', 'machine', 'paper'] as const) assert.ok(expandSuite(s, scale).length > 0);

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { BUILTIN_SUITES } from '../../src/suite/builtin-suites.js';
+import { expandSuite } from '../../src/suite/expand-suite.js';
+import { parseSuite, SUITE_SCALES } from '../../src/suite/suite-schema.js';
+import { resolveTrainConfig } from '../../src/train/train-config.js';
+import { run } from '../cli/capture.js';
+import { writeDebianLists } from '../data/debian-lists.js';
+import { tempDir } from '../io/temp-dir.js';
+
+const dir = tempDir('text-suites');
+const TEXT_SUITES = { 'thulasidasan-text': ['ce', 'mixup', 'ls', 'erl'], 'mbls-text': ['ce', 'ls', 'focal', 'mbls'] } as const;
+
+test('the text suites expand at every scale: debian-packages (quick, machine) or newsgroups (paper), a text CNN, 4 methods × 3 seeds, no OOD', () => {
+  for (const [name, methods] of Object.entries(TEXT_SUITES)) {
+    const suite = parseSuite(BUILTIN_SUITES[name]!.suite, name);
+    for (const scale of SUITE_SCALES) {
+      const runs = expandSuite(suite, scale, name);
+      assert.equal(runs.length, 12, `${name}/${scale}`);
+      assert.deepEqual([...new Set(runs.map((r) => r.method))], [...methods]);
+      for (const r of runs) {
+        assert.equal(r.config.dataset, scale === 'paper' ? 'newsgroups' : 'debian-packages', `${name}/${scale}/${r.id}`);
+        assert.equal(r.config.model, 'text-cnn');
+        assert.equal(r.config.ood, false);
+      }
+    }
+    const mixup = expandSuite(suite, 'machine', name).find((r) => r.method === 'mixup');
+    if (mixup) assert.deepEqual([mixup.config.mixup, mixup.config.mixupKind], [0.4, 'embedding']);
+    const mbls = expandSuite(suite, 'paper', name).find((r) => r.method === 'mbls');
+    if (mbls) assert.deepEqual([mbls.config.lossOptions['margin'], mbls.config.epochs], [6, 100]);
+  }
+});
+
+test('a suite with ood mixing image and text methods runs the OOD evaluation on the image runs only; ood on text is refused up front', () => {
+  const suite = parseSuite({
+    name: 'mixed',
+    base: { dataset: 'mnist', epochs: 1 },
+    methods: [{ name: 'image' }, { name: 'text', dataset: 'debian-packages', model: 'text-cnn', mixup: 0.4, mixupKind: 'embedding' }],
+    ood: true,
+  });
+  const runs = expandSuite(suite, 'quick');
+  assert.deepEqual(runs.map((r) => [r.id, r.config.ood]), [['image-seed0', true], ['text-seed0', false]]);
+  assert.throws(() => resolveTrainConfig({ dataset: 'debian-packages', model: 'text-cnn', ood: true, out: 'x' }), /config\.ood: expected false for the text dataset debian-packages/);
+});
+
+test('each text suite runs end to end at quick scale on generated Debian lists (text CNN, embedding mixup, MbLS, report)', { timeout: 600_000 }, async () => {
+  const lists = join(dir, 'lists');
+  mkdirSync(lists);
+  writeDebianLists(lists, 400);
+  for (const [name, methods] of Object.entries(TEXT_SUITES)) {
+    const suite = structuredClone(BUILTIN_SUITES[name]!.suite) as { scales: { quick: Record<string, unknown> }; seeds: number[] };
+    const quick = suite.scales.quick;
+    // The generated lists: 400 packages (≈ 320 train), so a smaller validation split; one seed.
+    suite.scales.quick = { ...quick, datasetOptions: { ...(quick['datasetOptions'] as object), listsDirectory: lists }, validation: 60 };
+    suite.seeds = [0];
+    const file = join(dir, `${name}.json`);
+    writeFileSync(file, JSON.stringify(suite));
+    const out = join(dir, name);
+    const r = await run(['suite', 'run', file, '--out', out, '--jobs', '2', '--threads', '2', '--progress', 'none']);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    for (const m of methods) {
+      const summary = JSON.parse(readFileSync(join(out, 'runs', `${m}-seed0`, 'summary.json'), 'utf8')) as { model: { kind: string }; data: { classes: number; source: Record<string, unknown> } };
+      assert.equal(summary.model.kind, 'text-cnn', `${name}/${m}`);
+      assert.equal(summary.data.classes, 4);
+      assert.equal(summary.data.source['release_date'], '2026-07-11T10:16:37.000Z');
+      assert.ok(!existsSync(join(out, 'runs', `${m}-seed0`, 'ood.json')), 'no OOD evaluation for text');
+    }
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { verdicts: { claim: string }[] };
+    assert.ok(report.verdicts.length >= 3, `${name}: verdicts`);
+    assert.ok(existsSync(join(out, 'report.html')));
+  }
+});
