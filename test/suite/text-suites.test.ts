@@ -6,6 +6,7 @@ import { BUILTIN_SUITES } from '../../src/suite/builtin-suites.js';
 import { expandSuite } from '../../src/suite/expand-suite.js';
 import { parseSuite, SUITE_SCALES } from '../../src/suite/suite-schema.js';
 import { resolveTrainConfig } from '../../src/train/train-config.js';
+import { train } from '../../src/train/trainer.js';
 import { run } from '../cli/capture.js';
 import { writeDebianLists } from '../data/debian-lists.js';
 import { tempDir } from '../io/temp-dir.js';
@@ -70,5 +71,26 @@ test('each text suite runs end to end at quick scale on generated Debian lists (
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { verdicts: { claim: string }[] };
     assert.ok(report.verdicts.length >= 3, `${name}: verdicts`);
     assert.ok(existsSync(join(out, 'report.html')));
+  }
+});
+
+test('the paper scale of each text suite trains its text CNN on a 20 Newsgroups bydate tree', { timeout: 600_000 }, async () => {
+  const news = join(dir, 'news');
+  const groups = ['rec.autos', 'sci.space'];
+  for (const split of ['20news-bydate-train', '20news-bydate-test']) {
+    for (const [g, group] of groups.entries()) {
+      mkdirSync(join(news, split, group), { recursive: true });
+      for (let i = 0; i < 6; i++) writeFileSync(join(news, split, group, String(100 + i)), `From: x@y\n\n${g === 0 ? 'engine car wheel' : 'orbit launch moon'} post ${i}`);
+    }
+  }
+  for (const [name, id] of [['thulasidasan-text', 'mixup-seed0'], ['mbls-text', 'mbls-seed0']] as const) {
+    const runs = expandSuite(parseSuite(structuredClone(BUILTIN_SUITES[name]!.suite), name), 'paper', name);
+    const paper = runs.find((r) => r.id === id)!.config;
+    const config = resolveTrainConfig({ ...paper, datasetOptions: { ...paper.datasetOptions, path: news }, validation: 4, epochs: 1, batch: 4, evalBatch: 8, out: join(dir, `paper-${name}`) });
+    const result = await train(config);
+    assert.equal(result.status, 'completed', name);
+    assert.equal(result.summary!.data.train, 8);
+    assert.equal(result.summary!.model['kind'], 'text-cnn');
+    assert.ok(Number.isFinite(result.summary!.test['nll'] as number), name);
   }
 });
