@@ -10,7 +10,8 @@
  *   vocabulary, Kim's text CNN (widths 3, 4, 5) with 64-dimensional embeddings, 64 filters per width and no
  *   dropout, Adam at η = 10⁻³ held constant for 15 epochs, no weight decay, the last epoch's weights. As the image
  *   MACHINE recipe, the network fits its training set and keeps sharpening: CE ends overconfident (measured,
- *   seed 0: accuracy 68.6 %, mean confidence 81.7 %, ECE 13.1 %, ≈ 1,900 samples/s on 2 cores, ≈ 1.5 min per run).
+ *   seed 0: accuracy 68.6 %, mean confidence 81.7 %, ECE 13.1 %; ≈ 2,000 samples/s on 2 idle cores, so ≈ 1.5 min
+ *   per run; 2–4 min on a loaded machine).
  * - `paper`: 20 Newsgroups (bydate: 11,314 train of which 900 validate, as the MbLS split's 900, and 7,532 test),
  *   set per suite: the papers' text CNNs start from GloVe vectors, which the toolkit does not load, so embeddings
  *   are trained from scratch.
