@@ -12,7 +12,7 @@ export const MBLS_TEXT_SUITE = {
   suite: {
     name: 'mbls-text',
     description:
-      'Liu et al. 2022, Table 6: does margin-based label smoothing (m = 6) give a text CNN lower ECE than CE, LS and focal loss? quick: a small text CNN on 2,000 Debian package descriptions, 3 epochs (smoke test); machine: Debian package descriptions by Section (20 sections, 11,000 descriptions, read from apt\'s lists), a 64-dimensional text CNN, 15 epochs of Adam without dropout or weight decay, last epoch (CE ends overconfident there), 3 seeds; paper: 20 Newsgroups bydate (900 validation posts as in the paper\'s split), a text CNN with 100-d embeddings trained from scratch (the paper\'s GPCN starts from GloVe), Adam η = 10⁻³ for 100 epochs, ÷10 after 50, best validation accuracy.',
+      'Liu et al. 2022, Table 6: does margin-based label smoothing (m = 6) give a text CNN lower ECE than CE, LS and focal loss? quick: a small text CNN on 2,000 Debian package descriptions, 5 epochs (smoke test); machine: Debian package descriptions by Section (20 sections, 11,000 descriptions, read from apt\'s lists), a 64-dimensional text CNN, 15 epochs of Adam without dropout or weight decay, last epoch (CE ends overconfident there), 3 seeds; paper: 20 Newsgroups bydate (900 validation posts as in the paper\'s split), a text CNN with 100-d embeddings trained from scratch (the paper\'s GPCN starts from GloVe), Adam η = 10⁻³ for 100 epochs, ÷10 after 50, best validation accuracy.',
     base: BASE,
     scales: {
       quick: TEXT_QUICK,
