@@ -172,6 +172,6 @@ test('calib suite list / show / errors', async () => {
   assert.equal(e.code, 2);
   assert.match(e.stderr, /^calib: error: .*bad\.json\.methods\[0\]\.epochz: expected a known key \(did you mean epochs\?\), got an unknown key\n$/);
   assert.ok(!existsSync(join(dir, 'never')));
-  assert.match((await run(['suite', 'run', 'no-such-suite'])).stderr, /suite run: expected a built-in suite \(demo, demo-margin, maronas, thulasidasan, mbls, mbls-segmentation, acls, karandikar\) or a readable suite file, got "no-such-suite"/);
+  assert.match((await run(['suite', 'run', 'no-such-suite'])).stderr, /suite run: expected a built-in suite \(demo, demo-margin, maronas, thulasidasan, mbls, mbls-segmentation, acls, karandikar, thulasidasan-text, mbls-text\) or a readable suite file, got "no-such-suite"/);
   assert.match((await run(['suite', 'status', join(dir, 'nothing')])).stderr, /expected a suite directory/);
 });
