@@ -18,6 +18,7 @@ import { lossDefinition } from '../losses/registry.js';
 import { CALIBRATOR_KINDS } from '../posthoc/calibrators.js';
 import { describe, invalidArgument } from '../util/errors.js';
 import { boolean, type Infer, list, number, object, optional, options, partial, scalar, string, type Schema } from '../util/schema.js';
+import { SHIFT_METRIC_KEYS } from '../train/shift-metrics.js';
 import { TRAIN_CONFIG_SCHEMA } from '../train/train-config.js';
 import { parseComparison } from './comparison.js';
 
@@ -124,6 +125,12 @@ export const SUITE_SCHEMA = object({
   select: optional(string(SELECTION_RULES), 'nll'),
   /** What "±" shows in the report's tables and sweep figures: std over seeds, or the standard error of the mean (std/√n, as Karandikar et al. report). */
   spread: optional(string(['std', 'sem'] as const), 'std'),
+  /**
+   * The number the report's "… vs corruption severity" table, figure and calibrator − TS differences show (a key of
+   * ood.json's per-set metrics): 'ece' (equal-width), 'adaece' (equal-mass ℓ1), 'adaece_l2' (equal-mass ℓ2, the ECE of
+   * Karandikar et al. 2021), 'nll' or 'accuracy'.
+   */
+  shiftMetric: optional(string(SHIFT_METRIC_KEYS), 'ece'),
   /** Bins of the report's ECE / reliability diagrams ((l,u] convention). */
   bins: optional(number({ integer: true, min: 1 }), 15),
   /** Comparisons to decide, e.g. "mbls < ce on ece" or "mbls < ce on ece after temperature". */

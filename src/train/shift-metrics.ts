@@ -5,7 +5,9 @@
  *
  * - confidence = max softmax probability (metrics/ood-scores.ts `msp`; for probabilities, max_k p_k);
  * - AUROC of in-distribution (positives) vs noise / second dataset (negatives) confidences (metrics/auroc.ts);
- * - accuracy, NLL, ECE, AdaECE (`bins` bins, (l,u]) of the test set and of each corrupted copy (metrics/evaluate.ts);
+ * - accuracy, NLL, ECE, AdaECE and AdaECE ℓ2 (`bins` bins; ECE equal-width (l,u], AdaECE equal-mass with the ℓ1 and
+ *   the ℓ2 norm — the latter the "ECE" of Karandikar et al. 2021) of the test set and of each corrupted copy, all from
+ *   one metrics/evaluate.ts call;
  * - confidence histograms: counts in CONFIDENCE_HISTOGRAM_BINS equal-width (l,u] bins (metrics/bin-statistics.ts).
  */
 import type { Corruption } from '../data/corruptions.js';
@@ -33,8 +35,17 @@ export interface ShiftMetrics {
   readonly nll: number;
   readonly ece: number;
   readonly adaece: number;
+  /**
+   * Equal-mass ℓ2 ECE, metrics/evaluate.ts `adaece_l2`. Absent in files written before it existed: readers take a
+   * missing key as NaN (n/a).
+   */
+  readonly adaece_l2: number;
   readonly mean_confidence: number;
 }
+
+/** The per-set numbers a report can plot against corruption severity (the suite key `shiftMetric`). */
+export const SHIFT_METRIC_KEYS = ['ece', 'adaece', 'adaece_l2', 'nll', 'accuracy'] as const satisfies readonly (keyof ShiftMetrics)[];
+export type ShiftMetricKey = (typeof SHIFT_METRIC_KEYS)[number];
 
 /** The report written to ood.json (and, of calibrated predictions, to posthoc.json's `calibrators[kind].shift`). */
 export interface ShiftReport {
@@ -64,10 +75,10 @@ function mean(a: Float64Array): number {
   return s / a.length;
 }
 
-/** Accuracy, NLL, ECE, AdaECE (`bins` bins) and mean confidence of predictions against labels. */
+/** Accuracy, NLL, ECE, AdaECE, AdaECE ℓ2 (`bins` bins) and mean confidence of predictions against labels. */
 export function shiftMetrics(predictions: Matrix, labels: Int32Array, input: PredictionKind, bins: number): ShiftMetrics {
   const m = evaluate(predictions, labels, { input, bins });
-  return { n: labels.length, accuracy: m.accuracy, nll: m.nll, ece: m.ece, adaece: m.adaece, mean_confidence: mean(oodScores(predictions, 'msp', input)) };
+  return { n: labels.length, accuracy: m.accuracy, nll: m.nll, ece: m.ece, adaece: m.adaece, adaece_l2: m.adaece_l2, mean_confidence: mean(oodScores(predictions, 'msp', input)) };
 }
 
 /** The shift report of `sets`: `bins` bins of ECE / AdaECE; `seed` is recorded (the seed the sets were drawn with). */

@@ -73,7 +73,7 @@ test('with ood, runs keep their shift logits, the post-hoc step applies each cal
       const calibrated = async (name: string) => c.apply({ logits: await read(name) });
       const inP = await calibrated('in-logits.npy');
       const inM = evaluate(inP, labels, { input: 'probabilities', bins: 15 });
-      for (const k of ['accuracy', 'nll', 'ece', 'adaece'] as const) assert.equal(shift.in_distribution[k], inM[k], `${kind} in-distribution ${k}`);
+      for (const k of ['accuracy', 'nll', 'ece', 'adaece', 'adaece_l2'] as const) assert.equal(shift.in_distribution[k], inM[k], `${kind} in-distribution ${k}`);
       assert.ok(Math.abs(shift.in_distribution.mean_confidence - meanOf(maxProb(inP))) < 1e-12);
       const noiseP = await calibrated('noise-logits.npy');
       assert.equal(shift.noise!.auroc, auroc(maxProb(inP), maxProb(noiseP)));
@@ -82,7 +82,7 @@ test('with ood, runs keep their shift logits, the post-hoc step applies each cal
       assert.equal(shift.corruptions.length, 45);
       for (const s of shift.corruptions.filter((_, i) => i % 7 === 0)) {
         const m = evaluate(await calibrated(`${s.corruption}-s${s.severity}-logits.npy`), labels, { input: 'probabilities', bins: 15 });
-        for (const k of ['accuracy', 'nll', 'ece', 'adaece'] as const) assert.equal(s[k], m[k], `${kind} ${s.corruption}-${s.severity} ${k}`);
+        for (const k of ['accuracy', 'nll', 'ece', 'adaece', 'adaece_l2'] as const) assert.equal(s[k], m[k], `${kind} ${s.corruption}-${s.severity} ${k}`);
       }
       assert.equal(shift.confidence_histogram.in_distribution.reduce((a, b) => a + b, 0), 40);
     }
@@ -123,6 +123,40 @@ test('with ood, runs keep their shift logits, the post-hoc step applies each cal
   assert.match(html, /<figure id="fig-shift-ece-ce"><svg /);
   assert.ok(!existsSync(join(out, 'report-figures', 'shift-ece-mbls.svg')), 'no figure for a method without OOD');
 
+  // Each calibrator − TS per severity, paired over the two seeds: report.json, the table under the severity table,
+  // a findings sentence. By hand at severity 3: d_s = mean ECE over the kinds after TS-SB-ECE − after TS, seed s;
+  // interval mean ± t_{0.975, 1} · sd / √2 with sd = |d_0 − d_1| / √2, i.e. mean ± 12.706 · |d_0 − d_1| / 2.
+  type Differences = { calibrator: string; metric: string; severities: { severity: number; n: number; difference: number; lower: number; upper: number; outcome: string }[] }[];
+  const diffs = (json(join(out, 'report.json')) as { shift_differences: Differences }).shift_differences;
+  if (fittedEverywhere.includes('ts-sb-ece')) {
+    assert.deepEqual(diffs.map((d) => [d.calibrator, d.metric]), [['ts-sb-ece', 'ece']]);
+    const at3 = (k: string, s: number) => meanOf((json(join(out, 'runs', `ce-seed${s}`, 'posthoc.json')) as { calibrators: Record<string, { shift: ShiftReport }> }).calibrators[k]!.shift.corruptions.filter((c) => c.severity === 3).map((c) => c.ece));
+    const d = [0, 1].map((s) => at3('ts-sb-ece', s) - at3('temperature', s));
+    const half = (12.706 * Math.abs(d[0]! - d[1]!)) / 2;
+    const got = diffs[0]!.severities[3]!;
+    assert.equal(got.n, 2);
+    assert.ok(Math.abs(got.difference - meanOf(d)) < 1e-12 && Math.abs(got.lower - (meanOf(d) - half)) < 1e-12 && Math.abs(got.upper - (meanOf(d) + half)) < 1e-12, JSON.stringify(got));
+    assert.equal(got.outcome, got.upper < 0 ? 'lower' : got.lower > 0 ? 'higher' : 'inconclusive');
+    assert.match(md, /\| Difference \| Clean \| Severity 1 \|[^\n]*\n[^\n]*\n\| CE: TS-SB-ECE − TS \| /);
+    assert.match(html, /<table class="shift-differences">/);
+    assert.ok((json(join(out, 'report.json')) as { findings: string[] }).findings.some((f) => f.startsWith('CE: TS-SB-ECE vs TS under shift (ECE, severity 0 = clean; paired over 2 seeds')));
+  } else assert.deepEqual(diffs, []);
+
+  // shiftMetric 'adaece_l2' (as the karandikar suite sets): the same table, figure and differences of equal-mass ℓ2 ECE.
+  const record = json(join(out, 'suite.json')) as { suite: Record<string, unknown> };
+  writeFileSync(join(out, 'suite.json'), JSON.stringify({ ...record, suite: { ...record.suite, shiftMetric: 'adaece_l2' } }));
+  await writeSuiteReport(out);
+  const l2 = json(join(out, 'report.json')) as typeof report & { shift_metric: string; shift_differences: Differences };
+  assert.equal(l2.shift_metric, 'adaece_l2');
+  const l2Clean = meanOf([0, 1].map((s) => (json(join(out, 'runs', `ce-seed${s}`, 'ood.json')) as unknown as ShiftReport).in_distribution.adaece_l2));
+  assert.ok(Math.abs(l2.shift_severity_tables[0]!.rows[0]!.cells[0]!.mean! - l2Clean) < 1e-12);
+  assert.ok(l2.shift_differences.every((d) => d.metric === 'adaece_l2'));
+  const l2md = readFileSync(join(out, 'report.md'), 'utf8');
+  assert.match(l2md, /### ECE ℓ2 equal-mass vs corruption severity: mnist · mlp/);
+  assert.match(l2md, /\| Method \| Clean ECE ℓ2 equal-mass \(%\) \| ECE ℓ2 equal-mass severity 1 \(%\) \|/);
+  assert.match(readFileSync(join(out, 'report-figures', 'shift-adaece-l2-ce.svg'), 'utf8'), /Test ECE ℓ2 equal-mass \(%\)/);
+  writeFileSync(join(out, 'suite.json'), JSON.stringify(record));
+
   // Old run directories (ood.json, no shift/ logits) still post-process and report: raw rows only.
   for (const s of [0, 1]) {
     rmSync(join(out, 'runs', `ce-seed${s}`, 'shift'), { recursive: true });
@@ -133,5 +167,6 @@ test('with ood, runs keep their shift logits, the post-hoc step applies each cal
   const old = json(join(out, 'report.json')) as typeof report;
   assert.deepEqual(old.ood_tables[0]!.rows.map((x) => x.method), ['ce']);
   assert.deepEqual(old.shift_severity_tables[0]!.rows.map((x) => x.method), ['ce']);
+  assert.deepEqual((old as unknown as { shift_differences: unknown[] }).shift_differences, [], 'no calibrator under shift, no differences');
   assert.match(readFileSync(join(out, 'report.md'), 'utf8'), /report-figures\/shift-ece-ce\.svg/, 'the raw line alone still draws');
 });

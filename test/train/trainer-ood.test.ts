@@ -83,6 +83,7 @@ test('evaluateShift: noise and second-dataset AUROC by confidence, metrics per c
     assert.equal(c.accuracy, m.accuracy);
     assert.equal(c.ece, m.ece);
     assert.equal(c.adaece, m.adaece);
+    assert.equal(c.adaece_l2, m.adaece_l2, 'equal-mass ℓ2 ECE from the same evaluate() call');
     assert.equal(c.nll, m.nll);
   }
   const contrast5 = report.corruptions[1]!;

@@ -6,11 +6,11 @@
  * - the OOD table: per method, then per method + calibrator, the AUROC and mean confidence on Gaussian noise and on
  *   the second dataset, the clean (test subset) ECE and the accuracy and ECE under corruption (mean over every
  *   corruption × severity);
- * - ECE against corruption severity (Karandikar et al. 2021, Fig. on CIFAR-10-C; Ovadia et al. 2019): at severity
- *   s = 1…5 the mean ECE over the corruption kinds, at s = 0 the clean test subset's ECE; one table row and one
- *   figure line per calibrator, mean ± std (or SEM) over seeds.
+ * - a metric against corruption severity (Karandikar et al. 2021, Fig. 2 on CIFAR-10-C; Ovadia et al. 2019): at
+ *   severity s = 1…5 the mean of the suite's `shiftMetric` (default ECE) over the corruption kinds, at s = 0 the clean
+ *   test subset's; one table row and one figure line per calibrator, mean ± std (or SEM) over seeds.
  */
-import type { ShiftReport } from '../../train/shift-metrics.js';
+import type { ShiftMetricKey, ShiftReport } from '../../train/shift-metrics.js';
 import { mean } from './statistics.js';
 import type { MethodResults, RunResult, SuiteResults } from './suite-results.js';
 import { buildTable, calibratorShort, type SuiteTable, type TableColumn } from './suite-table.js';
@@ -24,16 +24,36 @@ export function shiftOf(r: RunResult, after?: string): ShiftReport | undefined {
   return report && typeof report === 'object' && 'in_distribution' in report ? (report as unknown as ShiftReport) : undefined;
 }
 
-/** Mean `metric` over the corruptions of `report` at `severity` (all severities when undefined); NaN without any. */
-export function corruptionMean(report: ShiftReport | undefined, metric: 'ece' | 'accuracy', severity?: number): number {
-  const at = (report?.corruptions ?? []).filter((c) => severity === undefined || c.severity === severity);
-  return mean(at.map((c) => (typeof c[metric] === 'number' ? c[metric] : Number.NaN)));
+/** How the report names each plottable shift metric, whether it shows as %, and which direction is better. */
+export const SHIFT_METRIC_INFO: Readonly<Record<ShiftMetricKey, { readonly name: string; readonly percent: boolean; readonly better: 'lower' | 'higher' }>> = {
+  ece: { name: 'ECE', percent: true, better: 'lower' },
+  adaece: { name: 'AdaECE equal-mass', percent: true, better: 'lower' },
+  adaece_l2: { name: 'ECE ℓ2 equal-mass', percent: true, better: 'lower' },
+  nll: { name: 'NLL', percent: false, better: 'lower' },
+  accuracy: { name: 'Accuracy', percent: true, better: 'higher' },
+};
+
+/** The metric's name with its unit, for axis labels: "ECE ℓ2 equal-mass (%)", "NLL". */
+export function shiftMetricLabel(metric: ShiftMetricKey): string {
+  const info = SHIFT_METRIC_INFO[metric];
+  return info.percent ? `${info.name} (%)` : info.name;
 }
 
-/** ECE at corruption severity `s` (0: the clean test subset's ECE, else the mean over the corruption kinds). */
-export function eceAtSeverity(report: ShiftReport | undefined, s: number): number {
-  if (s === 0) return typeof report?.in_distribution?.ece === 'number' ? report.in_distribution.ece : Number.NaN;
-  return corruptionMean(report, 'ece', s);
+/** A number of a report's set, NaN where the key is missing (files written before it existed) or not a number. */
+function numberOf(v: unknown): number {
+  return typeof v === 'number' ? v : Number.NaN;
+}
+
+/** Mean `metric` over the corruptions of `report` at `severity` (all severities when undefined); NaN without any. */
+export function corruptionMean(report: ShiftReport | undefined, metric: ShiftMetricKey, severity?: number): number {
+  const at = (report?.corruptions ?? []).filter((c) => severity === undefined || c.severity === severity);
+  return mean(at.map((c) => numberOf(c[metric])));
+}
+
+/** `metric` at corruption severity `s` (0: the clean test subset's, else the mean over the corruption kinds). */
+export function metricAtSeverity(report: ShiftReport | undefined, s: number, metric: ShiftMetricKey): number {
+  if (s === 0) return numberOf(report?.in_distribution?.[metric]);
+  return corruptionMean(report, metric, s);
 }
 
 /** "raw" (undefined) and each post-hoc calibrator some run of `m` has shift results for. */
@@ -95,10 +115,16 @@ export function corruptionMethods(results: SuiteResults, group: string): MethodR
   return oodMethods(results, group).filter((m) => m.runs.some((r) => (shiftOf(r)?.corruptions.length ?? 0) > 0));
 }
 
-/** One ECE-vs-severity table per group with corruption results: rows method (+ calibrator), columns severity 0–5. */
+/**
+ * One metric-vs-severity table per group with corruption results (the suite's `shiftMetric`): rows method
+ * (+ calibrator), columns severity 0–5 ("Clean ECE (%)", "ECE severity 1 (%)", …).
+ */
 export function severityTables(results: SuiteResults): SuiteTable[] {
   const suite = results.record.suite;
-  const columns: TableColumn[] = SHIFT_SEVERITIES.map((s) => ({ key: `ece@severity${s}`, label: s === 0 ? 'Clean ECE (%)' : `ECE severity ${s} (%)`, metric: 'ece', percent: true, better: 'lower' }));
+  const metric = suite.shiftMetric;
+  const { name, percent, better } = SHIFT_METRIC_INFO[metric];
+  const unit = percent ? ' (%)' : '';
+  const columns: TableColumn[] = SHIFT_SEVERITIES.map((s) => ({ key: `${metric}@severity${s}`, label: s === 0 ? `Clean ${name}${unit}` : `${name} severity ${s}${unit}`, metric, percent, better }));
   const tables: SuiteTable[] = [];
   for (const group of [...new Set(results.methods.map((m) => m.group))]) {
     const methods = corruptionMethods(results, group);
@@ -106,7 +132,7 @@ export function severityTables(results: SuiteResults): SuiteTable[] {
     const rows = methods.flatMap((m) =>
       shiftVariants(m, suite.posthoc).map((after) => {
         const have = m.runs.filter((r) => shiftOf(r, after) !== undefined);
-        return { method: after === undefined ? m.name : `${m.name}+${after}`, label: rowLabel(m, after), seeds: have.length, values: SHIFT_SEVERITIES.map((s) => have.map((r) => eceAtSeverity(shiftOf(r, after), s))) };
+        return { method: after === undefined ? m.name : `${m.name}+${after}`, label: rowLabel(m, after), seeds: have.length, values: SHIFT_SEVERITIES.map((s) => have.map((r) => metricAtSeverity(shiftOf(r, after), s, metric))) };
       }),
     );
     tables.push(buildTable(group, columns, rows, suite.spread));

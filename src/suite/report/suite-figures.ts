@@ -3,8 +3,9 @@
  * (before, and after each post-hoc calibrator: one row each, same bins), metric-versus-hyper-parameter curves with
  * error bars (± std over seeds) per sweep, validation ECE and accuracy per epoch per method (mean over seeds), the
  * accuracy–confidence joint density per epoch (density-figure.ts), where the suite evaluated OOD / shift the
- * AUROC, the in-vs-out confidence histograms and ECE against corruption severity (raw and after each calibrator), and
- * the per-sample regulariser histogram where the suite asks for one (regulariser-histogram.ts).
+ * AUROC, the in-vs-out confidence histograms and ECE (or the suite's `shiftMetric`) against corruption severity (raw and
+ * after each calibrator), and the per-sample regulariser histogram where the suite asks for one
+ * (regulariser-histogram.ts).
  */
 import { CalibrationAccumulator } from '../../metrics/calibration-accumulator.js';
 import type { ReliabilityData } from '../../metrics/reliability-types.js';
@@ -17,7 +18,8 @@ import { readRunPredictions } from '../posthoc-step.js';
 import { mean, spreadName, spreadOf, type Spread } from './statistics.js';
 import { densityFigureSvg } from './density-figure.js';
 import { regulariserHistograms, type RegulariserHistogramData } from './regulariser-histogram.js';
-import { corruptionMethods, eceAtSeverity, SHIFT_SEVERITIES, shiftOf, shiftVariants } from './shift-tables.js';
+import type { ShiftMetricKey } from '../../train/shift-metrics.js';
+import { corruptionMethods, metricAtSeverity, SHIFT_METRIC_INFO, SHIFT_SEVERITIES, shiftMetricLabel, shiftOf, shiftVariants } from './shift-tables.js';
 import { selectionRuleText } from './sweep-selection.js';
 import { calibratorShort } from './suite-table.js';
 import { testMetric, type MethodResults, type RunResult, type SuiteResults } from './suite-results.js';
@@ -138,12 +140,16 @@ export async function suiteFigures(results: SuiteResults, regulariser?: Regulari
       return bars;
     });
     if (ood.length) figures.push({ name: `ood-auroc${suffix}`, section: 'ood', caption: `${group}: OOD detection AUROC of the maximum softmax probability (in-distribution test set vs Gaussian noise and a second dataset; mean over seeds).`, svg: barChartSvg(ood, { title: `OOD AUROC — ${group}`, xLabel: 'AUROC', max: 1, width: 600 }) });
-    // ECE against corruption severity, raw and after each calibrator (fitted on clean validation), per method.
+    // The suite's shiftMetric (default ECE) against corruption severity, raw and after each calibrator (fitted on
+    // clean validation), per method.
+    const shiftMetric = suite.shiftMetric;
+    const shiftLabel = shiftMetricLabel(shiftMetric);
     for (const m of corruptionMethods(results, group)) {
-      const series = severitySeries(m, suite.posthoc, suite.spread);
+      const series = severitySeries(m, suite.posthoc, suite.spread, shiftMetric);
       if (!series.length) continue;
       const seeds = m.runs.filter((r) => shiftOf(r) !== undefined).length;
-      figures.push({ name: `shift-ece-${m.name}${suffix}`, section: 'ood', caption: `${m.label}: test ECE (%) against corruption severity (0 = clean test images; 1–5 = mean over the corruption kinds at that severity), the trained model and after each post-hoc calibrator fitted on the clean validation split; mean ± ${spreadName(suite.spread)} over ${seeds} seed(s).`, svg: lineChartSvg(series, { title: `${m.label}: ECE vs corruption severity — ${group}`, xLabel: 'Corruption severity (0 = clean)', yLabel: 'Test ECE (%)', width: 600, height: 340 }) });
+      const stem = shiftMetric === 'ece' ? 'shift-ece' : `shift-${shiftMetric.replace(/_/g, '-')}`;
+      figures.push({ name: `${stem}-${m.name}${suffix}`, section: 'ood', caption: `${m.label}: test ${shiftLabel} against corruption severity (0 = clean test images; 1–5 = mean over the corruption kinds at that severity), the trained model and after each post-hoc calibrator fitted on the clean validation split; mean ± ${spreadName(suite.spread)} over ${seeds} seed(s).`, svg: lineChartSvg(series, { title: `${m.label}: ${SHIFT_METRIC_INFO[shiftMetric].name} vs corruption severity — ${group}`, xLabel: 'Corruption severity (0 = clean)', yLabel: `Test ${shiftLabel}`, width: 600, height: 340 }) });
     }
     // In-vs-out confidence histograms, one figure per method (counts summed over its seeds).
     for (const m of methods) {
@@ -223,12 +229,16 @@ function stat(values: readonly number[], isPct: boolean, spread: Spread): { y: n
   return { y: mean(values) * k, ...(Number.isFinite(s) ? { err: s * k } : {}) };
 }
 
-/** The lines of method `m`'s ECE-vs-severity figure: the raw model and each calibrator, ECE (%) ± spread over seeds. */
-export function severitySeries(m: MethodResults, posthoc: readonly string[], spread: Spread): LineSeries[] {
+/**
+ * The lines of method `m`'s metric-vs-severity figure: the raw model and each calibrator, `metric` (default ECE; in %
+ * where it is a rate) ± spread over seeds.
+ */
+export function severitySeries(m: MethodResults, posthoc: readonly string[], spread: Spread, metric: ShiftMetricKey = 'ece'): LineSeries[] {
+  const isPct = SHIFT_METRIC_INFO[metric].percent;
   return shiftVariants(m, posthoc)
     .map((after) => {
       const runs = m.runs.filter((r) => shiftOf(r, after) !== undefined);
-      const points = SHIFT_SEVERITIES.flatMap((s) => sweepPoints([{ value: s, runs }], (r) => eceAtSeverity(shiftOf(r, after), s), true, spread));
+      const points = SHIFT_SEVERITIES.flatMap((s) => sweepPoints([{ value: s, runs }], (r) => metricAtSeverity(shiftOf(r, after), s, metric), isPct, spread));
       return { name: after === undefined ? `${m.label} (raw)` : `${m.label} + ${calibratorShort(after)}`, points };
     })
     .filter((s) => s.points.length > 0);

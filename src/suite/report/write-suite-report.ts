@@ -6,7 +6,8 @@
  *                        the table, the sweeps' chosen values, the verdicts, the regulariser histogram's counts
  * Sections: what the suite found (generated from the numbers), the table per dataset · model, the comparisons'
  * verdicts, reliability diagrams, sweeps, training curves, OOD (the OOD table and the ECE-vs-corruption-severity
- * table and figure, raw and after each post-hoc calibrator), the per-sample regulariser histogram.
+ * table and figure — or the suite's `shiftMetric` — raw and after each post-hoc calibrator, with each calibrator's
+ * paired difference to TS per severity: shift-differences.ts), the per-sample regulariser histogram.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,16 +20,26 @@ import { mean, spreadName } from './statistics.js';
 import { suiteFigures, type ReportFigure } from './suite-figures.js';
 import { regulariserHistograms } from './regulariser-histogram.js';
 import { readSuiteResults, testMetric, type SuiteResults } from './suite-results.js';
-import { corruptionMethods, eceAtSeverity, oodTables, severityTables, shiftOf, shiftVariants } from './shift-tables.js';
+import { differenceFinding, differenceHtml, differenceMarkdown, shiftDifferences, type ShiftDifferenceRow } from './shift-differences.js';
+import { corruptionMethods, metricAtSeverity, oodTables, SHIFT_METRIC_INFO, severityTables, shiftMetricLabel, shiftOf, shiftVariants } from './shift-tables.js';
 import { calibratorShort, fittedTemperature, suiteTables, type SuiteTable } from './suite-table.js';
 import { ensembleHtml, ensembleMarkdown, ensembleRows, type EnsembleRow } from './ensemble-table.js';
 import { selectionRuleText } from './sweep-selection.js';
 import { suiteVerdicts, type Verdict } from './verdicts.js';
 
-/** The OOD section's tables: per group the OOD table and the ECE-vs-corruption-severity table (shift-tables.ts). */
+/**
+ * The OOD section's tables: per group the OOD table and the ECE-vs-corruption-severity table (shift-tables.ts), and
+ * each calibrator's difference to TS per severity (shift-differences.ts).
+ */
 interface ShiftTables {
   readonly ood: readonly SuiteTable[];
   readonly severity: readonly SuiteTable[];
+  readonly differences: readonly ShiftDifferenceRow[];
+}
+
+/** "ECE vs corruption severity", "ECE ℓ2 equal-mass vs corruption severity", … */
+function severityHeading(results: SuiteResults): string {
+  return `${SHIFT_METRIC_INFO[results.record.suite.shiftMetric].name} vs corruption severity`;
 }
 
 /** Caption lines of the OOD section's tables. */
@@ -37,7 +48,7 @@ function shiftTableNotes(results: SuiteResults): { ood: string; severity: string
   const calibrated = s.posthoc.length ? ` Rows "+ ${s.posthoc.map(calibratorShort).join(' / ')}": the calibrator fitted on the clean validation split, applied to every OOD and corrupted set.` : '';
   return {
     ood: `OOD and shift, mean ± ${spreadName(s.spread)} over seeds: AUROC of the max-softmax confidence, test subset (in distribution) vs Gaussian noise / the second dataset; mean confidence on those sets; clean ECE of the test subset; accuracy and ECE under corruption (mean over every corruption × severity).${calibrated}`,
-    severity: `Test ECE (%) against corruption severity: 0 = the clean test subset, 1–5 = mean over the corruption kinds at that severity; mean ± ${spreadName(s.spread)} over seeds; best per column in bold.${calibrated}`,
+    severity: `Test ${shiftMetricLabel(s.shiftMetric)} against corruption severity: 0 = the clean test subset, 1–5 = mean over the corruption kinds at that severity; mean ± ${spreadName(s.spread)} over seeds; best per column in bold.${calibrated}`,
   };
 }
 
@@ -53,7 +64,7 @@ const FIGURE_SECTIONS: readonly [ReportFigure['section'], string][] = [['reliabi
 const pct = (v: number, d = 2): string => (Number.isFinite(v) ? `${(v * 100).toFixed(d)}%` : 'n/a');
 
 /** Sentences stating what the suite found, computed from the table's numbers. */
-export function findings(results: SuiteResults, verdicts: readonly Verdict[]): string[] {
+export function findings(results: SuiteResults, verdicts: readonly Verdict[], differences: readonly ShiftDifferenceRow[] = []): string[] {
   const out: string[] = [];
   const suite = results.record.suite;
   for (const m of results.methods) {
@@ -75,16 +86,20 @@ export function findings(results: SuiteResults, verdicts: readonly Verdict[]): s
     };
     out.push(`Lowest test ECE: ${best()}${suite.posthoc.length ? `; after ${calibratorShort(suite.posthoc[0]!)}: ${best(suite.posthoc[0])}` : ''}.`);
   }
-  // Calibration under shift: mean ECE at clean and the highest severity, raw and after each calibrator.
+  // Calibration under shift: the shift metric (default ECE) at clean and the highest severity, raw and after each
+  // calibrator; then each calibrator against TS per severity.
+  const metric = suite.shiftMetric;
+  const shiftValue = (v: number): string => (SHIFT_METRIC_INFO[metric].percent ? pct(v) : Number.isFinite(v) ? v.toFixed(3) : 'n/a');
   for (const group of [...new Set(results.methods.map((m) => m.group))]) {
     for (const m of corruptionMethods(results, group)) {
       const parts = shiftVariants(m, suite.posthoc).map((after) => {
-        const at = (sev: number) => mean(m.runs.filter((r) => shiftOf(r, after) !== undefined).map((r) => eceAtSeverity(shiftOf(r, after), sev)));
-        return `${after === undefined ? 'raw' : `after ${calibratorShort(after)}`} ${pct(at(0))} → ${pct(at(5))}`;
+        const at = (sev: number) => mean(m.runs.filter((r) => shiftOf(r, after) !== undefined).map((r) => metricAtSeverity(shiftOf(r, after), sev, metric)));
+        return `${after === undefined ? 'raw' : `after ${calibratorShort(after)}`} ${shiftValue(at(0))} → ${shiftValue(at(5))}`;
       });
-      out.push(`${m.label} under corruption (ECE clean → severity 5, mean over the corruption kinds; calibrators fitted on clean validation): ${parts.join('; ')}.`);
+      out.push(`${m.label} under corruption (${SHIFT_METRIC_INFO[metric].name} clean → severity 5, mean over the corruption kinds; calibrators fitted on clean validation): ${parts.join('; ')}.`);
     }
   }
+  for (const d of differences) out.push(differenceFinding(d));
   for (const v of verdicts) out.push(`"${v.comparison.text}": ${v.outcome}${Number.isFinite(v.difference) ? ` (difference ${fmtDiff(v)}, 95% interval [${fmtNum(v, v.lower)}, ${fmtNum(v, v.upper)}], ${v.method})` : v.note ? ` (${v.note})` : ''}.`);
   return out;
 }
@@ -166,7 +181,10 @@ function renderMarkdown(results: SuiteResults, tables: readonly SuiteTable[], ve
     if (section === 'ood') {
       const notes = shiftTableNotes(results);
       for (const t of shift.ood) lines.push(`### OOD and shift: ${escapeMarkdown(t.group)}`, '', ...markdownTable(t), '', escapeMarkdown(notes.ood), '');
-      for (const t of shift.severity) lines.push(`### ECE vs corruption severity: ${escapeMarkdown(t.group)}`, '', ...markdownTable(t), '', escapeMarkdown(notes.severity), '');
+      for (const t of shift.severity) {
+        lines.push(`### ${severityHeading(results)}: ${escapeMarkdown(t.group)}`, '', ...markdownTable(t), '', escapeMarkdown(notes.severity), '');
+        lines.push(...differenceMarkdown(shift.differences.filter((d) => d.group === t.group)));
+      }
     }
     for (const f of fs) lines.push(`![${escapeMarkdown(f.caption)}](report-figures/${f.name}.svg)`, '', `*${escapeMarkdown(f.caption)}*`, '');
   }
@@ -227,7 +245,10 @@ function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdic
     if (section === 'ood') {
       const notes = shiftTableNotes(results);
       for (const t of shift.ood) parts.push(`<h3>OOD and shift: ${h(t.group)}</h3>`, ...htmlTable(t, 'ood-table'), `<p class="note">${h(notes.ood)}</p>`);
-      for (const t of shift.severity) parts.push(`<h3>ECE vs corruption severity: ${h(t.group)}</h3>`, ...htmlTable(t, 'shift-severity'), `<p class="note">${h(notes.severity)}</p>`);
+      for (const t of shift.severity) {
+        parts.push(`<h3>${h(severityHeading(results))}: ${h(t.group)}</h3>`, ...htmlTable(t, 'shift-severity'), `<p class="note">${h(notes.severity)}</p>`);
+        parts.push(...differenceHtml(shift.differences.filter((d) => d.group === t.group), h));
+      }
     }
     const wrap = section !== 'reliability';
     if (wrap) parts.push('<div class="charts">');
@@ -278,7 +299,10 @@ function renderJson(results: SuiteResults, tables: readonly SuiteTable[], verdic
     tables: tables.map(tableJson),
     // The OOD section's tables (raw and per post-hoc calibrator): OOD / shift summary, ECE per corruption severity.
     ood_tables: shift.ood.map(tableJson),
+    shift_metric: s.shiftMetric,
     shift_severity_tables: shift.severity.map(tableJson),
+    // Each post-hoc calibrator − TS per severity, paired over seeds (95 % t-interval; NaN → null).
+    shift_differences: shift.differences,
     verdicts: verdicts.map((v) => ({ claim: v.comparison.text, outcome: v.outcome, difference: jsonNumber(v.difference), lower: jsonNumber(v.lower), upper: jsonNumber(v.upper), test: v.method, n: v.n, note: v.note ?? null })),
   };
 }
@@ -291,9 +315,9 @@ export async function writeSuiteReport(dir: string): Promise<WrittenReport> {
   const verdicts = await suiteVerdicts(results);
   const regulariser = await regulariserHistograms(results);
   const figures = await suiteFigures(results, regulariser);
-  const found = findings(results, verdicts);
+  const shift: ShiftTables = { ood: oodTables(results), severity: severityTables(results), differences: shiftDifferences(results) };
+  const found = findings(results, verdicts, shift.differences);
   const ensembles = await ensembleRows(results);
-  const shift: ShiftTables = { ood: oodTables(results), severity: severityTables(results) };
   const figDir = join(dir, 'report-figures');
   await mkdir(figDir, { recursive: true });
   for (const f of figures) await atomicWriteFile(join(figDir, `${f.name}.svg`), f.svg);
