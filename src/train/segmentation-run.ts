@@ -10,7 +10,7 @@
  *            (log.jsonl: val_accuracy = pixel accuracy, val_nll/ece/adaece over labelled pixels), best epoch by
  *            `select`, kept in memory
  *   finalise with the best weights: segmentationMetrics (metrics/segmentation.ts) of validation and test in
- *            summary.json, dense logits [n, C, H, W] and masks [n, H, W] of the first `SEGMENTATION_LOGIT_IMAGES`
+ *            summary.json, dense logits [n, C, H, W] and masks [n, H, W] of a seeded sample of `SEGMENTATION_LOGIT_IMAGES`
  *            validation / test images ({val,test}-{logits,labels}.npy; `calib eval --ignore-index 255` reads them),
  *            model.onnx
  *
@@ -25,6 +25,7 @@ import { writeNpy } from '../io/npy.js';
 import { segmentationMetrics, type SegmentationMetrics } from '../metrics/segmentation.js';
 import type { Model } from '../nn/model.js';
 import { invalidArgument } from '../util/errors.js';
+import { Random } from '../util/random.js';
 import { EvalStep } from './compile-eval-step.js';
 import { TrainStep } from './compile-train-step.js';
 import { saveOnnx } from './export-onnx.js';
@@ -43,6 +44,16 @@ import { objectiveLossFn, primaryHostState } from './trainer-objective.js';
 
 /** Images whose dense logits are written per split (val, test): 300 × 11 × 28 × 28 float32 ≈ 10 MB. */
 export const SEGMENTATION_LOGIT_IMAGES = 300;
+
+/**
+ * The images of an n-image split whose dense logits are kept: all when n ≤ SEGMENTATION_LOGIT_IMAGES, else a seeded
+ * random sample of that many, in split order (the splits keep their images grouped by digit, so the first 300 would
+ * be zeros and ones only).
+ */
+export function keptImages(n: number): Int32Array {
+  if (n <= SEGMENTATION_LOGIT_IMAGES) return Int32Array.from({ length: n }, (_, i) => i);
+  return new Random(SPLIT_SEED).permutation(n).slice(0, SEGMENTATION_LOGIT_IMAGES).sort();
+}
 
 /** The splits of a segmentation run. */
 export interface SegmentationData {
@@ -248,9 +259,16 @@ async function runSegmentation(
   const weights = { params: best.params, buffers: best.buffers };
   const summarise = async (d: SegmentationDataset, logitsPath: string, labelsPath: string): Promise<SegmentationMetrics> => {
     const logits = predictLogits(evalStep, weights, d.images, config.evalBatch);
-    const k = Math.min(SEGMENTATION_LOGIT_IMAGES, d.labels.length);
-    await writeNpy(logitsPath, logits.subarray(0, k * classes * pixels), [k, classes, h, w]);
-    await writeNpy(labelsPath, d.masks.subarray(0, k * pixels), [k, h, w]);
+    const pick = keptImages(d.labels.length);
+    const k = pick.length;
+    const keptLogits = new Float32Array(k * classes * pixels);
+    const keptMasks = new Int32Array(k * pixels);
+    pick.forEach((image, i) => {
+      keptLogits.set(logits.subarray(image * classes * pixels, (image + 1) * classes * pixels), i * classes * pixels);
+      keptMasks.set(d.masks.subarray(image * pixels, (image + 1) * pixels), i * pixels);
+    });
+    await writeNpy(logitsPath, keptLogits, [k, classes, h, w]);
+    await writeNpy(labelsPath, keptMasks, [k, h, w]);
     return segmentationMetrics(logits, d.masks, d.labels.length, classes, metricOptions);
   };
   const valMetrics = await summarise(validation, paths.valLogits, paths.valLabels);

@@ -9,7 +9,7 @@
  * epoch's weights — measured for CE on the 2-core machine: 47 s per run (31 s of training), test pixel accuracy
  * 97.5 %, mIoU 72.6 %, overconfident on the foreground pixels (mean confidence 89.4 % vs accuracy 81.8 %, ECE 7.5 %;
  * all pixels 98.4 % vs 97.5 %, ECE 0.9 %), as CE is on VOC. 5 methods × 3 seeds ≈ 12 minutes. Test metrics: the
- * first 300 test images' pixels (the dense logits a run keeps); summary.json has every test image's.
+ * pixels of a seeded sample of 300 test images (the dense logits a run keeps); summary.json has every test image's.
  * quick: width 4, 250 training images, 6 epochs at η = 0.01 (seconds, a smoke test). paper: the paper's SGD recipe (Appendix B) on all
  * mnist-seg images (the data and backbone stay the toolkit's: VOC and DeepLabV3 are not available offline).
  */
