@@ -1,10 +1,14 @@
 /**
  * A comparison a suite asks the report to decide: `"A < B on METRIC"` or `"A > B on METRIC after CALIBRATOR"`,
- * where A and B are method names, METRIC a test metric under its `calib eval --json` key (ece, nll, accuracy, …)
- * and CALIBRATOR one of the suite's post-hoc calibrators (the metric after that calibrator instead of the raw one).
+ * where A and B are method names, METRIC a claim metric (claim-metric.ts: a test metric under its `calib eval
+ * --json` key, noise_auroc, ood_confidence, shift_ece, shift_ece_s5, fg_ece, miou, …) and CALIBRATOR one of the
+ * suite's post-hoc calibrators (the metric after that calibrator instead of the raw one, on both sides).
+ * A side may name its own calibrator instead, `"A < B+CALIBRATOR on METRIC"` (A raw against B after CALIBRATOR, e.g.
+ * "mixup > ce+temperature on noise_auroc": does mixup alone beat CE with temperature scaling?); `after` and `+` are
+ * not mixed in one claim.
  */
-import { METRIC_NAMES, type MetricName } from '../metrics/evaluate.js';
 import { describe, invalidArgument } from '../util/errors.js';
+import { CLAIM_METRIC_FAMILIES, parseClaimMetric } from './claim-metric.js';
 
 export interface Comparison {
   /** The text as written. */
@@ -13,23 +17,44 @@ export interface Comparison {
   readonly right: string;
   /** '<': the claim is metric(left) < metric(right). */
   readonly direction: '<' | '>';
-  readonly metric: MetricName;
-  /** Post-hoc calibrator whose output is compared (absent: the trained model's own logits). */
+  /** A claim metric name (claim-metric.ts). */
+  readonly metric: string;
+  /** The `after CALIBRATOR` clause: the calibrator whose output is compared on both sides (absent: raw logits). */
   readonly after?: string;
+  /** The calibrator applied to the left / right method's predictions (from `after`, or that side's `+CALIBRATOR`). */
+  readonly leftAfter?: string;
+  readonly rightAfter?: string;
 }
 
-const PATTERN = /^\s*([a-z0-9][a-z0-9-]*)\s*([<>])\s*([a-z0-9][a-z0-9-]*)\s+on\s+([a-z_0-9]+)(?:\s+after\s+([a-z-]+))?\s*$/;
+const METHOD = '([a-z0-9][a-z0-9-]*)(?:\\+([a-z0-9-]+))?';
+const PATTERN = new RegExp(`^\\s*${METHOD}\\s*([<>])\\s*${METHOD}\\s+on\\s+([a-z_0-9]+)(?:\\s+after\\s+([a-z0-9-]+))?\\s*$`);
 
 /** Parse and check a comparison against the suite's method names and calibrators; errors name `path`. */
 export function parseComparison(text: string, methods: readonly string[], calibrators: readonly string[], path: string): Comparison {
   const m = PATTERN.exec(text);
-  if (!m) invalidArgument(path, '"A < B on METRIC" or "A > B on METRIC after CALIBRATOR"', describe(text));
-  const [, left, direction, right, metric, after] = m;
+  if (!m) invalidArgument(path, '"A < B on METRIC", "A > B on METRIC after CALIBRATOR" or "A < B+CALIBRATOR on METRIC"', describe(text));
+  const [, left, leftPlus, direction, right, rightPlus, metric, after] = m;
   for (const [side, method] of [['left', left], ['right', right]] as const) {
     if (!methods.includes(method!)) invalidArgument(path, `a method of the suite (${methods.join(', ')}) on the ${side}`, describe(method));
   }
-  if (left === right) invalidArgument(path, 'two different methods', describe(text));
-  if (!(METRIC_NAMES as readonly string[]).includes(metric!)) invalidArgument(path, `a metric (${METRIC_NAMES.join(', ')})`, describe(metric));
-  if (after !== undefined && !calibrators.includes(after)) invalidArgument(path, `a post-hoc calibrator of the suite (${calibrators.join(', ') || 'none declared'})`, describe(after));
-  return { text: text.trim(), left: left!, right: right!, direction: direction as '<' | '>', metric: metric as MetricName, ...(after !== undefined ? { after } : {}) };
+  if (after !== undefined && (leftPlus !== undefined || rightPlus !== undefined)) invalidArgument(path, 'either "after CALIBRATOR" or per-method "+CALIBRATOR", not both', describe(text));
+  const leftAfter = after ?? leftPlus;
+  const rightAfter = after ?? rightPlus;
+  if (left === right && leftAfter === rightAfter) invalidArgument(path, 'two different methods (or one method with two different calibrators)', describe(text));
+  const claim = parseClaimMetric(metric!);
+  if (claim === undefined) invalidArgument(path, `a metric: ${CLAIM_METRIC_FAMILIES}`, `${describe(metric)} in ${describe(text.trim())}`);
+  for (const kind of [leftAfter, rightAfter]) {
+    if (kind !== undefined && !calibrators.includes(kind)) invalidArgument(path, `a post-hoc calibrator of the suite (${calibrators.join(', ') || 'none declared'})`, describe(kind));
+  }
+  if (claim.family === 'miou' && (leftAfter !== undefined || rightAfter !== undefined)) invalidArgument(path, 'miou without a calibrator (it is the argmax of the trained model, read from summary.json)', describe(text.trim()));
+  return {
+    text: text.trim(),
+    left: left!,
+    right: right!,
+    direction: direction as '<' | '>',
+    metric: metric!,
+    ...(after !== undefined ? { after } : {}),
+    ...(leftAfter !== undefined ? { leftAfter } : {}),
+    ...(rightAfter !== undefined ? { rightAfter } : {}),
+  };
 }

@@ -23,7 +23,7 @@ test('mbls-segmentation: five methods × three seeds of seg-net on mnist-seg at 
 });
 
 test('the quick scale of mbls-segmentation runs (one seed here): pixel post-hoc with the ignore label dropped, w/o-background columns in the report', async () => {
-  const suite = { ...structuredClone(BUILTIN_SUITES['mbls-segmentation']!.suite), seeds: [0], methods: [{ name: 'ce', label: 'CE', loss: 'ce' }, { name: 'mbls', label: 'MbLS m=10', loss: 'mbls', lossOptions: { margin: 10 } }], compare: ['mbls < ce on ece'] };
+  const suite = { ...structuredClone(BUILTIN_SUITES['mbls-segmentation']!.suite), seeds: [0], methods: [{ name: 'ce', label: 'CE', loss: 'ce' }, { name: 'mbls', label: 'MbLS m=10', loss: 'mbls', lossOptions: { margin: 10 } }], compare: ['mbls < ce on ece', 'mbls < ce on fg_ece', 'mbls < ce on fg_ece after temperature', 'mbls > ce on miou'] };
   const file = join(dir, 'seg.json');
   writeFileSync(file, JSON.stringify(suite));
   const out = join(dir, 'out');
@@ -40,4 +40,18 @@ test('the quick scale of mbls-segmentation runs (one seed here): pixel post-hoc 
   assert.match(md, /ECE w\/o bg \(%\)/);
   assert.match(md, /ECE w\/o bg after TS \(%\)/);
   assert.match(md, /"w\/o bg" columns also exclude the background pixels/);
+  // One seed: fg_ claims are bootstrapped over the foreground pixels, their estimate is posthoc.json's foreground
+  // difference; mIoU (summary.json, one number per run) needs paired seeds.
+  const mbls = json(join(out, 'runs', 'mbls-seed0', 'posthoc.json'));
+  const verdicts = json(join(out, 'report.json'))['verdicts'] as { claim: string; outcome: string; difference: number | null; test: string; n: number; note: string | null }[];
+  const fg = verdicts.find((v) => v.claim === 'mbls < ce on fg_ece')!;
+  assert.equal(fg.test, 'paired bootstrap over test samples');
+  const all = verdicts.find((v) => v.claim === 'mbls < ce on ece')!;
+  assert.ok(fg.n > 0 && fg.n < all.n, `foreground pixels ${fg.n} of ${all.n}`);
+  assert.ok(Math.abs(fg.difference! - (mbls['foreground']['test']['ece'] - posthoc['foreground']['test']['ece'])) < 1e-9);
+  const fgTs = verdicts.find((v) => v.claim === 'mbls < ce on fg_ece after temperature')!;
+  assert.ok(Math.abs(fgTs.difference! - (mbls['foreground']['calibrators']['temperature']['ece'] - posthoc['foreground']['calibrators']['temperature']['ece'])) < 1e-9);
+  const miou = verdicts.find((v) => v.claim === 'mbls > ce on miou')!;
+  assert.equal(miou.outcome, 'not evaluated');
+  assert.match(miou.note!, /decided over paired seeds only/);
 });

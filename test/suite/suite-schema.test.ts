@@ -47,9 +47,9 @@ test('expansion validates every run in full: a bad loss option is an error namin
 });
 
 test('comparisons parse "A < B on METRIC [after CALIBRATOR]"', () => {
-  assert.deepEqual(parseComparison('mbls < ce on ece after temperature', ['ce', 'mbls'], ['temperature'], 'c'), { text: 'mbls < ce on ece after temperature', left: 'mbls', right: 'ce', direction: '<', metric: 'ece', after: 'temperature' });
+  assert.deepEqual(parseComparison('mbls < ce on ece after temperature', ['ce', 'mbls'], ['temperature'], 'c'), { text: 'mbls < ce on ece after temperature', left: 'mbls', right: 'ce', direction: '<', metric: 'ece', after: 'temperature', leftAfter: 'temperature', rightAfter: 'temperature' });
   assert.equal(parseComparison(' ce > mbls on accuracy ', ['ce', 'mbls'], [], 'c').direction, '>');
-  assert.throws(() => parseComparison('ce < ce on ece', ['ce'], [], 'c'), /c: expected two different methods/);
+  assert.throws(() => parseComparison('ce < ce on ece', ['ce'], [], 'c'), /c: expected two different methods \(or one method with two different calibrators\)/);
   assert.throws(() => parseComparison('mbls < ce on ece after isotonic', ['ce', 'mbls'], ['temperature'], 'c'), /expected a post-hoc calibrator of the suite \(temperature\)/);
   assert.throws(() => parseComparison('mbls beats ce', ['ce', 'mbls'], [], 'c'), /expected "A < B on METRIC"/);
 });

@@ -4,20 +4,26 @@
  * With one seed, by a paired percentile bootstrap over the test samples (both runs see the same test set: each
  * resample draws the same indices for A and B; 1,000 resamples, seed 0), on the difference of the metric.
  * "A < B" holds when the whole interval is below 0, does not hold when it is wholly above 0, and is inconclusive
- * when it contains 0 ("A > B" mirrors this).
+ * when it contains 0 ("A > B" mirrors this). Each side is read raw or after its calibrator (comparison.ts).
+ * Claim metrics other than test metrics (claim-metric.ts) are decided the same way over seeds (report/claim-value.ts
+ * reads them); with one seed only `fg_` metrics are bootstrapped (over the foreground pixels), the OOD, corruption
+ * and mIoU ones are not evaluated (their sets are not paired with the test samples).
  */
 import { adaptiveCalibrationError } from '../../metrics/adaptive-ece.js';
 import { bootstrapInterval } from '../../metrics/bootstrap.js';
 import { expectedCalibrationError } from '../../metrics/ece.js';
 import { evaluate } from '../../metrics/evaluate.js';
+import { selectRows } from '../../metrics/segmentation.js';
 import { topLabel } from '../../metrics/top-label.js';
 import { calibratorFromJSON } from '../../posthoc/registry.js';
 import { invalidArgument } from '../../util/errors.js';
 import type { Matrix } from '../../util/matrix.js';
+import { parseClaimMetric } from '../claim-metric.js';
 import { parseComparison, type Comparison } from '../comparison.js';
-import { readRunPredictions } from '../posthoc-step.js';
+import { readRunPredictions, segmentationLabels } from '../posthoc-step.js';
+import { claimValue } from './claim-value.js';
 import { tInterval } from './statistics.js';
-import { testMetric, type RunResult, type SuiteResults } from './suite-results.js';
+import type { RunResult, SuiteResults } from './suite-results.js';
 
 export type VerdictOutcome = 'holds' | 'does not hold' | 'inconclusive';
 
@@ -43,12 +49,22 @@ export function decide(direction: '<' | '>', lower: number, upper: number): Verd
   return above ? 'holds' : below ? 'does not hold' : 'inconclusive';
 }
 
-/** Predictions of a run as the comparison sees them: test logits, or the calibrator's probabilities. */
-async function predictions(r: RunResult, after?: string): Promise<{ m: Matrix; input: 'logits' | 'probabilities'; labels: Int32Array }> {
+/**
+ * Predictions of a run as the comparison sees them: test logits, or the calibrator's probabilities; with
+ * `foreground`, only the rows (pixels) of a segmentation run not labelled background, as posthoc.json's `foreground`.
+ */
+async function predictions(r: RunResult, after: string | undefined, foreground: boolean): Promise<{ m: Matrix; input: 'logits' | 'probabilities'; labels: Int32Array }> {
   const p = await readRunPredictions(r.dir);
-  if (after === undefined) return { m: p.test, input: 'logits', labels: p.testLabels };
+  let test: Matrix = p.test;
+  let labels = p.testLabels;
+  if (foreground) {
+    const seg = await segmentationLabels(r.dir);
+    if (seg === null) invalidArgument(`run ${r.run.id}`, 'a segmentation run (fg_ metrics)', 'a classifier run');
+    ({ predictions: test, labels } = selectRows(p.test, p.testLabels, (y) => y !== seg.background));
+  }
+  if (after === undefined) return { m: test, input: 'logits', labels };
   const c = calibratorFromJSON(r.posthoc.calibrators[after]!.calibrator);
-  return { m: c.apply({ logits: p.test }), input: 'probabilities', labels: p.testLabels };
+  return { m: c.apply({ logits: test }), input: 'probabilities', labels };
 }
 
 function gather(m: Matrix, idx: Int32Array): Matrix {
@@ -101,6 +117,7 @@ export async function suiteVerdicts(results: SuiteResults): Promise<Verdict[]> {
   const out: Verdict[] = [];
   for (const text of suite.compare) {
     const c = parseComparison(text, names, suite.posthoc, 'compare');
+    const claim = parseClaimMetric(c.metric)!;
     const left = results.methods.find((m) => m.name === c.left);
     const right = results.methods.find((m) => m.name === c.right);
     if (!left || !right) {
@@ -108,25 +125,35 @@ export async function suiteVerdicts(results: SuiteResults): Promise<Verdict[]> {
       continue;
     }
     // A pair counts only where both runs have the compared calibrator (a fit can fail on a collapsed model).
-    const fitted = (r: RunResult): boolean => c.after === undefined || r.posthoc.calibrators[c.after] !== undefined;
-    const pairs = left.runs.flatMap((a) => right.runs.filter((b) => b.run.seed === a.run.seed).map((b) => [a, b] as const)).filter(([a, b]) => fitted(a) && fitted(b));
+    const fitted = (r: RunResult, after: string | undefined): boolean => after === undefined || r.posthoc.calibrators[after] !== undefined;
+    const pairs = left.runs.flatMap((a) => right.runs.filter((b) => b.run.seed === a.run.seed).map((b) => [a, b] as const)).filter(([a, b]) => fitted(a, c.leftAfter) && fitted(b, c.rightAfter));
+    const none = (note: string): Verdict => ({ comparison: c, outcome: 'not evaluated', difference: Number.NaN, lower: Number.NaN, upper: Number.NaN, method: 'none', n: 0, note });
     if (pairs.length >= 2) {
-      const d = pairs.map(([a, b]) => testMetric(a, c.metric, c.after) - testMetric(b, c.metric, c.after));
+      const d = pairs.map(([a, b]) => claimValue(a, claim, c.leftAfter) - claimValue(b, claim, c.rightAfter));
+      if (claim.family !== 'test' && d.some((x) => Number.isNaN(x))) {
+        out.push(none(`some runs have no ${c.metric}${claim.family === 'ood' || claim.family === 'shift' ? ' (the suite needs `ood: true`)' : ' (segmentation runs only)'}`));
+        continue;
+      }
       const t = tInterval(d);
       out.push({ comparison: c, outcome: decide(c.direction, t.lower, t.upper), difference: t.mean, lower: t.lower, upper: t.upper, method: 'paired t over seeds', n: d.length });
       continue;
     }
     if (pairs.length === 0) {
-      out.push({ comparison: c, outcome: 'not evaluated', difference: Number.NaN, lower: Number.NaN, upper: Number.NaN, method: 'none', n: 0, note: c.after !== undefined && [...left.runs, ...right.runs].some((r) => !fitted(r)) ? `${c.after} has no fit on some runs (see the post-hoc notes)` : 'no seed shared by both methods' });
+      const unfitted = [...left.runs.filter((r) => !fitted(r, c.leftAfter)).map(() => c.leftAfter), ...right.runs.filter((r) => !fitted(r, c.rightAfter)).map(() => c.rightAfter)];
+      out.push(none(unfitted.length ? `${unfitted[0]} has no fit on some runs (see the post-hoc notes)` : 'no seed shared by both methods'));
+      continue;
+    }
+    if (claim.family !== 'test' && claim.family !== 'foreground') {
+      out.push(none(`one seed shared: ${c.metric} is decided over paired seeds only (its sets are not the test samples a bootstrap resamples)`));
       continue;
     }
     const [a, b] = pairs[0]!;
-    const pa = await predictions(a, c.after);
-    const pb = await predictions(b, c.after);
+    const pa = await predictions(a, c.leftAfter, claim.family === 'foreground');
+    const pb = await predictions(b, c.rightAfter, claim.family === 'foreground');
     if (pa.labels.length !== pb.labels.length || pa.labels.some((y, i) => y !== pb.labels[i])) invalidArgument(`compare "${text}"`, 'two runs evaluated on the same test samples', 'different test labels');
-    const fa = metricOn(pa.m, pa.labels, pa.input, c.metric, suite.bins);
-    const fb = metricOn(pb.m, pb.labels, pb.input, c.metric, suite.bins);
-    const fast = ['ece', 'adaece', 'accuracy', 'mean_confidence'].includes(c.metric);
+    const fa = metricOn(pa.m, pa.labels, pa.input, claim.metric, suite.bins);
+    const fb = metricOn(pb.m, pb.labels, pb.input, claim.metric, suite.bins);
+    const fast = ['ece', 'adaece', 'accuracy', 'mean_confidence'].includes(claim.metric);
     const ci = bootstrapInterval(pa.labels.length, (idx) => fa(idx) - fb(idx), { resamples: fast ? 1000 : 200, seed: 0 });
     out.push({ comparison: c, outcome: decide(c.direction, ci.lower, ci.upper), difference: ci.estimate, lower: ci.lower, upper: ci.upper, method: 'paired bootstrap over test samples', n: pa.labels.length, note: `${ci.resamples} resamples` });
   }

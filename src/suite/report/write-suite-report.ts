@@ -26,6 +26,7 @@ import { calibratorShort, fittedTemperature, suiteTables, type SuiteTable } from
 import { ensembleHtml, ensembleMarkdown, ensembleRows, type EnsembleRow } from './ensemble-table.js';
 import { selectionRuleText } from './sweep-selection.js';
 import { suiteVerdicts, type Verdict } from './verdicts.js';
+import { claimMetricPercent } from '../claim-metric.js';
 
 /**
  * The OOD section's tables: per group the OOD table and the ECE-vs-corruption-severity table (shift-tables.ts), and
@@ -104,7 +105,6 @@ export function findings(results: SuiteResults, verdicts: readonly Verdict[], di
   return out;
 }
 
-const PERCENT_METRICS = new Set(['accuracy', 'ece', 'ece_l2', 'ece_lb', 'adaece', 'adaece_l2', 'mce', 'oe', 'classwise_ece', 'marginal_ece', 'ks', 'debiased_ece', 'sweep_ece', 'mean_confidence', 'error_auroc']);
 /** "kind on run-a, run-b: reason" for each calibrator that could not be fitted on some runs (reasons of the first). */
 function posthocFailures(results: SuiteResults): string[] {
   const byKind = new Map<string, { runs: string[]; reason: string }>();
@@ -126,7 +126,7 @@ function trainNote(t: SuiteTable): string {
 }
 
 function fmtNum(v: Verdict, x: number): string {
-  return PERCENT_METRICS.has(v.comparison.metric) ? `${(x * 100).toFixed(2)} pt` : x.toFixed(4);
+  return claimMetricPercent(v.comparison.metric) ? `${(x * 100).toFixed(2)} pt` : x.toFixed(4);
 }
 function fmtDiff(v: Verdict): string {
   return fmtNum(v, v.difference);

@@ -1,0 +1,77 @@
+/**
+ * The metrics a suite comparison (comparison.ts) can name, and where a run's value of each is read
+ * (report/claim-value.ts):
+ *
+ * - a test metric under its `calib eval --json` key (ece, nll, accuracy, …): posthoc.json `test`
+ *   (after a calibrator: `calibrators[kind].test`);
+ * - `noise_auroc`, `noise_confidence`, `ood_auroc`, `ood_confidence`: AUROC of in-distribution vs out-of-distribution
+ *   max-softmax confidences, and the mean confidence on the OOD set — Gaussian noise or the second dataset
+ *   (Thulasidasan et al. 2019, Table 2): ood.json `noise` / `ood_dataset` (after a calibrator: posthoc.json
+ *   `calibrators[kind].shift`, the same shape, train/shift-metrics.ts);
+ * - `shift_M` with M ∈ accuracy, nll, ece, adaece, confidence: M averaged over every corruption × severity of the
+ *   shift report (equal weight per corrupted set; Thulasidasan Fig. 5); `shift_M_sK` over severity K ∈ 1..5 only;
+ * - `fg_M` for a test metric M: M over the test pixels without background (segmentation runs; posthoc.json
+ *   `foreground`, MbLS Table 5's "w/o bg" columns);
+ * - `miou`: a segmentation run's mean IoU over its test images (summary.json `test.miou`; argmax only, so no
+ *   calibrator: temperature scaling leaves it unchanged).
+ *
+ * Claims are "A < B" or "A > B" on the metric's value: for AUROC and accuracy (higher is better) a claim that A is
+ * better is written "A > B".
+ */
+import { METRIC_NAMES, metricDefinition, type MetricName } from '../metrics/metric-registry.js';
+
+/** The per-corruption fields of a shift report a `shift_` metric averages (`confidence` = `mean_confidence`). */
+export const SHIFT_FIELDS = { accuracy: 'accuracy', nll: 'nll', ece: 'ece', adaece: 'adaece', confidence: 'mean_confidence' } as const;
+export type ShiftField = (typeof SHIFT_FIELDS)[keyof typeof SHIFT_FIELDS];
+
+export type ClaimMetric =
+  | { readonly family: 'test'; readonly metric: MetricName }
+  | { readonly family: 'ood'; readonly set: 'noise' | 'ood_dataset'; readonly field: 'auroc' | 'mean_confidence' }
+  | { readonly family: 'shift'; readonly field: ShiftField; readonly severity?: number }
+  | { readonly family: 'foreground'; readonly metric: MetricName }
+  | { readonly family: 'miou' };
+
+/** The metric families, as listed in errors and the README. */
+export const CLAIM_METRIC_FAMILIES =
+  'a test metric (calib eval --json key: ece, nll, accuracy, …), noise_auroc, noise_confidence, ood_auroc, ood_confidence, shift_accuracy|nll|ece|adaece|confidence (mean over every corruption × severity; _s1 … _s5 for one severity, e.g. shift_ece_s5), fg_<test metric> (segmentation without background, e.g. fg_ece), miou';
+
+const OOD: Readonly<Record<string, ClaimMetric>> = {
+  noise_auroc: { family: 'ood', set: 'noise', field: 'auroc' },
+  noise_confidence: { family: 'ood', set: 'noise', field: 'mean_confidence' },
+  ood_auroc: { family: 'ood', set: 'ood_dataset', field: 'auroc' },
+  ood_confidence: { family: 'ood', set: 'ood_dataset', field: 'mean_confidence' },
+};
+
+const isTestMetric = (name: string): name is MetricName => (METRIC_NAMES as readonly string[]).includes(name);
+
+/** The claim metric named `name`, or undefined for a name outside every family. */
+export function parseClaimMetric(name: string): ClaimMetric | undefined {
+  if (isTestMetric(name)) return { family: 'test', metric: name };
+  if (OOD[name]) return OOD[name];
+  if (name === 'miou') return { family: 'miou' };
+  if (name.startsWith('fg_')) {
+    const m = name.slice(3);
+    return isTestMetric(m) ? { family: 'foreground', metric: m } : undefined;
+  }
+  const s = /^shift_([a-z]+)(?:_s([1-5]))?$/.exec(name);
+  if (s && Object.hasOwn(SHIFT_FIELDS, s[1]!)) {
+    const field = SHIFT_FIELDS[s[1] as keyof typeof SHIFT_FIELDS];
+    return s[2] === undefined ? { family: 'shift', field } : { family: 'shift', field, severity: Number(s[2]) };
+  }
+  return undefined;
+}
+
+/** Whether the report shows differences of `name` in points of % (fractions: accuracy, ECE, AUROC, confidence, mIoU). */
+export function claimMetricPercent(name: string): boolean {
+  const m = parseClaimMetric(name);
+  if (m === undefined) return false;
+  switch (m.family) {
+    case 'test':
+    case 'foreground':
+      return metricDefinition(m.metric).percent;
+    case 'shift':
+      return m.field !== 'nll';
+    default:
+      return true;
+  }
+}
