@@ -8,7 +8,7 @@
  *   max-softmax confidences, and the mean confidence on the OOD set — Gaussian noise or the second dataset
  *   (Thulasidasan et al. 2019, Table 2): ood.json `noise` / `ood_dataset` (after a calibrator: posthoc.json
  *   `calibrators[kind].shift`, the same shape, train/shift-metrics.ts);
- * - `shift_M` with M ∈ accuracy, nll, ece, adaece, confidence: M averaged over every corruption × severity of the
+ * - `shift_M` with M ∈ accuracy, nll, ece, adaece, adaece_l2, confidence: M averaged over every corruption × severity of the
  *   shift report (equal weight per corrupted set; Thulasidasan Fig. 5); `shift_M_sK` over severity K ∈ 1..5 only;
  * - `fg_M` for a test metric M: M over the test pixels without background (segmentation runs; posthoc.json
  *   `foreground`, MbLS Table 5's "w/o bg" columns);
@@ -21,7 +21,7 @@
 import { METRIC_NAMES, metricDefinition, type MetricName } from '../metrics/metric-registry.js';
 
 /** The per-corruption fields of a shift report a `shift_` metric averages (`confidence` = `mean_confidence`). */
-export const SHIFT_FIELDS = { accuracy: 'accuracy', nll: 'nll', ece: 'ece', adaece: 'adaece', confidence: 'mean_confidence' } as const;
+export const SHIFT_FIELDS = { accuracy: 'accuracy', nll: 'nll', ece: 'ece', adaece: 'adaece', adaece_l2: 'adaece_l2', confidence: 'mean_confidence' } as const;
 export type ShiftField = (typeof SHIFT_FIELDS)[keyof typeof SHIFT_FIELDS];
 
 export type ClaimMetric =
@@ -33,7 +33,7 @@ export type ClaimMetric =
 
 /** The metric families, as listed in errors and the README. */
 export const CLAIM_METRIC_FAMILIES =
-  'a test metric (calib eval --json key: ece, nll, accuracy, …), noise_auroc, noise_confidence, ood_auroc, ood_confidence, shift_accuracy|nll|ece|adaece|confidence (mean over every corruption × severity; _s1 … _s5 for one severity, e.g. shift_ece_s5), fg_<test metric> (segmentation without background, e.g. fg_ece), miou';
+  'a test metric (calib eval --json key: ece, nll, accuracy, …), noise_auroc, noise_confidence, ood_auroc, ood_confidence, shift_accuracy|nll|ece|adaece|adaece_l2|confidence (mean over every corruption × severity; _s1 … _s5 for one severity, e.g. shift_ece_s5), fg_<test metric> (segmentation without background, e.g. fg_ece), miou';
 
 const OOD: Readonly<Record<string, ClaimMetric>> = {
   noise_auroc: { family: 'ood', set: 'noise', field: 'auroc' },
@@ -53,7 +53,7 @@ export function parseClaimMetric(name: string): ClaimMetric | undefined {
     const m = name.slice(3);
     return isTestMetric(m) ? { family: 'foreground', metric: m } : undefined;
   }
-  const s = /^shift_([a-z]+)(?:_s([1-5]))?$/.exec(name);
+  const s = /^shift_([a-z][a-z0-9_]*?)(?:_s([1-5]))?$/.exec(name);
   if (s && Object.hasOwn(SHIFT_FIELDS, s[1]!)) {
     const field = SHIFT_FIELDS[s[1] as keyof typeof SHIFT_FIELDS];
     return s[2] === undefined ? { family: 'shift', field } : { family: 'shift', field, severity: Number(s[2]) };

@@ -136,9 +136,11 @@ test('claim metric names: families, severities, units', () => {
   assert.deepEqual(parseClaimMetric('ood_confidence'), { family: 'ood', set: 'ood_dataset', field: 'mean_confidence' });
   assert.deepEqual(parseClaimMetric('shift_ece'), { family: 'shift', field: 'ece' });
   assert.deepEqual(parseClaimMetric('shift_confidence_s3'), { family: 'shift', field: 'mean_confidence', severity: 3 });
+  assert.deepEqual(parseClaimMetric('shift_adaece_l2'), { family: 'shift', field: 'adaece_l2' });
+  assert.deepEqual(parseClaimMetric('shift_adaece_l2_s5'), { family: 'shift', field: 'adaece_l2', severity: 5 });
   assert.deepEqual(parseClaimMetric('fg_adaece'), { family: 'foreground', metric: 'adaece' });
   assert.deepEqual(parseClaimMetric('miou'), { family: 'miou' });
-  for (const bad of ['shift_ece_s6', 'shift_ece_s0', 'shift_brier', 'fg_miou', 'fg_', 'noise_ece', 'ood']) assert.equal(parseClaimMetric(bad), undefined, bad);
+  for (const bad of ['shift_ece_s6', 'shift_ece_s0', 'shift_brier', 'shift_adaece_l3', 'shift__s1', 'fg_miou', 'fg_', 'noise_ece', 'ood']) assert.equal(parseClaimMetric(bad), undefined, bad);
   assert.deepEqual(['noise_auroc', 'ood_confidence', 'shift_ece_s5', 'shift_nll', 'fg_ece', 'fg_nll', 'miou', 'ece', 'nll'].map(claimMetricPercent), [true, true, true, false, true, false, true, true, false]);
 });
 
@@ -152,7 +154,7 @@ test('comparisons: per-method calibrators, and unknown metrics refused when the 
   const raw = { name: 's', base: { dataset: 'mnist' }, methods: [{ name: 'ce' }, { name: 'mixup', mixup: 0.2 }] };
   assert.throws(
     () => parseSuite({ ...raw, compare: ['mixup < ce on ece', 'mixup > ce on noise_aurc'] }),
-    /^InvalidArgumentError: suite\.compare\[1\]: expected a metric: a test metric \(calib eval --json key: ece, nll, accuracy, …\), noise_auroc, noise_confidence, ood_auroc, ood_confidence, shift_accuracy\|nll\|ece\|adaece\|confidence .*fg_<test metric>.*miou, got "noise_aurc" in "mixup > ce on noise_aurc"$/,
+    /^InvalidArgumentError: suite\.compare\[1\]: expected a metric: a test metric \(calib eval --json key: ece, nll, accuracy, …\), noise_auroc, noise_confidence, ood_auroc, ood_confidence, shift_accuracy\|nll\|ece\|adaece\|adaece_l2\|confidence .*fg_<test metric>.*miou, got "noise_aurc" in "mixup > ce on noise_aurc"$/,
   );
   assert.throws(() => parseSuite({ ...raw, compare: ['mixup < ce on shift_ece_s9'] }), /suite\.compare\[0\]: expected a metric: .* got "shift_ece_s9"/);
 });

@@ -58,12 +58,12 @@ test('thulasidasan and acls have an MC-dropout row (dropout 0.3, 10 passes) and 
   }
 });
 
-test('karandikar evaluates corruptions on its NLL runs only, on a test subset at quick and machine scale, with the TS variants post hoc', () => {
+test('karandikar evaluates corruptions on the runs of its three primaries only (NLL, focal, MSE), on a test subset at quick and machine scale, with the TS variants post hoc', () => {
   const suite = parseSuite(structuredClone(BUILTIN_SUITES['karandikar']!.suite), 'karandikar');
   assert.deepEqual(suite.posthoc, ['temperature', 'ts-sb-ece', 'ts-hb-ece']);
   for (const [scale, subset] of [['quick', 500], ['machine', 2000]] as const) {
     const runs = expandSuite(suite, scale, 'karandikar');
-    assert.deepEqual(runs.filter((r) => r.config.ood).map((r) => r.id), ['nll-seed0', 'nll-seed1', 'nll-seed2'], scale);
+    assert.deepEqual(runs.filter((r) => r.config.ood).map((r) => r.id), ['nll-seed0', 'nll-seed1', 'nll-seed2', 'focal-seed0', 'focal-seed1', 'focal-seed2', 'mse-seed0', 'mse-seed1', 'mse-seed2'], scale);
     assert.ok(runs.filter((r) => r.config.ood).every((r) => r.config.oodSubset === subset), scale);
   }
 });
