@@ -100,7 +100,7 @@ export function evaluateLoss(inputs: HostLossInputs, spec: HostLossSpec): HostLo
       const input = LossInput.prepare(def.name, z, t, def.targets, resolved.ignoreIndex);
       const rows = perExample(input, resolved);
       const r = reducePerExample(input, rows);
-      const q = quantity === 'loss' ? r.perExample : quantity === 'regulariser' ? rows.regulariser : rows.terms[quantity];
+      const q = quantity === 'loss' ? r.perExample : quantity === 'regulariser' ? rows.regulariser : Object.hasOwn(rows.terms, quantity) ? rows.terms[quantity] : undefined;
       if (!q) invalidArgument(names.perSample, `'loss'${rows.regulariser ? ", 'regulariser'" : ''} or a term of ${def.name} (${Object.keys(rows.terms).join(', ')})`, describe(quantity));
       return { ...r, perSample: input.masked(q) };
     };

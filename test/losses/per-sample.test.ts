@@ -45,6 +45,10 @@ test('MbLS per-sample regulariser α·Σ_j ReLU(max z − z_j − m)/C; ignored 
 test('perSample errors: an unknown quantity names the choices; batch-level losses and primary + term are refused', () => {
   const base = { logits: LOGITS, labels: LABELS };
   assert.throws(() => evaluateLoss(base, { name: 'acls', perSample: 'nope' }), /perSample: expected 'loss', 'regulariser' or a term of acls \(ce, reg, positive, negative\), got "nope"/);
+  // Names of Object.prototype members are not terms (they used to reach the graph builder as functions).
+  for (const name of ['constructor', 'toString', '__proto__']) {
+    assert.throws(() => evaluateLoss(base, { name: 'acls', perSample: name }), /perSample: expected 'loss', 'regulariser' or a term of acls/, name);
+  }
   assert.throws(() => evaluateLoss(base, { name: 'ls', perSample: 'regulariser' }), /perSample: expected 'loss' or a term of ls \(ce, smoothing\)/);
   assert.throws(() => evaluateLoss(base, { name: 'mdca', perSample: 'loss' }), /perSample: expected a per-example loss \(mdca is batch-level/);
   assert.throws(() => evaluateLoss(base, { name: 'mmce', primary: { name: 'ce' }, perSample: 'loss' }), /perSample: expected a loss evaluated alone/);
