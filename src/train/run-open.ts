@@ -4,6 +4,7 @@
  *   --out naming something that is not a directory          → refused (InvalidArgumentError, exit 2 in the CLI)
  *   another live process training in it (run.lock)          → refused; a stale lock (dead PID) is taken over
  *   new run over an existing run (checkpoint-last.ckpt)     → refused, naming --resume and --force
+ *   new run over a finished run without checkpoint (summary.json, e.g. segmentation) → refused, naming --force
  *   new run with overwrite                                  → the old run's outputs are deleted first
  *   resume without checkpoint-last.ckpt                     → refused
  *
@@ -52,6 +53,10 @@ export async function openRunDirectory(config: TrainConfig, mode: { readonly res
           `a directory without a run (continue it with calib train --resume ${paths.dir}, replace it with --force, or choose another --out)`,
           `${paths.dir} holds a run (checkpoint-last.ckpt)`,
         );
+      }
+      // Runs without checkpoints (segmentation runs) are recognised by summary.json, so a finished one is not replaced unasked.
+      if (!mode.overwrite && (await pathExists(paths.summary))) {
+        invalidArgument('out', 'a directory without a finished run (replace it with --force, or choose another --out)', `${paths.dir} holds a finished run (summary.json)`);
       }
       if (mode.overwrite) {
         // Outputs of the replaced run must not survive next to the new one (e.g. an old ood.json).

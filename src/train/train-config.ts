@@ -8,7 +8,7 @@
  * weight decay 5e-4, multi-step decay ×0.1 at 50 % and 75 % of the epochs, batch 128, η₀ = 0.1; best epoch by
  * validation accuracy (see best-epoch.ts for why).
  */
-import { checkDatasetOptions, DATASET_NAMES, isTextDataset, type DatasetName } from '../data/load-dataset.js';
+import { checkDatasetOptions, DATASET_NAMES, isSegmentationDatasetName, isTextDataset, type DatasetName } from '../data/load-dataset.js';
 import { termWeight } from '../losses/define-loss.js';
 import { resolveOptions } from '../losses/options.js';
 import { LOSS_NAMES, lossDefinition } from '../losses/registry.js';
@@ -142,6 +142,10 @@ export function resolveTrainConfig(raw: unknown, path = 'config'): TrainConfig {
   const modelKind = modelAlias(c.model, `${path}.model`).kind as ModelKind;
   const modelOptions = partial(MODEL_OPTIONS[modelKind]).parse(c.modelOptions, `${path}.modelOptions`) as Record<string, unknown>;
   if (c.mcDropout !== undefined) checkMcDropoutModel(modelKind, modelOptions, path);
+  // A dense model on a classification dataset would fail inside the first update (labels [B] against logits [B, C, H, W]).
+  if (modelKind === 'seg-net' && !isSegmentationDatasetName(c.dataset)) {
+    invalidArgument(`${path}.model`, `a classifier for the classification dataset ${c.dataset} (seg-net is for segmentation datasets such as mnist-seg)`, describe(c.model));
+  }
   createOptimizer(optimizerSpec(c), path);
   within(`${path}.datasetOptions`, () => checkDatasetOptions(c.dataset as DatasetName, c.datasetOptions));
   // The OOD loader's options are checked here too, also for the default OOD dataset (mnist → fashion-mnist, …): the

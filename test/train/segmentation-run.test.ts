@@ -50,3 +50,20 @@ test('segmentation runs refuse what they do not implement and classifier models'
   assert.equal(lenet.code, 2);
   assert.match(lenet.stderr, /config\.model: expected a dense model/);
 });
+
+test('a finished segmentation run (no checkpoint) is not replaced without --force; seg-net on a classifier dataset is refused up front', async () => {
+  const out = join(dir, 'again');
+  const args = ['train', '--dataset', 'mnist-seg', '--model', 'seg-net', '--model-opt', 'width=2', '--subset', '40', '--validation', '10', '--test-subset', '10', '--epochs', '1', '--progress', 'none', '--out', out];
+  const first = await run(args);
+  assert.equal(first.code, 0, first.stderr);
+  const summary = await readFile(join(out, 'summary.json'), 'utf8');
+  const again = await run([...args, '--lr', '0.05']);
+  assert.equal(again.code, 2);
+  assert.match(again.stderr, /^calib: error: out: expected a directory without a finished run \(replace it with --force.*holds a finished run \(summary\.json\)\n$/);
+  assert.equal(await readFile(join(out, 'summary.json'), 'utf8'), summary, 'the finished run is untouched');
+  const forced = await run([...args, '--force']);
+  assert.equal(forced.code, 0, forced.stderr);
+  const classifier = await run(['train', '--dataset', 'mnist', '--model', 'seg-net', '--subset', '50', '--epochs', '1', '--progress', 'none', '--out', join(dir, 'x4')]);
+  assert.equal(classifier.code, 2);
+  assert.match(classifier.stderr, /^calib: error: config\.model: expected a classifier for the classification dataset mnist/);
+});
