@@ -40,17 +40,14 @@ test('the quick scale of mbls-segmentation runs (one seed here): pixel post-hoc 
   assert.match(md, /ECE w\/o bg \(%\)/);
   assert.match(md, /ECE w\/o bg after TS \(%\)/);
   assert.match(md, /"w\/o bg" columns also exclude the background pixels/);
-  // One seed: fg_ claims are bootstrapped over the foreground pixels, their estimate is posthoc.json's foreground
-  // difference; mIoU (summary.json, one number per run) needs paired seeds.
-  const mbls = json(join(out, 'runs', 'mbls-seed0', 'posthoc.json'));
+  // One seed: no claim on pixels is bootstrapped (the pixels of one image are correlated; a pixel bootstrap's
+  // intervals were measured 8× too narrow), and mIoU (one number per run) needs paired seeds too.
   const verdicts = json(join(out, 'report.json'))['verdicts'] as { claim: string; outcome: string; difference: number | null; test: string; n: number; note: string | null }[];
-  const fg = verdicts.find((v) => v.claim === 'mbls < ce on fg_ece')!;
-  assert.equal(fg.test, 'paired bootstrap over test samples');
-  const all = verdicts.find((v) => v.claim === 'mbls < ce on ece')!;
-  assert.ok(fg.n > 0 && fg.n < all.n, `foreground pixels ${fg.n} of ${all.n}`);
-  assert.ok(Math.abs(fg.difference! - (mbls['foreground']['test']['ece'] - posthoc['foreground']['test']['ece'])) < 1e-9);
-  const fgTs = verdicts.find((v) => v.claim === 'mbls < ce on fg_ece after temperature')!;
-  assert.ok(Math.abs(fgTs.difference! - (mbls['foreground']['calibrators']['temperature']['ece'] - posthoc['foreground']['calibrators']['temperature']['ece'])) < 1e-9);
+  for (const claim of ['mbls < ce on ece', 'mbls < ce on fg_ece', 'mbls < ce on fg_ece after temperature']) {
+    const v = verdicts.find((x) => x.claim === claim)!;
+    assert.equal(v.outcome, 'not evaluated', claim);
+    assert.match(v.note!, /segmentation claims are decided over paired seeds only/, claim);
+  }
   const miou = verdicts.find((v) => v.claim === 'mbls > ce on miou')!;
   assert.equal(miou.outcome, 'not evaluated');
   assert.match(miou.note!, /decided over paired seeds only/);
