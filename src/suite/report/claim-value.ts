@@ -7,8 +7,7 @@
  * `shift_M_sK`), each set weighted equally.
  */
 import type { ClaimMetric } from '../claim-metric.js';
-import { shiftOf } from './shift-tables.js';
-import { mean } from './statistics.js';
+import { corruptionMean, shiftOf } from './shift-tables.js';
 import { foregroundMetric, testMetric, type RunResult } from './suite-results.js';
 
 /** The value of `metric` for run `r`, after calibrator `after` (undefined: the trained model's own predictions). */
@@ -26,9 +25,7 @@ export function claimValue(r: RunResult, metric: ClaimMetric, after?: string): n
       const v = shiftOf(r, after)?.[metric.set]?.[metric.field];
       return typeof v === 'number' ? v : Number.NaN;
     }
-    case 'shift': {
-      const sets = (shiftOf(r, after)?.corruptions ?? []).filter((c) => metric.severity === undefined || c.severity === metric.severity);
-      return sets.length ? mean(sets.map((c) => (typeof c[metric.field] === 'number' ? c[metric.field] : Number.NaN))) : Number.NaN;
-    }
+    case 'shift':
+      return corruptionMean(shiftOf(r, after), metric.field, metric.severity);
   }
 }

@@ -10,7 +10,7 @@
  *   severity s = 1…5 the mean of the suite's `shiftMetric` (default ECE) over the corruption kinds, at s = 0 the clean
  *   test subset's; one table row and one figure line per calibrator, mean ± std (or SEM) over seeds.
  */
-import type { ShiftMetricKey, ShiftReport } from '../../train/shift-metrics.js';
+import type { ShiftMetricKey, ShiftMetrics, ShiftReport } from '../../train/shift-metrics.js';
 import { mean } from './statistics.js';
 import type { MethodResults, RunResult, SuiteResults } from './suite-results.js';
 import { buildTable, calibratorShort, type SuiteTable, type TableColumn } from './suite-table.js';
@@ -45,7 +45,7 @@ function numberOf(v: unknown): number {
 }
 
 /** Mean `metric` over the corruptions of `report` at `severity` (all severities when undefined); NaN without any. */
-export function corruptionMean(report: ShiftReport | undefined, metric: ShiftMetricKey, severity?: number): number {
+export function corruptionMean(report: ShiftReport | undefined, metric: Exclude<keyof ShiftMetrics, 'n'>, severity?: number): number {
   const at = (report?.corruptions ?? []).filter((c) => severity === undefined || c.severity === severity);
   return mean(at.map((c) => numberOf(c[metric])));
 }
