@@ -184,7 +184,7 @@ function reportSegmentation(result: SegmentationResult, io: CliIO, stoppedBy: ke
       `test (${s.data.test} images, ${t.pixels} labelled pixels; ${s.ignore_index} ignored): pixel accuracy ${percent(t.pixel_accuracy)}%  mIoU ${percent(t.miou)}%`,
       `  all pixels:         confidence ${percent(t.mean_confidence)}%  ECE ${percent(t.ece)}%  AdaECE ${percent(t.adaece)}%  classwise ECE ${percent(t.classwise_ece)}%  NLL ${t.nll.toFixed(4)}`,
       `  without background: accuracy ${percent(f.pixel_accuracy)}%  confidence ${percent(f.mean_confidence)}%  ECE ${percent(f.ece)}%  AdaECE ${percent(f.adaece)}%  classwise ECE ${percent(f.classwise_ece)}%  NLL ${f.nll.toFixed(4)}  (${f.pixels} pixels)`,
-      `wrote ${dir}: config.json log.jsonl {val,test}-{logits,labels}.npy (first ${s.data.logit_images} images, N×C×H×W) model.onnx summary.json`,
+      `wrote ${dir}: config.json log.jsonl {val,test}-{logits,labels}.npy (${s.data.logit_images} images, a seeded sample when the split is larger, N×C×H×W) model.onnx summary.json`,
       `next: calib eval --logits ${dir}/test-logits.npy --labels ${dir}/test-labels.npy --ignore-index ${s.ignore_index}`,
     ].join('\n') + '\n',
   );
