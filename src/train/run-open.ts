@@ -4,7 +4,7 @@
  *   --out naming something that is not a directory          → refused (InvalidArgumentError, exit 2 in the CLI)
  *   another live process training in it (run.lock)          → refused; a stale lock (dead PID) is taken over
  *   new run over an existing run (checkpoint-last.ckpt)     → refused, naming --resume and --force
- *   new run over a finished run without checkpoint (summary.json, e.g. segmentation) → refused, naming --force
+ *   new run over a finished run whose checkpoints are gone (summary.json) → refused, naming --force
  *   new run with overwrite                                  → the old run's outputs are deleted first
  *   resume without checkpoint-last.ckpt                     → refused
  *
@@ -54,7 +54,7 @@ export async function openRunDirectory(config: TrainConfig, mode: { readonly res
           `${paths.dir} holds a run (checkpoint-last.ckpt)`,
         );
       }
-      // Runs without checkpoints (segmentation runs) are recognised by summary.json, so a finished one is not replaced unasked.
+      // A finished run whose checkpoints were deleted is recognised by summary.json, so it is not replaced unasked.
       if (!mode.overwrite && (await pathExists(paths.summary))) {
         invalidArgument('out', 'a directory without a finished run (replace it with --force, or choose another --out)', `${paths.dir} holds a finished run (summary.json)`);
       }

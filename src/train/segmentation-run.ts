@@ -14,8 +14,9 @@
  *            validation / test images ({val,test}-{logits,labels}.npy; `calib eval --ignore-index 255` reads them),
  *            model.onnx
  *
+ * Checkpoints at every epoch's end (checkpoint-last.ckpt, checkpoint-best.ckpt): `resume` continues from the last one.
  * Not supported here (refused): mixup, secondary terms, interleaving, OOD evaluation, MC dropout, replicas, stateful losses
- * (CRL), resume (no checkpoints are written; a run of this path is minutes long).
+ * (CRL), mid-epoch checkpoints (an epoch of this path is seconds long).
  */
 import { batchPositions, batchesPerEpoch } from '../data/batching.js';
 import { loadDataset, type DatasetName } from '../data/load-dataset.js';
@@ -24,8 +25,9 @@ import { randomSplit } from '../data/splits.js';
 import { writeNpy } from '../io/npy.js';
 import { segmentationMetrics, type SegmentationMetrics } from '../metrics/segmentation.js';
 import type { Model } from '../nn/model.js';
-import { invalidArgument } from '../util/errors.js';
+import { describe, invalidArgument } from '../util/errors.js';
 import { Random } from '../util/random.js';
+import { loadCheckpoint, saveCheckpoint } from './checkpoint.js';
 import { EvalStep } from './compile-eval-step.js';
 import { TrainStep } from './compile-train-step.js';
 import { saveOnnx } from './export-onnx.js';
@@ -65,8 +67,10 @@ export interface SegmentationData {
 /** Options of `trainSegmentation`. */
 export interface SegmentationTrainOptions {
   readonly overwrite?: boolean;
+  /** Continue the run in `config.out` from its last checkpoint (written at every epoch's end). */
+  readonly resume?: boolean;
   readonly progress?: TrainProgress;
-  /** Stop after the current epoch's updates (no checkpoint: the run is then incomplete). */
+  /** Stop before the next epoch (the last epoch's checkpoint stays: `resume` continues from it). */
   readonly signal?: AbortSignal;
   /** Pre-loaded splits (default: from the configuration). */
   readonly data?: SegmentationData;
@@ -157,7 +161,7 @@ function segmentationModel(config: TrainConfig, train: SegmentationDataset): Mod
 export async function trainSegmentation(configInput: TrainConfig, options: SegmentationTrainOptions = {}): Promise<SegmentationResult> {
   const config = resolveTrainConfig(configInput);
   checkSupported(config);
-  const { paths, lock } = await openRunDirectory(config, { resume: false, overwrite: options.overwrite === true });
+  const { paths, lock } = await openRunDirectory(config, { resume: options.resume === true, overwrite: options.overwrite === true });
   try {
     const data = options.data ?? (await loadSegmentationData(config));
     const model = segmentationModel(config, data.train);
@@ -175,6 +179,33 @@ export async function trainSegmentation(configInput: TrainConfig, options: Segme
   } finally {
     await lock.release();
   }
+}
+
+/**
+ * A segmentation checkpoint's metadata (checkpoint-last.ckpt after every epoch; checkpoint-best.ckpt holds the best
+ * epoch's weights): finished epochs, their log records, the best epoch and its score, the training totals of the
+ * summary. Batches are drawn per epoch from the run seed (batchPositions), so a resumed run ends with the same
+ * weights as an uninterrupted one.
+ */
+interface SegmentationCheckpointMeta {
+  readonly epoch: number;
+  readonly records: readonly EpochRecord[];
+  readonly best: { readonly epoch: number; readonly value: number | null };
+  readonly trainSeconds: number;
+  readonly samples: number;
+}
+
+/** The state, metadata and best weights to continue a stopped segmentation run from. */
+async function resumePoint(paths: RunPaths, model: Model, step: TrainStep) {
+  const last = await loadCheckpoint(paths.lastCheckpoint, { model, optimizer: step.optimizer });
+  const meta = last.header.metadata as unknown as SegmentationCheckpointMeta;
+  const at = `${paths.lastCheckpoint}: metadata`;
+  if (!Number.isInteger(meta?.epoch) || !Array.isArray(meta.records) || meta.records.length !== meta.epoch || typeof meta.best?.epoch !== 'number' || typeof meta.trainSeconds !== 'number' || typeof meta.samples !== 'number') {
+    invalidArgument(at, 'the metadata of a segmentation run checkpoint (epoch, records, best, trainSeconds, samples)', describe(meta));
+  }
+  const bestState = meta.best.epoch === meta.epoch - 1 ? last.state : (await loadCheckpoint(paths.bestCheckpoint, { model, optimizer: step.optimizer })).state;
+  const best = { epoch: meta.best.epoch, value: meta.best.value ?? Number.NaN, params: Float32Array.from(bestState.params), buffers: Float32Array.from(bestState.buffers) };
+  return { state: last.state, meta, best };
 }
 
 async function runSegmentation(
@@ -195,15 +226,17 @@ async function runSegmentation(
   const metricOptions = { ignoreIndex: train.ignoreIndex, bins: config.bins };
   const stepsPerEpoch = batchesPerEpoch(n, { batchSize: config.batch });
   const lr = new LearningRate(parseSchedule(config.schedule, config.epochs), config.lr, config.epochs, stepsPerEpoch, config.warmup);
-  const state = createTrainState(model, step.optimizer, config.seed);
-  const records: EpochRecord[] = [];
-  await writeLog(paths.log, []);
+  const start = options.resume ? await resumePoint(paths, model, step) : null;
+  const state = start?.state ?? createTrainState(model, step.optimizer, config.seed);
+  const records: EpochRecord[] = [...(start?.meta.records ?? [])];
+  await writeLog(paths.log, records);
   const maximize = config.select === 'accuracy';
-  let best = { epoch: -1, value: NaN, params: state.params, buffers: state.buffers };
-  let trainSeconds = 0;
-  let samples = 0;
-  progress.start({ totalSteps: stepsPerEpoch * config.epochs, doneSteps: 0, epochs: config.epochs });
-  for (let epoch = 0; epoch < config.epochs; epoch++) {
+  let best = start?.best ?? { epoch: -1, value: NaN, params: state.params, buffers: state.buffers };
+  let trainSeconds = start?.meta.trainSeconds ?? 0;
+  let samples = start?.meta.samples ?? 0;
+  const first = start?.meta.epoch ?? 0;
+  progress.start({ totalSteps: stepsPerEpoch * config.epochs, doneSteps: first * stepsPerEpoch, epochs: config.epochs });
+  for (let epoch = first; epoch < config.epochs; epoch++) {
     if (options.signal?.aborted) return { status: 'stopped', paths, config, records };
     const t0 = performance.now();
     let lossSum = 0;
@@ -252,6 +285,9 @@ async function runSegmentation(
     };
     records.push(record);
     await appendRecord(paths.log, record);
+    const meta: SegmentationCheckpointMeta = { epoch: epoch + 1, records, best: { epoch: best.epoch, value: Number.isFinite(best.value) ? best.value : null }, trainSeconds, samples };
+    if (improved) await saveCheckpoint(paths.bestCheckpoint, { model, optimizer: step.optimizer, state, metadata: { ...meta } });
+    await saveCheckpoint(paths.lastCheckpoint, { model, optimizer: step.optimizer, state, metadata: { ...meta } });
     progress.epoch(record, config.epochs);
   }
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readNpy } from '../../src/io/npy.js';
 import { run } from '../cli/capture.js';
@@ -51,12 +51,14 @@ test('segmentation runs refuse what they do not implement and classifier models'
   assert.match(lenet.stderr, /config\.model: expected a dense model/);
 });
 
-test('a finished segmentation run (no checkpoint) is not replaced without --force; seg-net on a classifier dataset is refused up front', async () => {
+test('a finished segmentation run, even with its checkpoints deleted, is not replaced without --force; seg-net on a classifier dataset is refused up front', async () => {
   const out = join(dir, 'again');
   const args = ['train', '--dataset', 'mnist-seg', '--model', 'seg-net', '--model-opt', 'width=2', '--subset', '40', '--validation', '10', '--test-subset', '10', '--epochs', '1', '--progress', 'none', '--out', out];
   const first = await run(args);
   assert.equal(first.code, 0, first.stderr);
   const summary = await readFile(join(out, 'summary.json'), 'utf8');
+  // with its checkpoints it is refused as a run to --resume (the next test); without them, by its summary.json
+  await Promise.all(['checkpoint-last.ckpt', 'checkpoint-best.ckpt'].map((f) => rm(join(out, f))));
   const again = await run([...args, '--lr', '0.05']);
   assert.equal(again.code, 2);
   assert.match(again.stderr, /^calib: error: out: expected a directory without a finished run \(replace it with --force.*holds a finished run \(summary\.json\)\n$/);
@@ -66,4 +68,29 @@ test('a finished segmentation run (no checkpoint) is not replaced without --forc
   const classifier = await run(['train', '--dataset', 'mnist', '--model', 'seg-net', '--subset', '50', '--epochs', '1', '--progress', 'none', '--out', join(dir, 'x4')]);
   assert.equal(classifier.code, 2);
   assert.match(classifier.stderr, /^calib: error: config\.model: expected a classifier for the classification dataset mnist/);
+});
+
+test('a segmentation run stopped between epochs is refused as a new run, and --resume ends with the uninterrupted run\'s numbers', async () => {
+  const { trainSegmentation } = await import('../../src/train/segmentation-run.js');
+  const { resolveTrainConfig } = await import('../../src/train/train-config.js');
+  const { SILENT_PROGRESS } = await import('../../src/train/progress.js');
+  const settings = { dataset: 'mnist-seg', model: 'seg-net', modelOptions: { width: 4 }, subset: 120, validation: 20, testSubset: 30, epochs: 4, batch: 25, lr: 0.05, select: 'nll', threads: 2 };
+  const whole = await trainSegmentation(resolveTrainConfig({ ...settings, out: join(dir, 'whole') }));
+  const out = join(dir, 'stopped');
+  const stop = new AbortController();
+  const progress = { ...SILENT_PROGRESS, epoch: (r: { epoch: number }) => (r.epoch === 2 ? stop.abort() : undefined) };
+  const first = await trainSegmentation(resolveTrainConfig({ ...settings, out }), { progress, signal: stop.signal });
+  assert.equal(first.status, 'stopped');
+  assert.equal(first.records.length, 2);
+  // a new run over it would silently restart: refused, naming --resume
+  const again = await run(['train', '--dataset', 'mnist-seg', '--model', 'seg-net', '--model-opt', 'width=4', '--subset', '120', '--validation', '20', '--test-subset', '30', '--epochs', '4', '--batch', '25', '--lr', '0.05', '--select', 'nll', '--progress', 'none', '--out', out]);
+  assert.equal(again.code, 2);
+  assert.match(again.stderr, /calib train --resume/);
+  const resumed = await run(['train', '--resume', out, '--progress', 'none']);
+  assert.equal(resumed.code, 0, resumed.stderr);
+  const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Record<string, any>;
+  assert.deepEqual(summary['test'], JSON.parse(JSON.stringify(whole.summary!.test)));
+  assert.equal(summary['best_epoch'], whole.summary!.best_epoch);
+  const log = (await readFile(join(out, 'log.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { val_nll: number; steps: number });
+  assert.deepEqual(log.map((r) => [r.steps, r.val_nll]), whole.records.map((r) => [r.steps, r.val_nll]));
 });

@@ -6,6 +6,7 @@ import { ConsoleProgress, type TrainProgress, SILENT_PROGRESS } from '../../trai
 import { AUGMENTATIONS, MIXUP_KINDS, mergeConfig, OPTIMIZERS, resolveTrainConfig, SECONDARY_PLACEMENTS, TRAIN_CONFIG_SCHEMA } from '../../train/train-config.js';
 import { resumeTraining, train, type TrainResult } from '../../train/trainer.js';
 import { readJson, runPaths } from '../../train/run-directory.js';
+import { pathExists } from '../../util/path-exists.js';
 import { invalidArgument } from '../../util/errors.js';
 import { defaultText } from '../../util/schema.js';
 import { parseKeyValues, UsageError } from '../args.js';
@@ -172,7 +173,7 @@ function report(result: TrainResult, io: CliIO, stoppedBy: keyof typeof STOP_COD
 function reportSegmentation(result: SegmentationResult, io: CliIO, stoppedBy: keyof typeof STOP_CODES | null): number {
   const dir = result.paths.dir;
   if (result.status === 'stopped') {
-    io.stdout.write(`stopped after ${result.records.length} epochs (segmentation runs keep no checkpoint; rerun to finish)\n`);
+    io.stdout.write(`stopped after ${result.records.length} epochs (checkpoint saved); continue with: calib train --resume ${dir}\n`);
     return STOP_CODES[stoppedBy ?? 'SIGINT'];
   }
   const s = result.summary!;
@@ -207,7 +208,8 @@ export const trainCommand = defineCommand({
     'a process trains in it (run.lock; a lock left by a dead process is taken over). A loss that becomes NaN or',
     'infinite stops the run with "training failed" naming epoch and step (exit 1), keeping the log and last checkpoint.',
     'Segmentation datasets (mnist-seg) train a dense model (seg-net) on pixel rows with the loss\'s ignoreIndex = 255 and',
-    'report pixel accuracy, mIoU and pixel ECE / AdaECE / classwise ECE with and without background (no checkpoints).',
+    'report pixel accuracy, mIoU and pixel ECE / AdaECE / classwise ECE with and without background (checkpoints at',
+    'epoch ends; --resume continues them).',
   ].join('\n'),
   examples: [
     'calib train --dataset mnist --model mlp --epochs 2',
@@ -251,10 +253,14 @@ export const trainCommand = defineCommand({
       if (flags.resume !== undefined) {
         const extra = [...Object.keys(overrides), ...(flags.config !== undefined ? ['config'] : []), ...(flags.force ? ['force'] : [])];
         if (extra.length) throw new UsageError(`train: --resume continues a run with its own config.json; remove ${extra.map((k) => `--${k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`).join(', ')}`);
-        if (flags.calibrate !== undefined) {
-          const raw = (await readJson(runPaths(flags.resume).config, `${flags.resume}/config.json`)) as Record<string, unknown>;
-          checkCalibrate(raw['mcDropout'] !== undefined);
+        const configPath = runPaths(flags.resume).config;
+        const saved = flags.calibrate !== undefined || (await pathExists(configPath)) ? ((await readJson(configPath, `${flags.resume}/config.json`)) as Record<string, unknown>) : {};
+        if (typeof saved['dataset'] === 'string' && isSegmentationDatasetName(saved['dataset'])) {
+          if (flags.calibrate !== undefined) throw new UsageError('train: --calibrate is for classifiers; fit a calibrator on the pixel logits with calib fit instead');
+          const config = resolveTrainConfig({ ...saved, out: flags.resume }, `${flags.resume}/config.json`);
+          return reportSegmentation(await trainSegmentation(config, { progress, signal: controller.signal, resume: true }), io, stoppedBy);
         }
+        if (flags.calibrate !== undefined) checkCalibrate(saved['mcDropout'] !== undefined);
         const resumed = await resumeTraining(flags.resume, common);
         const code = report(resumed, io, stoppedBy);
         if (code === 0 && flags.calibrate !== undefined) await calibrateRun(resumed.paths.dir, flags.calibrate as CalibratorKind, io);
