@@ -26,6 +26,7 @@ import { segmentationMetrics, type SegmentationMetrics } from '../metrics/segmen
 import type { Model } from '../nn/model.js';
 import { invalidArgument } from '../util/errors.js';
 import { Random } from '../util/random.js';
+import { BestEpoch } from './best-epoch.js';
 import { EvalStep } from './compile-eval-step.js';
 import { TrainStep } from './compile-train-step.js';
 import { saveOnnx } from './export-onnx.js';
@@ -198,8 +199,8 @@ async function runSegmentation(
   const state = createTrainState(model, step.optimizer, config.seed);
   const records: EpochRecord[] = [];
   await writeLog(paths.log, []);
-  const maximize = config.select === 'accuracy';
-  let best = { epoch: -1, value: NaN, params: state.params, buffers: state.buffers };
+  const best = new BestEpoch(config.select);
+  let bestWeights = { params: state.params, buffers: state.buffers };
   let trainSeconds = 0;
   let samples = 0;
   progress.start({ totalSteps: stepsPerEpoch * config.epochs, doneSteps: 0, epochs: config.epochs });
@@ -232,9 +233,8 @@ async function runSegmentation(
       progress.step({ epoch, doneSteps: epoch * stepsPerEpoch + batchIndex, loss: lossSum / rows, samples: rows, trainSeconds });
     }
     const val = segmentationMetrics(denseLogits(evalStep, state, validation, config.evalBatch), validation.masks, validation.labels.length, classes, metricOptions);
-    const score = config.select === 'last' ? epoch : config.select === 'accuracy' ? val.pixel_accuracy : val[config.select];
-    const improved = best.epoch < 0 || config.select === 'last' || (!Number.isNaN(score) && (Number.isNaN(best.value) || (maximize ? score > best.value : score < best.value)));
-    if (improved) best = { epoch, value: score, params: Float32Array.from(state.params), buffers: Float32Array.from(state.buffers) };
+    const improved = best.consider(epoch, { accuracy: val.pixel_accuracy, nll: val.nll, ece: val.ece, adaece: val.adaece });
+    if (improved) bestWeights = { params: Float32Array.from(state.params), buffers: Float32Array.from(state.buffers) };
     const record: EpochRecord = {
       epoch: epoch + 1,
       steps: state.step,
@@ -256,7 +256,7 @@ async function runSegmentation(
   }
 
   progress.message('final evaluation');
-  const weights = { params: best.params, buffers: best.buffers };
+  const weights = bestWeights;
   const summarise = async (d: SegmentationDataset, logitsPath: string, labelsPath: string): Promise<SegmentationMetrics> => {
     const logits = predictLogits(evalStep, weights, d.images, config.evalBatch);
     const pick = keptImages(d.labels.length);
@@ -281,7 +281,7 @@ async function runSegmentation(
     loss: config.loss,
     seed: config.seed,
     epochs: config.epochs,
-    best_epoch: best.epoch + 1,
+    best_epoch: best.best.epoch + 1,
     select: config.select,
     train_time_s: trainSeconds,
     samples_per_s: samples / trainSeconds,
