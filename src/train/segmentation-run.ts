@@ -22,23 +22,23 @@ import { loadDataset, type DatasetName } from '../data/load-dataset.js';
 import { isSegmentationDataset, segmentationSubset, type SegmentationDataset } from '../data/mnist-seg.js';
 import { randomSplit } from '../data/splits.js';
 import { writeNpy } from '../io/npy.js';
-import { segmentationMetrics, type SegmentationMetrics } from '../metrics/segmentation.js';
+import { pixelRows, segmentationMetrics, type SegmentationMetrics } from '../metrics/segmentation.js';
 import type { Model } from '../nn/model.js';
 import { invalidArgument } from '../util/errors.js';
 import { Random } from '../util/random.js';
-import { BestEpoch } from './best-epoch.js';
+import { BestEpoch, type ValidationScores } from './best-epoch.js';
 import { EvalStep } from './compile-eval-step.js';
 import { TrainStep } from './compile-train-step.js';
 import { saveOnnx } from './export-onnx.js';
 import { LearningRate, parseSchedule } from './lr-schedule-spec.js';
-import { predictLogits } from './predict.js';
+import { predictLogits, validationScores } from './predict.js';
 import { SILENT_PROGRESS, type TrainProgress } from './progress.js';
 import { writeJson, type RunPaths } from './run-directory.js';
 import { openRunDirectory } from './run-open.js';
 import { runOptimizer } from './run-setup.js';
 import { resolveTrainConfig, type TrainConfig } from './train-config.js';
 import { appendRecord, type EpochRecord, writeLog } from './train-log.js';
-import { createTrainState, type TrainState } from './train-state.js';
+import { createTrainState } from './train-state.js';
 import { SPLIT_SEED } from './trainer-data.js';
 import { createRunModel } from './trainer-model.js';
 import { objectiveLossFn, primaryHostState } from './trainer-objective.js';
@@ -139,9 +139,15 @@ export async function loadSegmentationData(config: TrainConfig): Promise<Segment
   return { train: v.rest, validation: v.taken, test };
 }
 
-/** Dense logits [N, C, H, W] of a split. */
-function denseLogits(step: EvalStep, state: TrainState, d: SegmentationDataset, batch: number): Float32Array {
-  return predictLogits(step, state, d.images, batch);
+/**
+ * The per-epoch validation scores of dense logits [N, C, H, W] (what log.jsonl records and best-epoch selection reads):
+ * accuracy, NLL, ECE and AdaECE over the labelled pixels, the same numbers as `segmentationMetrics`'s pixel_accuracy,
+ * nll, ece and adaece without its mIoU and background-free pass.
+ */
+function pixelValidationScores(logits: Float32Array, d: SegmentationDataset, bins: number): ValidationScores {
+  const all = pixelRows(logits, d.masks, d.labels.length, d.maskClasses, (y) => y !== d.ignoreIndex);
+  if (all.labels.length === 0) invalidArgument('labels', 'at least one labelled pixel', `every pixel is ${d.ignoreIndex}`);
+  return validationScores(all.predictions.data, all.labels, d.maskClasses, bins);
 }
 
 /** The dense model of a run (refusing a classifier). */
@@ -232,8 +238,8 @@ async function runSegmentation(
       batchIndex++;
       progress.step({ epoch, doneSteps: epoch * stepsPerEpoch + batchIndex, loss: lossSum / rows, samples: rows, trainSeconds });
     }
-    const val = segmentationMetrics(denseLogits(evalStep, state, validation, config.evalBatch), validation.masks, validation.labels.length, classes, metricOptions);
-    const improved = best.consider(epoch, { accuracy: val.pixel_accuracy, nll: val.nll, ece: val.ece, adaece: val.adaece });
+    const val = pixelValidationScores(predictLogits(evalStep, state, validation.images, config.evalBatch), validation, config.bins);
+    const improved = best.consider(epoch, val);
     if (improved) bestWeights = { params: Float32Array.from(state.params), buffers: Float32Array.from(state.buffers) };
     const record: EpochRecord = {
       epoch: epoch + 1,
@@ -241,7 +247,7 @@ async function runSegmentation(
       lr: lastLr,
       train_loss: lossSum / rows,
       train_terms: Object.fromEntries(Object.entries(termSums).map(([k, v]) => [k, v / rows])),
-      val_accuracy: val.pixel_accuracy,
+      val_accuracy: val.accuracy,
       val_nll: val.nll,
       val_ece: val.ece,
       val_adaece: val.adaece,
