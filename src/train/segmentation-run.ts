@@ -18,6 +18,7 @@
  * (CRL), resume (no checkpoints are written; a run of this path is minutes long).
  */
 import { batchPositions, batchesPerEpoch } from '../data/batching.js';
+import { gatherRows } from '../data/dataset.js';
 import { loadDataset, type DatasetName } from '../data/load-dataset.js';
 import { isSegmentationDataset, segmentationSubset, type SegmentationDataset } from '../data/mnist-seg.js';
 import { randomSplit } from '../data/splits.js';
@@ -198,6 +199,7 @@ async function runSegmentation(
   const n = train.labels.length;
   const [, h, w] = train.shape;
   const pixels = h * w;
+  const imageSize = train.shape[0] * pixels;
   const classes = train.maskClasses;
   const metricOptions = { ignoreIndex: train.ignoreIndex, bins: config.bins };
   const stepsPerEpoch = batchesPerEpoch(n, { batchSize: config.batch });
@@ -220,12 +222,8 @@ async function runSegmentation(
     let lastLr = 0;
     for (const position of batchPositions(n, { batchSize: config.batch, seed: config.seed, start: { epoch, batch: 0 }, endEpoch: epoch + 1 })) {
       const b = position.indices.length;
-      const x = new Float32Array(b * train.shape[0] * pixels);
-      const y = new Int32Array(b * pixels);
-      position.indices.forEach((k, i) => {
-        x.set(train.images.subarray(k * x.length / b, (k + 1) * x.length / b), i * x.length / b);
-        y.set(train.masks.subarray(k * pixels, (k + 1) * pixels), i * pixels);
-      });
+      const x = gatherRows(train.images, imageSize, position.indices, new Float32Array(b * imageSize));
+      const y = gatherRows(train.masks, pixels, position.indices, new Int32Array(b * pixels));
       lastLr = lr.at(epoch, batchIndex);
       const s0 = performance.now();
       const r = step.run(state, { x, y }, lastLr);
@@ -267,14 +265,8 @@ async function runSegmentation(
     const logits = predictLogits(evalStep, weights, d.images, config.evalBatch);
     const pick = keptImages(d.labels.length);
     const k = pick.length;
-    const keptLogits = new Float32Array(k * classes * pixels);
-    const keptMasks = new Int32Array(k * pixels);
-    pick.forEach((image, i) => {
-      keptLogits.set(logits.subarray(image * classes * pixels, (image + 1) * classes * pixels), i * classes * pixels);
-      keptMasks.set(d.masks.subarray(image * pixels, (image + 1) * pixels), i * pixels);
-    });
-    await writeNpy(logitsPath, keptLogits, [k, classes, h, w]);
-    await writeNpy(labelsPath, keptMasks, [k, h, w]);
+    await writeNpy(logitsPath, gatherRows(logits, classes * pixels, pick, new Float32Array(k * classes * pixels)), [k, classes, h, w]);
+    await writeNpy(labelsPath, gatherRows(d.masks, pixels, pick, new Int32Array(k * pixels)), [k, h, w]);
     return segmentationMetrics(logits, d.masks, d.labels.length, classes, metricOptions);
   };
   const valMetrics = await summarise(validation, paths.valLogits, paths.valLabels);
