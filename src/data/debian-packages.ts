@@ -5,6 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { invalidArgument, requireNumber } from '../util/errors.js';
 import { DatasetNotFoundError } from './dataset-not-found.js';
 import type { DatasetSplits, TextDataset } from './dataset.js';
+import { isGzip } from './idx.js';
 import { decompressLz4, isLz4 } from './lz4.js';
 import { textDatasets, type TextEncodingOptions, type TextRecord } from './text.js';
 import { tokenize, type Vocabulary } from './vocabulary.js';
@@ -106,7 +107,7 @@ export function packageHash(name: string): number {
 function decodeList(bytes: Uint8Array, path: string): string {
   let raw = bytes;
   if (isLz4(raw)) raw = decompressLz4(raw, path);
-  else if (raw[0] === 0x1f && raw[1] === 0x8b) raw = gunzipSync(raw);
+  else if (isGzip(raw)) raw = gunzipSync(raw);
   return new TextDecoder('utf-8').decode(raw);
 }
 

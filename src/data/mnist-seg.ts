@@ -1,5 +1,5 @@
 import { invalidArgument, requireNumber } from '../util/errors.js';
-import { gatherRows, imageDataset, type DatasetSplits, type ImageDataset } from './dataset.js';
+import { gatherRows, subset, type DatasetSplits, type ImageDataset } from './dataset.js';
 import { loadMnist, type MnistOptions } from './mnist.js';
 
 /**
@@ -63,15 +63,10 @@ export function withDigitMasks(d: ImageDataset, name = d.name): SegmentationData
   return { ...d, name, masks, maskClasses: 11, ignoreIndex: SEGMENTATION_IGNORE_INDEX, maskClassNames: MNIST_SEG_CLASS_NAMES };
 }
 
-/** The samples `indices` of a segmentation set (images, labels and masks), in that order. */
+/** The samples `indices` of a segmentation set (images, labels and masks), in that order: `subset` plus the masks. */
 export function segmentationSubset(d: SegmentationDataset, indices: ArrayLike<number>, name = d.name): SegmentationDataset {
-  const [c, h, w] = d.shape;
-  const labels = new Int32Array(indices.length);
-  for (let i = 0; i < indices.length; i++) labels[i] = d.labels[indices[i]!]!;
-  const images = gatherRows(d.images, c * h * w, indices, new Float32Array(indices.length * c * h * w));
-  const base = imageDataset({ name, images, labels, shape: d.shape, classes: d.classes, ...(d.classNames ? { classNames: d.classNames } : {}) });
-  const masks = gatherRows(d.masks, h * w, indices, new Int32Array(indices.length * h * w));
-  return { ...base, masks, maskClasses: d.maskClasses, ignoreIndex: d.ignoreIndex, maskClassNames: d.maskClassNames };
+  const [, h, w] = d.shape;
+  return { ...subset(d, indices, name), masks: gatherRows(d.masks, h * w, indices, new Int32Array(indices.length * h * w)) };
 }
 
 /** mnist-seg: `loadMnist` (same options and split) with digit masks. */

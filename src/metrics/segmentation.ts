@@ -146,7 +146,7 @@ export function segmentationMetrics(logits: FloatArray, labels: Int32Array, imag
   const bins = requireNumber('bins', options.bins ?? 15, { integer: true, min: 1 });
   const all = pixelRows(logits, labels, images, classes, (y) => y !== ignoreIndex);
   if (all.labels.length === 0) invalidArgument('labels', 'at least one labelled pixel', `every pixel is ${ignoreIndex}`);
-  const fg = pixelRows(logits, labels, images, classes, (y) => y !== ignoreIndex && y !== background);
+  const fg = selectRows(all.predictions, all.labels, (y) => y !== background);
   const { miou, iou } = meanIoU(all.predictions, all.labels);
   return {
     ...calibrationOf(all.predictions, all.labels, bins),

@@ -19,27 +19,29 @@
  * (CRL), mid-epoch checkpoints (an epoch of this path is seconds long).
  */
 import { batchPositions, batchesPerEpoch } from '../data/batching.js';
+import { gatherRows } from '../data/dataset.js';
 import { loadDataset, type DatasetName } from '../data/load-dataset.js';
 import { isSegmentationDataset, segmentationSubset, type SegmentationDataset } from '../data/mnist-seg.js';
 import { randomSplit } from '../data/splits.js';
 import { writeNpy } from '../io/npy.js';
-import { segmentationMetrics, type SegmentationMetrics } from '../metrics/segmentation.js';
+import { pixelRows, segmentationMetrics, type SegmentationMetrics } from '../metrics/segmentation.js';
 import type { Model } from '../nn/model.js';
 import { describe, invalidArgument } from '../util/errors.js';
 import { Random } from '../util/random.js';
+import { BestEpoch, type BestState, type ValidationScores } from './best-epoch.js';
 import { loadCheckpoint, saveCheckpoint } from './checkpoint.js';
 import { EvalStep } from './compile-eval-step.js';
 import { TrainStep } from './compile-train-step.js';
 import { saveOnnx } from './export-onnx.js';
 import { LearningRate, parseSchedule } from './lr-schedule-spec.js';
-import { predictLogits } from './predict.js';
+import { predictLogits, validationScores } from './predict.js';
 import { SILENT_PROGRESS, type TrainProgress } from './progress.js';
 import { writeJson, type RunPaths } from './run-directory.js';
 import { openRunDirectory } from './run-open.js';
 import { runOptimizer } from './run-setup.js';
 import { resolveTrainConfig, type TrainConfig } from './train-config.js';
 import { appendRecord, type EpochRecord, writeLog } from './train-log.js';
-import { createTrainState, type TrainState } from './train-state.js';
+import { createTrainState } from './train-state.js';
 import { SPLIT_SEED } from './trainer-data.js';
 import { createRunModel } from './trainer-model.js';
 import { objectiveLossFn, primaryHostState } from './trainer-objective.js';
@@ -142,9 +144,15 @@ export async function loadSegmentationData(config: TrainConfig): Promise<Segment
   return { train: v.rest, validation: v.taken, test };
 }
 
-/** Dense logits [N, C, H, W] of a split. */
-function denseLogits(step: EvalStep, state: TrainState, d: SegmentationDataset, batch: number): Float32Array {
-  return predictLogits(step, state, d.images, batch);
+/**
+ * The per-epoch validation scores of dense logits [N, C, H, W] (what log.jsonl records and best-epoch selection reads):
+ * accuracy, NLL, ECE and AdaECE over the labelled pixels, the same numbers as `segmentationMetrics`'s pixel_accuracy,
+ * nll, ece and adaece without its mIoU and background-free pass.
+ */
+function pixelValidationScores(logits: Float32Array, d: SegmentationDataset, bins: number): ValidationScores {
+  const all = pixelRows(logits, d.masks, d.labels.length, d.maskClasses, (y) => y !== d.ignoreIndex);
+  if (all.labels.length === 0) invalidArgument('labels', 'at least one labelled pixel', `every pixel is ${d.ignoreIndex}`);
+  return validationScores(all.predictions.data, all.labels, d.maskClasses, bins);
 }
 
 /** The dense model of a run (refusing a classifier). */
@@ -190,22 +198,23 @@ export async function trainSegmentation(configInput: TrainConfig, options: Segme
 interface SegmentationCheckpointMeta {
   readonly epoch: number;
   readonly records: readonly EpochRecord[];
-  readonly best: { readonly epoch: number; readonly value: number | null };
+  /** The best-epoch tracker's state (a NaN value is stored as null). */
+  readonly best: { readonly metric: string; readonly epoch: number; readonly value: number | null };
   readonly trainSeconds: number;
   readonly samples: number;
 }
 
-/** The state, metadata and best weights to continue a stopped segmentation run from. */
-async function resumePoint(paths: RunPaths, model: Model, step: TrainStep) {
+/** The state, metadata, best-epoch state and best weights to continue a stopped segmentation run from. */
+async function resumePoint(paths: RunPaths, model: Model, step: TrainStep, select: BestState['metric']) {
   const last = await loadCheckpoint(paths.lastCheckpoint, { model, optimizer: step.optimizer });
   const meta = last.header.metadata as unknown as SegmentationCheckpointMeta;
   const at = `${paths.lastCheckpoint}: metadata`;
-  if (!Number.isInteger(meta?.epoch) || !Array.isArray(meta.records) || meta.records.length !== meta.epoch || typeof meta.best?.epoch !== 'number' || typeof meta.trainSeconds !== 'number' || typeof meta.samples !== 'number') {
-    invalidArgument(at, 'the metadata of a segmentation run checkpoint (epoch, records, best, trainSeconds, samples)', describe(meta));
+  if (!Number.isInteger(meta?.epoch) || !Array.isArray(meta.records) || meta.records.length !== meta.epoch || meta.best?.metric !== select || typeof meta.best.epoch !== 'number' || typeof meta.trainSeconds !== 'number' || typeof meta.samples !== 'number') {
+    invalidArgument(at, `the metadata of a segmentation run checkpoint selecting by ${select} (epoch, records, best, trainSeconds, samples)`, describe(meta));
   }
   const bestState = meta.best.epoch === meta.epoch - 1 ? last.state : (await loadCheckpoint(paths.bestCheckpoint, { model, optimizer: step.optimizer })).state;
-  const best = { epoch: meta.best.epoch, value: meta.best.value ?? Number.NaN, params: Float32Array.from(bestState.params), buffers: Float32Array.from(bestState.buffers) };
-  return { state: last.state, meta, best };
+  const best: BestState = { metric: select, epoch: meta.best.epoch, value: meta.best.value ?? Number.NaN };
+  return { state: last.state, meta, best, bestWeights: { params: Float32Array.from(bestState.params), buffers: Float32Array.from(bestState.buffers) } };
 }
 
 async function runSegmentation(
@@ -222,16 +231,17 @@ async function runSegmentation(
   const n = train.labels.length;
   const [, h, w] = train.shape;
   const pixels = h * w;
+  const imageSize = train.shape[0] * pixels;
   const classes = train.maskClasses;
   const metricOptions = { ignoreIndex: train.ignoreIndex, bins: config.bins };
   const stepsPerEpoch = batchesPerEpoch(n, { batchSize: config.batch });
   const lr = new LearningRate(parseSchedule(config.schedule, config.epochs), config.lr, config.epochs, stepsPerEpoch, config.warmup);
-  const start = options.resume ? await resumePoint(paths, model, step) : null;
+  const start = options.resume ? await resumePoint(paths, model, step, config.select) : null;
   const state = start?.state ?? createTrainState(model, step.optimizer, config.seed);
   const records: EpochRecord[] = [...(start?.meta.records ?? [])];
   await writeLog(paths.log, records);
-  const maximize = config.select === 'accuracy';
-  let best = start?.best ?? { epoch: -1, value: NaN, params: state.params, buffers: state.buffers };
+  const best = new BestEpoch(config.select, start?.best);
+  let bestWeights = start?.bestWeights ?? { params: state.params, buffers: state.buffers };
   let trainSeconds = start?.meta.trainSeconds ?? 0;
   let samples = start?.meta.samples ?? 0;
   const first = start?.meta.epoch ?? 0;
@@ -246,12 +256,8 @@ async function runSegmentation(
     let lastLr = 0;
     for (const position of batchPositions(n, { batchSize: config.batch, seed: config.seed, start: { epoch, batch: 0 }, endEpoch: epoch + 1 })) {
       const b = position.indices.length;
-      const x = new Float32Array(b * train.shape[0] * pixels);
-      const y = new Int32Array(b * pixels);
-      position.indices.forEach((k, i) => {
-        x.set(train.images.subarray(k * x.length / b, (k + 1) * x.length / b), i * x.length / b);
-        y.set(train.masks.subarray(k * pixels, (k + 1) * pixels), i * pixels);
-      });
+      const x = gatherRows(train.images, imageSize, position.indices, new Float32Array(b * imageSize));
+      const y = gatherRows(train.masks, pixels, position.indices, new Int32Array(b * pixels));
       lastLr = lr.at(epoch, batchIndex);
       const s0 = performance.now();
       const r = step.run(state, { x, y }, lastLr);
@@ -264,17 +270,16 @@ async function runSegmentation(
       batchIndex++;
       progress.step({ epoch, doneSteps: epoch * stepsPerEpoch + batchIndex, loss: lossSum / rows, samples: rows, trainSeconds });
     }
-    const val = segmentationMetrics(denseLogits(evalStep, state, validation, config.evalBatch), validation.masks, validation.labels.length, classes, metricOptions);
-    const score = config.select === 'last' ? epoch : config.select === 'accuracy' ? val.pixel_accuracy : val[config.select];
-    const improved = best.epoch < 0 || config.select === 'last' || (!Number.isNaN(score) && (Number.isNaN(best.value) || (maximize ? score > best.value : score < best.value)));
-    if (improved) best = { epoch, value: score, params: Float32Array.from(state.params), buffers: Float32Array.from(state.buffers) };
+    const val = pixelValidationScores(predictLogits(evalStep, state, validation.images, config.evalBatch), validation, config.bins);
+    const improved = best.consider(epoch, val);
+    if (improved) bestWeights = { params: Float32Array.from(state.params), buffers: Float32Array.from(state.buffers) };
     const record: EpochRecord = {
       epoch: epoch + 1,
       steps: state.step,
       lr: lastLr,
       train_loss: lossSum / rows,
       train_terms: Object.fromEntries(Object.entries(termSums).map(([k, v]) => [k, v / rows])),
-      val_accuracy: val.pixel_accuracy,
+      val_accuracy: val.accuracy,
       val_nll: val.nll,
       val_ece: val.ece,
       val_adaece: val.adaece,
@@ -285,26 +290,20 @@ async function runSegmentation(
     };
     records.push(record);
     await appendRecord(paths.log, record);
-    const meta: SegmentationCheckpointMeta = { epoch: epoch + 1, records, best: { epoch: best.epoch, value: Number.isFinite(best.value) ? best.value : null }, trainSeconds, samples };
+    const meta: SegmentationCheckpointMeta = { epoch: epoch + 1, records, best: { ...best.best, value: Number.isFinite(best.best.value) ? best.best.value : null }, trainSeconds, samples };
     if (improved) await saveCheckpoint(paths.bestCheckpoint, { model, optimizer: step.optimizer, state, metadata: { ...meta } });
     await saveCheckpoint(paths.lastCheckpoint, { model, optimizer: step.optimizer, state, metadata: { ...meta } });
     progress.epoch(record, config.epochs);
   }
 
   progress.message('final evaluation');
-  const weights = { params: best.params, buffers: best.buffers };
+  const weights = bestWeights;
   const summarise = async (d: SegmentationDataset, logitsPath: string, labelsPath: string): Promise<SegmentationMetrics> => {
     const logits = predictLogits(evalStep, weights, d.images, config.evalBatch);
     const pick = keptImages(d.labels.length);
     const k = pick.length;
-    const keptLogits = new Float32Array(k * classes * pixels);
-    const keptMasks = new Int32Array(k * pixels);
-    pick.forEach((image, i) => {
-      keptLogits.set(logits.subarray(image * classes * pixels, (image + 1) * classes * pixels), i * classes * pixels);
-      keptMasks.set(d.masks.subarray(image * pixels, (image + 1) * pixels), i * pixels);
-    });
-    await writeNpy(logitsPath, keptLogits, [k, classes, h, w]);
-    await writeNpy(labelsPath, keptMasks, [k, h, w]);
+    await writeNpy(logitsPath, gatherRows(logits, classes * pixels, pick, new Float32Array(k * classes * pixels)), [k, classes, h, w]);
+    await writeNpy(labelsPath, gatherRows(d.masks, pixels, pick, new Int32Array(k * pixels)), [k, h, w]);
     return segmentationMetrics(logits, d.masks, d.labels.length, classes, metricOptions);
   };
   const valMetrics = await summarise(validation, paths.valLogits, paths.valLabels);
@@ -317,7 +316,7 @@ async function runSegmentation(
     loss: config.loss,
     seed: config.seed,
     epochs: config.epochs,
-    best_epoch: best.epoch + 1,
+    best_epoch: best.best.epoch + 1,
     select: config.select,
     train_time_s: trainSeconds,
     samples_per_s: samples / trainSeconds,

@@ -94,3 +94,19 @@ test('a segmentation run stopped between epochs is refused as a new run, and --r
   const log = (await readFile(join(out, 'log.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { val_nll: number; steps: number });
   assert.deepEqual(log.map((r) => [r.steps, r.val_nll]), whole.records.map((r) => [r.steps, r.val_nll]));
 });
+
+test('the per-epoch validation scores of a segmentation run are summary.json\'s validation pixel metrics of the selected epoch', async () => {
+  const out = join(dir, 'scores');
+  for (const select of ['accuracy', 'ece']) {
+    const args = ['train', '--dataset', 'mnist-seg', '--model', 'seg-net', '--model-opt', 'width=2', '--subset', '60', '--validation', '20', '--test-subset', '10',
+      '--epochs', '2', '--batch', '20', '--lr', '0.05', '--select', select, '--progress', 'none', '--out', out, '--force'];
+    const r = await run(args);
+    assert.equal(r.code, 0, r.stderr);
+    const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Record<string, any>;
+    const records = (await readFile(join(out, 'log.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    const chosen = records[summary['best_epoch'] - 1]!;
+    assert.equal(chosen['best'], true);
+    const v = summary['validation'];
+    assert.deepEqual([chosen['val_accuracy'], chosen['val_nll'], chosen['val_ece'], chosen['val_adaece']], [v.pixel_accuracy, v.nll, v.ece, v.adaece], select);
+  }
+});
