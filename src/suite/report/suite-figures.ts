@@ -17,7 +17,7 @@ import { COLORS, FONT_FAMILY, FONT_SIZES, fittedFontSize, textWidth } from '../.
 import { readRunPredictions } from '../posthoc-step.js';
 import { mean, spreadName, spreadOf, type Spread } from './statistics.js';
 import { densityFigureSvg } from './density-figure.js';
-import { regulariserHistograms, type RegulariserHistogramData } from './regulariser-histogram.js';
+import type { RegulariserHistogramData } from './regulariser-histogram.js';
 import type { ShiftMetricKey } from '../../train/shift-metrics.js';
 import { corruptionMethods, metricAtSeverity, SHIFT_METRIC_INFO, SHIFT_SEVERITIES, shiftMetricLabel, shiftOf, shiftVariants } from './shift-tables.js';
 import { selectionRuleText } from './sweep-selection.js';
@@ -79,10 +79,9 @@ export function smallMultiplesSvg(panels: readonly { readonly title: string; rea
   );
 }
 
-/** The figures; `regulariser`: the regulariser histograms when already computed (else computed here). */
-export async function suiteFigures(results: SuiteResults, regulariser?: RegulariserHistogramData | null): Promise<ReportFigure[]> {
+/** The figures; `histograms`: the suite's regulariser histograms (regulariser-histogram.ts; null: none asked for). */
+export async function suiteFigures(results: SuiteResults, histograms: RegulariserHistogramData | null): Promise<ReportFigure[]> {
   const suite = results.record.suite;
-  const histograms = regulariser === undefined ? await regulariserHistograms(results) : regulariser;
   const figures: ReportFigure[] = [];
   const groups = [...new Set(results.methods.map((m) => m.group))];
   for (const [gi, group] of groups.entries()) {
