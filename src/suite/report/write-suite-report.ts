@@ -172,8 +172,7 @@ function renderMarkdown(results: SuiteResults, tables: readonly SuiteTable[], ve
     for (const v of verdicts) lines.push(`| ${escapeMarkdown(v.comparison.text)} | **${v.outcome}** | ${verdictText(v)} | ${escapeMarkdown(v.method)}${v.n ? `, n = ${v.n}` : ''} |`);
     lines.push('');
   }
-  const sections = FIGURE_SECTIONS;
-  for (const [section, title] of sections) {
+  for (const [section, title] of FIGURE_SECTIONS) {
     const fs = figures.filter((f) => f.section === section);
     const shiftTables = section === 'ood' ? [...shift.ood, ...shift.severity] : [];
     if (!fs.length && !shiftTables.length) continue;
@@ -236,8 +235,7 @@ function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdic
     for (const v of verdicts) parts.push(`<tr class="verdict"><th scope="row">${h(v.comparison.text)}</th><td class="verdict-${v.outcome.replace(/ /g, '-')}">${h(v.outcome)}</td><td>${h(verdictText(v))}</td><td>${h(v.method)}${v.n ? `, n = ${v.n}` : ''}</td></tr>`);
     parts.push('</tbody></table>', '<p class="note">A claim "A &lt; B" holds when the whole 95% interval of metric(A) − metric(B) lies below 0, does not hold when it lies above 0, and is inconclusive otherwise. Several seeds: paired differences over seeds with a t-interval; one seed: paired bootstrap over test samples.</p>');
   }
-  const sections = FIGURE_SECTIONS;
-  for (const [section, title] of sections) {
+  for (const [section, title] of FIGURE_SECTIONS) {
     const fs = figures.filter((f) => f.section === section);
     const shiftTables = section === 'ood' ? [...shift.ood, ...shift.severity] : [];
     if (!fs.length && !shiftTables.length) continue;
