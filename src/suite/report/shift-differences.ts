@@ -11,7 +11,7 @@ import type { ShiftMetricKey } from '../../train/shift-metrics.js';
 import { escapeMarkdown } from '../../report/markdown.js';
 import { corruptionMethods, metricAtSeverity, SHIFT_METRIC_INFO, SHIFT_SEVERITIES, shiftOf, shiftVariants } from './shift-tables.js';
 import { tInterval } from './statistics.js';
-import type { SuiteResults } from './suite-results.js';
+import { methodGroups, type SuiteResults } from './suite-results.js';
 import { calibratorShort } from './suite-table.js';
 import { decide } from './verdicts.js';
 
@@ -46,7 +46,7 @@ export function shiftDifferences(results: SuiteResults): ShiftDifferenceRow[] {
   const suite = results.record.suite;
   const metric = suite.shiftMetric;
   const rows: ShiftDifferenceRow[] = [];
-  for (const group of [...new Set(results.methods.map((m) => m.group))]) {
+  for (const group of methodGroups(results)) {
     for (const m of corruptionMethods(results, group)) {
       const variants = shiftVariants(m, suite.posthoc);
       if (!variants.includes(SHIFT_REFERENCE)) continue;

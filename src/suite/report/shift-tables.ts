@@ -12,7 +12,7 @@
  */
 import type { ShiftMetricKey, ShiftMetrics, ShiftReport } from '../../train/shift-metrics.js';
 import { mean } from './statistics.js';
-import type { MethodResults, RunResult, SuiteResults } from './suite-results.js';
+import { methodGroups, type MethodResults, type RunResult, type SuiteResults } from './suite-results.js';
 import { buildTable, calibratorShort, methodLabel, type SuiteTable, type TableColumn } from './suite-table.js';
 
 /** Severities of the ECE-vs-severity table and figure (0 = the clean test subset). */
@@ -85,7 +85,7 @@ function oodMethods(results: SuiteResults, group: string): MethodResults[] {
 export function oodTables(results: SuiteResults): SuiteTable[] {
   const suite = results.record.suite;
   const tables: SuiteTable[] = [];
-  for (const group of [...new Set(results.methods.map((m) => m.group))]) {
+  for (const group of methodGroups(results)) {
     const methods = oodMethods(results, group);
     if (!methods.length) continue;
     const runs = methods.flatMap((m) => m.runs);
@@ -127,7 +127,7 @@ export function severityTables(results: SuiteResults): SuiteTable[] {
   const unit = percent ? ' (%)' : '';
   const columns: TableColumn[] = SHIFT_SEVERITIES.map((s) => ({ key: `${metric}@severity${s}`, label: s === 0 ? `Clean ${name}${unit}` : `${name} severity ${s}${unit}`, metric, percent, better }));
   const tables: SuiteTable[] = [];
-  for (const group of [...new Set(results.methods.map((m) => m.group))]) {
+  for (const group of methodGroups(results)) {
     const methods = corruptionMethods(results, group);
     if (!methods.length) continue;
     const rows = methods.flatMap((m) => variantRows(m, suite.posthoc, SHIFT_SEVERITIES.length, (s, j) => metricAtSeverity(s, SHIFT_SEVERITIES[j]!, metric)));

@@ -22,7 +22,7 @@ import type { ShiftMetricKey } from '../../train/shift-metrics.js';
 import { corruptionMethods, metricAtSeverity, SHIFT_METRIC_INFO, SHIFT_SEVERITIES, shiftMetricLabel, shiftOf, shiftVariants } from './shift-tables.js';
 import { selectionRuleText } from './sweep-selection.js';
 import { calibratorShort } from './suite-table.js';
-import { testMetric, type MethodResults, type RunResult, type SuiteResults } from './suite-results.js';
+import { methodGroups, testMetric, type MethodResults, type RunResult, type SuiteResults } from './suite-results.js';
 
 export interface ReportFigure {
   /** File-name stem (report-figures/<name>.svg) and HTML id. */
@@ -83,7 +83,7 @@ export function smallMultiplesSvg(panels: readonly { readonly title: string; rea
 export async function suiteFigures(results: SuiteResults, histograms: RegulariserHistogramData | null): Promise<ReportFigure[]> {
   const suite = results.record.suite;
   const figures: ReportFigure[] = [];
-  const groups = [...new Set(results.methods.map((m) => m.group))];
+  const groups = methodGroups(results);
   for (const [gi, group] of groups.entries()) {
     const methods = results.methods.filter((m) => m.group === group);
     const suffix = groups.length > 1 ? `-${gi + 1}` : '';

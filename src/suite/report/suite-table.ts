@@ -4,7 +4,7 @@
  * marked (highest accuracy, lowest everything else; the temperature has no best).
  */
 import { mean, spreadOf, type Spread } from './statistics.js';
-import { foregroundMetric, testMetric, trainMetric, type MethodResults, type SuiteResults } from './suite-results.js';
+import { foregroundMetric, methodGroups, testMetric, trainMetric, type MethodResults, type SuiteResults } from './suite-results.js';
 
 export interface TableColumn {
   readonly key: string;
@@ -116,8 +116,7 @@ export function methodLabel(m: MethodResults): string {
 /** One table per "dataset · model" group. */
 export function suiteTables(results: SuiteResults): SuiteTable[] {
   const columns = tableColumns(results.record.suite.posthoc, results.runs.some((r) => r.summary['train'] !== undefined), results.runs.some((r) => r.posthoc.foreground !== undefined));
-  const groups = [...new Set(results.methods.map((m) => m.group))];
-  return groups.map((group) => {
+  return methodGroups(results).map((group) => {
     const methods = results.methods.filter((m) => m.group === group);
     const rows = methods.map((m) => ({
       method: m.name,

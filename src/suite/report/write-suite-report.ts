@@ -19,7 +19,7 @@ import { invalidArgument } from '../../util/errors.js';
 import { mean, spreadName } from './statistics.js';
 import { suiteFigures, type ReportFigure } from './suite-figures.js';
 import { regulariserHistograms } from './regulariser-histogram.js';
-import { readSuiteResults, testMetric, type SuiteResults } from './suite-results.js';
+import { methodGroups, readSuiteResults, testMetric, type SuiteResults } from './suite-results.js';
 import { differenceFinding, differenceHtml, differenceMarkdown, shiftDifferences, type ShiftDifferenceRow } from './shift-differences.js';
 import { corruptionMethods, metricAtSeverity, oodTables, SHIFT_METRIC_INFO, severityTables, shiftMetricLabel, shiftOf, shiftVariants } from './shift-tables.js';
 import { calibratorShort, fittedTemperature, suiteTables, type SuiteTable } from './suite-table.js';
@@ -91,7 +91,7 @@ export function findings(results: SuiteResults, verdicts: readonly Verdict[], di
   // calibrator; then each calibrator against TS per severity.
   const metric = suite.shiftMetric;
   const shiftValue = (v: number): string => (SHIFT_METRIC_INFO[metric].percent ? pct(v) : Number.isFinite(v) ? v.toFixed(3) : 'n/a');
-  for (const group of [...new Set(results.methods.map((m) => m.group))]) {
+  for (const group of methodGroups(results)) {
     for (const m of corruptionMethods(results, group)) {
       const parts = shiftVariants(m, suite.posthoc).map((after) => {
         const at = (sev: number) => mean(m.runs.filter((r) => shiftOf(r, after) !== undefined).map((r) => metricAtSeverity(shiftOf(r, after), sev, metric)));
