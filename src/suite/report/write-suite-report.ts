@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { escapeMarkdown } from '../../report/markdown.js';
 import { escapeXml } from '../../report/svg.js';
 import { COLORS, FONT_FAMILY } from '../../report/theme.js';
+import { jsonNumber } from '../../report/metrics-json.js';
 import { atomicWriteFile } from '../../util/atomic-write.js';
 import { invalidArgument } from '../../util/errors.js';
 import { mean, spreadName } from './statistics.js';
@@ -255,10 +256,6 @@ function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdic
   }
   parts.push('</body></html>', '');
   return parts.join('\n');
-}
-
-function jsonNumber(v: number): number | null {
-  return Number.isFinite(v) ? v : null;
 }
 
 function renderJson(results: SuiteResults, tables: readonly SuiteTable[], verdicts: readonly Verdict[], found: readonly string[], shift: ShiftTables): Record<string, unknown> {
