@@ -58,7 +58,7 @@ interface SegmentationLabels {
 }
 
 /** The pixel labels of a segmentation run (from its summary.json), or null for a classifier run. */
-export async function segmentationLabels(dir: string): Promise<SegmentationLabels | null> {
+async function segmentationLabels(dir: string): Promise<SegmentationLabels | null> {
   const p = runPaths(dir);
   if (!(await pathExists(p.summary))) return null;
   const s = (await readJson(p.summary, `${dir}/summary.json`)) as Record<string, unknown>;

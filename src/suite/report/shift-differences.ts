@@ -74,7 +74,7 @@ function fmt(metric: ShiftMetricKey, x: number): string {
 }
 
 /** "−0.12 [−0.30, 0.05]" (n/a with fewer than two seeds). */
-export function differenceText(row: ShiftDifferenceRow, d: SeverityDifference): string {
+function differenceText(row: ShiftDifferenceRow, d: SeverityDifference): string {
   if (d.outcome === 'not evaluated') return 'n/a';
   return `${fmt(row.metric, d.difference)} [${fmt(row.metric, d.lower)}, ${fmt(row.metric, d.upper)}]`;
 }
@@ -87,7 +87,7 @@ function rowName(row: ShiftDifferenceRow): string {
 const HEADERS = SHIFT_SEVERITIES.map((s) => (s === 0 ? 'Clean' : `Severity ${s}`));
 
 /** The note under the difference table. */
-export function differenceNote(rows: readonly ShiftDifferenceRow[]): string {
+function differenceNote(rows: readonly ShiftDifferenceRow[]): string {
   const metric = rows[0]?.metric ?? 'ece';
   const unit = SHIFT_METRIC_INFO[metric].percent ? 'percentage points' : 'nats';
   const n = [...new Set(rows.flatMap((r) => r.severities.map((d) => d.n)))].join('/');

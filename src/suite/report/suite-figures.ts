@@ -229,10 +229,10 @@ function stat(values: readonly number[], isPct: boolean, spread: Spread): { y: n
 }
 
 /**
- * The lines of method `m`'s metric-vs-severity figure: the raw model and each calibrator, `metric` (default ECE; in %
+ * The lines of method `m`'s metric-vs-severity figure: the raw model and each calibrator, `metric` (the suite's shiftMetric; in %
  * where it is a rate) ± spread over seeds.
  */
-export function severitySeries(m: MethodResults, posthoc: readonly string[], spread: Spread, metric: ShiftMetricKey = 'ece'): LineSeries[] {
+function severitySeries(m: MethodResults, posthoc: readonly string[], spread: Spread, metric: ShiftMetricKey): LineSeries[] {
   const isPct = SHIFT_METRIC_INFO[metric].percent;
   return shiftVariants(m, posthoc)
     .map((after) => {
