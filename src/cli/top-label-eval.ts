@@ -1,6 +1,7 @@
 import { METRIC_NAMES, TOP_LABEL_METRICS, TopLabelAccumulator, type BinConvention, type TopLabelMetrics } from '../metrics/index.js';
 import type { AdaptiveScheme } from '../metrics/adaptive-ece.js';
 import { readVectorFile } from '../io/read-vector.js';
+import { jsonNumber } from '../report/metrics-json.js';
 import { describe, invalidArgument } from '../util/errors.js';
 import { formatTable } from './format-table.js';
 import { METRIC_DISPLAY, percentileBootstrap, showMetric, type BootstrapIntervals } from './metrics-report.js';
@@ -145,12 +146,11 @@ export function topLabelJson(metrics: TopLabelMetrics, settings: TopLabelSetting
   out['ece_lb_p'] = metrics.ece_lb_p;
   out['not_computable'] = NEEDS_PROBABILITIES;
   if (intervals) {
-    const finite = (v: number): number | null => (Number.isFinite(v) ? v : null);
     out['bootstrap'] = {
       resamples: intervals.resamples,
       seed: intervals.seed,
       level: intervals.level,
-      intervals: Object.fromEntries(TOP_LABEL_METRICS.map((m) => [m.key, intervals.intervals[m.key].map(finite)])),
+      intervals: Object.fromEntries(TOP_LABEL_METRICS.map((m) => [m.key, intervals.intervals[m.key].map(jsonNumber)])),
     };
   }
   return out;

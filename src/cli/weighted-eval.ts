@@ -11,6 +11,7 @@ import {
   type WeightedOptions,
 } from '../metrics/index.js';
 import { readVectorFile } from '../io/read-vector.js';
+import { jsonNumber } from '../report/metrics-json.js';
 import { invalidArgument } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
 import { formatTable } from './format-table.js';
@@ -129,7 +130,7 @@ export function weightedJson(
       resamples: intervals.resamples,
       seed: intervals.seed,
       level: intervals.level,
-      intervals: Object.fromEntries(Object.entries(intervals.intervals as Record<string, readonly [number, number]>).map(([k, [lo, hi]]) => [k, [finite(lo), finite(hi)]])),
+      intervals: Object.fromEntries(Object.entries(intervals.intervals as Record<string, readonly [number, number]>).map(([k, [lo, hi]]) => [k, [jsonNumber(lo), jsonNumber(hi)]])),
     };
   }
   return out;
@@ -148,8 +149,4 @@ export function formatWeightedTable(
     return row;
   });
   return formatTable(header, rows);
-}
-
-function finite(value: number): number | null {
-  return Number.isFinite(value) ? value : null;
 }

@@ -17,7 +17,7 @@ export interface BootstrapIntervals<K extends string> {
 export type MetricIntervals = BootstrapIntervals<MetricName>;
 
 /** JSON numbers: NaN and ±Infinity become null (JSON has no such values). */
-function jsonNumber(value: number): number | null {
+export function jsonNumber(value: number): number | null {
   return Number.isFinite(value) ? value : null;
 }
 

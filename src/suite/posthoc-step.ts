@@ -51,8 +51,14 @@ export interface PosthocResult {
   readonly foreground?: { readonly test: Record<string, unknown>; readonly calibrators: Record<string, Record<string, unknown>> };
 }
 
+/** The pixel labels of a segmentation run: the ignored label and the background class. */
+interface SegmentationLabels {
+  readonly ignoreIndex: number;
+  readonly background: number;
+}
+
 /** The pixel labels of a segmentation run (from its summary.json), or null for a classifier run. */
-export async function segmentationLabels(dir: string): Promise<{ readonly ignoreIndex: number; readonly background: number } | null> {
+async function segmentationLabels(dir: string): Promise<SegmentationLabels | null> {
   const p = runPaths(dir);
   if (!(await pathExists(p.summary))) return null;
   const s = (await readJson(p.summary, `${dir}/summary.json`)) as Record<string, unknown>;
@@ -61,10 +67,16 @@ export async function segmentationLabels(dir: string): Promise<{ readonly ignore
   return { ignoreIndex: Number(s['ignore_index']), background: Number(test?.['background'] ?? 0) };
 }
 
+type RunPredictions = { val: Matrix; valLabels: Int32Array; test: Matrix; testLabels: Int32Array };
+
 /** The validation and test logits and labels of a finished run. */
-export async function readRunPredictions(dir: string): Promise<{ val: Matrix; valLabels: Int32Array; test: Matrix; testLabels: Int32Array }> {
+export async function readRunPredictions(dir: string): Promise<RunPredictions> {
+  return readPredictions(dir, await segmentationLabels(dir));
+}
+
+/** readRunPredictions, given the run's segmentationLabels (read once by a caller that needs them too). */
+async function readPredictions(dir: string, seg: SegmentationLabels | null): Promise<RunPredictions> {
   const p = runPaths(dir);
-  const seg = await segmentationLabels(dir);
   if (seg === null) {
     return {
       val: await readMatrixFile(p.valLogits, 'val-logits.npy'),
@@ -87,7 +99,8 @@ export async function readRunPredictions(dir: string): Promise<{ val: Matrix; va
 
 /** Fit `calibrators` on run `dir`'s validation split, evaluate on its test split, write posthoc.json. */
 export async function runPosthoc(dir: string, calibrators: readonly CalibratorKind[], bins: number): Promise<PosthocResult> {
-  const { val, valLabels, test, testLabels } = await readRunPredictions(dir);
+  const seg = await segmentationLabels(dir);
+  const { val, valLabels, test, testLabels } = await readPredictions(dir, seg);
   const convention: BinConvention = '(l,u]';
   const settings = { bins, convention, classes: test.cols };
   const json = (m: Matrix, y: Int32Array, input: 'logits' | 'probabilities'): Record<string, unknown> =>
@@ -118,7 +131,6 @@ export async function runPosthoc(dir: string, calibrators: readonly CalibratorKi
       ...(shift ? { shift: shiftReport(mapShiftSets(shift.sets, 'probabilities', (m) => c.apply({ logits: m })), shift) } : {}),
     };
   }
-  const seg = await segmentationLabels(dir);
   let foreground: PosthocResult['foreground'];
   if (seg !== null) {
     const fg = selectRows(test, testLabels, (y) => y !== seg.background);

@@ -1,4 +1,5 @@
 import { CALIBRATOR_KINDS, CALIBRATORS, describeOption, type CalibratorDefinition } from '../../posthoc/index.js';
+import { tableCell as cell } from './table-cell.js';
 
 /**
  * `calib fit --help`'s method list and the README's calibrator table, both generated from the `CALIBRATORS`
@@ -23,8 +24,6 @@ export function calibratorHelp(): string {
   }
   return lines.join('\n');
 }
-
-const cell = (text: string): string => text.replace(/\|/g, '\\|');
 
 /** The README's calibrator table. */
 export function calibratorsTable(): string {

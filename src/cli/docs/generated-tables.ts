@@ -3,6 +3,7 @@ import { termWeight } from '../../losses/define-loss.js';
 import type { OptionSpec } from '../../losses/options.js';
 import { LOSSES, LOSS_NAMES } from '../../losses/registry.js';
 import { calibratorsTable } from './calibrator-docs.js';
+import { tableCell as cell } from './table-cell.js';
 
 /**
  * README sections generated from the registries, so a metric, calibrator or loss added to its registry reaches
@@ -15,11 +16,6 @@ import { calibratorsTable } from './calibrator-docs.js';
 export function metricsTable(): string {
   const rows = (METRICS as readonly MetricDefinition[]).map((m) => `| \`${m.key}\` | ${m.label} | ${m.description} |`);
   return ['| `--json` key | table row | what |', '| --- | --- | --- |', ...rows].join('\n');
-}
-
-/** `text` safe inside a Markdown table cell (a literal `|` would end the cell). */
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|');
 }
 
 /** One option of a loss for the table: `name` choices (default): description. */

@@ -46,7 +46,7 @@ export interface RegulariserHistogramData {
 }
 
 /** The per-sample values of `spec` on a finished run's test logits (float64). */
-export async function runPerSampleValues(dir: string, spec: SuiteRegulariserHistogram): Promise<Float64Array> {
+async function runPerSampleValues(dir: string, spec: SuiteRegulariserHistogram): Promise<Float64Array> {
   const p = runPaths(dir);
   const logits = await readMatrixFile(p.testLogits, 'test-logits.npy');
   const labels = await readLabelsFile(p.testLabels, 'test-labels.npy');

@@ -11,7 +11,7 @@ import type { ShiftMetricKey } from '../../train/shift-metrics.js';
 import { escapeMarkdown } from '../../report/markdown.js';
 import { corruptionMethods, metricAtSeverity, SHIFT_METRIC_INFO, SHIFT_SEVERITIES, shiftOf, shiftVariants } from './shift-tables.js';
 import { tInterval } from './statistics.js';
-import type { SuiteResults } from './suite-results.js';
+import { methodGroups, type SuiteResults } from './suite-results.js';
 import { calibratorShort } from './suite-table.js';
 import { decide } from './verdicts.js';
 
@@ -46,7 +46,7 @@ export function shiftDifferences(results: SuiteResults): ShiftDifferenceRow[] {
   const suite = results.record.suite;
   const metric = suite.shiftMetric;
   const rows: ShiftDifferenceRow[] = [];
-  for (const group of [...new Set(results.methods.map((m) => m.group))]) {
+  for (const group of methodGroups(results)) {
     for (const m of corruptionMethods(results, group)) {
       const variants = shiftVariants(m, suite.posthoc);
       if (!variants.includes(SHIFT_REFERENCE)) continue;
@@ -74,7 +74,7 @@ function fmt(metric: ShiftMetricKey, x: number): string {
 }
 
 /** "−0.12 [−0.30, 0.05]" (n/a with fewer than two seeds). */
-export function differenceText(row: ShiftDifferenceRow, d: SeverityDifference): string {
+function differenceText(row: ShiftDifferenceRow, d: SeverityDifference): string {
   if (d.outcome === 'not evaluated') return 'n/a';
   return `${fmt(row.metric, d.difference)} [${fmt(row.metric, d.lower)}, ${fmt(row.metric, d.upper)}]`;
 }
@@ -87,7 +87,7 @@ function rowName(row: ShiftDifferenceRow): string {
 const HEADERS = SHIFT_SEVERITIES.map((s) => (s === 0 ? 'Clean' : `Severity ${s}`));
 
 /** The note under the difference table. */
-export function differenceNote(rows: readonly ShiftDifferenceRow[]): string {
+function differenceNote(rows: readonly ShiftDifferenceRow[]): string {
   const metric = rows[0]?.metric ?? 'ece';
   const unit = SHIFT_METRIC_INFO[metric].percent ? 'percentage points' : 'nats';
   const n = [...new Set(rows.flatMap((r) => r.severities.map((d) => d.n)))].join('/');

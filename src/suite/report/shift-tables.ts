@@ -12,8 +12,8 @@
  */
 import type { ShiftMetricKey, ShiftMetrics, ShiftReport } from '../../train/shift-metrics.js';
 import { mean } from './statistics.js';
-import type { MethodResults, RunResult, SuiteResults } from './suite-results.js';
-import { buildTable, calibratorShort, type SuiteTable, type TableColumn } from './suite-table.js';
+import { methodGroups, type MethodResults, type RunResult, type SuiteResults } from './suite-results.js';
+import { buildTable, calibratorShort, methodLabel, type SuiteTable, type TableColumn } from './suite-table.js';
 
 /** Severities of the ECE-vs-severity table and figure (0 = the clean test subset). */
 export const SHIFT_SEVERITIES = [0, 1, 2, 3, 4, 5] as const;
@@ -61,9 +61,16 @@ export function shiftVariants(m: MethodResults, posthoc: readonly string[]): (st
   return [undefined, ...posthoc.filter((k) => m.runs.some((r) => shiftOf(r, k) !== undefined))];
 }
 
-function rowLabel(m: MethodResults, after: string | undefined): string {
-  const base = m.sweep ? `${m.label} (${m.sweep.label} = ${String(m.sweep.chosen)})` : m.label;
-  return after === undefined ? base : `${base} + ${calibratorShort(after)}`;
+/**
+ * The rows of method `m` in a shift table: raw, then one per calibrator with shift results (shiftVariants); each
+ * holds, per column, `valueOf` of the shift report of every run that has one.
+ */
+function variantRows(m: MethodResults, posthoc: readonly string[], columns: number, valueOf: (s: ShiftReport | undefined, column: number) => number) {
+  return shiftVariants(m, posthoc).map((after) => {
+    const have = m.runs.filter((r) => shiftOf(r, after) !== undefined);
+    const label = after === undefined ? methodLabel(m) : `${methodLabel(m)} + ${calibratorShort(after)}`;
+    return { method: after === undefined ? m.name : `${m.name}+${after}`, label, seeds: have.length, values: Array.from({ length: columns }, (_, j) => have.map((r) => valueOf(shiftOf(r, after), j))) };
+  });
 }
 
 /** Methods of `group` whose runs have OOD results (ood.json). */
@@ -78,33 +85,27 @@ function oodMethods(results: SuiteResults, group: string): MethodResults[] {
 export function oodTables(results: SuiteResults): SuiteTable[] {
   const suite = results.record.suite;
   const tables: SuiteTable[] = [];
-  for (const group of [...new Set(results.methods.map((m) => m.group))]) {
+  for (const group of methodGroups(results)) {
     const methods = oodMethods(results, group);
     if (!methods.length) continue;
     const runs = methods.flatMap((m) => m.runs);
     const dataset = runs.map((r) => shiftOf(r)?.ood_dataset?.dataset).find((d) => d !== undefined);
     type Column = TableColumn & { readonly of: (s: ShiftReport | undefined) => number };
-    const num = (v: unknown): number => (typeof v === 'number' ? v : Number.NaN);
     const columns: Column[] = [];
     if (runs.some((r) => shiftOf(r)?.noise)) {
-      columns.push({ key: 'noise:auroc', label: 'Noise AUROC', metric: 'auroc', percent: false, better: 'higher', of: (s) => num(s?.noise?.auroc) });
-      columns.push({ key: 'noise:mean_confidence', label: 'Noise mean conf. (%)', metric: 'mean_confidence', percent: true, of: (s) => num(s?.noise?.mean_confidence) });
+      columns.push({ key: 'noise:auroc', label: 'Noise AUROC', metric: 'auroc', percent: false, better: 'higher', of: (s) => numberOf(s?.noise?.auroc) });
+      columns.push({ key: 'noise:mean_confidence', label: 'Noise mean conf. (%)', metric: 'mean_confidence', percent: true, of: (s) => numberOf(s?.noise?.mean_confidence) });
     }
     if (dataset !== undefined) {
-      columns.push({ key: 'ood_dataset:auroc', label: `${dataset} AUROC`, metric: 'auroc', percent: false, better: 'higher', of: (s) => num(s?.ood_dataset?.auroc) });
-      columns.push({ key: 'ood_dataset:mean_confidence', label: `${dataset} mean conf. (%)`, metric: 'mean_confidence', percent: true, of: (s) => num(s?.ood_dataset?.mean_confidence) });
+      columns.push({ key: 'ood_dataset:auroc', label: `${dataset} AUROC`, metric: 'auroc', percent: false, better: 'higher', of: (s) => numberOf(s?.ood_dataset?.auroc) });
+      columns.push({ key: 'ood_dataset:mean_confidence', label: `${dataset} mean conf. (%)`, metric: 'mean_confidence', percent: true, of: (s) => numberOf(s?.ood_dataset?.mean_confidence) });
     }
-    columns.push({ key: 'in_distribution:ece', label: 'Clean ECE (%)', metric: 'ece', percent: true, better: 'lower', of: (s) => num(s?.in_distribution?.ece) });
+    columns.push({ key: 'in_distribution:ece', label: 'Clean ECE (%)', metric: 'ece', percent: true, better: 'lower', of: (s) => numberOf(s?.in_distribution?.ece) });
     if (runs.some((r) => (shiftOf(r)?.corruptions.length ?? 0) > 0)) {
       columns.push({ key: 'corruptions:accuracy', label: 'Corrupted acc. (%)', metric: 'accuracy', percent: true, better: 'higher', of: (s) => corruptionMean(s, 'accuracy') });
       columns.push({ key: 'corruptions:ece', label: 'Corrupted ECE (%)', metric: 'ece', percent: true, better: 'lower', of: (s) => corruptionMean(s, 'ece') });
     }
-    const rows = methods.flatMap((m) =>
-      shiftVariants(m, suite.posthoc).map((after) => {
-        const have = m.runs.filter((r) => shiftOf(r, after) !== undefined);
-        return { method: after === undefined ? m.name : `${m.name}+${after}`, label: rowLabel(m, after), seeds: have.length, values: columns.map((c) => have.map((r) => c.of(shiftOf(r, after)))) };
-      }),
-    );
+    const rows = methods.flatMap((m) => variantRows(m, suite.posthoc, columns.length, (s, j) => columns[j]!.of(s)));
     tables.push(buildTable(group, columns.map(({ of: _of, ...c }) => c), rows, suite.spread));
   }
   return tables;
@@ -126,15 +127,10 @@ export function severityTables(results: SuiteResults): SuiteTable[] {
   const unit = percent ? ' (%)' : '';
   const columns: TableColumn[] = SHIFT_SEVERITIES.map((s) => ({ key: `${metric}@severity${s}`, label: s === 0 ? `Clean ${name}${unit}` : `${name} severity ${s}${unit}`, metric, percent, better }));
   const tables: SuiteTable[] = [];
-  for (const group of [...new Set(results.methods.map((m) => m.group))]) {
+  for (const group of methodGroups(results)) {
     const methods = corruptionMethods(results, group);
     if (!methods.length) continue;
-    const rows = methods.flatMap((m) =>
-      shiftVariants(m, suite.posthoc).map((after) => {
-        const have = m.runs.filter((r) => shiftOf(r, after) !== undefined);
-        return { method: after === undefined ? m.name : `${m.name}+${after}`, label: rowLabel(m, after), seeds: have.length, values: SHIFT_SEVERITIES.map((s) => have.map((r) => metricAtSeverity(shiftOf(r, after), s, metric))) };
-      }),
-    );
+    const rows = methods.flatMap((m) => variantRows(m, suite.posthoc, SHIFT_SEVERITIES.length, (s, j) => metricAtSeverity(s, SHIFT_SEVERITIES[j]!, metric)));
     tables.push(buildTable(group, columns, rows, suite.spread));
   }
   return tables;

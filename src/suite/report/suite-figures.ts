@@ -17,12 +17,12 @@ import { COLORS, FONT_FAMILY, FONT_SIZES, fittedFontSize, textWidth } from '../.
 import { readRunPredictions } from '../posthoc-step.js';
 import { mean, spreadName, spreadOf, type Spread } from './statistics.js';
 import { densityFigureSvg } from './density-figure.js';
-import { regulariserHistograms, type RegulariserHistogramData } from './regulariser-histogram.js';
+import type { RegulariserHistogramData } from './regulariser-histogram.js';
 import type { ShiftMetricKey } from '../../train/shift-metrics.js';
 import { corruptionMethods, metricAtSeverity, SHIFT_METRIC_INFO, SHIFT_SEVERITIES, shiftMetricLabel, shiftOf, shiftVariants } from './shift-tables.js';
 import { selectionRuleText } from './sweep-selection.js';
 import { calibratorShort } from './suite-table.js';
-import { testMetric, type MethodResults, type RunResult, type SuiteResults } from './suite-results.js';
+import { methodGroups, testMetric, type MethodResults, type RunResult, type SuiteResults } from './suite-results.js';
 
 export interface ReportFigure {
   /** File-name stem (report-figures/<name>.svg) and HTML id. */
@@ -79,12 +79,11 @@ export function smallMultiplesSvg(panels: readonly { readonly title: string; rea
   );
 }
 
-/** The figures; `regulariser`: the regulariser histograms when already computed (else computed here). */
-export async function suiteFigures(results: SuiteResults, regulariser?: RegulariserHistogramData | null): Promise<ReportFigure[]> {
+/** The figures; `histograms`: the suite's regulariser histograms (regulariser-histogram.ts; null: none asked for). */
+export async function suiteFigures(results: SuiteResults, histograms: RegulariserHistogramData | null): Promise<ReportFigure[]> {
   const suite = results.record.suite;
-  const histograms = regulariser === undefined ? await regulariserHistograms(results) : regulariser;
   const figures: ReportFigure[] = [];
-  const groups = [...new Set(results.methods.map((m) => m.group))];
+  const groups = methodGroups(results);
   for (const [gi, group] of groups.entries()) {
     const methods = results.methods.filter((m) => m.group === group);
     const suffix = groups.length > 1 ? `-${gi + 1}` : '';
@@ -230,10 +229,10 @@ function stat(values: readonly number[], isPct: boolean, spread: Spread): { y: n
 }
 
 /**
- * The lines of method `m`'s metric-vs-severity figure: the raw model and each calibrator, `metric` (default ECE; in %
+ * The lines of method `m`'s metric-vs-severity figure: the raw model and each calibrator, `metric` (the suite's shiftMetric; in %
  * where it is a rate) ± spread over seeds.
  */
-export function severitySeries(m: MethodResults, posthoc: readonly string[], spread: Spread, metric: ShiftMetricKey = 'ece'): LineSeries[] {
+function severitySeries(m: MethodResults, posthoc: readonly string[], spread: Spread, metric: ShiftMetricKey): LineSeries[] {
   const isPct = SHIFT_METRIC_INFO[metric].percent;
   return shiftVariants(m, posthoc)
     .map((after) => {

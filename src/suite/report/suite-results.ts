@@ -99,6 +99,11 @@ export async function readSuiteResults(dir: string): Promise<SuiteResults> {
   return { dir, record, runs, missing, methods };
 }
 
+/** The "dataset · model" groups of the suite's methods, each once, in method order (one table / figure set each). */
+export function methodGroups(results: SuiteResults): string[] {
+  return [...new Set(results.methods.map((m) => m.group))];
+}
+
 /** A test metric of a run: the trained model's own, or after a post-hoc calibrator. */
 export function testMetric(r: RunResult, metric: string, after?: string): number {
   const source = after === undefined ? r.posthoc.test : r.posthoc.calibrators[after]?.test;

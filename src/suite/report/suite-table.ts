@@ -4,7 +4,7 @@
  * marked (highest accuracy, lowest everything else; the temperature has no best).
  */
 import { mean, spreadOf, type Spread } from './statistics.js';
-import { foregroundMetric, testMetric, trainMetric, type MethodResults, type SuiteResults } from './suite-results.js';
+import { foregroundMetric, methodGroups, testMetric, trainMetric, type MethodResults, type SuiteResults } from './suite-results.js';
 
 export interface TableColumn {
   readonly key: string;
@@ -108,15 +108,19 @@ export function buildTable(group: string, columns: readonly TableColumn[], rows:
   };
 }
 
+/** A method's row label: its label, with the swept value it was chosen at ("MbLS (margin = 6)"). */
+export function methodLabel(m: MethodResults): string {
+  return m.sweep ? `${m.label} (${m.sweep.label} = ${String(m.sweep.chosen)})` : m.label;
+}
+
 /** One table per "dataset · model" group. */
 export function suiteTables(results: SuiteResults): SuiteTable[] {
   const columns = tableColumns(results.record.suite.posthoc, results.runs.some((r) => r.summary['train'] !== undefined), results.runs.some((r) => r.posthoc.foreground !== undefined));
-  const groups = [...new Set(results.methods.map((m) => m.group))];
-  return groups.map((group) => {
+  return methodGroups(results).map((group) => {
     const methods = results.methods.filter((m) => m.group === group);
     const rows = methods.map((m) => ({
       method: m.name,
-      label: m.sweep ? `${m.label} (${m.sweep.label} = ${String(m.sweep.chosen)})` : m.label,
+      label: methodLabel(m),
       seeds: m.runs.length,
       values: columns.map((c) => m.runs.map((r) => (c.metric === 'temperature' ? fittedTemperature(r) : c.split === 'train' ? trainMetric(r, c.metric) : c.split === 'foreground' ? foregroundMetric(r, c.metric, c.after) : testMetric(r, c.metric, c.after)))),
     }));

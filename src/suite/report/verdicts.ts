@@ -51,11 +51,9 @@ export function decide(direction: '<' | '>', lower: number, upper: number): Verd
 /** Predictions of a run as the comparison sees them: test logits, or the calibrator's probabilities. */
 async function predictions(r: RunResult, after: string | undefined): Promise<{ m: Matrix; input: 'logits' | 'probabilities'; labels: Int32Array }> {
   const p = await readRunPredictions(r.dir);
-  const test: Matrix = p.test;
-  const labels = p.testLabels;
-  if (after === undefined) return { m: test, input: 'logits', labels };
+  if (after === undefined) return { m: p.test, input: 'logits', labels: p.testLabels };
   const c = calibratorFromJSON(r.posthoc.calibrators[after]!.calibrator);
-  return { m: c.apply({ logits: test }), input: 'probabilities', labels };
+  return { m: c.apply({ logits: p.test }), input: 'probabilities', labels: p.testLabels };
 }
 
 function gather(m: Matrix, idx: Int32Array): Matrix {

@@ -14,12 +14,13 @@ import { join } from 'node:path';
 import { escapeMarkdown } from '../../report/markdown.js';
 import { escapeXml } from '../../report/svg.js';
 import { COLORS, FONT_FAMILY } from '../../report/theme.js';
+import { jsonNumber } from '../../report/metrics-json.js';
 import { atomicWriteFile } from '../../util/atomic-write.js';
 import { invalidArgument } from '../../util/errors.js';
 import { mean, spreadName } from './statistics.js';
 import { suiteFigures, type ReportFigure } from './suite-figures.js';
 import { regulariserHistograms } from './regulariser-histogram.js';
-import { readSuiteResults, testMetric, type SuiteResults } from './suite-results.js';
+import { methodGroups, readSuiteResults, testMetric, type SuiteResults } from './suite-results.js';
 import { differenceFinding, differenceHtml, differenceMarkdown, shiftDifferences, type ShiftDifferenceRow } from './shift-differences.js';
 import { corruptionMethods, metricAtSeverity, oodTables, SHIFT_METRIC_INFO, severityTables, shiftMetricLabel, shiftOf, shiftVariants } from './shift-tables.js';
 import { calibratorShort, fittedTemperature, suiteTables, type SuiteTable } from './suite-table.js';
@@ -91,7 +92,7 @@ export function findings(results: SuiteResults, verdicts: readonly Verdict[], di
   // calibrator; then each calibrator against TS per severity.
   const metric = suite.shiftMetric;
   const shiftValue = (v: number): string => (SHIFT_METRIC_INFO[metric].percent ? pct(v) : Number.isFinite(v) ? v.toFixed(3) : 'n/a');
-  for (const group of [...new Set(results.methods.map((m) => m.group))]) {
+  for (const group of methodGroups(results)) {
     for (const m of corruptionMethods(results, group)) {
       const parts = shiftVariants(m, suite.posthoc).map((after) => {
         const at = (sev: number) => mean(m.runs.filter((r) => shiftOf(r, after) !== undefined).map((r) => metricAtSeverity(shiftOf(r, after), sev, metric)));
@@ -172,8 +173,7 @@ function renderMarkdown(results: SuiteResults, tables: readonly SuiteTable[], ve
     for (const v of verdicts) lines.push(`| ${escapeMarkdown(v.comparison.text)} | **${v.outcome}** | ${verdictText(v)} | ${escapeMarkdown(v.method)}${v.n ? `, n = ${v.n}` : ''} |`);
     lines.push('');
   }
-  const sections = FIGURE_SECTIONS;
-  for (const [section, title] of sections) {
+  for (const [section, title] of FIGURE_SECTIONS) {
     const fs = figures.filter((f) => f.section === section);
     const shiftTables = section === 'ood' ? [...shift.ood, ...shift.severity] : [];
     if (!fs.length && !shiftTables.length) continue;
@@ -236,8 +236,7 @@ function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdic
     for (const v of verdicts) parts.push(`<tr class="verdict"><th scope="row">${h(v.comparison.text)}</th><td class="verdict-${v.outcome.replace(/ /g, '-')}">${h(v.outcome)}</td><td>${h(verdictText(v))}</td><td>${h(v.method)}${v.n ? `, n = ${v.n}` : ''}</td></tr>`);
     parts.push('</tbody></table>', '<p class="note">A claim "A &lt; B" holds when the whole 95% interval of metric(A) − metric(B) lies below 0, does not hold when it lies above 0, and is inconclusive otherwise. Several seeds: paired differences over seeds with a t-interval; one seed: paired bootstrap over test samples.</p>');
   }
-  const sections = FIGURE_SECTIONS;
-  for (const [section, title] of sections) {
+  for (const [section, title] of FIGURE_SECTIONS) {
     const fs = figures.filter((f) => f.section === section);
     const shiftTables = section === 'ood' ? [...shift.ood, ...shift.severity] : [];
     if (!fs.length && !shiftTables.length) continue;
@@ -257,10 +256,6 @@ function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdic
   }
   parts.push('</body></html>', '');
   return parts.join('\n');
-}
-
-function jsonNumber(v: number): number | null {
-  return Number.isFinite(v) ? v : null;
 }
 
 function renderJson(results: SuiteResults, tables: readonly SuiteTable[], verdicts: readonly Verdict[], found: readonly string[], shift: ShiftTables): Record<string, unknown> {
