@@ -8,10 +8,9 @@
  * method's outputs sit under that regulariser. Counts use the metrics' equal-width binning of (v − min)/(max − min)
  * clipped to [0, 1] (bins (l,u], a value at min in the first bin; values outside [min, max] in the end bins).
  */
-import { readLabelsFile, readMatrixFile } from '../../io/read-predictions.js';
 import { equalWidthBinSums } from '../../metrics/bin-statistics.js';
 import { evaluateLoss } from '../../losses/evaluate-loss.js';
-import { runPaths } from '../../train/run-directory.js';
+import { readRunPredictions } from '../posthoc-step.js';
 import type { SuiteRegulariserHistogram } from '../suite-schema.js';
 import type { SuiteResults } from './suite-results.js';
 
@@ -47,9 +46,8 @@ export interface RegulariserHistogramData {
 
 /** The per-sample values of `spec` on a finished run's test logits (float64). */
 async function runPerSampleValues(dir: string, spec: SuiteRegulariserHistogram): Promise<Float64Array> {
-  const p = runPaths(dir);
-  const logits = await readMatrixFile(p.testLogits, 'test-logits.npy');
-  const labels = await readLabelsFile(p.testLabels, 'test-labels.npy');
+  // The run's test rows as every report section reads them (a segmentation run's labelled pixels, ignore label dropped).
+  const { test: logits, testLabels: labels } = await readRunPredictions(dir);
   const r = evaluateLoss(
     { logits: { data: logits.data, shape: [logits.rows, logits.cols] }, labels: { data: labels, shape: [labels.length] } },
     { name: spec.loss, options: spec.options, perSample: spec.quantity, dtype: 'float64' },
