@@ -77,6 +77,20 @@ export async function downloadFashionMnist(options: Pick<FashionMnistOptions, 'c
 }
 
 /**
+ * The sizes of Fashion-MNIST's train and test splits from its two label files alone (a few kB each, instead of the
+ * 47 MB of images), searched for as `loadFashionMnist` does; null when the files are not there (yet).
+ */
+export async function fashionMnistSizes(options: FashionMnistOptions = {}): Promise<{ train: number; test: number } | null> {
+  const cache = options.directory ?? options.cacheDirectory ?? join(cacheRoot(), 'fashion-mnist');
+  for (const c of options.directory !== undefined ? [options.directory] : [DEBIAN_FASHION_MNIST_DIRECTORY, cache]) {
+    if (!(await hasAll(c))) continue;
+    const count = async (file: string): Promise<number> => (await readIdx((await findFile(c, file))!)).data.length;
+    return { train: await count(FASHION_MNIST_FILES.trainLabels), test: await count(FASHION_MNIST_FILES.testLabels) };
+  }
+  return null;
+}
+
+/**
  * Load Fashion-MNIST. Search order: `directory` if given; else Debian's /usr/share/datasets/fashion-mnist, then
  * the cache directory; if none holds the four files and `download` is set, fetch them into `directory` if given,
  * else into the cache.

@@ -83,3 +83,11 @@ export function expandSuite(suite: Suite, scale: SuiteScale, path = 'suite'): Su
   }
   return runs;
 }
+
+/**
+ * ONNX Runtime threads a suite states for a method's runs (the method's `threads`, else its scale's, else its
+ * base's), or undefined when it states none. `calib suite run` uses it unless `--threads` is given.
+ */
+export function explicitThreads(suite: Suite, scale: SuiteScale, method: string): number | undefined {
+  return suite.methods.find((m) => m.name === method)?.threads ?? suite.scales[scale]?.threads ?? suite.base.threads;
+}

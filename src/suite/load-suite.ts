@@ -1,10 +1,12 @@
-import { readFile } from 'node:fs/promises';
-import { describe, invalidArgument } from '../util/errors.js';
+import { readFile, stat } from 'node:fs/promises';
+import { describe, InvalidArgumentError, invalidArgument } from '../util/errors.js';
+import { MAX_SUITE_FILE_BYTES } from './suite-limits.js';
 import { BUILTIN_SUITE_NAMES, BUILTIN_SUITES } from './builtin-suites.js';
 import { parseSuite, type Suite } from './suite-schema.js';
 
 /**
- * A suite by built-in name (`demo`) or from a JSON file; validated (errors name the file and the key path).
+ * A suite by built-in name (`demo`) or from a JSON file of at most MAX_SUITE_FILE_BYTES; validated (errors name the
+ * file and the key path).
  * `argument` names the CLI argument in messages.
  */
 export async function loadSuite(nameOrFile: string, argument = 'SUITE'): Promise<Suite> {
@@ -13,8 +15,11 @@ export async function loadSuite(nameOrFile: string, argument = 'SUITE'): Promise
   if (builtin !== undefined) return parseSuite(structuredClone(builtin.suite), `suite ${nameOrFile}`);
   let text: string;
   try {
+    const size = (await stat(nameOrFile)).size;
+    if (size > MAX_SUITE_FILE_BYTES) return invalidArgument(argument, `a suite file of at most ${MAX_SUITE_FILE_BYTES} bytes (1 MiB)`, `${JSON.stringify(nameOrFile)} of ${size} bytes`);
     text = await readFile(nameOrFile, 'utf8');
-  } catch {
+  } catch (e) {
+    if (e instanceof InvalidArgumentError) throw e;
     return invalidArgument(argument, `a built-in suite (${BUILTIN_SUITE_NAMES.join(', ')}) or a readable suite file`, JSON.stringify(nameOrFile));
   }
   let raw: unknown;

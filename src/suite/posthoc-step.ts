@@ -5,7 +5,11 @@
  *
  *   { bins, convention, validation: {…metrics}, test: {…metrics},
  *     calibrators: { "<kind>": { calibrator: <toJSON()>, test: {…metrics of the calibrated probabilities},
- *                                shift?: {…ood.json's shape, of the calibrated probabilities} } } }
+ *                                shift?: {…ood.json's shape, of the calibrated probabilities} } },
+ *     identity: { training, calibrators, bins, convention, calibkit } }
+ *
+ * `identity` (run-identity.ts) records what the numbers were computed from — the hash of the run's config.json, the
+ * calibrators asked for, the bins and the calibkit version — so a rerun refits exactly when one of them changed.
  *
  * (the same numbers `calib fit` + `calib apply` + `calib eval` give on the run directory's files). A run with
  * shift logits (shift/, written with `ood`) gets each calibrator — still fitted on the clean validation split —
@@ -17,7 +21,7 @@
  * figures, verdicts), as `calib eval --ignore-index` does, and `foreground` repeats the test metrics (before and
  * after each calibrator) without the background pixels (MbLS Table 5's "w/o background" columns).
  */
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { readNpy } from '../io/npy.js';
 import { invalidArgument } from '../util/errors.js';
 import { readLabelsFile, readMatrixFile } from '../io/read-predictions.js';
@@ -34,6 +38,7 @@ import { pixelRows, selectRows } from '../metrics/segmentation.js';
 import { pathExists } from '../util/path-exists.js';
 import type { Matrix } from '../util/matrix.js';
 import { POSTHOC_FILE } from './suite-directory.js';
+import { posthocIdentity, trainingHash, type PosthocIdentity } from './run-identity.js';
 
 export interface PosthocResult {
   readonly bins: number;
@@ -47,6 +52,8 @@ export interface PosthocResult {
    * done; the report shows n/a for these and lists the reasons.
    */
   readonly failures?: Record<string, string>;
+  /** What the file was computed from (absent in files written before identities were recorded). */
+  readonly identity?: PosthocIdentity;
   /** Segmentation runs: the test metrics without background pixels, before (`test`) and after each calibrator. */
   readonly foreground?: { readonly test: Record<string, unknown>; readonly calibrators: Record<string, Record<string, unknown>> };
 }
@@ -79,16 +86,16 @@ async function readPredictions(dir: string, seg: SegmentationLabels | null): Pro
   const p = runPaths(dir);
   if (seg === null) {
     return {
-      val: await readMatrixFile(p.valLogits, 'val-logits.npy'),
-      valLabels: await readLabelsFile(p.valLabels, 'val-labels.npy'),
-      test: await readMatrixFile(p.testLogits, 'test-logits.npy'),
-      testLabels: await readLabelsFile(p.testLabels, 'test-labels.npy'),
+      val: await readMatrixFile(p.valLogits, p.valLogits),
+      valLabels: await readLabelsFile(p.valLabels, p.valLabels),
+      test: await readMatrixFile(p.testLogits, p.testLogits),
+      testLabels: await readLabelsFile(p.testLabels, p.testLabels),
     };
   }
   const keep = (y: number): boolean => y !== seg.ignoreIndex;
   const pixels = async (logitsPath: string, labelsPath: string): Promise<{ predictions: Matrix; labels: Int32Array }> => {
-    const z = await readNpy(logitsPath, basename(logitsPath));
-    const y = await readNpy(labelsPath, basename(labelsPath));
+    const z = await readNpy(logitsPath, logitsPath);
+    const y = await readNpy(labelsPath, labelsPath);
     if (!(z.data instanceof Float32Array || z.data instanceof Float64Array) || z.shape.length < 3) invalidArgument(logitsPath, 'dense float logits (N, C, H, W)', `${z.dtype} (${z.shape.join(', ')})`);
     return pixelRows(z.data, Int32Array.from(y.data as ArrayLike<number>), z.shape[0]!, z.shape[1]!, keep);
   };
@@ -141,7 +148,9 @@ export async function runPosthoc(dir: string, calibrators: readonly CalibratorKi
     }
   }
   const withForeground = foreground ? { ...out, foreground } : out;
-  const result = Object.keys(failures).length ? { ...withForeground, failures } : withForeground;
+  const withFailures = Object.keys(failures).length ? { ...withForeground, failures } : withForeground;
+  const config = runPaths(dir).config;
+  const result = (await pathExists(config)) ? { ...withFailures, identity: posthocIdentity(trainingHash((await readJson(config, config)) as Record<string, unknown>), calibrators, bins) } : withFailures;
   await writeJson(join(dir, POSTHOC_FILE), result);
   return result;
 }

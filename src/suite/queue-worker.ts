@@ -1,10 +1,12 @@
 /**
- * `calib worker --queue redis://HOST:PORT [--jobs N]`: a BullMQ worker that takes suite runs off the queue and
+ * `calib worker --queue URL [--jobs N]` (URL: redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss:// for TLS): a BullMQ worker that takes suite runs off the queue and
  * trains up to N side by side, each as a `calib train` child in a private temporary directory (resuming there if
  * this worker already holds a checkpoint of the run), reports finished epochs as job progress, fits the post-hoc
  * calibrators, and returns the run's files (run-transfer.ts) as the job's result; the temporary directory is
  * removed afterwards. Killed mid-run, the job's lock expires after `lockSeconds` and another worker's stalled-job
- * check requeues it (BullMQ's stalled-job handling; up to `maxStalled` times).
+ * check requeues it (BullMQ's stalled-job handling; up to `maxStalled` times). The worker fails at start when Redis
+ * does not accept the connection (queue-health.ts), and says when a live connection is lost and when it is back;
+ * the URL's password never appears in its output.
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,7 +15,8 @@ import { Worker, type Job } from 'bullmq';
 import type { CalibratorKind } from '../posthoc/calibrators.js';
 import { runTrainChild } from './local-executor.js';
 import { runPosthoc } from './posthoc-step.js';
-import { parseQueueUrl, QUEUE_NAME } from './queue-connection.js';
+import { maskSecrets, parseQueueUrl, QUEUE_NAME } from './queue-connection.js';
+import { ConnectionWatch, waitForRedis, withTimeout } from './queue-health.js';
 import type { RunJobData } from './queue-executor.js';
 import { packRun, type PackedRun } from './run-transfer.js';
 import { resolveTrainConfig } from '../train/train-config.js';
@@ -40,7 +43,8 @@ export interface RunningWorker {
 export async function startQueueWorker(url: string, options: QueueWorkerOptions): Promise<RunningWorker> {
   const connection = parseQueueUrl(url);
   const workDir = options.workDir ?? join(tmpdir(), `calibkit-worker-${process.pid}`);
-  const log = options.log ?? (() => {});
+  const raw = options.log ?? (() => {});
+  const log = (line: string): void => raw(maskSecrets(line, url));
   const controller = new AbortController();
   const lockDuration = Math.round((options.lockSeconds ?? 30) * 1000);
   const processor = async (job: Job<RunJobData, PackedRun>): Promise<PackedRun> => {
@@ -72,10 +76,28 @@ export async function startQueueWorker(url: string, options: QueueWorkerOptions)
     stalledInterval: Math.max(1000, Math.round(lockDuration / 2)),
     maxStalledCount: options.maxStalled ?? 2,
   });
-  worker.on('error', (e) => log(`worker error: ${e.message}`));
-  await worker.waitUntilReady();
+  const watch = new ConnectionWatch(url, log, 30);
+  try {
+    await waitForRedis(worker, url);
+  } catch (e) {
+    await withTimeout(worker.close(true), 5000).catch(() => worker.disconnect());
+    throw e;
+  }
+  // A lost connection shows as errors of the client (retried by ioredis): said once, then every 30 s, and when back.
+  worker.on('error', (e) => {
+    watch.error(e);
+    if (/ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|Connection is closed|WRONGPASS|NOAUTH/i.test(e.message)) watch.failed();
+    else log(`worker error: ${e.message}`);
+  });
+  const heartbeat = setInterval(() => {
+    void withTimeout(worker.client, 5000).then(
+      (c) => (c.status === 'ready' ? watch.ok() : watch.failed()),
+      () => watch.failed(),
+    );
+  }, 2000);
   return {
     async close() {
+      clearInterval(heartbeat);
       controller.abort();
       await worker.close();
     },

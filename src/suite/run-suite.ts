@@ -1,26 +1,37 @@
 /**
- * Running a suite: every run not yet done is executed by a `RunExecutor` (at most `executor.concurrency` at
- * once), then gets its post-hoc step (posthoc-step.ts) unless the executor already brought posthoc.json back.
- * Resumable by construction — a run's state is read from its directory (suite-directory.ts): done runs are
- * skipped, trained ones only get the post-hoc step, interrupted ones resume from their checkpoint. A failing run
- * does not stop the others: logs/<id>.failed.json records why, and the outcome lists it.
+ * Running a suite: every run is checked against what the suite asks for (run-check.ts), and exactly what is stale is
+ * recomputed — a run not trained yet, trained with other settings, or with broken files is executed by a
+ * `RunExecutor` (at most `executor.concurrency` at once; one trained with other settings or filed under another run
+ * is cleared and trained from scratch), then gets its post-hoc step (posthoc-step.ts) unless its posthoc.json is
+ * already the one its settings give; a run whose only change is in the post-hoc settings (bins, calibrators, the
+ * calibkit version) is refitted without training. Runs trained before identities were recorded are adopted from
+ * their own config.json when it matches (identity.json written, nothing retrained). Each decision other than "up to
+ * date" is reported through `notify` with its reason before anything runs.
+ *
+ * Resumable by construction — a run's state is read from its directory: interrupted runs resume from their
+ * checkpoint. A failing run does not stop the others: logs/<id>.failed.json records why, and the outcome lists it.
  */
-import { rm } from 'node:fs/promises';
+import { lstat, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CalibratorKind } from '../posthoc/calibrators.js';
-import { writeJson } from '../train/run-directory.js';
+import { readJson, runPaths, writeJson } from '../train/run-directory.js';
 import type { SuiteRun } from './expand-suite.js';
 import { runPosthoc } from './posthoc-step.js';
+import { checkPosthoc, checkTraining, expectedPosthoc, type SuiteExpectation } from './run-check.js';
 import type { RunExecutor } from './run-executor.js';
-import { epochsDone, failedFile, placedConfig, runDirectory, runState, type SuiteRecord } from './suite-directory.js';
+import { identityPath, trainingHash, type RunIdentityRecord } from './run-identity.js';
+import { epochsDone, failedFile, placedConfig, POSTHOC_FILE, runDirectory, type SuiteRecord } from './suite-directory.js';
 import { SILENT_SUITE_PROGRESS, type SuiteProgress } from './suite-progress.js';
+import { CALIBKIT_VERSION } from '../util/version.js';
 
 export interface RunSuiteOptions {
   readonly executor: RunExecutor;
-  /** ONNX Runtime threads per run. */
-  readonly threads: number;
+  /** ONNX Runtime threads of a run. */
+  readonly threads: number | ((run: SuiteRun) => number);
   readonly progress?: SuiteProgress;
   readonly signal?: AbortSignal;
+  /** One line per run that is adopted, refitted, retrained or repaired, with the reason (before anything runs). */
+  readonly notify?: (line: string) => void;
 }
 
 export interface SuiteOutcome {
@@ -31,24 +42,85 @@ export interface SuiteOutcome {
   readonly stopped: readonly string[];
   /** Runs executed (trained or resumed) by this call. */
   readonly executed: number;
+  /** Runs whose post-hoc step was (re)computed without training them (only post-hoc settings changed, or a broken posthoc.json). */
+  readonly refitted: number;
+  /** Runs trained before identities were recorded and kept (their own config.json has the suite's settings). */
+  readonly adopted: number;
   readonly seconds: number;
 }
 
-/** Run every unfinished run of the suite in `dir` (suite.json must be written: prepareSuiteDirectory). */
+/** identity.json of a run whose training files were just checked (or written) to be the suite's. */
+async function writeRunIdentity(dir: string, suite: string, run: SuiteRun, adopted: boolean): Promise<void> {
+  const rd = runDirectory(dir, run.id);
+  const config = (await readJson(runPaths(rd).config)) as Record<string, unknown>;
+  const record: RunIdentityRecord = {
+    format: 1,
+    suite,
+    run: run.id,
+    method: run.method,
+    sweep: run.sweep ?? null,
+    seed: run.seed,
+    training: trainingHash(config),
+    calibkit: CALIBKIT_VERSION,
+    ...(adopted ? { adopted: true as const } : {}),
+  };
+  await writeJson(identityPath(rd), record);
+}
+
+/** Remove a run's directory (a symbolic link in its place: the link only) and its failure record, to train it anew. */
+async function clearRun(dir: string, id: string): Promise<void> {
+  const rd = runDirectory(dir, id);
+  const info = await lstat(rd).catch(() => null);
+  if (info?.isSymbolicLink()) await unlink(rd);
+  else if (info) await rm(rd, { recursive: true, force: true });
+  await rm(failedFile(dir, id), { force: true });
+}
+
+/** Run every unfinished or stale run of the suite in `dir` (suite.json must be written: prepareSuiteDirectory). */
 export async function runSuite(dir: string, record: SuiteRecord, options: RunSuiteOptions): Promise<SuiteOutcome> {
   const progress = options.progress ?? SILENT_SUITE_PROGRESS;
+  const notify = options.notify ?? (() => {});
   const signal = options.signal ?? new AbortController().signal;
+  const threadsOf = typeof options.threads === 'number' ? ((n: number) => () => n)(options.threads) : options.threads;
   const start = performance.now();
+  const expect: SuiteExpectation = { suite: record.suite.name, posthoc: record.suite.posthoc, bins: record.suite.bins };
   const done: string[] = [];
   const failed: { id: string; error: string }[] = [];
   const stopped: string[] = [];
   const queue: SuiteRun[] = [];
   const epochsOf = new Map<string, number>();
+  let adopted = 0;
+  let refitted = 0;
   for (const run of record.runs) {
-    const state = await runState(dir, run.id);
-    if (state === 'done') done.push(run.id);
+    const rd = runDirectory(dir, run.id);
+    const training = await checkTraining(dir, run);
+    if (training.kind === 'retrain') {
+      notify(`retrain ${run.id}: ${training.reason}`);
+      await clearRun(dir, run.id);
+    }
+    let upToDate = false;
+    if (training.kind === 'valid' || training.kind === 'adopt') {
+      const posthoc = await checkPosthoc(rd, expectedPosthoc(run, expect));
+      const kept: string[] = [];
+      if (training.kind === 'adopt') {
+        await writeRunIdentity(dir, expect.suite, run, true);
+        kept.push('trained before run identities were recorded; its config.json has the suite\'s training settings (kept, identity.json written)');
+      }
+      if (posthoc.kind === 'adopt') {
+        const path = join(rd, POSTHOC_FILE);
+        await writeJson(path, { ...((await readJson(path)) as Record<string, unknown>), identity: posthoc.identity });
+        kept.push('its posthoc.json has the suite\'s bins and calibrators (kept)');
+      }
+      if (kept.length) {
+        adopted++;
+        notify(`adopt   ${run.id}: ${kept.join('; ')}`);
+      }
+      if (posthoc.kind === 'compute' && posthoc.why !== 'missing') notify(`refit   ${run.id}: ${posthoc.reason}`);
+      upToDate = posthoc.kind !== 'compute';
+    }
+    if (upToDate) done.push(run.id);
     else queue.push(run);
-    epochsOf.set(run.id, state === 'done' ? run.config.epochs : await epochsDone(runDirectory(dir, run.id)));
+    epochsOf.set(run.id, upToDate ? run.config.epochs : await epochsDone(rd));
   }
   const running = new Map<string, { epoch: number; epochs: number }>();
   let trained = 0;
@@ -66,17 +138,28 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
   report();
 
   const posthocKinds = record.suite.posthoc as CalibratorKind[];
+  const fail = async (run: SuiteRun, error: string, exitCode: number, log?: string): Promise<void> => {
+    failed.push({ id: run.id, error });
+    await writeJson(failedFile(dir, run.id), { error, exit_code: exitCode, ...(log ? { log } : {}) });
+    report(`FAILED ${run.id}: ${error}`);
+  };
   const one = async (run: SuiteRun): Promise<void> => {
     const rd = runDirectory(dir, run.id);
     const t0 = performance.now();
-    let state = await runState(dir, run.id);
-    if (state === 'failed' || state === 'pending' || state === 'partial') {
+    let training = await checkTraining(dir, run);
+    if (training.kind === 'retrain') {
+      // Stale since the plan was made (another process?): start over rather than resume other settings.
+      await clearRun(dir, run.id);
+      training = await checkTraining(dir, run);
+    }
+    const trainNow = training.kind !== 'valid' && training.kind !== 'adopt';
+    if (trainNow) {
       executed++;
       running.set(run.id, { epoch: epochsOf.get(run.id) ?? 0, epochs: run.config.epochs });
-      report(`${state === 'partial' ? 'resume' : 'start '} ${run.id}`);
+      report(`${training.kind === 'partial' ? 'resume' : 'start '} ${run.id}`);
       const outcome = await options.executor
         .execute(
-          { run: { ...run, config: placedConfig(dir, run) }, dir: rd, threads: options.threads },
+          { run: { ...run, config: placedConfig(dir, run) }, dir: rd, threads: threadsOf(run) },
           (epoch) => {
             const before = epochsOf.get(run.id) ?? 0;
             if (epoch > before) trained += epoch - before;
@@ -93,25 +176,29 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
           stopped.push(run.id);
           report(`stopped ${run.id}`);
         } else {
-          const error = outcome.error ?? `exit code ${outcome.exitCode}`;
-          failed.push({ id: run.id, error });
-          await writeJson(failedFile(dir, run.id), { error, exit_code: outcome.exitCode, log: join(dir, 'logs', `${run.id}.txt`) });
-          report(`FAILED ${run.id}: ${error}`);
+          await fail(run, outcome.error ?? `exit code ${outcome.exitCode}`, outcome.exitCode, join(dir, 'logs', `${run.id}.txt`));
         }
         return;
       }
-      state = await runState(dir, run.id);
+      // The executor says it finished: its files must be this run's, whole (a queue result is checked here too).
+      training = await checkTraining(dir, run);
+      if (training.kind !== 'adopt' && training.kind !== 'valid') {
+        await fail(run, `the trained files are not the run's: ${training.kind === 'retrain' ? training.reason : training.kind}`, 1);
+        return;
+      }
+      await writeRunIdentity(dir, expect.suite, run, false);
     }
     try {
-      if (state === 'trained') await runPosthoc(rd, posthocKinds, record.suite.bins);
+      const posthoc = await checkPosthoc(rd, expectedPosthoc(run, expect));
+      if (posthoc.kind === 'compute') {
+        await runPosthoc(rd, posthocKinds, record.suite.bins);
+        if (!trainNow) refitted++;
+      }
       await rm(failedFile(dir, run.id), { force: true });
       done.push(run.id);
       report(`done   ${run.id} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     } catch (e) {
-      const error = `post-hoc step: ${(e as Error).message}`;
-      failed.push({ id: run.id, error });
-      await writeJson(failedFile(dir, run.id), { error, exit_code: 1 });
-      report(`FAILED ${run.id}: ${error}`);
+      await fail(run, `post-hoc step: ${(e as Error).message}`, 1);
     }
   };
 
@@ -134,5 +221,5 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
   }
   const order = new Map(record.runs.map((r, i) => [r.id, i]));
   done.sort((a, b) => order.get(a)! - order.get(b)!);
-  return { done, failed, stopped, executed, seconds: (performance.now() - start) / 1000 };
+  return { done, failed, stopped, executed, refitted, adopted, seconds: (performance.now() - start) / 1000 };
 }

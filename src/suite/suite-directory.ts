@@ -4,14 +4,15 @@
  *   suite.json            the suite as run: its validated file, the scale, and every expanded run (id, method, sweep
  *                         value, seed, full training configuration)
  *   runs/<id>/            one ordinary run directory per run (`calib eval`, `calib fit`, `calib train --resume` work
- *                         on it), plus posthoc.json (calibrators fitted on validation, test metrics before/after)
+ *                         on it), plus posthoc.json (calibrators fitted on validation, test metrics before/after,
+ *                         and the identity they were computed from) and identity.json (which run of which suite it
+ *                         is, and the hash of its training settings: run-identity.ts)
  *   logs/<id>.txt         the training child's output; logs/<id>.failed.json after a failure (reason, exit code)
  *   report.md, report.html, report.json   written by `calib report DIR`
  *
- * A run's state is read from its files: done (summary.json and posthoc.json), trained (summary.json only: the
- * post-hoc step is left), failed (a failure record and not done), partial (a checkpoint: resume it), pending.
+ * A run's state is read from its files and compared with the suite's settings (run-check.ts, suite-status.ts).
  */
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { pathExists } from '../util/path-exists.js';
@@ -36,8 +37,6 @@ export interface SuiteRecord {
   readonly runs: readonly SuiteRun[];
 }
 
-export type RunState = 'done' | 'trained' | 'partial' | 'failed' | 'pending';
-
 /** Directory of run `id` in suite directory `dir`. */
 export function runDirectory(dir: string, id: string): string {
   return join(dir, 'runs', id);
@@ -49,22 +48,43 @@ export function placedConfig(dir: string, run: SuiteRun, threads?: number): Trai
 }
 
 /**
- * What identifies a run's results: its configuration without `out` and `threads` (which do not change them), and
- * without the OOD evaluation's settings when the run does not evaluate OOD (a suite may set `oodSubset` at a scale for
- * the methods that do; the others' results do not depend on it).
+ * Check, before anything is written, that `dir` may receive suite `name` at `scale`: a path that does not exist yet,
+ * an empty directory, or the directory of the same suite at the same scale (its suite.json names both). Anything
+ * else — a file, a directory of other files (a user's report.html), another suite's directory — is refused.
  */
-export function runIdentity(config: TrainConfig): string {
-  const { out: _o, threads: _t, ...rest } = config;
-  if (!rest.ood) for (const key of OOD_ONLY_KEYS) delete (rest as Record<string, unknown>)[key];
-  return JSON.stringify(rest);
+export async function checkSuiteOutDirectory(dir: string, name: string, scale: SuiteScale): Promise<void> {
+  const expected = `a new or empty directory, or the directory of suite ${name} at scale ${scale} (written by calib suite run)`;
+  let entries: string[];
+  try {
+    const info = await stat(dir);
+    if (!info.isDirectory()) invalidArgument('--out', expected, `${JSON.stringify(dir)} (${info.isFile() ? 'a file' : 'not a directory'})`);
+    entries = await readdir(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    if (code === 'ENOTDIR') invalidArgument('--out', expected, `${JSON.stringify(dir)} (a path through a file)`);
+    if (code === 'EACCES' || code === 'EPERM') invalidArgument('--out', expected, `${JSON.stringify(dir)} (permission denied)`);
+    throw error;
+  }
+  if (entries.length === 0) return;
+  if (!entries.includes(SUITE_FILE)) {
+    const shown = entries.sort().slice(0, 3).join(', ') + (entries.length > 3 ? `, … (${entries.length} entries)` : '');
+    invalidArgument('--out', expected, `${JSON.stringify(dir)}, which holds ${shown} and no ${SUITE_FILE}`);
+  }
+  let raw: { suite?: { name?: unknown }; scale?: unknown };
+  try {
+    raw = JSON.parse(await readFile(join(dir, SUITE_FILE), 'utf8')) as typeof raw;
+  } catch (e) {
+    return invalidArgument('--out', expected, `${JSON.stringify(dir)}, whose ${SUITE_FILE} is unreadable (${(e as Error).message})`);
+  }
+  const was = raw?.suite?.name;
+  if (was !== name) invalidArgument('--out', expected, `the directory of suite ${typeof was === 'string' ? was : describe(was)} (${JSON.stringify(dir)}); use another --out`);
+  if (raw.scale !== scale) invalidArgument('--out', expected, `the directory of suite ${name} at scale ${describe(raw.scale)} (${JSON.stringify(dir)}); use another --out, or --scale ${String(raw.scale)}`);
 }
 
-/** Configuration keys read only by the OOD evaluation (train/run-finalise.ts runOod). */
-const OOD_ONLY_KEYS = ['oodDataset', 'oodDatasetOptions', 'oodSubset'] as const;
-
 /**
- * Create (or re-open) a suite directory for `runs`: writes suite.json, or checks that the one there describes the
- * same runs (resuming a suite with other settings would mix results).
+ * Create (or re-open) a suite directory and write suite.json: the suite as run now. `dir` must have passed
+ * checkSuiteOutDirectory. Runs whose settings changed are not refused: `runSuite` retrains or refits exactly those.
  */
 export async function prepareSuiteDirectory(dir: string, record: SuiteRecord): Promise<void> {
   try {
@@ -74,18 +94,7 @@ export async function prepareSuiteDirectory(dir: string, record: SuiteRecord): P
     const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
     invalidArgument('--out', 'a directory (created if missing)', `${JSON.stringify(dir)} (${why})`);
   }
-  const path = join(dir, SUITE_FILE);
-  if (await pathExists(path)) {
-    const old = await readSuiteRecord(dir);
-    const known = new Map(old.runs.map((r) => [r.id, runIdentity(r.config)]));
-    for (const r of record.runs) {
-      const before = known.get(r.id);
-      if (before !== undefined && before !== runIdentity(r.config)) {
-        invalidArgument('--out', `a new directory, or the directory of the same suite (run ${r.id} there has other settings; use another --out)`, JSON.stringify(dir));
-      }
-    }
-  }
-  await writeJson(path, record);
+  await writeJson(join(dir, SUITE_FILE), record);
 }
 
 /** Read and check suite.json of `dir`. */
@@ -98,18 +107,6 @@ export async function readSuiteRecord(dir: string): Promise<SuiteRecord> {
   return { format: 1, scale: raw['scale'] as SuiteScale, suite, runs: raw['runs'] as SuiteRun[] };
 }
 
-/** State of run `id` of the suite in `dir`. */
-export async function runState(dir: string, id: string): Promise<RunState> {
-  const rd = runDirectory(dir, id);
-  const p = runPaths(rd);
-  const summary = await pathExists(p.summary);
-  if (summary && (await pathExists(join(rd, POSTHOC_FILE)))) return 'done';
-  if (summary) return 'trained';
-  if (await pathExists(failedFile(dir, id))) return 'failed';
-  if (await pathExists(p.lastCheckpoint)) return 'partial';
-  return 'pending';
-}
-
 /** Epoch records written so far (lines of log.jsonl); 0 when there is none. */
 export async function epochsDone(dir: string): Promise<number> {
   try {
@@ -120,31 +117,6 @@ export async function epochsDone(dir: string): Promise<number> {
   } catch {
     return 0;
   }
-}
-
-/** Per-run state of a suite directory. */
-export interface SuiteStatus {
-  readonly record: SuiteRecord;
-  readonly runs: readonly { readonly id: string; readonly state: RunState; readonly epochs: number; readonly totalEpochs: number; readonly error?: string }[];
-}
-
-export async function suiteStatus(dir: string): Promise<SuiteStatus> {
-  const record = await readSuiteRecord(dir);
-  const runs = [];
-  for (const r of record.runs) {
-    const rd = runDirectory(dir, r.id);
-    const state = await runState(dir, r.id);
-    let error: string | undefined;
-    if (state === 'failed') {
-      try {
-        error = String(((await readJson(failedFile(dir, r.id))) as { error?: unknown }).error ?? 'failed');
-      } catch {
-        error = 'failed';
-      }
-    }
-    runs.push({ id: r.id, state, epochs: await epochsDone(rd), totalEpochs: r.config.epochs, ...(error !== undefined ? { error } : {}) });
-  }
-  return { record, runs };
 }
 
 /** Names of the run directories present under `dir/runs` (for messages). */

@@ -21,6 +21,7 @@ import { boolean, type Infer, list, number, object, optional, options, partial, 
 import { SHIFT_METRIC_KEYS } from '../train/shift-metrics.js';
 import { TRAIN_CONFIG_SCHEMA } from '../train/train-config.js';
 import { parseComparison } from './comparison.js';
+import { checkSuiteRunCount, MAX_SUITE_BINS } from './suite-limits.js';
 
 /** The scales a suite may declare overrides for (`calib suite run --scale`). */
 export const SUITE_SCALES = ['quick', 'machine', 'paper'] as const;
@@ -97,7 +98,7 @@ const REGULARISER_HISTOGRAM_SCHEMA = object({
   /** 'regulariser' (R_i of a CE + R method: ACLS α·reg, the paper's L_REG), 'loss' (ℓ_i) or a term's name. */
   quantity: optional(string(), 'regulariser'),
   /** Equal-width bins between min and max (the paper: 20 over [0, 0.1]). */
-  bins: optional(number({ integer: true, min: 1 }), 20),
+  bins: optional(number({ integer: true, min: 1, max: MAX_SUITE_BINS }), 20),
   /** Range of the bins; values outside count in the end bins (the paper clips to [0, 0.1]). Default: min(0, smallest value) … largest value. */
   min: optional(number()),
   max: optional(number()),
@@ -131,8 +132,8 @@ export const SUITE_SCHEMA = object({
    * Karandikar et al. 2021), 'nll' or 'accuracy'.
    */
   shiftMetric: optional(string(SHIFT_METRIC_KEYS), 'ece'),
-  /** Bins of the report's ECE / reliability diagrams ((l,u] convention). */
-  bins: optional(number({ integer: true, min: 1 }), 15),
+  /** Bins of the report's ECE / reliability diagrams ((l,u] convention); at most MAX_SUITE_BINS. */
+  bins: optional(number({ integer: true, min: 1, max: MAX_SUITE_BINS }), 15),
   /** Comparisons to decide, e.g. "mbls < ce on ece" or "mbls < ce on ece after temperature". */
   compare: optional(list(string(), 0), []),
   /** The report's histogram of a loss's per-sample regulariser over every method's test samples (see above). */
@@ -143,6 +144,7 @@ export type Suite = Infer<typeof SUITE_SCHEMA>;
 /** Validate a parsed suite file; `path` prefixes messages (default 'suite'). Checks names and references too. */
 export function parseSuite(raw: unknown, path = 'suite'): Suite {
   const suite = SUITE_SCHEMA.parse(raw, path);
+  checkSuiteRunCount(suite, path);
   const names = suite.methods.map((m) => m.name);
   suite.methods.forEach((m, i) => {
     if (names.indexOf(m.name) !== i) invalidArgument(`${path}.methods[${i}].name`, 'a name not used by another method', describe(m.name));

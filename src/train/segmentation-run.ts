@@ -42,7 +42,7 @@ import { runOptimizer } from './run-setup.js';
 import { resolveTrainConfig, type TrainConfig } from './train-config.js';
 import { appendRecord, type EpochRecord, writeLog } from './train-log.js';
 import { createTrainState } from './train-state.js';
-import { SPLIT_SEED } from './trainer-data.js';
+import { requireWithin, SPLIT_SEED } from './trainer-data.js';
 import { createRunModel } from './trainer-model.js';
 import { objectiveLossFn, primaryHostState } from './trainer-objective.js';
 
@@ -138,6 +138,8 @@ export async function loadSegmentationData(config: TrainConfig): Promise<Segment
   if (!isSegmentationDataset(train0) || !isSegmentationDataset(test0)) return invalidArgument('config.dataset', 'a dataset with masks and a test split', config.dataset);
   let train = train0;
   let test = test0;
+  if (config.subset !== undefined) requireWithin('config.subset', config.subset, train.labels.length, `training samples of ${config.dataset}`);
+  if (config.testSubset !== undefined) requireWithin('config.testSubset', config.testSubset, test.labels.length, `test samples of ${config.dataset}`);
   if (config.subset !== undefined && config.subset < train.labels.length) train = carve(train, config.subset, 'config.subset').taken;
   const v = carve(train, config.validation, 'config.validation');
   if (config.testSubset !== undefined && config.testSubset < test.labels.length) test = carve(test, config.testSubset, 'config.testSubset').taken;

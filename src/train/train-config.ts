@@ -20,6 +20,7 @@ import { parseSchedule } from './lr-schedule-spec.js';
 import { defaultOodDataset } from './ood-evaluation.js';
 import { SELECTION_METRICS } from './best-epoch.js';
 import { modelAlias } from './trainer-model.js';
+import { MAX_BINS } from '../metrics/binning.js';
 
 /** Mixup variants: host-side input mixup (soft targets), feature-only (hard label of the nearer sample), and
  * graph-side mixing of hidden activations (manifold) or of word embeddings (embedding). */
@@ -80,7 +81,7 @@ export const TRAIN_CONFIG_SCHEMA = object({
   holdout: optional(number({ min: 0, max: 1, exclusiveMin: true }), TRAIN_CONFIG_DEFAULTS.holdout, "fraction of train held out for the 'holdout' arc placement"),
   augment: optional(string(AUGMENTATIONS), 'auto', 'image augmentation (auto: crop+flip for CIFAR, crop for SVHN, none otherwise)'),
   select: optional(string(SELECTION_METRICS), 'accuracy', 'best-epoch criterion on the validation split'),
-  bins: optional(number({ integer: true, min: 1 }), 15, 'bins of ECE / AdaECE in the per-epoch validation metrics'),
+  bins: optional(number({ integer: true, min: 1, max: MAX_BINS }), 15, 'bins of ECE / AdaECE in the per-epoch validation metrics'),
   seed: optional(number({ integer: true }), 0, 'seed of initialisation, batch order, augmentation and mixup'),
   threads: optional(number({ integer: true, min: 1 }), 2, 'ONNX Runtime intra-op threads'),
   /**

@@ -2,11 +2,11 @@
  * The data of a training run, derived deterministically from the configuration:
  *
  *   loadDataset(dataset, datasetOptions) → train (+ test; without a test split, 20 % of train is held out as test)
- *   subset       → a class-stratified subset of train of that size
+ *   subset       → a class-stratified subset of train of that size (at most the training samples there are)
  *   validation   → a class-stratified hold-out of train (fraction or count): best-epoch selection, val logits
  *   held-out     → for interleaved training / the 'holdout' secondary placement, a further class-stratified
  *                  hold-out of what remains (fraction of it)
- *   testSubset   → a class-stratified subset of the test split
+ *   testSubset   → a class-stratified subset of the test split (at most its size)
  *
  * Every split uses the fixed seed SPLIT_SEED, independent of the training seed, so runs with different seeds (or
  * losses) are compared on the same validation and test samples. Images stay in [0, 1] (no normalisation): the
@@ -43,6 +43,14 @@ function split<D extends Dataset>(d: D, size: number, argument: string): { rest:
   return { rest, heldOut };
 }
 
+/**
+ * Refuse a subset larger than the samples there are (`subset`, `testSubset`): it would silently train or evaluate on
+ * fewer samples than the configuration states.
+ */
+export function requireWithin(argument: string, requested: number, available: number, what: string): void {
+  if (requested > available) invalidArgument(argument, `at most the ${available} ${what}`, String(requested));
+}
+
 /** Carve the run's splits out of loaded dataset splits (see the module comment). */
 export function runSplits(splits: LoadedSplits, config: TrainConfig): RunData {
   let train: Dataset = splits.train;
@@ -53,7 +61,11 @@ export function runSplits(splits: LoadedSplits, config: TrainConfig): RunData {
     train = s.rest;
     test = s.heldOut;
   }
-  if (config.subset !== undefined && config.subset < datasetSize(train)) train = split(train, config.subset, 'config.subset').heldOut;
+  if (config.subset !== undefined) {
+    const n = datasetSize(train);
+    requireWithin('config.subset', config.subset, n, `training samples of ${config.dataset}`);
+    if (config.subset < n) train = split(train, config.subset, 'config.subset').heldOut;
+  }
   const v = split(train, config.validation, 'config.validation');
   train = v.rest;
   let heldOut: Dataset | undefined;
@@ -63,7 +75,11 @@ export function runSplits(splits: LoadedSplits, config: TrainConfig): RunData {
     train = h.rest;
     heldOut = h.heldOut;
   }
-  if (config.testSubset !== undefined && config.testSubset < datasetSize(test)) test = split(test, config.testSubset, 'config.testSubset').heldOut;
+  if (config.testSubset !== undefined) {
+    const n = datasetSize(test);
+    requireWithin('config.testSubset', config.testSubset, n, `test samples of ${config.dataset}`);
+    if (config.testSubset < n) test = split(test, config.testSubset, 'config.testSubset').heldOut;
+  }
   return { train, validation: v.heldOut, test, ...(heldOut ? { heldOut } : {}), classes: splits.train.classes, ...(splits.source ? { source: splits.source } : {}) };
 }
 

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { prepareSuiteDirectory, runIdentity, type SuiteRecord } from '../../src/suite/suite-directory.js';
+import { posthocChanges } from '../../src/suite/run-check.js';
+import { canonicalJson, posthocIdentity, settingsDiff, trainingHash, trainingSettings } from '../../src/suite/run-identity.js';
 import { parseSuite } from '../../src/suite/suite-schema.js';
 import { expandSuite } from '../../src/suite/expand-suite.js';
 
@@ -16,31 +14,42 @@ const SUITE = {
   ],
 };
 
-function record(oodSubset?: number): SuiteRecord {
-  const suite = parseSuite(structuredClone({ ...SUITE, base: { ...SUITE.base, ...(oodSubset ? { oodSubset } : {}) } }), 'suite');
-  return { format: 1, scale: 'quick', suite, runs: expandSuite(suite, 'quick', 'suite') };
+function runs(): ReturnType<typeof expandSuite> {
+  const suite = parseSuite(structuredClone(SUITE), 'suite');
+  return expandSuite(suite, 'quick', 'suite');
 }
 
-test('a run that does not evaluate OOD is not redefined by OOD-only settings; one that does is', async () => {
-  const runs = record().runs;
-  const plain = runs.find((r) => r.method === 'plain')!.config;
-  const shifted = runs.find((r) => r.method === 'shifted')!.config;
-  assert.equal(runIdentity({ ...plain, oodSubset: 2000, oodDataset: 'mnist' }), runIdentity(plain));
-  assert.notEqual(runIdentity({ ...shifted, oodSubset: 2000 }), runIdentity(shifted));
-  assert.notEqual(runIdentity({ ...plain, epochs: 2 }), runIdentity(plain));
-  assert.equal(runIdentity({ ...plain, threads: 7 }), runIdentity(plain));
+test('the training identity: OOD-only settings count only for runs that evaluate OOD; out and threads never', () => {
+  const plain = runs().find((r) => r.method === 'plain')!.config;
+  const shifted = runs().find((r) => r.method === 'shifted')!.config;
+  assert.equal(trainingHash({ ...plain, oodSubset: 2000, oodDataset: 'mnist' }), trainingHash(plain));
+  assert.notEqual(trainingHash({ ...shifted, oodSubset: 2000 }), trainingHash(shifted));
+  assert.notEqual(trainingHash({ ...plain, epochs: 2 }), trainingHash(plain));
+  assert.notEqual(trainingHash({ ...plain, subset: 500 }), trainingHash(plain), 'the data subset is part of it');
+  assert.notEqual(trainingHash({ ...plain, datasetOptions: { testSize: 1000 } }), trainingHash(plain), 'the dataset options too');
+  assert.equal(trainingHash({ ...plain, threads: 7, out: '/elsewhere' }), trainingHash(plain));
+});
 
-  const dir = await mkdtemp(join(tmpdir(), 'calib-identity-'));
-  try {
-    await prepareSuiteDirectory(dir, record());
-    // Adding oodSubset at the suite level changes the OOD run only: resuming is refused because of it.
-    await assert.rejects(prepareSuiteDirectory(dir, record(500)), /run shifted-seed0 there has other settings/);
-    // Without the OOD run, the same change is accepted (the plain runs' results do not depend on it).
-    const onlyPlain = (r: SuiteRecord): SuiteRecord => ({ ...r, runs: r.runs.filter((x) => x.method === 'plain') });
-    await rm(dir, { recursive: true });
-    await prepareSuiteDirectory(dir, onlyPlain(record()));
-    await prepareSuiteDirectory(dir, onlyPlain(record(500)));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+test('a config.json written before a key existed (its default implied) has the identity of one that states the default', () => {
+  const plain = runs().find((r) => r.method === 'plain')!.config as unknown as Record<string, unknown>;
+  const old = { ...plain };
+  delete old['replicas'];
+  delete old['warmup'];
+  assert.equal(trainingHash(old), trainingHash(plain));
+  assert.equal(trainingSettings(old)['replicas'], 1);
+  // Key order does not matter.
+  const reversed = Object.fromEntries(Object.entries(plain).reverse());
+  assert.equal(trainingHash(reversed), trainingHash(plain));
+  assert.equal(canonicalJson({ b: 1, a: { d: 2, c: 3 } }), '{"a":{"c":3,"d":2},"b":1}');
+});
+
+test('settingsDiff and posthocChanges say what changed', () => {
+  const plain = runs().find((r) => r.method === 'plain')!.config;
+  assert.equal(settingsDiff(plain, { ...plain, lr: 0.5 }), 'lr 0.1 → 0.5');
+  assert.equal(settingsDiff(plain, { ...plain, lossOptions: { epsilon: 0.1 } }), 'lossOptions.epsilon unset → 0.1');
+  assert.equal(settingsDiff(plain, plain), 'the same settings');
+  const a = posthocIdentity('h', ['temperature'], 15);
+  assert.deepEqual(posthocChanges(a, posthocIdentity('h', ['temperature', 'isotonic'], 20)), ['calibrators temperature → temperature, isotonic', 'bins 15 → 20']);
+  assert.deepEqual(posthocChanges(a, posthocIdentity('h2', ['temperature'], 15)), ['computed from other training files']);
+  assert.deepEqual(posthocChanges({ ...a, calibkit: '0.0.1' }, a), [`computed by calibkit 0.0.1, this is ${a.calibkit}`]);
 });

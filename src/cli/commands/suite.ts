@@ -1,11 +1,14 @@
 import { availableParallelism } from 'node:os';
-import { expandSuite } from '../../suite/expand-suite.js';
+import { expandSuite, explicitThreads } from '../../suite/expand-suite.js';
 import { loadSuite } from '../../suite/load-suite.js';
 import { BUILTIN_SUITE_NAMES, BUILTIN_SUITES } from '../../suite/builtin-suites.js';
 import { localExecutor } from '../../suite/local-executor.js';
 import { mergeConfig } from '../../train/train-config.js';
+import { maskQueueUrl, parseQueueUrl } from '../../suite/queue-connection.js';
 import { runSuite, type SuiteOutcome } from '../../suite/run-suite.js';
-import { prepareSuiteDirectory, suiteStatus } from '../../suite/suite-directory.js';
+import { checkSuiteOutDirectory, prepareSuiteDirectory } from '../../suite/suite-directory.js';
+import { checkRunData } from '../../suite/suite-limits.js';
+import { suiteStatus } from '../../suite/suite-status.js';
 import { ConsoleSuiteProgress, SILENT_SUITE_PROGRESS, type SuiteProgress } from '../../suite/suite-progress.js';
 import { SUITE_SCALES, type Suite, type SuiteScale } from '../../suite/suite-schema.js';
 import { writeSuiteReport } from '../../suite/report/write-suite-report.js';
@@ -38,7 +41,8 @@ export function suiteProgressFor(mode: string, io: CliIO): SuiteProgress {
 
 /** Print the outcome lines of a suite run; returns the exit code (0 all done, 1 failures, 130 stopped). */
 export function reportOutcome(outcome: SuiteOutcome, total: number, dir: string, io: CliIO): number {
-  io.stdout.write(`suite ${dir}: ${outcome.done.length}/${total} runs done (${outcome.executed} trained now, ${outcome.seconds.toFixed(1)} s)\n`);
+  const more = [outcome.refitted ? `${outcome.refitted} post-hoc refitted` : '', outcome.adopted ? `${outcome.adopted} adopted` : ''].filter((x) => x).join(', ');
+  io.stdout.write(`suite ${dir}: ${outcome.done.length}/${total} runs done (${outcome.executed} trained now, ${more ? `${more}, ` : ''}${outcome.seconds.toFixed(1)} s)\n`);
   for (const f of outcome.failed) io.stdout.write(`  failed: ${f.id}: ${f.error}\n`);
   if (outcome.stopped.length) io.stdout.write(`  stopped: ${outcome.stopped.length} run(s); continue with the same command\n`);
   if (outcome.stopped.length) return 130;
@@ -48,7 +52,7 @@ export function reportOutcome(outcome: SuiteOutcome, total: number, dir: string,
 export const suiteCommand = defineCommand({
   name: 'suite',
   summary: 'Experiment suites: run a comparison (methods × sweeps × seeds, post-hoc calibration) and report it.',
-  usage: 'list | show NAME [--scale S] | run FILE|NAME [--out DIR] [--jobs N] [--scale S] [--queue redis://HOST:PORT] | status DIR',
+  usage: 'list | show NAME [--scale S] | run FILE|NAME [--out DIR] [--jobs N] [--scale S] [--queue URL [--worker-wait S]] | status DIR',
   description: [
     'A suite is a JSON file (see calib suite show demo): a base training configuration (the keys of calib train',
     '--config), per-scale overrides (quick, machine, paper), named methods, one-dimensional sweeps of a key over',
@@ -59,12 +63,25 @@ export const suiteCommand = defineCommand({
     'checkpoint, so re-running the same command continues a stopped suite. A failing run does not stop the others',
     '(exit code 1 names it). With --queue the runs go to a BullMQ queue in Redis and `calib worker` processes on any',
     'machine train them. Ends by writing DIR/report.md, report.html and report.json (calib report DIR).',
+    'A rerun recomputes exactly what is stale and says why: each run records its identity (runs/<id>/identity.json:',
+    'the hash of its training settings; posthoc.json: calibrators, bins, calibkit version), so a changed training',
+    'setting retrains that run, a changed bins or calibrator list only refits post-hoc, and a run with broken files',
+    '(non-finite or deleted logits, a corrupt posthoc.json, a copy of another run) is repaired. Runs trained before',
+    'identities were recorded are adopted from their own config.json. --out must be new, empty, or the directory',
+    'of the same suite at the same scale. Limits checked before anything trains: a suite file of at most 1 MiB, at',
+    'most 10000 runs, at most 1000 bins, subset / testSubset / validation within the dataset.',
+    '--queue URL: redis://HOST:PORT, redis://[USER]:PASSWORD@HOST:PORT, rediss://… (TLS), /DB; the password is',
+    'never printed. An unreachable server is refused before DIR is created; a lost connection, jobs Redis lost',
+    '(re-queued) and no worker for --worker-wait seconds are reported.',
+    'status: every run with its state (done, trained, partial, failed, pending, stale, broken) and, for stale and',
+    'broken runs, the reason naming the file.',
   ].join('\n'),
   examples: [
     'calib suite list',
     'calib suite show demo --scale machine > my-suite.json',
     'calib suite run demo --out suites/demo --jobs 2',
     'calib suite run my-suite.json --out suites/mine --scale machine --queue redis://127.0.0.1:6379',
+    'calib suite run my-suite.json --out suites/mine --queue rediss://calib:s3cret@redis.example.org:6380 --worker-wait 120',
     'calib suite status suites/demo',
   ],
   positional: ['action', 'target'],
@@ -74,8 +91,9 @@ export const suiteCommand = defineCommand({
     out: { type: 'string', valueName: 'DIR', description: 'suite directory (default suites/<name>-<scale>)' },
     scale: { type: 'string', choices: SUITE_SCALES, description: "the suite's scale (default: the suite's defaultScale)" },
     jobs: { type: 'integer', default: 1, valueName: 'N', description: 'runs trained side by side (local) (default 1)' },
-    threads: { type: 'integer', valueName: 'T', description: 'ONNX Runtime threads in total, split across jobs (default: the CPU count)' },
-    queue: { type: 'string', valueName: 'redis://HOST:PORT', description: 'put the runs on a BullMQ queue for calib worker processes' },
+    threads: { type: 'integer', valueName: 'T', description: "ONNX Runtime threads in total, split across jobs (default: the suite's threads where it states them, else the CPU count)" },
+    queue: { type: 'string', valueName: 'URL', description: 'put the runs on a BullMQ queue for calib worker processes: redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss:// for TLS' },
+    'worker-wait': { type: 'number', default: 60, valueName: 'S', description: 'with --queue: say so when no worker has been connected for S seconds while runs wait (repeated every S s) (default 60)' },
     report: { type: 'boolean', default: true, description: 'write the report when the suite ends (--report=false: do not)' },
     progress: { type: 'string', choices: ['auto', 'bar', 'lines', 'none'], default: 'auto', description: 'progress display: auto = live line on a terminal' },
   },
@@ -99,26 +117,43 @@ export const suiteCommand = defineCommand({
       case 'status': {
         const dir = needTarget('a suite directory');
         const s = await suiteStatus(dir);
-        const count = (st: string): number => s.runs.filter((r) => r.state === st).length;
-        io.stdout.write(`suite ${s.record.suite.name} (${s.record.scale}) in ${dir}: ${s.runs.length} runs — ${count('done')} done, ${count('failed')} failed, ${count('partial') + count('trained')} interrupted, ${count('pending')} not started\n`);
-        for (const r of s.runs) io.stdout.write(`  ${r.state.padEnd(8)} ${r.id}  ${r.epochs}/${r.totalEpochs} epochs${r.error ? `  ${r.error}` : ''}\n`);
+        const count = (...st: string[]): number => s.runs.filter((r) => st.includes(r.state)).length;
+        const extra = [count('stale') ? `${count('stale')} stale` : '', count('broken') ? `${count('broken')} broken` : ''].filter((x) => x).join(', ');
+        io.stdout.write(`suite ${s.record.suite.name} (${s.record.scale}) in ${dir}: ${s.runs.length} runs — ${count('done')} done, ${count('failed')} failed, ${count('partial', 'trained')} interrupted, ${count('pending')} not started${extra ? `, ${extra}` : ''}\n`);
+        for (const r of s.runs) io.stdout.write(`  ${r.state.padEnd(8)} ${r.id}  ${r.epochs}/${r.totalEpochs} epochs${r.detail ? `  ${r.detail}` : ''}\n`);
+        if (count('stale', 'broken', 'trained')) io.stdout.write('calib suite run with the same suite and --out recomputes the stale and broken runs\n');
         return count('done') === s.runs.length ? 0 : 1;
       }
       case 'run': {
         const target = needTarget('a suite name or file');
         const suite = await loadSuite(target, 'suite run');
         const scale = (flags.scale ?? suite.defaultScale) as SuiteScale;
-        const runs = expandSuite(suite, scale, BUILTIN_SUITES[target] ? `suite ${target}` : target);
+        const path = BUILTIN_SUITES[target] ? `suite ${target}` : target;
+        const runs = expandSuite(suite, scale, path);
         const dir = flags.out ?? `suites/${suite.name}-${scale}`;
         const jobs = requireNumber('--jobs', flags.jobs, { integer: true, min: 1 });
         const total = requireNumber('--threads', flags.threads ?? availableParallelism(), { integer: true, min: 1 });
-        const threads = Math.max(1, Math.floor(total / jobs));
+        const share = Math.max(1, Math.floor(total / jobs));
+        // --threads, when given, overrides the suite; otherwise a method's, scale's or base's `threads` is honoured.
+        const threadsOf = (run: { method: string }): number => (flags.threads !== undefined ? share : (explicitThreads(suite, scale, run.method) ?? share));
+        const workerWait = requireNumber('--worker-wait', flags['worker-wait'], { min: 1 });
+        if (flags.queue !== undefined) parseQueueUrl(flags.queue);
+        // Everything is checked before anything is written: the data sizes, --out, and the queue's Redis.
+        await checkRunData(runs, path);
+        await checkSuiteOutDirectory(dir, suite.name, scale);
+        const executor = flags.queue !== undefined
+          ? await (await import('../../suite/queue-executor.js')).queueExecutor(flags.queue, {
+              suiteName: suite.name,
+              posthoc: suite.posthoc,
+              bins: suite.bins,
+              workerWaitSeconds: workerWait,
+              log: (line) => io.stderr.write(`calib: ${line}\n`),
+            })
+          : localExecutor(dir, jobs);
         const record = { format: 1 as const, scale, suite, runs };
         await prepareSuiteDirectory(dir, record);
-        io.stdout.write(`suite ${suite.name} (${scale}): ${runs.length} runs into ${dir}/runs, ${flags.queue ? `on the queue ${flags.queue}` : `${jobs} side by side with ${threads} thread(s) each`}\n`);
-        const executor = flags.queue !== undefined
-          ? await (await import('../../suite/queue-executor.js')).queueExecutor(flags.queue, dir, suite.name, { posthoc: suite.posthoc, bins: suite.bins })
-          : localExecutor(dir, jobs);
+        const threadsText = [...new Set(runs.map(threadsOf))].join('/');
+        io.stdout.write(`suite ${suite.name} (${scale}): ${runs.length} runs into ${dir}/runs, ${flags.queue ? `on the queue ${maskQueueUrl(flags.queue)}` : `${jobs} side by side with ${threadsText} thread(s) each`}\n`);
         const controller = new AbortController();
         let interrupts = 0;
         const onSigint = (): void => {
@@ -130,7 +165,7 @@ export const suiteCommand = defineCommand({
         process.on('SIGINT', onSigint);
         let outcome: SuiteOutcome;
         try {
-          outcome = await runSuite(dir, record, { executor, threads, progress: suiteProgressFor(flags.progress, io), signal: controller.signal });
+          outcome = await runSuite(dir, record, { executor, threads: threadsOf, progress: suiteProgressFor(flags.progress, io), signal: controller.signal, notify: (line) => io.stdout.write(`${line}\n`) });
         } finally {
           process.removeListener('SIGINT', onSigint);
         }

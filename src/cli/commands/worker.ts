@@ -1,7 +1,8 @@
 import { requireNumber } from '../../util/errors.js';
 import { defineCommand } from '../command.js';
+import { maskQueueUrl, parseQueueUrl } from '../../suite/queue-connection.js';
 
-/** `calib worker --queue redis://HOST:PORT [--jobs N]`: train suite runs from a BullMQ queue (src/suite/queue-worker.ts). */
+/** `calib worker --queue URL [--jobs N]`: train suite runs from a BullMQ queue (src/suite/queue-worker.ts). */
 export const workerCommand = defineCommand({
   name: 'worker',
   summary: 'Train suite runs taken from a BullMQ queue in Redis (for calib suite run --queue), on any machine.',
@@ -11,10 +12,13 @@ export const workerCommand = defineCommand({
     'summary, validation/test logits and labels, post-hoc and OOD results; not checkpoints) through the queue. Runs',
     'until Ctrl-C (or SIGTERM); a run it was training is then retried by another worker. If a worker dies, its job',
     'is requeued once its lock expires (--lock seconds) by BullMQ\'s stalled-job check in another worker.',
+    'URL: redis://HOST:PORT, redis://:PASSWORD@HOST:PORT or redis://USER:PASSWORD@HOST:PORT (percent-encode @ / % in',
+    'the password), rediss://… for TLS, /DB for a database number. A server that does not accept the connection is',
+    'refused within 10 s; a lost connection is reported and retried. The password is never printed.',
   ].join('\n'),
-  examples: ['calib worker --queue redis://127.0.0.1:6379 --jobs 2'],
+  examples: ['calib worker --queue redis://127.0.0.1:6379 --jobs 2', 'calib worker --queue rediss://calib:s3cret@redis.example.org:6380 --jobs 4'],
   flags: {
-    queue: { type: 'string', required: true, valueName: 'redis://HOST:PORT', description: 'the Redis server of the queue' },
+    queue: { type: 'string', required: true, valueName: 'URL', description: 'the Redis server of the queue: redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss:// for TLS' },
     jobs: { type: 'integer', default: 1, valueName: 'N', description: 'runs trained side by side (default 1)' },
     threads: { type: 'integer', valueName: 'T', description: 'ONNX Runtime threads per run (default: as the suite asked)' },
     lock: { type: 'number', default: 30, valueName: 'S', description: 'job lock duration in seconds: a dead worker\'s job is requeued after it (default 30)' },
@@ -23,9 +27,10 @@ export const workerCommand = defineCommand({
     const jobs = requireNumber('--jobs', flags.jobs, { integer: true, min: 1 });
     if (flags.threads !== undefined) requireNumber('--threads', flags.threads, { integer: true, min: 1 });
     const lock = requireNumber('--lock', flags.lock, { min: 1 });
+    parseQueueUrl(flags.queue);
     const { startQueueWorker } = await import('../../suite/queue-worker.js'); // BullMQ is loaded only here and with --queue
     const worker = await startQueueWorker(flags.queue, { jobs, ...(flags.threads !== undefined ? { threads: flags.threads } : {}), lockSeconds: lock, log: (l) => io.stdout.write(`${l}\n`) });
-    io.stdout.write(`worker ${process.pid}: taking runs from ${flags.queue} (${jobs} at a time)\n`);
+    io.stdout.write(`worker ${process.pid}: taking runs from ${maskQueueUrl(flags.queue)} (${jobs} at a time)\n`);
     await new Promise<void>((resolve) => {
       const stop = (): void => {
         process.removeListener('SIGINT', stop);

@@ -1,17 +1,17 @@
 /**
- * The data behind a suite report, read from a suite directory: every finished run's settings, summary, post-hoc
+ * The data behind a suite report, read from a suite directory: every finished run's own settings, summary, post-hoc
  * metrics (test metrics before and after each calibrator, under `calib eval --json` keys), per-epoch log and OOD
  * results; and for each method the runs the report shows — for a swept method, the runs at the value chosen on
  * validation (by the suite's selection rule over the seeds' mean, as the papers choose β, α and m: sweep-selection.ts).
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { readJson, runPaths } from '../../train/run-directory.js';
 import type { EpochRecord } from '../../train/train-log.js';
 import { pathExists } from '../../util/path-exists.js';
 import type { SuiteRun } from '../expand-suite.js';
 import type { PosthocResult } from '../posthoc-step.js';
-import { POSTHOC_FILE, readSuiteRecord, runDirectory, runState, type SuiteRecord } from '../suite-directory.js';
+import { readSuiteRecord, runDirectory, type SuiteRecord } from '../suite-directory.js';
+import { readRecordedRun, recordedSuite, type RecordedRun } from './run-records.js';
 import { mean } from './statistics.js';
 import { chooseSweepValue, selectionMetric } from './sweep-selection.js';
 
@@ -41,6 +41,8 @@ export interface SuiteResults {
   readonly runs: readonly RunResult[];
   readonly missing: readonly string[];
   readonly methods: readonly MethodResults[];
+  /** Where suite.json disagrees with what the runs recorded (the report shows the runs' own settings). */
+  readonly notes?: readonly string[];
 }
 
 async function readLog(path: string): Promise<EpochRecord[]> {
@@ -51,23 +53,29 @@ async function readLog(path: string): Promise<EpochRecord[]> {
   }
 }
 
-/** Read the finished runs of the suite in `dir`. */
+/**
+ * Read the finished runs of the suite in `dir`, each from its own records (run-records.ts: a run that is not the
+ * one filed under its name, or has broken files, is refused naming it; suite.json's disagreements become `notes`).
+ */
 export async function readSuiteResults(dir: string): Promise<SuiteResults> {
-  const record = await readSuiteRecord(dir);
-  const runs: RunResult[] = [];
+  const listed = await readSuiteRecord(dir);
+  const recorded: RecordedRun[] = [];
   const missing: string[] = [];
-  for (const run of record.runs) {
+  for (const run of listed.runs) {
+    const own = await readRecordedRun(dir, run);
+    if (own) recorded.push(own);
+    else missing.push(run.id);
+  }
+  const { record, notes } = recordedSuite(dir, listed, recorded);
+  const runs: RunResult[] = [];
+  for (const { run, summary, posthoc } of recorded) {
     const rd = runDirectory(dir, run.id);
-    if ((await runState(dir, run.id)) !== 'done') {
-      missing.push(run.id);
-      continue;
-    }
     const p = runPaths(rd);
     runs.push({
       run,
       dir: rd,
-      summary: (await readJson(p.summary)) as Record<string, unknown>,
-      posthoc: (await readJson(join(rd, POSTHOC_FILE))) as PosthocResult,
+      summary,
+      posthoc,
       log: await readLog(p.log),
       ...((await pathExists(p.ood)) ? { ood: (await readJson(p.ood)) as Record<string, unknown> } : {}),
     });
@@ -96,7 +104,7 @@ export async function readSuiteResults(dir: string): Promise<SuiteResults> {
     const chosen = values[chooseSweepValue(values.map((v) => ({ accuracy: meanOf(v.runs, 'accuracy'), ece: meanOf(v.runs, 'ece'), nll: meanOf(v.runs, 'nll') })), select)]!;
     methods.push({ name: m.name, label: m.label ?? m.name, runs: chosen.runs, group, sweep: { key, label: sweepDef.label ?? key.split('.').pop()!, values, chosen: chosen.value } });
   }
-  return { dir, record, runs, missing, methods };
+  return { dir, record, runs, missing, methods, notes };
 }
 
 /** The "dataset · model" groups of the suite's methods, each once, in method order (one table / figure set each). */

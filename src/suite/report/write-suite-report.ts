@@ -159,6 +159,7 @@ function renderMarkdown(results: SuiteResults, tables: readonly SuiteTable[], ve
   const lines = [`# Suite ${escapeMarkdown(s.name)}`, ''];
   if (s.description) lines.push(escapeMarkdown(s.description), '');
   lines.push(escapeMarkdown(settingsLine(results)), '');
+  if (results.notes?.length) lines.push(`**Settings as the runs recorded them:** ${results.notes.map(escapeMarkdown).join('; ')}.`, '');
   if (results.missing.length) lines.push(`**Incomplete:** ${results.missing.length} run(s) not finished: ${results.missing.map(escapeMarkdown).join(', ')}.`, '');
   lines.push('## What this suite found', '', ...found.map((f) => `- ${escapeMarkdown(f)}`), '');
   const failed = posthocFailures(results);
@@ -222,6 +223,7 @@ function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdic
   ];
   if (s.description) parts.push(`<p>${h(s.description)}</p>`);
   parts.push(`<p class="settings">${h(settingsLine(results))}</p>`);
+  if (results.notes?.length) parts.push(`<p class="warning">Settings as the runs recorded them: ${h(results.notes.join('; '))}.</p>`);
   if (results.missing.length) parts.push(`<p class="warning">Incomplete: ${results.missing.length} run(s) not finished: ${h(results.missing.join(', '))}.</p>`);
   const failedFits = posthocFailures(results);
   if (failedFits.length) parts.push(`<p class="warning">Post-hoc fits without a result (n/a in the tables): ${h(failedFits.join('; '))}.</p>`);
@@ -270,6 +272,8 @@ function renderJson(results: SuiteResults, tables: readonly SuiteTable[], verdic
     select: s.select,
     findings: found,
     missing: results.missing,
+    // Where suite.json disagrees with the runs' own records (the report shows the runs').
+    notes: results.notes ?? [],
     runs: results.runs.map((r) => ({
       id: r.run.id,
       method: r.run.method,
