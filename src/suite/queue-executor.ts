@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { Job, Queue } from 'bullmq';
 import type { TrainConfig } from '../train/train-config.js';
 import { maskQueueUrl, maskSecrets, parseQueueUrl, QUEUE_NAME } from './queue-connection.js';
-import { ConnectionWatch, waitForRedis, withTimeout } from './queue-health.js';
+import { ConnectionWatch, probeRedis, waitForRedis, withTimeout } from './queue-health.js';
 import type { RunExecutor, RunOutcome, RunTask } from './run-executor.js';
 import { posthocChanges } from './run-check.js';
 import { posthocHash, posthocIdentity, trainingHash, type PosthocIdentity } from './run-identity.js';
@@ -103,15 +103,17 @@ export async function queueExecutor(url: string, options: QueueExecutorOptions):
   const masked = maskQueueUrl(url);
   const log = (line: string): void => options.log(maskSecrets(line, url));
   const pollMs = Math.round((options.pollSeconds ?? 1) * 1000);
+  await probeRedis(connection, url);
   const queue = new Queue<RunJobData, PackedRun>(QUEUE_NAME, { connection });
+  const watch = new ConnectionWatch(url, log, Math.max(options.workerWaitSeconds, 10));
+  // Always listened to: an 'error' without a listener would end the process with the client's stack trace.
+  queue.on('error', (e) => watch.error(e));
   try {
     await waitForRedis(queue, url);
   } catch (e) {
     await withTimeout(queue.close(), CALL_SECONDS * 1000).catch(() => {});
     throw e;
   }
-  const watch = new ConnectionWatch(url, log, Math.max(options.workerWaitSeconds, 10));
-  queue.on('error', (e) => watch.error(e));
   /** A call to Redis; undefined when it failed or did not answer in time (the watch says so). */
   const call = async <T>(what: () => Promise<T>): Promise<T | undefined> => {
     try {

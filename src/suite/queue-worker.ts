@@ -16,7 +16,7 @@ import type { CalibratorKind } from '../posthoc/calibrators.js';
 import { runTrainChild } from './local-executor.js';
 import { runPosthoc } from './posthoc-step.js';
 import { maskSecrets, parseQueueUrl, QUEUE_NAME } from './queue-connection.js';
-import { ConnectionWatch, waitForRedis, withTimeout } from './queue-health.js';
+import { ConnectionWatch, probeRedis, waitForRedis, withTimeout } from './queue-health.js';
 import type { RunJobData } from './queue-executor.js';
 import { packRun, type PackedRun } from './run-transfer.js';
 import { resolveTrainConfig } from '../train/train-config.js';
@@ -69,6 +69,7 @@ export async function startQueueWorker(url: string, options: QueueWorkerOptions)
     log(`done  ${data.suite}/${data.id}`);
     return packed;
   };
+  await probeRedis(connection, url);
   const worker = new Worker<RunJobData, PackedRun>(QUEUE_NAME, processor, {
     connection,
     concurrency: options.jobs,
@@ -77,18 +78,22 @@ export async function startQueueWorker(url: string, options: QueueWorkerOptions)
     maxStalledCount: options.maxStalled ?? 2,
   });
   const watch = new ConnectionWatch(url, log, 30);
-  try {
-    await waitForRedis(worker, url);
-  } catch (e) {
-    await withTimeout(worker.close(true), 5000).catch(() => worker.disconnect());
-    throw e;
-  }
   // A lost connection shows as errors of the client (retried by ioredis): said once, then every 30 s, and when back.
+  // Listened to from the start: an 'error' without a listener would end the process with the client's stack trace.
+  let started = false;
   worker.on('error', (e) => {
+    if (!started) return;
     watch.error(e);
     if (/ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|Connection is closed|WRONGPASS|NOAUTH/i.test(e.message)) watch.failed();
     else log(`worker error: ${e.message}`);
   });
+  try {
+    await waitForRedis(worker, url);
+  } catch (e) {
+    await withTimeout(worker.close(true), 5000).catch(() => {});
+    throw e;
+  }
+  started = true;
   const heartbeat = setInterval(() => {
     void withTimeout(worker.client, 5000).then(
       (c) => (c.status === 'ready' ? watch.ok() : watch.failed()),
