@@ -20,6 +20,7 @@ import { describe, invalidArgument } from '../util/errors.js';
 import { readJson, runPaths, writeJson } from '../train/run-directory.js';
 import type { TrainConfig } from '../train/train-config.js';
 import type { SuiteRun } from './expand-suite.js';
+import { canonicalJson, trainingSettings } from './run-identity.js';
 import { parseSuite, type Suite, type SuiteScale } from './suite-schema.js';
 
 export const SUITE_FILE = 'suite.json';
@@ -45,6 +46,15 @@ export function runDirectory(dir: string, id: string): string {
 /** The run's configuration placed in suite directory `dir`. */
 export function placedConfig(dir: string, run: SuiteRun, threads?: number): TrainConfig {
   return { ...run.config, out: runDirectory(dir, run.id), ...(threads !== undefined ? { threads } : {}) };
+}
+
+/**
+ * A run configuration's identity as text: the canonical JSON of its training settings (run-identity.ts), equal for
+ * two configurations exactly when their runs' training files are the same. For scripts that compare runs across
+ * suite directories (e.g. to copy identical runs into another suite's directory); the suite compares trainingHash.
+ */
+export function runIdentity(config: TrainConfig): string {
+  return canonicalJson(trainingSettings(config as unknown as Record<string, unknown>));
 }
 
 /**

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { tempDir } from '../io/temp-dir.js';
 import { run } from './capture.js';
 import { runJobId } from '../../src/suite/queue-executor.js';
-import { parseQueueUrl, QUEUE_NAME } from '../../src/suite/queue-connection.js';
+import { maskQueueUrl, maskSecrets, parseQueueUrl, QUEUE_NAME } from '../../src/suite/queue-connection.js';
 import { posthocIdentity } from '../../src/suite/run-identity.js';
 import { packRun, type PackedRun } from '../../src/suite/run-transfer.js';
 
@@ -214,6 +214,16 @@ test('issue 28 queue: a refused connection is one line with the password masked 
     await acl.stop();
     await secure?.stop();
   }
+});
+
+test('issue 28 queue: queue URLs with credentials, a database and TLS; what is printed of them', () => {
+  assert.deepEqual(parseQueueUrl('rediss://alice:p%40ss%2Fw@redis.example.org:6380/2'), { host: 'redis.example.org', port: 6380, username: 'alice', password: 'p@ss/w', db: 2, tls: {}, maxRetriesPerRequest: null });
+  assert.deepEqual(parseQueueUrl('redis://:pw@[::1]:6379'), { host: '::1', port: 6379, password: 'pw', maxRetriesPerRequest: null });
+  assert.equal(maskQueueUrl('rediss://alice:p%40ss@h:1/2'), 'rediss://alice:***@h:1/2');
+  assert.equal(maskQueueUrl('redis://:pw@h:1'), 'redis://:***@h:1');
+  assert.equal(maskQueueUrl('redis://secret@h'), 'redis://***@h');
+  assert.equal(maskSecrets('AUTH failed for p@ss at rediss://alice:p%40ss@h:1', 'rediss://alice:p%40ss@h:1'), 'AUTH failed for *** at rediss://alice:***@h:1');
+  assert.throws(() => parseQueueUrl('redis://:pw%zz@h:1'), /--queue: expected a percent-encoded password .*got "redis:\/\/:\*\*\*@h:1"/);
 });
 
 test('issue 28 queue: job ids hash the run identity (training settings, calibrators, bins, calibkit version)', () => {

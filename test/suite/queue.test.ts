@@ -124,10 +124,10 @@ test('a suite on a BullMQ queue with two workers, one killed mid-run, ends with 
   }
 });
 
-test('--queue takes redis://HOST:PORT', async () => {
+test('--queue takes redis://HOST:PORT (or with credentials, or rediss://)', async () => {
   const r = await run(['suite', 'run', 'demo', '--out', join(dir, 'x'), '--queue', 'localhost:6379']);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /^calib: error: --queue: expected redis:\/\/HOST:PORT, got "localhost:6379"$/m);
+  assert.match(r.stderr, /^calib: error: --queue: expected redis:\/\/\[USER:PASSWORD@\]HOST:PORT\[\/DB\] or rediss:\/\/… \(TLS\), got "localhost:6379"$/m);
   const w = await run(['worker', '--queue', 'redis://h:99999']);
   assert.match(w.stderr, /--queue: expected a port in 1…65535/);
 });

@@ -4,6 +4,7 @@ import { posthocChanges } from '../../src/suite/run-check.js';
 import { canonicalJson, posthocIdentity, settingsDiff, trainingHash, trainingSettings } from '../../src/suite/run-identity.js';
 import { parseSuite } from '../../src/suite/suite-schema.js';
 import { expandSuite } from '../../src/suite/expand-suite.js';
+import { runIdentity } from '../../src/suite/suite-directory.js';
 
 const SUITE = {
   name: 'identity',
@@ -28,6 +29,9 @@ test('the training identity: OOD-only settings count only for runs that evaluate
   assert.notEqual(trainingHash({ ...plain, subset: 500 }), trainingHash(plain), 'the data subset is part of it');
   assert.notEqual(trainingHash({ ...plain, datasetOptions: { testSize: 1000 } }), trainingHash(plain), 'the dataset options too');
   assert.equal(trainingHash({ ...plain, threads: 7, out: '/elsewhere' }), trainingHash(plain));
+  // The text form scripts compare runs with (copying identical runs between suite directories).
+  assert.equal(runIdentity({ ...plain, threads: 7, out: '/elsewhere' }), runIdentity(plain));
+  assert.notEqual(runIdentity({ ...plain, lr: 0.5 }), runIdentity(plain));
 });
 
 test('a config.json written before a key existed (its default implied) has the identity of one that states the default', () => {

@@ -104,6 +104,8 @@ test('one failing run does not stop the others: the summary names it, the exit c
   const file = writeSuite('fail', tinySuite({ name: 'fail' }));
   const out = join(dir, 'b');
   mkdirSync(join(out, 'runs'), { recursive: true });
+  // The directory of this suite (--out takes no other), with a file where a run directory should be.
+  writeFileSync(join(out, 'suite.json'), JSON.stringify({ format: 1, scale: 'quick', suite: { name: 'fail' }, runs: [] }));
   writeFileSync(join(out, 'runs', 'ce-seed0'), 'a file where the run directory should be');
   const r = await run(['suite', 'run', file, '--out', out, '--progress', 'lines']);
   assert.equal(r.code, 1, r.stdout);

@@ -76,11 +76,17 @@ function calibratorsOf(p: PosthocResult): string[] {
 export function recordedSuite(dir: string, record: SuiteRecord, runs: readonly RecordedRun[]): { record: SuiteRecord; notes: string[] } {
   const notes: string[] = [];
   const byId = new Map(runs.map((r) => [r.run.id, r]));
+  // Runs with the same disagreement are named together ("runs ce-seed0, ls-seed0 were trained with …").
+  const differing = new Map<string, string[]>();
   for (const listed of record.runs) {
     const own = byId.get(listed.id);
     if (own && trainingHash(own.run.config) !== trainingHash(listed.config)) {
-      notes.push(`run ${listed.id} was trained with other settings than suite.json lists (its config.json → suite.json: ${settingsDiff(own.run.config, listed.config)}); the report shows the run's own`);
+      const diff = settingsDiff(own.run.config, listed.config);
+      differing.set(diff, [...(differing.get(diff) ?? []), listed.id]);
     }
+  }
+  for (const [diff, ids] of differing) {
+    notes.push(`${ids.length === 1 ? 'run' : 'runs'} ${ids.join(', ')} ${ids.length === 1 ? 'was' : 'were'} trained with other settings than suite.json lists (config.json → suite.json: ${diff}); the report shows the runs' own`);
   }
   let suite = record.suite;
   const first = runs[0];
@@ -106,4 +112,9 @@ export function recordedSuite(dir: string, record: SuiteRecord, runs: readonly R
     suite = { ...suite, bins, posthoc: ordered as typeof suite.posthoc, compare };
   }
   return { record: { ...record, suite, runs: record.runs.map((r) => byId.get(r.id)?.run ?? r) }, notes };
+}
+
+/** report.json's `identity` of a run: the hash of its training settings and the identity of its posthoc.json. */
+export function runIdentityJson(r: { readonly run: SuiteRun; readonly posthoc: PosthocResult }): { training: string; posthoc: PosthocResult['identity'] | null } {
+  return { training: trainingHash(r.run.config), posthoc: r.posthoc.identity ?? null };
 }

@@ -28,6 +28,8 @@ import { ensembleHtml, ensembleMarkdown, ensembleRows, type EnsembleRow } from '
 import { selectionRuleText } from './sweep-selection.js';
 import { suiteVerdicts, type Verdict } from './verdicts.js';
 import { claimMetricPercent } from '../claim-metric.js';
+import { CALIBKIT_VERSION } from '../../util/version.js';
+import { runIdentityJson } from './run-records.js';
 
 /**
  * The OOD section's tables: per group the OOD table and the ECE-vs-corruption-severity table (shift-tables.ts), and
@@ -266,6 +268,7 @@ function renderJson(results: SuiteResults, tables: readonly SuiteTable[], verdic
   return {
     suite: s.name,
     scale: results.record.scale,
+    calibkit: CALIBKIT_VERSION,
     description: s.description ?? null,
     bins: s.bins,
     convention: '(l,u]',
@@ -280,6 +283,8 @@ function renderJson(results: SuiteResults, tables: readonly SuiteTable[], verdic
       sweep: r.run.sweep ?? null,
       seed: r.run.seed,
       config: r.run.config,
+      // What the run's files were computed from (run-identity.ts): its training hash and posthoc.json's identity.
+      identity: runIdentityJson(r),
       best_epoch: r.summary['best_epoch'],
       validation: r.posthoc.validation,
       test: r.posthoc.test,
