@@ -211,15 +211,15 @@ test('issue 28: suite settings are checked before the first run — bins 1e9, a 
   const out = p('never-written');
   const argv = (file: string): string[] => ['suite', 'run', file, '--out', out, '--progress', 'none'];
   await refused(argv(writeSuite('huge-bins', suite({ bins: 1e9 }))), /^calib: error: .*huge-bins\.json\.bins: expected an integer ≤ 1000, got 1000000000$/m);
-  await refused(argv(writeSuite('huge-subset', suite({}, [{ name: 'ce', subset: 100000 }]))), /run ce-seed0: config\.subset: expected at most the 8000 training samples of mnist, got 100000/);
-  await refused(argv(writeSuite('huge-test', suite({}, [{ name: 'ce', testSubset: 5000 }]))), /run ce-seed0: config\.testSubset: expected at most the 2000 test samples of mnist, got 5000/);
+  await refused(argv(writeSuite('huge-subset', suite({}, [{ name: 'ce', subset: 100000 }, { name: 'ls', loss: 'ls' }]))), /run ce-seed0: config\.subset: expected at most the 8000 training samples of mnist, got 100000/);
+  await refused(argv(writeSuite('huge-test', suite({}, [{ name: 'ce', testSubset: 5000 }, { name: 'ls', loss: 'ls' }]))), /run ce-seed0: config\.testSubset: expected at most the 2000 test samples of mnist, got 5000/);
   const t0 = performance.now();
   const values = Array.from({ length: 20_000 }, (_, i) => i);
   await refused(argv(writeSuite('huge-sweep', suite({ sweeps: [{ key: 'lr', values }] }))), /expected a suite of at most 10000 runs \(methods × sweep values × seeds\), got 40000 runs .*sweeps\[0\] has 20000 values/);
   assert.ok(performance.now() - t0 < 10_000, 'refused at once');
   const big = p('huge-file.json');
   writeFileSync(big, JSON.stringify({ ...suite(), description: 'x'.repeat(50 * 1024 * 1024) }));
-  await refused(argv(big), /SUITE: expected a suite file of at most 1048576 bytes \(1 MiB\), got ".*huge-file\.json" of 5242\d{4} bytes/);
+  await refused(argv(big), /suite run: expected a suite file of at most 1048576 bytes \(1 MiB\), got ".*huge-file\.json" of 5242\d{4} bytes/);
   assert.ok(!existsSync(out), 'nothing was written');
   // calib train refuses the subset too (it used to train on the whole set and record the subset as given).
   await refused(['train', '--dataset', 'mnist', '--subset', '100000', '--epochs', '1', '--out', p('train-out')], /config\.subset: expected at most the 8000 training samples of mnist, got 100000/);
