@@ -63,7 +63,9 @@ export function runFile(dir: string, id: string, file: string): string {
 /**
  * Why run directory `rd` is not run `run`'s own (a symbolic link, a copy of another run, a config.json edited after
  * training), or null. `identity` is its identity.json (null for a run trained before identities were recorded,
- * which is then judged by its config.json: the run directory it names and its seed).
+ * which is then judged by its config.json: the run directory it names and its seed). The suite name in identity.json
+ * is not compared: a run copied into another suite's directory under the same id, method, sweep value, seed and
+ * training settings is the same run (scripts reuse identical runs across suites this way).
  */
 export async function misfiling(dir: string, run: SuiteRun, identity: RunIdentityRecord | null, config: Readonly<Record<string, unknown>>): Promise<string | null> {
   const rd = runDirectory(dir, run.id);

@@ -54,7 +54,7 @@ test('an --out in a missing directory, through a file, or naming a directory fai
     await fails(['apply', '--calibrator', p('cal.json'), '--logits', p('z.npy'), '--out', p(`no-such-dir/${out}`)], /--out: expected a file path in an existing directory/);
   }
   await fails(['demo', '--synthetic', '--out', p('a-file'), '--n', '40'], /^calib: error: --out: expected a directory \(created if missing\), got ".*a-file" \(a file is in the way\)$/m);
-  await fails(['demo', '--out', p('a-file')], /^calib: error: --out: expected a directory \(created if missing\), got ".*a-file" \(a file is in the way\)$/m);
+  await fails(['demo', '--out', p('a-file')], /^calib: error: --out: expected a new or empty directory, or the directory of suite demo at scale quick \(written by calib suite run\), got ".*a-file" \(a file\)$/m);
   assert.ok(!existsSync(p('no-such-dir')));
 });
 
