@@ -49,7 +49,7 @@ export const demoCommand = defineCommand({
   examples: ['calib demo', 'calib demo --out /tmp/demo --jobs 2', 'calib demo --synthetic --out /tmp/synthetic --n 100000 --seed 7'],
   flags: {
     out: { type: 'string', default: 'calib-demo', valueName: 'DIR', description: 'output directory (created if missing)' },
-    jobs: { type: 'integer', default: 1, valueName: 'N', description: 'runs trained side by side (default 1)' },
+    jobs: { type: 'integer', default: 1, valueName: 'N', description: 'runs trained side by side' },
     scale: { type: 'string', choices: SUITE_SCALES, default: 'quick', description: 'quick (≈ 1 min), machine (all 7,000 training images) or paper (LeNet)' },
     progress: { type: 'string', choices: ['auto', 'bar', 'lines', 'none'], default: 'auto', description: 'progress display: auto = live line on a terminal' },
     synthetic: { type: 'boolean', description: 'the post-hoc workflow on synthetic data instead (no training)' },

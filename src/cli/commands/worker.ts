@@ -19,9 +19,9 @@ export const workerCommand = defineCommand({
   examples: ['calib worker --queue redis://127.0.0.1:6379 --jobs 2', 'calib worker --queue rediss://calib:s3cret@redis.example.org:6380 --jobs 4'],
   flags: {
     queue: { type: 'string', required: true, valueName: 'URL', description: 'the Redis server of the queue: redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss:// for TLS' },
-    jobs: { type: 'integer', default: 1, valueName: 'N', description: 'runs trained side by side (default 1)' },
+    jobs: { type: 'integer', default: 1, valueName: 'N', description: 'runs trained side by side' },
     threads: { type: 'integer', valueName: 'T', description: 'ONNX Runtime threads per run (default: as the suite asked)' },
-    lock: { type: 'number', default: 30, valueName: 'S', description: 'job lock duration in seconds: a dead worker\'s job is requeued after it (default 30)' },
+    lock: { type: 'number', default: 30, valueName: 'S', description: 'job lock duration in seconds: a dead worker\'s job is requeued after it' },
   },
   async run(flags, io) {
     const jobs = requireNumber('--jobs', flags.jobs, { integer: true, min: 1 });
