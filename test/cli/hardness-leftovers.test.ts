@@ -1,0 +1,125 @@
+/**
+ * Hardness catalogue, issue 28's leftovers: hostile images (a header claiming 20000 × 20000 pixels, truncated image
+ * data), conformal α at and beyond its range, unknown keys in a calibrator file, and the `--per-sample` message of a
+ * batch-level loss. One test per case, through the CLI in-process.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import jpeg from 'jpeg-js';
+import { PNG } from 'pngjs';
+import { tempDir } from '../io/temp-dir.js';
+import { buildClassifier } from '../deploy/classifiers.js';
+import { run } from './capture.js';
+
+const dir = tempDir('hardness-leftovers');
+const p = (name: string): string => join(dir, name);
+
+/** Exit 2, nothing on stdout, one stderr line matching `pattern`. */
+async function refused(argv: string[], pattern: RegExp): Promise<string> {
+  const r = await run(argv);
+  assert.equal(r.code, 2, `${argv.join(' ')} -> ${r.code}: ${r.stderr}`);
+  assert.equal(r.stdout, '', argv.join(' '));
+  assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  assert.doesNotMatch(r.stderr, /internal error|\n\s+at /);
+  assert.match(r.stderr, pattern);
+  return r.stderr;
+}
+
+// ---- hostile images ------------------------------------------------------------------------------------------
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(bytes: Buffer): number {
+  let crc = 0xffffffff;
+  for (const b of bytes) crc = CRC_TABLE[(crc ^ b) & 0xff]! ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+function chunk(type: string, data: Buffer): Buffer {
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+/** A valid-looking 8-bit greyscale PNG whose header says width × height but whose image data holds only `rows` rows. */
+function claimingPng(width: number, height: number, rows: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth; colour type 0 (grey), no interlace
+  const raw = Buffer.alloc(rows * (width + 1), 0); // filter byte 0 + zero pixels per row
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+test('an image whose header claims 20000 × 20000 pixels (a 4 KB PNG, or a JPEG) is refused before decoding, naming the pixel limit and --max-image-pixels', async () => {
+  const model = p('img.onnx');
+  writeFileSync(model, buildClassifier({ sampleShape: [1, 4, 4], classes: 2, seed: 7 }).bytes);
+  const bomb = claimingPng(20000, 20000, 200);
+  assert.ok(bomb.length < 5000, `${bomb.length} bytes`);
+  mkdirSync(p('bomb'));
+  writeFileSync(p('bomb/big.png'), bomb);
+  const before = process.memoryUsage().rss;
+  const t0 = Date.now();
+  await refused(
+    ['predict', '--model', model, '--images', p('bomb'), '--out', p('bomb.npy'), '--quiet'],
+    /--images: expected images of at most 50,000,000 pixels \(--max-image-pixels raises the limit\), got ".*big\.png" \(its header gives 20,000 × 20,000 = 400,000,000 pixels; nothing was decoded\)/,
+  );
+  assert.ok(Date.now() - t0 < 5000, 'refused at once, not after decoding 1.6 GB');
+  assert.ok(process.memoryUsage().rss - before < 200e6, 'nothing close to 1.6 GB was allocated');
+  assert.equal(existsSync(p('bomb.npy')), false);
+  await refused(['eval', '--model', model, '--images', p('bomb')], /--images: expected images of at most 50,000,000 pixels/);
+  // The limit is the user's: a lower one refuses an ordinary image, and the flag is validated.
+  mkdirSync(p('small'));
+  const png = new PNG({ width: 8, height: 8 });
+  png.data.fill(200);
+  writeFileSync(p('small/a.png'), PNG.sync.write(png));
+  await refused(['predict', '--model', model, '--images', p('small'), '--out', p('s.npy'), '--max-image-pixels', '63', '--quiet'], /at most 63 pixels .* 8 × 8 = 64 pixels/);
+  assert.equal((await run(['predict', '--model', model, '--images', p('small'), '--out', p('s.npy'), '--max-image-pixels', '64', '--quiet'])).code, 0);
+  await refused(['predict', '--model', model, '--images', p('small'), '--out', p('s.npy'), '--max-image-pixels', '0'], /--max-image-pixels: expected an integer ≥ 1, got 0/);
+  // A JPEG's frame header is read the same way (SOF0 rewritten to claim 20000 × 20000).
+  const rgba = Buffer.alloc(8 * 8 * 4, 128);
+  const jpg = Buffer.from(jpeg.encode({ data: rgba, width: 8, height: 8 }, 90).data);
+  const sof = jpg.indexOf(Buffer.from([0xff, 0xc0]));
+  jpg.writeUInt16BE(20000, sof + 5);
+  jpg.writeUInt16BE(20000, sof + 7);
+  mkdirSync(p('bomb-jpg'));
+  writeFileSync(p('bomb-jpg/big.jpg'), jpg);
+  await refused(['predict', '--model', model, '--images', p('bomb-jpg'), '--out', p('bj.npy'), '--quiet'], /--images: .*big\.jpg" \(its header gives 20,000 × 20,000 = 400,000,000 pixels; nothing was decoded\)/);
+  // --help states the limit.
+  assert.match((await run(['predict', '--help'])).stdout, /--max-image-pixels .*\(default 50000000\)|--max-image-pixels[^\n]*50000000/);
+});
+
+test('truncated image data is refused (a PNG with fewer rows than its header, a PNG or JPEG cut short), naming the file', async () => {
+  const model = p('img2.onnx');
+  writeFileSync(model, buildClassifier({ sampleShape: [1, 4, 4], classes: 2, seed: 8 }).bytes);
+  const cases: [string, Buffer, RegExp][] = [
+    ['rows.png', claimingPng(100, 100, 99), /truncated image data: 9,999 of the 10,100 bytes its 100 × 100 header implies/],
+    ['one-row.png', claimingPng(100, 100, 1), /truncated image data: 101 of the 10,100 bytes/],
+    ['cut.png', claimingPng(100, 100, 100).subarray(0, 60), /truncated or corrupt image data/],
+  ];
+  const jpg = Buffer.from(jpeg.encode({ data: Buffer.alloc(16 * 16 * 4, 90), width: 16, height: 16 }, 90).data);
+  cases.push(['cut.jpg', jpg.subarray(0, Math.floor(jpg.length * 0.7)), /truncated or corrupt image data/]);
+  for (const [name, bytes, why] of cases) {
+    const folder = p(`trunc-${name}`);
+    mkdirSync(folder);
+    writeFileSync(join(folder, name), bytes);
+    const stderr = await refused(['predict', '--model', model, '--images', folder, '--out', p('t.npy'), '--quiet'], why);
+    assert.match(stderr, new RegExp(`--images: expected readable PNG or JPEG images, got ".*${name.replace('.', '\\.')}"`));
+  }
+  // The complete PNG is read.
+  mkdirSync(p('whole'));
+  writeFileSync(p('whole/ok.png'), claimingPng(100, 100, 100));
+  assert.equal((await run(['predict', '--model', model, '--images', p('whole'), '--out', p('t.npy'), '--quiet'])).code, 0);
+});
