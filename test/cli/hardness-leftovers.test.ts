@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import jpeg from 'jpeg-js';
@@ -122,4 +122,26 @@ test('truncated image data is refused (a PNG with fewer rows than its header, a 
   mkdirSync(p('whole'));
   writeFileSync(p('whole/ok.png'), claimingPng(100, 100, 100));
   assert.equal((await run(['predict', '--model', model, '--images', p('whole'), '--out', p('t.npy'), '--quiet'])).code, 0);
+});
+
+// ---- binary smooth ECE --------------------------------------------------------------------------------------
+
+test('binary smooth ECE is computed on p itself (--positive-probs): the solar-flare forecasts match relplot, the top-label smooth_ece is kept apart', async (t) => {
+  const flares = new URL('../../../../shared/data/real-predictions/solar-flares/', import.meta.url).pathname;
+  if (!existsSync(flares)) return t.skip('../shared/data/real-predictions is absent');
+  const fixture = JSON.parse(readFileSync(new URL('../../../test/fixtures/metrics/relplot-solar-flares.json', import.meta.url), 'utf8')) as {
+    forecasters: Record<string, { smece_p: number; sigma_p: number; smece_top_label: number; sigma_top_label: number }>;
+  };
+  for (const [name, ref] of Object.entries(fixture.forecasters)) {
+    const r = await run(['eval', '--positive-probs', join(flares, `${name}-probs.npy`), '--labels', join(flares, 'outcomes.npy'), '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as Record<string, number>;
+    assert.ok(Math.abs(out['binary_smooth_ece']! - ref.smece_p) < 1e-12, `${name}: ${out['binary_smooth_ece']} vs relplot ${ref.smece_p}`);
+    assert.equal(out['binary_smooth_ece_bandwidth'], ref.sigma_p, name);
+    assert.ok(Math.abs(out['smooth_ece']! - ref.smece_top_label) < 1e-12, `${name} top-label: ${out['smooth_ece']} vs relplot ${ref.smece_top_label}`);
+  }
+  // Where the two differ, the binary key is not the top-label value (CLIM120: 7.35 % on p, 2.32 % top-label).
+  assert.ok(fixture.forecasters['CLIM120']!.smece_p - fixture.forecasters['CLIM120']!.smece_top_label > 0.04);
+  const text = await run(['eval', '--positive-probs', join(flares, 'CLIM120-probs.npy'), '--labels', join(flares, 'outcomes.npy')]);
+  assert.match(text.stdout, /binary smooth ECE of p \(relplot's smECE\): 7\.35% at bandwidth σ\* = 0\.07422/);
 });
