@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
+import { syntheticOverconfident } from '../../src/data/synthetic.js';
+import { writeNpy } from '../../src/io/npy.js';
 import { tempDir } from '../io/temp-dir.js';
 import { buildClassifier } from '../deploy/classifiers.js';
 import { run } from './capture.js';
@@ -145,3 +147,56 @@ test('binary smooth ECE is computed on p itself (--positive-probs): the solar-fl
   const text = await run(['eval', '--positive-probs', join(flares, 'CLIM120-probs.npy'), '--labels', join(flares, 'outcomes.npy')]);
   assert.match(text.stdout, /binary smooth ECE of p \(relplot's smECE\): 7\.35% at bandwidth σ\* = 0\.07422/);
 });
+
+// ---- conformal --------------------------------------------------------------------------------------------------
+
+test('conformal: --alpha 1 and above refused, an α too small for the calibration rows explained (never "∞" with exit 0)', async () => {
+  await writeConformalInputs();
+  for (const alpha of ['1', '1.5']) {
+    await refused(['conformal', '--logits', p('cz.npy'), '--labels', p('cy.npy'), '--alpha', alpha], new RegExp(`--alpha: expected a finite number < 1, got ${alpha}`));
+  }
+  // 300 calibration rows allow α ≥ 1/301; α = 0.001 needs 999.
+  await refused(
+    ['conformal', '--logits', p('cz.npy'), '--labels', p('cy.npy'), '--alpha', '0.001'],
+    /--alpha: expected α ≥ 1\/\(n \+ 1\) = 0\.00332 for n = 300 calibration rows .*α = 0\.001 needs at least 999 calibration rows\), got 0\.001/,
+  );
+  await refused(['conformal', '--logits', p('cz.npy'), '--labels', p('cy.npy'), '--alpha', '0.001', '--json'], /needs at least 999 calibration rows/);
+  const ok = await run(['conformal', '--logits', p('cz.npy'), '--labels', p('cy.npy'), '--alpha', String(1 / 301)]);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.doesNotMatch(ok.stdout, /∞|Infinity/);
+});
+
+test('conformal: rows ordered by label are split at random by default (coverage ≈ 1 − α); --split first on them warns', async () => {
+  await writeConformalInputs();
+  // The README's first example on a file sorted by class: calibrating on the first classes failed silently.
+  const first = await run(['conformal', '--logits', p('cz.npy'), '--labels', p('cy.npy'), '--alpha', '0.1', '--split', 'first', '--json']);
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stderr, /^calib: warning: the rows look ordered by label: the label changes between consecutive rows 3 times, where a random order gives about 449, and --split first calibrates on the first 300 of them: coverage holds only for exchangeable rows; use --split random \(the default\) or stratified\n$/);
+  const firstCoverage = Math.min(...Object.values((JSON.parse(first.stdout) as { methods: Record<string, { coverage: number }> }).methods).map((m) => m.coverage));
+  for (const split of ['random', 'stratified']) {
+    const r = await run(['conformal', '--logits', p('cz.npy'), '--labels', p('cy.npy'), '--alpha', '0.1', ...(split === 'random' ? [] : ['--split', split]), '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, '', split);
+    const out = JSON.parse(r.stdout) as { split: string; seed: number; methods: Record<string, { coverage: number }> };
+    assert.equal(out.split, split);
+    assert.equal(out.seed, 0);
+    for (const [method, m] of Object.entries(out.methods)) assert.ok(m.coverage >= 0.85, `${split} ${method}: coverage ${m.coverage}`);
+  }
+  assert.ok(firstCoverage < 0.5, `the ordered first-half split covers ${firstCoverage} (APS)`);
+  const text = await run(['conformal', '--logits', p('cz.npy'), '--labels', p('cy.npy')]);
+  assert.match(text.stdout, /^300 calibration rows \(random split of the input, seed 0\), 300 test rows, α = 0\.1\n/);
+});
+
+/** 600 rows of a 4-class problem whose labels are sorted (as a file written class by class). */
+async function writeConformalInputs(): Promise<void> {
+  if (existsSync(p('cz.npy'))) return;
+  const n = 600;
+  const classes = 4;
+  const set = syntheticOverconfident({ n, classes, seed: 3 });
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => set.labels[a]! - set.labels[b]! || a - b);
+  const z = new Float32Array(n * classes);
+  // Classes 2 and 3 are 4× more overconfident than 0 and 1, so a threshold calibrated on the first classes under-covers the last.
+  order.forEach((row, i) => z.set(set.logits.subarray(row * classes, row * classes + classes).map((v) => (set.labels[row]! >= 2 ? 4 * v : v)), i * classes));
+  await writeNpy(p('cz.npy'), z, [n, classes]);
+  await writeNpy(p('cy.npy'), Int32Array.from(order, (row) => set.labels[row]!), [n], { dtype: 'int64' });
+}
