@@ -200,3 +200,31 @@ async function writeConformalInputs(): Promise<void> {
   await writeNpy(p('cz.npy'), z, [n, classes]);
   await writeNpy(p('cy.npy'), Int32Array.from(order, (row) => set.labels[row]!), [n], { dtype: 'int64' });
 }
+
+// ---- calibrator files -------------------------------------------------------------------------------------------
+
+test('an unknown key in a calibrator JSON is refused at any depth, naming its path (as suite files are)', async () => {
+  await writeConformalInputs();
+  for (const method of ['temperature', 'isotonic']) {
+    const r = await run(['fit', '--method', method, '--logits', p('cz.npy'), '--labels', p('cy.npy'), '--out', p(`${method}.json`)]);
+    assert.equal(r.code, 0, r.stderr);
+  }
+  const ts = JSON.parse(readFileSync(p('temperature.json'), 'utf8')) as Record<string, unknown>;
+  const apply = (file: string): string[] => ['apply', '--calibrator', file, '--logits', p('cz.npy'), '--out', p('applied.npy')];
+  const cases: [string, unknown, RegExp][] = [
+    ['misspelt.json', { ...ts, temprature: 2 }, /--calibrator: expected a calibrator JSON file \(from calib fit\), got ".*misspelt\.json" with json\.temprature: expected one of the keys a temperature calibrator file has here \(kind, version, classes, settings, temperature\), got an unknown key/],
+    ['version.json', { ...ts, version: { ...(ts['version'] as object), build: 'x' } }, /with json\.version\.build: expected one of the keys .*\(format, calibkit\), got an unknown key/],
+    ['settings.json', { ...ts, settings: { ...(ts['settings'] as object), lr: 0.1 } }, /with json\.settings\.lr: /],
+  ];
+  const iso = JSON.parse(readFileSync(p('isotonic.json'), 'utf8')) as Record<string, unknown>;
+  const nested = structuredClone(iso) as { thresholds: Record<string, unknown>[] };
+  assert.ok(Array.isArray(nested.thresholds) && typeof nested.thresholds[1] === 'object', JSON.stringify(Object.keys(iso)));
+  nested.thresholds[1]!['slope'] = 1;
+  cases.push(['nested.json', nested, /with json\.thresholds\[1\]\.slope: expected one of the keys an isotonic calibrator file has here/]);
+  for (const [file, json, why] of cases) {
+    writeFileSync(p(file), JSON.stringify(json));
+    await refused(apply(p(file)), why);
+  }
+  // The files as written are read.
+  for (const method of ['temperature', 'isotonic']) assert.equal((await run(apply(p(`${method}.json`)))).code, 0, method);
+});
