@@ -228,3 +228,16 @@ test('an unknown key in a calibrator JSON is refused at any depth, naming its pa
   // The files as written are read.
   for (const method of ['temperature', 'isotonic']) assert.equal((await run(apply(p(`${method}.json`)))).code, 0, method);
 });
+
+// ---- calib loss --per-sample ------------------------------------------------------------------------------------
+
+test('--per-sample with a batch-level loss blames --per-sample (the flag given), not --per-sample-of', async () => {
+  await writeConformalInputs();
+  for (const loss of ['mdca', 'mmce', 'sb-ece-bin']) {
+    const stderr = await refused(['loss', loss, '--logits', p('cz.npy'), '--labels', p('cy.npy'), '--per-sample', p('rows.npy')], new RegExp(`^calib: error: --per-sample: expected a per-example loss \\(${loss} is batch-level: its value couples the samples, so it has no per-sample values\\), got the loss "${loss}"\\n$`));
+    assert.doesNotMatch(stderr, /--per-sample-of/);
+  }
+  // A wrong quantity of a per-example loss still names --per-sample-of, the flag that gave it.
+  await refused(['loss', 'ce', '--logits', p('cz.npy'), '--labels', p('cy.npy'), '--per-sample', p('rows.npy'), '--per-sample-of', 'nope'], /--per-sample-of: expected 'loss' or a term of ce .*got "nope"/);
+  assert.equal(existsSync(p('rows.npy')), false);
+});
