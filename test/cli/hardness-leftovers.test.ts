@@ -1,7 +1,8 @@
 /**
  * Hardness catalogue, issue 28's leftovers: hostile images (a header claiming 20000 × 20000 pixels, truncated image
- * data), conformal α at and beyond its range, unknown keys in a calibrator file, and the `--per-sample` message of a
- * batch-level loss. One test per case, through the CLI in-process.
+ * data), conformal α at and beyond its range, unknown keys in a calibrator file, the `--per-sample` message of a
+ * batch-level loss (one test per case, through the CLI in-process); and the suite report's two clean ECEs (labelled,
+ * with why they differ) and the chosen sweep value in its findings (on synthetic suite results).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +16,12 @@ import { writeNpy } from '../../src/io/npy.js';
 import { tempDir } from '../io/temp-dir.js';
 import { buildClassifier } from '../deploy/classifiers.js';
 import { run } from './capture.js';
+import { parseSuite } from '../../src/suite/suite-schema.js';
+import type { SuiteRun } from '../../src/suite/expand-suite.js';
+import type { TrainConfig } from '../../src/train/train-config.js';
+import type { MethodResults, RunResult, SuiteResults } from '../../src/suite/report/suite-results.js';
+import { cleanEceNote, oodTables } from '../../src/suite/report/shift-tables.js';
+import { findings } from '../../src/suite/report/write-suite-report.js';
 
 const dir = tempDir('hardness-leftovers');
 const p = (name: string): string => join(dir, name);
@@ -240,4 +247,49 @@ test('--per-sample with a batch-level loss blames --per-sample (the flag given),
   // A wrong quantity of a per-example loss still names --per-sample-of, the flag that gave it.
   await refused(['loss', 'ce', '--logits', p('cz.npy'), '--labels', p('cy.npy'), '--per-sample', p('rows.npy'), '--per-sample-of', 'nope'], /--per-sample-of: expected 'loss' or a term of ce .*got "nope"/);
   assert.equal(existsSync(p('rows.npy')), false);
+});
+
+// ---- suite report: the two clean ECEs, the chosen sweep value ---------------------------------------------------
+
+/** One synthetic finished run: posthoc.json's test ECE over `testRows` rows; ood.json's clean ECE over `oodRows` rows with `oodBins` bins. */
+function suiteRun(method: string, seed: number, options: { testRows: number; oodRows: number; oodBins: number; valNll?: number }): RunResult {
+  const run: SuiteRun = { id: `${method}-seed${seed}`, method, seed, config: { dataset: 'mnist', model: 'mlp' } as unknown as TrainConfig };
+  const clean = { dataset: 'mnist', n: options.oodRows, accuracy: 0.9, nll: 0.3, ece: 0.04, adaece: 0.04, mean_confidence: 0.9 };
+  return {
+    run,
+    dir: '/nonexistent',
+    summary: {},
+    posthoc: { bins: 20, convention: '(l,u]', validation: { nll: options.valNll ?? 0.3 }, test: { n: options.testRows, ece: 0.05, accuracy: 0.9, mean_confidence: 0.95, nll: 0.3 }, calibrators: {} },
+    log: [],
+    ood: { in_distribution: clean, noise: { n: 10, auroc: 0.8, mean_confidence: 0.7 }, ood_dataset: null, corruptions: [], confidence_histogram: { bins: 20, in_distribution: [], noise: null, ood_dataset: null }, settings: { bins: options.oodBins, convention: '(l,u]', seed, confidence: 'max softmax' } },
+  };
+}
+
+function suiteResults(methods: MethodResults[], bins: number): SuiteResults {
+  const suite = parseSuite({ name: 'clean-ece', base: { dataset: 'mnist', subset: 300, epochs: 1 }, methods: methods.map((m) => ({ name: m.name })), ood: true, bins, compare: [] });
+  return { dir: '/nonexistent', record: { format: 1, scale: 'quick', suite, runs: [] }, runs: methods.flatMap((m) => m.runs), missing: [], methods };
+}
+
+test('the OOD section labels its clean ECE and says why it differs from the results table\'s ECE of the same model (rows and bins read from the runs)', () => {
+  const runs = [0, 1].map((s) => suiteRun('ce', s, { testRows: 10_000, oodRows: 2000, oodBins: 15 }));
+  const differing = suiteResults([{ name: 'ce', label: 'CE', group: 'mnist · mlp', runs }], 20);
+  assert.equal(cleanEceNote(differing), "Clean ECE differs from the results table's ECE of the same model because it is measured on the OOD evaluation's 2,000 test rows (a seeded sample, oodSubset) instead of all 10,000 test rows and with the training run's 15 bins instead of the suite's 20.");
+  assert.ok(oodTables(differing)[0]!.columns.some((c) => c.label === 'Clean ECE, OOD test rows (%)'), 'the column says which rows');
+  // Only the bins differ; only the rows differ; both agree.
+  assert.equal(cleanEceNote(suiteResults([{ name: 'ce', label: 'CE', group: 'mnist · mlp', runs: [suiteRun('ce', 0, { testRows: 500, oodRows: 500, oodBins: 15 })] }], 20)), "Clean ECE differs from the results table's ECE of the same model because it is measured on the training run's 15 bins instead of the suite's 20.");
+  assert.match(cleanEceNote(suiteResults([{ name: 'ce', label: 'CE', group: 'mnist · mlp', runs: [suiteRun('ce', 0, { testRows: 500, oodRows: 100, oodBins: 15 })] }], 15)), /the OOD evaluation's 100 test rows \(a seeded sample, oodSubset\) instead of all 500 test rows\.$/);
+  assert.equal(cleanEceNote(suiteResults([{ name: 'ce', label: 'CE', group: 'mnist · mlp', runs: [suiteRun('ce', 0, { testRows: 500, oodRows: 500, oodBins: 15 })] }], 15)), "Clean ECE is the results table's test ECE (the same 500 test rows and 15 bins).");
+  // No OOD results: no note.
+  const plain = suiteRun('ce', 0, { testRows: 500, oodRows: 500, oodBins: 15 });
+  assert.equal(cleanEceNote(suiteResults([{ name: 'ce', label: 'CE', group: 'mnist · mlp', runs: [{ ...plain, ood: undefined }] }], 15)), '');
+});
+
+test('the findings name the swept value each method was chosen at, the values it was chosen from and the rule', () => {
+  const at = (margin: number, valNll: number) => ({ value: margin, runs: [suiteRun(`mbls-margin${margin}`, 0, { testRows: 500, oodRows: 500, oodBins: 15, valNll })], validation: valNll });
+  const values = [at(2, 0.4), at(6, 0.2), at(10, 0.3)];
+  const mbls: MethodResults = { name: 'mbls', label: 'MbLS', group: 'mnist · mlp', runs: values[1]!.runs, sweep: { key: 'lossOptions.margin', label: 'margin M', values, chosen: 6 } };
+  const ce: MethodResults = { name: 'ce', label: 'CE', group: 'mnist · mlp', runs: [suiteRun('ce', 0, { testRows: 500, oodRows: 500, oodBins: 15 })] };
+  const found = findings(suiteResults([ce, mbls], 15), []);
+  assert.match(found[0]!, /^CE: test accuracy/);
+  assert.match(found[1]!, /^MbLS at margin M = 6 \(chosen from 2, 6, 10 by lowest mean validation NLL\): test accuracy 90\.00%/);
 });
