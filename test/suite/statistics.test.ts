@@ -18,9 +18,9 @@ test('mean, sample std and the 95 % t-interval match hand computation', () => {
 
 test('a verdict holds only when the whole interval is on the claimed side of 0', () => {
   assert.equal(decide('<', -0.03, -0.01), 'holds');
-  assert.equal(decide('<', 0.01, 0.03), 'does not hold');
+  assert.equal(decide('<', 0.01, 0.03), 'contradicted');
   assert.equal(decide('<', -0.01, 0.01), 'inconclusive');
   assert.equal(decide('>', 0.01, 0.03), 'holds');
-  assert.equal(decide('>', -0.03, -0.01), 'does not hold');
+  assert.equal(decide('>', -0.03, -0.01), 'contradicted');
   assert.equal(decide('<', Number.NaN, Number.NaN), 'inconclusive');
 });
