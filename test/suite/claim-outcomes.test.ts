@@ -6,6 +6,7 @@ import type { TrainConfig } from '../../src/train/train-config.js';
 import { suiteVerdicts, type Verdict } from '../../src/suite/report/verdicts.js';
 import { holmAdjust } from '../../src/suite/report/holm.js';
 import { claimCoverage, claimsMarkdown, verdictJson } from '../../src/suite/report/claims-section.js';
+import { claimMetricDescription } from '../../src/suite/claim-metric.js';
 import type { MethodResults, RunResult, SuiteResults } from '../../src/suite/report/suite-results.js';
 
 // t quantiles by SciPy (scipy.stats.t.ppf): df = 2 and df = 4.
@@ -222,4 +223,15 @@ test('t quantiles of the five-seed design (df = 4) are exact', async () => {
   const v = await suiteVerdicts(results([claim('five', { compare: 'ls < ce on ece' })], { ce: [0.05, 0.05, 0.05, 0.05, 0.05], ls: [0.04, 0.041, 0.042, 0.043, 0.044] }));
   // d = [−0.01, −0.009, −0.008, −0.007, −0.006]: mean −0.008, s = 0.0015811.
   close(v[0]!.upper, -0.008 + (T975_4 * Math.sqrt(0.0000025)) / Math.sqrt(5), 'upper');
+});
+
+test('a claim metric’s name fixes its binning and norm, stated with the bins', () => {
+  assert.equal(claimMetricDescription('ece', 15), 'top-label ECE, ℓ1 norm, 15 equal-width bins (l,u]');
+  assert.equal(claimMetricDescription('adaece', 10), 'top-label ECE, ℓ1 norm, 10 equal-mass bins');
+  assert.equal(claimMetricDescription('adaece_l2', 15), 'top-label ECE, ℓ2 norm, 15 equal-mass bins');
+  assert.equal(claimMetricDescription('classwise_ece', 15), 'classwise ECE, ℓ1 norm, 15 equal-width bins per class, averaged over classes');
+  assert.equal(claimMetricDescription('shift_adaece_l2_s5', 15), 'top-label ECE, ℓ2 norm, 15 equal-mass bins, mean over every corruption kind at severity 5');
+  assert.equal(claimMetricDescription('fg_ece', 15), 'top-label ECE, ℓ1 norm, 15 equal-width bins (l,u], over the labelled test pixels without background');
+  assert.equal(claimMetricDescription('noise_auroc', 15), 'AUROC of the max-softmax confidence, test set vs Gaussian-noise images');
+  assert.equal(claimMetricDescription('accuracy', 15), 'fraction of samples whose argmax is the label');
 });
