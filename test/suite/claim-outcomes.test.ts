@@ -5,7 +5,9 @@ import type { SuiteRun } from '../../src/suite/expand-suite.js';
 import type { TrainConfig } from '../../src/train/train-config.js';
 import { suiteVerdicts, type Verdict } from '../../src/suite/report/verdicts.js';
 import { holmAdjust } from '../../src/suite/report/holm.js';
-import { claimCoverage, claimsMarkdown, verdictJson } from '../../src/suite/report/claims-section.js';
+import { claimCoverage, claimsMarkdown, definitionsMarkdown, verdictJson } from '../../src/suite/report/claims-section.js';
+import { OUTCOME_DEFINITIONS } from '../../src/suite/report/verdict-vocabulary.js';
+import { readFileSync } from 'node:fs';
 import { claimMetricDescription } from '../../src/suite/claim-metric.js';
 import type { MethodResults, RunResult, SuiteResults } from '../../src/suite/report/suite-results.js';
 
@@ -217,6 +219,34 @@ test('no verdict holds without an interval excluding 0 in the claim’s directio
     holds += v.filter((x) => x.outcome === 'holds').length;
   }
   assert.ok(holds > 50, `the random designs exercise the rule (${holds} holds)`);
+});
+
+test('the verdict follows the runs: the same claim holds on one set of runs and is contradicted on the swapped set', async () => {
+  // "ls < ce on ece", five seeds. Runs where LS is 1 pt better on every seed (± 0.1 pt), then the two methods swapped.
+  const better = [0.040, 0.041, 0.039, 0.040, 0.042];
+  const worse = [0.050, 0.050, 0.050, 0.051, 0.050];
+  const claims = [claim('ls-beats-ce', { compare: 'ls < ce on ece' }), claim('ce-beats-ls', { compare: 'ls > ce on ece' })];
+  const a = await suiteVerdicts(results(claims, { ce: worse, ls: better }));
+  const b = await suiteVerdicts(results(claims, { ce: better, ls: worse }));
+  assert.deepEqual(a.map((v) => v.outcome), ['holds', 'contradicted']);
+  assert.deepEqual(b.map((v) => v.outcome), ['contradicted', 'holds']);
+  // d = ls − ce = [−0.010, −0.009, −0.011, −0.011, −0.008]: mean −0.0098, and the swapped runs mirror it.
+  close(a[0]!.difference, -0.0098, 'difference', 1e-12);
+  close(b[0]!.difference, 0.0098, 'swapped difference', 1e-12);
+  assert.ok(a[0]!.upper < 0 && b[0]!.lower > 0);
+  // Runs where the methods differ by less than their seed-to-seed spread: inconclusive, with the effect it could have detected.
+  const [flat] = await suiteVerdicts(results([claims[0]], { ce: worse, ls: [0.049, 0.052, 0.048, 0.052, 0.050] }));
+  assert.equal(flat!.outcome, 'inconclusive');
+  assert.ok(flat!.lower < 0 && flat!.upper > 0 && flat!.mde > 0);
+  [...a, ...b, flat!].forEach(assertConsistent);
+});
+
+test('the README defines holds as the verdicts decide it, and the reproductions README prints the vocabulary’s definitions', () => {
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  assert.match(readme, /\*holds\* \(interval wholly on the claimed side of 0\)/);
+  assert.match(OUTCOME_DEFINITIONS.holds, /95 % interval of metric\(A\) − metric\(B\) lies wholly on the claimed side of 0/);
+  const reproductions = readFileSync(new URL('../../../docs/reproductions/README.md', import.meta.url), 'utf8');
+  for (const line of definitionsMarkdown('##').slice(2)) assert.ok(reproductions.includes(line), line);
 });
 
 test('t quantiles of the five-seed design (df = 4) are exact', async () => {

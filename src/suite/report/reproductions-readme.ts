@@ -23,8 +23,8 @@ import { atomicWriteFile } from '../../util/atomic-write.js';
 import { invalidArgument } from '../../util/errors.js';
 import { pathExists } from '../../util/path-exists.js';
 import { claimMetricPercent } from '../claim-metric.js';
+import { definitionsMarkdown } from './claims-section.js';
 import { currencyText, reportCurrency, type ReportCurrency, type ReportForCurrency } from './report-currency.js';
-import { definitionEntries } from './verdict-vocabulary.js';
 
 export const README_FILE = 'README.md';
 
@@ -211,9 +211,9 @@ export async function reproductionsReadme(dir: string, existing = '', currency: 
     const paper = r.verdicts.filter((v) => v.origin === 'paper');
     const tested = paper.filter((v) => v.outcome !== 'not tested' && v.outcome !== 'not evaluated').length;
     const seeds = new Set(r.runs.map((x) => x.seed)).size;
-    lines.push(`| \`${n}\` | ${e(r.scale)} | ${r.runs.length} | ${seeds} | ${layout ? `${tested} / ${paper.length}` : 'no registry (older report)'} | ${layout ? r.verdicts.length - paper.length : r.verdicts.length} | ${currencyCell(states.get(n)!)} | [md](${n}/report.md) · [html](${n}/report.html) |`);
+    lines.push(`| \`${n}\` | ${e(r.scale)} | ${r.missing.length ? `${r.runs.length} of ${r.runs.length + r.missing.length}` : r.runs.length} | ${seeds} | ${layout ? `${tested} / ${paper.length}` : 'no registry (older report)'} | ${layout ? r.verdicts.length - paper.length : r.verdicts.length} | ${currencyCell(states.get(n)!)} | [md](${n}/report.md) · [html](${n}/report.html) |`);
   }
-  lines.push('', '## How the verdicts are decided', '', ...definitionEntries().map(([term, text]) => `- **${e(term)}**: ${e(text)}.`), '');
+  lines.push('', ...definitionsMarkdown('##'));
   for (const [n, r] of reports) lines.push(...suiteSection(n, r, states.get(n)!, blocks));
   const orphans = [...blocks.keys()].filter((k) => k !== 'intro' && !reports.has(k));
   if (orphans.length) {
