@@ -241,6 +241,17 @@ test('the verdict follows the runs: the same claim holds on one set of runs and 
   [...a, ...b, flat!].forEach(assertConsistent);
 });
 
+test('an unfinished suite: a claim reading a method with a run not finished is not evaluated, the others are decided', async () => {
+  const r = results([claim('ls-beats-ce', { compare: 'ls < ce on ece' }), claim('focal-beats-ce', { compare: 'focal < ce on ece' })], { ce: [0.05, 0.05, 0.05], ls: [0.04, 0.041, 0.039], focal: [0.03, 0.031, 0.029] });
+  // The suite planned three seeds of each method; ls's seed 3 (a fourth) has not finished.
+  const planned = r.methods.flatMap((m) => m.runs.map((x) => x.run));
+  const unfinished = { ...planned.find((x) => x.method === 'ls')!, id: 'ls-seed3', seed: 3 };
+  const v = await suiteVerdicts({ ...r, record: { ...r.record, runs: [...planned, unfinished] }, missing: ['ls-seed3'] });
+  assert.equal(v[0]!.outcome, 'not evaluated');
+  assert.equal(v[0]!.note, 'runs missing: 1 of the 4 runs of ls not finished');
+  assert.equal(v[1]!.outcome, 'holds');
+});
+
 test('the README defines holds as the verdicts decide it, and the reproductions README prints the vocabulary’s definitions', () => {
   const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
   assert.match(readme, /\*holds\* \(interval wholly on the claimed side of 0\)/);
