@@ -240,11 +240,17 @@ test('issue 28: a suite directory written before run identities were recorded (m
   const mine = reportOf(d) as { notes?: unknown; calibkit?: unknown; runs: { identity?: { posthoc: unknown } }[] };
   assert.deepEqual(mine.notes, []);
   assert.ok(mine.runs.every((x) => x.identity?.posthoc !== null), 'the adopted posthoc.json records its identity');
-  // What main's report.json did not have yet: the notes, the calibkit version and the runs' identities.
+  // What main's report.json did not have yet: the notes, the calibkit version and the runs' identities. The claims
+  // framework merged since changed how verdicts and findings are written, so the numbers are compared: the runs, the
+  // methods and every table.
   delete mine.notes;
   delete mine.calibkit;
   for (const x of mine.runs) delete x.identity;
-  assert.deepEqual(mine, reportOf(join(fixture, 'main-report.json')), 'the report main wrote for this directory');
+  const main = reportOf(join(fixture, 'main-report.json')) as Record<string, unknown>;
+  const numbers = mine as unknown as Record<string, unknown>;
+  for (const key of ['suite', 'scale', 'bins', 'convention', 'select', 'missing', 'runs', 'methods', 'tables', 'ood_tables', 'shift_severity_tables', 'ensembles']) {
+    assert.deepEqual(numbers[key], main[key], `report.json ${key}: the report main wrote for this directory`);
+  }
   const again = await suiteRun(file, d, ['--threads', '1']);
   assert.match(again.stdout, /2\/2 runs done \(0 trained now, [\d.]+ s\)/, 'adopted once; up to date afterwards');
   const rebinned = writeSuite('legacy-bins', { ...(JSON.parse(readFileSync(file, 'utf8')) as object), bins: 10 });
