@@ -93,7 +93,11 @@ test('Thulasidasan: α by validation accuracy in distribution, α = 0.4 for Tabl
   }
   const machine = expandSuite(suite, 'machine', 'thulasidasan');
   const methods = byMethod(machine);
-  for (const r of machine) assert.equal(r.config.select, 'accuracy', `${r.id}: best validation-accuracy epoch (§3.1)`);
+  for (const r of machine) {
+    assert.equal(r.config.select, 'accuracy', `${r.id}: best validation-accuracy epoch (§3.1)`);
+    assert.deepEqual([r.config.subset, r.config.validation], [15000, 5000], `${r.id}: 10,000 train, 5,000 validate`);
+    assert.deepEqual([r.config.schedule, r.config.nesterov], ['multistep:0.3,0.6,0.8:0.5', true], `${r.id}: §3.1's schedule (halved at 60/120/160 of 200)`);
+  }
   for (const r of methods.get('mixup-04')!) assert.deepEqual([r.config.mixup, r.config.mixupKind, r.config.ood], [0.4, 'input', true]);
   for (const m of ['mixup-feature', 'mixup-manifold']) for (const r of methods.get(m)!) assert.equal(r.config.mixup, 0.4, r.id);
   // OOD on Table 1's rows (CE, mixup α = 0.4, MC dropout) and feature-only mixup only.
@@ -140,7 +144,10 @@ test('Maroñas: every ARC method\'s β searched over the paper\'s range by "good
       assert.equal(r.config.arcPlacement, m === 'arc-m' || m === 'arc-m-v2' ? 'sources' : 'mixed', r.id);
     }
   }
-  for (const r of machine) assert.equal(r.config.select, 'last', `${r.id}: the code's final weights`);
+  for (const r of machine) {
+    assert.equal(r.config.select, 'last', `${r.id}: the code's final weights`);
+    assert.deepEqual([r.config.subset, r.config.validation, r.config.schedule], [15000, 5000, 'multistep:0.3,0.6,0.8:0.2'], `${r.id}: 5,000 validate; the code's WRN schedule`);
+  }
   for (const r of methods.get('bm')!) assert.equal(r.config.mixup, 1);
   for (const r of methods.get('mmce')!) assert.deepEqual([r.config.secondary, r.config.weight], ['mmce', 0.5]);
   for (const r of methods.get('mmce-m')!) assert.deepEqual([r.config.weight, r.config.arcPlacement, r.config.mixup], [0.4, 'sources', 1]);
@@ -156,6 +163,6 @@ test('thulasidasan-text: §4\'s claims (mixup < CE on ECE and OE), embedding mix
   assert.ok(paperClaims(suite).every((c) => /§4, Fig\. 4/.test(c.source!)));
   const machine = expandSuite(suite, 'machine', 'thulasidasan-text');
   assert.equal(machine.length, 4 * 5);
-  for (const r of machine) assert.equal(r.config.select, 'accuracy', r.id);
+  for (const r of machine) assert.deepEqual([r.config.select, r.config.validation], ['accuracy', 5000], r.id);
   for (const r of machine.filter((x) => x.method === 'mixup')) assert.deepEqual([r.config.mixup, r.config.mixupKind], [0.4, 'embedding']);
 });
