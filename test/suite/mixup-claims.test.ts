@@ -149,8 +149,8 @@ test('Maroñas: every ARC method\'s β searched over the paper\'s range by "good
     assert.deepEqual([r.config.subset, r.config.validation, r.config.schedule], [15000, 5000, 'multistep:0.3,0.6,0.8:0.2'], `${r.id}: 5,000 validate; the code's WRN schedule`);
   }
   for (const r of methods.get('bm')!) assert.equal(r.config.mixup, 1);
-  for (const r of methods.get('mmce')!) assert.deepEqual([r.config.secondary, r.config.weight], ['mmce', 0.5]);
-  for (const r of methods.get('mmce-m')!) assert.deepEqual([r.config.weight, r.config.arcPlacement, r.config.mixup], [0.4, 'sources', 1]);
+  for (const r of methods.get('mmce')!) assert.deepEqual([r.config.secondary, r.config.secondaryOptions, r.config.weight], ['mmce-weighted', { normalisation: 'kumar' }, 0.5]);
+  for (const r of methods.get('mmce-m')!) assert.deepEqual([r.config.secondary, r.config.secondaryOptions, r.config.weight, r.config.arcPlacement, r.config.mixup], ['mmce-weighted', { normalisation: 'kumar' }, 0.4, 'sources', 1]);
   for (const m of ['b', 'bm', 'mmce', 'mmce-m']) assert.equal(methods.get(m)!.length, 5, `${m}: 5 seeds`);
   assert.equal(machine.length, 4 * 5 + 4 * MARONAS_ARC_BETAS.length * 5, 'run count stated in the description (100)');
   // The paper scale keeps the code's final weights too (CIFAR_RECIPE would select the best validation accuracy).

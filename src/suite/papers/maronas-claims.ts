@@ -60,7 +60,7 @@ export const MARONAS_CLAIMS: readonly SuiteClaimInput[] = [
     source: '§5, Tables 1–2',
     paper: { text: 'CIFAR-10 (Table 1): ECE 1.62 % (A+M) vs 2.17 % (MMCE); Table 2: 1.03 vs 1.21 %', difference: -0.55 },
     compare: 'arc-m < mmce on ece',
-    note: 'MMCE weight λ = 0.5, the paper\'s CIFAR-10 value (GitHub appendix; not searched per model there).',
+    note: 'MMCE as the paper\'s code computes it (Kumar et al.\'s weighted MMCE, each block normalised once, with a square root), λ = 0.5, the paper\'s CIFAR-10 value (GitHub appendix; not searched per model there).',
   },
   {
     id: 'arc-m-beats-mmce-m',
