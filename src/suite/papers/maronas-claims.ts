@@ -134,6 +134,12 @@ export const MARONAS_CLAIMS: readonly SuiteClaimInput[] = [
   },
   // ---- claims this machine does not test ----
   {
+    id: 'v1-m1-reliable',
+    statement: 'The hyperparameter search (V1/V2, M ∈ {1, 15, {5, 15, 30}}, on x̃ or on x1, x2) concludes that V1 and M = 1 are a reliable choice.',
+    source: 'App. D (ARC Hyperparameters)',
+    notTested: 'the M = 15 and M = {5, 15, 30} variants are not run: each ARC variant costs 4 β values × 5 seeds = 20 runs; the suite runs M = 1 (the conclusion) and tests V1 against V2 (arc-v1-beats-v2).',
+  },
+  {
     id: 'arc-on-validation-split',
     statement: 'Applying the ARC loss only on a held-out, over-confident validation split, the DNN minimises it by raising that split\'s accuracy rather than by relaxing its confidences, and test ECE stays high.',
     source: '§5 (last paragraph); App. D.1, Table 5',
