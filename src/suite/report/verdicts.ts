@@ -12,7 +12,9 @@
  * or after its calibrator (comparison.ts). Claim metrics other than test metrics (claim-metric.ts) are decided the
  * same way over seeds (report/claim-value.ts reads them); with one seed the OOD, corruption and mIoU ones are not
  * evaluated (their sets are not paired with the test samples), and neither is any claim on segmentation runs (their
- * rows are pixels, correlated within an image). Shape claims: qualitative-verdict.ts.
+ * rows are pixels, correlated within an image). Shape claims: qualitative-verdict.ts. A claim with any run of its
+ * methods unfinished (an interrupted or failed run) is not evaluated: it is decided on all the seeds and swept values
+ * the suite names, or not at all.
  *
  * Multiplicity: the p-values of the paper's claims decided by a paired t-test are Holm-adjusted as one family (the
  * suite's own checks as another), and the outcome at the adjusted level is the raw one where the adjusted p < 0.05,
@@ -236,9 +238,39 @@ async function decideSides(results: SuiteResults, claim: ClaimEntry, c: Comparis
   };
 }
 
+/** The methods whose runs decide a claim (a swept method's every value: the value chosen on validation depends on all). */
+function claimMethods(t: ClaimEntry['test']): string[] {
+  switch (t.kind) {
+    case 'compare':
+    case 'equivalent':
+      return [t.comparison.left, t.comparison.right];
+    case 'qualitative':
+      return t.qualitative.kind === 'order' ? [...t.qualitative.methods] : [t.qualitative.method];
+    case 'not tested':
+      return [];
+  }
+}
+
+/**
+ * The suite's runs of `methods` that have not finished (a suite still running, or a run that failed): a claim is
+ * decided on every seed and swept value the suite names, or not at all, so that a report of an unfinished suite never
+ * states a verdict on fewer runs than its settings say.
+ */
+function unfinishedRuns(results: SuiteResults, methods: readonly string[]): string[] {
+  const missing = new Set(results.missing);
+  return results.record.runs.filter((r) => methods.includes(r.method) && missing.has(r.id)).map((r) => r.id);
+}
+
 /** The raw verdict of one claim. */
 async function decideClaim(results: SuiteResults, claim: ClaimEntry): Promise<Verdict> {
   const t = claim.test;
+  const methods = claimMethods(t);
+  const unfinished = unfinishedRuns(results, methods);
+  if (unfinished.length) {
+    const all = results.record.runs.filter((r) => methods.includes(r.method)).length;
+    const comparison = t.kind === 'compare' || t.kind === 'equivalent' ? t.comparison : undefined;
+    return undecided(claim, 'not evaluated', `runs missing: ${all - unfinished.length} of the ${all} runs it needs have finished (not yet: ${unfinished.join(', ')})`, comparison);
+  }
   switch (t.kind) {
     case 'not tested':
       return undecided(claim, 'not tested', t.reason);
