@@ -269,7 +269,7 @@ async function decideClaim(results: SuiteResults, claim: ClaimEntry): Promise<Ve
   if (unfinished.length) {
     const all = results.record.runs.filter((r) => methods.includes(r.method)).length;
     const comparison = t.kind === 'compare' || t.kind === 'equivalent' ? t.comparison : undefined;
-    return undecided(claim, 'not evaluated', `runs missing: ${all - unfinished.length} of the ${all} runs it needs have finished (not yet: ${unfinished.join(', ')})`, comparison);
+    return undecided(claim, 'not evaluated', `runs missing: ${all - unfinished.length} of the ${all} runs it needs have finished; not yet: ${unfinished.join(', ')}`, comparison);
   }
   switch (t.kind) {
     case 'not tested':
