@@ -12,9 +12,9 @@
  * or after its calibrator (comparison.ts). Claim metrics other than test metrics (claim-metric.ts) are decided the
  * same way over seeds (report/claim-value.ts reads them); with one seed the OOD, corruption and mIoU ones are not
  * evaluated (their sets are not paired with the test samples), and neither is any claim on segmentation runs (their
- * rows are pixels, correlated within an image). Shape claims: qualitative-verdict.ts. A claim with any run of its
- * methods unfinished (an interrupted or failed run) is not evaluated: it is decided on all the seeds and swept values
- * the suite names, or not at all.
+ * rows are pixels, correlated within an image). Shape claims: qualitative-verdict.ts.
+ *
+ * On an unfinished suite a claim is not evaluated while any run of its methods is missing (missingRunsNote).
  *
  * Multiplicity: the p-values of the paper's claims decided by a paired t-test are Holm-adjusted as one family (the
  * suite's own checks as another), and the outcome at the adjusted level is the raw one where the adjusted p < 0.05,
@@ -238,7 +238,7 @@ async function decideSides(results: SuiteResults, claim: ClaimEntry, c: Comparis
   };
 }
 
-/** The methods whose runs decide a claim (a swept method's every value: the value chosen on validation depends on all). */
+/** The methods whose runs a claim reads (none for an untested claim). */
 function claimMethods(t: ClaimEntry['test']): string[] {
   switch (t.kind) {
     case 'compare':
@@ -252,25 +252,25 @@ function claimMethods(t: ClaimEntry['test']): string[] {
 }
 
 /**
- * The suite's runs of `methods` that have not finished (a suite still running, or a run that failed): a claim is
- * decided on every seed and swept value the suite names, or not at all, so that a report of an unfinished suite never
- * states a verdict on fewer runs than its settings say.
+ * Why a claim cannot be decided on an unfinished suite, or null: every run the suite plans for the claim's methods
+ * (each seed, each swept value) must be finished, so that no verdict is computed on fewer seeds (or a sweep chosen
+ * over fewer values) than the report's settings state.
  */
-function unfinishedRuns(results: SuiteResults, methods: readonly string[]): string[] {
-  const missing = new Set(results.missing);
-  return results.record.runs.filter((r) => methods.includes(r.method) && missing.has(r.id)).map((r) => r.id);
+export function missingRunsNote(results: SuiteResults, t: ClaimEntry['test']): string | null {
+  const unfinished = new Set(results.missing);
+  const parts = [...new Set(claimMethods(t))].flatMap((method) => {
+    const planned = results.record.runs.filter((r) => r.method === method);
+    const missing = planned.filter((r) => unfinished.has(r.id)).length;
+    return missing ? [`${missing} of the ${planned.length} runs of ${method} not finished`] : [];
+  });
+  return parts.length ? `runs missing: ${parts.join('; ')}` : null;
 }
 
 /** The raw verdict of one claim. */
 async function decideClaim(results: SuiteResults, claim: ClaimEntry): Promise<Verdict> {
   const t = claim.test;
-  const methods = claimMethods(t);
-  const unfinished = unfinishedRuns(results, methods);
-  if (unfinished.length) {
-    const all = results.record.runs.filter((r) => methods.includes(r.method)).length;
-    const comparison = t.kind === 'compare' || t.kind === 'equivalent' ? t.comparison : undefined;
-    return undecided(claim, 'not evaluated', `runs missing: ${all - unfinished.length} of the ${all} runs it needs have finished; not yet: ${unfinished.join(', ')}`, comparison);
-  }
+  const missing = missingRunsNote(results, t);
+  if (missing !== null) return undecided(claim, 'not evaluated', missing, t.kind === 'compare' || t.kind === 'equivalent' ? t.comparison : undefined);
   switch (t.kind) {
     case 'not tested':
       return undecided(claim, 'not tested', t.reason);
