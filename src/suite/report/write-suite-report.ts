@@ -3,11 +3,13 @@
  *   report.md            Markdown with the figures as SVG files in report-figures/
  *   report.html          one self-contained page (inline SVG, inline CSS, no scripts, nothing fetched)
  *   report.json          the data behind it: every run's settings and metrics (under `calib eval --json` keys),
- *                        the table, the sweeps' chosen values, the verdicts, the regulariser histogram's counts
- * Sections: what the suite found (generated from the numbers), the table per dataset · model, the comparisons'
- * verdicts, reliability diagrams, sweeps, training curves, OOD (the OOD table and the ECE-vs-corruption-severity
- * table and figure — or the suite's `shiftMetric` — raw and after each post-hoc calibrator, with each calibrator's
- * paired difference to TS per severity: shift-differences.ts), the per-sample regulariser histogram.
+ *                        the table, the sweeps' chosen values, the verdicts (with coverage and the vocabulary's
+ *                        definitions), the regulariser histogram's counts
+ * Sections: what the suite found (generated from the numbers), the table per dataset · model, the paper's claims and
+ * the suite's own checks with their verdicts (claims-section.ts), reliability diagrams, sweeps, training curves, OOD
+ * (the OOD table and the ECE-vs-corruption-severity table and figure — or the suite's `shiftMetric` — raw and after
+ * each post-hoc calibrator, with each calibrator's paired difference to TS per severity: shift-differences.ts), the
+ * per-sample regulariser histogram.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -125,7 +127,6 @@ function trainNote(t: SuiteTable): string {
   const fg = t.columns.some((c) => c.split === 'foreground') ? ' Segmentation: metrics over the labelled pixels of the test images whose logits the run kept (ignore label excluded); "w/o bg" columns also exclude the background pixels.' : '';
   return train + fg;
 }
-
 
 function settingsLine(results: SuiteResults): string {
   const s = results.record.suite;
