@@ -45,7 +45,7 @@ export { acls, aclsLoss } from './acls.js';
 export { cpc, pairwiseConstraintsLoss, softplus } from './cpc.js';
 export { crl, correctnessRankingLoss } from './crl.js';
 export { mmce, mmceLoss, mmceKernel, MMCE_KERNEL_WIDTH, MMCE_MAX_ROWS } from './mmce.js';
-export { mmceWeighted, mmceWeightedLoss, MMCE_WEIGHTED_EPS } from './mmce-weighted.js';
+export { mmceWeighted, mmceWeightedLoss, MMCE_KUMAR_EPS, MMCE_WEIGHTED_EPS } from './mmce-weighted.js';
 export { mdca, mdcaLoss } from './mdca.js';
 export { dca, dcaLoss } from './dca.js';
 export { arc, arcLoss, hardBinMembership } from './arc.js';

@@ -8,6 +8,13 @@ import type { LossResult, LossTargetsLike } from './types.js';
 export const MMCE_WEIGHTED_EPS = Object.freeze({ normaliser: 1e-5, sqrt: 1e-10 });
 
 /**
+ * Constants of the `kumar` normalisation: the ARC code's 1e−11 in the block normalisers, and the floor of the quantity
+ * under the square root (the ARC code has none, so an all-confident batch gives an infinite gradient there; floored at
+ * 1e−12, the loss moves by at most 1e−6 and its gradient stays finite).
+ */
+export const MMCE_KUMAR_EPS = Object.freeze({ normaliser: 1e-11, floor: 1e-12 });
+
+/**
  * Weighted MMCE, MMCE_w (Kumar et al. 2018), exactly as the official code (focal-calibration / MbLS / MDCA
  * `MMCE_weighted`; METHODS.md § Secondary terms). With m = #correct, n = #incorrect, correct confidences weighted by
  * (1 − c) and incorrect ones by c, and the code's `torch.mean` over each block before its 1/(m²+1e−5)-type factor:
@@ -17,12 +24,25 @@ export const MMCE_WEIGHTED_EPS = Object.freeze({ normaliser: 1e-5, sqrt: 1e-10 }
  * (So each block is normalised twice, by its size and by its size squared — the code's behaviour, kept.) mmd is
  * floored at 0 before the root (the code would give NaN for a rounding-negative value). With soft targets the sets
  * are weighted by a_i and 1 − a_i. Batch-level, O(M²). Terms: { mmce } (= loss).
+ *
+ * `normalisation: 'kumar'` is MMCE_w as Kumar et al. 2018 write it and as the ARC code of Maroñas et al. 2021
+ * computes it (`MMCE_net.cost_MMCE`): each block normalised once by its size,
+ *   mmd = S_cc / (m² + 1e−11) + S_ww / (n² + 1e−11) − 2 S_cw / (mn + 1e−11),   MMCE_w = sqrt(mmd),
+ * an empty block contributing 0 (so an all-correct batch is still penalised by S_cc), mmd floored at 1e−12.
  */
 export const mmceWeighted = defineLoss({
   name: 'mmce-weighted',
-  title: 'Weighted MMCE (correct weighted by 1 − c, incorrect by c; official code normalisation)',
+  title: 'Weighted MMCE (correct weighted by 1 − c, incorrect by c; the focal-calibration code\'s normalisation or Kumar et al.\'s)',
   ...MMCE_TERM,
-  compute(input) {
+  options: {
+    normalisation: {
+      type: 'choice',
+      choices: ['code', 'kumar'],
+      default: 'code',
+      description: "'code': the focal-calibration / MbLS / MDCA code's (each block normalised twice, 0 unless both sets are non-empty); 'kumar': Kumar et al.'s formula as the ARC code (each block once)",
+    },
+  },
+  compute(input, { normalisation }) {
     const kernel = mmceKernel(input, 'mmce-weighted');
     const m = input.rows;
     const c = input.confidence;
@@ -36,6 +56,12 @@ export const mmceWeighted = defineLoss({
     const sWW = kernel.matmul(ww).mul(ww).sum();
     const nC = a.sum();
     const nW = wrong.sum();
+    if (normalisation === 'kumar') {
+      const k = MMCE_KUMAR_EPS.normaliser;
+      const mmd = sCC.div(nC.square().add(k)).add(sWW.div(nW.square().add(k))).sub(sCW.mul(2).div(nC.mul(nW).add(k)));
+      const loss = mmd.maximum(MMCE_KUMAR_EPS.floor).sqrt();
+      return { loss, terms: { mmce: loss } };
+    }
     const eps = MMCE_WEIGHTED_EPS.normaliser;
     const kC = nC.maximum(1);
     const kW = nW.maximum(1);

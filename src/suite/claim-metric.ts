@@ -6,10 +6,11 @@
  *   (after a calibrator: `calibrators[kind].test`);
  * - `noise_auroc`, `noise_confidence`, `ood_auroc`, `ood_confidence`: AUROC of in-distribution vs out-of-distribution
  *   max-softmax confidences, and the mean confidence on the OOD set — Gaussian noise or the second dataset
- *   (Thulasidasan et al. 2019, Table 2): ood.json `noise` / `ood_dataset` (after a calibrator: posthoc.json
+ *   (Thulasidasan et al. 2019, §7 and Table 1): ood.json `noise` / `ood_dataset` (after a calibrator: posthoc.json
  *   `calibrators[kind].shift`, the same shape, train/shift-metrics.ts);
  * - `shift_M` with M ∈ accuracy, nll, ece, adaece, adaece_l2, confidence: M averaged over every corruption × severity of the
- *   shift report (equal weight per corrupted set; Thulasidasan Fig. 5); `shift_M_sK` over severity K ∈ 1..5 only;
+ *   shift report (equal weight per corrupted set; the thulasidasan suite's corruption checks are its own: that paper has
+ *   no corruption experiment, its Fig. 5 is the training-label entropy histogram); `shift_M_sK` over severity K ∈ 1..5;
  * - `fg_M` for a test metric M: M over the test pixels without background (segmentation runs; posthoc.json
  *   `foreground`, MbLS Table 5's "w/o bg" columns);
  * - `miou`: a segmentation run's mean IoU over its test images (summary.json `test.miou`; argmax only, so no

@@ -31,7 +31,7 @@ export const SUITE_SCALES = ['quick', 'machine', 'paper'] as const;
 export type SuiteScale = (typeof SUITE_SCALES)[number];
 
 /** Rules choosing a swept value on validation (see report/sweep-selection.ts). */
-export const SELECTION_RULES = ['nll', 'ece', 'ece-near-best-accuracy'] as const;
+export const SELECTION_RULES = ['nll', 'ece', 'ece-near-best-accuracy', 'accuracy'] as const;
 export type SelectionRule = (typeof SELECTION_RULES)[number];
 
 /** Names used in run-directory names: lower-case letters, digits and dashes. */

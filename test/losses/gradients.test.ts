@@ -58,6 +58,10 @@ for (const name of LOSS_NAMES) {
   });
 }
 
+test("mmce-weighted with normalisation 'kumar' (the ARC code's MMCE): the reverse-mode gradient matches central finite differences in float64", () => {
+  checkLoss('mmce-weighted', CLS, { normalisation: 'kumar' });
+});
+
 test('every loss that takes soft targets (from the registry): its gradient on soft targets matches finite differences', () => {
   const [n, k] = CLS.shape as [number, number];
   const q = Float64Array.from({ length: n * k }, (_, i) => ((i * 7) % 5) + 1);

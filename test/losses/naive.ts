@@ -151,6 +151,21 @@ export function mmceWeighted(rows: Rows, y: readonly number[]): number {
   const mmd = cc / (m * m) / (m * m + 1e-5) + ww / (n * n) / (n * n + 1e-5) - (2 * cw) / (m * n) / (m * n + 1e-5);
   return Math.sqrt(Math.max(mmd, 0) + 1e-10);
 }
+/** MMCE_w as Kumar et al. 2018 and the ARC code (MMCE_net.cost_MMCE): each block normalised once, an empty block 0. */
+export function mmceWeightedKumar(rows: Rows, y: readonly number[]): number {
+  const c = confidences(rows);
+  const a = correctness(rows, y);
+  const right = c.filter((_, i) => a[i] === 1);
+  const wrong = c.filter((_, i) => a[i] === 0);
+  const m = right.length;
+  const n = wrong.length;
+  let cc = 0, ww = 0, cw = 0;
+  for (const u of right) for (const v of right) cc += (1 - u) * (1 - v) * kernel(u, v);
+  for (const u of wrong) for (const v of wrong) ww += u * v * kernel(u, v);
+  for (const u of right) for (const v of wrong) cw += (1 - u) * v * kernel(u, v);
+  const mmd = cc / (m * m + 1e-11) + ww / (n * n + 1e-11) - (2 * cw) / (m * n + 1e-11);
+  return Math.sqrt(Math.max(mmd, 1e-12));
+}
 export function mdca(rows: Rows, y: readonly number[]): number {
   const c = rows[0]!.length;
   const p = rows.map(softmax);

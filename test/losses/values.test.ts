@@ -66,6 +66,7 @@ const ROWS: Row[] = [
   { name: 'crl', options: { target: 'margin' }, naive: (r, y, h) => naive.crl(r, y, h!, 3, 0, 'margin', 1).loss },
   { name: 'mmce', options: {}, naive: (r, y) => naive.mmce(r, y), dense: true },
   { name: 'mmce-weighted', options: {}, naive: (r, y) => naive.mmceWeighted(r, y), dense: true },
+  { name: 'mmce-weighted', options: { normalisation: 'kumar' }, naive: (r, y) => naive.mmceWeightedKumar(r, y) },
   { name: 'mdca', options: {}, naive: (r, y) => naive.mdca(r, y), dense: true },
   { name: 'dca', options: {}, naive: (r, y) => naive.dca(r, y), dense: true },
   { name: 'arc', options: {}, naive: (r, y) => naive.arc(r, y, 'v1', [1]), dense: true },
@@ -152,6 +153,21 @@ test('losses that take soft targets equal their formula with soft targets (and m
   const a = naive.correctness(rows, y, mixRows);
   const expected = rows.map((r, i) => mixLambda * (r.indexOf(Math.max(...r)) === y[i] ? 1 : 0) + (1 - mixLambda) * (r.indexOf(Math.max(...r)) === y2[i] ? 1 : 0));
   assert.deepEqual(a, expected);
+});
+
+test("mmce-weighted, normalisation 'kumar' (the ARC code's MMCE): an all-correct batch is still penalised by its correct block, the 'code' normalisation gives 0 there; saturated confidences keep a finite value and gradient", () => {
+  // Two rows, both correct: confidences c1 = σ(2), c2 = σ(1) (two classes, logits [2, 0] and [1, 0], labels 0).
+  const c = { logits: [2, 0, 1, 0], shape: [2, 2], labels: [0, 0] };
+  const [c1, c2] = [1 / (1 + Math.exp(-2)), 1 / (1 + Math.exp(-1))];
+  const k = (u: number, v: number) => Math.exp(-Math.abs(u - v) / 0.4);
+  const scc = (1 - c1) ** 2 + (1 - c2) ** 2 + 2 * (1 - c1) * (1 - c2) * k(c1, c2);
+  const kumar = evalLoss((z, t) => LOSSES['mmce-weighted'].apply(z, t, { normalisation: 'kumar' } as never), c);
+  assertClose(kumar.loss, Math.sqrt(scc / (4 + 1e-11)), 1e-12, 'sqrt(S_cc / m²)');
+  assert.equal(evalLoss((z, t) => LOSSES['mmce-weighted'].apply(z, t), c).loss, 0);
+  // Logits of magnitude 1e3: every confidence is exactly 1 and every row correct, so mmd = 0 — floored at 1e−12.
+  const saturated = evalLoss((z, t) => LOSSES['mmce-weighted'].apply(z, t, { normalisation: 'kumar' } as never), { logits: [1000, -1000, 1000, -1000], shape: [2, 2], labels: [0, 0] });
+  assertClose(saturated.loss, 1e-6, 1e-9, 'sqrt of the floor');
+  assert.ok(Array.from(saturated.grad).every(Number.isFinite), 'finite gradient');
 });
 
 test('hand-worked tiny cases: CE, focal, MbLS, MDCA, DCA and ARC on two samples of two classes', () => {

@@ -37,7 +37,7 @@ function writeCifar10(path: string): void {
  * declares is accepted, builds and trains end to end.
  */
 const EXERCISED: Record<string, string> = {
-  maronas: 'arc-m-src-seed0',
+  maronas: 'arc-m-weight=4-seed0',
   thulasidasan: 'mixup-manifold-seed0',
   mbls: 'mbls-margin=10-seed0',
   acls: 'acls-lambda1=1-seed0',

@@ -6,10 +6,12 @@ import { parseSuite } from '../../src/suite/suite-schema.js';
 
 const c = (accuracy: number, ece: number, nll: number) => ({ accuracy, ece, nll });
 
-test('sweep values are chosen by lowest validation NLL, lowest ECE, or lowest ECE within 1 % of the best accuracy', () => {
+test('sweep values are chosen by lowest validation NLL, lowest ECE, highest accuracy, or lowest ECE within 1 % of the best accuracy', () => {
   const values = [c(0.90, 0.050, 0.40), c(0.895, 0.020, 0.45), c(0.85, 0.005, 0.30), c(0.80, 0.001, 0.60)];
   assert.equal(chooseSweepValue(values, 'nll'), 2);
   assert.equal(chooseSweepValue(values, 'ece'), 3);
+  assert.equal(chooseSweepValue(values, 'accuracy'), 0);
+  assert.equal(chooseSweepValue([c(0.8, 0, 0), c(0.9, 1, 1), c(Number.NaN, 0, 0), c(0.9, 0, 0)], 'accuracy'), 1, 'highest accuracy; ties keep the first; NaN never wins');
   // Best accuracy 0.90: 0.99 × 0.90 = 0.891, so values 0 and 1 are eligible; value 1 has the lower ECE.
   assert.equal(chooseSweepValue(values, 'ece-near-best-accuracy'), 1);
   // Exactly at the boundary is eligible; just below is not.
@@ -21,6 +23,7 @@ test('sweep values are chosen by lowest validation NLL, lowest ECE, or lowest EC
   assert.equal(chooseSweepValue([], 'nll'), -1);
   assert.match(selectionRuleText('ece-near-best-accuracy'), /within 1 % \(relative\) of the best mean validation accuracy/);
   assert.equal(selectionRuleText('nll'), 'lowest mean validation NLL');
+  assert.equal(selectionRuleText('accuracy'), 'highest mean validation accuracy');
 });
 
 test('spread over seeds: std (n − 1) or its standard error std/√n', () => {
