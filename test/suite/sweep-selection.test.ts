@@ -1,10 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chooseSweepValue, selectionRuleText } from '../../src/suite/report/sweep-selection.js';
+import { chooseSweepValue as choose, selectionMetric, selectionRuleText } from '../../src/suite/report/sweep-selection.js';
 import { sampleStd, spreadOf, standardError } from '../../src/suite/report/statistics.js';
-import { parseSuite } from '../../src/suite/suite-schema.js';
+import { parseSuite, type SelectionRule } from '../../src/suite/suite-schema.js';
 
-const c = (accuracy: number, ece: number, nll: number) => ({ accuracy, ece, nll });
+/** A candidate whose score is the metric `rule` minimises (selectionMetric), from its accuracy, ECE, ECE ℓ2 equal-mass and NLL. */
+const c = (accuracy: number, ece: number, nll: number, adaeceL2 = ece) => (rule: SelectionRule) => ({ accuracy, score: { nll, ece, adaece_l2: adaeceL2 }[selectionMetric(rule)] });
+const chooseSweepValue = (values: readonly ((rule: SelectionRule) => { accuracy: number; score: number })[], rule: SelectionRule): number => choose(values.map((v) => v(rule)), rule);
 
 test('sweep values are chosen by lowest validation NLL, lowest ECE, or lowest ECE within 1 % of the best accuracy', () => {
   const values = [c(0.90, 0.050, 0.40), c(0.895, 0.020, 0.45), c(0.85, 0.005, 0.30), c(0.80, 0.001, 0.60)];
@@ -12,13 +14,22 @@ test('sweep values are chosen by lowest validation NLL, lowest ECE, or lowest EC
   assert.equal(chooseSweepValue(values, 'ece'), 3);
   // Best accuracy 0.90: 0.99 × 0.90 = 0.891, so values 0 and 1 are eligible; value 1 has the lower ECE.
   assert.equal(chooseSweepValue(values, 'ece-near-best-accuracy'), 1);
+  // The ℓ2 equal-mass rules minimise adaece_l2 instead of the equal-width ECE: here they disagree.
+  const l2 = [c(0.90, 0.050, 0.40, 0.010), c(0.895, 0.020, 0.45, 0.030), c(0.85, 0.005, 0.30, 0.040), c(0.80, 0.001, 0.60, 0.002)];
+  assert.equal(chooseSweepValue(l2, 'ece-near-best-accuracy'), 1);
+  assert.equal(chooseSweepValue(l2, 'adaece-l2-near-best-accuracy'), 0);
+  assert.equal(chooseSweepValue(l2, 'adaece-l2'), 3);
+  assert.equal(selectionMetric('adaece-l2-near-best-accuracy'), 'adaece_l2');
+  assert.equal(selectionMetric('ece-near-best-accuracy'), 'ece');
+  assert.equal(selectionMetric('nll'), 'nll');
+  assert.equal(selectionRuleText('adaece-l2-near-best-accuracy'), 'lowest mean validation ECE (ℓ2, equal-mass bins) among values within 1 % (relative) of the best mean validation accuracy');
   // Exactly at the boundary is eligible; just below is not.
   assert.equal(chooseSweepValue([c(1, 0.5, 1), c(0.99, 0.1, 1)], 'ece-near-best-accuracy'), 1);
   assert.equal(chooseSweepValue([c(1, 0.5, 1), c(0.9899, 0.1, 1)], 'ece-near-best-accuracy'), 0);
   // Ties keep the first value; NaN never wins over a number.
   assert.equal(chooseSweepValue([c(0.9, 0.1, 1), c(0.9, 0.1, 1)], 'ece'), 0);
   assert.equal(chooseSweepValue([c(0.9, Number.NaN, 1), c(0.9, 0.3, 1)], 'ece'), 1);
-  assert.equal(chooseSweepValue([], 'nll'), -1);
+  assert.equal(choose([], 'nll'), -1);
   assert.match(selectionRuleText('ece-near-best-accuracy'), /within 1 % \(relative\) of the best mean validation accuracy/);
   assert.equal(selectionRuleText('nll'), 'lowest mean validation NLL');
 });

@@ -93,7 +93,7 @@ export async function readSuiteResults(dir: string): Promise<SuiteResults> {
       })
       .filter((v) => v.runs.length > 0);
     const meanOf = (runs: readonly RunResult[], k: string): number => mean(runs.map((r) => Number(r.posthoc.validation[k])));
-    const chosen = values[chooseSweepValue(values.map((v) => ({ accuracy: meanOf(v.runs, 'accuracy'), ece: meanOf(v.runs, 'ece'), nll: meanOf(v.runs, 'nll') })), select)]!;
+    const chosen = values[chooseSweepValue(values.map((v) => ({ accuracy: meanOf(v.runs, 'accuracy'), score: v.validation })), select)]!;
     methods.push({ name: m.name, label: m.label ?? m.name, runs: chosen.runs, group, sweep: { key, label: sweepDef.label ?? key.split('.').pop()!, values, chosen: chosen.value } });
   }
   return { dir, record, runs, missing, methods };
