@@ -17,6 +17,9 @@
  * Multiplicity: the p-values of the paper's claims decided by a paired t-test are Holm-adjusted as one family (the
  * suite's own checks as another), and the outcome at the adjusted level is the raw one where the adjusted p < 0.05,
  * inconclusive otherwise.
+ *
+ * A partial suite (some runs unfinished): a claim reading a method with an unfinished run is 'not evaluated' (note:
+ * "runs missing: …"), never decided on the runs finished so far (unfinishedArms).
  */
 import { adaptiveCalibrationError } from '../../metrics/adaptive-ece.js';
 import { bootstrapInterval } from '../../metrics/bootstrap.js';
@@ -167,7 +170,7 @@ function undecided(claim: ClaimEntry, outcome: 'not evaluated' | 'not tested', t
 
 /** Why some runs lack a claim metric. */
 function missingMetric(metric: ClaimMetric, name: string): string {
-  const why = metric.family === 'ood' || metric.family === 'shift' ? ' (the suite needs `ood: true`)' : metric.family === 'test' ? '' : ' (segmentation runs only)';
+  const why = metric.family === 'ood' || metric.family === 'shift' ? ' (the suite needs `ood: true`)' : metric.family === 'train' ? ' (the runs need `evaluateTrain: true`)' : metric.family === 'test' ? '' : ' (segmentation runs only)';
   return `some runs have no ${name}${why}`;
 }
 
@@ -236,9 +239,43 @@ async function decideSides(results: SuiteResults, claim: ClaimEntry, c: Comparis
   };
 }
 
+/** The methods whose runs a claim's test reads. */
+function claimMethods(t: ClaimEntry['test']): string[] {
+  switch (t.kind) {
+    case 'not tested':
+      return [];
+    case 'compare':
+    case 'equivalent':
+      return [t.comparison.left, t.comparison.right];
+    case 'qualitative':
+      return t.qualitative.kind === 'order' ? [...t.qualitative.methods] : [t.qualitative.method];
+  }
+}
+
+/**
+ * Why a claim is not decided on a partial suite: a method it reads has unfinished runs (any seed, any value of its
+ * sweep — the swept value is chosen over all of them). A verdict on the finished part would rest on fewer seeds, or
+ * a sweep value chosen among fewer values, than the suite states. Undefined when every run of those methods is done.
+ */
+function unfinishedArms(results: SuiteResults, t: ClaimEntry['test']): string | undefined {
+  if (results.missing.length === 0) return undefined;
+  const missing = new Set(results.missing);
+  const arms = [...new Set(claimMethods(t))].flatMap((name) => {
+    const all = results.record.runs.filter((r) => r.method === name);
+    const left = all.filter((r) => missing.has(r.id)).length;
+    return left > 0 ? [`${name} ${all.length - left} of ${all.length}`] : [];
+  });
+  return arms.length ? `runs missing: ${arms.join(', ')} runs finished` : undefined;
+}
+
 /** The raw verdict of one claim. */
 async function decideClaim(results: SuiteResults, claim: ClaimEntry): Promise<Verdict> {
   const t = claim.test;
+  const unfinished = unfinishedArms(results, t);
+  if (unfinished !== undefined) {
+    const comparison = t.kind === 'compare' || t.kind === 'equivalent' ? t.comparison : undefined;
+    return undecided(claim, 'not evaluated', unfinished, comparison);
+  }
   switch (t.kind) {
     case 'not tested':
       return undecided(claim, 'not tested', t.reason);
