@@ -29,6 +29,8 @@ const OTHER_MEASURES: Record<string, string> = {
   'focal-sbece-beats-nll-mmce-sweep': 'sweep_ece', // Table 4: mean-sweep CE
   'focal-savuc-best-marginal-ece': 'marginal_ece', // Table 6: marginal ECE
   'mmce-reduces-nll-overconfidence': 'oe', // App. D: overconfidence
+  'nll-overfits-train-ece': 'train_ece', // Table 3: ℓ1 equal-width ECE of the training split
+  'nll-train-ece-below-mse': 'train_ece',
 };
 
 test('the karandikar registry parses into the suite, with unique ids, a source for every paper claim and one test key each', () => {
