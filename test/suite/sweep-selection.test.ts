@@ -34,6 +34,25 @@ test('sweep values are chosen by lowest validation NLL, lowest ECE, or lowest EC
   assert.equal(selectionRuleText('nll'), 'lowest mean validation NLL');
 });
 
+test('Karandikar App. G on a β sweep, by hand from per-seed validation numbers (ECE ℓ2 equal-mass)', () => {
+  // β ∈ {0.3, 1, 3}, three seeds each: validation accuracy and adaece_l2 per seed.
+  const seeds = [
+    { beta: 0.3, accuracy: [0.866, 0.862, 0.858], adaece: [0.034, 0.030, 0.029] },
+    { beta: 1, accuracy: [0.857, 0.855, 0.856], adaece: [0.013, 0.012, 0.011] },
+    { beta: 3, accuracy: [0.852, 0.851, 0.850], adaece: [0.004, 0.005, 0.003] },
+  ];
+  const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+  const candidates = seeds.map((v) => ({ accuracy: mean(v.accuracy), score: mean(v.adaece) }));
+  // Means: accuracy 0.862, 0.856, 0.851; ECE 0.031, 0.012, 0.004. Eligible: accuracy ≥ 0.99 × 0.862 = 0.85338, so
+  // β = 0.3 and β = 1 (β = 3 gives up 1.28 % relative); of those β = 1 has the lower ECE.
+  assert.equal(choose(candidates, 'adaece-l2-near-best-accuracy'), 1);
+  // Without the accuracy condition the lowest ECE wins: β = 3.
+  assert.equal(choose(candidates, 'adaece-l2'), 2);
+  // β = 3 one seed better (mean 0.8537 ≥ 0.85338): now eligible, and it wins on ECE.
+  const closer = [...candidates.slice(0, 2), { accuracy: mean([0.852, 0.851, 0.8581]), score: 0.004 }];
+  assert.equal(choose(closer, 'adaece-l2-near-best-accuracy'), 2);
+});
+
 test('spread over seeds: std (n − 1) or its standard error std/√n', () => {
   const v = [1, 2, 4];
   // mean 7/3; squared deviations 16/9 + 1/9 + 25/9 = 42/9; / (n − 1) = 7/3.
