@@ -3,6 +3,11 @@ import assert from 'node:assert/strict';
 import { chooseSweepValue as choose, selectionMetric, selectionRuleText } from '../../src/suite/report/sweep-selection.js';
 import { sampleStd, spreadOf, standardError } from '../../src/suite/report/statistics.js';
 import { parseSuite, type SelectionRule } from '../../src/suite/suite-schema.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expandSuite } from '../../src/suite/expand-suite.js';
+import { readSuiteResults, sweepsAwaitingRuns } from '../../src/suite/report/suite-results.js';
+import { tempDir } from '../io/temp-dir.js';
 
 /** A candidate whose score is the metric `rule` minimises (selectionMetric), from its accuracy, ECE, ECE ℓ2 equal-mass and NLL. */
 const c = (accuracy: number, ece: number, nll: number, adaeceL2 = ece) => (rule: SelectionRule) => ({ accuracy, score: { nll, ece, adaece_l2: adaeceL2 }[selectionMetric(rule)] });
@@ -51,6 +56,27 @@ test('Karandikar App. G on a β sweep, by hand from per-seed validation numbers 
   // β = 3 one seed better (mean 0.8537 ≥ 0.85338): now eligible, and it wins on ECE.
   const closer = [...candidates.slice(0, 2), { accuracy: mean([0.852, 0.851, 0.8581]), score: 0.004 }];
   assert.equal(choose(closer, 'adaece-l2-near-best-accuracy'), 2);
+});
+
+test('a partial suite: a swept method with an unfinished run has no chosen value and is left out of the methods', async () => {
+  const dir = tempDir('sweep-partial');
+  const suite = parseSuite({ name: 'p', base: { dataset: 'mnist' }, methods: [{ name: 'ce' }, { name: 'ls', loss: 'ls' }, { name: 'focal', loss: 'focal' }], sweeps: [{ key: 'lossOptions.epsilon', values: [0.05, 0.1], methods: ['ls'] }, { key: 'lossOptions.gamma', values: [1, 3], methods: ['focal'] }], seeds: [0, 1], select: 'adaece-l2-near-best-accuracy' }, 's');
+  const runs = expandSuite(suite, 'quick', 's');
+  writeFileSync(join(dir, 'suite.json'), JSON.stringify({ format: 1, scale: 'quick', suite, runs }));
+  // Every run finished but one of focal's (γ = 3, seed 1): its γ cannot be chosen yet.
+  const unfinished = runs.find((r) => r.method === 'focal' && r.sweep?.value === 3 && r.config.seed === 1)!.id;
+  for (const r of runs.filter((x) => x.id !== unfinished)) {
+    const rd = join(dir, 'runs', r.id);
+    mkdirSync(rd, { recursive: true });
+    const m = { accuracy: 0.9, adaece_l2: r.sweep?.value === 0.1 ? 0.01 : 0.02, ece: 0.02, nll: 0.3 };
+    writeFileSync(join(rd, 'summary.json'), '{}');
+    writeFileSync(join(rd, 'posthoc.json'), JSON.stringify({ bins: 15, convention: '(l,u]', validation: m, test: m, calibrators: {} }));
+  }
+  const results = await readSuiteResults(dir);
+  assert.deepEqual(results.missing, [unfinished]);
+  assert.deepEqual(results.methods.map((m) => m.name), ['ce', 'ls']);
+  assert.equal(results.methods[1]!.sweep!.chosen, 0.1, 'ls: lowest validation ECE ℓ2 among the (equally accurate) values');
+  assert.deepEqual(sweepsAwaitingRuns(results), ['focal']);
 });
 
 test('spread over seeds: std (n − 1) or its standard error std/√n', () => {

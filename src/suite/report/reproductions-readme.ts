@@ -149,7 +149,7 @@ function suiteSection(name: string, r: ReportJson, blocks: ReadonlyMap<string, s
   const tested = paper.filter((v) => v.outcome !== 'not tested' && v.outcome !== 'not evaluated').length;
   const lines = [`## \`${name}\``, ''];
   if (r.description) lines.push(e(r.description), '');
-  lines.push(`**Settings:** ${e(settingsOf(r))}.${r.missing.length ? ` **Incomplete:** ${r.missing.length} run(s) not finished.` : ''}`, '');
+  lines.push(`**Settings:** ${e(settingsOf(r))}.${r.missing.length ? ` **Partial report:** ${r.runs.length} of ${r.runs.length + r.missing.length} runs finished; claims on methods with unfinished runs are not evaluated.` : ''}`, '');
   lines.push(
     layout
       ? `**Coverage:** ${tested} of the ${paper.length} claims of the paper listed are tested (${paper.filter((v) => v.outcome === 'not tested').length} not tested on this machine, ${paper.filter((v) => v.outcome === 'not evaluated').length} not evaluated); ${checks.length} checks of the suite's own.`
