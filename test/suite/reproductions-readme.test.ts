@@ -61,9 +61,9 @@ test('a claims-layout report: coverage, the paper’s claims (headline first) wi
   mkdirSync(join(partial, 'toy'));
   writeFileSync(join(partial, 'toy', 'report.json'), JSON.stringify({ ...claimsReport(), missing: ['ce-seed3', 'ce-seed4', 'mbls-seed4'] }));
   const p = await reproductionsReadme(partial);
-  assert.match(p, /\| `toy` \| machine \| 5 of 8 \(partial\) \| 5 \| 1 \/ 2 \| 1 \|/);
-  assert.match(p, /\*\*Partial report:\*\* 5 of 8 runs finished; claims on methods with unfinished runs are not evaluated\./);
-  assert.doesNotMatch(first, /partial|Partial/);
+  assert.match(p, /\| `toy` \| machine \| 5 of 8 \| 5 \| 1 \/ 2 \| 1 \|/);
+  assert.match(p, /\*\*Incomplete:\*\* 3 run\(s\) not finished\./);
+  assert.doesNotMatch(first, /Incomplete/);
   assert.throws(() => proseBlocks('<!-- prose:x -->\nno end\n', 'R.md'), /^InvalidArgumentError: R\.md: expected a closing <!-- \/prose:x --> for the block opened on line 1, got none$/);
 
   // The CLI: --check fails on a stale README and writes nothing; without it the README is written.

@@ -14,12 +14,11 @@
  * evaluated (their sets are not paired with the test samples), and neither is any claim on segmentation runs (their
  * rows are pixels, correlated within an image). Shape claims: qualitative-verdict.ts.
  *
+ * On an unfinished suite a claim is not evaluated while any run of its methods is missing (missingRunsNote).
+ *
  * Multiplicity: the p-values of the paper's claims decided by a paired t-test are Holm-adjusted as one family (the
  * suite's own checks as another), and the outcome at the adjusted level is the raw one where the adjusted p < 0.05,
  * inconclusive otherwise.
- *
- * A partial suite (some runs unfinished): a claim reading a method with an unfinished run is 'not evaluated' (note:
- * "runs missing: …"), never decided on the runs finished so far (unfinishedArms).
  */
 import { adaptiveCalibrationError } from '../../metrics/adaptive-ece.js';
 import { bootstrapInterval } from '../../metrics/bootstrap.js';
@@ -239,43 +238,39 @@ async function decideSides(results: SuiteResults, claim: ClaimEntry, c: Comparis
   };
 }
 
-/** The methods whose runs a claim's test reads. */
+/** The methods whose runs a claim reads (none for an untested claim). */
 function claimMethods(t: ClaimEntry['test']): string[] {
   switch (t.kind) {
-    case 'not tested':
-      return [];
     case 'compare':
     case 'equivalent':
       return [t.comparison.left, t.comparison.right];
     case 'qualitative':
       return t.qualitative.kind === 'order' ? [...t.qualitative.methods] : [t.qualitative.method];
+    case 'not tested':
+      return [];
   }
 }
 
 /**
- * Why a claim is not decided on a partial suite: a method it reads has unfinished runs (any seed, any value of its
- * sweep — the swept value is chosen over all of them). A verdict on the finished part would rest on fewer seeds, or
- * a sweep value chosen among fewer values, than the suite states. Undefined when every run of those methods is done.
+ * Why a claim cannot be decided on an unfinished suite, or null: every run the suite plans for the claim's methods
+ * (each seed, each swept value) must be finished, so that no verdict is computed on fewer seeds (or a sweep chosen
+ * over fewer values) than the report's settings state.
  */
-function unfinishedArms(results: SuiteResults, t: ClaimEntry['test']): string | undefined {
-  if (results.missing.length === 0) return undefined;
-  const missing = new Set(results.missing);
-  const arms = [...new Set(claimMethods(t))].flatMap((name) => {
-    const all = results.record.runs.filter((r) => r.method === name);
-    const left = all.filter((r) => missing.has(r.id)).length;
-    return left > 0 ? [`${name} ${all.length - left} of ${all.length}`] : [];
+export function missingRunsNote(results: SuiteResults, t: ClaimEntry['test']): string | null {
+  const unfinished = new Set(results.missing);
+  const parts = [...new Set(claimMethods(t))].flatMap((method) => {
+    const planned = results.record.runs.filter((r) => r.method === method);
+    const missing = planned.filter((r) => unfinished.has(r.id)).length;
+    return missing ? [`${missing} of the ${planned.length} runs of ${method} not finished`] : [];
   });
-  return arms.length ? `runs missing: ${arms.join(', ')} runs finished` : undefined;
+  return parts.length ? `runs missing: ${parts.join('; ')}` : null;
 }
 
 /** The raw verdict of one claim. */
 async function decideClaim(results: SuiteResults, claim: ClaimEntry): Promise<Verdict> {
   const t = claim.test;
-  const unfinished = unfinishedArms(results, t);
-  if (unfinished !== undefined) {
-    const comparison = t.kind === 'compare' || t.kind === 'equivalent' ? t.comparison : undefined;
-    return undecided(claim, 'not evaluated', unfinished, comparison);
-  }
+  const missing = missingRunsNote(results, t);
+  if (missing !== null) return undecided(claim, 'not evaluated', missing, t.kind === 'compare' || t.kind === 'equivalent' ? t.comparison : undefined);
   switch (t.kind) {
     case 'not tested':
       return undecided(claim, 'not tested', t.reason);
@@ -285,7 +280,8 @@ async function decideClaim(results: SuiteResults, claim: ClaimEntry): Promise<Ve
       return decideSides(results, claim, t.comparison, t.margin);
     case 'qualitative': {
       const q = qualitativeVerdict(results, t.qualitative);
-      return { ...undecided(claim, 'not evaluated', q.note ?? ''), outcome: q.outcome, method: q.outcome === 'not evaluated' ? 'none' : 'criterion over seed means', n: q.n, criterion: q.criterion, ...(q.note !== undefined ? { note: q.note } : {}) };
+      const { note: _none, ...shape } = undecided(claim, 'not evaluated', '');
+      return { ...shape, outcome: q.outcome, method: q.outcome === 'not evaluated' ? 'none' : 'criterion over seed means', n: q.n, criterion: q.criterion, ...(q.note !== undefined ? { note: q.note } : {}) };
     }
   }
 }
