@@ -41,8 +41,10 @@ test('seeds added, settings changed, calibrators and bins changed: produced with
   const c = compareReport(report, later);
   assert.equal(c.state, 'earlier');
   assert.equal(c.rerun, true);
-  assert.deepEqual(c.differences, ['4 runs of the suite not in the report (ce-seed2, ce-seed3, ls-seed2, ls-seed3)', 'epochs 4 → 6', 'lossOptions.epsilon default → 0.2 (2 runs)']);
+  assert.deepEqual(c.differences, ['4 runs of the suite not in the report (ce-seed2, ce-seed3, ls-seed2, ls-seed3)', 'epochs 4 → 6', 'lossOptions.epsilon 0.05 → 0.2 (2 runs)']);
   assert.match(currencyText(c, 'toy', 'machine'), /^produced with earlier settings; rerun pending — 4 runs of the suite not in the report/);
+  // A method that now states its loss's default explicitly is unchanged.
+  assert.equal(compareReport(report, definition({ methods: [{ name: 'ce' }, { name: 'ls', loss: 'ls', lossOptions: { epsilon: 0.05 } }] })).state, 'current');
   // Runs dropped, a calibrator added, the bins changed.
   const fewer = compareReport(report, definition({ seeds: [0], posthoc: ['temperature', 'histogram'], bins: 20 }));
   assert.deepEqual(fewer.differences, ['2 runs no longer in the suite (ce-seed1, ls-seed1)', 'post-hoc calibrators temperature → histogram, temperature', 'bins 15 → 20']);

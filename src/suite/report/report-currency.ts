@@ -5,15 +5,16 @@
  *
  *   runs         run ids missing from the report (a seed or sweep value added) or no longer in the suite;
  *   settings     per run present in both, the training settings that differ — each configuration resolved (every
- *                default filled in, so a report written before a key existed compares equal to one stating its
- *                default; an option a method leaves to its loss's default reads "default") without `out` and
- *                `threads`, which do not change results;
+ *                default filled in, the loss options included, so a report written before a key existed compares
+ *                equal to one stating its default) without `out` and `threads`, which do not change results;
  *   post-hoc     the calibrators fitted and the bin count;
  *   claims       claims added or removed (by id, or a `compare` string's text), and claims whose test (comparison,
  *                margin) changed — those need only `calib report`, the others a rerun of the suite.
  *
  * A report whose suite is not built in cannot be compared (reported as such, never as current).
  */
+import { resolveOptions } from '../../losses/options.js';
+import { lossDefinition } from '../../losses/registry.js';
 import { resolveTrainConfig } from '../../train/train-config.js';
 import { BUILTIN_SUITES } from '../builtin-suites.js';
 import { expandSuite } from '../expand-suite.js';
@@ -51,6 +52,15 @@ function settings(config: Readonly<Record<string, unknown>>): Record<string, str
     resolved = { ...config };
   }
   for (const k of NOT_SETTINGS) delete resolved[k];
+  // The loss options with their defaults filled (a method that now states a default explicitly is unchanged).
+  for (const [loss, options] of [['loss', 'lossOptions'], ['secondary', 'secondaryOptions']] as const) {
+    if (typeof resolved[loss] !== 'string') continue;
+    try {
+      resolved[options] = resolveOptions(resolved[loss] as string, lossDefinition(resolved[loss] as string, loss).options, resolved[options]);
+    } catch {
+      // A loss or option today's registry does not know: compared as written.
+    }
+  }
   return flatten(resolved);
 }
 
