@@ -14,7 +14,9 @@
  * - `fg_M` for a test metric M: M over the test pixels without background (segmentation runs; posthoc.json
  *   `foreground`, MbLS Table 5's "w/o bg" columns);
  * - `miou`: a segmentation run's mean IoU over its test images (summary.json `test.miou`; argmax only, so no
- *   calibrator: temperature scaling leaves it unchanged).
+ *   calibrator: temperature scaling leaves it unchanged);
+ * - `train_M` for a test metric M: M over the training split (summary.json `train`, runs with `evaluateTrain`; the
+ *   trained model's own predictions, no calibrator — Karandikar et al. 2021 Table 3 compares train and test ECE).
  *
  * Claims are "A < B" or "A > B" on the metric's value: for AUROC and accuracy (higher is better) a claim that A is
  * better is written "A > B".
@@ -30,11 +32,12 @@ export type ClaimMetric =
   | { readonly family: 'ood'; readonly set: 'noise' | 'ood_dataset'; readonly field: 'auroc' | 'mean_confidence' }
   | { readonly family: 'shift'; readonly field: ShiftField; readonly severity?: number }
   | { readonly family: 'foreground'; readonly metric: MetricName }
-  | { readonly family: 'miou' };
+  | { readonly family: 'miou' }
+  | { readonly family: 'train'; readonly metric: MetricName };
 
 /** The metric families, as listed in errors and the README. */
 export const CLAIM_METRIC_FAMILIES =
-  'a test metric (calib eval --json key: ece, nll, accuracy, …), noise_auroc, noise_confidence, ood_auroc, ood_confidence, shift_accuracy|nll|ece|adaece|adaece_l2|confidence (mean over every corruption × severity; _s1 … _s5 for one severity, e.g. shift_ece_s5), fg_<test metric> (segmentation without background, e.g. fg_ece), miou';
+  'a test metric (calib eval --json key: ece, nll, accuracy, …), noise_auroc, noise_confidence, ood_auroc, ood_confidence, shift_accuracy|nll|ece|adaece|adaece_l2|confidence (mean over every corruption × severity; _s1 … _s5 for one severity, e.g. shift_ece_s5), fg_<test metric> (segmentation without background, e.g. fg_ece), miou, train_<test metric> (training split, raw only; needs evaluateTrain, e.g. train_ece)';
 
 const OOD: Readonly<Record<string, ClaimMetric>> = {
   noise_auroc: { family: 'ood', set: 'noise', field: 'auroc' },
@@ -54,6 +57,10 @@ export function parseClaimMetric(name: string): ClaimMetric | undefined {
     const m = name.slice(3);
     return isTestMetric(m) ? { family: 'foreground', metric: m } : undefined;
   }
+  if (name.startsWith('train_')) {
+    const m = name.slice(6);
+    return isTestMetric(m) ? { family: 'train', metric: m } : undefined;
+  }
   const s = /^shift_([a-z][a-z0-9_]*?)(?:_s([1-5]))?$/.exec(name);
   if (s && Object.hasOwn(SHIFT_FIELDS, s[1]!)) {
     const field = SHIFT_FIELDS[s[1] as keyof typeof SHIFT_FIELDS];
@@ -69,6 +76,7 @@ export function claimMetricPercent(name: string): boolean {
   switch (m.family) {
     case 'test':
     case 'foreground':
+    case 'train':
       return metricDefinition(m.metric).percent;
     case 'shift':
       return m.field !== 'nll';
@@ -109,6 +117,8 @@ export function claimMetricDescription(name: string, bins: number): string {
       return testMetricText(m.metric, bins);
     case 'foreground':
       return `${testMetricText(m.metric, bins)}, over the labelled test pixels without background`;
+    case 'train':
+      return `${testMetricText(m.metric, bins)}, over the training split (the trained model's own predictions)`;
     case 'miou':
       return 'mean intersection over union of the argmax segmentation over the test images';
     case 'ood':

@@ -71,6 +71,7 @@ function parseSides(text: string, grammar: RegExp, expected: string, methods: re
     if (kind !== undefined && !calibrators.includes(kind)) invalidArgument(path, `a post-hoc calibrator of the suite (${calibrators.join(', ') || 'none declared'})`, describe(kind));
   }
   if (claim.family === 'miou' && (leftAfter !== undefined || rightAfter !== undefined)) invalidArgument(path, 'miou without a calibrator (it is the argmax of the trained model, read from summary.json)', describe(text.trim()));
+  if (claim.family === 'train' && (leftAfter !== undefined || rightAfter !== undefined)) invalidArgument(path, `${metric} without a calibrator (training-split metrics are the trained model's own, read from summary.json)`, describe(text.trim()));
   return {
     text: text.trim(),
     left: left!,

@@ -90,6 +90,7 @@ export function checkQualitative(q: QualitativeClaim, context: ClaimContext, pat
   }
   if (q.after !== undefined && !context.calibrators.includes(q.after)) invalidArgument(`${path}.after`, `a post-hoc calibrator of the suite (${context.calibrators.join(', ') || 'none declared'})`, describe(q.after));
   if (claim.family === 'miou' && q.after !== undefined) invalidArgument(`${path}.after`, 'no calibrator with miou (the argmax of the trained model)', describe(q.after));
+  if (claim.family === 'train' && q.after !== undefined) invalidArgument(`${path}.after`, `no calibrator with ${q.metric} (the training split's metrics are the trained model's own)`, describe(q.after));
   const method = (name: string, at: string): void => {
     if (!context.methods.includes(name)) invalidArgument(at, `a method of the suite (${context.methods.join(', ')})`, describe(name));
   };

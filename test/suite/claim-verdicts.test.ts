@@ -7,7 +7,7 @@ import { tempDir } from '../io/temp-dir.js';
 import { tinySuite } from './tiny-suite.js';
 import { parseSuite } from '../../src/suite/suite-schema.js';
 import { parseComparison } from '../../src/suite/comparison.js';
-import { claimMetricPercent, parseClaimMetric } from '../../src/suite/claim-metric.js';
+import { claimMetricDescription, claimMetricPercent, parseClaimMetric } from '../../src/suite/claim-metric.js';
 import type { SuiteRun } from '../../src/suite/expand-suite.js';
 import type { TrainConfig } from '../../src/train/train-config.js';
 import { suiteVerdicts, type Verdict } from '../../src/suite/report/verdicts.js';
@@ -140,8 +140,10 @@ test('claim metric names: families, severities, units', () => {
   assert.deepEqual(parseClaimMetric('shift_adaece_l2_s5'), { family: 'shift', field: 'adaece_l2', severity: 5 });
   assert.deepEqual(parseClaimMetric('fg_adaece'), { family: 'foreground', metric: 'adaece' });
   assert.deepEqual(parseClaimMetric('miou'), { family: 'miou' });
-  for (const bad of ['shift_ece_s6', 'shift_ece_s0', 'shift_brier', 'shift_adaece_l3', 'shift__s1', 'fg_miou', 'fg_', 'noise_ece', 'ood']) assert.equal(parseClaimMetric(bad), undefined, bad);
-  assert.deepEqual(['noise_auroc', 'ood_confidence', 'shift_ece_s5', 'shift_nll', 'fg_ece', 'fg_nll', 'miou', 'ece', 'nll'].map(claimMetricPercent), [true, true, true, false, true, false, true, true, false]);
+  assert.deepEqual(parseClaimMetric('train_ece'), { family: 'train', metric: 'ece' });
+  for (const bad of ['shift_ece_s6', 'shift_ece_s0', 'shift_brier', 'shift_adaece_l3', 'shift__s1', 'fg_miou', 'fg_', 'noise_ece', 'ood', 'train_', 'train_miou', 'train_shift_ece']) assert.equal(parseClaimMetric(bad), undefined, bad);
+  assert.deepEqual(['noise_auroc', 'ood_confidence', 'shift_ece_s5', 'shift_nll', 'fg_ece', 'fg_nll', 'miou', 'ece', 'nll', 'train_ece', 'train_nll'].map(claimMetricPercent), [true, true, true, false, true, false, true, true, false, true, false]);
+  assert.equal(claimMetricDescription('train_ece', 15), "top-label ECE, ℓ1 norm, 15 equal-width bins (l,u], over the training split (the trained model's own predictions)");
 });
 
 test('comparisons: per-method calibrators, and unknown metrics refused when the suite is parsed', () => {
@@ -151,10 +153,11 @@ test('comparisons: per-method calibrators, and unknown metrics refused when the 
   assert.throws(() => parseComparison('mixup < ce+temperature on ece after temperature', methods, ['temperature'], 'c'), /c: expected either "after CALIBRATOR" or per-method "\+CALIBRATOR", not both/);
   assert.throws(() => parseComparison('mixup < ce+isotonic on ece', methods, ['temperature'], 'c'), /expected a post-hoc calibrator of the suite \(temperature\), got "isotonic"/);
   assert.throws(() => parseComparison('mixup > ce on miou after temperature', methods, ['temperature'], 'c'), /expected miou without a calibrator/);
+  assert.throws(() => parseComparison('mixup < ce+temperature on train_ece', methods, ['temperature'], 'c'), /c: expected train_ece without a calibrator/);
   const raw = { name: 's', base: { dataset: 'mnist' }, methods: [{ name: 'ce' }, { name: 'mixup', mixup: 0.2 }] };
   assert.throws(
     () => parseSuite({ ...raw, compare: ['mixup < ce on ece', 'mixup > ce on noise_aurc'] }),
-    /^InvalidArgumentError: suite\.compare\[1\]: expected a metric: a test metric \(calib eval --json key: ece, nll, accuracy, …\), noise_auroc, noise_confidence, ood_auroc, ood_confidence, shift_accuracy\|nll\|ece\|adaece\|adaece_l2\|confidence .*fg_<test metric>.*miou, got "noise_aurc" in "mixup > ce on noise_aurc"$/,
+    /^InvalidArgumentError: suite\.compare\[1\]: expected a metric: a test metric \(calib eval --json key: ece, nll, accuracy, …\), noise_auroc, noise_confidence, ood_auroc, ood_confidence, shift_accuracy\|nll\|ece\|adaece\|adaece_l2\|confidence .*fg_<test metric>.*miou, train_<test metric> .*, got "noise_aurc" in "mixup > ce on noise_aurc"$/,
   );
   assert.throws(() => parseSuite({ ...raw, compare: ['mixup < ce on shift_ece_s9'] }), /suite\.compare\[0\]: expected a metric: .* got "shift_ece_s9"/);
 });

@@ -8,7 +8,7 @@ import { McDropoutStep } from '../../src/train/mc-dropout.js';
 import { createRunModel } from '../../src/train/trainer-model.js';
 
 /** Runs per suite: (unswept methods + swept values) × seeds, counted by hand from the suite files. */
-const RUNS: Record<string, number> = { maronas: (4 + 4 * 4) * 5, thulasidasan: (6 + 4 + 2) * 5, mbls: (6 + 5) * 3, acls: (14 + 4 + 5) * 3, karandikar: (3 + 15 * 3) * 3 };
+const RUNS: Record<string, number> = { maronas: (4 + 4 * 4) * 5, thulasidasan: (6 + 4 + 2) * 5, mbls: (6 + 5) * 3, acls: (14 + 4 + 5) * 3, karandikar: (3 + 13 * 3) * 5 };
 const PAPERS = Object.keys(RUNS);
 
 test('the five paper suites are built in, parse, and expand at every scale', () => {
@@ -59,12 +59,15 @@ test('thulasidasan and acls have an MC-dropout row (dropout 0.3, 10 passes) and 
   }
 });
 
-test('karandikar evaluates corruptions on the runs of its three primaries only (NLL, focal, MSE), on a test subset at quick and machine scale, with the TS variants post hoc', () => {
+test('karandikar evaluates corruptions on the runs of the methods its shift claims compare (Fig. 7: Table 1\'s rows; Fig. 9: the primaries), on a test subset at quick and machine scale, with the TS variants and Dirichlet post hoc', () => {
   const suite = parseSuite(structuredClone(BUILTIN_SUITES['karandikar']!.suite), 'karandikar');
-  assert.deepEqual(suite.posthoc, ['temperature', 'ts-sb-ece', 'ts-hb-ece']);
+  assert.deepEqual(suite.posthoc, ['temperature', 'ts-sb-ece', 'ts-hb-ece', 'dirichlet']);
   for (const [scale, subset] of [['quick', 500], ['machine', 2000]] as const) {
     const runs = expandSuite(suite, scale, 'karandikar');
-    assert.deepEqual(runs.filter((r) => r.config.ood).map((r) => r.id), ['nll-seed0', 'nll-seed1', 'nll-seed2', 'focal-seed0', 'focal-seed1', 'focal-seed2', 'mse-seed0', 'mse-seed1', 'mse-seed2'], scale);
-    assert.ok(runs.filter((r) => r.config.ood).every((r) => r.config.oodSubset === subset), scale);
+    const ood = runs.filter((r) => r.config.ood);
+    assert.deepEqual([...new Set(ood.map((r) => r.method))], ['nll', 'nll-mmce', 'focal', 'focal-sbece', 'focal-savuc', 'mse'], scale);
+    // 3 primaries + 3 secondary-loss methods at 3 values of β, 5 seeds each.
+    assert.equal(ood.length, (3 + 3 * 3) * 5, scale);
+    assert.ok(ood.every((r) => r.config.oodSubset === subset), scale);
   }
 });

@@ -56,6 +56,14 @@ test('a claims-layout report: coverage, the paper’s claims (headline first) wi
   assert.match(second, /## Notes without a report\n\n<!-- prose:gone -->\nold notes\n<!-- \/prose:gone -->\n$/);
   assert.doesNotMatch(second, /stray text/);
   assert.deepEqual([...proseBlocks(second).keys()], ['intro', 'toy', 'gone']);
+  // A partial report (runs still missing) says so in the overview and beside its settings.
+  const partial = tempDir('readme-partial');
+  mkdirSync(join(partial, 'toy'));
+  writeFileSync(join(partial, 'toy', 'report.json'), JSON.stringify({ ...claimsReport(), missing: ['ce-seed3', 'ce-seed4', 'mbls-seed4'] }));
+  const p = await reproductionsReadme(partial);
+  assert.match(p, /\| `toy` \| machine \| 5 of 8 \| 5 \| 1 \/ 2 \| 1 \|/);
+  assert.match(p, /\*\*Incomplete:\*\* 3 run\(s\) not finished\./);
+  assert.doesNotMatch(first, /Incomplete/);
   assert.throws(() => proseBlocks('<!-- prose:x -->\nno end\n', 'R.md'), /^InvalidArgumentError: R\.md: expected a closing <!-- \/prose:x --> for the block opened on line 1, got none$/);
 
   // The CLI: --check fails on a stale README and writes nothing; without it the README is written.

@@ -1,10 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chooseSweepValue, selectionRuleText } from '../../src/suite/report/sweep-selection.js';
+import { chooseSweepValue as choose, selectionMetric, selectionRuleText } from '../../src/suite/report/sweep-selection.js';
 import { sampleStd, spreadOf, standardError } from '../../src/suite/report/statistics.js';
-import { parseSuite } from '../../src/suite/suite-schema.js';
+import { parseSuite, type SelectionRule } from '../../src/suite/suite-schema.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expandSuite } from '../../src/suite/expand-suite.js';
+import { readSuiteResults, sweepsAwaitingRuns } from '../../src/suite/report/suite-results.js';
+import { tempDir } from '../io/temp-dir.js';
 
-const c = (accuracy: number, ece: number, nll: number) => ({ accuracy, ece, nll });
+/** A candidate whose score is the metric `rule` minimises (selectionMetric), from its accuracy, ECE, ECE ℓ2 equal-mass and NLL. */
+const c = (accuracy: number, ece: number, nll: number, adaeceL2 = ece) => (rule: SelectionRule) => ({ accuracy, score: { nll, ece, adaece_l2: adaeceL2, accuracy }[selectionMetric(rule)] });
+const chooseSweepValue = (values: readonly ((rule: SelectionRule) => { accuracy: number; score: number })[], rule: SelectionRule): number => choose(values.map((v) => v(rule)), rule);
 
 test('sweep values are chosen by lowest validation NLL, lowest ECE, highest accuracy, or lowest ECE within 1 % of the best accuracy', () => {
   const values = [c(0.90, 0.050, 0.40), c(0.895, 0.020, 0.45), c(0.85, 0.005, 0.30), c(0.80, 0.001, 0.60)];
@@ -14,16 +21,65 @@ test('sweep values are chosen by lowest validation NLL, lowest ECE, highest accu
   assert.equal(chooseSweepValue([c(0.8, 0, 0), c(0.9, 1, 1), c(Number.NaN, 0, 0), c(0.9, 0, 0)], 'accuracy'), 1, 'highest accuracy; ties keep the first; NaN never wins');
   // Best accuracy 0.90: 0.99 × 0.90 = 0.891, so values 0 and 1 are eligible; value 1 has the lower ECE.
   assert.equal(chooseSweepValue(values, 'ece-near-best-accuracy'), 1);
+  // The ℓ2 equal-mass rules minimise adaece_l2 instead of the equal-width ECE: here they disagree.
+  const l2 = [c(0.90, 0.050, 0.40, 0.010), c(0.895, 0.020, 0.45, 0.030), c(0.85, 0.005, 0.30, 0.040), c(0.80, 0.001, 0.60, 0.002)];
+  assert.equal(chooseSweepValue(l2, 'ece-near-best-accuracy'), 1);
+  assert.equal(chooseSweepValue(l2, 'adaece-l2-near-best-accuracy'), 0);
+  assert.equal(chooseSweepValue(l2, 'adaece-l2'), 3);
+  assert.equal(selectionMetric('adaece-l2-near-best-accuracy'), 'adaece_l2');
+  assert.equal(selectionMetric('ece-near-best-accuracy'), 'ece');
+  assert.equal(selectionMetric('nll'), 'nll');
+  assert.equal(selectionRuleText('adaece-l2-near-best-accuracy'), 'lowest mean validation ECE (ℓ2, equal-mass bins) among values within 1 % (relative) of the best mean validation accuracy');
   // Exactly at the boundary is eligible; just below is not.
   assert.equal(chooseSweepValue([c(1, 0.5, 1), c(0.99, 0.1, 1)], 'ece-near-best-accuracy'), 1);
   assert.equal(chooseSweepValue([c(1, 0.5, 1), c(0.9899, 0.1, 1)], 'ece-near-best-accuracy'), 0);
   // Ties keep the first value; NaN never wins over a number.
   assert.equal(chooseSweepValue([c(0.9, 0.1, 1), c(0.9, 0.1, 1)], 'ece'), 0);
   assert.equal(chooseSweepValue([c(0.9, Number.NaN, 1), c(0.9, 0.3, 1)], 'ece'), 1);
-  assert.equal(chooseSweepValue([], 'nll'), -1);
+  assert.equal(choose([], 'nll'), -1);
   assert.match(selectionRuleText('ece-near-best-accuracy'), /within 1 % \(relative\) of the best mean validation accuracy/);
   assert.equal(selectionRuleText('nll'), 'lowest mean validation NLL');
   assert.equal(selectionRuleText('accuracy'), 'highest mean validation accuracy');
+});
+
+test('Karandikar App. G on a β sweep, by hand from per-seed validation numbers (ECE ℓ2 equal-mass)', () => {
+  // β ∈ {0.3, 1, 3}, three seeds each: validation accuracy and adaece_l2 per seed.
+  const seeds = [
+    { beta: 0.3, accuracy: [0.866, 0.862, 0.858], adaece: [0.034, 0.030, 0.029] },
+    { beta: 1, accuracy: [0.857, 0.855, 0.856], adaece: [0.013, 0.012, 0.011] },
+    { beta: 3, accuracy: [0.852, 0.851, 0.850], adaece: [0.004, 0.005, 0.003] },
+  ];
+  const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+  const candidates = seeds.map((v) => ({ accuracy: mean(v.accuracy), score: mean(v.adaece) }));
+  // Means: accuracy 0.862, 0.856, 0.851; ECE 0.031, 0.012, 0.004. Eligible: accuracy ≥ 0.99 × 0.862 = 0.85338, so
+  // β = 0.3 and β = 1 (β = 3 gives up 1.28 % relative); of those β = 1 has the lower ECE.
+  assert.equal(choose(candidates, 'adaece-l2-near-best-accuracy'), 1);
+  // Without the accuracy condition the lowest ECE wins: β = 3.
+  assert.equal(choose(candidates, 'adaece-l2'), 2);
+  // β = 3 one seed better (mean 0.8537 ≥ 0.85338): now eligible, and it wins on ECE.
+  const closer = [...candidates.slice(0, 2), { accuracy: mean([0.852, 0.851, 0.8581]), score: 0.004 }];
+  assert.equal(choose(closer, 'adaece-l2-near-best-accuracy'), 2);
+});
+
+test('a partial suite: a swept method with an unfinished run has no chosen value and is left out of the methods', async () => {
+  const dir = tempDir('sweep-partial');
+  const suite = parseSuite({ name: 'p', base: { dataset: 'mnist' }, methods: [{ name: 'ce' }, { name: 'ls', loss: 'ls' }, { name: 'focal', loss: 'focal' }], sweeps: [{ key: 'lossOptions.epsilon', values: [0.05, 0.1], methods: ['ls'] }, { key: 'lossOptions.gamma', values: [1, 3], methods: ['focal'] }], seeds: [0, 1], select: 'adaece-l2-near-best-accuracy' }, 's');
+  const runs = expandSuite(suite, 'quick', 's');
+  writeFileSync(join(dir, 'suite.json'), JSON.stringify({ format: 1, scale: 'quick', suite, runs }));
+  // Every run finished but one of focal's (γ = 3, seed 1): its γ cannot be chosen yet.
+  const unfinished = runs.find((r) => r.method === 'focal' && r.sweep?.value === 3 && r.config.seed === 1)!.id;
+  for (const r of runs.filter((x) => x.id !== unfinished)) {
+    const rd = join(dir, 'runs', r.id);
+    mkdirSync(rd, { recursive: true });
+    const m = { accuracy: 0.9, adaece_l2: r.sweep?.value === 0.1 ? 0.01 : 0.02, ece: 0.02, nll: 0.3 };
+    writeFileSync(join(rd, 'summary.json'), '{}');
+    writeFileSync(join(rd, 'posthoc.json'), JSON.stringify({ bins: 15, convention: '(l,u]', validation: m, test: m, calibrators: {} }));
+  }
+  const results = await readSuiteResults(dir);
+  assert.deepEqual(results.missing, [unfinished]);
+  assert.deepEqual(results.methods.map((m) => m.name), ['ce', 'ls']);
+  assert.equal(results.methods[1]!.sweep!.chosen, 0.1, 'ls: lowest validation ECE ℓ2 among the (equally accurate) values');
+  assert.deepEqual(sweepsAwaitingRuns(results), ['focal']);
 });
 
 test('spread over seeds: std (n − 1) or its standard error std/√n', () => {

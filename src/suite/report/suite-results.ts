@@ -3,6 +3,7 @@
  * metrics (test metrics before and after each calibrator, under `calib eval --json` keys), per-epoch log and OOD
  * results; and for each method the runs the report shows — for a swept method, the runs at the value chosen on
  * validation (by the suite's selection rule over the seeds' mean, as the papers choose β, α and m: sweep-selection.ts).
+ * A swept method with an unfinished run has no chosen value yet and is left out of the methods (sweepsAwaitingRuns).
  */
 import { readFile } from 'node:fs/promises';
 import { readJson, runPaths } from '../../train/run-directory.js';
@@ -53,6 +54,18 @@ async function readLog(path: string): Promise<EpochRecord[]> {
   }
 }
 
+function awaitingRuns(record: SuiteRecord, missing: readonly string[], method: string): boolean {
+  return record.runs.some((r) => r.method === method && missing.includes(r.id));
+}
+
+/**
+ * The swept methods of a partial suite left out of its methods: some value or seed of their sweep is unfinished, so
+ * the value the report would show cannot be chosen yet.
+ */
+export function sweepsAwaitingRuns(results: Pick<SuiteResults, 'record' | 'missing'>): string[] {
+  return results.record.suite.methods.filter((m) => results.record.runs.some((r) => r.method === m.name && r.sweep !== undefined) && awaitingRuns(results.record, results.missing, m.name)).map((m) => m.name);
+}
+
 /**
  * Read the finished runs of the suite in `dir`, each from its own records (run-records.ts: a run that is not the
  * one filed under its name, or has broken files, is refused naming it; suite.json's disagreements become `notes`).
@@ -92,6 +105,9 @@ export async function readSuiteResults(dir: string): Promise<SuiteResults> {
       methods.push({ name: m.name, label: m.label ?? m.name, runs: mine, group });
       continue;
     }
+    // The value is chosen over every value and seed of the sweep: with any of them unfinished there is no choice
+    // yet, and the method is left out (sweepsAwaitingRuns) rather than shown at a value chosen among fewer runs.
+    if (awaitingRuns(record, missing, m.name)) continue;
     const key = swept[0]!.run.sweep!.key;
     const sweepDef = record.suite.sweeps.find((s) => s.key === key)!;
     const values = sweepDef.values
@@ -101,7 +117,7 @@ export async function readSuiteResults(dir: string): Promise<SuiteResults> {
       })
       .filter((v) => v.runs.length > 0);
     const meanOf = (runs: readonly RunResult[], k: string): number => mean(runs.map((r) => Number(r.posthoc.validation[k])));
-    const chosen = values[chooseSweepValue(values.map((v) => ({ accuracy: meanOf(v.runs, 'accuracy'), ece: meanOf(v.runs, 'ece'), nll: meanOf(v.runs, 'nll') })), select)]!;
+    const chosen = values[chooseSweepValue(values.map((v) => ({ accuracy: meanOf(v.runs, 'accuracy'), score: v.validation })), select)]!;
     methods.push({ name: m.name, label: m.label ?? m.name, runs: chosen.runs, group, sweep: { key, label: sweepDef.label ?? key.split('.').pop()!, values, chosen: chosen.value } });
   }
   return { dir, record, runs, missing, methods, notes };

@@ -2,50 +2,62 @@
  * Choosing a swept hyper-parameter value on validation, as the papers do (each value's metric is the mean over its
  * seeds' validation splits):
  *
- * - `nll`, `ece`: the value with the lowest mean validation NLL or ECE (MbLS/ACLS choose m and λ this way).
+ * - `nll`, `ece`, `adaece-l2`: the value with the lowest mean validation NLL, ECE (ℓ1, equal-width bins) or ECE ℓ2
+ *   over equal-mass bins (MbLS/ACLS choose m and λ by NLL).
  * - `accuracy`: the value with the highest mean validation accuracy — Thulasidasan et al. 2019 (§3.4: "We report the
  *   calibration error for the best performing model (in terms of validation accuracy)").
- * - `ece-near-best-accuracy`: among the values whose mean validation accuracy is at least 99 % of the best value's,
- *   the one with the lowest mean validation ECE — Karandikar et al. 2021 (§5.1 and App. G: "the lowest ECE whilst
- *   giving up less than 1% accuracy relative to the hyperparameter configuration with the highest accuracy").
+ * - `ece-near-best-accuracy`, `adaece-l2-near-best-accuracy`: among the values whose mean validation accuracy is at
+ *   least 99 % of the best value's, the one with the lowest mean validation ECE (ℓ1 equal-width) or ECE ℓ2
+ *   equal-mass — Karandikar et al. 2021 (App. G: "we choose the lowest ECE whilst giving up less than 1% accuracy
+ *   relative to the hyperparameter configuration with the highest accuracy"; every ECE of that paper's tables is ℓ2
+ *   over 15 equal-mass bins, App. A, so `adaece-l2-near-best-accuracy` is its rule).
  *
  * Ties keep the earlier value in the sweep's order.
  */
 import type { SelectionRule } from '../suite-schema.js';
 
-/** A swept value's mean validation metrics. */
+/** A swept value's mean validation accuracy and the mean validation metric its rule optimises. */
 export interface SweepCandidate {
   readonly accuracy: number;
-  readonly ece: number;
-  readonly nll: number;
+  /** The mean validation value of `selectionMetric(rule)`. */
+  readonly score: number;
 }
 
-/** The metric a rule optimises (what the report prints as a value's validation score). */
-export function selectionMetric(rule: SelectionRule): 'nll' | 'ece' | 'accuracy' {
-  return rule === 'nll' || rule === 'accuracy' ? rule : 'ece';
+/** The validation metric (`calib eval --json` key) a rule optimises (what the report prints as a value's validation score). */
+export function selectionMetric(rule: SelectionRule): 'nll' | 'ece' | 'adaece_l2' | 'accuracy' {
+  if (rule === 'nll' || rule === 'accuracy') return rule;
+  return rule.startsWith('adaece-l2') ? 'adaece_l2' : 'ece';
 }
 
-/** Index of the candidate `rule` chooses (NaN metrics never win unless all are NaN: then the first). */
+/** Whether the rule first keeps only the values within 1 % (relative) of the best mean validation accuracy. */
+function nearBestAccuracy(rule: SelectionRule): boolean {
+  return rule.endsWith('-near-best-accuracy');
+}
+
+/** Index of the candidate `rule` chooses (NaN scores never win unless all are NaN: then the first). */
 export function chooseSweepValue(candidates: readonly SweepCandidate[], rule: SelectionRule): number {
   if (candidates.length === 0) return -1;
-  const metric = selectionMetric(rule);
   let eligible = candidates.map((_, i) => i);
-  if (rule === 'ece-near-best-accuracy') {
+  if (nearBestAccuracy(rule)) {
     const best = Math.max(...candidates.map((c) => (Number.isFinite(c.accuracy) ? c.accuracy : -Infinity)));
     if (Number.isFinite(best)) eligible = eligible.filter((i) => candidates[i]!.accuracy >= 0.99 * best);
   }
-  const better = metric === 'accuracy' ? (v: number, c: number) => v > c : (v: number, c: number) => v < c;
+  const better = rule === 'accuracy' ? (v: number, c: number) => v > c : (v: number, c: number) => v < c;
   let chosen = eligible[0]!;
   for (const i of eligible) {
-    const v = candidates[i]![metric];
-    const c = candidates[chosen]![metric];
+    const v = candidates[i]!.score;
+    const c = candidates[chosen]!.score;
     if (Number.isFinite(v) && (!Number.isFinite(c) || better(v, c))) chosen = i;
   }
   return chosen;
 }
 
+const METRIC_TEXT = { nll: 'NLL', ece: 'ECE', adaece_l2: 'ECE (ℓ2, equal-mass bins)' } as const;
+
 /** How the report describes the rule ("lowest mean validation NLL"). */
 export function selectionRuleText(rule: SelectionRule): string {
-  if (rule === 'ece-near-best-accuracy') return 'lowest mean validation ECE among values within 1 % (relative) of the best mean validation accuracy';
-  return rule === 'accuracy' ? 'highest mean validation accuracy' : `lowest mean validation ${rule.toUpperCase()}`;
+  const metric = selectionMetric(rule);
+  if (metric === 'accuracy') return 'highest mean validation accuracy';
+  const text = `lowest mean validation ${METRIC_TEXT[metric]}`;
+  return nearBestAccuracy(rule) ? `${text} among values within 1 % (relative) of the best mean validation accuracy` : text;
 }

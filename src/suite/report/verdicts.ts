@@ -169,7 +169,7 @@ function undecided(claim: ClaimEntry, outcome: 'not evaluated' | 'not tested', t
 
 /** Why some runs lack a claim metric. */
 function missingMetric(metric: ClaimMetric, name: string): string {
-  const why = metric.family === 'ood' || metric.family === 'shift' ? ' (the suite needs `ood: true`)' : metric.family === 'test' ? '' : ' (segmentation runs only)';
+  const why = metric.family === 'ood' || metric.family === 'shift' ? ' (the suite needs `ood: true`)' : metric.family === 'train' ? ' (the runs need `evaluateTrain: true`)' : metric.family === 'test' ? '' : ' (segmentation runs only)';
   return `some runs have no ${name}${why}`;
 }
 

@@ -22,7 +22,7 @@ import { invalidArgument } from '../../util/errors.js';
 import { mean, spreadName } from './statistics.js';
 import { suiteFigures, type ReportFigure } from './suite-figures.js';
 import { regulariserHistograms } from './regulariser-histogram.js';
-import { methodGroups, readSuiteResults, testMetric, type MethodResults, type SuiteResults } from './suite-results.js';
+import { methodGroups, readSuiteResults, sweepsAwaitingRuns, testMetric, type MethodResults, type SuiteResults } from './suite-results.js';
 import { differenceFinding, differenceHtml, differenceMarkdown, shiftDifferences, type ShiftDifferenceRow } from './shift-differences.js';
 import { cleanEceNote, corruptionMethods, metricAtSeverity, oodTables, SHIFT_METRIC_INFO, severityTables, shiftMetricLabel, shiftOf, shiftVariants } from './shift-tables.js';
 import { calibratorShort, fittedTemperature, methodLabel, suiteTables, type SuiteTable } from './suite-table.js';
@@ -138,11 +138,18 @@ function trainNote(t: SuiteTable): string {
   return train + fg;
 }
 
+/** What a report of an unfinished suite says first: how many runs it rests on, and what that means for its claims. */
+function partialText(results: SuiteResults): string {
+  const waiting = sweepsAwaitingRuns(results);
+  const left = waiting.length ? ` Swept methods with unfinished runs are left out of the tables and figures (their value is chosen over every value and seed): ${waiting.join(', ')}.` : '';
+  return `${results.runs.length} of ${results.record.runs.length} runs finished; a claim reading a method with an unfinished run is not evaluated (its verdict waits for every seed and swept value of that method).${left}`;
+}
+
 function settingsLine(results: SuiteResults): string {
   const s = results.record.suite;
   const c = results.runs[0]?.run.config;
   const parts = [`scale ${results.record.scale}`, `${results.record.runs.length} runs (${results.runs.length} finished)`, `seeds ${s.seeds.join(', ')}`];
-  if (c) parts.push(`${c.dataset}${c.subset ? ` (subset ${c.subset})` : ''}, ${c.model}, ${c.epochs} epochs, batch ${c.batch}, lr ${c.lr}, ${c.schedule}, weight decay ${c.weightDecay}, epoch selected by ${c.select}`);
+  if (c) parts.push(`${c.dataset}${c.subset ? ` (subset ${c.subset}${c.validation ? `, validation ${c.validation}` : ''})` : ''}, ${c.model}, ${c.epochs} epochs, batch ${c.batch}, lr ${c.lr}, ${c.schedule}, weight decay ${c.weightDecay}, epoch selected by ${c.select}`);
   parts.push(`ECE with ${s.bins} equal-width bins, convention (l,u] (a confidence on a bin edge belongs to the lower bin)`);
   if (s.posthoc.length) parts.push(`post-hoc: ${s.posthoc.join(', ')} fitted on each run's validation split, applied to its test split`);
   if (s.sweeps.length) parts.push(`swept values chosen by ${selectionRuleText(s.select)}`);
@@ -161,7 +168,7 @@ function renderMarkdown(results: SuiteResults, tables: readonly SuiteTable[], ve
   if (s.description) lines.push(escapeMarkdown(s.description), '');
   lines.push(escapeMarkdown(settingsLine(results)), '');
   if (results.notes?.length) lines.push(`**Settings as the runs recorded them:** ${results.notes.map(escapeMarkdown).join('; ')}.`, '');
-  if (results.missing.length) lines.push(`**Incomplete:** ${results.missing.length} run(s) not finished: ${results.missing.map(escapeMarkdown).join(', ')}.`, '');
+  if (results.missing.length) lines.push(`**Partial report:** ${partialText(results)} Not finished: ${results.missing.map(escapeMarkdown).join(', ')}.`, '');
   lines.push('## What this suite found', '', ...found.map((f) => `- ${escapeMarkdown(f)}`), '');
   const failed = posthocFailures(results);
   if (failed.length) lines.push(`**Post-hoc fits without a result** (n/a in the tables): ${failed.map(escapeMarkdown).join('; ')}.`, '');
@@ -221,7 +228,7 @@ function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdic
   if (s.description) parts.push(`<p>${h(s.description)}</p>`);
   parts.push(`<p class="settings">${h(settingsLine(results))}</p>`);
   if (results.notes?.length) parts.push(`<p class="warning">Settings as the runs recorded them: ${h(results.notes.join('; '))}.</p>`);
-  if (results.missing.length) parts.push(`<p class="warning">Incomplete: ${results.missing.length} run(s) not finished: ${h(results.missing.join(', '))}.</p>`);
+  if (results.missing.length) parts.push(`<p class="warning"><b>Partial report:</b> ${h(partialText(results))} Not finished: ${h(results.missing.join(', '))}.</p>`);
   const failedFits = posthocFailures(results);
   if (failedFits.length) parts.push(`<p class="warning">Post-hoc fits without a result (n/a in the tables): ${h(failedFits.join('; '))}.</p>`);
   parts.push('<h2 id="findings">What this suite found</h2>', `<ul class="findings">${found.map((f) => `<li>${h(f)}</li>`).join('')}</ul>`);
