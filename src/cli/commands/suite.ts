@@ -1,14 +1,18 @@
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { expandSuite } from '../../suite/expand-suite.js';
 import { loadSuite } from '../../suite/load-suite.js';
 import { BUILTIN_SUITE_NAMES, BUILTIN_SUITES } from '../../suite/builtin-suites.js';
 import { localExecutor } from '../../suite/local-executor.js';
 import { mergeConfig } from '../../train/train-config.js';
 import { runSuite, type SuiteOutcome } from '../../suite/run-suite.js';
-import { prepareSuiteDirectory, suiteStatus } from '../../suite/suite-directory.js';
+import { prepareSuiteDirectory, SUITE_FILE, suiteStatus } from '../../suite/suite-directory.js';
 import { ConsoleSuiteProgress, SILENT_SUITE_PROGRESS, type SuiteProgress } from '../../suite/suite-progress.js';
 import { SUITE_SCALES, type Suite, type SuiteScale } from '../../suite/suite-schema.js';
 import { writeSuiteReport } from '../../suite/report/write-suite-report.js';
+import { estimateSuite, formatEstimate } from '../../suite/suite-estimate.js';
+import { suiteRunProgress } from '../../suite/suite-run-times.js';
+import { pathExists } from '../../util/path-exists.js';
 import { requireNumber } from '../../util/errors.js';
 import { UsageError } from '../args.js';
 import { type CliIO, defineCommand } from '../command.js';
@@ -48,7 +52,7 @@ export function reportOutcome(outcome: SuiteOutcome, total: number, dir: string,
 export const suiteCommand = defineCommand({
   name: 'suite',
   summary: 'Experiment suites: run a comparison (methods × sweeps × seeds, post-hoc calibration) and report it.',
-  usage: 'list | show NAME [--scale S] | run FILE|NAME [--out DIR] [--jobs N] [--scale S] [--queue redis://HOST:PORT] | status DIR',
+  usage: 'list | show NAME [--scale S] | run FILE|NAME [--out DIR] [--jobs N] [--scale S] [--dry-run] [--queue redis://HOST:PORT] | status DIR [--jobs N]',
   description: [
     'A suite is a JSON file (see calib suite show demo): a base training configuration (the keys of calib train',
     '--config), per-scale overrides (quick, machine, paper), named methods, one-dimensional sweeps of a key over',
@@ -59,13 +63,21 @@ export const suiteCommand = defineCommand({
     'checkpoint, so re-running the same command continues a stopped suite. A failing run does not stop the others',
     '(exit code 1 names it). With --queue the runs go to a BullMQ queue in Redis and `calib worker` processes on any',
     'machine train them. Ends by writing DIR/report.md, report.html and report.json (calib report DIR).',
+    '--dry-run prints the plan and writes nothing: runs left (from DIR when it holds the suite already) × measured',
+    'minutes per run = machine time with --jobs side by side. Minutes per run come from the run\'s own trained',
+    'epochs, else the suite\'s runs of the same method and cost (model, data, batch, threads per run), else a measured',
+    'reference (the deep-scale pilot, docs/reproductions/deep-scale-pilot.md); runs with none are named as such.',
+    'status: every run\'s state and epochs, then what is left and roughly how long it takes with --jobs side by side',
+    '(the same estimate).',
   ].join('\n'),
   examples: [
     'calib suite list',
     'calib suite show demo --scale machine > my-suite.json',
     'calib suite run demo --out suites/demo --jobs 2',
     'calib suite run my-suite.json --out suites/mine --scale machine --queue redis://127.0.0.1:6379',
+    'calib suite run mbls --scale deep --jobs 2 --threads 2 --dry-run',
     'calib suite status suites/demo',
+    'calib suite status suites/mbls-deep --jobs 2 --threads 2',
   ],
   positional: ['action', 'target'],
   flags: {
@@ -73,9 +85,10 @@ export const suiteCommand = defineCommand({
     target: { type: 'string', valueName: 'NAME|FILE|DIR', description: 'the suite (show, run) or suite directory (status)' },
     out: { type: 'string', valueName: 'DIR', description: 'suite directory (default suites/<name>-<scale>)' },
     scale: { type: 'string', choices: SUITE_SCALES, description: "the suite's scale (default: the suite's defaultScale)" },
-    jobs: { type: 'integer', default: 1, valueName: 'N', description: 'runs trained side by side (local) (default 1)' },
+    jobs: { type: 'integer', default: 1, valueName: 'N', description: 'runs trained side by side (local; status: for its estimate) (default 1)' },
     threads: { type: 'integer', valueName: 'T', description: 'ONNX Runtime threads in total, split across jobs (default: the CPU count)' },
     queue: { type: 'string', valueName: 'redis://HOST:PORT', description: 'put the runs on a BullMQ queue for calib worker processes' },
+    'dry-run': { type: 'boolean', description: 'run: print the runs left and the estimated machine time, write nothing' },
     report: { type: 'boolean', default: true, description: 'write the report when the suite ends (--report=false: do not)' },
     progress: { type: 'string', choices: ['auto', 'bar', 'lines', 'none'], default: 'auto', description: 'progress display: auto = live line on a terminal' },
   },
@@ -102,6 +115,9 @@ export const suiteCommand = defineCommand({
         const count = (st: string): number => s.runs.filter((r) => r.state === st).length;
         io.stdout.write(`suite ${s.record.suite.name} (${s.record.scale}) in ${dir}: ${s.runs.length} runs — ${count('done')} done, ${count('failed')} failed, ${count('partial') + count('trained')} interrupted, ${count('pending')} not started\n`);
         for (const r of s.runs) io.stdout.write(`  ${r.state.padEnd(8)} ${r.id}  ${r.epochs}/${r.totalEpochs} epochs${r.error ? `  ${r.error}` : ''}\n`);
+        const { jobs, threads } = jobsAndThreads(flags);
+        const estimate = estimateSuite(await suiteRunProgress(dir, s.record.runs, threads), jobs);
+        for (const line of formatEstimate(estimate, threads)) io.stdout.write(`${line}\n`);
         return count('done') === s.runs.length ? 0 : 1;
       }
       case 'run': {
@@ -110,9 +126,13 @@ export const suiteCommand = defineCommand({
         const scale = (flags.scale ?? suite.defaultScale) as SuiteScale;
         const runs = expandSuite(suite, scale, BUILTIN_SUITES[target] ? `suite ${target}` : target);
         const dir = flags.out ?? `suites/${suite.name}-${scale}`;
-        const jobs = requireNumber('--jobs', flags.jobs, { integer: true, min: 1 });
-        const total = requireNumber('--threads', flags.threads ?? availableParallelism(), { integer: true, min: 1 });
-        const threads = Math.max(1, Math.floor(total / jobs));
+        const { jobs, threads } = jobsAndThreads(flags);
+        if (flags['dry-run']) {
+          const existing = (await pathExists(join(dir, SUITE_FILE))) ? dir : undefined;
+          io.stdout.write(`suite ${suite.name} (${scale}): ${runs.length} runs${existing ? ` in ${dir}` : ''}, ${jobs} side by side with ${threads} thread(s) each (dry run: nothing trains)\n`);
+          for (const line of formatEstimate(estimateSuite(await suiteRunProgress(existing, runs, threads), jobs), threads)) io.stdout.write(`${line}\n`);
+          return 0;
+        }
         const record = { format: 1 as const, scale, suite, runs };
         await prepareSuiteDirectory(dir, record);
         io.stdout.write(`suite ${suite.name} (${scale}): ${runs.length} runs into ${dir}/runs, ${flags.queue ? `on the queue ${flags.queue}` : `${jobs} side by side with ${threads} thread(s) each`}\n`);
@@ -145,6 +165,13 @@ export const suiteCommand = defineCommand({
     return 2;
   },
 });
+
+/** --jobs and the threads of each run (--threads, default the CPU count, split between the jobs). */
+function jobsAndThreads(flags: { readonly jobs?: number; readonly threads?: number }): { jobs: number; threads: number } {
+  const jobs = requireNumber('--jobs', flags.jobs, { integer: true, min: 1 });
+  const total = requireNumber('--threads', flags.threads ?? availableParallelism(), { integer: true, min: 1 });
+  return { jobs, threads: Math.max(1, Math.floor(total / jobs)) };
+}
 
 function structuredCloneSuite(suite: Suite): Record<string, unknown> {
   return JSON.parse(JSON.stringify(suite)) as Record<string, unknown>;
