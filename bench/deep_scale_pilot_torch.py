@@ -2,7 +2,7 @@
 the regime where cross-entropy memorises, measured by the pilot's criteria. Its own code; it shares only the model
 class with bench/train_fashion_mnist_torch.py (option-A shortcuts, kaiming-normal init, akamaster layout).
 
-Data: the splits `calib train` uses (the .npy files `node dist/bench/deep-scale-pilot.js export-splits` writes from
+Data: the splits `calib train` uses (the .npy files `node dist/bench/deep-scale-pilot.js run --framework torch` writes from
 calibkit's class-stratified subset and validation hold-out), so both frameworks train on the same images.
 Recipe: SGD η₀ = 0.1, momentum 0.9, weight decay --weight-decay (default 0), batch 128 (last partial batch kept,
 reshuffled each epoch), --epochs epochs with ÷10 at 50 % and 75 % (rounded as calibkit's multistep:0.5,0.75),
