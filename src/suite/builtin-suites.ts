@@ -13,7 +13,8 @@
  * `machine` trains on all 7,000 training images for 60 epochs; `paper` uses LeNet with weight decay 5e-4 as in the
  * papers' recipes (epoch chosen by validation accuracy).
  *
- * The five paper suites (`maronas`, `thulasidasan`, `mbls`, `acls`, `karandikar`) live in papers/, one file each, with
+ * The five paper suites (`maronas`, `thulasidasan`, `mbls`, `acls`, `karandikar`) live in papers/, one file each (each
+ * also at the shared `deep` scale, `withDeepScale`), with
  * `mbls-segmentation` (MbLS Table 5 on mnist-seg pixels, papers/mbls-segmentation.ts) and the text rows of two of them
  * as their own suites (`thulasidasan-text`, `mbls-text`: a text CNN on Debian package descriptions at machine scale,
  * 20 Newsgroups at paper scale; papers/text-scales.ts).
@@ -28,6 +29,7 @@ import { MBLS_SEGMENTATION_SUITE } from './papers/mbls-segmentation.js';
 import { MBLS_TEXT_SUITE } from './papers/mbls-text.js';
 import { THULASIDASAN_SUITE } from './papers/thulasidasan.js';
 import { THULASIDASAN_TEXT_SUITE } from './papers/thulasidasan-text.js';
+import { DEEP } from './papers/scales.js';
 import type { SuiteScale } from './suite-schema.js';
 
 const DEMO_BASE = {
@@ -42,11 +44,23 @@ const DEMO_BASE = {
   threads: 2,
 };
 
-const DEMO_SCALES: Record<SuiteScale, Record<string, unknown>> = {
+const DEMO_SCALES: Partial<Record<SuiteScale, Record<string, unknown>>> = {
   quick: { subset: 2000, epochs: 40 },
   machine: { epochs: 60 },
   paper: { model: 'lenet', modelOptions: {}, epochs: 60, weightDecay: 5e-4, select: 'accuracy' },
 };
+
+type BuiltinSuite = { readonly summary: string; readonly suite: Record<string, unknown> };
+
+/**
+ * A paper suite with the shared `deep` scale (papers/scales.ts DEEP over the suite's base) when it declares no
+ * `deep` of its own; a suite that declares one (a trimmed grid, the paper's selection rule) keeps it.
+ */
+export function withDeepScale(entry: BuiltinSuite): BuiltinSuite {
+  const scales = (entry.suite['scales'] ?? {}) as Record<string, unknown>;
+  if (scales['deep'] !== undefined) return entry;
+  return { ...entry, suite: { ...entry.suite, scales: { ...scales, deep: DEEP } } };
+}
 
 export const BUILTIN_SUITES: Readonly<Record<string, { readonly summary: string; readonly suite: Record<string, unknown> }>> = {
   demo: {
@@ -87,12 +101,12 @@ export const BUILTIN_SUITES: Readonly<Record<string, { readonly summary: string;
       compare: ['mbls < ce on ece', 'mbls < ce on nll'],
     },
   },
-  maronas: MARONAS_SUITE,
-  thulasidasan: THULASIDASAN_SUITE,
-  mbls: MBLS_SUITE,
+  maronas: withDeepScale(MARONAS_SUITE),
+  thulasidasan: withDeepScale(THULASIDASAN_SUITE),
+  mbls: withDeepScale(MBLS_SUITE),
   'mbls-segmentation': MBLS_SEGMENTATION_SUITE,
-  acls: ACLS_SUITE,
-  karandikar: KARANDIKAR_SUITE,
+  acls: withDeepScale(ACLS_SUITE),
+  karandikar: withDeepScale(KARANDIKAR_SUITE),
   'thulasidasan-text': THULASIDASAN_TEXT_SUITE,
   'mbls-text': MBLS_TEXT_SUITE,
 };

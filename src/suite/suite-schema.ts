@@ -1,6 +1,7 @@
 /**
  * Experiment suites: a comparison written as one JSON file (the papers' tables as data). A suite names a base
- * training configuration, per-scale overrides (`quick` smoke test, `machine`-scale study, the `paper` recipe),
+ * training configuration, per-scale overrides (`quick` smoke test, `machine`-scale study, the `deep` scale where
+ * cross-entropy memorises as in the papers, the `paper` recipe),
  * named methods (each a partial training configuration), one-dimensional sweeps of a configuration key over
  * values (`lossOptions.margin: [0, 2, 4]`), seeds, the post-hoc calibrators fitted on the validation split and
  * applied to the test split, whether to run the OOD / corruption evaluation, the validation metric that picks a
@@ -27,7 +28,7 @@ import { checkSuiteRunCount, MAX_SUITE_BINS } from './suite-limits.js';
 export type { SuiteClaim, SuiteClaimInput } from './claim-schema.js';
 
 /** The scales a suite may declare overrides for (`calib suite run --scale`). */
-export const SUITE_SCALES = ['quick', 'machine', 'paper'] as const;
+export const SUITE_SCALES = ['quick', 'machine', 'deep', 'paper'] as const;
 export type SuiteScale = (typeof SUITE_SCALES)[number];
 
 /** Rules choosing a swept value on validation (see report/sweep-selection.ts). */
@@ -115,7 +116,10 @@ export const SUITE_SCHEMA = object({
   /** The configuration every run starts from. */
   base: PARTIAL_CONFIG_SCHEMA,
   /** Overrides per scale (dataset subset, model width, epochs, …), applied over `base`. */
-  scales: optional(object({ quick: optional(PARTIAL_CONFIG_SCHEMA), machine: optional(PARTIAL_CONFIG_SCHEMA), paper: optional(PARTIAL_CONFIG_SCHEMA) }), { quick: undefined, machine: undefined, paper: undefined }),
+  scales: optional(
+    object({ quick: optional(PARTIAL_CONFIG_SCHEMA), machine: optional(PARTIAL_CONFIG_SCHEMA), deep: optional(PARTIAL_CONFIG_SCHEMA), paper: optional(PARTIAL_CONFIG_SCHEMA) }),
+    { quick: undefined, machine: undefined, deep: undefined, paper: undefined },
+  ),
   /** Scale used when `--scale` is not given. */
   defaultScale: optional(string(SUITE_SCALES), 'quick'),
   methods: list(METHOD_SCHEMA),

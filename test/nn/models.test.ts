@@ -27,6 +27,8 @@ describe('model zoo vs the PyTorch reference implementations', () => {
   const cases: [string, Model, boolean][] = [
     ['mlp', mlp(), false],
     ['lenet', lenet(), true],
+    // The deep scale's model (issue 23): one basic block per stage, widths 16/32/64, on one-channel 28×28 images.
+    ['cifar-resnet-8-grey', cifarResNet({ depth: 8, inputShape: [1, 28, 28] }), true],
     ['cifar-resnet-20', cifarResNet({ depth: 20 }), true],
     ['cifar-resnet-32', cifarResNet({ depth: 32 }), true],
     ['cifar-resnet-56', cifarResNet({ depth: 56 }), true],

@@ -20,7 +20,7 @@ test('the five paper suites are built in, parse, and expand at every scale', () 
       const runs = expandSuite(suite, scale, paper);
       assert.equal(runs.length, RUNS[paper], `${paper}/${scale} run count`);
       const datasets = new Set(runs.map((r) => r.config.dataset));
-      assert.deepEqual([...datasets], [scale === 'quick' ? 'mnist' : scale === 'machine' ? 'fashion-mnist' : 'cifar10'], `${paper}/${scale} dataset`);
+      assert.deepEqual([...datasets], [scale === 'quick' ? 'mnist' : scale === 'machine' || scale === 'deep' ? 'fashion-mnist' : 'cifar10'], `${paper}/${scale} dataset`);
     }
   }
 });
@@ -41,12 +41,15 @@ test('thulasidasan and acls have an MC-dropout row (dropout 0.3, 10 passes) and 
         if (paper === 'thulasidasan') assert.equal(r.config.ood, true, 'its OOD rows use the MC-dropout predictor');
       }
       // the scale's model options stay (merged key by key), and no other row evaluates by MC dropout
-      if (scale !== 'paper') assert.deepEqual(mc[0]!.config.modelOptions['hidden'], scale === 'quick' ? [64] : [512]);
+      if (scale === 'quick' || scale === 'machine') assert.deepEqual(mc[0]!.config.modelOptions['hidden'], scale === 'quick' ? [64] : [512]);
+      if (scale === 'deep') assert.deepEqual(mc[0]!.config.modelOptions, { width: 16, dropout: 0.3 });
       assert.ok(runs.filter((r) => r.method !== 'mc-dropout').every((r) => r.config.mcDropout === undefined));
-      if (scale === 'paper') {
-        // the paper's model (VGG-16 / ResNet-50 on CIFAR-10 shapes) has a dropout layer at rate 0.3 for the passes
-        const cifar = imageDataset({ name: 'cifar-shaped', images: new Float32Array(3 * 32 * 32), labels: new Int32Array(1), shape: [3, 32, 32], classes: 10 });
-        const step = new McDropoutStep(createRunModel(mc[0]!.config.model, mc[0]!.config.modelOptions, cifar));
+      if (scale === 'paper' || scale === 'deep') {
+        // the paper's model (VGG-16 / ResNet-50 on CIFAR-10 shapes) and the deep scale's ResNet-8 (Fashion-MNIST
+        // shapes) have a dropout layer at rate 0.3 for the passes
+        const shape: [number, number, number] = scale === 'paper' ? [3, 32, 32] : [1, 28, 28];
+        const images = imageDataset({ name: 'shaped', images: new Float32Array(shape[0] * shape[1] * shape[2]), labels: new Int32Array(1), shape, classes: 10 });
+        const step = new McDropoutStep(createRunModel(mc[0]!.config.model, mc[0]!.config.modelOptions, images));
         assert.deepEqual([...new Set(step.masks(1).map((m) => m.rate))], [0.3], `${paper}: ${mc[0]!.config.model}`);
         step.dispose();
       }

@@ -11,9 +11,11 @@ import { matrix, type Matrix } from '../../util/matrix.js';
 import { writeCalibratorFile } from '../calibrator-file.js';
 import { type CliIO, defineCommand } from '../command.js';
 import { UsageError } from '../args.js';
-import { SUITE_SCALES } from '../../suite/suite-schema.js';
 import { suiteCommand } from './suite.js';
 import { formatComparisonTable, metricsJson, type EvalSettings } from '../metrics-report.js';
+
+/** The demo suite's scales (it has no deep scale: the deep scale is the paper suites'). */
+const DEMO_SCALE_NAMES = ['quick', 'machine', 'paper'] as const;
 
 const BANNER_WIDTH = 78;
 
@@ -50,7 +52,7 @@ export const demoCommand = defineCommand({
   flags: {
     out: { type: 'string', default: 'calib-demo', valueName: 'DIR', description: 'output directory (created if missing)' },
     jobs: { type: 'integer', default: 1, valueName: 'N', description: 'runs trained side by side' },
-    scale: { type: 'string', choices: SUITE_SCALES, default: 'quick', description: 'quick (≈ 1 min), machine (all 7,000 training images) or paper (LeNet)' },
+    scale: { type: 'string', choices: DEMO_SCALE_NAMES, default: 'quick', description: 'quick (≈ 1 min), machine (all 7,000 training images) or paper (LeNet)' },
     progress: { type: 'string', choices: ['auto', 'bar', 'lines', 'none'], default: 'auto', description: 'progress display: auto = live line on a terminal' },
     synthetic: { type: 'boolean', description: 'the post-hoc workflow on synthetic data instead (no training)' },
     n: { type: 'integer', default: 20000, description: '--synthetic: number of synthetic samples (split in halves)' },
@@ -64,7 +66,7 @@ export const demoCommand = defineCommand({
     if (flags.synthetic) return syntheticDemo(flags, io);
     const given = SYNTHETIC_ONLY.filter((k) => flags[k] !== DEMO_DEFAULTS[k]);
     if (given.length) throw new UsageError(`demo: --${given.join(', --')} only with --synthetic`);
-    return suiteCommand.run({ action: 'run', target: 'demo', out: flags.out, scale: flags.scale, jobs: flags.jobs, report: true, progress: flags.progress, threads: undefined, queue: undefined, 'worker-wait': 60, check: false }, io);
+    return suiteCommand.run({ action: 'run', target: 'demo', out: flags.out, scale: flags.scale, jobs: flags.jobs, report: true, progress: flags.progress, threads: undefined, queue: undefined, 'worker-wait': 60, check: false, 'dry-run': false }, io);
   },
 });
 

@@ -9,12 +9,15 @@ import { localExecutor } from '../../suite/local-executor.js';
 import { mergeConfig } from '../../train/train-config.js';
 import { maskQueueUrl, parseQueueUrl } from '../../suite/queue-connection.js';
 import { runSuite, type SuiteOutcome } from '../../suite/run-suite.js';
-import { checkSuiteOutDirectory, prepareSuiteDirectory } from '../../suite/suite-directory.js';
+import { checkSuiteOutDirectory, prepareSuiteDirectory, SUITE_FILE } from '../../suite/suite-directory.js';
 import { checkRunData } from '../../suite/suite-limits.js';
 import { suiteStatus } from '../../suite/suite-status.js';
 import { ConsoleSuiteProgress, SILENT_SUITE_PROGRESS, type SuiteProgress } from '../../suite/suite-progress.js';
 import { SUITE_SCALES, type Suite, type SuiteScale } from '../../suite/suite-schema.js';
 import { writeSuiteReport } from '../../suite/report/write-suite-report.js';
+import { estimateSuite, formatEstimate } from '../../suite/suite-estimate.js';
+import { suiteRunProgress } from '../../suite/suite-run-times.js';
+import { pathExists } from '../../util/path-exists.js';
 import { README_FILE, reproductionsReadme, writeReproductionsReadme } from '../../suite/report/reproductions-readme.js';
 import { requireNumber } from '../../util/errors.js';
 import { UsageError } from '../args.js';
@@ -57,7 +60,7 @@ export function reportOutcome(outcome: SuiteOutcome, total: number, dir: string,
 export const suiteCommand = defineCommand({
   name: 'suite',
   summary: 'Experiment suites: run a comparison (methods × sweeps × seeds, post-hoc calibration) and report it.',
-  usage: 'list | show NAME [--scale S] | run FILE|NAME [--out DIR] [--jobs N] [--scale S] [--queue URL [--worker-wait S]] | status DIR | readme DIR [--check]',
+  usage: 'list | show NAME [--scale S] | run FILE|NAME [--out DIR] [--jobs N] [--scale S] [--dry-run] [--queue URL [--worker-wait S]] | status DIR [--jobs N] | readme DIR [--check]',
   description: [
     'A suite is a JSON file (see calib suite show demo): a base training configuration (the keys of calib train',
     '--config), per-scale overrides (quick, machine, paper), named methods, one-dimensional sweeps of a key over',
@@ -82,6 +85,12 @@ export const suiteCommand = defineCommand({
     '(re-queued) and no worker for --worker-wait seconds are reported.',
     'status: every run with its state (done, trained, partial, failed, pending, stale, broken) and, for stale and',
     'broken runs, the reason naming the file.',
+    '--dry-run prints the plan and writes nothing: runs left (from DIR when it holds the suite already) × measured',
+    'minutes per run = machine time with --jobs side by side. Minutes per run come from the run\'s own trained',
+    'epochs, else the suite\'s runs of the same method and cost (model, data, batch, threads per run), else a measured',
+    'reference (the deep-scale pilot, docs/reproductions/deep-scale-pilot.md); runs with none are named as such.',
+    'status ends with what is left and roughly how long it takes with --jobs side by side',
+    '(the same estimate).',
     'readme DIR: write DIR/README.md from the reports DIR/*/report.json (per suite: settings, coverage, the paper\'s',
     'claims and the suite\'s own checks, and whether the report was produced with the built-in suite\'s current',
     'runs, settings, calibrators, bins and claims — "produced with earlier settings; rerun pending" and what differs',
@@ -94,7 +103,9 @@ export const suiteCommand = defineCommand({
     'calib suite run demo --out suites/demo --jobs 2',
     'calib suite run my-suite.json --out suites/mine --scale machine --queue redis://127.0.0.1:6379',
     'calib suite run my-suite.json --out suites/mine --queue rediss://calib:s3cret@redis.example.org:6380 --worker-wait 120',
+    'calib suite run mbls --scale deep --jobs 2 --threads 2 --dry-run',
     'calib suite status suites/demo',
+    'calib suite status suites/mbls-deep --jobs 2 --threads 2',
     'calib suite readme docs/reproductions',
   ],
   positional: ['action', 'target'],
@@ -103,10 +114,11 @@ export const suiteCommand = defineCommand({
     target: { type: 'string', valueName: 'NAME|FILE|DIR', description: 'the suite (show, run), suite directory (status) or folder of reports (readme)' },
     out: { type: 'string', valueName: 'DIR', description: 'suite directory (default suites/<name>-<scale>)' },
     scale: { type: 'string', choices: SUITE_SCALES, description: "the suite's scale (default: the suite's defaultScale)" },
-    jobs: { type: 'integer', default: 1, valueName: 'N', description: 'runs trained side by side (local)' },
+    jobs: { type: 'integer', default: 1, valueName: 'N', description: 'runs trained side by side (local; status: for its estimate)' },
     threads: { type: 'integer', valueName: 'T', description: "ONNX Runtime threads in total, split across jobs (default: the suite's threads where it states them, else the CPU count)" },
     queue: { type: 'string', valueName: 'URL', description: 'put the runs on a BullMQ queue for calib worker processes: redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss:// for TLS' },
     'worker-wait': { type: 'number', default: 60, valueName: 'S', description: 'with --queue: say so when no worker has been connected for S seconds while runs wait (repeated every S s)' },
+    'dry-run': { type: 'boolean', description: 'run: print the runs left and the estimated machine time, write nothing' },
     report: { type: 'boolean', default: true, description: 'write the report when the suite ends (--report=false: do not)' },
     progress: { type: 'string', choices: ['auto', 'bar', 'lines', 'none'], default: 'auto', description: 'progress display: auto = live line on a terminal' },
     check: { type: 'boolean', default: false, description: 'readme: write nothing; exit 1 when DIR/README.md differs from what the reports give' },
@@ -136,6 +148,9 @@ export const suiteCommand = defineCommand({
         io.stdout.write(`suite ${s.record.suite.name} (${s.record.scale}) in ${dir}: ${s.runs.length} runs — ${count('done')} done, ${count('failed')} failed, ${count('partial', 'trained')} interrupted, ${count('pending')} not started${extra ? `, ${extra}` : ''}\n`);
         for (const r of s.runs) io.stdout.write(`  ${r.state.padEnd(8)} ${r.id}  ${r.epochs}/${r.totalEpochs} epochs${r.detail ? `  ${r.detail}` : ''}\n`);
         if (count('stale', 'broken', 'trained')) io.stdout.write('calib suite run with the same suite and --out recomputes the stale and broken runs\n');
+        const { jobs: estimateJobs, threads } = jobsAndThreads(flags);
+        const estimate = estimateSuite(await suiteRunProgress(dir, s.record.runs, threads), estimateJobs);
+        for (const line of formatEstimate(estimate, threads)) io.stdout.write(`${line}\n`);
         return count('done') === s.runs.length ? 0 : 1;
       }
       case 'readme': {
@@ -165,6 +180,12 @@ export const suiteCommand = defineCommand({
         const threadsOf = (run: { method: string }): number => (flags.threads !== undefined ? share : (explicitThreads(suite, scale, run.method) ?? share));
         const workerWait = requireNumber('--worker-wait', flags['worker-wait'], { min: 1 });
         if (flags.queue !== undefined) parseQueueUrl(flags.queue);
+        if (flags['dry-run']) {
+          const existing = (await pathExists(join(dir, SUITE_FILE))) ? dir : undefined;
+          io.stdout.write(`suite ${suite.name} (${scale}): ${runs.length} runs${existing ? ` in ${dir}` : ''}, ${jobs} side by side with ${share} thread(s) each (dry run: nothing trains)\n`);
+          for (const line of formatEstimate(estimateSuite(await suiteRunProgress(existing, runs, share), jobs), share)) io.stdout.write(`${line}\n`);
+          return 0;
+        }
         // Everything is checked before anything is written: the data sizes, --out, and the queue's Redis.
         await checkRunData(runs, path);
         await checkSuiteOutDirectory(dir, suite.name, scale);
@@ -207,6 +228,13 @@ export const suiteCommand = defineCommand({
     return 2;
   },
 });
+
+/** --jobs and the threads of each run (--threads, default the CPU count, split between the jobs). */
+function jobsAndThreads(flags: { readonly jobs?: number; readonly threads?: number }): { jobs: number; threads: number } {
+  const jobs = requireNumber('--jobs', flags.jobs, { integer: true, min: 1 });
+  const total = requireNumber('--threads', flags.threads ?? availableParallelism(), { integer: true, min: 1 });
+  return { jobs, threads: Math.max(1, Math.floor(total / jobs)) };
+}
 
 function structuredCloneSuite(suite: Suite): Record<string, unknown> {
   return JSON.parse(JSON.stringify(suite)) as Record<string, unknown>;
