@@ -23,6 +23,7 @@
  */
 import { BASE, CIFAR_RECIPE, QUICK } from './scales.js';
 import { CIFAR_MILESTONES, MARGIN_MACHINE, MARGIN_SEEDS, TEN_CLASS_MARGIN } from './margin-scales.js';
+import { ACLS_CLAIMS } from './acls-claims.js';
 
 export const ACLS_SUITE = {
   summary: 'ACLS (Park et al. 2023): 11 losses + CE+TS, the AR-only/CR-only ablations, the λ grid and margin sweeps, MC-dropout and CutMix baselines',
@@ -70,18 +71,7 @@ export const ACLS_SUITE = {
     posthoc: ['ts-grid-ece', 'temperature'],
     // A swept method's tables row: the value of lowest validation ECE (the paper chose λ1, λ2 by grid search on a held-out split, Table A).
     select: 'ece',
-    compare: [
-      'acls < ce on ece',
-      'acls < mbls on ece',
-      'acls < ls on ece',
-      'acls < focal on ece',
-      'acls < mdca on ece',
-      'acls < acls-ar on ece',
-      'acls < acls-cr on ece',
-      'acls < mc-dropout on ece',
-      'acls < cutmix on ece',
-      'acls < ce+ts-grid-ece on ece',
-    ],
+    claims: ACLS_CLAIMS,
     // Fig. 3: per-sample L_REG = α·reg of ACLS (the acls method's options) on every method's test logits, 20 bins over [0, 0.1].
     regulariserHistogram: { loss: 'acls', options: { margin: TEN_CLASS_MARGIN }, bins: 20, min: 0, max: 0.1 },
   },

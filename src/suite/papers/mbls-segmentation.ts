@@ -20,6 +20,7 @@
  */
 import { BASE } from './scales.js';
 import { MARGIN_SEEDS, TINY_IMAGENET_MARGIN } from './margin-scales.js';
+import { MBLS_SEGMENTATION_CLAIMS } from './mbls-claims.js';
 
 const SEG = { dataset: 'mnist-seg', model: 'seg-net', batch: 50, optimizer: 'adam', weightDecay: 0, schedule: 'constant', select: 'accuracy' };
 
@@ -47,10 +48,6 @@ export const MBLS_SEGMENTATION_SUITE = {
     ],
     seeds: MARGIN_SEEDS,
     posthoc: ['temperature'],
-    compare: [
-      'mbls < ce on ece', 'mbls < ls on ece', 'mbls < focal on ece', 'mbls < ecp on ece', 'mbls < ce on ece after temperature',
-      'mbls < ce on fg_ece', 'mbls < ls on fg_ece', 'mbls < focal on fg_ece', 'mbls < ecp on fg_ece', 'mbls < ce on fg_ece after temperature',
-      'mbls > ce on miou',
-    ],
+    claims: MBLS_SEGMENTATION_CLAIMS,
   },
 };

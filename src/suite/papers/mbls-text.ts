@@ -10,6 +10,7 @@
 import { BASE } from './scales.js';
 import { NEWSGROUPS_PAPER, TEXT_MACHINE, TEXT_QUICK } from './text-scales.js';
 import { MARGIN_SEEDS, TEN_CLASS_MARGIN } from './margin-scales.js';
+import { MBLS_TEXT_CLAIMS } from './mbls-claims.js';
 
 /** The margin MbLS chose on 20 Newsgroups (§5 "Our method"; the same value as CIFAR-10's). */
 export const NEWSGROUPS_MARGIN = TEN_CLASS_MARGIN;
@@ -44,6 +45,6 @@ export const MBLS_TEXT_SUITE = {
     ],
     seeds: MARGIN_SEEDS,
     posthoc: ['ts-grid-ece', 'temperature'],
-    compare: ['mbls < ce on ece', 'mbls < ls on ece', 'mbls < focal on ece', 'mbls < flsd on ece', 'mbls < ce+ts-grid-ece on ece'],
+    claims: MBLS_TEXT_CLAIMS,
   },
 };

@@ -20,6 +20,7 @@
  */
 import { BASE, CIFAR_RECIPE, QUICK } from './scales.js';
 import { CIFAR_MILESTONES, MARGIN_MACHINE, MARGIN_SEEDS, TEN_CLASS_MARGIN } from './margin-scales.js';
+import { MBLS_CLAIMS } from './mbls-claims.js';
 
 export const MBLS_SUITE = {
   summary: 'MbLS (Liu et al. 2022): CE, ECP, LS, FL, FLSD-53, MbLS m=0 and m=6, the margin sweep (Fig. 2), before/after TS',
@@ -50,14 +51,6 @@ export const MBLS_SUITE = {
     seeds: MARGIN_SEEDS,
     posthoc: ['ts-grid-ece', 'temperature'],
     select: 'ece',
-    compare: [
-      'mbls < ce on ece',
-      'mbls < ls on ece',
-      'mbls < focal on ece',
-      'mbls < ecp on ece',
-      'mbls < flsd on ece',
-      'mbls < mbls-m0 on ece',
-      'mbls < ce+ts-grid-ece on ece',
-    ],
+    claims: MBLS_CLAIMS,
   },
 };
