@@ -27,7 +27,7 @@ import { calibratorShort, fittedTemperature, suiteTables, type SuiteTable } from
 import { ensembleHtml, ensembleMarkdown, ensembleRows, type EnsembleRow } from './ensemble-table.js';
 import { selectionRuleText } from './sweep-selection.js';
 import { suiteVerdicts, type Verdict } from './verdicts.js';
-import { claimMetricPercent } from '../claim-metric.js';
+import { CLAIMS_CSS, claimsHtml, claimsJson, claimsMarkdown, verdictFinding } from './claims-section.js';
 
 /**
  * The OOD section's tables: per group the OOD table and the ECE-vs-corruption-severity table (shift-tables.ts), and
@@ -102,7 +102,7 @@ export function findings(results: SuiteResults, verdicts: readonly Verdict[], di
     }
   }
   for (const d of differences) out.push(differenceFinding(d));
-  for (const v of verdicts) out.push(`"${v.comparison.text}": ${v.outcome}${Number.isFinite(v.difference) ? ` (difference ${fmtDiff(v)}, 95% interval [${fmtNum(v, v.lower)}, ${fmtNum(v, v.upper)}], ${v.method})` : v.note ? ` (${v.note})` : ''}.`);
+  for (const v of verdicts) out.push(verdictFinding(v));
   return out;
 }
 
@@ -126,12 +126,6 @@ function trainNote(t: SuiteTable): string {
   return train + fg;
 }
 
-function fmtNum(v: Verdict, x: number): string {
-  return claimMetricPercent(v.comparison.metric) ? `${(x * 100).toFixed(2)} pt` : x.toFixed(4);
-}
-function fmtDiff(v: Verdict): string {
-  return fmtNum(v, v.difference);
-}
 
 function settingsLine(results: SuiteResults): string {
   const s = results.record.suite;
@@ -150,10 +144,6 @@ function markdownTable(t: SuiteTable): string[] {
   return lines;
 }
 
-function verdictText(v: Verdict): string {
-  return Number.isFinite(v.difference) ? `${fmtDiff(v)} [${fmtNum(v, v.lower)}, ${fmtNum(v, v.upper)}]` : '—';
-}
-
 function renderMarkdown(results: SuiteResults, tables: readonly SuiteTable[], verdicts: readonly Verdict[], figures: readonly ReportFigure[], found: readonly string[], ensembles: readonly EnsembleRow[], shift: ShiftTables): string {
   const s = results.record.suite;
   const lines = [`# Suite ${escapeMarkdown(s.name)}`, ''];
@@ -168,11 +158,7 @@ function renderMarkdown(results: SuiteResults, tables: readonly SuiteTable[], ve
     lines.push(`Test-set metrics, mean ± ${spreadName(s.spread)} over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE: ${s.bins} bins, (l,u].${trainNote(t)}`, '');
   }
   lines.push(...ensembleMarkdown(ensembles));
-  if (verdicts.length) {
-    lines.push('## Comparisons', '', '| Claim | Verdict | Difference A − B [95% interval] | Test |', '| --- | --- | --- | --- |');
-    for (const v of verdicts) lines.push(`| ${escapeMarkdown(v.comparison.text)} | **${v.outcome}** | ${verdictText(v)} | ${escapeMarkdown(v.method)}${v.n ? `, n = ${v.n}` : ''} |`);
-    lines.push('');
-  }
+  lines.push(...claimsMarkdown(results, verdicts));
   for (const [section, title] of FIGURE_SECTIONS) {
     const fs = figures.filter((f) => f.section === section);
     const shiftTables = section === 'ood' ? [...shift.ood, ...shift.severity] : [];
@@ -215,7 +201,7 @@ function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdic
     'thead th{border-bottom:2px solid #333;vertical-align:bottom;white-space:normal}tbody th{text-align:left;font-weight:normal}',
     '.note{color:#666;font-size:.88em}figure{margin:1em 0}figure svg{max-width:100%;height:auto;display:block}',
     'figcaption{color:#555;font-size:.88em;margin-top:.3em;max-width:900px}.charts{display:flex;flex-wrap:wrap;gap:1em}.charts figure{flex:1 1 540px;max-width:620px}',
-    '.verdict-holds{color:#1a7f37;font-weight:bold}.verdict-does-not-hold{color:#b8211d;font-weight:bold}.verdict-inconclusive{color:#9a6700;font-weight:bold}',
+    CLAIMS_CSS,
     '.warning{background:#fff5e0;border:1px solid #e6c27a;padding:.5em .8em}',
     '</style></head><body>',
     `<h1>Suite ${h(s.name)}</h1>`,
@@ -231,11 +217,7 @@ function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdic
     parts.push(`<p class="note">Test-set metrics, mean ± ${spreadName(s.spread)} over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE and AdaECE: ${s.bins} bins, equal-width bins with convention (l,u] for ECE.${trainNote(t)}</p>`);
   }
   parts.push(...ensembleHtml(ensembles, h));
-  if (verdicts.length) {
-    parts.push('<h2 id="comparisons">Comparisons</h2>', '<table class="verdicts"><thead><tr><th>Claim</th><th>Verdict</th><th>Difference A − B [95% interval]</th><th>Test</th></tr></thead><tbody>');
-    for (const v of verdicts) parts.push(`<tr class="verdict"><th scope="row">${h(v.comparison.text)}</th><td class="verdict-${v.outcome.replace(/ /g, '-')}">${h(v.outcome)}</td><td>${h(verdictText(v))}</td><td>${h(v.method)}${v.n ? `, n = ${v.n}` : ''}</td></tr>`);
-    parts.push('</tbody></table>', '<p class="note">A claim "A &lt; B" holds when the whole 95% interval of metric(A) − metric(B) lies below 0, does not hold when it lies above 0, and is inconclusive otherwise. Several seeds: paired differences over seeds with a t-interval; one seed: paired bootstrap over test samples.</p>');
-  }
+  parts.push(...claimsHtml(results, verdicts, h));
   for (const [section, title] of FIGURE_SECTIONS) {
     const fs = figures.filter((f) => f.section === section);
     const shiftTables = section === 'ood' ? [...shift.ood, ...shift.severity] : [];
@@ -265,6 +247,7 @@ function renderJson(results: SuiteResults, tables: readonly SuiteTable[], verdic
     suite: s.name,
     scale: results.record.scale,
     description: s.description ?? null,
+    settings: settingsLine(results),
     bins: s.bins,
     convention: '(l,u]',
     select: s.select,
@@ -298,7 +281,7 @@ function renderJson(results: SuiteResults, tables: readonly SuiteTable[], verdic
     shift_severity_tables: shift.severity.map(tableJson),
     // Each post-hoc calibrator − TS per severity, paired over seeds (95 % t-interval; NaN → null).
     shift_differences: shift.differences,
-    verdicts: verdicts.map((v) => ({ claim: v.comparison.text, outcome: v.outcome, difference: jsonNumber(v.difference), lower: jsonNumber(v.lower), upper: jsonNumber(v.upper), test: v.method, n: v.n, note: v.note ?? null })),
+    ...claimsJson(results, verdicts),
   };
 }
 
