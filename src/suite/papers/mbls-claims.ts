@@ -296,7 +296,7 @@ export const MBLS_CLAIMS: readonly SuiteClaimInput[] = [
     paper: { text: 'CIFAR-10 ResNet-50: T = 1.0 (no change); ResNet-101 0.9, Tiny-ImageNet 1.0, CUB 1.2', difference: 0 },
     equivalent: 'mbls ~ mbls+ts-grid-ece on mean_confidence',
     margin: 0.01,
-    note: 'T is tested through the mean confidence before and after TS: equivalence within ±1 point of mean confidence.',
+    note: 'T is tested through the mean confidence before and after TS: equivalence within ±1 point of mean confidence. The paper calls all its MbLS temperatures (0.9–1.2) close to 1; on a model near 86 % accuracy T = 0.9 moves the mean confidence by about 2 points, so this margin is stricter than that reading.',
   },
   {
     id: 'ce-overconfident',
@@ -350,6 +350,13 @@ export const MBLS_CLAIMS: readonly SuiteClaimInput[] = [
     statement: 'App. D\'s comparison with Guo et al.\'s TS (T by validation NLL) instead of the code\'s grid-ECE fit: MbLS without TS against CE with it.',
     origin: 'suite',
     compare: 'mbls < ce+temperature on ece',
+  },
+  {
+    id: 'mbls-validation-margin-beats-ce-ts',
+    statement: 'App. D\'s comparison with the margin chosen by the paper\'s own rule ("chosen based on the validation set of each dataset"): the margin sweep\'s row, m of lowest validation ECE, without TS against CE with TS.',
+    origin: 'suite',
+    compare: 'mbls-margin < ce+ts-grid-ece on ece',
+    note: 'Added after the machine-scale run showed validation ECE lowest at m = 8 rather than the paper\'s CIFAR-10 m = 6; the mbls row keeps m = 6.',
   },
 ];
 
