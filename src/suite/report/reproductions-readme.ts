@@ -198,7 +198,7 @@ export async function reproductionsReadme(dir: string, existing = ''): Promise<s
     const paper = r.verdicts.filter((v) => v.origin === 'paper');
     const tested = paper.filter((v) => v.outcome !== 'not tested' && v.outcome !== 'not evaluated').length;
     const seeds = new Set(r.runs.map((x) => x.seed)).size;
-    lines.push(`| \`${n}\` | ${e(r.scale)} | ${r.runs.length} | ${seeds} | ${layout ? `${tested} / ${paper.length}` : 'no registry (older report)'} | ${layout ? r.verdicts.length - paper.length : r.verdicts.length} | [md](${n}/report.md) · [html](${n}/report.html) |`);
+    lines.push(`| \`${n}\` | ${e(r.scale)} | ${r.missing.length ? `${r.runs.length} of ${r.runs.length + r.missing.length}` : r.runs.length} | ${seeds} | ${layout ? `${tested} / ${paper.length}` : 'no registry (older report)'} | ${layout ? r.verdicts.length - paper.length : r.verdicts.length} | [md](${n}/report.md) · [html](${n}/report.html) |`);
   }
   lines.push('', '## How the verdicts are decided', '', ...definitionEntries().map(([term, text]) => `- **${e(term)}**: ${e(text)}.`), '');
   for (const [n, r] of reports) lines.push(...suiteSection(n, r, blocks));

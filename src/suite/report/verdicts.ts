@@ -14,6 +14,8 @@
  * evaluated (their sets are not paired with the test samples), and neither is any claim on segmentation runs (their
  * rows are pixels, correlated within an image). Shape claims: qualitative-verdict.ts.
  *
+ * On an unfinished suite a claim is not evaluated while any run of its methods is missing (missingRunsNote).
+ *
  * Multiplicity: the p-values of the paper's claims decided by a paired t-test are Holm-adjusted as one family (the
  * suite's own checks as another), and the outcome at the adjusted level is the raw one where the adjusted p < 0.05,
  * inconclusive otherwise.
@@ -236,9 +238,39 @@ async function decideSides(results: SuiteResults, claim: ClaimEntry, c: Comparis
   };
 }
 
+/** The methods whose runs a claim reads (none for an untested claim). */
+function claimMethods(t: ClaimEntry['test']): string[] {
+  switch (t.kind) {
+    case 'compare':
+    case 'equivalent':
+      return [t.comparison.left, t.comparison.right];
+    case 'qualitative':
+      return t.qualitative.kind === 'order' ? [...t.qualitative.methods] : [t.qualitative.method];
+    case 'not tested':
+      return [];
+  }
+}
+
+/**
+ * Why a claim cannot be decided on an unfinished suite, or null: every run the suite plans for the claim's methods
+ * (each seed, each swept value) must be finished, so that no verdict is computed on fewer seeds (or a sweep chosen
+ * over fewer values) than the report's settings state.
+ */
+export function missingRunsNote(results: SuiteResults, t: ClaimEntry['test']): string | null {
+  const unfinished = new Set(results.missing);
+  const parts = [...new Set(claimMethods(t))].flatMap((method) => {
+    const planned = results.record.runs.filter((r) => r.method === method);
+    const missing = planned.filter((r) => unfinished.has(r.id)).length;
+    return missing ? [`${missing} of the ${planned.length} runs of ${method} not finished`] : [];
+  });
+  return parts.length ? `runs missing: ${parts.join('; ')}` : null;
+}
+
 /** The raw verdict of one claim. */
 async function decideClaim(results: SuiteResults, claim: ClaimEntry): Promise<Verdict> {
   const t = claim.test;
+  const missing = missingRunsNote(results, t);
+  if (missing !== null) return undecided(claim, 'not evaluated', missing, t.kind === 'compare' || t.kind === 'equivalent' ? t.comparison : undefined);
   switch (t.kind) {
     case 'not tested':
       return undecided(claim, 'not tested', t.reason);
