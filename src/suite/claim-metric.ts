@@ -91,7 +91,7 @@ const BINNED: Readonly<Record<string, string>> = {
 
 /** A test metric's description with its bins: the binned ECEs state norm, binning and count. */
 function testMetricText(metric: MetricName, bins: number): string {
-  return BINNED[metric]?.replace('B', String(bins)) ?? `${metricDefinition(metric).label.replace(/ \(%\)$/, '')}: ${metricDefinition(metric).description}`;
+  return BINNED[metric]?.replace('B', String(bins)) ?? metricDefinition(metric).description;
 }
 
 /**

@@ -5,7 +5,10 @@ import type { SuiteRun } from '../../src/suite/expand-suite.js';
 import type { TrainConfig } from '../../src/train/train-config.js';
 import { suiteVerdicts, type Verdict } from '../../src/suite/report/verdicts.js';
 import { holmAdjust } from '../../src/suite/report/holm.js';
-import { claimCoverage, claimsMarkdown, verdictJson } from '../../src/suite/report/claims-section.js';
+import { claimCoverage, claimsMarkdown, definitionsMarkdown, verdictJson } from '../../src/suite/report/claims-section.js';
+import { OUTCOME_DEFINITIONS } from '../../src/suite/report/verdict-vocabulary.js';
+import { readFileSync } from 'node:fs';
+import { claimMetricDescription } from '../../src/suite/claim-metric.js';
 import type { MethodResults, RunResult, SuiteResults } from '../../src/suite/report/suite-results.js';
 
 // t quantiles by SciPy (scipy.stats.t.ppf): df = 2 and df = 4.
@@ -218,8 +221,58 @@ test('no verdict holds without an interval excluding 0 in the claim’s directio
   assert.ok(holds > 50, `the random designs exercise the rule (${holds} holds)`);
 });
 
+test('the verdict follows the runs: the same claim holds on one set of runs and is contradicted on the swapped set', async () => {
+  // "ls < ce on ece", five seeds. Runs where LS is 1 pt better on every seed (± 0.1 pt), then the two methods swapped.
+  const better = [0.040, 0.041, 0.039, 0.040, 0.042];
+  const worse = [0.050, 0.050, 0.050, 0.051, 0.050];
+  const claims = [claim('ls-beats-ce', { compare: 'ls < ce on ece' }), claim('ce-beats-ls', { compare: 'ls > ce on ece' })];
+  const a = await suiteVerdicts(results(claims, { ce: worse, ls: better }));
+  const b = await suiteVerdicts(results(claims, { ce: better, ls: worse }));
+  assert.deepEqual(a.map((v) => v.outcome), ['holds', 'contradicted']);
+  assert.deepEqual(b.map((v) => v.outcome), ['contradicted', 'holds']);
+  // d = ls − ce = [−0.010, −0.009, −0.011, −0.011, −0.008]: mean −0.0098, and the swapped runs mirror it.
+  close(a[0]!.difference, -0.0098, 'difference', 1e-12);
+  close(b[0]!.difference, 0.0098, 'swapped difference', 1e-12);
+  assert.ok(a[0]!.upper < 0 && b[0]!.lower > 0);
+  // Runs where the methods differ by less than their seed-to-seed spread: inconclusive, with the effect it could have detected.
+  const [flat] = await suiteVerdicts(results([claims[0]], { ce: worse, ls: [0.049, 0.052, 0.048, 0.052, 0.050] }));
+  assert.equal(flat!.outcome, 'inconclusive');
+  assert.ok(flat!.lower < 0 && flat!.upper > 0 && flat!.mde > 0);
+  [...a, ...b, flat!].forEach(assertConsistent);
+});
+
+test('an unfinished suite: a claim reading a method with a run not finished is not evaluated, the others are decided', async () => {
+  const r = results([claim('ls-beats-ce', { compare: 'ls < ce on ece' }), claim('focal-beats-ce', { compare: 'focal < ce on ece' })], { ce: [0.05, 0.05, 0.05], ls: [0.04, 0.041, 0.039], focal: [0.03, 0.031, 0.029] });
+  // The suite planned three seeds of each method; ls's seed 3 (a fourth) has not finished.
+  const planned = r.methods.flatMap((m) => m.runs.map((x) => x.run));
+  const unfinished = { ...planned.find((x) => x.method === 'ls')!, id: 'ls-seed3', seed: 3 };
+  const v = await suiteVerdicts({ ...r, record: { ...r.record, runs: [...planned, unfinished] }, missing: ['ls-seed3'] });
+  assert.equal(v[0]!.outcome, 'not evaluated');
+  assert.equal(v[0]!.note, 'runs missing: 1 of the 4 runs of ls not finished');
+  assert.equal(v[1]!.outcome, 'holds');
+});
+
+test('the README defines holds as the verdicts decide it, and the reproductions README prints the vocabulary’s definitions', () => {
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  assert.match(readme, /\*holds\* \(interval wholly on the claimed side of 0\)/);
+  assert.match(OUTCOME_DEFINITIONS.holds, /95 % interval of metric\(A\) − metric\(B\) lies wholly on the claimed side of 0/);
+  const reproductions = readFileSync(new URL('../../../docs/reproductions/README.md', import.meta.url), 'utf8');
+  for (const line of definitionsMarkdown('##').slice(2)) assert.ok(reproductions.includes(line), line);
+});
+
 test('t quantiles of the five-seed design (df = 4) are exact', async () => {
   const v = await suiteVerdicts(results([claim('five', { compare: 'ls < ce on ece' })], { ce: [0.05, 0.05, 0.05, 0.05, 0.05], ls: [0.04, 0.041, 0.042, 0.043, 0.044] }));
   // d = [−0.01, −0.009, −0.008, −0.007, −0.006]: mean −0.008, s = 0.0015811.
   close(v[0]!.upper, -0.008 + (T975_4 * Math.sqrt(0.0000025)) / Math.sqrt(5), 'upper');
+});
+
+test('a claim metric’s name fixes its binning and norm, stated with the bins', () => {
+  assert.equal(claimMetricDescription('ece', 15), 'top-label ECE, ℓ1 norm, 15 equal-width bins (l,u]');
+  assert.equal(claimMetricDescription('adaece', 10), 'top-label ECE, ℓ1 norm, 10 equal-mass bins');
+  assert.equal(claimMetricDescription('adaece_l2', 15), 'top-label ECE, ℓ2 norm, 15 equal-mass bins');
+  assert.equal(claimMetricDescription('classwise_ece', 15), 'classwise ECE, ℓ1 norm, 15 equal-width bins per class, averaged over classes');
+  assert.equal(claimMetricDescription('shift_adaece_l2_s5', 15), 'top-label ECE, ℓ2 norm, 15 equal-mass bins, mean over every corruption kind at severity 5');
+  assert.equal(claimMetricDescription('fg_ece', 15), 'top-label ECE, ℓ1 norm, 15 equal-width bins (l,u], over the labelled test pixels without background');
+  assert.equal(claimMetricDescription('noise_auroc', 15), 'AUROC of the max-softmax confidence, test set vs Gaussian-noise images');
+  assert.equal(claimMetricDescription('accuracy', 15), 'fraction of samples whose argmax is the label');
 });

@@ -28,7 +28,7 @@ function checkHtml(html: string, methods: readonly string[], verdicts: number): 
   for (const m of methods) assert.match(table, new RegExp(`<th scope="row">${m}</th>`));
   assert.ok((table.match(/<b>/g) ?? []).length >= 4, 'best value per column in bold');
   assert.equal((html.match(/<tr class="verdict">/g) ?? []).length, verdicts);
-  assert.match(html, /<td class="verdict-(holds|does-not-hold|inconclusive)">/);
+  assert.match(html, /<td class="verdict-(holds|contradicted|inconclusive)">/);
   for (const id of ['fig-reliability-before', 'fig-reliability-temperature', 'fig-epochs-val_ece', 'fig-epochs-val_accuracy']) {
     const fig = new RegExp(`<figure id="${id}"><svg [^>]*viewBox="[^"]+"[\\s\\S]*?</svg><figcaption>`).exec(html);
     assert.ok(fig, id);

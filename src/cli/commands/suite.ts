@@ -67,7 +67,9 @@ export const suiteCommand = defineCommand({
     '(exit code 1 names it). With --queue the runs go to a BullMQ queue in Redis and `calib worker` processes on any',
     'machine train them. Ends by writing DIR/report.md, report.html and report.json (calib report DIR).',
     'readme DIR: write DIR/README.md from the reports DIR/*/report.json (per suite: settings, coverage, the paper\'s',
-    'claims and the suite\'s own checks), keeping the hand-written <!-- prose:NAME --> blocks; --check writes nothing',
+    'claims and the suite\'s own checks, and whether the report was produced with the built-in suite\'s current',
+    'runs, settings, calibrators, bins and claims — "produced with earlier settings; rerun pending" and what differs',
+    'when not), keeping the hand-written <!-- prose:NAME --> blocks; --check writes nothing',
     'and exits 1 when the README is not what the reports give.',
   ].join('\n'),
   examples: [

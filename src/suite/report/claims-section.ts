@@ -121,9 +121,8 @@ function coverageText(c: ClaimCoverage): string {
   return `Coverage: ${c.tested} of the ${c.listed} claims listed are tested here (${c.notTested} not tested on this machine, ${c.notEvaluated} not evaluated: their runs are missing).`;
 }
 
-/** The claims sections in Markdown (empty when the suite has no claims or checks). */
+/** The claims sections in Markdown (the definitions only when the suite has no claims or checks). */
 export function claimsMarkdown(results: SuiteResults, verdicts: readonly Verdict[]): string[] {
-  if (verdicts.length === 0) return [];
   const e = escapeMarkdown;
   const { paper, suite } = claimGroups(verdicts);
   const lines: string[] = [];
@@ -148,9 +147,8 @@ export function definitionsMarkdown(level: string): string[] {
   return [`${level} How the verdicts are decided`, '', ...definitionEntries().map(([term, text]) => `- **${escapeMarkdown(term)}**: ${escapeMarkdown(text)}.`), ''];
 }
 
-/** The claims sections in HTML (`h` escapes text). */
+/** The claims sections in HTML (`h` escapes text; the definitions only when the suite has no claims or checks). */
 export function claimsHtml(results: SuiteResults, verdicts: readonly Verdict[], h: (s: string) => string): string[] {
-  if (verdicts.length === 0) return [];
   const { paper, suite } = claimGroups(verdicts);
   const cls = (v: Verdict): string => `verdict-${v.outcome.replace(/ /g, '-')}`;
   const out: string[] = [];

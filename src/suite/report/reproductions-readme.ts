@@ -1,6 +1,7 @@
 /**
  * `calib suite readme DIR`: the README of a folder of committed suite reports (docs/reproductions/), generated from
- * their report.json files — per suite its scale and settings, coverage (the paper's claims tested / listed), a table
+ * their report.json files — per suite its scale and settings, whether the report was produced with the suite's current
+ * definition (report-currency.ts: "produced with earlier settings; rerun pending" and what differs, when not), coverage (the paper's claims tested / listed), a table
  * whose rows are the paper's claims (id and test, source, statement, the paper's number, ours with its interval, the
  * outcome, the Holm-adjusted outcome) and the suite's own checks apart — so the page can only say what the reports say.
  *
@@ -22,7 +23,8 @@ import { atomicWriteFile } from '../../util/atomic-write.js';
 import { invalidArgument } from '../../util/errors.js';
 import { pathExists } from '../../util/path-exists.js';
 import { claimMetricPercent } from '../claim-metric.js';
-import { definitionEntries } from './verdict-vocabulary.js';
+import { definitionsMarkdown } from './claims-section.js';
+import { currencyText, reportCurrency, type ReportCurrency, type ReportForCurrency } from './report-currency.js';
 
 export const README_FILE = 'README.md';
 
@@ -54,15 +56,16 @@ interface VerdictEntry {
   readonly note: string | null;
 }
 
-interface ReportJson {
-  readonly suite: string;
-  readonly scale: string;
+interface ReportJson extends ReportForCurrency {
   readonly description: string | null;
   readonly settings?: string;
-  readonly runs: readonly { readonly seed: number; readonly config: Record<string, unknown> }[];
+  readonly runs: readonly { readonly id: string; readonly seed: number; readonly config: Record<string, unknown> }[];
   readonly missing: readonly string[];
   readonly verdicts: readonly VerdictEntry[];
 }
+
+/** Whether a report is current: the suite's definition now against what the report recorded (report-currency.ts). */
+export type CurrencyOf = (report: ReportForCurrency) => ReportCurrency;
 
 const OPEN = /^<!-- prose:([a-z0-9][a-z0-9-]*) -->$/;
 const CLOSE = (name: string): string => `<!-- /prose:${name} -->`;
@@ -141,7 +144,7 @@ function settingsOf(r: ReportJson): string {
   return `scale ${r.scale}; ${r.runs.length} runs; seeds ${seeds.join(', ')}; ${data}, ${String(c['model'])}, ${String(c['epochs'])} epochs, batch ${String(c['batch'])}, lr ${String(c['lr'])}, epoch selected by ${String(c['select'])}`;
 }
 
-function suiteSection(name: string, r: ReportJson, blocks: ReadonlyMap<string, string>): string[] {
+function suiteSection(name: string, r: ReportJson, currency: ReportCurrency, blocks: ReadonlyMap<string, string>): string[] {
   const e = escapeMarkdown;
   const layout = r.verdicts.every((v) => v.origin !== undefined);
   const paper = layout ? r.verdicts.filter((v) => v.origin === 'paper') : [];
@@ -151,6 +154,7 @@ function suiteSection(name: string, r: ReportJson, blocks: ReadonlyMap<string, s
   const lines = [`## \`${name}\``, ''];
   if (r.description) lines.push(e(r.description), '');
   lines.push(`**Settings:** ${e(settingsOf(r))}.${r.missing.length ? ` **Incomplete:** ${r.missing.length} run(s) not finished.` : ''}`, '');
+  lines.push(`**${currency.state === 'current' ? 'Current' : 'Not current'}:** ${e(currencyText(currency, r.suite, r.scale))}.`, '');
   lines.push(
     layout
       ? `**Coverage:** ${tested} of the ${paper.length} claims of the paper listed are tested (${paper.filter((v) => v.outcome === 'not tested').length} not tested on this machine, ${paper.filter((v) => v.outcome === 'not evaluated').length} not evaluated); ${checks.length} checks of the suite's own.`
@@ -173,8 +177,16 @@ function suiteSection(name: string, r: ReportJson, blocks: ReadonlyMap<string, s
   return lines;
 }
 
-/** The README of `dir` for its reports (`dir/NAME/report.json`), keeping the prose blocks of `existing`. */
-export async function reproductionsReadme(dir: string, existing = ''): Promise<string> {
+/** A report's state in the overview table. */
+function currencyCell(c: ReportCurrency): string {
+  return c.state === 'current' ? 'yes' : c.state === 'unknown' ? 'not compared' : c.rerun ? 'no: rerun pending' : 'no: calib report pending';
+}
+
+/**
+ * The README of `dir` for its reports (`dir/NAME/report.json`), keeping the prose blocks of `existing`; each report
+ * is compared with its suite's current definition by `currency` (default: the built-in suite of its name).
+ */
+export async function reproductionsReadme(dir: string, existing = '', currency: CurrencyOf = reportCurrency): Promise<string> {
   if (!(await pathExists(dir))) invalidArgument('DIR', 'a folder of suite reports (DIR/NAME/report.json)', `${JSON.stringify(dir)} (not found)`);
   const names: string[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) if (entry.isDirectory() && (await pathExists(join(dir, entry.name, 'report.json')))) names.push(entry.name);
@@ -191,18 +203,19 @@ export async function reproductionsReadme(dir: string, existing = ''): Promise<s
     '',
     ...block('intro', blocks),
     '',
-    '| suite | scale | runs | seeds | claims of the paper tested / listed | suite checks | report |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| suite | scale | runs | seeds | claims of the paper tested / listed | suite checks | current settings | report |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
+  const states = new Map([...reports].map(([n, r]) => [n, currency(r)] as const));
   for (const [n, r] of reports) {
     const layout = r.verdicts.every((v) => v.origin !== undefined);
     const paper = r.verdicts.filter((v) => v.origin === 'paper');
     const tested = paper.filter((v) => v.outcome !== 'not tested' && v.outcome !== 'not evaluated').length;
     const seeds = new Set(r.runs.map((x) => x.seed)).size;
-    lines.push(`| \`${n}\` | ${e(r.scale)} | ${r.missing.length ? `${r.runs.length} of ${r.runs.length + r.missing.length}` : r.runs.length} | ${seeds} | ${layout ? `${tested} / ${paper.length}` : 'no registry (older report)'} | ${layout ? r.verdicts.length - paper.length : r.verdicts.length} | [md](${n}/report.md) · [html](${n}/report.html) |`);
+    lines.push(`| \`${n}\` | ${e(r.scale)} | ${r.missing.length ? `${r.runs.length} of ${r.runs.length + r.missing.length}` : r.runs.length} | ${seeds} | ${layout ? `${tested} / ${paper.length}` : 'no registry (older report)'} | ${layout ? r.verdicts.length - paper.length : r.verdicts.length} | ${currencyCell(states.get(n)!)} | [md](${n}/report.md) · [html](${n}/report.html) |`);
   }
-  lines.push('', '## How the verdicts are decided', '', ...definitionEntries().map(([term, text]) => `- **${e(term)}**: ${e(text)}.`), '');
-  for (const [n, r] of reports) lines.push(...suiteSection(n, r, blocks));
+  lines.push('', ...definitionsMarkdown('##'));
+  for (const [n, r] of reports) lines.push(...suiteSection(n, r, states.get(n)!, blocks));
   const orphans = [...blocks.keys()].filter((k) => k !== 'intro' && !reports.has(k));
   if (orphans.length) {
     lines.push('## Notes without a report', '');
@@ -212,10 +225,10 @@ export async function reproductionsReadme(dir: string, existing = ''): Promise<s
 }
 
 /** Write `dir`/README.md from its reports, keeping the existing README's prose blocks; whether it changed. */
-export async function writeReproductionsReadme(dir: string): Promise<{ readonly path: string; readonly changed: boolean }> {
+export async function writeReproductionsReadme(dir: string, currency: CurrencyOf = reportCurrency): Promise<{ readonly path: string; readonly changed: boolean }> {
   const path = join(dir, README_FILE);
   const existing = (await pathExists(path)) ? await readFile(path, 'utf8') : '';
-  const text = await reproductionsReadme(dir, existing);
+  const text = await reproductionsReadme(dir, existing, currency);
   if (text !== existing) await atomicWriteFile(path, text);
   return { path, changed: text !== existing };
 }

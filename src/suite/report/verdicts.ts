@@ -286,7 +286,8 @@ async function decideClaim(results: SuiteResults, claim: ClaimEntry): Promise<Ve
       return decideSides(results, claim, t.comparison, t.margin);
     case 'qualitative': {
       const q = qualitativeVerdict(results, t.qualitative);
-      return { ...undecided(claim, 'not evaluated', q.note ?? ''), outcome: q.outcome, method: q.outcome === 'not evaluated' ? 'none' : 'criterion over seed means', n: q.n, criterion: q.criterion, ...(q.note !== undefined ? { note: q.note } : {}) };
+      const { note: _none, ...shape } = undecided(claim, 'not evaluated', '');
+      return { ...shape, outcome: q.outcome, method: q.outcome === 'not evaluated' ? 'none' : 'criterion over seed means', n: q.n, criterion: q.criterion, ...(q.note !== undefined ? { note: q.note } : {}) };
     }
   }
 }

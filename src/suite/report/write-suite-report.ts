@@ -3,11 +3,13 @@
  *   report.md            Markdown with the figures as SVG files in report-figures/
  *   report.html          one self-contained page (inline SVG, inline CSS, no scripts, nothing fetched)
  *   report.json          the data behind it: every run's settings and metrics (under `calib eval --json` keys),
- *                        the table, the sweeps' chosen values, the verdicts, the regulariser histogram's counts
- * Sections: what the suite found (generated from the numbers), the table per dataset · model, the comparisons'
- * verdicts, reliability diagrams, sweeps, training curves, OOD (the OOD table and the ECE-vs-corruption-severity
- * table and figure — or the suite's `shiftMetric` — raw and after each post-hoc calibrator, with each calibrator's
- * paired difference to TS per severity: shift-differences.ts), the per-sample regulariser histogram.
+ *                        the table, the sweeps' chosen values, the verdicts (with coverage and the vocabulary's
+ *                        definitions), the regulariser histogram's counts
+ * Sections: what the suite found (generated from the numbers), the table per dataset · model, the paper's claims and
+ * the suite's own checks with their verdicts (claims-section.ts), reliability diagrams, sweeps, training curves, OOD
+ * (the OOD table and the ECE-vs-corruption-severity table and figure — or the suite's `shiftMetric` — raw and after
+ * each post-hoc calibrator, with each calibrator's paired difference to TS per severity: shift-differences.ts), the
+ * per-sample regulariser histogram.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -20,10 +22,10 @@ import { invalidArgument } from '../../util/errors.js';
 import { mean, spreadName } from './statistics.js';
 import { suiteFigures, type ReportFigure } from './suite-figures.js';
 import { regulariserHistograms } from './regulariser-histogram.js';
-import { methodGroups, readSuiteResults, testMetric, type SuiteResults } from './suite-results.js';
+import { methodGroups, readSuiteResults, testMetric, type MethodResults, type SuiteResults } from './suite-results.js';
 import { differenceFinding, differenceHtml, differenceMarkdown, shiftDifferences, type ShiftDifferenceRow } from './shift-differences.js';
-import { corruptionMethods, metricAtSeverity, oodTables, SHIFT_METRIC_INFO, severityTables, shiftMetricLabel, shiftOf, shiftVariants } from './shift-tables.js';
-import { calibratorShort, fittedTemperature, suiteTables, type SuiteTable } from './suite-table.js';
+import { cleanEceNote, corruptionMethods, metricAtSeverity, oodTables, SHIFT_METRIC_INFO, severityTables, shiftMetricLabel, shiftOf, shiftVariants } from './shift-tables.js';
+import { calibratorShort, fittedTemperature, methodLabel, suiteTables, type SuiteTable } from './suite-table.js';
 import { ensembleHtml, ensembleMarkdown, ensembleRows, type EnsembleRow } from './ensemble-table.js';
 import { selectionRuleText } from './sweep-selection.js';
 import { suiteVerdicts, type Verdict } from './verdicts.js';
@@ -48,9 +50,11 @@ function severityHeading(results: SuiteResults): string {
 function shiftTableNotes(results: SuiteResults): { ood: string; severity: string } {
   const s = results.record.suite;
   const calibrated = s.posthoc.length ? ` Rows "+ ${s.posthoc.map(calibratorShort).join(' / ')}": the calibrator fitted on the clean validation split, applied to every OOD and corrupted set.` : '';
+  const clean = cleanEceNote(results);
+  const cleanNote = clean ? ` ${clean}` : '';
   return {
-    ood: `OOD and shift, mean ± ${spreadName(s.spread)} over seeds: AUROC of the max-softmax confidence, test subset (in distribution) vs Gaussian noise / the second dataset; mean confidence on those sets; clean ECE of the test subset; accuracy and ECE under corruption (mean over every corruption × severity).${calibrated}`,
-    severity: `Test ${shiftMetricLabel(s.shiftMetric)} against corruption severity: 0 = the clean test subset, 1–5 = mean over the corruption kinds at that severity; mean ± ${spreadName(s.spread)} over seeds; best per column in bold.${calibrated}`,
+    ood: `OOD and shift, mean ± ${spreadName(s.spread)} over seeds: AUROC of the max-softmax confidence, test subset (in distribution) vs Gaussian noise / the second dataset; mean confidence on those sets; clean ECE of the test subset; accuracy and ECE under corruption (mean over every corruption × severity).${cleanNote}${calibrated}`,
+    severity: `Test ${shiftMetricLabel(s.shiftMetric)} against corruption severity: 0 = the clean test subset, 1–5 = mean over the corruption kinds at that severity; mean ± ${spreadName(s.spread)} over seeds; best per column in bold.${s.shiftMetric === 'ece' ? cleanNote : ''}${calibrated}`,
   };
 }
 
@@ -64,6 +68,12 @@ export interface WrittenReport {
 const FIGURE_SECTIONS: readonly [ReportFigure['section'], string][] = [['reliability', 'Reliability diagrams'], ['sweeps', 'Hyper-parameter sweeps'], ['epochs', 'Training curves'], ['density', 'Accuracy–confidence density per epoch'], ['ood', 'Out-of-distribution detection'], ['regulariser', 'Per-sample regulariser']];
 
 const pct = (v: number, d = 2): string => (Number.isFinite(v) ? `${(v * 100).toFixed(d)}%` : 'n/a');
+
+/** " at margin M = 6 (chosen from 2, 4, 6, 10, 15 by lowest mean validation NLL)" for a swept method; empty otherwise. */
+function sweepChoice(m: MethodResults, rule: SuiteResults['record']['suite']['select']): string {
+  if (!m.sweep) return '';
+  return ` at ${m.sweep.label} = ${String(m.sweep.chosen)} (chosen from ${m.sweep.values.map((v) => String(v.value)).join(', ')} by ${selectionRuleText(rule)})`;
+}
 
 /** Sentences stating what the suite found, computed from the table's numbers. */
 export function findings(results: SuiteResults, verdicts: readonly Verdict[], differences: readonly ShiftDifferenceRow[] = []): string[] {
@@ -79,12 +89,12 @@ export function findings(results: SuiteResults, verdicts: readonly Verdict[], di
     const ts = suite.posthoc.includes('temperature')
       ? ` Temperature scaling fitted T = ${t.toFixed(2)} on validation (${t > 1 ? 'softening: the model was overconfident' : 'sharpening: the model was underconfident'}) and moved test ECE to ${pct(mean(m.runs.map((r) => testMetric(r, 'ece', 'temperature'))))}.`
       : '';
-    out.push(`${m.label}: test accuracy ${pct(acc)}, mean confidence ${pct(conf)} — ${kind}; ECE ${pct(ece)}.${ts}`);
+    out.push(`${m.label}${sweepChoice(m, suite.select)}: test accuracy ${pct(acc)}, mean confidence ${pct(conf)} — ${kind}; ECE ${pct(ece)}.${ts}`);
   }
   if (results.methods.length > 1) {
     const best = (after?: string): string => {
       const ranked = [...results.methods].sort((a, b) => mean(a.runs.map((r) => testMetric(r, 'ece', after))) - mean(b.runs.map((r) => testMetric(r, 'ece', after))));
-      return `${ranked[0]!.label} (${pct(mean(ranked[0]!.runs.map((r) => testMetric(r, 'ece', after))))})`;
+      return `${methodLabel(ranked[0]!)} (${pct(mean(ranked[0]!.runs.map((r) => testMetric(r, 'ece', after))))})`;
     };
     out.push(`Lowest test ECE: ${best()}${suite.posthoc.length ? `; after ${calibratorShort(suite.posthoc[0]!)}: ${best(suite.posthoc[0])}` : ''}.`);
   }
@@ -98,7 +108,7 @@ export function findings(results: SuiteResults, verdicts: readonly Verdict[], di
         const at = (sev: number) => mean(m.runs.filter((r) => shiftOf(r, after) !== undefined).map((r) => metricAtSeverity(shiftOf(r, after), sev, metric)));
         return `${after === undefined ? 'raw' : `after ${calibratorShort(after)}`} ${shiftValue(at(0))} → ${shiftValue(at(5))}`;
       });
-      out.push(`${m.label} under corruption (${SHIFT_METRIC_INFO[metric].name} clean → severity 5, mean over the corruption kinds; calibrators fitted on clean validation): ${parts.join('; ')}.`);
+      out.push(`${methodLabel(m)} under corruption (${SHIFT_METRIC_INFO[metric].name} clean → severity 5, mean over the corruption kinds; calibrators fitted on clean validation): ${parts.join('; ')}.`);
     }
   }
   for (const d of differences) out.push(differenceFinding(d));
@@ -125,7 +135,6 @@ function trainNote(t: SuiteTable): string {
   const fg = t.columns.some((c) => c.split === 'foreground') ? ' Segmentation: metrics over the labelled pixels of the test images whose logits the run kept (ignore label excluded); "w/o bg" columns also exclude the background pixels.' : '';
   return train + fg;
 }
-
 
 function settingsLine(results: SuiteResults): string {
   const s = results.record.suite;
