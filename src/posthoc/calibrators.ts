@@ -35,6 +35,7 @@ import { splineDefinition } from './spline.js';
 import { temperatureDefinition } from './temperature.js';
 import { topLabelDefinition } from './top-label-calibrator.js';
 import { topVersusAllDefinition } from './top-versus-all.js';
+import { tsGridEceDefinition } from './ts-grid-ece.js';
 import { tsHbEceDefinition } from './ts-hb-ece.js';
 import { tsSbEceDefinition } from './ts-sb-ece.js';
 import { vectorDefinition } from './vector.js';
@@ -44,6 +45,7 @@ const DEFINITIONS = [
   temperatureDefinition,
   tsSbEceDefinition,
   tsHbEceDefinition,
+  tsGridEceDefinition,
   ensembleTemperatureDefinition,
   vectorDefinition,
   matrixDefinition,

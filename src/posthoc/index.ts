@@ -9,6 +9,7 @@ export { fitCalibrator, calibratorFromJSON, calibratedLogits } from './registry.
 export { atGridEceEdge, fitTemperature, temperatureFromJSON, temperatureNll, type TemperatureOptions } from './temperature.js';
 export { fitTsSbEce, tsSbEceFromJSON, type TsSbEceOptions } from './ts-sb-ece.js';
 export { fitTsHbEce, tsHbEceFromJSON, type TsHbEceOptions } from './ts-hb-ece.js';
+export { fitTsGridEce, tsGridEceFromJSON, type TsGridEceOptions } from './ts-grid-ece.js';
 export { TemperatureCalibrator, type TemperatureKind } from './temperature-calibrator.js';
 export {
   fitEnsembleTemperature,

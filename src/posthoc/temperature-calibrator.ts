@@ -1,5 +1,5 @@
 /**
- * The fitted object shared by the temperature family (temperature, ts-sb-ece, ts-hb-ece): p = softmax(z / T)
+ * The fitted object shared by the temperature family (temperature, ts-sb-ece, ts-hb-ece, ts-grid-ece): p = softmax(z / T)
  * (Guo et al. 2017), T > 0. It preserves the argmax of every row. Probabilities as input are first turned into
  * logits log p (see predictions.ts), so softmax(log p / T) ∝ p^{1/T}.
  */
@@ -8,7 +8,7 @@ import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { jsonHeader } from './json.js';
 import { checkPredictions, logitsOf, requireFiniteOutput, softmaxRowsInPlace } from './predictions.js';
 
-export type TemperatureKind = 'temperature' | 'ts-sb-ece' | 'ts-hb-ece';
+export type TemperatureKind = 'temperature' | 'ts-sb-ece' | 'ts-hb-ece' | 'ts-grid-ece';
 
 export class TemperatureCalibrator implements Calibrator {
   readonly kind: TemperatureKind;

@@ -41,7 +41,9 @@ test('a quick ACLS report draws the per-sample ACLS regulariser of every method 
   const acls = h.methods.find((m) => m.method === 'acls')!;
   const runDir = join(out, 'runs', acls.runs[0]!);
   const values = join(dir, 'acls-reg.npy');
-  const cli = await run(['loss', 'acls', '--logits', join(runDir, 'test-logits.npy'), '--labels', join(runDir, 'test-labels.npy'), '--dtype', 'float64', '--per-sample', values, '--per-sample-of', 'regulariser']);
+  const opts = Object.entries(spec.options).flatMap(([k, v]) => ['--opt', `${k}=${v}`]); // the suite's M = 6
+  assert.deepEqual(opts, ['--opt', 'margin=6']);
+  const cli = await run(['loss', 'acls', '--logits', join(runDir, 'test-logits.npy'), '--labels', join(runDir, 'test-labels.npy'), '--dtype', 'float64', '--per-sample', values, '--per-sample-of', 'regulariser', ...opts]);
   assert.equal(cli.code, 0, cli.stderr);
   const v = (await readNpy(values, 'values')).data as Float64Array;
   assert.deepEqual(histogramCounts(v, 20, 0, 0.1).counts, acls.counts);
@@ -51,7 +53,7 @@ test('a quick ACLS report draws the per-sample ACLS regulariser of every method 
   const html = readFileSync(join(out, 'report.html'), 'utf8');
   assert.match(html, /<h2 id="regulariser">Per-sample regulariser<\/h2>/);
   const fig = /<figure id="fig-regulariser-histogram">[\s\S]*?<\/figure>/.exec(html)?.[0] ?? '';
-  for (const label of ['CE', 'LS', 'MbLS', 'ACLS']) assert.match(fig, new RegExp(`>${label} \\(\\d+\\.\\d% at 0\\)<`), label);
+  for (const label of ['CE', 'LS ε=0.05', 'MbLS m=6', 'ACLS M=6']) assert.match(fig, new RegExp(`>${label} \\(\\d+\\.\\d% at 0\\)<`), label);
   assert.match(fig, /ACLS paper Fig\. 3/);
   assert.ok(existsSync(join(out, 'report-figures', 'regulariser-histogram.svg')));
   assert.match(readFileSync(join(out, 'report.md'), 'utf8'), /## Per-sample regulariser[\s\S]*report-figures\/regulariser-histogram\.svg/);

@@ -11,19 +11,19 @@ import { run } from '../cli/capture.js';
 const dir = tempDir('seg-suite');
 const json = (path: string): Record<string, any> => JSON.parse(readFileSync(path, 'utf8')) as Record<string, any>;
 
-test('mbls-segmentation: five methods × three seeds of seg-net on mnist-seg at every scale', () => {
+test('mbls-segmentation: five methods × five seeds of seg-net on mnist-seg at every scale', () => {
   const suite = parseSuite(structuredClone(BUILTIN_SUITES['mbls-segmentation']!.suite), 'mbls-segmentation');
   for (const scale of ['quick', 'machine', 'paper'] as const) {
     const runs = expandSuite(suite, scale);
-    assert.equal(runs.length, 15);
+    assert.equal(runs.length, 25);
     assert.ok(runs.every((r) => r.config.dataset === 'mnist-seg' && r.config.model === 'seg-net'));
   }
   const mbls = expandSuite(suite, 'machine').find((r) => r.id === 'mbls-seed0')!;
-  assert.deepEqual(mbls.config.lossOptions, { margin: 10 });
+  assert.deepEqual(mbls.config.lossOptions, { margin: 10, alpha: 0.1 });
 });
 
 test('the quick scale of mbls-segmentation runs (one seed here): pixel post-hoc with the ignore label dropped, w/o-background columns in the report', async () => {
-  const suite = { ...structuredClone(BUILTIN_SUITES['mbls-segmentation']!.suite), seeds: [0], methods: [{ name: 'ce', label: 'CE', loss: 'ce' }, { name: 'mbls', label: 'MbLS m=10', loss: 'mbls', lossOptions: { margin: 10 } }], compare: ['mbls < ce on ece', 'mbls < ce on fg_ece', 'mbls < ce on fg_ece after temperature', 'mbls > ce on miou'] };
+  const suite = { ...structuredClone(BUILTIN_SUITES['mbls-segmentation']!.suite), seeds: [0], methods: [{ name: 'ce', label: 'CE', loss: 'ce' }, { name: 'mbls', label: 'MbLS m=10', loss: 'mbls', lossOptions: { margin: 10 } }], claims: [], compare: ['mbls < ce on ece', 'mbls < ce on fg_ece', 'mbls < ce on fg_ece after temperature', 'mbls > ce on miou'] };
   const file = join(dir, 'seg.json');
   writeFileSync(file, JSON.stringify(suite));
   const out = join(dir, 'out');

@@ -60,10 +60,11 @@ export const fitCommand = defineCommand({
     requireFiniteValues({ nll_before: before.nll, nll_after: after.nll, ece_before: before.ece, ece_after: after.ece }, predictions.argName, 'predictions with finite metrics');
     await writingOutput(flags.out, '--out', () => writeCalibratorFile(flags.out, calibrator));
     const json = calibrator.toJSON();
-    if (method === 'temperature' && (json['settings'] as Record<string, unknown>)['objective'] === 'grid-ece' && atGridEceEdge(json['temperature'] as number)) {
+    const gridEce = method === 'ts-grid-ece' || (method === 'temperature' && (json['settings'] as Record<string, unknown>)['objective'] === 'grid-ece');
+    if (gridEce && atGridEceEdge(json['temperature'] as number)) {
       io.stderr.write(
         `calib: warning: the grid-ece temperature T = ${json['temperature']} is an end of the papers' grid 0.1, 0.2, …, 10; ` +
-          `the ECE minimum may lie outside it (--opt objective=nll searches T without that limit)\n`,
+          `the ECE minimum may lie outside it (${method === 'ts-grid-ece' ? '--method temperature' : '--opt objective=nll'} searches T without that limit)\n`,
       );
     }
     const parameter = typeof json['temperature'] === 'number' ? ` (T = ${(json['temperature'] as number).toPrecision(4)})` : '';

@@ -110,6 +110,7 @@ function outcomeOf(v: VerdictEntry): string {
 
 function oursText(v: VerdictEntry): string {
   if (v.outcome === 'not tested') return v.reason ?? '—';
+  if (v.outcome === 'not evaluated' && v.note) return v.note;
   if (v.criterion) return v.criterion.result;
   const metric = metricOf(v);
   if (typeof v.difference !== 'number') return v.note ?? '—';

@@ -34,7 +34,7 @@ export interface SuiteTable {
   readonly rows: readonly { readonly method: string; readonly label: string; readonly seeds: number; readonly cells: readonly TableCell[] }[];
 }
 
-const SHORT: Record<string, string> = { temperature: 'TS', 'ts-sb-ece': 'TS-SB-ECE', 'ts-hb-ece': 'TS-HB-ECE', 'ensemble-temperature': 'ETS' };
+const SHORT: Record<string, string> = { temperature: 'TS', 'ts-sb-ece': 'TS-SB-ECE', 'ts-hb-ece': 'TS-HB-ECE', 'ts-grid-ece': 'TS (grid ECE)', 'ensemble-temperature': 'ETS' };
 
 /** Short name of a calibrator for column labels. */
 export function calibratorShort(kind: string): string {

@@ -270,7 +270,13 @@ export function missingRunsNote(results: SuiteResults, t: ClaimEntry['test']): s
 async function decideClaim(results: SuiteResults, claim: ClaimEntry): Promise<Verdict> {
   const t = claim.test;
   const missing = missingRunsNote(results, t);
-  if (missing !== null) return undecided(claim, 'not evaluated', missing, t.kind === 'compare' || t.kind === 'equivalent' ? t.comparison : undefined);
+  if (missing !== null) {
+    const none = undecided(claim, 'not evaluated', missing, t.kind === 'compare' || t.kind === 'equivalent' ? t.comparison : undefined);
+    if (t.kind !== 'qualitative') return none;
+    // The criterion as a sentence, without the numbers of the unfinished sweep.
+    const { text, percent } = qualitativeVerdict(results, t.qualitative).criterion;
+    return { ...none, criterion: { text, result: 'n/a', points: [], steps: [], percent } };
+  }
   switch (t.kind) {
     case 'not tested':
       return undecided(claim, 'not tested', t.reason);

@@ -1,0 +1,30 @@
+/**
+ * Settings shared by the MbLS (Liu et al. 2022) and ACLS (Park et al. 2023) image suites (mbls.ts, acls.ts): both
+ * papers train CIFAR-10 with the same recipe and the same official code base (github.com/by-liu/MbLS, of which
+ * github.com/cvlab-yonsei/ACLS is a fork), so their machine scale follows the same rules.
+ */
+import { MACHINE } from './scales.js';
+
+/** The papers' CIFAR-10 schedule as fractions of the epochs (η ÷ 10 at epochs 150 and 250 of 350). */
+export const CIFAR_MILESTONES = 'multistep:0.428571,0.714286';
+
+/**
+ * The machine scale of the MbLS and ACLS suites: the shared MACHINE recipe (scales.ts; its 5,000-image validation
+ * split is what every checkpoint selection and TS fit uses) with the checkpoint of best validation accuracy (both
+ * codes' trainer keeps `best.pth` by validation `acc`) instead of the last epoch, and η ÷ 10 at 150/350 and 250/350
+ * of the epochs (both papers' CIFAR-10 milestones, 150 and 250 of 350 epochs, as fractions).
+ */
+export const MARGIN_MACHINE = { ...MACHINE, select: 'accuracy', schedule: CIFAR_MILESTONES };
+
+/** Seeds of the MbLS and ACLS suites (issue #22: at least 5 at machine scale; one list for every scale). */
+export const MARGIN_SEEDS = [0, 1, 2, 3, 4];
+
+/**
+ * The margin of MbLS and ACLS on a 10-class task: MbLS §5 "Our method" (m = 6 on CIFAR-10 and 20 Newsgroups, 10 on
+ * Tiny-ImageNet, CUB-200-2011 and Pascal VOC, chosen on validation), ACLS §4.1 ("We set the margin M to 6 for
+ * CIFAR10, and 10 for other datasets, following [MbLS]").
+ */
+export const TEN_CLASS_MARGIN = 6;
+
+/** The margin both papers use on Tiny-ImageNet, CUB-200-2011 and PASCAL VOC (MbLS App. B: VOC takes Tiny-ImageNet's). */
+export const TINY_IMAGENET_MARGIN = 10;
