@@ -8,7 +8,9 @@ import { runPaths } from '../train/run-directory.js';
 import type { SuiteRun } from './expand-suite.js';
 import { costClass } from './run-cost-class.js';
 import type { RunProgress } from './suite-estimate.js';
-import { runDirectory, runState } from './suite-directory.js';
+import { POSTHOC_FILE, runDirectory } from './suite-directory.js';
+import { pathExists } from '../util/path-exists.js';
+import { join } from 'node:path';
 
 /** Wall seconds of each epoch recorded in a run directory's log.jsonl (lines without `epoch_time_s` skipped). */
 export async function epochSeconds(runDir: string): Promise<number[]> {
@@ -44,7 +46,9 @@ export async function suiteRunProgress(dir: string | undefined, runs: readonly S
       continue;
     }
     const times = await epochSeconds(runDirectory(dir, run.id));
-    const done = (await runState(dir, run.id)) === 'done';
+    const rd = runDirectory(dir, run.id);
+    // Finished: trained (summary.json) and calibrated (posthoc.json), as suite status counts 'done' before its identity checks.
+    const done = (await pathExists(runPaths(rd).summary)) && (await pathExists(join(rd, POSTHOC_FILE)));
     out.push({ id: run.id, method: run.method, cost, epochs: run.config.epochs, epochsDone: done ? run.config.epochs : times.length, done, epochSeconds: times });
   }
   return out;
