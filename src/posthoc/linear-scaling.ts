@@ -157,7 +157,8 @@ export const MAX_FULL_CLASSES = 1000;
  * models average around −10). Gradients map back as ∇_φ = Tᵀ ∇_θ.
  */
 export function fitLinear(
-  method: LinearKind,
+  /** The method's name, for error messages (a LinearKind, or 'svs' / 'sms' of structured-scaling.ts). */
+  method: string,
   features: Float64Array,
   rows: number,
   classes: number,
