@@ -4,7 +4,7 @@ weight decay 5e-4, lr 0.01), batch size and thread count (torch.set_num_threads(
 Protocol (so the TypeScript bench can interleave rounds in one run): started as
     python3 bench/torch_train_step.py <model> <batch> <threads>
 it builds the model and answers one JSON line per stdin line:
-    {"cmd": "run", "steps": k}  ->  {"ms": [k step times in ms], "loss": last loss}
+    {"cmd": "run", "steps": k}  ->  {"ms": [k step times in ms], "cpu_ms": [k process CPU times in ms], "loss": last loss}
     {"cmd": "quit"}             ->  exits
 The first line it prints is {"ready": true, "torch": version, "params": count}.
 """
@@ -119,16 +119,18 @@ def main():
         msg = json.loads(line)
         if msg.get("cmd") == "quit":
             break
-        times, loss = [], float("nan")
+        times, cpu, loss = [], [], float("nan")
         for _ in range(int(msg.get("steps", 1))):
             t0 = time.perf_counter()
+            c0 = time.process_time()
             opt.zero_grad(set_to_none=True)
             out = F.cross_entropy(model(x), y)
             out.backward()
             opt.step()
             loss = out.item()
             times.append((time.perf_counter() - t0) * 1000)
-        print(json.dumps({"ms": times, "loss": loss}), flush=True)
+            cpu.append((time.process_time() - c0) * 1000)
+        print(json.dumps({"ms": times, "cpu_ms": cpu, "loss": loss}), flush=True)
 
 
 if __name__ == "__main__":

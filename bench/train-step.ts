@@ -8,6 +8,9 @@
  * torch_ms_per_step, torch_ms_min and ratio = torch_ms_per_step / ms_per_step (> 1: we are faster).
  * --replicas R splits each batch over R data-parallel replicas on worker threads (train/replicated-step.ts).
  * --no-nchwc keeps every convolution on ORT's portable Conv (A/B against the NCHWc kernels, the default).
+ * Each side also reports its process CPU time per step (cpu_ms_per_step, torch_cpu_ms_per_step, cpu_ratio). On a
+ * machine shared with other work, wall times stretch with the load while CPU time does not: with --threads 1
+ * (no thread pool spinning on either side) cpu_ratio is a load-robust proxy of the single-thread speed ratio.
  * With --profile, ORT's own profiler times one more batch of steps and the JSON gets the time per ONNX op type.
  *
  *   npm run -s bench -- train-step --model mlp|lenet|resnet20|resnet32|resnet56|fmnist-resnet20 [--batch 128] [--steps N] [--rounds R]
@@ -101,9 +104,10 @@ class TorchPeer {
     if (r.done) throw new Error('torch peer exited');
     return JSON.parse(r.value) as Record<string, unknown>;
   }
-  async run(steps: number): Promise<number[]> {
+  async run(steps: number): Promise<{ ms: number[]; cpuMs: number[] }> {
     this.proc.stdin.write(`${JSON.stringify({ cmd: 'run', steps })}\n`);
-    return (await this.next())['ms'] as number[];
+    const r = await this.next();
+    return { ms: r['ms'] as number[], cpuMs: r['cpu_ms'] as number[] };
   }
   stop(): void {
     this.proc.stdin.write('{"cmd":"quit"}\n');
@@ -183,20 +187,28 @@ async function main(): Promise<void> {
   const peer = args.torch ? await TorchPeer.start(args.model, args.batch, args.threads) : null;
   const ours: number[] = [];
   const theirs: number[] = [];
+  const oursCpu: number[] = [];
+  const theirsCpu: number[] = [];
   let lastLoss = NaN;
   // --steps timed steps each, in --rounds rounds alternating ours / PyTorch; round 0 (same length) is warm-up.
   const perRound = Math.max(1, Math.ceil(args.steps / args.rounds));
   for (let r = 0; r <= args.rounds; r++) {
     const mine: number[] = [];
+    const mineCpu: number[] = [];
     for (let i = 0; i < perRound; i++) {
+      const c = process.cpuUsage();
       const s = performance.now();
       lastLoss = step.run(state, batch, 0.01).loss;
       mine.push(performance.now() - s);
+      const d = process.cpuUsage(c);
+      mineCpu.push((d.user + d.system) / 1000);
     }
-    const other = peer ? await peer.peer.run(perRound) : [];
+    const other = peer ? await peer.peer.run(perRound) : { ms: [], cpuMs: [] };
     if (r > 0) {
       ours.push(...mine);
-      theirs.push(...other);
+      theirs.push(...other.ms);
+      oursCpu.push(...mineCpu);
+      theirsCpu.push(...other.cpuMs);
     }
   }
   peer?.peer.stop();
@@ -211,6 +223,7 @@ async function main(): Promise<void> {
     timed_steps: ours.length,
     ms_per_step: Number(msPerStep.toFixed(3)),
     ms_min: Number(Math.min(...ours).toFixed(3)),
+    cpu_ms_per_step: Number(median(oursCpu).toFixed(3)),
     samples_per_s: Number(((1000 * args.batch) / msPerStep).toFixed(1)),
     compile_ms: Number(compileMs.toFixed(1)),
     trace_ms: Number(stats.traceMs.toFixed(1)),
@@ -227,6 +240,8 @@ async function main(): Promise<void> {
       torch_ms_min: Number(Math.min(...theirs).toFixed(3)),
       ratio: Number((torchMs / msPerStep).toFixed(3)),
       ratio_min: Number((Math.min(...theirs) / Math.min(...ours)).toFixed(3)),
+      torch_cpu_ms_per_step: Number(median(theirsCpu).toFixed(3)),
+      cpu_ratio: Number((median(theirsCpu) / median(oursCpu)).toFixed(3)),
     });
   } else result['torch'] = 'unavailable (/usr/bin/python3 without torch, or --no-torch)';
   if (args.profile) {

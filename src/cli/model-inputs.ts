@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { DATASET_NAMES, loadDataset, type DatasetName } from '../data/load-dataset.js';
 import type { Dataset, ImageDataset } from '../data/dataset.js';
+import { DEFAULT_MAX_IMAGE_PIXELS } from '../data/decode-image.js';
 import { readImageFolder } from '../deploy/image-folder.js';
 import { decodeOnnx, readOnnxFile, type OnnxModelProto } from '../deploy/onnx-file.js';
 import { inferLayout, modelSignature, selectInput, describeTensor } from '../deploy/model-signature.js';
@@ -20,7 +21,7 @@ import { resolveTrainConfig } from '../train/train-config.js';
 import { runSplits } from '../train/trainer-data.js';
 import { createRunModel } from '../train/trainer-model.js';
 import { runPaths } from '../train/run-directory.js';
-import { invalidArgument } from '../util/errors.js';
+import { invalidArgument, requireNumber } from '../util/errors.js';
 import { parseKeyValues, UsageError } from './args.js';
 
 export const MODEL_INPUT_FLAGS = {
@@ -32,6 +33,11 @@ export const MODEL_INPUT_FLAGS = {
   'data-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'dataset loader option (as calib train)' },
   split: { type: 'string', choices: ['train', 'val', 'test'], default: 'test', description: "split of --dataset / --run (val = calib train's default 10 % hold-out, seed 0)" },
   images: { type: 'string', valueName: 'DIR', description: 'folder of PNG/JPEG images (one subfolder per class gives labels)' },
+  'max-image-pixels': {
+    type: 'integer',
+    default: DEFAULT_MAX_IMAGE_PIXELS,
+    description: 'refuse --images files whose header gives more pixels (width × height, checked before decoding)',
+  },
   size: { type: 'string', valueName: 'HxW', description: 'resize --images to H×W (default: the model\'s input size)' },
   mean: { type: 'string', valueName: 'M[,M,M]', description: 'per-channel mean subtracted (default 0)' },
   std: { type: 'string', valueName: 'S[,S,S]', description: 'per-channel std divided by (default 1)' },
@@ -51,6 +57,7 @@ export interface ModelInputFlags {
   'data-opt': string[];
   split: string;
   images?: string | undefined;
+  'max-image-pixels': number;
   size?: string | undefined;
   mean?: string | undefined;
   std?: string | undefined;
@@ -150,7 +157,8 @@ export async function resolveModelInputs(flags: ModelInputFlags): Promise<Resolv
       height = h;
       width = w;
     }
-    const folder = await readImageFolder(flags.images, { channels, height, width });
+    const maxPixels = requireNumber('--max-image-pixels', flags['max-image-pixels'], { integer: true, min: 1 });
+    const folder = await readImageFolder(flags.images, { channels, height, width }, '--images', { maxPixels });
     images = folder.images;
     count = folder.count;
     shape = [channels, height, width];

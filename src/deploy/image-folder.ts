@@ -6,7 +6,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { decodeImage, toPlanes } from '../data/decode-image.js';
+import { decodeImage, toPlanes, type DecodeImageOptions } from '../data/decode-image.js';
 import { invalidArgument } from '../util/errors.js';
 
 const EXTENSIONS = new Set(['.png', '.jpg', '.jpeg']);
@@ -21,8 +21,16 @@ export interface ImageFolder {
   readonly files: readonly string[];
 }
 
-/** Read every PNG/JPEG in `dir` (and its class subfolders) as channels × height × width inputs in [0, 1]. */
-export async function readImageFolder(dir: string, shape: { channels: number; height: number; width: number }, argName = '--images'): Promise<ImageFolder> {
+/**
+ * Read every PNG/JPEG in `dir` (and its class subfolders) as channels × height × width inputs in [0, 1]. Each file's
+ * header is checked against `decode.maxPixels` before it is decoded (data/decode-image.ts).
+ */
+export async function readImageFolder(
+  dir: string,
+  shape: { channels: number; height: number; width: number },
+  argName = '--images',
+  decode: DecodeImageOptions = {},
+): Promise<ImageFolder> {
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -45,7 +53,7 @@ export async function readImageFolder(dir: string, shape: { channels: number; he
   const per = channels * height * width;
   const images = new Float32Array(items.length * per);
   for (const [i, item] of items.entries()) {
-    const img = decodeImage(new Uint8Array(await readFile(item.file)), item.file, argName);
+    const img = decodeImage(new Uint8Array(await readFile(item.file)), item.file, argName, decode);
     toPlanes(img, channels, height, width, images, i * per);
   }
   return {

@@ -45,8 +45,12 @@ export interface HostLossSpec {
    * or the name of one of its terms (unweighted, e.g. ACLS 'reg', 'positive'); 0 at ignored positions.
    */
   readonly perSample?: string;
-  /** How errors name the inputs (e.g. the CLI's `--logits`); default the field names. */
-  readonly argumentNames?: Partial<Record<'logits' | 'labels' | 'soft' | 'history' | 'perSample', string>>;
+  /**
+   * How errors name the inputs (e.g. the CLI's `--logits`); default the field names. `perSample` names the request
+   * for per-sample values (refused for batch-level losses), `perSampleOf` the quantity asked for (default: as
+   * `perSample`; the CLI's `--per-sample` and `--per-sample-of`).
+   */
+  readonly argumentNames?: Partial<Record<'logits' | 'labels' | 'soft' | 'history' | 'perSample' | 'perSampleOf', string>>;
 }
 
 /** Result of `evaluateLoss`. */
@@ -73,6 +77,7 @@ export function evaluateLoss(inputs: HostLossInputs, spec: HostLossSpec): HostLo
   if (dtype !== 'float32' && dtype !== 'float64') invalidArgument('dtype', "'float32' or 'float64'", describe(dtype));
   const ignoreIndex = spec.ignoreIndex === undefined ? undefined : requireNumber('ignoreIndex', spec.ignoreIndex, { integer: true });
   const names = { logits: 'logits', labels: 'labels', soft: 'soft', history: 'history', perSample: 'perSample', ...spec.argumentNames };
+  const perSampleOf = spec.argumentNames?.perSampleOf ?? names.perSample;
   const { logits } = inputs;
   checkShape(names.logits, logits);
   if (logits.shape.length < 2 || logits.shape[1]! < 2) invalidArgument(names.logits, 'shape [N, C] or [N, C, d1, …] with C ≥ 2', `[${logits.shape.join(', ')}]`);
@@ -94,14 +99,14 @@ export function evaluateLoss(inputs: HostLossInputs, spec: HostLossSpec): HostLo
   if (quantity !== undefined) {
     if (spec.primary) invalidArgument(names.perSample, 'a loss evaluated alone (per-sample values of primary + β·term are not defined per row)', describe(quantity));
     const perExample = def.perExample;
-    if (!perExample) invalidArgument(names.perSample, `a per-example loss (${def.name} is batch-level: its value couples the samples)`, describe(quantity));
+    if (!perExample) invalidArgument(names.perSample, `a per-example loss (${def.name} is batch-level: its value couples the samples, so it has no per-sample values)`, `the loss ${describe(def.name)}`);
     const resolved = def.resolve(options);
     objective = (z, t) => {
       const input = LossInput.prepare(def.name, z, t, def.targets, resolved.ignoreIndex);
       const rows = perExample(input, resolved);
       const r = reducePerExample(input, rows);
       const q = quantity === 'loss' ? r.perExample : quantity === 'regulariser' ? rows.regulariser : Object.hasOwn(rows.terms, quantity) ? rows.terms[quantity] : undefined;
-      if (!q) invalidArgument(names.perSample, `'loss'${rows.regulariser ? ", 'regulariser'" : ''} or a term of ${def.name} (${Object.keys(rows.terms).join(', ')})`, describe(quantity));
+      if (!q) invalidArgument(perSampleOf, `'loss'${rows.regulariser ? ", 'regulariser'" : ''} or a term of ${def.name} (${Object.keys(rows.terms).join(', ')})`, describe(quantity));
       return { ...r, perSample: input.masked(q) };
     };
   } else if (spec.primary) {

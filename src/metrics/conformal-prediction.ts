@@ -37,7 +37,7 @@ function scoreOptions(options: ConformalFitOptions | ConformalPredictor): Confor
 /** Fit q̂ on calibration probabilities N × C and labels [N]. */
 export function fitConformal(probabilities: Matrix, labels: ArrayLike<number>, options: ConformalFitOptions): ConformalPredictor {
   const method = requireConformalMethod(options.method);
-  const alpha = requireNumber('alpha', options.alpha ?? 0.1, { min: 0, exclusiveMin: true, max: 1 });
+  const alpha = requireNumber('alpha', options.alpha ?? 0.1, { min: 0, exclusiveMin: true, max: 1, exclusiveMax: true });
   const lambda = requireNumber('lambda', options.lambda ?? 0.01, { min: 0 });
   const kReg = requireNumber('kReg', options.kReg ?? 5, { integer: true, min: 0 });
   requirePredictionValues(probabilities, 'probabilities', 'probabilities');

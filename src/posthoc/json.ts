@@ -27,6 +27,27 @@ export function requireRecord(argument: string, value: unknown): Record<string, 
 }
 
 /**
+ * Refuse a key of `given` (a parsed calibrator file) that `written` (what toJSON() writes for the same calibrator)
+ * does not have, at any depth: objects key by key, arrays element by element. Throws naming the path
+ * (`json.settings.bins`, `json.maps[2].extra`) and the keys expected there.
+ */
+export function requireKnownKeys(path: string, given: unknown, written: unknown, what: string): void {
+  if (Array.isArray(given) && Array.isArray(written)) {
+    for (let i = 0; i < Math.min(given.length, written.length); i++) requireKnownKeys(`${path}[${i}]`, given[i], written[i], what);
+    return;
+  }
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) return;
+  const known = typeof written === 'object' && written !== null && !Array.isArray(written) ? (written as Record<string, unknown>) : {};
+  for (const [key, value] of Object.entries(given)) {
+    if (!Object.hasOwn(known, key)) {
+      const keys = Object.keys(known);
+      invalidArgument(`${path}.${key}`, keys.length > 0 ? `one of the keys ${what} file has here (${keys.join(', ')})` : `no key here in ${what} file`, 'an unknown key');
+    }
+    requireKnownKeys(`${path}.${key}`, value, known[key], what);
+  }
+}
+
+/**
  * Validate the header of a calibrator's JSON for `kind` and parse its settings with `spec`.
  * Returns the record (for the parameters), the number of classes and the settings.
  */

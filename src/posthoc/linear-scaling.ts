@@ -151,10 +151,17 @@ export const MAX_FULL_CLASSES = 1000;
  * the relative reduction test; throws CalibrationFitError if it does not converge.
  *
  * Preconditioning: L-BFGS runs on standardised coordinates φ, with θ = T φ given by W_kj = φ_kj / σ_j and
- * b_k = φ_b,k − Σ_j W_kj μ_j (diagonal: w_k = φ_k / σ_k, b_k = φ_b,k − w_k μ_k), μ_j and σ_j the mean and standard
- * deviation of feature j (σ_j = 1 if 0). This is the same model (T is linear and invertible), but the
- * Hessian is far better conditioned when features are large and uncentred (log-probabilities of confident
+ * b_k = s_k φ_b,k − Σ_j W_kj μ_j (diagonal: w_k = φ_k / σ_k, b_k = s_k φ_b,k − w_k μ_k), μ_j and σ_j the mean and
+ * standard deviation of feature j (σ_j = 1 if 0), s_k = 1. This is the same model (T is linear and invertible), but
+ * the Hessian is far better conditioned when features are large and uncentred (log-probabilities of confident
  * models average around −10). Gradients map back as ∇_φ = Tᵀ ∇_θ.
+ *
+ * The diagonal structure (vector scaling) whitens each class's 2 × 2 Hessian block at the start instead
+ * (`curvatureStandardisation`): μ_k and σ_k weighted by the curvature q_ik (1 − q_ik) of the start's softmax q, and
+ * σ_k, s_k scaled by the mean curvature. Unweighted moments are dominated by rows where class k is hopeless
+ * (log q_ik down to −85 on CIFAR-100 probabilities), which carry no curvature: on netcal's DenseNet-BC-100
+ * CIFAR-100 probabilities L-BFGS then needed ~700 evaluations to reach a 1e−9 gradient, and stopped 5.8e−4 nats
+ * short of the optimum at the 1e−4 tolerance; whitened, it reaches the optimum (to 2e−8 nats) in under 100.
  */
 export function fitLinear(
   /** The method's name, for error messages (a LinearKind, or 'svs' / 'sms' of structured-scaling.ts). */
@@ -193,10 +200,12 @@ export function fitLinear(
     const v = Math.sqrt(sd[j]! / rows);
     sd[j] = v > 0 && Number.isFinite(v) ? v : 1;
   }
+  const biasScale = new Float64Array(C).fill(1);
+  if (!full) curvatureStandardisation(features, rows, C, mean, sd, biasScale);
   const column = (index: number) => (full ? index % C : index);
   const rowOf = (index: number) => (full ? Math.floor(index / C) : index);
   const toTheta = (phi: Float64Array, theta: Float64Array) => {
-    for (let k = 0; k < C; k++) theta[nw + k] = phi[nw + k]!;
+    for (let k = 0; k < C; k++) theta[nw + k] = biasScale[k]! * phi[nw + k]!;
     for (let i = 0; i < nw; i++) {
       const w = phi[i]! / sd[column(i)]!;
       theta[i] = w;
@@ -213,11 +222,12 @@ export function fitLinear(
     phi0[i] = w * sd[column(i)]!;
     phi0[nw + rowOf(i)] = phi0[nw + rowOf(i)]! + w * mean[column(i)]!;
   }
+  for (let k = 0; k < C; k++) phi0[nw + k] = phi0[nw + k]! / biasScale[k]!;
   const result = lbfgs(
     (phi, gPhi) => {
       toTheta(phi, theta);
       const f = linearObjective(features, rows, C, labels, structure, penalty, theta, gTheta, scratch);
-      for (let k = 0; k < C; k++) gPhi[nw + k] = gTheta[nw + k]!;
+      for (let k = 0; k < C; k++) gPhi[nw + k] = biasScale[k]! * gTheta[nw + k]!;
       for (let i = 0; i < nw; i++) gPhi[i] = (gTheta[i]! - gTheta[nw + rowOf(i)]! * mean[column(i)]!) / sd[column(i)]!;
       return f;
     },
@@ -234,6 +244,51 @@ export function fitLinear(
   toTheta(result.x, theta);
   penalty?.project(theta);
   return theta;
+}
+
+/**
+ * Curvature-weighted standardisation of a diagonal fit (see `fitLinear`): with q_i = softmax(x_i) (the start,
+ * w = 1, b = 0) and weights ω_ik = q_ik (1 − q_ik) — the diagonal of the NLL's Hessian in z_ik — the Hessian block of
+ * class k in (w_k, b_k) is (1/N) Σ_i ω_ik [x_ik², x_ik; x_ik, 1]. With d_k = (1/N) Σ_i ω_ik and μ_k, v_k the
+ * ω-weighted mean and standard deviation of x_·k, the coordinates w_k = φ_k / (v_k √d_k), b_k = φ_b,k / √d_k − w_k μ_k
+ * turn that block into the identity. Overwrites `mean`, `sd` (with v_k √d_k) and `biasScale` (1/√d_k) for each class
+ * whose d_k and v_k are positive and finite; the other classes keep the plain standardisation.
+ */
+function curvatureStandardisation(features: Float64Array, rows: number, C: number, mean: Float64Array, sd: Float64Array, biasScale: Float64Array): void {
+  const q = new Float64Array(C);
+  const sw = new Float64Array(C);
+  const swx = new Float64Array(C);
+  for (let pass = 0; pass < 2; pass++) {
+    const swxx = new Float64Array(C);
+    for (let i = 0; i < rows; i++) {
+      const o = i * C;
+      let max = -Infinity;
+      for (let k = 0; k < C; k++) if (features[o + k]! > max) max = features[o + k]!;
+      let sum = 0;
+      for (let k = 0; k < C; k++) sum += q[k] = Math.exp(features[o + k]! - max);
+      for (let k = 0; k < C; k++) {
+        const p = q[k]! / sum;
+        const w = p * (1 - p);
+        const x = features[o + k]!;
+        if (pass === 0) {
+          sw[k] = sw[k]! + w;
+          swx[k] = swx[k]! + w * x;
+        } else {
+          const d = x - swx[k]! / sw[k]!;
+          swxx[k] = swxx[k]! + w * d * d;
+        }
+      }
+    }
+    if (pass === 0) continue;
+    for (let k = 0; k < C; k++) {
+      const d = sw[k]! / rows;
+      const v = Math.sqrt(swxx[k]! / sw[k]!);
+      if (!(d > 0 && v > 0 && Number.isFinite(v))) continue;
+      mean[k] = swx[k]! / sw[k]!;
+      sd[k] = v * Math.sqrt(d);
+      biasScale[k] = 1 / Math.sqrt(d);
+    }
+  }
 }
 
 /** The features a linear calibrator uses, from validated predictions. */

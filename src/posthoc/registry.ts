@@ -9,7 +9,7 @@ import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, Predictions } from './calibrator.js';
 import { calibratorDefinition, type CalibratorKind, type CalibratorOptions } from './calibrators.js';
 import { monotoneProgress, type FitOptions } from './fit-progress.js';
-import { requireRecord } from './json.js';
+import { requireKnownKeys, requireRecord } from './json.js';
 
 /**
  * Fit the calibrator `method` on validation predictions (N × C) and labels (N, Int32Array). Options are
@@ -31,10 +31,17 @@ export function fitCalibrator<K extends CalibratorKind>(
   return calibrator;
 }
 
-/** Rebuild any fitted calibrator from its `toJSON()` object (validated; errors name the field). */
+/**
+ * Rebuild any fitted calibrator from its `toJSON()` object (validated; errors name the field). A key the
+ * calibrator's own JSON does not have — at any depth, e.g. a misspelt `temprature` beside `temperature` — is refused
+ * naming its path, as suite files refuse theirs: the file is compared with what `toJSON()` writes for the calibrator
+ * it describes.
+ */
 export function calibratorFromJSON(json: unknown): Calibrator {
   const record = requireRecord('json', json);
-  return calibratorDefinition('json.kind', record.kind).fromJSON(record);
+  const calibrator = calibratorDefinition('json.kind', record.kind).fromJSON(record);
+  requireKnownKeys('json', record, calibrator.toJSON(), `${/^[aeiou]/.test(calibrator.kind) ? 'an' : 'a'} ${calibrator.kind} calibrator`);
+  return calibrator;
 }
 
 /**

@@ -75,3 +75,46 @@ export function claimMetricPercent(name: string): boolean {
       return true;
   }
 }
+
+/** How the binned test metrics bin and norm (B: the number of bins). */
+const BINNED: Readonly<Record<string, string>> = {
+  ece: 'top-label ECE, ℓ1 norm, B equal-width bins (l,u]',
+  ece_l2: 'top-label ECE, ℓ2 norm, B equal-width bins (l,u]',
+  ece_lb: 'label-binned top-label ECE, B equal-width bins',
+  adaece: 'top-label ECE, ℓ1 norm, B equal-mass bins',
+  adaece_l2: 'top-label ECE, ℓ2 norm, B equal-mass bins',
+  mce: 'maximum calibration error, B equal-width bins',
+  oe: 'overconfidence error, B equal-width bins',
+  classwise_ece: 'classwise ECE, ℓ1 norm, B equal-width bins per class, averaged over classes',
+  debiased_ece: 'debiased ℓ2 ECE, B equal-mass bins',
+};
+
+/** A test metric's description with its bins: the binned ECEs state norm, binning and count. */
+function testMetricText(metric: MetricName, bins: number): string {
+  return BINNED[metric]?.replace('B', String(bins)) ?? metricDefinition(metric).description;
+}
+
+/**
+ * What claim metric `name` measures, with the bins, norm and binning of its ECE (a claim's metric name fixes them:
+ * `ece` is ℓ1 over equal-width bins, `adaece` ℓ1 over equal-mass bins, `adaece_l2` ℓ2 over equal-mass bins — the ECE
+ * of Karandikar et al. 2021 —, `classwise_ece` per class; the number of bins is the suite's `bins`, or for OOD and
+ * corruption metrics the bins of the runs' shift evaluation).
+ */
+export function claimMetricDescription(name: string, bins: number): string {
+  const m = parseClaimMetric(name);
+  if (m === undefined) return name;
+  switch (m.family) {
+    case 'test':
+      return testMetricText(m.metric, bins);
+    case 'foreground':
+      return `${testMetricText(m.metric, bins)}, over the labelled test pixels without background`;
+    case 'miou':
+      return 'mean intersection over union of the argmax segmentation over the test images';
+    case 'ood':
+      return `${m.field === 'auroc' ? 'AUROC of the max-softmax confidence, test set vs' : 'mean max-softmax confidence on'} ${m.set === 'noise' ? 'Gaussian-noise images' : 'the second (out-of-distribution) dataset'}`;
+    case 'shift': {
+      const field = m.field === 'mean_confidence' ? 'mean confidence' : m.field === 'nll' ? 'NLL' : m.field === 'accuracy' ? 'accuracy' : testMetricText(m.field, bins);
+      return `${field}, mean over every corruption kind at ${m.severity === undefined ? 'every severity 1–5' : `severity ${m.severity}`}`;
+    }
+  }
+}

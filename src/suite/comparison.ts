@@ -6,17 +6,20 @@
  * A side may name its own calibrator instead, `"A < B+CALIBRATOR on METRIC"` (A raw against B after CALIBRATOR, e.g.
  * "mixup > ce+temperature on noise_auroc": does mixup alone beat CE with temperature scaling?); `after` and `+` are
  * not mixed in one claim.
+ *
+ * An equivalence claim ("on par", "no significant gain") uses the same sides with `~`: `"A ~ B on METRIC"`,
+ * `"A ~ B on METRIC after CALIBRATOR"`, `"A ~ B+CALIBRATOR on METRIC"` (parseEquivalence; the claim's margin is
+ * given beside it, claim-schema.ts).
  */
 import { describe, invalidArgument } from '../util/errors.js';
 import { CLAIM_METRIC_FAMILIES, parseClaimMetric } from './claim-metric.js';
 
-export interface Comparison {
+/** The two sides of a comparison or an equivalence and the metric they are compared on. */
+export interface ComparisonSides {
   /** The text as written. */
   readonly text: string;
   readonly left: string;
   readonly right: string;
-  /** '<': the claim is metric(left) < metric(right). */
-  readonly direction: '<' | '>';
   /** A claim metric name (claim-metric.ts). */
   readonly metric: string;
   /** The `after CALIBRATOR` clause: the calibrator whose output is compared on both sides (absent: raw logits). */
@@ -26,13 +29,34 @@ export interface Comparison {
   readonly rightAfter?: string;
 }
 
+/** A directional claim: '<' is metric(left) < metric(right). */
+export interface Comparison extends ComparisonSides {
+  readonly direction: '<' | '>';
+}
+
+/** An equivalence claim: metric(left) − metric(right) within ± a margin. */
+export interface Equivalence extends ComparisonSides {
+  readonly direction: '~';
+}
+
 const METHOD = '([a-z0-9][a-z0-9-]*)(?:\\+([a-z0-9-]+))?';
-const PATTERN = new RegExp(`^\\s*${METHOD}\\s*([<>])\\s*${METHOD}\\s+on\\s+([a-z_0-9]+)(?:\\s+after\\s+([a-z0-9-]+))?\\s*$`);
+const pattern = (relations: string): RegExp => new RegExp(`^\\s*${METHOD}\\s*([${relations}])\\s*${METHOD}\\s+on\\s+([a-z_0-9]+)(?:\\s+after\\s+([a-z0-9-]+))?\\s*$`);
+const DIRECTIONAL = pattern('<>');
+const EQUIVALENCE = pattern('~');
 
 /** Parse and check a comparison against the suite's method names and calibrators; errors name `path`. */
 export function parseComparison(text: string, methods: readonly string[], calibrators: readonly string[], path: string): Comparison {
-  const m = PATTERN.exec(text);
-  if (!m) invalidArgument(path, '"A < B on METRIC", "A > B on METRIC after CALIBRATOR" or "A < B+CALIBRATOR on METRIC"', describe(text));
+  return parseSides(text, DIRECTIONAL, '"A < B on METRIC", "A > B on METRIC after CALIBRATOR" or "A < B+CALIBRATOR on METRIC"', methods, calibrators, path) as Comparison;
+}
+
+/** Parse and check an equivalence ("A ~ B on METRIC", with `after` or `+CALIBRATOR` as comparisons); errors name `path`. */
+export function parseEquivalence(text: string, methods: readonly string[], calibrators: readonly string[], path: string): Equivalence {
+  return parseSides(text, EQUIVALENCE, '"A ~ B on METRIC", "A ~ B on METRIC after CALIBRATOR" or "A ~ B+CALIBRATOR on METRIC"', methods, calibrators, path) as Equivalence;
+}
+
+function parseSides(text: string, grammar: RegExp, expected: string, methods: readonly string[], calibrators: readonly string[], path: string): Comparison | Equivalence {
+  const m = typeof text === 'string' ? grammar.exec(text) : null;
+  if (!m) invalidArgument(path, expected, describe(text));
   const [, left, leftPlus, direction, right, rightPlus, metric, after] = m;
   for (const [side, method] of [['left', left], ['right', right]] as const) {
     if (!methods.includes(method!)) invalidArgument(path, `a method of the suite (${methods.join(', ')}) on the ${side}`, describe(method));
@@ -51,7 +75,7 @@ export function parseComparison(text: string, methods: readonly string[], calibr
     text: text.trim(),
     left: left!,
     right: right!,
-    direction: direction as '<' | '>',
+    direction: direction as '<' | '>' | '~',
     metric: metric!,
     ...(after !== undefined ? { after } : {}),
     ...(leftAfter !== undefined ? { leftAfter } : {}),

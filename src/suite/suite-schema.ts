@@ -4,8 +4,8 @@
  * named methods (each a partial training configuration), one-dimensional sweeps of a configuration key over
  * values (`lossOptions.margin: [0, 2, 4]`), seeds, the post-hoc calibrators fitted on the validation split and
  * applied to the test split, whether to run the OOD / corruption evaluation, the validation metric that picks a
- * swept value (the papers choose β, α, m on validation and report test at that value) and the comparisons whose
- * verdicts the report states ("mbls < ce on ece").
+ * swept value (the papers choose β, α, m on validation and report test at that value), the paper's claims whose
+ * verdicts the report states (`claims`, claim-schema.ts) and the suite's own comparisons ("mbls < ce on ece").
  *
  * The schema is built with the same machinery as `calib train --config` (util/schema.ts): every part of a
  * configuration is checked key by key where it is written, so an unknown key names its path
@@ -20,7 +20,10 @@ import { describe, invalidArgument } from '../util/errors.js';
 import { boolean, type Infer, list, number, object, optional, options, partial, scalar, string, type Schema } from '../util/schema.js';
 import { SHIFT_METRIC_KEYS } from '../train/shift-metrics.js';
 import { TRAIN_CONFIG_SCHEMA } from '../train/train-config.js';
+import { checkClaims, CLAIM_SCHEMA } from './claim-schema.js';
 import { parseComparison } from './comparison.js';
+
+export type { SuiteClaim, SuiteClaimInput } from './claim-schema.js';
 
 /** The scales a suite may declare overrides for (`calib suite run --scale`). */
 export const SUITE_SCALES = ['quick', 'machine', 'paper'] as const;
@@ -133,8 +136,13 @@ export const SUITE_SCHEMA = object({
   shiftMetric: optional(string(SHIFT_METRIC_KEYS), 'ece'),
   /** Bins of the report's ECE / reliability diagrams ((l,u] convention). */
   bins: optional(number({ integer: true, min: 1 }), 15),
-  /** Comparisons to decide, e.g. "mbls < ce on ece" or "mbls < ce on ece after temperature". */
+  /**
+   * Comparisons to decide, e.g. "mbls < ce on ece" or "mbls < ce on ece after temperature": the suite's own checks
+   * (a paper's claims go under `claims`).
+   */
   compare: optional(list(string(), 0), []),
+  /** The paper's claims (and the suite's own checks, origin 'suite'), each decided by the report (claim-schema.ts). */
+  claims: optional(list(CLAIM_SCHEMA, 0), []),
   /** The report's histogram of a loss's per-sample regulariser over every method's test samples (see above). */
   regulariserHistogram: optional(REGULARISER_HISTOGRAM_SCHEMA),
 });
@@ -156,6 +164,7 @@ export function parseSuite(raw: unknown, path = 'suite'): Suite {
   if (new Set(suite.seeds).size !== suite.seeds.length) invalidArgument(`${path}.seeds`, 'distinct seeds', JSON.stringify(suite.seeds));
   if (new Set(suite.posthoc).size !== suite.posthoc.length) invalidArgument(`${path}.posthoc`, 'distinct calibrators', JSON.stringify(suite.posthoc));
   suite.compare.forEach((text, i) => parseComparison(text, names, suite.posthoc, `${path}.compare[${i}]`));
+  checkClaims(suite.claims, { methods: names, calibrators: suite.posthoc, sweeps: suite.sweeps }, `${path}.claims`);
   if (suite.regulariserHistogram) checkRegulariserHistogram(suite.regulariserHistogram, `${path}.regulariserHistogram`);
   return suite;
 }

@@ -149,7 +149,7 @@ test('--per-sample writes one value per sample: the loss, the regulariser (ACLS 
   for (const [argv, pattern] of [
     [['acls', '--per-sample-of', 'reg'], /--per-sample-of needs --per-sample FILE/],
     [['acls', '--per-sample', join(dir, 'x.csv')], /--per-sample: expected a \.npy path/],
-    [['mdca', '--per-sample', join(dir, 'x.npy')], /--per-sample-of: expected a per-example loss \(mdca is batch-level/],
+    [['mdca', '--per-sample', join(dir, 'x.npy')], /--per-sample: expected a per-example loss \(mdca is batch-level: its value couples the samples, so it has no per-sample values\), got the loss "mdca"/],
     [['acls', '--per-sample', join(dir, 'x.npy'), '--per-sample-of', 'nope'], /--per-sample-of: expected 'loss', 'regulariser' or a term of acls \(ce, reg, positive, negative\), got "nope"/],
   ] as [string[], RegExp][]) {
     const bad = await run(['loss', ...argv, '--logits', LOGITS, '--labels', LABELS]);

@@ -35,10 +35,10 @@ test('calib ood: AUROC and FPR95 of each score equal the metrics layer on the tw
   assert.equal(bad.code, 2);
 });
 
-test('calib conformal: split of the rows, threshold and coverage equal the metrics layer', async () => {
+test('calib conformal --split first: split of the rows, threshold and coverage equal the metrics layer', async () => {
   await writeNpy(p('z.npy'), inLogits, [300, C]);
   await writeNpy(p('y.npy'), inSet.labels, [300]);
-  const r = await run(['conformal', '--logits', p('z.npy'), '--labels', p('y.npy'), '--alpha', '0.2', '--json']);
+  const r = await run(['conformal', '--logits', p('z.npy'), '--labels', p('y.npy'), '--alpha', '0.2', '--split', 'first', '--json']);
   assert.equal(r.code, 0, r.stderr);
   const out = JSON.parse(r.stdout) as { methods: Record<string, { threshold: number; coverage: number; mean_set_size: number }> };
   const probs = softmax(matrix(300, C, inLogits));

@@ -55,6 +55,7 @@ export const cases: OpCase[] = [
   { name: 'reshape, transpose, expand', inputs: { a: f(2, 6) }, fn: ({ a }) => a!.reshape([3, -1, 1]).transpose([1, 0, 2]).expand([4, 3, 5]) },
   { name: 'slice with negative and strided steps', inputs: { a: f(5, 7) }, fn: ({ a }) => ({ s: a!.slice([1, -1], [4, 0], [0, 1], [1, -2]), f: E.flip(a!, [0, 1]), t: a!.slice([0], [7], [1], [3]) }) },
   { name: 'pad', inputs: { a: f(2, 3) }, fn: ({ a }) => E.pad(a!, [1, 0, 0, 2], 0.5) },
+  { name: 'pad with negative pads (crop one side, pad the other: a shift)', inputs: { a: f(2, 3, 4) }, fn: ({ a }) => E.pad(a!, [0, -1, 2, 1, 1, -3], 0) },
   { name: 'concat', inputs: { a: f(2, 3), b: f(2, 1) }, fn: ({ a, b }) => E.concat([a!, b!, a!], 1) },
   { name: 'flatten, squeeze, unsqueeze', inputs: { a: f(2, 1, 3) }, fn: ({ a }) => a!.squeeze(1).unsqueeze([0, 3]).flatten(2) },
   { name: 'gather on axis 0 (embedding) with repeated ids', inputs: { w: f(5, 3), ids: { shape: [2, 3], dtype: 'int32', values: [0, 4, 4, 2, 0, 0] } }, fn: ({ w, ids }) => w!.gather(ids!, 0) },
@@ -73,7 +74,9 @@ export const cases: OpCase[] = [
       return { mean: m.loss, sum: E.softmaxCrossEntropy(z!, y!, { reduction: 'sum' }).loss, none: E.softmaxCrossEntropy(z!, y!, { reduction: 'none' }).loss, lp: m.logProb.mul(0.3) };
     } },
   { name: 'softmaxCrossEntropy with int64 labels', inputs: { z: f(3, 4), y: { shape: [3], dtype: 'int64', values: [3, 0, 1] } }, fn: ({ z, y }) => E.softmaxCrossEntropy(z!, y!).loss },
-  { name: 'conv2d 3×3 stride 1 pad 1 with bias', inputs: { x: f(2, 3, 5, 5), w: f(4, 3, 3, 3), b: f(4) }, fn: ({ x, w, b }) => E.conv2d(x!, w!, { padding: 1, bias: b! }), tol: 1e-4 },
+  { name: 'conv2d 3×3 stride 1 pad 1 with bias (dW: shifted copies)', inputs: { x: f(2, 3, 5, 5), w: f(4, 3, 3, 3), b: f(4) }, fn: ({ x, w, b }) => E.conv2d(x!, w!, { padding: 1, bias: b! }), tol: 1e-4 },
+  { name: 'conv2d stride 1, dilated, asymmetric padding (dW: shifted copies)', inputs: { x: f(2, 3, 6, 7), w: f(2, 3, 2, 3) }, fn: ({ x, w }) => E.conv2d(x!, w!, { dilation: [2, 1], padding: [1, 0, 0, 2] }), tol: 1e-4 },
+  { name: 'conv2d 5×5 valid (dW: shifted copies that crop)', inputs: { x: f(2, 4, 8, 8), w: f(2, 4, 5, 5) }, fn: ({ x, w }) => E.conv2d(x!, w!), tol: 1e-4 },
   { name: 'conv2d 3×3 stride 2 (input gradient via ConvTranspose)', inputs: { x: f(2, 2, 7, 6), w: f(3, 2, 3, 3) }, fn: ({ x, w }) => E.conv2d(x!, w!, { stride: 2, padding: 1 }), tol: 1e-4 },
   { name: 'conv2d grouped, dilated, asymmetric padding', inputs: { x: f(1, 4, 6, 7), w: f(6, 2, 2, 3) }, fn: ({ x, w }) => E.conv2d(x!, w!, { groups: 2, dilation: [2, 1], padding: [1, 0, 0, 2] }), tol: 1e-4 },
   { name: 'conv2d 1×1 (dW: transpose + one GEMM, im2col skipped)', inputs: { x: f(18, 3, 2, 2), w: f(2, 3, 1, 1) }, fn: ({ x, w }) => E.conv2d(x!, w!), tol: 1e-4 },

@@ -56,18 +56,19 @@ test('TS-SB-ECE − TS per severity: the paired difference over seeds of the mea
   const sb = rows[0]!;
   assert.equal(sb.metric, 'adaece_l2');
   assert.equal(sb.reference, 'temperature');
-  // By hand: mean ± t_{0.975, 2} · sd / √3 with t = 4.303.
-  //   s0: d = 0.010, 0.012, 0.014: mean 0.012,  sd 0.002 → half 4.303·0.002/√3 = 0.0049687 → [0.0070313, 0.0169687]
-  //   s1: d = −0.020, −0.030, −0.025: mean −0.025, sd 0.005 → half 0.0124217 → [−0.0374217, −0.0125783]
-  //   s2: d = −0.01, −0.02, −0.03: mean −0.02, sd 0.01 → half 0.0248434 → [−0.0448434, 0.0048434]
-  //   s3–5: d = 0, 0.001, −0.001: mean 0, sd 0.001 → half 0.0024843 → [−0.0024843, 0.0024843]
+  // By hand: mean ± t_{0.975, 2} · sd / √3 with t = 4.302652729749464 (scipy.stats.t.ppf(0.975, 2)).
+  //   s0: d = 0.010, 0.012, 0.014: mean 0.012,  sd 0.002 → half 0.0049683 → [0.0070317, 0.0169683]
+  //   s1: d = −0.020, −0.030, −0.025: mean −0.025, sd 0.005 → half 0.0124207 → [−0.0374207, −0.0125793]
+  //   s2: d = −0.01, −0.02, −0.03: mean −0.02, sd 0.01 → half 0.0248414 → [−0.0448414, 0.0048414]
+  //   s3–5: d = 0, 0.001, −0.001: mean 0, sd 0.001 → half 0.0024841 → [−0.0024841, 0.0024841]
+  const half = (sd: number): number => (4.302652729749464 * sd) / Math.sqrt(3);
   const expected = [
-    [0.012, 0.0070313235833540785, 0.016968676416645918, 'higher'],
-    [-0.025, -0.0374216910416148, -0.012578308958385208, 'lower'],
-    [-0.02, -0.0448433820832296, 0.004843382083229597, 'inconclusive'],
-    [0, -0.00248433820832296, 0.00248433820832296, 'inconclusive'],
-    [0, -0.00248433820832296, 0.00248433820832296, 'inconclusive'],
-    [0, -0.00248433820832296, 0.00248433820832296, 'inconclusive'],
+    [0.012, 0.012 - half(0.002), 0.012 + half(0.002), 'higher'],
+    [-0.025, -0.025 - half(0.005), -0.025 + half(0.005), 'lower'],
+    [-0.02, -0.02 - half(0.01), -0.02 + half(0.01), 'inconclusive'],
+    [0, -half(0.001), half(0.001), 'inconclusive'],
+    [0, -half(0.001), half(0.001), 'inconclusive'],
+    [0, -half(0.001), half(0.001), 'inconclusive'],
   ] as const;
   sb.severities.forEach((d, s) => {
     const [mean, lower, upper, outcome] = expected[s]!;

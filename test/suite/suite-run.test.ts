@@ -28,7 +28,7 @@ function checkHtml(html: string, methods: readonly string[], verdicts: number): 
   for (const m of methods) assert.match(table, new RegExp(`<th scope="row">${m}</th>`));
   assert.ok((table.match(/<b>/g) ?? []).length >= 4, 'best value per column in bold');
   assert.equal((html.match(/<tr class="verdict">/g) ?? []).length, verdicts);
-  assert.match(html, /<td class="verdict-(holds|does-not-hold|inconclusive)">/);
+  assert.match(html, /<td class="verdict-(holds|contradicted|inconclusive)">/);
   for (const id of ['fig-reliability-before', 'fig-reliability-temperature', 'fig-epochs-val_ece', 'fig-epochs-val_accuracy']) {
     const fig = new RegExp(`<figure id="${id}"><svg [^>]*viewBox="[^"]+"[\\s\\S]*?</svg><figcaption>`).exec(html);
     assert.ok(fig, id);
@@ -61,7 +61,7 @@ test('suite run trains every run into an ordinary run directory, fits TS, writes
   assert.match(r.stdout, /suite tiny \(quick\): 2 runs into .*, 2 side by side with 1 thread\(s\) each/);
   assert.match(r.stdout, /^done   ce-seed0 \(/m);
   assert.match(r.stdout, /suite: 2\/2 done, 0 running, 0 left/);
-  assert.match(r.stdout, /"mbls < ce on ece": (holds|does not hold|inconclusive) \(difference/);
+  assert.match(r.stdout, /"mbls < ce on ece": (holds|contradicted|inconclusive) \(difference/);
   for (const id of ['ce-seed0', 'mbls-seed0']) {
     for (const f of ['config.json', 'log.jsonl', 'summary.json', 'test-logits.npy', 'val-labels.npy', 'posthoc.json']) assert.ok(existsSync(join(out, 'runs', id, f)), `${id}/${f}`);
   }

@@ -1,7 +1,8 @@
 import { CONFORMAL_METHODS, conformalMetrics, fitConformal, requireConformalMethod, softmax } from '../../metrics/index.js';
 import { requireLabels, requirePredictionValues } from '../../metrics/validation.js';
 import { readLabelsFile, readMatrixFile } from '../../io/read-predictions.js';
-import { requireNumber } from '../../util/errors.js';
+import { randomSplit } from '../../data/splits.js';
+import { invalidArgument, requireNumber } from '../../util/errors.js';
 import { matrix, type Matrix } from '../../util/matrix.js';
 import { UsageError } from '../args.js';
 import { defineCommand } from '../command.js';
@@ -20,11 +21,15 @@ export const conformalCommand = defineCommand({
     'Sets {k : s(x, k) ≤ q̂} with q̂ the ⌈(n+1)(1−α)⌉-th smallest calibration score; marginal coverage ≥ 1 − α on',
     'exchangeable data. Scores: lac 1 − p_k (Sadinle et al. 2019), aps the mass of the classes ranked at or above k',
     '(Romano et al. 2020, non-randomised), raps aps + λ·max(0, rank − k_reg) (Angelopoulos et al. 2021).',
-    'Without --calib-* files, the first --calibration-fraction of the rows calibrate and the rest are tested',
-    '(shuffle the rows first if they are ordered).',
+    'Without --calib-* files, --calibration-fraction of the rows calibrate and the rest are tested: a random split',
+    '(--split random, seeded by --seed; stratified by label with --split stratified), or the first rows as given',
+    '(--split first; a warning when the labels look ordered, e.g. a file sorted by class, where coverage fails).',
+    'α lies in (0, 1) and needs n ≥ ⌈1/α⌉ − 1 calibration rows: with fewer, q̂ would be +∞ (every class in every',
+    'set), which is refused with the smallest α the calibration rows allow.',
   ].join('\n'),
   examples: [
     'calib conformal --logits test-logits.npy --labels test-labels.npy --method aps --alpha 0.1',
+    'calib conformal --logits logits.npy --labels labels.npy --split stratified --seed 1',
     'calib conformal --logits test.npy --labels y.npy --calib-logits val.npy --calib-labels yv.npy --method raps --json',
   ],
   flags: {
@@ -35,14 +40,16 @@ export const conformalCommand = defineCommand({
     'calib-probs': { type: 'string', valueName: 'FILE', description: 'calibration probabilities' },
     'calib-labels': { type: 'string', valueName: 'FILE', description: 'calibration labels' },
     'calibration-fraction': { type: 'number', default: 0.5, valueName: 'F', description: 'fraction of the rows used to calibrate without --calib-*' },
+    split: { type: 'string', choices: ['random', 'stratified', 'first'], default: 'random', description: 'how the rows are split without --calib-*: seeded random, stratified by label, or the first rows' },
+    seed: { type: 'integer', default: 0, description: 'seed of the random / stratified split' },
     method: { type: 'string', choices: [...CONFORMAL_METHODS], multiple: true, description: 'score function(s) (default: all three)' },
-    alpha: { type: 'number', default: 0.1, description: 'miscoverage level α' },
+    alpha: { type: 'number', default: 0.1, description: 'miscoverage level α in (0, 1); needs at least ⌈1/α⌉ − 1 calibration rows' },
     lambda: { type: 'number', default: 0.01, description: 'RAPS penalty λ' },
     'k-reg': { type: 'integer', default: 5, description: 'RAPS rank k_reg' },
     json: { type: 'boolean', description: 'print one JSON object' },
   },
   async run(flags, io) {
-    const alpha = requireNumber('--alpha', flags.alpha, { min: 0, exclusiveMin: true, max: 1 });
+    const alpha = requireNumber('--alpha', flags.alpha, { min: 0, exclusiveMin: true, max: 1, exclusiveMax: true });
     const read = async (logitsPath: string | undefined, probsPath: string | undefined, arg: string): Promise<Matrix> => {
       if ((logitsPath === undefined) === (probsPath === undefined)) throw new UsageError(`give ${arg}logits FILE or ${arg}probs FILE`);
       const m = await readMatrixFile((logitsPath ?? probsPath)!, logitsPath ? `${arg}logits` : `${arg}probs`);
@@ -64,11 +71,30 @@ export const conformalCommand = defineCommand({
       const f = requireNumber('--calibration-fraction', flags['calibration-fraction'], { min: 0, exclusiveMin: true, max: 1 });
       const n = Math.round(test.rows * f);
       if (n < 1 || n >= test.rows) requireNumber('--calibration-fraction', f, { min: 1 / test.rows, max: 1 - 1 / test.rows });
-      const c = test.cols;
-      cal = matrix(n, c, test.data.subarray(0, n * c));
-      calLabels = testLabels.subarray(0, n);
-      test = matrix(test.rows - n, c, test.data.subarray(n * c));
-      testLabels = testLabels.subarray(n);
+      const seed = requireNumber('--seed', flags.seed, { integer: true });
+      const [calRows, testRows] =
+        flags.split === 'first'
+          ? [Int32Array.from({ length: n }, (_, i) => i), Int32Array.from({ length: test.rows - n }, (_, i) => n + i)]
+          : randomSplit(test.rows, [n, test.rows - n], { seed, ...(flags.split === 'stratified' ? { stratify: testLabels } : {}) });
+      if (flags.split === 'first') {
+        const order = labelOrderWarning(testLabels);
+        if (order) {
+          io.stderr.write(
+            `calib: warning: the rows ${order}, and --split first calibrates on the first ${n.toLocaleString('en-US')} of them: ` +
+              'coverage holds only for exchangeable rows; use --split random (the default) or stratified\n',
+          );
+        }
+      }
+      [cal, calLabels] = takeRows(test, testLabels, calRows!);
+      [test, testLabels] = takeRows(test, testLabels, testRows!);
+    }
+    const smallest = 1 / (cal.rows + 1);
+    if (alpha < smallest) {
+      invalidArgument(
+        '--alpha',
+        `α ≥ 1/(n + 1) = ${smallest.toPrecision(3)} for n = ${cal.rows.toLocaleString('en-US')} calibration rows (q̂ is the ⌈(n + 1)(1 − α)⌉-th smallest of n scores; a smaller α would make it +∞, every class in every set: α = ${alpha} needs at least ${(Math.ceil(1 / alpha) - 1).toLocaleString('en-US')} calibration rows)`,
+        String(alpha),
+      );
     }
     const methods = (flags.method.length > 0 ? flags.method : [...CONFORMAL_METHODS]).map((m) => requireConformalMethod(m, '--method'));
     const results = methods.map((method) => {
@@ -76,15 +102,45 @@ export const conformalCommand = defineCommand({
       return { ...fitted, ...conformalMetrics(test, testLabels, fitted) };
     });
     if (flags.json) {
-      const out = Object.fromEntries(results.map((r) => [r.method, { threshold: Number.isFinite(r.threshold) ? r.threshold : null, coverage: r.coverage, mean_set_size: r.meanSetSize, empty_sets: r.emptySets }]));
-      return void io.stdout.write(`${JSON.stringify({ alpha, n_calibration: cal.rows, n_test: test.rows, methods: out })}\n`);
+      const out = Object.fromEntries(results.map((r) => [r.method, { threshold: r.threshold, coverage: r.coverage, mean_set_size: r.meanSetSize, empty_sets: r.emptySets }]));
+      const split = separate ? 'files' : flags.split;
+      return void io.stdout.write(`${JSON.stringify({ alpha, n_calibration: cal.rows, n_test: test.rows, split, ...(split === 'random' || split === 'stratified' ? { seed: flags.seed } : {}), methods: out })}\n`);
     }
-    io.stdout.write(`${cal.rows.toLocaleString('en-US')} calibration rows${separate ? '' : ' (first part of the input)'}, ${test.rows.toLocaleString('en-US')} test rows, α = ${alpha}\n\n`);
+    const how = separate ? '' : flags.split === 'first' ? ' (the first rows of the input)' : ` (${flags.split} split of the input, seed ${flags.seed})`;
+    io.stdout.write(`${cal.rows.toLocaleString('en-US')} calibration rows${how}, ${test.rows.toLocaleString('en-US')} test rows, α = ${alpha}\n\n`);
     io.stdout.write(
       formatTable(
         ['method', 'threshold q̂', 'coverage (%)', 'mean set size', 'empty sets (%)'],
-        results.map((r) => [r.method, Number.isFinite(r.threshold) ? r.threshold.toFixed(4) : '∞', percent(r.coverage), r.meanSetSize.toFixed(3), percent(r.emptySets)]),
+        results.map((r) => [r.method, r.threshold.toFixed(4), percent(r.coverage), r.meanSetSize.toFixed(3), percent(r.emptySets)]),
       ),
     );
   },
 });
+
+/** The rows `indices` of `m` and `labels`, in that order. */
+function takeRows(m: Matrix, labels: Int32Array, indices: Int32Array): [Matrix, Int32Array] {
+  const c = m.cols;
+  const data = new Float64Array(indices.length * c);
+  indices.forEach((row, i) => data.set(m.data.subarray(row * c, row * c + c), i * c));
+  return [matrix(indices.length, c, data), Int32Array.from(indices, (row) => labels[row]!)];
+}
+
+/**
+ * Why `labels` look ordered, or null: consecutive rows change label in X of the n − 1 places where a random order
+ * changes in E = (n − 1)(1 − Σ_k π_k²) on average (π_k the label frequencies); warned when X < E / 2 and E ≥ 20
+ * (a file sorted or grouped by class changes K − 1 times). In simulated random orders (2 to 100 classes, 40 to 5,000
+ * rows, balanced and 97:3) X had mean E and a standard deviation below √E, so X < E / 2 is ≥ √E / 2 ≥ 2.2 of them out.
+ */
+export function labelOrderWarning(labels: Int32Array): string | null {
+  const n = labels.length;
+  if (n < 2) return null;
+  const counts = new Map<number, number>();
+  for (const y of labels) counts.set(y, (counts.get(y) ?? 0) + 1);
+  let same = 0;
+  for (const c of counts.values()) same += (c / n) ** 2;
+  const expected = (n - 1) * (1 - same);
+  let changes = 0;
+  for (let i = 1; i < n; i++) if (labels[i] !== labels[i - 1]) changes++;
+  if (expected < 20 || changes >= expected / 2) return null;
+  return `look ordered by label: the label changes between consecutive rows ${changes.toLocaleString('en-US')} time${changes === 1 ? '' : 's'}, where a random order gives about ${Math.round(expected).toLocaleString('en-US')}`;
+}

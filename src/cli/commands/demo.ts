@@ -64,7 +64,7 @@ export const demoCommand = defineCommand({
     if (flags.synthetic) return syntheticDemo(flags, io);
     const given = SYNTHETIC_ONLY.filter((k) => flags[k] !== DEMO_DEFAULTS[k]);
     if (given.length) throw new UsageError(`demo: --${given.join(', --')} only with --synthetic`);
-    return suiteCommand.run({ action: 'run', target: 'demo', out: flags.out, scale: flags.scale, jobs: flags.jobs, report: true, progress: flags.progress, threads: undefined, queue: undefined }, io);
+    return suiteCommand.run({ action: 'run', target: 'demo', out: flags.out, scale: flags.scale, jobs: flags.jobs, report: true, progress: flags.progress, threads: undefined, queue: undefined, check: false }, io);
   },
 });
 

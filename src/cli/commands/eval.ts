@@ -12,6 +12,7 @@ import {
   requireBins,
   topLabel,
   separateOneClasswiseEce,
+  smoothEce,
   type CalibrationCurve,
   type MetricDefinition,
 } from '../../metrics/index.js';
@@ -78,7 +79,9 @@ export const evalCommand = defineCommand({
     "probability and are listed as not computable ('not_computable' in --json).",
     'Binary problems: --positive-probs gives one probability per sample for class 1 (labels 0/1); the metrics',
     "are those of the two-column probabilities [1 − p, p], plus binary_ece, torchmetrics' binary calibration",
-    'error (equal-width [l,u) bins over p itself, a separate bin for p = 1).',
+    'error (equal-width [l,u) bins over p itself, a separate bin for p = 1), and binary_smooth_ece with',
+    "binary_smooth_ece_bandwidth, relplot's smECE(p, y) of p itself (smooth_ece stays the top-label one, on",
+    'max(p, 1 − p) and correctness).',
     'Formats: .npy (float16/32/64, int8…int64, uint8…uint64), .npz and .safetensors (FILE:NAME picks a member),',
     'CSV, JSON, and - for standard input. PyTorch torch.save files are not read: save with safetensors or NumPy.',
     "--reliability FILE.json|.csv writes the reliability bins (sklearn's calibration_curve: mean predicted and",
@@ -190,7 +193,10 @@ export const evalCommand = defineCommand({
       const all = binary ? { matrix: binary.matrix, labels: binary.labels } : await readAll(chunks(), rows, cols);
       const weights = await readWeights(flags.weights, all.matrix.rows, argName);
       const refused = refusedMetrics(settings);
-      if (binary) refused['binary_ece'] = 'not implemented with sample weights yet';
+      if (binary) {
+        refused['binary_ece'] = 'not implemented with sample weights yet';
+        refused['binary_smooth_ece'] = 'not implemented with sample weights yet';
+      }
       const result = evaluateWeighted(all.matrix, all.labels, weights, settings);
       requireFiniteValues(result.values, argName, 'predictions with finite metrics');
       const names = Object.keys(result.values) as (keyof typeof result.values)[];
@@ -258,10 +264,17 @@ export const evalCommand = defineCommand({
     const warning = predictions ? logitsWarning(predictions) : undefined;
     if (warning) io.stderr.write(warning);
     const binaryEce = binary ? binaryCalibrationError(binary.p, binary.y, flags.bins) : undefined;
+    // Binary smooth ECE on p itself, as relplot's smECE(p, y) and Błasiok & Nakkiran (2023) define it for binary
+    // forecasts; the table's smooth_ece is the top-label one (max(p, 1 − p) against correctness).
+    const binarySmooth = binary ? smoothEce(binary.p, binary.y) : undefined;
     const extra = await publishedConventionMetrics(flags, binary !== undefined, metrics.classwise_ece, rows, cols);
     if (flags.json) {
       const json = { ...metricsJson(metrics, settings, intervals), ...extra };
       if (binaryEce !== undefined) json['binary_ece'] = binaryEce;
+      if (binarySmooth !== undefined) {
+        json['binary_smooth_ece'] = binarySmooth.value;
+        json['binary_smooth_ece_bandwidth'] = binarySmooth.bandwidth;
+      }
       if (ignore !== undefined) json['ignore_index'] = ignore;
       io.stdout.write(`${JSON.stringify(json)}\n`);
       return;
@@ -275,6 +288,9 @@ export const evalCommand = defineCommand({
     );
     io.stdout.write(formatMetricsTable(metrics, intervals));
     if (binaryEce !== undefined) io.stdout.write(`\nbinary (positive-class) ECE, torchmetrics definition: ${(binaryEce * 100).toFixed(2)}%\n`);
+    if (binarySmooth !== undefined) {
+      io.stdout.write(`binary smooth ECE of p (relplot's smECE): ${(binarySmooth.value * 100).toFixed(2)}% at bandwidth σ* = ${binarySmooth.bandwidth.toPrecision(4)}\n`);
+    }
     for (const [key, value] of Object.entries(extra)) {
       if (typeof value === 'number') io.stdout.write(`${key}: ${value.toPrecision(6)}\n`);
     }

@@ -92,7 +92,7 @@ export const lossCommand = defineCommand({
         dtype: flags.dtype as 'float32' | 'float64',
         gradient: flags.grad !== undefined,
         ...(flags['per-sample'] !== undefined ? { perSample: flags['per-sample-of'] ?? 'loss' } : {}),
-        argumentNames: { logits: '--logits', labels: '--labels', soft: '--labels', history: '--history', perSample: '--per-sample-of' },
+        argumentNames: { logits: '--logits', labels: '--labels', soft: '--labels', history: '--history', perSample: '--per-sample', perSampleOf: '--per-sample-of' },
       },
     );
     requireFiniteResult(result, flags.dtype, logits);

@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { expandSuite } from '../../suite/expand-suite.js';
 import { loadSuite } from '../../suite/load-suite.js';
 import { BUILTIN_SUITE_NAMES, BUILTIN_SUITES } from '../../suite/builtin-suites.js';
@@ -9,14 +12,16 @@ import { prepareSuiteDirectory, suiteStatus } from '../../suite/suite-directory.
 import { ConsoleSuiteProgress, SILENT_SUITE_PROGRESS, type SuiteProgress } from '../../suite/suite-progress.js';
 import { SUITE_SCALES, type Suite, type SuiteScale } from '../../suite/suite-schema.js';
 import { writeSuiteReport } from '../../suite/report/write-suite-report.js';
+import { README_FILE, reproductionsReadme, writeReproductionsReadme } from '../../suite/report/reproductions-readme.js';
 import { requireNumber } from '../../util/errors.js';
 import { UsageError } from '../args.js';
 import { type CliIO, defineCommand } from '../command.js';
 
 /**
- * `calib suite list | show NAME | run FILE|NAME | status DIR`: experiment suites (src/suite/). `run` expands the
- * suite into runs, trains them `--jobs` side by side (locally, or on BullMQ workers with `--queue`), fits the
- * post-hoc calibrators, and writes the report; it resumes a suite directory where it stopped.
+ * `calib suite list | show NAME | run FILE|NAME | status DIR | readme DIR`: experiment suites (src/suite/). `run`
+ * expands the suite into runs, trains them `--jobs` side by side (locally, or on BullMQ workers with `--queue`), fits
+ * the post-hoc calibrators, and writes the report; it resumes a suite directory where it stopped. `readme` writes the
+ * README of a folder of reports (docs/reproductions) from their report.json files.
  */
 
 /** A suite at one scale as a standalone file: the scale's overrides merged into `base`. */
@@ -48,17 +53,24 @@ export function reportOutcome(outcome: SuiteOutcome, total: number, dir: string,
 export const suiteCommand = defineCommand({
   name: 'suite',
   summary: 'Experiment suites: run a comparison (methods × sweeps × seeds, post-hoc calibration) and report it.',
-  usage: 'list | show NAME [--scale S] | run FILE|NAME [--out DIR] [--jobs N] [--scale S] [--queue redis://HOST:PORT] | status DIR',
+  usage: 'list | show NAME [--scale S] | run FILE|NAME [--out DIR] [--jobs N] [--scale S] [--queue redis://HOST:PORT] | status DIR | readme DIR [--check]',
   description: [
     'A suite is a JSON file (see calib suite show demo): a base training configuration (the keys of calib train',
     '--config), per-scale overrides (quick, machine, paper), named methods, one-dimensional sweeps of a key over',
     'values, seeds, post-hoc calibrators (fitted on validation, applied to test), OOD evaluation, the validation',
-    'metric that picks a swept value, and comparisons for the report ("mbls < ce on ece").',
+    'metric that picks a swept value, the paper\'s claims (`claims`: each decided as holds / contradicted /',
+    'inconclusive, equivalent within a margin, or a shape criterion met / not met, with Holm-adjusted outcomes) and',
+    'the suite\'s own comparisons for the report ("mbls < ce on ece").',
     'run: every run is an ordinary run directory DIR/runs/<method>[-<key>=<value>]-seed<s>; --jobs N trains N side by',
     'side with --threads split between them; a finished run is skipped and an interrupted one resumes from its',
     'checkpoint, so re-running the same command continues a stopped suite. A failing run does not stop the others',
     '(exit code 1 names it). With --queue the runs go to a BullMQ queue in Redis and `calib worker` processes on any',
     'machine train them. Ends by writing DIR/report.md, report.html and report.json (calib report DIR).',
+    'readme DIR: write DIR/README.md from the reports DIR/*/report.json (per suite: settings, coverage, the paper\'s',
+    'claims and the suite\'s own checks, and whether the report was produced with the built-in suite\'s current',
+    'runs, settings, calibrators, bins and claims — "produced with earlier settings; rerun pending" and what differs',
+    'when not), keeping the hand-written <!-- prose:NAME --> blocks; --check writes nothing',
+    'and exits 1 when the README is not what the reports give.',
   ].join('\n'),
   examples: [
     'calib suite list',
@@ -66,11 +78,12 @@ export const suiteCommand = defineCommand({
     'calib suite run demo --out suites/demo --jobs 2',
     'calib suite run my-suite.json --out suites/mine --scale machine --queue redis://127.0.0.1:6379',
     'calib suite status suites/demo',
+    'calib suite readme docs/reproductions',
   ],
   positional: ['action', 'target'],
   flags: {
-    action: { type: 'string', required: true, choices: ['list', 'show', 'run', 'status'], valueName: 'ACTION', description: 'list, show, run or status' },
-    target: { type: 'string', valueName: 'NAME|FILE|DIR', description: 'the suite (show, run) or suite directory (status)' },
+    action: { type: 'string', required: true, choices: ['list', 'show', 'run', 'status', 'readme'], valueName: 'ACTION', description: 'list, show, run, status or readme' },
+    target: { type: 'string', valueName: 'NAME|FILE|DIR', description: 'the suite (show, run), suite directory (status) or folder of reports (readme)' },
     out: { type: 'string', valueName: 'DIR', description: 'suite directory (default suites/<name>-<scale>)' },
     scale: { type: 'string', choices: SUITE_SCALES, description: "the suite's scale (default: the suite's defaultScale)" },
     jobs: { type: 'integer', default: 1, valueName: 'N', description: 'runs trained side by side (local) (default 1)' },
@@ -78,6 +91,7 @@ export const suiteCommand = defineCommand({
     queue: { type: 'string', valueName: 'redis://HOST:PORT', description: 'put the runs on a BullMQ queue for calib worker processes' },
     report: { type: 'boolean', default: true, description: 'write the report when the suite ends (--report=false: do not)' },
     progress: { type: 'string', choices: ['auto', 'bar', 'lines', 'none'], default: 'auto', description: 'progress display: auto = live line on a terminal' },
+    check: { type: 'boolean', default: false, description: 'readme: write nothing; exit 1 when DIR/README.md differs from what the reports give' },
   },
   async run(flags, io) {
     const needTarget = (what: string): string => {
@@ -103,6 +117,19 @@ export const suiteCommand = defineCommand({
         io.stdout.write(`suite ${s.record.suite.name} (${s.record.scale}) in ${dir}: ${s.runs.length} runs — ${count('done')} done, ${count('failed')} failed, ${count('partial') + count('trained')} interrupted, ${count('pending')} not started\n`);
         for (const r of s.runs) io.stdout.write(`  ${r.state.padEnd(8)} ${r.id}  ${r.epochs}/${r.totalEpochs} epochs${r.error ? `  ${r.error}` : ''}\n`);
         return count('done') === s.runs.length ? 0 : 1;
+      }
+      case 'readme': {
+        const dir = needTarget('a folder of suite reports (e.g. docs/reproductions)');
+        if (flags.check) {
+          const path = join(dir, README_FILE);
+          const existing = existsSync(path) ? await readFile(path, 'utf8') : '';
+          const fresh = await reproductionsReadme(dir, existing);
+          io.stdout.write(fresh === existing ? `${path}: up to date\n` : `${path}: differs from what the reports give (run calib suite readme ${dir})\n`);
+          return fresh === existing ? 0 : 1;
+        }
+        const written = await writeReproductionsReadme(dir);
+        io.stdout.write(`${written.changed ? 'wrote' : 'unchanged:'} ${written.path}\n`);
+        return 0;
       }
       case 'run': {
         const target = needTarget('a suite name or file');

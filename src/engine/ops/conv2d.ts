@@ -6,6 +6,7 @@ import type { Tensor } from '../ir/tensor.js';
 import { add } from './add.js';
 import { convTranspose2d } from './conv-transpose2d.js';
 import { formatWindow, requireNCHW, sweepSize, type Window2d, type Window2dOptions, window2d, windowOnnxAttrs } from './conv-geometry.js';
+import { conv2dWeightGradShifted, convWeightGradShiftedPreferred } from './conv-weight-grad-shifted.js';
 import { checkDType, ct0 } from './elementwise.js';
 import { im2colCnhw } from './im2col-cnhw.js';
 import { matmul } from './matmul.js';
@@ -26,7 +27,9 @@ export const CONV_DW_CHUNK = 16;
  * 2-D convolution (cross-correlation, as PyTorch and ONNX Conv), NCHW: x [N, Ci, H, W], w [Co, Ci/g, kh, kw]
  * → [N, Co, Ho, Wo], Ho = ⌊(H + pt + pb − d(kh − 1) − 1)/s⌋ + 1. VJP, with the ENGINE-NOTES recipes:
  * dX = Conv(dY, W transposed per group and flipped spatially) for stride 1, else ConvTranspose(dY, W);
- * dW (groups = 1) = one GEMM dYᵀ [Co, N·Ho·Wo] × colsᵀ with cols = im2colCnhw(x) [Ci·kh·kw, N·Ho·Wo];
+ * dW (groups = 1, stride 1, 3×3 "same" and alike) = one GEMM over kh + kw shifted copies of dY and x
+ * (conv-weight-grad-shifted.ts);
+ * dW (groups = 1, strided) = one GEMM dYᵀ [Co, N·Ho·Wo] × colsᵀ with cols = im2colCnhw(x) [Ci·kh·kw, N·Ho·Wo];
  * dW (grouped) = im2col (a grouped Conv with a constant one-hot kernel [Ci·kh·kw, 1, kh, kw], group Ci) →
  * batched FusedMatMul(dY, cols, transB) → ReduceSum over the batch, in chunks of CONV_DW_CHUNK images.
  */
@@ -153,13 +156,17 @@ export function conv2dInputGrad(g: Tensor, w: Tensor, xShape: readonly number[],
 
 /**
  * dL/dw of a convolution with input x and output cotangent g, for a weight of shape `wShape`
- * [Co, Ci/g, kh, kw]. groups = 1: one GEMM over K = N·Ho·Wo (`conv2dWeightGradGemm`; measured 15–30 % faster
- * than the chunked recipe at every ResNet-20 layer shape, bench/engine-conv-dw.ts). Grouped convolutions:
- * im2col by a grouped one-hot convolution, then one batched GEMM per chunk of `chunk` images, summed over the
- * batch.
+ * [Co, Ci/g, kh, kw]. groups = 1, stride 1, where the copies are smaller than im2col's columns
+ * (`convWeightGradShiftedPreferred`): one GEMM over kh + kw shifted copies (`conv2dWeightGradShifted`, no
+ * im2col). Other ungrouped convolutions: one GEMM over K = N·Ho·Wo
+ * (`conv2dWeightGradGemm`; measured 15–30 % faster than the chunked recipe at every ResNet-20 layer shape,
+ * bench/engine-conv-dw.ts). Grouped convolutions: im2col by a grouped one-hot convolution, then one batched GEMM
+ * per chunk of `chunk` images, summed over the batch.
  */
 export function conv2dWeightGrad(x: Tensor, g: Tensor, wShape: readonly number[], a: Conv2dAttrs, chunk = CONV_DW_CHUNK): Tensor {
-  return a.group === 1 ? conv2dWeightGradGemm(x, g, wShape, a) : conv2dWeightGradChunked(x, g, wShape, a, chunk);
+  if (a.group !== 1) return conv2dWeightGradChunked(x, g, wShape, a, chunk);
+  const shifted = convWeightGradShiftedPreferred(x.shape, g.shape, wShape, a);
+  return shifted ? conv2dWeightGradShifted(x, g, wShape, a) : conv2dWeightGradGemm(x, g, wShape, a);
 }
 
 /**

@@ -7,21 +7,31 @@ import { unravel } from '../reference/kernels.js';
 import { ct0 } from './elementwise.js';
 import { slice } from './slice.js';
 
-/** Padding per axis: `pads = [begin_0, …, begin_{r−1}, end_0, …, end_{r−1}]` (ONNX layout), non-negative. */
+/**
+ * Padding per axis: `pads = [begin_0, …, begin_{r−1}, end_0, …, end_{r−1}]` (ONNX layout). A negative entry crops
+ * that many elements from that side (ONNX Pad semantics), so one Pad can shift a tensor along an axis.
+ */
 export interface PadAttrs {
   readonly pads: readonly number[];
   readonly value: number;
 }
 
-/** Constant padding (ONNX Pad, mode constant). VJP: slice the cotangent back to the unpadded region. */
+/**
+ * Constant padding (ONNX Pad, mode constant; negative pads crop). VJP: pad the cotangent by the negated pads —
+ * cropping what was padded and zero-filling what was cropped.
+ */
 export const padOp: Primitive<PadAttrs> = {
   name: 'pad',
   infer([x], { pads }) {
     const r = x!.shape.length;
-    if (pads.length !== 2 * r || !pads.every((p) => Number.isInteger(p) && p >= 0)) {
-      shapeError('pad', `pads must be ${2 * r} non-negative integers for shape ${formatShape(x!.shape)}, got ${JSON.stringify(pads)}`);
+    if (pads.length !== 2 * r || !pads.every((p) => Number.isInteger(p))) {
+      shapeError('pad', `pads must be ${2 * r} integers for shape ${formatShape(x!.shape)}, got ${JSON.stringify(pads)}`);
     }
-    return [{ dtype: x!.dtype, shape: x!.shape.map((d, i) => d + pads[i]! + pads[i + r]!) }];
+    const shape = x!.shape.map((d, i) => d + pads[i]! + pads[i + r]!);
+    x!.shape.forEach((d, i) => {
+      if (-pads[i]! > d || -pads[i + r]! > d || shape[i]! < 0) shapeError('pad', `pads ${JSON.stringify(pads)} crop more than axis ${i} of ${formatShape(x!.shape)} holds`);
+    });
+    return [{ dtype: x!.dtype, shape }];
   },
   emit(node, ctx) {
     const dtype = node.inputTypes[0]!.dtype;
@@ -29,20 +39,27 @@ export const padOp: Primitive<PadAttrs> = {
   },
   vjp(args) {
     const x = args.inputs[0]!;
-    const r = x.rank;
-    const starts = x.shape.map((_, i) => args.attrs.pads[i]!);
-    const ends = x.shape.map((d, i) => args.attrs.pads[i]! + d);
-    return [slice(ct0(args), starts, ends, Array.from({ length: r }, (_, i) => i))];
+    const pads = args.attrs.pads;
+    if (pads.every((p) => p >= 0)) {
+      const starts = x.shape.map((_, i) => pads[i]!);
+      const ends = x.shape.map((d, i) => pads[i]! + d);
+      return [slice(ct0(args), starts, ends, Array.from({ length: x.rank }, (_, i) => i))];
+    }
+    return [pad(ct0(args), pads.map((p) => -p))];
   },
   reference([x], { pads, value }) {
     const r = x!.shape.length;
     const shape = x!.shape.map((d, i) => d + pads[i]! + pads[i + r]!);
     const out = new Float64Array(shapeSize(shape)).fill(value);
     const os = stridesOf(shape);
-    for (let k = 0; k < x!.data.length; k++) {
+    outer: for (let k = 0; k < x!.data.length; k++) {
       const idx = unravel(k, x!.shape);
       let o = 0;
-      for (let i = 0; i < r; i++) o += (idx[i]! + pads[i]!) * os[i]!;
+      for (let i = 0; i < r; i++) {
+        const at = idx[i]! + pads[i]!;
+        if (at < 0 || at >= shape[i]!) continue outer;
+        o += at * os[i]!;
+      }
       out[o] = x!.data[k]!;
     }
     return [{ dtype: x!.dtype, shape, data: out }];
@@ -50,7 +67,7 @@ export const padOp: Primitive<PadAttrs> = {
   formatAttrs: (a) => `pads=[${a.pads.join(',')}] value=${a.value}`,
 };
 
-/** Pad x with `value` (default 0): `pads` = [begin per axis…, end per axis…]. */
+/** Pad x with `value` (default 0): `pads` = [begin per axis…, end per axis…]; negative entries crop. */
 export function pad(x: Tensor, pads: readonly number[], value = 0): Tensor {
   if (pads.every((p) => p === 0)) return x;
   return apply1(padOp, [x], { pads: [...pads], value });

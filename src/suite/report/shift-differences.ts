@@ -59,7 +59,7 @@ export function shiftDifferences(results: SuiteResults): ShiftDifferenceRow[] {
           if (d.length < 2) return { severity: s, n: d.length, difference: Number.NaN, lower: Number.NaN, upper: Number.NaN, outcome: 'not evaluated' };
           const t = tInterval(d);
           const verdict = decide('<', t.lower, t.upper);
-          return { severity: s, n: d.length, difference: t.mean, lower: t.lower, upper: t.upper, outcome: verdict === 'holds' ? 'lower' : verdict === 'does not hold' ? 'higher' : 'inconclusive' };
+          return { severity: s, n: d.length, difference: t.mean, lower: t.lower, upper: t.upper, outcome: verdict === 'holds' ? 'lower' : verdict === 'contradicted' ? 'higher' : 'inconclusive' };
         });
         rows.push({ group, method: m.name, label: m.label, calibrator: k, reference: SHIFT_REFERENCE, metric, severities });
       }

@@ -100,7 +100,7 @@ export function oodTables(results: SuiteResults): SuiteTable[] {
       columns.push({ key: 'ood_dataset:auroc', label: `${dataset} AUROC`, metric: 'auroc', percent: false, better: 'higher', of: (s) => numberOf(s?.ood_dataset?.auroc) });
       columns.push({ key: 'ood_dataset:mean_confidence', label: `${dataset} mean conf. (%)`, metric: 'mean_confidence', percent: true, of: (s) => numberOf(s?.ood_dataset?.mean_confidence) });
     }
-    columns.push({ key: 'in_distribution:ece', label: 'Clean ECE (%)', metric: 'ece', percent: true, better: 'lower', of: (s) => numberOf(s?.in_distribution?.ece) });
+    columns.push({ key: 'in_distribution:ece', label: 'Clean ECE, OOD test rows (%)', metric: 'ece', percent: true, better: 'lower', of: (s) => numberOf(s?.in_distribution?.ece) });
     if (runs.some((r) => (shiftOf(r)?.corruptions.length ?? 0) > 0)) {
       columns.push({ key: 'corruptions:accuracy', label: 'Corrupted acc. (%)', metric: 'accuracy', percent: true, better: 'higher', of: (s) => corruptionMean(s, 'accuracy') });
       columns.push({ key: 'corruptions:ece', label: 'Corrupted ECE (%)', metric: 'ece', percent: true, better: 'lower', of: (s) => corruptionMean(s, 'ece') });
@@ -134,4 +134,30 @@ export function severityTables(results: SuiteResults): SuiteTable[] {
     tables.push(buildTable(group, columns, rows, suite.spread));
   }
   return tables;
+}
+
+const count = (n: number): string => n.toLocaleString('en-US');
+const listOf = (values: ReadonlySet<number>): string => [...values].sort((a, b) => a - b).map(count).join(' / ');
+
+/**
+ * Why the OOD section's clean ECE differs from the results table's ECE of the same model, read from the runs' files:
+ * ood.json evaluates the test rows the OOD evaluation drew (`oodSubset`: a seeded sample; in_distribution.n) with the
+ * training run's bins (settings.bins), the results table all test rows (posthoc.json's test n) with the suite's bins.
+ * Empty when no run has OOD results; says the two agree when rows and bins are the same.
+ */
+export function cleanEceNote(results: SuiteResults): string {
+  const runs = results.methods.flatMap((m) => m.runs).filter((r) => shiftOf(r) !== undefined);
+  if (!runs.length) return '';
+  const oodRows = new Set(runs.map((r) => shiftOf(r)!.in_distribution.n));
+  const oodBins = new Set(runs.map((r) => shiftOf(r)!.settings.bins));
+  const testRows = new Set(runs.map((r) => r.posthoc.test?.['n']).filter((n): n is number => typeof n === 'number'));
+  const suiteBins = results.record.suite.bins;
+  const sameRows = testRows.size === 1 && oodRows.size === 1 && [...testRows][0] === [...oodRows][0];
+  const sameBins = oodBins.size === 1 && oodBins.has(suiteBins);
+  if (sameRows && sameBins) return `Clean ECE is the results table's test ECE (the same ${listOf(oodRows)} test rows and ${suiteBins} bins).`;
+  const why = [
+    ...(sameRows ? [] : [`the OOD evaluation's ${listOf(oodRows)} test rows (a seeded sample, oodSubset) instead of all ${testRows.size ? `${listOf(testRows)} ` : ''}test rows`]),
+    ...(sameBins ? [] : [`the training run's ${listOf(oodBins)} bins instead of the suite's ${suiteBins}`]),
+  ];
+  return `Clean ECE differs from the results table's ECE of the same model because it is measured on ${why.join(' and with ')}.`;
 }

@@ -1,10 +1,10 @@
 /**
- * The figures of a suite report, as SVG documents: reliability diagrams per method as one row of small multiples
- * (before, and after each post-hoc calibrator: one row each, same bins), metric-versus-hyper-parameter curves with
- * error bars (± std over seeds) per sweep, validation ECE and accuracy per epoch per method (mean over seeds), the
- * accuracy–confidence joint density per epoch (density-figure.ts), where the suite evaluated OOD / shift the
- * AUROC, the in-vs-out confidence histograms and ECE (or the suite's `shiftMetric`) against corruption severity (raw and
- * after each calibrator), and the per-sample regulariser histogram where the suite asks for one
+ * The figures of a suite report, as SVG documents: reliability diagrams per method as small multiples in rows of at
+ * most six (before, and after each post-hoc calibrator: one figure each, same bins), metric-versus-hyper-parameter
+ * curves with error bars (± std over seeds) per sweep, validation ECE and accuracy per epoch per method (mean over
+ * seeds), the accuracy–confidence joint density per epoch (density-figure.ts), where the suite evaluated OOD / shift
+ * the AUROC, the in-vs-out confidence histograms and ECE (or the suite's `shiftMetric`) against corruption severity
+ * (raw and after each calibrator), and the per-sample regulariser histogram where the suite asks for one
  * (regulariser-histogram.ts).
  */
 import { CalibrationAccumulator } from '../../metrics/calibration-accumulator.js';
@@ -45,13 +45,21 @@ async function reliabilityOf(m: MethodResults, bins: number, after?: string): Pr
 }
 
 /**
- * One row of reliability diagrams (one panel per method) under a row title and one shared legend row, so no legend
- * covers a panel's bars.
+ * Most reliability panels side by side: a wider figure is scaled down to the page, and at 18 panels in one row
+ * (Karandikar et al.'s suite) each was ≈ 69 px wide and unreadable; 6 panels of 250 px fill a 1,500 px row.
+ */
+export const MAX_PANELS_PER_ROW = 6;
+
+/**
+ * Reliability diagrams (one panel per method) under a row title and one shared legend row, so no legend covers a
+ * panel's bars; the panels wrap into rows of at most MAX_PANELS_PER_ROW, balanced (18 → 3 × 6, 7 → 4 + 3).
  */
 export function smallMultiplesSvg(panels: readonly { readonly title: string; readonly data: ReliabilityData }[], rowTitle: string, idPrefix: string): string {
   const panelW = 250;
   const panelH = 290;
-  const width = panelW * panels.length;
+  const rows = Math.max(1, Math.ceil(panels.length / MAX_PANELS_PER_ROW));
+  const columns = Math.max(1, Math.ceil(panels.length / rows));
+  const width = panelW * columns;
   const titleSize = fittedFontSize(rowTitle, FONT_SIZES.figureTitle, width - 16, true);
   const legendY = titleSize + 14;
   const top = legendY + FONT_SIZES.legend + 10;
@@ -71,10 +79,13 @@ export function smallMultiplesSvg(panels: readonly { readonly title: string; rea
   }
   return svgDocument(
     width,
-    top + panelH,
+    top + rows * panelH,
     { title: rowTitle, fontFamily: FONT_FAMILY, background: COLORS.background },
     el('text', { class: 'figure-title', x: width / 2, y: titleSize + 6, 'text-anchor': 'middle', 'font-size': titleSize, 'font-weight': 'bold', fill: COLORS.text }, rowTitle),
-    ...panels.map((p, i) => reliabilityDiagramPanel(p.data, { x: i * panelW, y: top, width: panelW, height: panelH }, { title: p.title, idPrefix: `${idPrefix}-${i}`, legend: false })),
+    ...panels.map((p, i) => {
+      const box = { x: (i % columns) * panelW, y: top + Math.floor(i / columns) * panelH, width: panelW, height: panelH };
+      return reliabilityDiagramPanel(p.data, box, { title: p.title, idPrefix: `${idPrefix}-${i}`, legend: false });
+    }),
     el('g', { class: 'legend', 'font-size': fs, fill: COLORS.text }, ...legend),
   );
 }

@@ -3,11 +3,13 @@
  *   report.md            Markdown with the figures as SVG files in report-figures/
  *   report.html          one self-contained page (inline SVG, inline CSS, no scripts, nothing fetched)
  *   report.json          the data behind it: every run's settings and metrics (under `calib eval --json` keys),
- *                        the table, the sweeps' chosen values, the verdicts, the regulariser histogram's counts
- * Sections: what the suite found (generated from the numbers), the table per dataset · model, the comparisons'
- * verdicts, reliability diagrams, sweeps, training curves, OOD (the OOD table and the ECE-vs-corruption-severity
- * table and figure — or the suite's `shiftMetric` — raw and after each post-hoc calibrator, with each calibrator's
- * paired difference to TS per severity: shift-differences.ts), the per-sample regulariser histogram.
+ *                        the table, the sweeps' chosen values, the verdicts (with coverage and the vocabulary's
+ *                        definitions), the regulariser histogram's counts
+ * Sections: what the suite found (generated from the numbers), the table per dataset · model, the paper's claims and
+ * the suite's own checks with their verdicts (claims-section.ts), reliability diagrams, sweeps, training curves, OOD
+ * (the OOD table and the ECE-vs-corruption-severity table and figure — or the suite's `shiftMetric` — raw and after
+ * each post-hoc calibrator, with each calibrator's paired difference to TS per severity: shift-differences.ts), the
+ * per-sample regulariser histogram.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -20,14 +22,14 @@ import { invalidArgument } from '../../util/errors.js';
 import { mean, spreadName } from './statistics.js';
 import { suiteFigures, type ReportFigure } from './suite-figures.js';
 import { regulariserHistograms } from './regulariser-histogram.js';
-import { methodGroups, readSuiteResults, testMetric, type SuiteResults } from './suite-results.js';
+import { methodGroups, readSuiteResults, testMetric, type MethodResults, type SuiteResults } from './suite-results.js';
 import { differenceFinding, differenceHtml, differenceMarkdown, shiftDifferences, type ShiftDifferenceRow } from './shift-differences.js';
-import { corruptionMethods, metricAtSeverity, oodTables, SHIFT_METRIC_INFO, severityTables, shiftMetricLabel, shiftOf, shiftVariants } from './shift-tables.js';
-import { calibratorShort, fittedTemperature, suiteTables, type SuiteTable } from './suite-table.js';
+import { cleanEceNote, corruptionMethods, metricAtSeverity, oodTables, SHIFT_METRIC_INFO, severityTables, shiftMetricLabel, shiftOf, shiftVariants } from './shift-tables.js';
+import { calibratorShort, fittedTemperature, methodLabel, suiteTables, type SuiteTable } from './suite-table.js';
 import { ensembleHtml, ensembleMarkdown, ensembleRows, type EnsembleRow } from './ensemble-table.js';
 import { selectionRuleText } from './sweep-selection.js';
 import { suiteVerdicts, type Verdict } from './verdicts.js';
-import { claimMetricPercent } from '../claim-metric.js';
+import { CLAIMS_CSS, claimsHtml, claimsJson, claimsMarkdown, verdictFinding } from './claims-section.js';
 
 /**
  * The OOD section's tables: per group the OOD table and the ECE-vs-corruption-severity table (shift-tables.ts), and
@@ -48,9 +50,11 @@ function severityHeading(results: SuiteResults): string {
 function shiftTableNotes(results: SuiteResults): { ood: string; severity: string } {
   const s = results.record.suite;
   const calibrated = s.posthoc.length ? ` Rows "+ ${s.posthoc.map(calibratorShort).join(' / ')}": the calibrator fitted on the clean validation split, applied to every OOD and corrupted set.` : '';
+  const clean = cleanEceNote(results);
+  const cleanNote = clean ? ` ${clean}` : '';
   return {
-    ood: `OOD and shift, mean ± ${spreadName(s.spread)} over seeds: AUROC of the max-softmax confidence, test subset (in distribution) vs Gaussian noise / the second dataset; mean confidence on those sets; clean ECE of the test subset; accuracy and ECE under corruption (mean over every corruption × severity).${calibrated}`,
-    severity: `Test ${shiftMetricLabel(s.shiftMetric)} against corruption severity: 0 = the clean test subset, 1–5 = mean over the corruption kinds at that severity; mean ± ${spreadName(s.spread)} over seeds; best per column in bold.${calibrated}`,
+    ood: `OOD and shift, mean ± ${spreadName(s.spread)} over seeds: AUROC of the max-softmax confidence, test subset (in distribution) vs Gaussian noise / the second dataset; mean confidence on those sets; clean ECE of the test subset; accuracy and ECE under corruption (mean over every corruption × severity).${cleanNote}${calibrated}`,
+    severity: `Test ${shiftMetricLabel(s.shiftMetric)} against corruption severity: 0 = the clean test subset, 1–5 = mean over the corruption kinds at that severity; mean ± ${spreadName(s.spread)} over seeds; best per column in bold.${s.shiftMetric === 'ece' ? cleanNote : ''}${calibrated}`,
   };
 }
 
@@ -64,6 +68,12 @@ export interface WrittenReport {
 const FIGURE_SECTIONS: readonly [ReportFigure['section'], string][] = [['reliability', 'Reliability diagrams'], ['sweeps', 'Hyper-parameter sweeps'], ['epochs', 'Training curves'], ['density', 'Accuracy–confidence density per epoch'], ['ood', 'Out-of-distribution detection'], ['regulariser', 'Per-sample regulariser']];
 
 const pct = (v: number, d = 2): string => (Number.isFinite(v) ? `${(v * 100).toFixed(d)}%` : 'n/a');
+
+/** " at margin M = 6 (chosen from 2, 4, 6, 10, 15 by lowest mean validation NLL)" for a swept method; empty otherwise. */
+function sweepChoice(m: MethodResults, rule: SuiteResults['record']['suite']['select']): string {
+  if (!m.sweep) return '';
+  return ` at ${m.sweep.label} = ${String(m.sweep.chosen)} (chosen from ${m.sweep.values.map((v) => String(v.value)).join(', ')} by ${selectionRuleText(rule)})`;
+}
 
 /** Sentences stating what the suite found, computed from the table's numbers. */
 export function findings(results: SuiteResults, verdicts: readonly Verdict[], differences: readonly ShiftDifferenceRow[] = []): string[] {
@@ -79,12 +89,12 @@ export function findings(results: SuiteResults, verdicts: readonly Verdict[], di
     const ts = suite.posthoc.includes('temperature')
       ? ` Temperature scaling fitted T = ${t.toFixed(2)} on validation (${t > 1 ? 'softening: the model was overconfident' : 'sharpening: the model was underconfident'}) and moved test ECE to ${pct(mean(m.runs.map((r) => testMetric(r, 'ece', 'temperature'))))}.`
       : '';
-    out.push(`${m.label}: test accuracy ${pct(acc)}, mean confidence ${pct(conf)} — ${kind}; ECE ${pct(ece)}.${ts}`);
+    out.push(`${m.label}${sweepChoice(m, suite.select)}: test accuracy ${pct(acc)}, mean confidence ${pct(conf)} — ${kind}; ECE ${pct(ece)}.${ts}`);
   }
   if (results.methods.length > 1) {
     const best = (after?: string): string => {
       const ranked = [...results.methods].sort((a, b) => mean(a.runs.map((r) => testMetric(r, 'ece', after))) - mean(b.runs.map((r) => testMetric(r, 'ece', after))));
-      return `${ranked[0]!.label} (${pct(mean(ranked[0]!.runs.map((r) => testMetric(r, 'ece', after))))})`;
+      return `${methodLabel(ranked[0]!)} (${pct(mean(ranked[0]!.runs.map((r) => testMetric(r, 'ece', after))))})`;
     };
     out.push(`Lowest test ECE: ${best()}${suite.posthoc.length ? `; after ${calibratorShort(suite.posthoc[0]!)}: ${best(suite.posthoc[0])}` : ''}.`);
   }
@@ -98,11 +108,11 @@ export function findings(results: SuiteResults, verdicts: readonly Verdict[], di
         const at = (sev: number) => mean(m.runs.filter((r) => shiftOf(r, after) !== undefined).map((r) => metricAtSeverity(shiftOf(r, after), sev, metric)));
         return `${after === undefined ? 'raw' : `after ${calibratorShort(after)}`} ${shiftValue(at(0))} → ${shiftValue(at(5))}`;
       });
-      out.push(`${m.label} under corruption (${SHIFT_METRIC_INFO[metric].name} clean → severity 5, mean over the corruption kinds; calibrators fitted on clean validation): ${parts.join('; ')}.`);
+      out.push(`${methodLabel(m)} under corruption (${SHIFT_METRIC_INFO[metric].name} clean → severity 5, mean over the corruption kinds; calibrators fitted on clean validation): ${parts.join('; ')}.`);
     }
   }
   for (const d of differences) out.push(differenceFinding(d));
-  for (const v of verdicts) out.push(`"${v.comparison.text}": ${v.outcome}${Number.isFinite(v.difference) ? ` (difference ${fmtDiff(v)}, 95% interval [${fmtNum(v, v.lower)}, ${fmtNum(v, v.upper)}], ${v.method})` : v.note ? ` (${v.note})` : ''}.`);
+  for (const v of verdicts) out.push(verdictFinding(v));
   return out;
 }
 
@@ -126,13 +136,6 @@ function trainNote(t: SuiteTable): string {
   return train + fg;
 }
 
-function fmtNum(v: Verdict, x: number): string {
-  return claimMetricPercent(v.comparison.metric) ? `${(x * 100).toFixed(2)} pt` : x.toFixed(4);
-}
-function fmtDiff(v: Verdict): string {
-  return fmtNum(v, v.difference);
-}
-
 function settingsLine(results: SuiteResults): string {
   const s = results.record.suite;
   const c = results.runs[0]?.run.config;
@@ -150,10 +153,6 @@ function markdownTable(t: SuiteTable): string[] {
   return lines;
 }
 
-function verdictText(v: Verdict): string {
-  return Number.isFinite(v.difference) ? `${fmtDiff(v)} [${fmtNum(v, v.lower)}, ${fmtNum(v, v.upper)}]` : '—';
-}
-
 function renderMarkdown(results: SuiteResults, tables: readonly SuiteTable[], verdicts: readonly Verdict[], figures: readonly ReportFigure[], found: readonly string[], ensembles: readonly EnsembleRow[], shift: ShiftTables): string {
   const s = results.record.suite;
   const lines = [`# Suite ${escapeMarkdown(s.name)}`, ''];
@@ -168,11 +167,7 @@ function renderMarkdown(results: SuiteResults, tables: readonly SuiteTable[], ve
     lines.push(`Test-set metrics, mean ± ${spreadName(s.spread)} over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE: ${s.bins} bins, (l,u].${trainNote(t)}`, '');
   }
   lines.push(...ensembleMarkdown(ensembles));
-  if (verdicts.length) {
-    lines.push('## Comparisons', '', '| Claim | Verdict | Difference A − B [95% interval] | Test |', '| --- | --- | --- | --- |');
-    for (const v of verdicts) lines.push(`| ${escapeMarkdown(v.comparison.text)} | **${v.outcome}** | ${verdictText(v)} | ${escapeMarkdown(v.method)}${v.n ? `, n = ${v.n}` : ''} |`);
-    lines.push('');
-  }
+  lines.push(...claimsMarkdown(results, verdicts));
   for (const [section, title] of FIGURE_SECTIONS) {
     const fs = figures.filter((f) => f.section === section);
     const shiftTables = section === 'ood' ? [...shift.ood, ...shift.severity] : [];
@@ -215,7 +210,7 @@ function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdic
     'thead th{border-bottom:2px solid #333;vertical-align:bottom;white-space:normal}tbody th{text-align:left;font-weight:normal}',
     '.note{color:#666;font-size:.88em}figure{margin:1em 0}figure svg{max-width:100%;height:auto;display:block}',
     'figcaption{color:#555;font-size:.88em;margin-top:.3em;max-width:900px}.charts{display:flex;flex-wrap:wrap;gap:1em}.charts figure{flex:1 1 540px;max-width:620px}',
-    '.verdict-holds{color:#1a7f37;font-weight:bold}.verdict-does-not-hold{color:#b8211d;font-weight:bold}.verdict-inconclusive{color:#9a6700;font-weight:bold}',
+    CLAIMS_CSS,
     '.warning{background:#fff5e0;border:1px solid #e6c27a;padding:.5em .8em}',
     '</style></head><body>',
     `<h1>Suite ${h(s.name)}</h1>`,
@@ -231,11 +226,7 @@ function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdic
     parts.push(`<p class="note">Test-set metrics, mean ± ${spreadName(s.spread)} over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE and AdaECE: ${s.bins} bins, equal-width bins with convention (l,u] for ECE.${trainNote(t)}</p>`);
   }
   parts.push(...ensembleHtml(ensembles, h));
-  if (verdicts.length) {
-    parts.push('<h2 id="comparisons">Comparisons</h2>', '<table class="verdicts"><thead><tr><th>Claim</th><th>Verdict</th><th>Difference A − B [95% interval]</th><th>Test</th></tr></thead><tbody>');
-    for (const v of verdicts) parts.push(`<tr class="verdict"><th scope="row">${h(v.comparison.text)}</th><td class="verdict-${v.outcome.replace(/ /g, '-')}">${h(v.outcome)}</td><td>${h(verdictText(v))}</td><td>${h(v.method)}${v.n ? `, n = ${v.n}` : ''}</td></tr>`);
-    parts.push('</tbody></table>', '<p class="note">A claim "A &lt; B" holds when the whole 95% interval of metric(A) − metric(B) lies below 0, does not hold when it lies above 0, and is inconclusive otherwise. Several seeds: paired differences over seeds with a t-interval; one seed: paired bootstrap over test samples.</p>');
-  }
+  parts.push(...claimsHtml(results, verdicts, h));
   for (const [section, title] of FIGURE_SECTIONS) {
     const fs = figures.filter((f) => f.section === section);
     const shiftTables = section === 'ood' ? [...shift.ood, ...shift.severity] : [];
@@ -265,6 +256,7 @@ function renderJson(results: SuiteResults, tables: readonly SuiteTable[], verdic
     suite: s.name,
     scale: results.record.scale,
     description: s.description ?? null,
+    settings: settingsLine(results),
     bins: s.bins,
     convention: '(l,u]',
     select: s.select,
@@ -298,7 +290,7 @@ function renderJson(results: SuiteResults, tables: readonly SuiteTable[], verdic
     shift_severity_tables: shift.severity.map(tableJson),
     // Each post-hoc calibrator − TS per severity, paired over seeds (95 % t-interval; NaN → null).
     shift_differences: shift.differences,
-    verdicts: verdicts.map((v) => ({ claim: v.comparison.text, outcome: v.outcome, difference: jsonNumber(v.difference), lower: jsonNumber(v.lower), upper: jsonNumber(v.upper), test: v.method, n: v.n, note: v.note ?? null })),
+    ...claimsJson(results, verdicts),
   };
 }
 

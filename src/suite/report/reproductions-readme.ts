@@ -1,0 +1,233 @@
+/**
+ * `calib suite readme DIR`: the README of a folder of committed suite reports (docs/reproductions/), generated from
+ * their report.json files — per suite its scale and settings, whether the report was produced with the suite's current
+ * definition (report-currency.ts: "produced with earlier settings; rerun pending" and what differs, when not), coverage (the paper's claims tested / listed), a table
+ * whose rows are the paper's claims (id and test, source, statement, the paper's number, ours with its interval, the
+ * outcome, the Holm-adjusted outcome) and the suite's own checks apart — so the page can only say what the reports say.
+ *
+ * Hand-written text survives regeneration only inside blocks
+ *
+ *   <!-- prose:NAME -->
+ *   …
+ *   <!-- /prose:NAME -->
+ *
+ * where NAME is `intro` (after the title) or a suite's directory name (after that suite's tables); a block whose name
+ * has no place any more is kept at the end under "Notes without a report". Reports written before the claims registry
+ * (their verdicts have no `origin`) are shown with every comparison as the suite's own check and the old outcome
+ * "does not hold" read as "contradicted".
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { escapeMarkdown } from '../../report/markdown.js';
+import { atomicWriteFile } from '../../util/atomic-write.js';
+import { invalidArgument } from '../../util/errors.js';
+import { pathExists } from '../../util/path-exists.js';
+import { claimMetricPercent } from '../claim-metric.js';
+import { definitionsMarkdown } from './claims-section.js';
+import { currencyText, reportCurrency, type ReportCurrency, type ReportForCurrency } from './report-currency.js';
+
+export const README_FILE = 'README.md';
+
+/** A verdict entry of report.json (the claims layout; older reports have only claim/outcome/difference/…/note). */
+interface VerdictEntry {
+  readonly id?: string | null;
+  readonly statement?: string;
+  readonly source?: string | null;
+  readonly origin?: 'paper' | 'suite';
+  readonly headline?: boolean;
+  readonly paper_text?: string | null;
+  readonly paper_value?: number | null;
+  readonly claim: string | null;
+  readonly metric?: string | null;
+  readonly outcome: string;
+  readonly reason?: string | null;
+  readonly difference: number | null;
+  readonly lower: number | null;
+  readonly upper: number | null;
+  readonly interval_level?: number | null;
+  readonly test: string;
+  readonly n: number;
+  readonly mde?: number | null;
+  readonly p?: number | null;
+  readonly p_holm?: number | null;
+  readonly outcome_holm?: string | null;
+  readonly holm_note?: string | null;
+  readonly criterion?: { readonly result: string } | null;
+  readonly note: string | null;
+}
+
+interface ReportJson extends ReportForCurrency {
+  readonly description: string | null;
+  readonly settings?: string;
+  readonly runs: readonly { readonly id: string; readonly seed: number; readonly config: Record<string, unknown> }[];
+  readonly missing: readonly string[];
+  readonly verdicts: readonly VerdictEntry[];
+}
+
+/** Whether a report is current: the suite's definition now against what the report recorded (report-currency.ts). */
+export type CurrencyOf = (report: ReportForCurrency) => ReportCurrency;
+
+const OPEN = /^<!-- prose:([a-z0-9][a-z0-9-]*) -->$/;
+const CLOSE = (name: string): string => `<!-- /prose:${name} -->`;
+
+/** The prose blocks of an existing README, by name (their lines between the markers); errors name the README. */
+export function proseBlocks(text: string, path = README_FILE): Map<string, string> {
+  const blocks = new Map<string, string>();
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = OPEN.exec(lines[i]!.trim());
+    if (!m) continue;
+    const name = m[1]!;
+    const end = lines.findIndex((l, j) => j > i && l.trim() === CLOSE(name));
+    if (end < 0) invalidArgument(path, `a closing ${CLOSE(name)} for the block opened on line ${i + 1}`, 'none');
+    if (blocks.has(name)) invalidArgument(path, `one prose block named ${name}`, 'two');
+    blocks.set(name, lines.slice(i + 1, end).join('\n'));
+    i = end;
+  }
+  return blocks;
+}
+
+function block(name: string, blocks: ReadonlyMap<string, string>): string[] {
+  const body = blocks.get(name);
+  return [`<!-- prose:${name} -->`, ...(body !== undefined && body !== '' ? [body] : []), CLOSE(name)];
+}
+
+/** The metric of an entry: its `metric`, or the "… on METRIC" of an older entry's text. */
+function metricOf(v: VerdictEntry): string | undefined {
+  if (v.metric) return v.metric;
+  return / on ([a-z_0-9]+)/.exec(v.claim ?? '')?.[1];
+}
+
+function unit(metric: string | undefined, x: number | null | undefined): string {
+  if (typeof x !== 'number' || !Number.isFinite(x)) return 'n/a';
+  return metric !== undefined && claimMetricPercent(metric) ? `${(x * 100).toFixed(2)}` : x.toFixed(4);
+}
+
+/** One vocabulary: the older reports' "does not hold" is "contradicted". */
+function outcomeOf(v: VerdictEntry): string {
+  return v.outcome === 'does not hold' ? 'contradicted' : v.outcome;
+}
+
+function oursText(v: VerdictEntry): string {
+  if (v.outcome === 'not tested') return v.reason ?? '—';
+  if (v.criterion) return v.criterion.result;
+  const metric = metricOf(v);
+  if (typeof v.difference !== 'number') return v.note ?? '—';
+  const pt = metric !== undefined && claimMetricPercent(metric) ? ' pt' : '';
+  const level = typeof v.interval_level === 'number' ? `${Math.round(v.interval_level * 100)} %` : '95 %';
+  const how = v.test === 'paired t over seeds' ? `paired t, n = ${v.n}` : v.test === 'paired bootstrap over test samples' ? 'bootstrap' : v.test;
+  const mde = typeof v.mde === 'number' ? `; MDE ${unit(metric, v.mde)}${pt}` : '';
+  const p = typeof v.p === 'number' ? `; p = ${v.p < 1e-4 ? v.p.toExponential(1) : v.p.toFixed(4)}` : '';
+  return `${unit(metric, v.difference)}${pt} [${unit(metric, v.lower)}, ${unit(metric, v.upper)}] (${level}, ${how}${mde}${p})`;
+}
+
+function holmText(v: VerdictEntry): string {
+  if (v.outcome_holm === undefined) return 'n/a (older report)';
+  if (v.outcome_holm === null) return v.holm_note ?? '—';
+  const p = typeof v.p_holm === 'number' ? (v.p_holm < 1e-4 ? v.p_holm.toExponential(1) : v.p_holm.toFixed(4)) : 'n/a';
+  return `${v.outcome_holm} (p = ${p})`;
+}
+
+function paperText(v: VerdictEntry): string {
+  if (!v.paper_text) return '—';
+  const metric = metricOf(v);
+  return typeof v.paper_value === 'number' ? `${v.paper_text} (difference ${metric !== undefined && claimMetricPercent(metric) ? `${v.paper_value.toFixed(2)} pt` : v.paper_value.toFixed(4)})` : v.paper_text;
+}
+
+/** The settings of a report: its `settings` line, or (older reports) what its runs' configurations say. */
+function settingsOf(r: ReportJson): string {
+  if (r.settings) return r.settings;
+  const c = r.runs[0]?.config ?? {};
+  const seeds = [...new Set(r.runs.map((x) => x.seed))].sort((a, b) => a - b);
+  const data = `${String(c['dataset'])}${c['subset'] !== undefined ? ` (subset ${String(c['subset'])}, validation ${String(c['validation'])})` : ''}`;
+  return `scale ${r.scale}; ${r.runs.length} runs; seeds ${seeds.join(', ')}; ${data}, ${String(c['model'])}, ${String(c['epochs'])} epochs, batch ${String(c['batch'])}, lr ${String(c['lr'])}, epoch selected by ${String(c['select'])}`;
+}
+
+function suiteSection(name: string, r: ReportJson, currency: ReportCurrency, blocks: ReadonlyMap<string, string>): string[] {
+  const e = escapeMarkdown;
+  const layout = r.verdicts.every((v) => v.origin !== undefined);
+  const paper = layout ? r.verdicts.filter((v) => v.origin === 'paper') : [];
+  const ordered = [...paper.filter((v) => v.headline), ...paper.filter((v) => !v.headline)];
+  const checks = layout ? r.verdicts.filter((v) => v.origin === 'suite') : r.verdicts;
+  const tested = paper.filter((v) => v.outcome !== 'not tested' && v.outcome !== 'not evaluated').length;
+  const lines = [`## \`${name}\``, ''];
+  if (r.description) lines.push(e(r.description), '');
+  lines.push(`**Settings:** ${e(settingsOf(r))}.${r.missing.length ? ` **Incomplete:** ${r.missing.length} run(s) not finished.` : ''}`, '');
+  lines.push(`**${currency.state === 'current' ? 'Current' : 'Not current'}:** ${e(currencyText(currency, r.suite, r.scale))}.`, '');
+  lines.push(
+    layout
+      ? `**Coverage:** ${tested} of the ${paper.length} claims of the paper listed are tested (${paper.filter((v) => v.outcome === 'not tested').length} not tested on this machine, ${paper.filter((v) => v.outcome === 'not evaluated').length} not evaluated); ${checks.length} checks of the suite's own.`
+      : `**Coverage:** this report was written before the claims registry: it lists no claims of the paper, and its ${checks.length} comparisons are shown as the suite's own checks (the older outcome "does not hold" reads "contradicted"). Rerunning the suite with its registry replaces them.`,
+    '',
+    `Report: [${name}/report.md](${name}/report.md) · [html](${name}/report.html)`,
+    '',
+  );
+  if (ordered.length) {
+    lines.push("### The paper's claims", '', '| Claim (test) | Source | Statement | Paper | Ours [interval] | Outcome | Holm |', '| --- | --- | --- | --- | --- | --- | --- |');
+    for (const v of ordered) lines.push(`| ${e(`${v.id ?? ''}${v.headline ? ' (headline)' : ''}: ${v.claim ?? '—'}`)} | ${e(v.source ?? '—')} | ${e(v.statement ?? '')} | ${e(paperText(v))} | ${e(oursText(v))} | **${e(outcomeOf(v))}** | ${e(holmText(v))} |`);
+    lines.push('');
+  }
+  if (checks.length) {
+    lines.push("### The suite's own checks", '', '| Check | Ours [interval] | Outcome | Holm |', '| --- | --- | --- | --- |');
+    for (const v of checks) lines.push(`| ${e(v.id ? `${v.id}: ${v.statement ?? v.claim ?? ''}` : (v.claim ?? v.statement ?? ''))} | ${e(oursText(v))} | **${e(outcomeOf(v))}** | ${e(holmText(v))} |`);
+    lines.push('');
+  }
+  lines.push(...block(name, blocks), '');
+  return lines;
+}
+
+/** A report's state in the overview table. */
+function currencyCell(c: ReportCurrency): string {
+  return c.state === 'current' ? 'yes' : c.state === 'unknown' ? 'not compared' : c.rerun ? 'no: rerun pending' : 'no: calib report pending';
+}
+
+/**
+ * The README of `dir` for its reports (`dir/NAME/report.json`), keeping the prose blocks of `existing`; each report
+ * is compared with its suite's current definition by `currency` (default: the built-in suite of its name).
+ */
+export async function reproductionsReadme(dir: string, existing = '', currency: CurrencyOf = reportCurrency): Promise<string> {
+  if (!(await pathExists(dir))) invalidArgument('DIR', 'a folder of suite reports (DIR/NAME/report.json)', `${JSON.stringify(dir)} (not found)`);
+  const names: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) if (entry.isDirectory() && (await pathExists(join(dir, entry.name, 'report.json')))) names.push(entry.name);
+  names.sort();
+  if (names.length === 0) invalidArgument('DIR', 'a folder whose subfolders hold report.json files (calib report)', `none in ${dir}`);
+  const reports = new Map<string, ReportJson>();
+  for (const n of names) reports.set(n, JSON.parse(await readFile(join(dir, n, 'report.json'), 'utf8')) as ReportJson);
+  const blocks = proseBlocks(existing, join(dir, README_FILE));
+  const e = escapeMarkdown;
+  const lines = [
+    '# Reproductions of the papers at this machine’s scale',
+    '',
+    "<!-- Generated by `calib suite readme DIR` (DIR = this folder; `npm run docs` runs it) from the report.json files below. Edit only inside the prose blocks, which regeneration keeps. -->",
+    '',
+    ...block('intro', blocks),
+    '',
+    '| suite | scale | runs | seeds | claims of the paper tested / listed | suite checks | current settings | report |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  const states = new Map([...reports].map(([n, r]) => [n, currency(r)] as const));
+  for (const [n, r] of reports) {
+    const layout = r.verdicts.every((v) => v.origin !== undefined);
+    const paper = r.verdicts.filter((v) => v.origin === 'paper');
+    const tested = paper.filter((v) => v.outcome !== 'not tested' && v.outcome !== 'not evaluated').length;
+    const seeds = new Set(r.runs.map((x) => x.seed)).size;
+    lines.push(`| \`${n}\` | ${e(r.scale)} | ${r.missing.length ? `${r.runs.length} of ${r.runs.length + r.missing.length}` : r.runs.length} | ${seeds} | ${layout ? `${tested} / ${paper.length}` : 'no registry (older report)'} | ${layout ? r.verdicts.length - paper.length : r.verdicts.length} | ${currencyCell(states.get(n)!)} | [md](${n}/report.md) · [html](${n}/report.html) |`);
+  }
+  lines.push('', ...definitionsMarkdown('##'));
+  for (const [n, r] of reports) lines.push(...suiteSection(n, r, states.get(n)!, blocks));
+  const orphans = [...blocks.keys()].filter((k) => k !== 'intro' && !reports.has(k));
+  if (orphans.length) {
+    lines.push('## Notes without a report', '');
+    for (const k of orphans) lines.push(...block(k, blocks), '');
+  }
+  return `${lines.join('\n').replace(/\n+$/, '')}\n`;
+}
+
+/** Write `dir`/README.md from its reports, keeping the existing README's prose blocks; whether it changed. */
+export async function writeReproductionsReadme(dir: string, currency: CurrencyOf = reportCurrency): Promise<{ readonly path: string; readonly changed: boolean }> {
+  const path = join(dir, README_FILE);
+  const existing = (await pathExists(path)) ? await readFile(path, 'utf8') : '';
+  const text = await reproductionsReadme(dir, existing, currency);
+  if (text !== existing) await atomicWriteFile(path, text);
+  return { path, changed: text !== existing };
+}

@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { run as cli } from '../cli/capture.js';
+import { tempDir } from '../io/temp-dir.js';
+import { proseBlocks, reproductionsReadme } from '../../src/suite/report/reproductions-readme.js';
+
+const DOCS = new URL('../../../docs/reproductions/', import.meta.url).pathname;
+
+test('docs/reproductions/README.md is what `calib suite readme docs/reproductions` writes for the committed reports', async () => {
+  const committed = readFileSync(join(DOCS, 'README.md'), 'utf8');
+  assert.equal(await reproductionsReadme(DOCS, committed), committed, 'regenerate with: calib suite readme docs/reproductions (or npm run docs)');
+  // Every committed report has its section, with its settings and coverage.
+  for (const name of ['acls', 'karandikar', 'maronas', 'mbls', 'mbls-segmentation', 'mbls-text', 'thulasidasan', 'thulasidasan-text']) {
+    assert.match(committed, new RegExp(`## \`${name}\`\\n\\n[^]*?\\*\\*Settings:\\*\\* scale machine; [^]*?\\*\\*Coverage:\\*\\*`), name);
+  }
+});
+
+/** A report.json in the claims layout: two claims of the paper (one untested) and one check of the suite. */
+function claimsReport(): Record<string, unknown> {
+  const base = { difference: null, lower: null, upper: null, interval_level: null, test: 'none', n: 0, mde: null, p: null, p_holm: null, outcome_holm: null, holm_note: 'no test', criterion: null, note: null, paper_value: null, paper_text: null, reason: null, headline: false, metric: null, direction: null };
+  return {
+    suite: 'toy',
+    scale: 'machine',
+    description: 'A toy suite.',
+    settings: 'scale machine; 10 runs (10 finished); seeds 0, 1, 2, 3, 4',
+    runs: [0, 1, 2, 3, 4].map((seed) => ({ seed, config: { dataset: 'mnist' } })),
+    missing: [],
+    verdicts: [
+      { ...base, id: 'untested', statement: 'Works on ImageNet.', source: '§5', origin: 'paper', claim: null, outcome: 'not tested', reason: 'no ImageNet offline' },
+      { ...base, id: 'beats-ce-ts', statement: 'MbLS alone beats CE + TS.', source: 'Table 7', origin: 'paper', headline: true, paper_text: 'CIFAR-10 R-50: 1.16 vs 1.60 % (PosT)', paper_value: -0.44, claim: 'mbls < ce+temperature on ece', metric: 'ece', direction: '<', outcome: 'contradicted', difference: 0.0059, lower: 0.0024, upper: 0.0094, interval_level: 0.95, test: 'paired t over seeds', n: 5, mde: 0.003, p: 0.01, p_holm: 0.02, outcome_holm: 'contradicted', holm_note: null },
+      { ...base, id: null, statement: 'mbls > ce on accuracy', source: null, origin: 'suite', claim: 'mbls > ce on accuracy', metric: 'accuracy', direction: '>', outcome: 'inconclusive', difference: 0.001, lower: -0.002, upper: 0.004, interval_level: 0.95, test: 'paired t over seeds', n: 5, mde: 0.004, p: 0.4, p_holm: 0.4, outcome_holm: 'inconclusive', holm_note: null },
+    ],
+  };
+}
+
+test('a claims-layout report: coverage, the paper’s claims (headline first) with their numbers, the suite’s checks apart; prose blocks survive', async () => {
+  const dir = tempDir('readme');
+  mkdirSync(join(dir, 'toy'));
+  writeFileSync(join(dir, 'toy', 'report.json'), JSON.stringify(claimsReport()));
+  const first = await reproductionsReadme(dir);
+  assert.match(first, /\| `toy` \| machine \| 5 \| 5 \| 1 \/ 2 \| 1 \|/);
+  assert.match(first, /\*\*Coverage:\*\* 1 of the 2 claims of the paper listed are tested \(1 not tested on this machine, 0 not evaluated\); 1 checks of the suite's own\./);
+  const rows = first.split('\n').filter((l) => l.startsWith('| beats-ce-ts') || l.startsWith('| untested'));
+  assert.deepEqual(rows, [
+    '| beats-ce-ts (headline): mbls &lt; ce+temperature on ece | Table 7 | MbLS alone beats CE + TS. | CIFAR-10 R-50: 1.16 vs 1.60 % (PosT) (difference -0.44 pt) | 0.59 pt \\[0.24, 0.94\\] (95 %, paired t, n = 5; MDE 0.30 pt; p = 0.0100) | **contradicted** | contradicted (p = 0.0200) |',
+    '| untested: — | §5 | Works on ImageNet. | — | no ImageNet offline | **not tested** | no test |',
+  ]);
+  assert.match(first, /### The suite's own checks\n\n\| Check \| Ours \[interval\] \| Outcome \| Holm \|\n\| --- \| --- \| --- \| --- \|\n\| mbls &gt; ce on accuracy \| 0\.10 pt \\\[-0\.20, 0\.40\\\]/);
+  // Hand-written text inside a block is kept; a block whose report is gone moves to the end; text outside is rewritten.
+  const edited = first.replace('<!-- prose:toy -->\n', '<!-- prose:toy -->\nWhat the toy suite means.\n').replace('<!-- prose:intro -->\n', '<!-- prose:intro -->\nIntro text.\n') + 'stray text\n<!-- prose:gone -->\nold notes\n<!-- /prose:gone -->\n';
+  const second = await reproductionsReadme(dir, edited);
+  assert.match(second, /<!-- prose:intro -->\nIntro text\.\n<!-- \/prose:intro -->/);
+  assert.match(second, /<!-- prose:toy -->\nWhat the toy suite means\.\n<!-- \/prose:toy -->/);
+  assert.match(second, /## Notes without a report\n\n<!-- prose:gone -->\nold notes\n<!-- \/prose:gone -->\n$/);
+  assert.doesNotMatch(second, /stray text/);
+  assert.deepEqual([...proseBlocks(second).keys()], ['intro', 'toy', 'gone']);
+  assert.throws(() => proseBlocks('<!-- prose:x -->\nno end\n', 'R.md'), /^InvalidArgumentError: R\.md: expected a closing <!-- \/prose:x --> for the block opened on line 1, got none$/);
+
+  // The CLI: --check fails on a stale README and writes nothing; without it the README is written.
+  writeFileSync(join(dir, 'README.md'), edited);
+  const check = await cli(['suite', 'readme', dir, '--check']);
+  assert.equal(check.code, 1, check.stdout);
+  assert.match(check.stdout, /README\.md: differs from what the reports give \(run calib suite readme /);
+  assert.equal(readFileSync(join(dir, 'README.md'), 'utf8'), edited);
+  const write = await cli(['suite', 'readme', dir]);
+  assert.equal(write.code, 0, write.stderr);
+  assert.equal(readFileSync(join(dir, 'README.md'), 'utf8'), second);
+  assert.equal((await cli(['suite', 'readme', dir, '--check'])).code, 0);
+  const missing = await cli(['suite', 'readme', join(dir, 'nope')]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /^calib: error: DIR: expected a folder of suite reports \(DIR\/NAME\/report\.json\), got ".*nope" \(not found\)\n$/);
+});
