@@ -30,6 +30,9 @@ import { isotonicDefinition } from './isotonic.js';
 import { matrixDefinition } from './matrix.js';
 import { nearIsotonicDefinition } from './near-isotonic.js';
 import { plattDefinition } from './platt.js';
+import { smsDefinition } from './sms.js';
+import { svsDefinition } from './svs.js';
+import { tsMixDefinition } from './ts-mix.js';
 import { scalingBinningDefinition } from './scaling-binning.js';
 import { splineDefinition } from './spline.js';
 import { temperatureDefinition } from './temperature.js';
@@ -47,9 +50,12 @@ const DEFINITIONS = [
   tsHbEceDefinition,
   tsGridEceDefinition,
   ensembleTemperatureDefinition,
+  tsMixDefinition,
   vectorDefinition,
   matrixDefinition,
   dirichletDefinition,
+  svsDefinition,
+  smsDefinition,
   histogramDefinition,
   isotonicDefinition,
   plattDefinition,

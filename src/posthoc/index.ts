@@ -40,3 +40,7 @@ export { fitNearIsotonic, fitNearIsotonicStep, nearIsotonicFromJSON, type NearIs
 export { nearIsotonicAt, nearIsotonicPath, type NearIsotonicKnot } from './near-isotonic-regression.js';
 export { binaryLogLikelihood, elbow, modelScores, SCORE_FUNCTIONS, type ScoreFunction } from './model-averaging.js';
 export { applyStepEnsemble, StepEnsembleCalibrator, STEP_ENSEMBLE_MODES, type StepEnsemble, type StepEnsembleMode, type StepFunction } from './step-ensemble.js';
+export { fitTsMix, tsMixFromJSON, TsMixCalibrator, type TsMixOptions } from './ts-mix.js';
+export { fitSvs, svsFromJSON, type SvsOptions } from './svs.js';
+export { fitSms, smsFromJSON, type SmsOptions } from './sms.js';
+export { StructuredScalingCalibrator, type StructuredKind } from './structured-scaling.js';

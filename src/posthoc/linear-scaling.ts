@@ -164,7 +164,8 @@ export const MAX_FULL_CLASSES = 1000;
  * short of the optimum at the 1e−4 tolerance; whitened, it reaches the optimum (to 2e−8 nats) in under 100.
  */
 export function fitLinear(
-  method: LinearKind,
+  /** The method's name, for error messages (a LinearKind, or 'svs' / 'sms' of structured-scaling.ts). */
+  method: string,
   features: Float64Array,
   rows: number,
   classes: number,

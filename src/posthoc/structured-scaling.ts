@@ -1,0 +1,201 @@
+/**
+ * The shared core of structured vector scaling (SVS, svs.ts) and structured matrix scaling (SMS, sms.ts), as in
+ * probmetrics (dholzmueller/probmetrics calibrators.py, SVSCalibrator / SMSCalibrator with their default 'bfgs'
+ * optimiser and 'ridge' penalty; benchmarked in eugeneberta/LogisticCalibrationBenchmark):
+ *
+ * 1. ts-mix first (ts-mix.ts): x = log((1 − ε) softmax(z / T) + ε / C), T by exact NLL, ε = c / (N + 1).
+ * 2. Then an affine map of x near the identity, q = softmax(W x + b), fitted by
+ *      mean NLL + λ_b Σ_k b_k² + λ_d Σ_k (W_kk − 1)² + λ_o Σ_{k≠j} W_kj²
+ *    with W = diag(w) (SVS, no λ_o) or a full C × C matrix (SMS), from W = I, b = 0, and the ridge strengths
+ *    scaled with the number of classes C and validation rows N as the reference does:
+ *      λ_b = lambdaIntercept · C^ρ / N^τ,  λ_d = lambdaDiagonal · C^ρ / N^τ,  λ_o = lambdaOffDiagonal · (C(C − 1))^ρ / N^τ
+ *    (defaults 1, 1, 1, ρ = τ = 1: the reference's defaults, tuned by its authors on their search datasets).
+ *    The shrinkage toward the identity is what keeps SMS from collapsing at C = 100 where unregularised matrix
+ *    scaling does (test log loss 11–39 in the benchmark's results/ComputerVision/results.csv).
+ *
+ * Solved with the toolkit's preconditioned L-BFGS (linear-scaling.ts `fitLinear`) instead of the reference's
+ * torchmin BFGS, in float64 (the reference casts the log-probabilities to float32). The NLL is invariant under
+ * b ← b + c1 and (full W) W ← W + 1vᵀ; `project` applies the penalty-minimising shift in closed form, so the
+ * optimum found is the reference's unique one.
+ */
+import type { Matrix } from '../util/matrix.js';
+import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
+import type { FitOptions } from './fit-progress.js';
+import { progressPart } from './fit-progress.js';
+import { jsonHeader, matrixToRows, readHeader, readMatrix, readVector } from './json.js';
+import { fitLinear, linearLogits, weightCount, type LinearStructure, type Penalty } from './linear-scaling.js';
+import type { OptionSpecs, SettingsOf } from './options.js';
+import { checkLabels, checkPredictions, requireFiniteOutput, softmaxRowsInPlace } from './predictions.js';
+import { centre } from './vector.js';
+import { fitMixedTemperature, logInPlace, mixedProbabilities, readMixedTemperature, type MixedTemperature } from './ts-mix.js';
+
+export type StructuredKind = 'svs' | 'sms';
+
+/** Ridge strengths of one fit (already scaled by C and N). */
+export interface RidgeStrengths {
+  readonly intercept: number;
+  readonly diagonal: number;
+  readonly offDiagonal: number;
+}
+
+/** The settings every structured fit has. */
+export interface StructuredSettings {
+  readonly lambdaIntercept: number;
+  readonly lambdaDiagonal: number;
+  readonly lambdaOffDiagonal?: number;
+  readonly rho: number;
+  readonly tau: number;
+  readonly mixtureConstant: number;
+  readonly maxIterations: number;
+  readonly tolerance: number;
+}
+
+/** λ_b, λ_d, λ_o for C classes and N validation rows (see the file comment). */
+export function ridgeStrengths(settings: StructuredSettings, classes: number, rows: number): RidgeStrengths {
+  const perClass = classes ** settings.rho / rows ** settings.tau;
+  return {
+    intercept: settings.lambdaIntercept * perClass,
+    diagonal: settings.lambdaDiagonal * perClass,
+    offDiagonal: (settings.lambdaOffDiagonal ?? 0) * (classes * (classes - 1)) ** settings.rho / rows ** settings.tau,
+  };
+}
+
+/**
+ * λ_b Σ b² + λ_d Σ (W_kk − 1)² + λ_o Σ_{k≠j} W_kj² on θ = [W (C values 'diagonal' or C² row-major 'full'), b].
+ * `project`: b centred (λ_b > 0); for 'full', each column j shifted by
+ * v_j = −[λ_d (W_jj − 1) + λ_o Σ_{k≠j} W_kj] / (λ_d + (C − 1) λ_o), the minimiser along W ← W + 1vᵀ.
+ */
+export function structuredPenalty(structure: LinearStructure, classes: number, ridge: RidgeStrengths): Penalty | undefined {
+  const { intercept, diagonal, offDiagonal } = ridge;
+  const C = classes;
+  const full = structure === 'full';
+  if (intercept === 0 && diagonal === 0 && (!full || offDiagonal === 0)) return undefined;
+  const nw = weightCount(structure, C);
+  return {
+    value(theta, gradient) {
+      let f = 0;
+      for (let i = 0; i < nw; i++) {
+        const onDiagonal = !full || i % (C + 1) === 0;
+        const r = theta[i]! - (onDiagonal ? 1 : 0);
+        const lambda = onDiagonal ? diagonal : offDiagonal;
+        f += lambda * r * r;
+        gradient[i] = gradient[i]! + 2 * lambda * r;
+      }
+      for (let k = 0; k < C; k++) {
+        const b = theta[nw + k]!;
+        f += intercept * b * b;
+        gradient[nw + k] = gradient[nw + k]! + 2 * intercept * b;
+      }
+      return f;
+    },
+    project(theta) {
+      const denominator = diagonal + (C - 1) * offDiagonal;
+      if (full && denominator > 0) {
+        for (let j = 0; j < C; j++) {
+          let s = diagonal * (theta[j * C + j]! - 1);
+          for (let k = 0; k < C; k++) if (k !== j) s += offDiagonal * theta[k * C + j]!;
+          const v = -s / denominator;
+          for (let k = 0; k < C; k++) theta[k * C + j] = theta[k * C + j]! + v;
+        }
+      }
+      if (intercept > 0) centre(theta, nw, C);
+    },
+  };
+}
+
+/** How SVS and SMS differ. */
+export interface StructuredMethod {
+  readonly kind: StructuredKind;
+  readonly structure: LinearStructure;
+}
+
+/** Fit `method` on validation predictions and labels with validated settings. */
+export function fitStructured(
+  method: StructuredMethod,
+  input: Predictions,
+  labels: Int32Array,
+  settings: Readonly<Record<string, unknown>> & StructuredSettings,
+  fit: FitOptions,
+): StructuredScalingCalibrator {
+  const checked = checkPredictions('input', input);
+  const { rows, cols } = checked.matrix;
+  checkLabels('labels', labels, rows, cols);
+  const stage = fitMixedTemperature(input, labels, settings.mixtureConstant, method.kind);
+  fit.onProgress?.(0.05);
+  const x = logInPlace(mixedProbabilities(checked, stage, method.kind));
+  const penalty = structuredPenalty(method.structure, cols, ridgeStrengths(settings, cols, rows));
+  const theta = fitLinear(method.kind, x, rows, cols, labels, method.structure, penalty, settings.maxIterations, settings.tolerance, {
+    onProgress: progressPart(fit.onProgress, 0.05, 1),
+  });
+  return new StructuredScalingCalibrator(method, cols, stage, theta, settings);
+}
+
+/** Rebuild an SVS / SMS calibrator from its JSON (`temperature`, `uniformWeight`, `weights`, `bias`). */
+export function structuredFromJSON<S extends OptionSpecs>(method: StructuredMethod, json: unknown, spec: S): StructuredScalingCalibrator {
+  const { record, classes: C, settings } = readHeader(json, method.kind, spec);
+  const count = weightCount(method.structure, C);
+  const theta = new Float64Array(count + C);
+  theta.set(method.structure === 'full' ? readMatrix('json.weights', record.weights, C, C) : readVector('json.weights', record.weights, C));
+  theta.set(readVector('json.bias', record.bias, C), count);
+  return new StructuredScalingCalibrator(method, C, readMixedTemperature(record), theta, settings as SettingsOf<S>);
+}
+
+/** A fitted SVS / SMS calibrator: q = softmax(W log ts-mix(z) + b). Immutable. */
+export class StructuredScalingCalibrator implements Calibrator {
+  readonly kind: StructuredKind;
+  readonly classes: number;
+  readonly structure: LinearStructure;
+  readonly temperature: number;
+  readonly uniformWeight: number;
+  readonly settings: Readonly<Record<string, unknown>>;
+  readonly #theta: Float64Array;
+
+  constructor(method: StructuredMethod, classes: number, stage: MixedTemperature, parameters: Float64Array, settings: Readonly<Record<string, unknown>>) {
+    this.kind = method.kind;
+    this.structure = method.structure;
+    this.classes = classes;
+    this.temperature = stage.temperature;
+    this.uniformWeight = stage.uniformWeight;
+    this.#theta = Float64Array.from(parameters);
+    this.settings = Object.freeze({ ...settings });
+    Object.freeze(this);
+  }
+
+  /** W (C values for SVS, C × C row-major for SMS), a copy. */
+  get weights(): Float64Array {
+    return this.#theta.slice(0, weightCount(this.structure, this.classes));
+  }
+
+  /** b (C values), a copy. */
+  get bias(): Float64Array {
+    return this.#theta.slice(weightCount(this.structure, this.classes));
+  }
+
+  apply(input: Predictions): Matrix<Float64Array> {
+    const z = this.applyLogits(input);
+    softmaxRowsInPlace(z.data, z.rows, z.cols);
+    return z;
+  }
+
+  /** W x + b with x = log((1 − ε) softmax(z / T) + ε / C). */
+  applyLogits(input: Predictions): Matrix<Float64Array> {
+    const checked = checkPredictions('input', input, this.classes);
+    const { rows } = checked.matrix;
+    const x = logInPlace(mixedProbabilities(checked, this, this.kind));
+    const data = linearLogits(x, rows, this.classes, this.structure, this.#theta);
+    requireFiniteOutput(data, this.classes, this.kind, 'W x + b');
+    return { rows, cols: this.classes, data };
+  }
+
+  toJSON(): CalibratorJSON {
+    const C = this.classes;
+    const w = this.weights;
+    return {
+      ...jsonHeader(this.kind, C, this.settings),
+      temperature: this.temperature,
+      uniformWeight: this.uniformWeight,
+      weights: this.structure === 'full' ? matrixToRows(w, C, C) : Array.from(w),
+      bias: Array.from(this.bias),
+    };
+  }
+}
