@@ -39,8 +39,8 @@ function writeCifar10(path: string): void {
 const EXERCISED: Record<string, string> = {
   maronas: 'arc-m-weight=4-seed0',
   thulasidasan: 'mixup-manifold-seed0',
-  mbls: 'mbls-margin=10-seed0',
-  acls: 'acls-lambda1=1-seed0',
+  mbls: 'mbls-margin-margin=10-seed0',
+  acls: 'acls-lambda1-lambda1=1-seed0',
   karandikar: 'nll-savuc-weight=1-seed0',
 };
 

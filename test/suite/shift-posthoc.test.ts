@@ -125,14 +125,14 @@ test('with ood, runs keep their shift logits, the post-hoc step applies each cal
 
   // Each calibrator − TS per severity, paired over the two seeds: report.json, the table under the severity table,
   // a findings sentence. By hand at severity 3: d_s = mean ECE over the kinds after TS-SB-ECE − after TS, seed s;
-  // interval mean ± t_{0.975, 1} · sd / √2 with sd = |d_0 − d_1| / √2, i.e. mean ± 12.706 · |d_0 − d_1| / 2.
+  // interval mean ± t_{0.975, 1} · sd / √2 with sd = |d_0 − d_1| / √2, i.e. mean ± 12.7062 · |d_0 − d_1| / 2 (the exact quantile, src/suite/report/student-t.ts).
   type Differences = { calibrator: string; metric: string; severities: { severity: number; n: number; difference: number; lower: number; upper: number; outcome: string }[] }[];
   const diffs = (json(join(out, 'report.json')) as { shift_differences: Differences }).shift_differences;
   if (fittedEverywhere.includes('ts-sb-ece')) {
     assert.deepEqual(diffs.map((d) => [d.calibrator, d.metric]), [['ts-sb-ece', 'ece']]);
     const at3 = (k: string, s: number) => meanOf((json(join(out, 'runs', `ce-seed${s}`, 'posthoc.json')) as { calibrators: Record<string, { shift: ShiftReport }> }).calibrators[k]!.shift.corruptions.filter((c) => c.severity === 3).map((c) => c.ece));
     const d = [0, 1].map((s) => at3('ts-sb-ece', s) - at3('temperature', s));
-    const half = (12.706 * Math.abs(d[0]! - d[1]!)) / 2;
+    const half = (12.706204736174694 * Math.abs(d[0]! - d[1]!)) / 2; // t(0.975, 1), scipy.stats.t.ppf
     const got = diffs[0]!.severities[3]!;
     assert.equal(got.n, 2);
     assert.ok(Math.abs(got.difference - meanOf(d)) < 1e-12 && Math.abs(got.lower - (meanOf(d) - half)) < 1e-12 && Math.abs(got.upper - (meanOf(d) + half)) < 1e-12, JSON.stringify(got));
