@@ -26,6 +26,7 @@ import { parseSuite, type Suite } from '../../src/suite/suite-schema.js';
 import { prepareSuiteDirectory, runDirectory } from '../../src/suite/suite-directory.js';
 import { reproductionsReadme } from '../../src/suite/report/reproductions-readme.js';
 import { readSuiteResults } from '../../src/suite/report/suite-results.js';
+import { readSyntheticRun } from './synthetic-run-reader.js';
 import { suiteVerdicts, type Verdict } from '../../src/suite/report/verdicts.js';
 import { tempDir } from '../io/temp-dir.js';
 
@@ -164,7 +165,7 @@ async function writeWorld(name: string, world: World, f: (v: number) => number, 
 }
 
 async function verdictsOf(dir: string): Promise<Verdict[]> {
-  return suiteVerdicts(await readSuiteResults(dir));
+  return suiteVerdicts(await readSuiteResults(dir, readSyntheticRun));
 }
 
 /** The outcome a tested claim has where the paper is right. */

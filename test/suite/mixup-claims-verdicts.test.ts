@@ -15,6 +15,7 @@ import { after, test } from 'node:test';
 import { BUILTIN_SUITES } from '../../src/suite/builtin-suites.js';
 import { expandSuite, type SuiteRun } from '../../src/suite/expand-suite.js';
 import { readSuiteResults } from '../../src/suite/report/suite-results.js';
+import { readSyntheticRun } from './synthetic-run-reader.js';
 import { suiteVerdicts, type Verdict } from '../../src/suite/report/verdicts.js';
 import { parseSuite } from '../../src/suite/suite-schema.js';
 
@@ -63,7 +64,7 @@ function writeSuiteDir(name: string, metrics: (run: SuiteRun) => Synthetic, skip
 }
 
 async function verdictsOf(dir: string): Promise<{ byId: Map<string, Verdict>; chosen: Map<string, unknown> }> {
-  const results = await readSuiteResults(dir);
+  const results = await readSuiteResults(dir, readSyntheticRun);
   const verdicts = await suiteVerdicts(results);
   return { byId: new Map(verdicts.map((v) => [v.claim.id!, v])), chosen: new Map(results.methods.filter((m) => m.sweep).map((m) => [m.name, m.sweep!.chosen])) };
 }

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expandSuite } from '../../src/suite/expand-suite.js';
 import { readSuiteResults, sweepsAwaitingRuns } from '../../src/suite/report/suite-results.js';
+import { readSyntheticRun } from './synthetic-run-reader.js';
 import { tempDir } from '../io/temp-dir.js';
 
 /** A candidate whose score is the metric `rule` minimises (selectionMetric), from its accuracy, ECE, ECE ℓ2 equal-mass and NLL. */
@@ -75,7 +76,7 @@ test('a partial suite: a swept method with an unfinished run has no chosen value
     writeFileSync(join(rd, 'summary.json'), '{}');
     writeFileSync(join(rd, 'posthoc.json'), JSON.stringify({ bins: 15, convention: '(l,u]', validation: m, test: m, calibrators: {} }));
   }
-  const results = await readSuiteResults(dir);
+  const results = await readSuiteResults(dir, readSyntheticRun);
   assert.deepEqual(results.missing, [unfinished]);
   assert.deepEqual(results.methods.map((m) => m.name), ['ce', 'ls']);
   assert.equal(results.methods[1]!.sweep!.chosen, 0.1, 'ls: lowest validation ECE ℓ2 among the (equally accurate) values');

@@ -66,16 +66,20 @@ export function sweepsAwaitingRuns(results: Pick<SuiteResults, 'record' | 'missi
   return results.record.suite.methods.filter((m) => results.record.runs.some((r) => r.method === m.name && r.sweep !== undefined) && awaitingRuns(results.record, results.missing, m.name)).map((m) => m.name);
 }
 
+/** Reads one run of a suite directory: its records, or null when it is not finished (readRecordedRun by default). */
+export type RunReader = (dir: string, run: SuiteRun) => Promise<RecordedRun | null>;
+
 /**
  * Read the finished runs of the suite in `dir`, each from its own records (run-records.ts: a run that is not the
  * one filed under its name, or has broken files, is refused naming it; suite.json's disagreements become `notes`).
+ * `readRun` replaces that reader (tests that decide registries on synthetic summary.json / posthoc.json files).
  */
-export async function readSuiteResults(dir: string): Promise<SuiteResults> {
+export async function readSuiteResults(dir: string, readRun: RunReader = readRecordedRun): Promise<SuiteResults> {
   const listed = await readSuiteRecord(dir);
   const recorded: RecordedRun[] = [];
   const missing: string[] = [];
   for (const run of listed.runs) {
-    const own = await readRecordedRun(dir, run);
+    const own = await readRun(dir, run);
     if (own) recorded.push(own);
     else missing.push(run.id);
   }
