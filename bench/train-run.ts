@@ -6,7 +6,8 @@
  * included) and peak RSS. PyTorch runs with OMP_NUM_THREADS = --threads (without it OpenMP oversubscribes the cores).
  *
  * Run: npm run bench -- train-run --model resnet20|lenet|mlp [--epochs 2] [--rounds 3] [--threads 2] [--seed 1] [--replicas R] [--no-peer]
- * The default seed is 1: LeNet without batch norm at lr 0.1 stays at chance for some seeds in either framework's
+ * LeNet runs without batch norm (`--model-opt batchNorm=false`), as the PyTorch peer's. The default seed is 1: LeNet
+ * without batch norm at lr 0.1 stays at chance for some seeds in either framework's
  * random stream (calib's seed 0 is one; 1 of 9 seeds tried), which would not change the timing but would confuse
  * the accuracy columns. (With identical weights and batches, the MLP's loss over 200 steps matches PyTorch's to
  * 3–4 digits: the two runs differ only by their random streams.)
@@ -59,7 +60,9 @@ function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv): { wall: num
 }
 
 function runCalib(round: number, out: string): Timed {
-  const args = [CLI, 'train', '--dataset', 'fashion-mnist', '--data-opt', `directory=${values.data}`, '--model', MODELS[values.model!]!, '--epochs', values.epochs!, '--threads', values.threads!, '--seed', values.seed!, '--replicas', values.replicas!, '--out', out, '--force', '--progress', 'none'];
+  // The PyTorch peer's LeNet has no batch norm (calib's lenet has it by default): compare the same network.
+  const modelOptions = values.model === 'lenet' ? ['--model-opt', 'batchNorm=false'] : [];
+  const args = [CLI, 'train', '--dataset', 'fashion-mnist', '--data-opt', `directory=${values.data}`, '--model', MODELS[values.model!]!, ...modelOptions, '--epochs', values.epochs!, '--threads', values.threads!, '--seed', values.seed!, '--replicas', values.replicas!, '--out', out, '--force', '--progress', 'none'];
   const t = timed(process.execPath, args, process.env);
   const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { test: { accuracy: number } };
   return { side: 'calib', round, wall_s: t.wall, peak_rss_mb: t.rssMb, test_accuracy: summary.test.accuracy };

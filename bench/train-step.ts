@@ -70,7 +70,7 @@ function parseArgs(argv: readonly string[]): Args {
 
 function buildModel(name: string): Model {
   if (name === 'mlp') return mlp();
-  if (name === 'lenet') return lenet();
+  if (name === 'lenet') return lenet({ batchNorm: false }); // as torch_train_step.py's LeNet (calib's default has batch norm)
   const m = /^resnet(\d+)$/.exec(name);
   if (m) return cifarResNet({ depth: Number(m[1]) });
   const f = /^fmnist-resnet(\d+)$/.exec(name);

@@ -10,8 +10,8 @@
  * test accuracy 90.9 %, mean confidence 95.3 %, T = 1.74). The methods' strengths are set for this small problem
  * (LS ε = 0.02, focal γ = 1, mixup α = 0.1: at ε = 0.05, γ = 3, α = 0.2 they overshoot into underconfidence by
  * 3–9 points here; MbLS keeps the papers' m = 10).
- * `machine` trains on all 7,000 training images for 60 epochs; `paper` uses LeNet with weight decay 5e-4 as in the
- * papers' recipes (epoch chosen by validation accuracy).
+ * `machine` trains on all 7,000 training images for 60 epochs; `paper` uses LeNet (with batch norm, its default) with
+ * weight decay 5e-4 as in the papers' recipes (epoch chosen by validation accuracy).
  *
  * The five paper suites (`maronas`, `thulasidasan`, `mbls`, `acls`, `karandikar`) live in papers/, one file each (each
  * also at the shared `deep` scale, `withDeepScale`), with

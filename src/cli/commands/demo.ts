@@ -52,7 +52,7 @@ export const demoCommand = defineCommand({
   flags: {
     out: { type: 'string', default: 'calib-demo', valueName: 'DIR', description: 'output directory (created if missing)' },
     jobs: { type: 'integer', default: 1, valueName: 'N', description: 'runs trained side by side' },
-    scale: { type: 'string', choices: DEMO_SCALE_NAMES, default: 'quick', description: 'quick (≈ 1 min), machine (all 7,000 training images) or paper (LeNet)' },
+    scale: { type: 'string', choices: DEMO_SCALE_NAMES, default: 'quick', description: 'quick (≈ 1 min), machine (all 7,000 training images) or paper (LeNet with batch norm, weight decay 5e-4)' },
     progress: { type: 'string', choices: ['auto', 'bar', 'lines', 'none'], default: 'auto', description: 'progress display: auto = live line on a terminal' },
     synthetic: { type: 'boolean', description: 'the post-hoc workflow on synthetic data instead (no training)' },
     n: { type: 'integer', default: 20000, description: '--synthetic: number of synthetic samples (split in halves)' },
