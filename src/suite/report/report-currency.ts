@@ -15,9 +15,9 @@
  */
 import { resolveOptions } from '../../losses/options.js';
 import { lossDefinition } from '../../losses/registry.js';
-import { resolveTrainConfig } from '../../train/train-config.js';
 import { BUILTIN_SUITES } from '../builtin-suites.js';
 import { expandSuite } from '../expand-suite.js';
+import { trainingSettings } from '../run-identity.js';
 import { parseSuite, type Suite, type SuiteScale } from '../suite-schema.js';
 import { claimEntries, type ClaimEntry } from './claim-entries.js';
 
@@ -40,18 +40,12 @@ export interface ReportCurrency {
   readonly rerun: boolean;
 }
 
-/** Keys of a run configuration that do not change its results. */
-const NOT_SETTINGS = ['out', 'threads'];
-
-/** A configuration's training settings: resolved where today's schema accepts it, without `out` and `threads`. */
+/**
+ * A configuration's training settings, flattened: the run identity's (run-identity.ts: resolved, without `out`,
+ * `threads` and a non-OOD run's OOD keys), with the loss options' defaults filled.
+ */
 function settings(config: Readonly<Record<string, unknown>>): Record<string, string> {
-  let resolved: Record<string, unknown>;
-  try {
-    resolved = resolveTrainConfig({ ...config, out: 'x' }, 'config') as unknown as Record<string, unknown>;
-  } catch {
-    resolved = { ...config };
-  }
-  for (const k of NOT_SETTINGS) delete resolved[k];
+  const resolved = trainingSettings(config);
   // The loss options with their defaults filled (a method that now states a default explicitly is unchanged).
   for (const [loss, options] of [['loss', 'lossOptions'], ['secondary', 'secondaryOptions']] as const) {
     if (typeof resolved[loss] !== 'string') continue;
