@@ -56,3 +56,19 @@ test('each training-mode batch norm gets running-stat initializers with distinct
   const contents = bnInputs.map((name) => JSON.stringify(Array.from(m.initializers.find((i) => i.name === name)!.values)));
   assert.equal(new Set(contents).size, 4, `contents: ${contents.join(' ')}`);
 });
+
+test('a reduction over non-adjacent axes lowers to one Reduce per run of adjacent axes, innermost first', async () => {
+  const { contiguousAxisRuns } = await import('../../src/engine/ops/reduce.js');
+  assert.deepEqual(contiguousAxisRuns([0, 2]), [[2], [0]]);
+  assert.deepEqual(contiguousAxisRuns([0, 2, 3]), [[2, 3], [0]]);
+  assert.deepEqual(contiguousAxisRuns([1, 2]), [[1, 2]]);
+  assert.deepEqual(contiguousAxisRuns([0, 1, 3, 5, 6]), [[5, 6], [3], [0, 1]]);
+  const g = E.trace(({ x }) => ({ s: x.sum([0, 2]), k: x.sum([0, 2], true) }), { x: { dtype: 'float32', shape: [2, 3, 4] } });
+  const nodes = E.lowerToOnnx(g).nodes.map((n) => n.opType);
+  assert.equal(nodes.filter((t) => t === 'ReduceSum').length, 4);
+  const x = Float32Array.from({ length: 24 }, (_, i) => i);
+  const out = E.compile(g).run({ x });
+  const expected = [0, 1, 2].map((c) => { let s = 0; for (let n = 0; n < 2; n++) for (let q = 0; q < 4; q++) s += x[(n * 3 + c) * 4 + q]!; return s; });
+  assert.deepEqual(Array.from(out.s as Float32Array), expected);
+  assert.deepEqual(Array.from(out.k as Float32Array), expected);
+});

@@ -50,6 +50,8 @@ export const cases: OpCase[] = [
   { name: 'matmul batched transA transB (FusedMatMul)', inputs: { a: f(2, 4, 3), b: f(2, 5, 4) }, fn: ({ a, b }) => a!.matmul(b!, { transA: true, transB: true }) },
   { name: 'sum over axes with and without keepdims', inputs: { a: f(2, 3, 4) }, fn: ({ a }) => ({ s: a!.sum([0, 2]), k: a!.sum(1, true), all: a!.sum() }) },
   { name: 'mean', inputs: { a: f(2, 3, 4) }, fn: ({ a }) => ({ m: a!.mean(-1), all: a!.mean() }) },
+  { name: 'reductions over non-adjacent axes (lowered as one Reduce per run of axes)', inputs: { a: f(2, 3, 4, 5) },
+    fn: ({ a }) => ({ s: a!.sum([0, 2, 3], true), m: a!.mean([0, 3]), mx: a!.max([0, 2], true), mn: a!.min([1, 3]) }) },
   { name: 'max and min over an axis', inputs: { a: f(3, 5) }, fn: ({ a }) => ({ mx: a!.max(1), mn: a!.min(0, true) }) },
   { name: 'argmax and argmin', inputs: { a: f(3, 5) }, fn: ({ a }) => ({ i: a!.argmax(1), j: a!.argmin(0, true) }), grad: false },
   { name: 'reshape, transpose, expand', inputs: { a: f(2, 6) }, fn: ({ a }) => a!.reshape([3, -1, 1]).transpose([1, 0, 2]).expand([4, 3, 5]) },
