@@ -95,6 +95,7 @@ export const cases: OpCase[] = [
   { name: 'globalAvgPool', inputs: { x: f(2, 3, 4, 5) }, fn: ({ x }) => E.globalAvgPool(x!) },
   { name: 'batchNormTraining: y and batch statistics', inputs: { x: f(4, 3, 2, 3), g: { shape: [3], sample: positive }, b: f(3) },
     fn: ({ x, g, b }) => { const s = E.batchNormTraining(x!, g!, b!); return { y: s.y, m: s.mean, v: s.variance }; }, tol: 1e-4 },
+  { name: 'channelAffine a_c·x + b_c (one inference-mode BatchNormalization)', inputs: { x: f(3, 4, 2, 3), a: f(4), b: f(4) }, fn: ({ x, a, b }) => ({ y4: E.channelAffine(x!, a!, b!), y2: E.channelAffine(x!.reshape([6, 4, 3]).sum(2), a!, b!) }) },
   { name: 'batchNormTraining on [N, C] features', inputs: { x: f(6, 4), g: { shape: [4], sample: positive }, b: f(4) }, fn: ({ x, g, b }) => E.batchNormTraining(x!, g!, b!).y, tol: 1e-4 },
   { name: 'batchNorm inference', inputs: { x: f(2, 3, 2, 2), g: f(3), b: f(3), rm: f(3), rv: { shape: [3], sample: positive } }, fn: ({ x, g, b, rm, rv }) => E.batchNorm(x!, g!, b!, rm!, rv!, { training: false }).y },
   { name: 'dropout with a fed mask', inputs: { x: f(3, 4), m: { shape: [3, 4], values: [1, 0, 1, 1, 0, 0, 1, 1, 1, 0, 1, 0] } }, fn: ({ x, m }) => E.dropout(x!, m!, 0.25), wrt: ['x'] },

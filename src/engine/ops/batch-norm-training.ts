@@ -4,6 +4,7 @@ import { formatShape, shapeSize } from '../ir/shape.js';
 import { shapeError } from '../ir/shape-error.js';
 import type { Tensor } from '../ir/tensor.js';
 import { add } from './add.js';
+import { channelAffine } from './channel-affine.js';
 import { checkDType } from './elementwise.js';
 import { div } from './div.js';
 import { mul } from './mul.js';
@@ -24,7 +25,7 @@ export interface BatchNormTrainingAttrs {
  * initializers with distinct contents (ENGINE-NOTES gotcha; see `emit` for the mechanism we measured).
  * VJP (ENGINE-NOTES recipe, on an [N, C, HW] view with M = N·HW, r = 1/√(σ² + ε)): two reductions
  * Σdy and Σdy·x, S = r(Σdy·x − μΣdy) (= Σ dy·x̂); dγ = S, dβ = Σdy, dx = k·dy + b·x + c with k = γr,
- * b = −γr²S/M, c = −γrΣdy/M − bμ; cotangents of μ and σ² (if used) add g_μ/M + g_σ²·2(x − μ)/M.
+ * b = −γr²S/M, c = −γrΣdy/M − bμ, where b·x + c is one `channelAffine` pass; cotangents of μ and σ² (if used) add g_μ/M + g_σ²·2(x − μ)/M.
  */
 export const batchNormTrainingOp: Primitive<BatchNormTrainingAttrs> = {
   name: 'batchNormTraining',
@@ -75,7 +76,7 @@ export const batchNormTrainingOp: Primitive<BatchNormTrainingAttrs> = {
       const k = mul(col(gamma), r);
       const b = mul(mul(k, mul(r, s)), -1 / m);
       const cc = sub(mul(mul(k, sumDy), -1 / m), mul(b, muC));
-      dx = add(add(mul(k, g3), mul(b, x3)), cc);
+      dx = add(mul(k, g3), channelAffine(x3, reshape(b, [c]), reshape(cc, [c])));
       dGamma = reshape(s, [c]);
       dBeta = reshape(sumDy, [c]);
     }

@@ -65,6 +65,7 @@ export { maxPool2d, maxPool2dWithIndices, type Pool2dOptions } from './max-pool2
 export { avgPool2d } from './avg-pool2d.js';
 export { globalAvgPool } from './global-avg-pool.js';
 export { batchNormTraining, type BatchStats } from './batch-norm-training.js';
+export { channelAffine } from './channel-affine.js';
 export { batchNorm, batchNormInference, batchNormTrainingComposite, updateRunningStats, type BatchNormOptions, type BatchNormResult } from './batch-norm.js';
 export { dropout, dropoutMask } from './dropout.js';
 export { embedding } from './embedding.js';
