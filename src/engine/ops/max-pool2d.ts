@@ -7,6 +7,7 @@ import { formatWindow, requireNCHW, sweepSize, type Window2d, window2d, windowOn
 import { reshape } from './reshape.js';
 import { scatterElementsAdd } from './scatter-elements-add.js';
 import { zeros } from './fill.js';
+import { isMaxPool2x2, maxPool2x2 } from './max-pool2x2.js';
 
 /** Attributes of max-pooling. */
 export interface MaxPool2dAttrs extends Window2d {
@@ -96,8 +97,12 @@ export function poolAttrs(op: string, o: Pool2dOptions): Window2d & { kernel: [n
   return { ...window2d(op, { stride: o.stride ?? kernel, padding: o.padding ?? 0, dilation: o.dilation ?? 1 }), kernel };
 }
 
-/** Max pooling of x [N, C, H, W]; returns the pooled values (see `maxPool2dWithIndices` for the indices). */
+/**
+ * Max pooling of x [N, C, H, W]; returns the pooled values (see `maxPool2dWithIndices` for the indices).
+ * A 2×2 / stride-2 window without padding over even H and W goes to `maxPool2x2` (no indices; one-hot backward).
+ */
 export function maxPool2d(x: Tensor, options: Pool2dOptions): Tensor {
+  if (isMaxPool2x2(x.shape, poolAttrs('maxPool2d', options))) return maxPool2x2(x);
   return maxPool2dWithIndices(x, options).values;
 }
 

@@ -61,6 +61,7 @@ import { maxPool2dOp } from './max-pool2d.js';
 import { avgPool2dOp } from './avg-pool2d.js';
 import { batchNormTrainingOp } from './batch-norm-training.js';
 import { channelAffineOp } from './channel-affine.js';
+import { maxPool2x2Op } from './max-pool2x2.js';
 import { im2colCnhwOp } from './im2col-cnhw.js';
 
 /** All primitives (name → definition). */
@@ -72,7 +73,7 @@ export function primitives(): ReadonlyMap<string, Primitive<any>> {
     argminOp, reshapeOp, transposeOp, sliceOp, padOp, concatOp, expandOp, gatherOp, takeAlongAxisOp, scatterNDAddOp,
     scatterElementsAddOp, oneHotOp, fillOp, softmaxOp, logSoftmaxOp, softmaxCrossEntropyOp,
     conv2dOp, convTranspose2dOp, maxPool2dOp, avgPool2dOp, batchNormTrainingOp, im2colCnhwOp,
-    channelAffineOp,
+    channelAffineOp, maxPool2x2Op,
   ];
   return new Map(list.map((p) => [p.name, p]));
 }
