@@ -90,6 +90,7 @@ export const cases: OpCase[] = [
   { name: 'convTranspose2d stride 2 with output padding', inputs: { x: f(2, 3, 3, 4), w: f(3, 2, 3, 3) }, fn: ({ x, w }) => E.convTranspose2d(x!, w!, { stride: 2, padding: 1, outputPadding: 1 }), tol: 1e-4 },
   { name: 'maxPool2d 2×2 stride 2 with indices', inputs: { x: f(2, 2, 4, 6) }, fn: ({ x }) => { const r = E.maxPool2dWithIndices(x!, { kernel: 2 }); return { y: r.values, i: r.indices }; } },
   { name: 'maxPool2x2 (what maxPool2d 2×2 stride 2 lowers to: one-hot argmax backward)', inputs: { x: f(2, 3, 4, 6) }, fn: ({ x }) => ({ y: E.maxPool2d(x!, { kernel: 2 }), z: E.maxPool2x2(x!.mul(-1)) }) },
+  { name: 'upsample2x (nearest, ONNX Resize)', inputs: { x: f(2, 3, 2, 3) }, fn: ({ x }) => E.upsample2x(x!) },
   { name: 'maxPool2d 3×3 stride 2 pad 1 (overlapping windows)', inputs: { x: f(2, 3, 5, 5) }, fn: ({ x }) => E.maxPool2d(x!, { kernel: 3, stride: 2, padding: 1 }) },
   { name: 'avgPool2d 2×2', inputs: { x: f(2, 2, 4, 4) }, fn: ({ x }) => E.avgPool2d(x!, { kernel: 2 }) },
   { name: 'avgPool2d 3×3 stride 2 pad 1, padding excluded from the count', inputs: { x: f(1, 2, 5, 6) }, fn: ({ x }) => E.avgPool2d(x!, { kernel: 3, stride: 2, padding: 1, countIncludePad: false }) },

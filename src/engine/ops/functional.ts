@@ -63,6 +63,7 @@ export { conv2d, type Conv2dOptions } from './conv2d.js';
 export { convTranspose2d, type ConvTranspose2dOptions } from './conv-transpose2d.js';
 export { maxPool2d, maxPool2dWithIndices, type Pool2dOptions } from './max-pool2d.js';
 export { maxPool2x2 } from './max-pool2x2.js';
+export { upsample2x } from './upsample2x.js';
 export { avgPool2d } from './avg-pool2d.js';
 export { globalAvgPool } from './global-avg-pool.js';
 export { batchNormTraining, type BatchStats } from './batch-norm-training.js';

@@ -1,15 +1,12 @@
 import { apply1 } from '../ir/apply.js';
 import type { Primitive } from '../ir/primitive.js';
 import type { Tensor } from '../ir/tensor.js';
-import { argmax } from './argmax.js';
 import { cast } from './cast.js';
 import { constant } from './constant.js';
 import { equal } from './equal.js';
-import { logicalAnd } from './logical-and.js';
-import { max } from './max.js';
 import { type MaxPool2dAttrs, maxPool2dOp, poolType } from './max-pool2d.js';
 import { mul } from './mul.js';
-import { reshape } from './reshape.js';
+import { upsample2x } from './upsample2x.js';
 
 /** True for the window this primitive handles: 2×2, stride 2, no padding, no dilation, even H and W. */
 export function isMaxPool2x2(shape: readonly number[], a: MaxPool2dAttrs): boolean {
@@ -21,11 +18,10 @@ export function isMaxPool2x2(shape: readonly number[], a: MaxPool2dAttrs): boole
 /**
  * 2×2 / stride-2 max pooling of x [N, C, H, W] (H, W even) → [N, C, H/2, W/2], without the int64 indices that
  * `maxPool2d`'s general primitive computes for its scatter backward. Forward: ONNX MaxPool with one output.
- * VJP: a one-hot of the window's argmax times dY, on the [N, C, H/2, 2, W/2, 2] view of x: the first maximum
- * in row-major order (PyTorch's tie rule) lies in the first row p whose row maximum equals the window maximum,
- * at that row's first maximal column q, so p = argmax over rows of the row maxima and q = argmax over that
- * row's columns (both first-index on ties); dx[…, p', …, q'] = dY·[p' = p]·[q' = q[p']]. No scatter, no zero
- * buffer, no int64 flat indices (issue 24 notebook).
+ * VJP: a one-hot of the window's first maximum (PyTorch's tie rule: first in row-major order) times dY, from
+ * full-size element-wise ops and 2× upsampling only: tied = [x = up(y)], score = tied · priority (4, 3, 2, 1 at
+ * the window positions in row-major order), first = [score = up(maxPool2x2(score))], dx = first · up(dY). No
+ * scatter, no int64 indices (MaxPool's Indices output made the forward 7× slower; issue 24 notebook).
  */
 export const maxPool2x2Op: Primitive<Record<string, never>> = {
   name: 'maxPool2x2',
@@ -39,14 +35,14 @@ export const maxPool2x2Op: Primitive<Record<string, never>> = {
     const x = args.inputs[0]!;
     const g = args.cotangents[0];
     if (!g) return [null];
-    const [n, c, h, w] = x.shape as [number, number, number, number];
-    const x6 = reshape(x, [n, c, h / 2, 2, w / 2, 2]);
-    const colOfRow = argmax(x6, 5, true); // [n, c, h/2, 2, w/2, 1]: first maximal column of each window row
-    const row = argmax(max(x6, 5, true), 3, true); // [n, c, h/2, 1, w/2, 1]: first row holding the window maximum
-    const two = (shape: number[]) => constant([0, 1], { shape, dtype: 'int64' });
-    const pick = logicalAnd(equal(row, two([1, 1, 1, 2, 1, 1])), equal(colOfRow, two([1, 1, 1, 1, 1, 2])));
-    const dx = mul(cast(pick, g.dtype), reshape(g, [n, c, h / 2, 1, w / 2, 1]));
-    return [reshape(dx, x.shape)];
+    const [, , h, w] = x.shape as [number, number, number, number];
+    // All-ties mask x == up(y), then the first tie: score = mask · priority with priorities 4, 3, 2, 1 at the
+    // window's positions in row-major order; the one position whose score equals its window's maximal score.
+    const tied = cast(equal(x, upsample2x(args.outputs[0]!)), x.dtype);
+    const priority = constant(Array.from({ length: h * w }, (_, k) => 4 - 2 * ((k / w | 0) % 2) - (k % w) % 2), { shape: [1, 1, h, w], dtype: x.dtype });
+    const score = mul(tied, priority);
+    const first = cast(equal(score, upsample2x(maxPool2x2(score))), x.dtype);
+    return [mul(first, upsample2x(g))];
   },
   reference([x]) {
     return [maxPool2dOp.reference([x!], window2x2)[0]!];

@@ -62,6 +62,7 @@ import { avgPool2dOp } from './avg-pool2d.js';
 import { batchNormTrainingOp } from './batch-norm-training.js';
 import { channelAffineOp } from './channel-affine.js';
 import { maxPool2x2Op } from './max-pool2x2.js';
+import { upsample2xOp } from './upsample2x.js';
 import { im2colCnhwOp } from './im2col-cnhw.js';
 
 /** All primitives (name → definition). */
@@ -73,7 +74,7 @@ export function primitives(): ReadonlyMap<string, Primitive<any>> {
     argminOp, reshapeOp, transposeOp, sliceOp, padOp, concatOp, expandOp, gatherOp, takeAlongAxisOp, scatterNDAddOp,
     scatterElementsAddOp, oneHotOp, fillOp, softmaxOp, logSoftmaxOp, softmaxCrossEntropyOp,
     conv2dOp, convTranspose2dOp, maxPool2dOp, avgPool2dOp, batchNormTrainingOp, im2colCnhwOp,
-    channelAffineOp, maxPool2x2Op,
+    channelAffineOp, maxPool2x2Op, upsample2xOp,
   ];
   return new Map(list.map((p) => [p.name, p]));
 }
