@@ -1,4 +1,4 @@
-import { defineMetric, type RowBlock } from './metric-definition.js';
+import { defineMetric, type MetricShape, type RowBlock } from './metric-definition.js';
 import type { MetricContext } from './metric-context.js';
 import type { MetricState } from './metric-state.js';
 import { NLL_CLIP } from './probability-kernel.js';
@@ -247,7 +247,10 @@ function keptSplit(context: MetricContext, state: MetricState): CalibrationRefin
 }
 
 const keepRows = {
-  state: () => ({ logProbabilities: { merge: 'concat' as const }, labels: { merge: 'concat' as const, type: 'int32' as const } }),
+  state: (shape: MetricShape) => ({
+    logProbabilities: { merge: 'concat' as const, length: shape.classes },
+    labels: { merge: 'concat' as const, type: 'int32' as const },
+  }),
   needsProbabilities: true,
 };
 
@@ -255,7 +258,7 @@ function keepUpdate(state: MetricState, block: RowBlock): void {
   const width = block.classes;
   const logs = new Float64Array(block.rows * width);
   clippedLog(block.probabilities, logs, 0, block.rows * width);
-  state.append('logProbabilities', logs, 0, block.rows * width);
+  state.append('logProbabilities', logs, 0, block.rows);
   for (let r = 0; r < block.rows; r++) state.push('labels', block.labels[block.labelOffset + r]!);
 }
 
