@@ -2,6 +2,7 @@ import type { BinConvention, ReliabilityData } from './reliability-types.js';
 import { requireStateObject } from './accumulator-state.js';
 import { ClasswiseAccumulator, type ClasswiseSnapshot, type ClasswiseState } from './classwise-accumulator.js';
 import { type MarginalBinning, requireMarginalBinning } from './marginal-ece.js';
+import { type RefinementCalibrator, requireRefinementCalibrator } from './calibration-refinement.js';
 import { MetricContext } from './metric-context.js';
 import type { MetricDefinition, MetricShape, RowBlock } from './metric-definition.js';
 import { METRICS, type MetricName } from './metric-registry.js';
@@ -47,6 +48,11 @@ export interface CalibrationOptions extends TopLabelOptions {
   readonly marginalBinning?: MarginalBinning;
   /** Debiased marginal estimator (default true, as uncertainty-calibration). */
   readonly marginalDebias?: boolean;
+  /**
+   * Recalibrator of the calibration–refinement split (`refinement_nll`, `calibration_nll`, …;
+   * calibration-refinement.ts): 'temperature' (default) or 'isotonic'.
+   */
+  readonly refinementCalibrator?: RefinementCalibrator;
 }
 
 /**
@@ -59,6 +65,7 @@ export type CalibrationMetrics = { readonly [K in MetricName]: number } & TopLab
   readonly convention: BinConvention;
   readonly marginal_binning: MarginalBinning;
   readonly marginal_debiased: boolean;
+  readonly refinement_calibrator: RefinementCalibrator;
 };
 
 /**
@@ -79,6 +86,7 @@ export class CalibrationAccumulator {
   readonly input: PredictionKind;
   readonly marginalBinning: MarginalBinning;
   readonly marginalDebias: boolean;
+  readonly refinementCalibrator: RefinementCalibrator;
   readonly top: TopLabelAccumulator;
   private classwiseState: ClasswiseAccumulator | null = null;
   /** The own state of each metric of `METRICS` (index-aligned), created with the classwise state. */
@@ -97,6 +105,7 @@ export class CalibrationAccumulator {
     this.marginalBinning = requireMarginalBinning(options.marginalBinning ?? 'equal-width', 'marginalBinning');
     this.marginalDebias = options.marginalDebias ?? true;
     if (typeof this.marginalDebias !== 'boolean') invalidArgument('marginalDebias', 'a boolean', describe(this.marginalDebias));
+    this.refinementCalibrator = requireRefinementCalibrator(options.refinementCalibrator ?? 'temperature');
     this.classCount = options.classes === undefined ? null : requireNumber('classes', options.classes, { integer: true, min: 2 });
     this.top = new TopLabelAccumulator(options);
   }
@@ -304,6 +313,7 @@ export class CalibrationAccumulator {
       input: this.input,
       marginalBinning: this.marginalBinning,
       marginalDebias: this.marginalDebias,
+      refinementCalibrator: this.refinementCalibrator,
       classes: this.classCount,
       top: this.top.toState(),
       classwise: this.classwiseState === null ? null : this.classwiseState.toState(),
@@ -321,6 +331,7 @@ export class CalibrationAccumulator {
       input: state.input,
       marginalBinning: state.marginalBinning,
       marginalDebias: state.marginalDebias,
+      refinementCalibrator: state.refinementCalibrator ?? 'temperature',
       ...(state.classes === null ? {} : { classes: state.classes }),
     });
     (out as { top: TopLabelAccumulator }).top = top;
@@ -355,6 +366,7 @@ export class CalibrationAccumulator {
       classwise,
       marginalBinning: this.marginalBinning,
       marginalDebias: this.marginalDebias,
+      refinementCalibrator: this.refinementCalibrator,
     });
     const out: Record<string, unknown> = { n };
     METRICS.forEach((m: MetricDefinition, i) => (out[m.key] = m.compute(context, this.metricStates![i]!)));
@@ -368,6 +380,7 @@ export class CalibrationAccumulator {
       sweep_bins: context.sweep().bins,
       marginal_binning: this.marginalBinning,
       marginal_debiased: this.marginalDebias,
+      refinement_calibrator: this.refinementCalibrator,
     };
   }
 }
@@ -386,6 +399,8 @@ export interface CalibrationAccumulatorState {
   readonly input: PredictionKind;
   readonly marginalBinning: MarginalBinning;
   readonly marginalDebias: boolean;
+  /** Absent in states written before the calibration–refinement split ('temperature'). */
+  readonly refinementCalibrator?: RefinementCalibrator;
   /** C, or null before the first chunk when not given. */
   readonly classes: number | null;
   /** Top-label samples and bins (also holds bins, convention and the other top-label options). */

@@ -77,6 +77,13 @@ export { mmce, MMCE_WIDTH } from './mmce.js';
 export { spiegelhalterTest, type TestResult } from './spiegelhalter-test.js';
 export { cumulativeCalibrationTests, brownianMaxAbsCdf, brownianRangeCdf, type CumulativeTests } from './cumulative-calibration-tests.js';
 export { corpDecomposition, type CorpDecomposition } from './corp-decomposition.js';
+export {
+  calibrationRefinement,
+  REFINEMENT_CALIBRATORS,
+  type CalibrationRefinement,
+  type LossSplit,
+  type RefinementCalibrator,
+} from './calibration-refinement.js';
 export { oodScores, OOD_SCORES, requireOodScore, type OodScore } from './ood-scores.js';
 export { CONFORMAL_METHODS, requireConformalMethod, type ConformalMethod } from './conformal-scores.js';
 export { fitConformal, predictionSets, conformalMetrics, type ConformalPredictor, type ConformalMetrics, type ConformalFitOptions } from './conformal-prediction.js';

@@ -40,11 +40,30 @@ import { mmceMetric } from './mmce.js';
 import { spiegelhalterP, spiegelhalterZ } from './spiegelhalter-test.js';
 import { ksPValue, kuiperMetric, kuiperPValue } from './cumulative-calibration-tests.js';
 import { corpDsc, corpMcb, corpUnc } from './corp-decomposition.js';
+import {
+  calibrationBrier,
+  calibrationBrierOver,
+  calibrationBrierUnder,
+  calibrationNll,
+  calibrationNllOver,
+  calibrationNllUnder,
+  refinementBrier,
+  refinementNll,
+} from './calibration-refinement.js';
 
 export const METRICS = [
   accuracy,
   nll,
   brier,
+  // refinement_nll keeps the rows and computes the split; the other seven read it from the context (so it comes first).
+  refinementNll,
+  calibrationNll,
+  calibrationNllOver,
+  calibrationNllUnder,
+  refinementBrier,
+  calibrationBrier,
+  calibrationBrierOver,
+  calibrationBrierUnder,
   ece,
   eceL2,
   eceLb,

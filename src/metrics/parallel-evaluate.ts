@@ -63,6 +63,7 @@ export async function accumulateParallel(
     classes: cols,
     marginalBinning: accumulator.marginalBinning,
     marginalDebias: accumulator.marginalDebias,
+    refinementCalibrator: accumulator.refinementCalibrator,
   };
   const bounds = Array.from({ length: blocks + 1 }, (_, b) => Math.floor((b * rows) / blocks));
   const workers: Worker[] = [];

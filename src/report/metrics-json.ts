@@ -38,6 +38,7 @@ export function metricsJson(metrics: CalibrationMetrics, settings: { readonly in
   out['ece_lb_p'] = metrics.ece_lb_p;
   out['marginal_binning'] = metrics.marginal_binning;
   out['marginal_debiased'] = metrics.marginal_debiased;
+  out['refinement_calibrator'] = metrics.refinement_calibrator;
   if (intervals) {
     out['bootstrap'] = {
       resamples: intervals.resamples,

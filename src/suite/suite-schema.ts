@@ -32,7 +32,7 @@ export const SUITE_SCALES = ['quick', 'machine', 'deep', 'paper'] as const;
 export type SuiteScale = (typeof SUITE_SCALES)[number];
 
 /** Rules choosing a swept value on validation (see report/sweep-selection.ts). */
-export const SELECTION_RULES = ['nll', 'ece', 'adaece-l2', 'ece-near-best-accuracy', 'adaece-l2-near-best-accuracy', 'accuracy'] as const;
+export const SELECTION_RULES = ['nll', 'ece', 'adaece-l2', 'ece-near-best-accuracy', 'adaece-l2-near-best-accuracy', 'accuracy', 'refinement'] as const;
 export type SelectionRule = (typeof SELECTION_RULES)[number];
 
 /** Names used in run-directory names: lower-case letters, digits and dashes. */
@@ -129,7 +129,7 @@ export const SUITE_SCHEMA = object({
   posthoc: optional(list(string(CALIBRATOR_KINDS), 0), ['temperature']),
   /** Run the OOD / dataset-shift evaluation of every run (`calib train --ood`). */
   ood: optional(boolean(), false),
-  /** Validation rule choosing a swept value (per method, mean over seeds; report/sweep-selection.ts): nll, ece, adaece-l2, or ece / adaece-l2 within 1 % of the best accuracy. */
+  /** Validation rule choosing a swept value (per method, mean over seeds; report/sweep-selection.ts): nll, ece, adaece-l2, accuracy, refinement, or ece / adaece-l2 within 1 % of the best accuracy. */
   select: optional(string(SELECTION_RULES), 'nll'),
   /** What "±" shows in the report's tables and sweep figures: std over seeds, or the standard error of the mean (std/√n, as Karandikar et al. report). */
   spread: optional(string(['std', 'sem'] as const), 'std'),

@@ -4,12 +4,15 @@
  *
  * Criteria: 'accuracy' (highest; the default — the MbLS and ACLS code keep the checkpoint of best validation
  * accuracy, and Maroñas et al. pick models with good accuracy first), 'nll', 'ece' or 'adaece' (lowest; Karandikar
- * et al. tune on validation ECE), or 'last' (the final epoch; Thulasidasan et al. report the end of training).
+ * et al. tune on validation ECE), 'refinement' (lowest validation refinement NLL: the NLL after temperature scaling
+ * fitted on the validation split itself, metrics/calibration-refinement.ts — Berta et al. 2025, "Rethinking early
+ * stopping: refine, then calibrate": stop on the refinement error, then calibrate post hoc), or 'last' (the final
+ * epoch; Thulasidasan et al. report the end of training).
  * Ties keep the earlier epoch (strict improvement only), so the choice does not depend on float noise ordering.
  */
 import { describe, invalidArgument, requireNumber } from '../util/errors.js';
 
-export const SELECTION_METRICS = ['accuracy', 'nll', 'ece', 'adaece', 'last'] as const;
+export const SELECTION_METRICS = ['accuracy', 'nll', 'ece', 'adaece', 'refinement', 'last'] as const;
 export type SelectionMetric = (typeof SELECTION_METRICS)[number];
 
 /** The validation numbers an epoch is judged by (fractions; NLL in nats). */
@@ -18,6 +21,8 @@ export interface ValidationScores {
   readonly nll: number;
   readonly ece: number;
   readonly adaece: number;
+  /** `refinement_nll` (metrics/calibration-refinement.ts): the NLL after temperature scaling on the same rows. */
+  readonly refinement: number;
 }
 
 /** Serializable state of the tracker (stored in checkpoints so a resumed run keeps its best). */

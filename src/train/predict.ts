@@ -39,10 +39,13 @@ export function predictLogits(step: EvalStep, weights: Weights, inputs: Float32A
   return out;
 }
 
-/** Accuracy, NLL, ECE and AdaECE (equal-width / equal-mass, `bins` bins, (l,u]) of logits [N, C] against labels. */
+/**
+ * Accuracy, NLL, ECE and AdaECE (equal-width / equal-mass, `bins` bins, (l,u]) and the refinement NLL (`refinement_nll`)
+ * of logits [N, C] against labels.
+ */
 export function validationScores(logits: Float32Array, labels: Int32Array, classes: number, bins: number): ValidationScores {
   const m = evaluate(matrix(labels.length, classes, logits), labels, { input: 'logits', bins });
-  return { accuracy: m.accuracy, nll: m.nll, ece: m.ece, adaece: m.adaece };
+  return { accuracy: m.accuracy, nll: m.nll, ece: m.ece, adaece: m.adaece, refinement: m.refinement_nll };
 }
 
 /**

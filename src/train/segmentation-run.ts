@@ -285,6 +285,7 @@ async function runSegmentation(
       val_nll: val.nll,
       val_ece: val.ece,
       val_adaece: val.adaece,
+      val_refinement_nll: val.refinement,
       best: improved,
       epoch_time_s: (performance.now() - t0) / 1000,
       train_time_s: trainSeconds,

@@ -10,6 +10,8 @@
  *   train_terms      { name: mean } of the loss's named terms over the updates that report them, weighted by batch
  *                    size (e.g. { mbls: …, "mbls.ce": …, "mbls.margin": … })
  *   val_accuracy, val_nll, val_ece, val_adaece   validation metrics (fractions; ECE/AdaECE with `bins` bins, (l,u])
+ *   val_refinement_nll   validation NLL after temperature scaling fitted on the validation split (the criterion of
+ *                    `select: 'refinement'`; absent in logs written before it existed)
  *   best             whether this epoch is the best so far by the selection criterion
  *   epoch_time_s     wall time of the epoch (training + validation)
  *   train_time_s     wall time of the training updates alone
@@ -30,6 +32,7 @@ export interface EpochRecord {
   readonly val_nll: number;
   readonly val_ece: number;
   readonly val_adaece: number;
+  readonly val_refinement_nll?: number;
   readonly best: boolean;
   readonly epoch_time_s: number;
   readonly train_time_s: number;

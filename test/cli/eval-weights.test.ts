@@ -170,7 +170,7 @@ test('eval --confidence/--predicted/--labels --weights gives the weighted top-la
   const full = await json(['eval', '--logits', p('z.npy'), '--labels', p('y.npy'), '--weights', p('w.npy'), '--json']);
   for (const m of WEIGHTED_TOP_LABEL_NAMES) assert.equal(weighted[m], full[m], m);
   assert.ok(!('nll' in weighted));
-  assert.deepEqual(weighted['not_computable'], ['nll', 'brier', 'classwise_ece', 'marginal_ece', 'mean_entropy']);
+  assert.deepEqual(weighted['not_computable'], ['nll', 'brier', 'refinement_nll', 'calibration_nll', 'calibration_nll_over', 'calibration_nll_under', 'refinement_brier', 'calibration_brier', 'calibration_brier_over', 'calibration_brier_under', 'classwise_ece', 'marginal_ece', 'mean_entropy']);
   assert.equal(weighted['input'], 'top-label');
   assert.equal((weighted['weights'] as { sum: number }).sum, weights.reduce((a, b) => a + b, 0));
   assert.ok('aurc' in (weighted['not_weighted'] as Record<string, string>));

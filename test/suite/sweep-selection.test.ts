@@ -11,7 +11,10 @@ import { readSyntheticRun } from './synthetic-run-reader.js';
 import { tempDir } from '../io/temp-dir.js';
 
 /** A candidate whose score is the metric `rule` minimises (selectionMetric), from its accuracy, ECE, ECE ℓ2 equal-mass and NLL. */
-const c = (accuracy: number, ece: number, nll: number, adaeceL2 = ece) => (rule: SelectionRule) => ({ accuracy, score: { nll, ece, adaece_l2: adaeceL2, accuracy }[selectionMetric(rule)] });
+const c = (accuracy: number, ece: number, nll: number, adaeceL2 = ece, refinementNll = nll) => (rule: SelectionRule) => ({
+  accuracy,
+  score: { nll, ece, adaece_l2: adaeceL2, accuracy, refinement_nll: refinementNll }[selectionMetric(rule)],
+});
 const chooseSweepValue = (values: readonly ((rule: SelectionRule) => { accuracy: number; score: number })[], rule: SelectionRule): number => choose(values.map((v) => v(rule)), rule);
 
 test('sweep values are chosen by lowest validation NLL, lowest ECE, highest accuracy, or lowest ECE within 1 % of the best accuracy', () => {
@@ -38,6 +41,12 @@ test('sweep values are chosen by lowest validation NLL, lowest ECE, highest accu
   assert.equal(chooseSweepValue([c(0.9, 0.1, 1), c(0.9, 0.1, 1)], 'ece'), 0);
   assert.equal(chooseSweepValue([c(0.9, Number.NaN, 1), c(0.9, 0.3, 1)], 'ece'), 1);
   assert.equal(choose([], 'nll'), -1);
+  // 'refinement' minimises the validation refinement NLL (refinement_nll), which can disagree with the NLL.
+  const refine = [c(0.9, 0.05, 0.40, 0.05, 0.35), c(0.9, 0.05, 0.50, 0.05, 0.30), c(0.9, 0.05, 0.45, 0.05, 0.33)];
+  assert.equal(chooseSweepValue(refine, 'nll'), 0);
+  assert.equal(chooseSweepValue(refine, 'refinement'), 1);
+  assert.equal(selectionMetric('refinement'), 'refinement_nll');
+  assert.equal(selectionRuleText('refinement'), 'lowest mean validation refinement NLL (NLL after temperature scaling)');
   assert.match(selectionRuleText('ece-near-best-accuracy'), /within 1 % \(relative\) of the best mean validation accuracy/);
   assert.equal(selectionRuleText('nll'), 'lowest mean validation NLL');
   assert.equal(selectionRuleText('accuracy'), 'highest mean validation accuracy');

@@ -131,7 +131,7 @@ test('warm-up scales the first W·steps updates linearly, starting above zero', 
 });
 
 test('best-epoch selection maximises accuracy, minimises NLL/ECE, keeps the earlier epoch on ties', () => {
-  const s = (accuracy: number, nll: number, ece: number) => ({ accuracy, nll, ece, adaece: ece });
+  const s = (accuracy: number, nll: number, ece: number) => ({ accuracy, nll, ece, adaece: ece, refinement: nll });
   const acc = new BestEpoch('accuracy');
   assert.equal(acc.consider(0, s(0.5, 1, 0.1)), true);
   assert.equal(acc.consider(1, s(0.7, 2, 0.3)), true);

@@ -17,6 +17,7 @@ import {
   type MetricDefinition,
 } from '../../metrics/index.js';
 import { requirePredictionValues, requireLabels } from '../../metrics/validation.js';
+import { REFINEMENT_CALIBRATORS, type RefinementCalibrator } from '../../metrics/calibration-refinement.js';
 import { readVectorFile } from '../../io/read-vector.js';
 import { openLabelsSource } from '../../io/read-predictions.js';
 import { invalidArgument, requireNumber } from '../../util/errors.js';
@@ -69,6 +70,12 @@ export const evalCommand = defineCommand({
     '--bootstrap B (at most 100,000) gives percentile intervals (rows resampled with replacement; progress on stderr). Binned calibration errors are biased',
     'upward, and a resample inherits that bias, so for a small, noisy ECE (marginal and classwise ECE especially) the',
     'interval can lie above the estimate; debiased_ece corrects the bias of the L2 ECE.',
+    'Calibration–refinement split (Berta et al. 2025, "Rethinking early stopping: refine, then calibrate"; the',
+    'classical split of a proper score, DeGroot & Fienberg 1983, Bröcker 2009): refinement_nll / refinement_brier are',
+    'the loss after recalibrating the same predictions on the evaluated rows themselves (temperature scaling fitted',
+    "to that loss; --refinement-calibrator isotonic: one-vs-rest isotonic, renormalised), calibration_nll /",
+    'calibration_brier = loss − refinement; the _over / _under keys split the calibration term into rows whose',
+    'recalibrated top-label confidence is lower (over-confident) or not. Keeps every row: 8·N·C bytes.',
     wrapText(`Metrics (--json keys, in table order): ${METRIC_NAMES.join(', ')}.`),
     'Published conventions (added as extra keys; the defaults above are unchanged): --nll-clip 1e-15 adds nll_clipped',
     "(scikit-learn's log_loss: p clipped to [eps, 1-eps], rows renormalised); --classwise-reduction sum adds",
@@ -110,6 +117,7 @@ export const evalCommand = defineCommand({
     'calib eval --positive-probs flare-probs.csv --labels flares.csv --reliability-strategy quantile --reliability r.json',
     'calib eval --logits outputs.npz:logits --labels outputs.npz:labels --adaptive interp',
     'calib eval --probs probs.npy --labels labels.npy --weights weights.npy --json',
+    'calib eval --logits test-logits.npy --labels test-labels.npy --refinement-calibrator isotonic --json',
     'cat probs.npy | calib eval --probs - --labels y.npy',
   ],
   flags: {
@@ -132,6 +140,12 @@ export const evalCommand = defineCommand({
     'classwise-separate-one': { type: 'integer', valueName: 'M', description: 'also report classwise ECE with M [l,u) bins plus a bin for p = 1' },
     adaptive: { type: 'string', choices: ['equal-mass', 'interp'], default: 'equal-mass', description: "AdaECE bins: equal counts, or 'interp' (np.interp edges of the MbLS/ACLS code)" },
     'marginal-binning': { type: 'string', choices: ['equal-width', 'equal-mass'], default: 'equal-width', description: 'bins of marginal_ece' },
+    'refinement-calibrator': {
+      type: 'string',
+      choices: [...REFINEMENT_CALIBRATORS],
+      default: 'temperature',
+      description: 'recalibrator of refinement_nll / calibration_nll / refinement_brier / calibration_brier, fitted on the evaluated rows',
+    },
     norm: { type: 'number', default: 2, valueName: 'P', description: 'norm p ≥ 1 of the label-binned ECE (ece_lb)' },
     'ignore-index': { type: 'integer', valueName: 'K', description: 'drop rows whose label is K (e.g. -100 or 255 of dense/segmentation labels)' },
     reliability: { type: 'string', valueName: 'FILE', description: 'write the reliability bins as .json or .csv' },
@@ -179,6 +193,7 @@ export const evalCommand = defineCommand({
       input: predictions?.kind ?? 'probabilities',
       classes: predictions?.source.cols ?? 2,
       marginalBinning: flags['marginal-binning'] as 'equal-width' | 'equal-mass',
+      refinementCalibrator: flags['refinement-calibrator'] as RefinementCalibrator,
       ...common,
     };
     const { rows, cols } = predictions?.source ?? { rows: binary!.matrix.rows, cols: 2 };

@@ -201,7 +201,9 @@ export const trainCommand = defineCommand({
     'lr, time, samples/s), checkpoint-last.ckpt and checkpoint-best.ckpt, {val,test}-{logits,labels}.npy of the best',
     'epoch (for calib eval / calib fit), model.onnx, summary.json, and with --ood an ood.json.',
     'The best epoch is chosen on the validation split by --select (accuracy, as the MbLS/ACLS code; or nll, ece,',
-    'adaece, last). --config FILE takes the same settings as JSON with camelCase keys (weightDecay, lossOptions, …);',
+    'adaece, last; or refinement: the lowest validation refinement NLL, the NLL after temperature scaling fitted on the',
+    'validation split itself — "refine, then calibrate", Berta et al. 2025 — then calibrate with calib fit as usual;',
+    'log.jsonl records it as val_refinement_nll). --config FILE takes the same settings as JSON with camelCase keys (weightDecay, lossOptions, …);',
     'flags override it. Ctrl-C or SIGTERM stops after the current update and saves a checkpoint (exit 130 / 143);',
     '--resume DIR continues from the last checkpoint (epoch end, every --checkpoint-minutes / --checkpoint-steps within',
     'an epoch, or the stop) and ends with the same weights as an uninterrupted run. A run directory is locked while',
@@ -213,6 +215,7 @@ export const trainCommand = defineCommand({
   ].join('\n'),
   examples: [
     'calib train --dataset mnist --model mlp --epochs 2',
+    'calib train --dataset fashion-mnist --model lenet --epochs 10 --select refinement',
     'calib train --dataset fashion-mnist --model resnet20 --loss mbls --opt margin=6 --epochs 10 --out runs/fm-mbls',
     'calib train --dataset cifar10 --model resnet20 --loss focal --secondary sb-ece-lb --weight 1 --schedule cosine',
     'calib train --dataset mnist --mixup 0.2 --mixup-kind manifold --secondary arc --arc-placement sources',

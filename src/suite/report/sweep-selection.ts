@@ -4,6 +4,10 @@
  *
  * - `nll`, `ece`, `adaece-l2`: the value with the lowest mean validation NLL, ECE (ℓ1, equal-width bins) or ECE ℓ2
  *   over equal-mass bins (MbLS/ACLS choose m and λ by NLL).
+ * - `refinement`: the value with the lowest mean validation refinement NLL (`refinement_nll`: the NLL after temperature
+ *   scaling fitted on the validation split itself, metrics/calibration-refinement.ts) — Berta et al. 2025's "refine,
+ *   then calibrate": choose on the refinement error, calibrate post hoc. The same criterion as `calib train --select
+ *   refinement` (train/best-epoch.ts), read from the same metric.
  * - `accuracy`: the value with the highest mean validation accuracy — Thulasidasan et al. 2019 (§3.4: "We report the
  *   calibration error for the best performing model (in terms of validation accuracy)").
  * - `ece-near-best-accuracy`, `adaece-l2-near-best-accuracy`: among the values whose mean validation accuracy is at
@@ -24,8 +28,9 @@ export interface SweepCandidate {
 }
 
 /** The validation metric (`calib eval --json` key) a rule optimises (what the report prints as a value's validation score). */
-export function selectionMetric(rule: SelectionRule): 'nll' | 'ece' | 'adaece_l2' | 'accuracy' {
+export function selectionMetric(rule: SelectionRule): 'nll' | 'ece' | 'adaece_l2' | 'accuracy' | 'refinement_nll' {
   if (rule === 'nll' || rule === 'accuracy') return rule;
+  if (rule === 'refinement') return 'refinement_nll';
   return rule.startsWith('adaece-l2') ? 'adaece_l2' : 'ece';
 }
 
@@ -52,7 +57,7 @@ export function chooseSweepValue(candidates: readonly SweepCandidate[], rule: Se
   return chosen;
 }
 
-const METRIC_TEXT = { nll: 'NLL', ece: 'ECE', adaece_l2: 'ECE (ℓ2, equal-mass bins)' } as const;
+const METRIC_TEXT = { nll: 'NLL', ece: 'ECE', adaece_l2: 'ECE (ℓ2, equal-mass bins)', refinement_nll: 'refinement NLL (NLL after temperature scaling)' } as const;
 
 /** How the report describes the rule ("lowest mean validation NLL"). */
 export function selectionRuleText(rule: SelectionRule): string {
