@@ -44,6 +44,7 @@ import { evalModel } from '../eval-model.js';
 import { bootstrapWeighted, bootstrapWeightedTopLabel, formatWeightedTable, readWeights, refusedMetrics, weightedJson } from '../weighted-eval.js';
 import { MODEL_INPUT_FLAGS } from '../model-inputs.js';
 import { evalLmEval, LM_EVAL_FLAGS, requireLmEvalOnly } from '../lm-eval-input.js';
+import { evalMultilabel, MULTILABEL_FLAG } from '../multilabel-eval.js';
 import { bootstrapAllMetrics, evaluateChunks, MAX_BOOTSTRAP_RESAMPLES, formatMetricsTable, metricsJson, type EvalSettings, type MetricIntervals } from '../metrics-report.js';
 
 /**
@@ -103,6 +104,9 @@ export const evalCommand = defineCommand({
     "('acc_norm', the harness's normalisation), T = 1 or the temperature of --calibrator (calib fit --lm-eval). Same",
     'number of choices everywhere: every metric; a varying number: the top-label metrics plus NLL and Brier. Adds prr',
     '(prediction-rejection ratio) and auarc (area under the accuracy-rejection curve). Bad records are refused with their line.',
+    '--multilabel: --logits/--probs N × L independent sigmoid outputs and --labels N × L of 0/1: per label the binary ECE',
+    "(torchmetrics' binary calibration error, --bins), smooth ECE, Brier and NLL, with their macro mean, micro mean (all",
+    "pairs pooled) and support-weighted mean ('labels', 'macro', 'micro', 'weighted' in --json).",
   ].join('\n'),
   examples: [
     'calib eval --logits val-logits.npy --labels val-labels.npy',
@@ -119,6 +123,7 @@ export const evalCommand = defineCommand({
     'calib eval --probs probs.npy --labels labels.npy --weights weights.npy --json',
     'calib eval --lm-eval samples_hellaswag_2024-05-01T12-00-00.jsonl --lm-eval-score acc_norm --json',
     'calib eval --lm-eval test-samples.jsonl --calibrator lm-ts.json --reliability bins.csv',
+    'calib eval --multilabel --logits tags-logits.npy --labels tags.npy --json',
     'cat probs.npy | calib eval --probs - --labels y.npy',
   ],
   flags: {
@@ -145,6 +150,7 @@ export const evalCommand = defineCommand({
     'ignore-index': { type: 'integer', valueName: 'K', description: 'drop rows whose label is K (e.g. -100 or 255 of dense/segmentation labels)' },
     reliability: { type: 'string', valueName: 'FILE', description: 'write the reliability bins as .json or .csv' },
     ...LM_EVAL_FLAGS,
+    ...MULTILABEL_FLAG,
     calibrator: { type: 'string', valueName: 'FILE', description: 'with --lm-eval: a temperature calibrator (calib fit --lm-eval) applied to the scores first' },
     weights: { type: 'string', valueName: 'FILE', description: 'per-row sample weights ≥ 0 (weighted metrics; the rest are listed as not weighted)' },
     'reliability-strategy': { type: 'string', choices: ['uniform', 'quantile'], default: 'uniform', description: 'equal-width or quantile bins of --reliability (sklearn calibration_curve)' },
@@ -156,6 +162,11 @@ export const evalCommand = defineCommand({
       if (flags.reliability !== undefined) await requireReliabilityPath(flags.reliability);
       requireNumber('--norm', flags.norm, { min: 1 });
       return evalLmEval(flags, io);
+    }
+    if (flags.multilabel) {
+      for (const name of ['positive-probs', 'confidence', 'model', 'run', 'weights', 'bootstrap', 'ignore-index', 'reliability', 'calibrator', 'nll-clip', 'classwise-separate-one'] as const)
+        if (flags[name] !== undefined) throw new UsageError(`--${name} cannot be combined with --multilabel`);
+      return evalMultilabel(flags, io);
     }
     if (flags.calibrator !== undefined) throw new UsageError('--calibrator applies to --lm-eval inputs (use calib apply for --logits/--probs)');
     if (flags.weights !== undefined && (flags.model !== undefined || flags.run !== undefined))

@@ -13,6 +13,7 @@ import { requireOutputPath, writingOutput } from '../output-path.js';
 import { fitWithProgress } from '../work-progress.js';
 import { fitLmEval, LM_EVAL_FLAGS } from '../lm-eval-input.js';
 import { UsageError } from '../args.js';
+import { fitMultilabelCommand, MULTILABEL_FLAG } from '../multilabel-eval.js';
 
 /**
  * `calib fit`: fit a post-hoc calibrator (src/posthoc) on validation predictions and labels and save it as
@@ -27,11 +28,15 @@ export const fitCommand = defineCommand({
     'Fit on a validation split, never on the test split. --lm-eval FILE (a multiple-choice LLM log, see calib eval --help)\n' +
     'fits one temperature over the choices of every question (--method temperature; --lm-eval-score acc_norm for\n' +
     'length-normalised scores); calib eval --lm-eval TEST --calibrator FILE applies it.\n' +
+    '--multilabel: N × L sigmoid logits/probabilities and N × L 0/1 labels; each label is fitted as a binary problem\n' +
+    '(logit z as the two-class logits [0, z], probability p as [1 − p, p]) with --method, and the L calibrators are\n' +
+    'saved as one JSON that calib apply reads.\n' +
     calibratorHelp(),
   examples: [
     'calib fit --method temperature --logits val-logits.npy --labels val-labels.npy --out calibrator.json',
     'calib fit --method dirichlet --probs val-probs.npy --labels val-labels.npy --out dir.json --opt lambda=1e-3',
     'calib fit --method temperature --lm-eval val-samples.jsonl --out lm-ts.json',
+    'calib fit --multilabel --method platt --logits val-tag-logits.npy --labels val-tags.npy --out tags-platt.json',
   ],
   flags: {
     method: { type: 'string', required: true, choices: CALIBRATOR_KINDS, description: 'calibration method' },
@@ -39,6 +44,7 @@ export const fitCommand = defineCommand({
     labels: { ...LABEL_FLAGS.labels, required: false },
     'label-column': LABEL_FLAGS['label-column'],
     ...LM_EVAL_FLAGS,
+    ...MULTILABEL_FLAG,
     out: { type: 'string', required: true, valueName: 'FILE', description: 'where to write the calibrator JSON' },
     opt: { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'a method option' },
     bins: { type: 'integer', default: 15, description: 'bins of the ECE in the summary line' },
@@ -52,6 +58,7 @@ export const fitCommand = defineCommand({
         throw new UsageError('--lm-eval gives predictions and answers: leave out --logits, --probs, --labels and --opt');
       return fitLmEval({ ...flags, 'lm-eval': flags['lm-eval'] }, io);
     }
+    if (flags.multilabel) return fitMultilabelCommand({ ...flags, options }, io);
     if (flags.labels === undefined) throw new UsageError('fit: missing required flag --labels');
     await requireOutputPath(flags.out, '--out', [
       { argName: '--logits', path: flags.logits },
