@@ -6,7 +6,9 @@ import type { CalibratorKind } from '../posthoc/index.js';
 import { readInputText } from '../io/input-file.js';
 import { atomicWriteFile } from '../util/atomic-write.js';
 import { InvalidArgumentError, invalidArgument } from '../util/errors.js';
-import type { Matrix } from '../util/matrix.js';
+import { matrix, type Matrix } from '../util/matrix.js';
+import { extname } from 'node:path';
+import { parseNumericCsv } from '../io/csv.js';
 import { UsageError } from './args.js';
 import type { CliIO } from './command.js';
 import { fixed, formatTable, percent } from './format-table.js';
@@ -37,6 +39,16 @@ export interface MultilabelInputs {
   readonly targets: Uint8Array;
 }
 
+/**
+ * The N × L 0/1 labels: CSV rows such as "1,0" are read as two cells (the decimal-comma guard of prediction CSVs
+ * would take them for one number 1,0), other formats as any prediction matrix.
+ */
+async function readLabelMatrix(path: string): Promise<Matrix> {
+  if (extname(path).toLowerCase() !== '.csv') return readMatrixFile(path, '--labels');
+  const table = parseNumericCsv(await readInputText({ argName: '--labels', path }), { argName: '--labels', path }, { splitDecimals: false });
+  return matrix(table.rows, table.cols, Float64Array.from(table.data));
+}
+
 /** Read --logits/--probs N × L and --labels N × L (0/1). */
 export async function readMultilabelInputs(flags: InputFlags): Promise<MultilabelInputs> {
   if ((flags.logits === undefined) === (flags.probs === undefined)) throw new UsageError('--multilabel: give the predictions with --logits FILE or --probs FILE (N × L)');
@@ -44,7 +56,7 @@ export async function readMultilabelInputs(flags: InputFlags): Promise<Multilabe
   const kind = flags.logits !== undefined ? 'logits' : 'probabilities';
   const argName = kind === 'logits' ? '--logits' : '--probs';
   const predictions = await readMatrixFile((flags.logits ?? flags.probs)!, argName);
-  const labels = await readMatrixFile(flags.labels, '--labels', { key: 'labels' } as never);
+  const labels = await readLabelMatrix(flags.labels);
   const targets = requireMultilabelTargets(labels, predictions.rows, predictions.cols, '--labels');
   for (let i = 0; i < predictions.data.length; i++) {
     const v = predictions.data[i]!;
