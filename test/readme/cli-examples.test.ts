@@ -81,6 +81,13 @@ test('every README calib example runs as written on the quick start\'s outputs',
     writeFileSync('Y.csv', `${Array.from(labels).join('\n')}\n`);
     writeFileSync('W.csv', `${Array.from(labels, (_, i) => (i % 4) * 0.5).join('\n')}\n`);
     await writeNpy('H.npy', Int32Array.from(labels, (_, i) => i % 5), [n], { dtype: 'int64' });
+    // The LLM-log and multi-label examples read the fixtures of test/cli/lm-eval.test.ts and multilabel.test.ts.
+    const fixture = (path: string): string => new URL(`../../../test/fixtures/${path}`, import.meta.url).pathname;
+    copyFileSync(fixture('lm-eval/harness-hellaswag.jsonl'), 'samples_hellaswag.jsonl');
+    copyFileSync(fixture('lm-eval/harness-hellaswag.jsonl'), 'val-samples.jsonl');
+    copyFileSync(fixture('lm-eval/harness-arc-ragged.jsonl'), 'test-samples.jsonl');
+    copyFileSync(fixture('multilabel/logits.npy'), 'tag-logits.npy');
+    copyFileSync(fixture('multilabel/labels.npy'), 'tags.npy');
     // The Deploy section's model.onnx and val/ (a folder of PNGs, one subfolder per class): the run's exported model
     // and 200 of the embedded MNIST test digits.
     copyFileSync(r('model.onnx'), 'model.onnx');

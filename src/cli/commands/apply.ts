@@ -9,6 +9,7 @@ import { readCalibratorFile } from '../calibrator-file.js';
 import { defineCommand } from '../command.js';
 import { logitsWarning, openPredictions, PREDICTION_FLAGS, readAll, validatedPredictionChunks } from '../inputs.js';
 import { requireOutputPath, writingOutput } from '../output-path.js';
+import { applyMultilabel, readMultilabelCalibrator } from '../multilabel-eval.js';
 
 /**
  * `calib apply`: calibrated probabilities (or logits) from a saved calibrator. A .npy output is written chunk by
@@ -22,9 +23,10 @@ export const applyCommand = defineCommand({
   examples: [
     'calib apply --calibrator calibrator.json --logits test-logits.npy --out test-probs.npy',
     'calib apply --calibrator calibrator.json --logits z.npy --out z-calibrated.npy --output logits --dtype float64',
+    'calib apply --calibrator tags-platt.json --logits test-tag-logits.npy --out test-tag-probs.npy',
   ],
   flags: {
-    calibrator: { type: 'string', required: true, valueName: 'FILE', description: 'calibrator JSON written by calib fit' },
+    calibrator: { type: 'string', required: true, valueName: 'FILE', description: 'calibrator JSON written by calib fit (a --multilabel one calibrates N × L sigmoid outputs per label)' },
     ...PREDICTION_FLAGS,
     out: { type: 'string', required: true, valueName: 'FILE', description: 'output file (.npy, .csv or .json)' },
     dtype: { type: 'string', choices: ['float32', 'float64'], default: 'float32', description: 'precision of the output' },
@@ -43,6 +45,8 @@ export const applyCommand = defineCommand({
       { argName: '--logits', path: flags.logits },
       { argName: '--probs', path: flags.probs },
     ]);
+    const multilabel = await readMultilabelCalibrator(flags.calibrator);
+    if (multilabel) return applyMultilabel(multilabel, flags, io);
     const calibrator = await readCalibratorFile(flags.calibrator, '--calibrator');
     const wantLogits = flags.output === 'logits';
     if (wantLogits && !calibrator.applyLogits) {

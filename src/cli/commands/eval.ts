@@ -44,6 +44,8 @@ import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS,
 import { evalModel } from '../eval-model.js';
 import { bootstrapWeighted, bootstrapWeightedTopLabel, formatWeightedTable, readWeights, refusedMetrics, weightedJson } from '../weighted-eval.js';
 import { MODEL_INPUT_FLAGS } from '../model-inputs.js';
+import { evalLmEval, LM_EVAL_FLAGS, requireLmEvalOnly } from '../lm-eval-input.js';
+import { evalMultilabel, MULTILABEL_FLAG } from '../multilabel-eval.js';
 import { bootstrapAllMetrics, evaluateChunks, MAX_BOOTSTRAP_RESAMPLES, formatMetricsTable, metricsJson, type EvalSettings, type MetricIntervals } from '../metrics-report.js';
 
 /**
@@ -103,6 +105,15 @@ export const evalCommand = defineCommand({
     "and p-values and the debiased estimators (debiased_ece, marginal_ece) refuse weights and are listed in 'not_weighted'",
     "with the reason, as are those not implemented with weights yet. --bootstrap resamples rows with their weights;",
     'with --confidence the weighted top-label metrics are given. The evaluation runs in one thread with all rows in memory.',
+    '--lm-eval FILE: a multiple-choice LLM log (lm-evaluation-harness --log_samples JSONL: filtered_resps, target,',
+    'arguments; or lighteval / Open LLM Leaderboard details as JSON/JSONL, not parquet). Per question p = softmax(s / T)',
+    "over its choices, s the log-likelihoods ('acc') or the log-likelihoods divided by the choice's length in characters",
+    "('acc_norm', the harness's normalisation), T = 1 or the temperature of --calibrator (calib fit --lm-eval). Same",
+    'number of choices everywhere: every metric; a varying number: the top-label metrics plus NLL and Brier. Adds prr',
+    '(prediction-rejection ratio) and auarc (area under the accuracy-rejection curve). Bad records are refused with their line.',
+    '--multilabel: --logits/--probs N × L independent sigmoid outputs and --labels N × L of 0/1: per label the binary ECE',
+    "(torchmetrics' binary calibration error, --bins), smooth ECE, Brier and NLL, with their macro mean, micro mean (all",
+    "pairs pooled) and support-weighted mean ('labels', 'macro', 'micro', 'weighted' in --json).",
   ].join('\n'),
   examples: [
     'calib eval --logits val-logits.npy --labels val-labels.npy',
@@ -118,6 +129,9 @@ export const evalCommand = defineCommand({
     'calib eval --logits outputs.npz:logits --labels outputs.npz:labels --adaptive interp',
     'calib eval --probs probs.npy --labels labels.npy --weights weights.npy --json',
     'calib eval --logits test-logits.npy --labels test-labels.npy --refinement-calibrator isotonic --json',
+    'calib eval --lm-eval samples_hellaswag_2024-05-01T12-00-00.jsonl --lm-eval-score acc_norm --json',
+    'calib eval --lm-eval test-samples.jsonl --calibrator lm-ts.json --reliability bins.csv',
+    'calib eval --multilabel --logits tags-logits.npy --labels tags.npy --json',
     'cat probs.npy | calib eval --probs - --labels y.npy',
   ],
   flags: {
@@ -149,11 +163,26 @@ export const evalCommand = defineCommand({
     norm: { type: 'number', default: 2, valueName: 'P', description: 'norm p ≥ 1 of the label-binned ECE (ece_lb)' },
     'ignore-index': { type: 'integer', valueName: 'K', description: 'drop rows whose label is K (e.g. -100 or 255 of dense/segmentation labels)' },
     reliability: { type: 'string', valueName: 'FILE', description: 'write the reliability bins as .json or .csv' },
+    ...LM_EVAL_FLAGS,
+    ...MULTILABEL_FLAG,
+    calibrator: { type: 'string', valueName: 'FILE', description: 'with --lm-eval: a temperature calibrator (calib fit --lm-eval) applied to the scores first' },
     weights: { type: 'string', valueName: 'FILE', description: 'per-row sample weights ≥ 0 (weighted metrics; the rest are listed as not weighted)' },
     'reliability-strategy': { type: 'string', choices: ['uniform', 'quantile'], default: 'uniform', description: 'equal-width or quantile bins of --reliability (sklearn calibration_curve)' },
   },
   async run(flags, io) {
     requireBins(flags.bins, '--bins');
+    if (flags['lm-eval'] !== undefined) {
+      requireLmEvalOnly(flags, ['logits', 'probs', 'positive-probs', 'confidence', 'predicted', 'columns', 'labels', 'model', 'run', 'weights', 'bootstrap', 'ignore-index', 'nll-clip', 'classwise-separate-one']);
+      if (flags.reliability !== undefined) await requireReliabilityPath(flags.reliability);
+      requireNumber('--norm', flags.norm, { min: 1 });
+      return evalLmEval(flags, io);
+    }
+    if (flags.multilabel) {
+      for (const name of ['positive-probs', 'confidence', 'model', 'run', 'weights', 'bootstrap', 'ignore-index', 'reliability', 'calibrator', 'nll-clip', 'classwise-separate-one'] as const)
+        if (flags[name] !== undefined) throw new UsageError(`--${name} cannot be combined with --multilabel`);
+      return evalMultilabel(flags, io);
+    }
+    if (flags.calibrator !== undefined) throw new UsageError('--calibrator applies to --lm-eval inputs (use calib apply for --logits/--probs)');
     if (flags.weights !== undefined && (flags.model !== undefined || flags.run !== undefined))
       throw new UsageError('--weights applies to --logits/--probs/--positive-probs/--confidence inputs, not to --model / --run');
     if (flags.model !== undefined || flags.run !== undefined) return evalModel(flags, io);

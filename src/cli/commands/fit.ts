@@ -11,6 +11,9 @@ import { percent } from '../format-table.js';
 import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, validatedChunks } from '../inputs.js';
 import { requireOutputPath, writingOutput } from '../output-path.js';
 import { fitWithProgress } from '../work-progress.js';
+import { fitLmEval, LM_EVAL_FLAGS } from '../lm-eval-input.js';
+import { UsageError } from '../args.js';
+import { fitMultilabelCommand, MULTILABEL_FLAG } from '../multilabel-eval.js';
 
 /**
  * `calib fit`: fit a post-hoc calibrator (src/posthoc) on validation predictions and labels and save it as
@@ -21,15 +24,27 @@ export const fitCommand = defineCommand({
   name: 'fit',
   summary: 'Fit a post-hoc calibrator (temperature scaling, vector/matrix/Dirichlet, histogram, isotonic, ...) and save it as JSON.',
   usage: '--method METHOD (--logits FILE | --probs FILE) --labels FILE --out FILE [--opt KEY=VALUE ...]',
-  description: `Fit on a validation split, never on the test split.\n${calibratorHelp()}`,
+  description:
+    'Fit on a validation split, never on the test split. --lm-eval FILE (a multiple-choice LLM log, see calib eval --help)\n' +
+    'fits one temperature over the choices of every question (--method temperature; --lm-eval-score acc_norm for\n' +
+    'length-normalised scores); calib eval --lm-eval TEST --calibrator FILE applies it.\n' +
+    '--multilabel: N × L sigmoid logits/probabilities and N × L 0/1 labels; each label is fitted as a binary problem\n' +
+    '(logit z as the two-class logits [0, z], probability p as [1 − p, p]) with --method, and the L calibrators are\n' +
+    'saved as one JSON that calib apply reads.\n' +
+    calibratorHelp(),
   examples: [
     'calib fit --method temperature --logits val-logits.npy --labels val-labels.npy --out calibrator.json',
     'calib fit --method dirichlet --probs val-probs.npy --labels val-labels.npy --out dir.json --opt lambda=1e-3',
+    'calib fit --method temperature --lm-eval val-samples.jsonl --out lm-ts.json',
+    'calib fit --multilabel --method platt --logits val-tag-logits.npy --labels val-tags.npy --out tags-platt.json',
   ],
   flags: {
     method: { type: 'string', required: true, choices: CALIBRATOR_KINDS, description: 'calibration method' },
     ...PREDICTION_FLAGS,
-    ...LABEL_FLAGS,
+    labels: { ...LABEL_FLAGS.labels, required: false },
+    'label-column': LABEL_FLAGS['label-column'],
+    ...LM_EVAL_FLAGS,
+    ...MULTILABEL_FLAG,
     out: { type: 'string', required: true, valueName: 'FILE', description: 'where to write the calibrator JSON' },
     opt: { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'a method option' },
     bins: { type: 'integer', default: 15, description: 'bins of the ECE in the summary line' },
@@ -38,12 +53,19 @@ export const fitCommand = defineCommand({
     requireBins(flags.bins, '--bins');
     const options = parseKeyValues('opt', flags.opt);
     if (extname(flags.out).toLowerCase() !== '.json') invalidArgument('--out', 'a file ending in .json (the calibrator is written as JSON)', JSON.stringify(flags.out));
+    if (flags['lm-eval'] !== undefined) {
+      if (flags.logits !== undefined || flags.probs !== undefined || flags.labels !== undefined || (flags.opt ?? []).length > 0)
+        throw new UsageError('--lm-eval gives predictions and answers: leave out --logits, --probs, --labels and --opt');
+      return fitLmEval({ ...flags, 'lm-eval': flags['lm-eval'] }, io);
+    }
+    if (flags.multilabel) return fitMultilabelCommand({ ...flags, options }, io);
+    if (flags.labels === undefined) throw new UsageError('fit: missing required flag --labels');
     await requireOutputPath(flags.out, '--out', [
       { argName: '--logits', path: flags.logits },
       { argName: '--probs', path: flags.probs },
       { argName: '--labels', path: flags.labels },
     ]);
-    const { predictions, labels } = await openPredictionsAndLabels(flags);
+    const { predictions, labels } = await openPredictionsAndLabels({ ...flags, labels: flags.labels });
     const { rows, cols } = predictions.source;
     if (CALIBRATORS[flags.method as CalibratorKind].classes === 'two' && cols !== 2) {
       invalidArgument(predictions.argName, `2 columns for --method ${flags.method} (binary calibration)`, `${cols} columns`);
