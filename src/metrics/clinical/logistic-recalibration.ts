@@ -63,8 +63,10 @@ const MAX_ITERATIONS = 100;
  * returns the estimates and the inverse information matrix.
  */
 function fitLogistic(x: Float64Array, y: ArrayLike<number>, freeSlope: boolean): { a: number; b: number; covariance: [number, number, number]; converged: boolean } {
+  // Start at the null model (b = 0) when the slope is free: for extreme logits (|x| ≈ 34.5 from p ∈ {0, 1}) the
+  // information at b = 1 is ~1e−15 and Newton's first step would be meaningless.
   let a = 0;
-  let b = 1;
+  let b = freeSlope ? 0 : 1;
   let loss = negativeLogLikelihood(x, y, a, b);
   let converged = false;
   let haa = 0;
@@ -97,6 +99,14 @@ function fitLogistic(x: Float64Array, y: ArrayLike<number>, freeSlope: boolean):
       if (!(haa > 0)) break;
       da = ga / haa;
     }
+    // Newton decrement g·H⁻¹g: near the optimum the step is taken and the fit stops (quadratic convergence).
+    const decrement = ga * da + gb * db;
+    if (decrement <= 1e-20 * (1 + loss)) {
+      a -= da;
+      b -= db;
+      converged = true;
+      break;
+    }
     let step = 1;
     let next = Infinity;
     for (let halving = 0; halving < 60; halving++) {
@@ -104,7 +114,11 @@ function fitLogistic(x: Float64Array, y: ArrayLike<number>, freeSlope: boolean):
       if (next <= loss) break;
       step /= 2;
     }
-    if (!(next <= loss)) break;
+    if (!(next <= loss)) {
+      // No decrease left within rounding: converged if the decrement is at the level of rounding of the loss.
+      converged = decrement <= 1e-10 * (1 + loss);
+      break;
+    }
     a -= step * da;
     b -= step * db;
     const change = loss - next;
