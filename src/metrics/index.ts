@@ -106,3 +106,4 @@ export {
   type WeightedOptions,
 } from './weighted-evaluate.js';
 export { meanIoU, pixelRows, segmentationMetrics, selectRows, type PixelCalibration, type SegmentationMetrics, type SegmentationMetricsOptions } from './segmentation.js';
+export * from './clinical/index.js';

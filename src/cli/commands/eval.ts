@@ -46,6 +46,8 @@ import { bootstrapWeighted, bootstrapWeightedTopLabel, formatWeightedTable, read
 import { MODEL_INPUT_FLAGS } from '../model-inputs.js';
 import { evalLmEval, LM_EVAL_FLAGS, requireLmEvalOnly } from '../lm-eval-input.js';
 import { evalMultilabel, MULTILABEL_FLAG } from '../multilabel-eval.js';
+import { CLINICAL_DESCRIPTION, CLINICAL_FLAGS, clinicalFor, clinicalJson, requireClinicalFlags, riskOf, writeClinicalTable } from '../clinical-eval.js';
+import type { ClinicalStatistics } from '../../metrics/clinical/index.js';
 import { bootstrapAllMetrics, evaluateChunks, MAX_BOOTSTRAP_RESAMPLES, formatMetricsTable, metricsJson, type EvalSettings, type MetricIntervals } from '../metrics-report.js';
 
 /**
@@ -114,6 +116,7 @@ export const evalCommand = defineCommand({
     '--multilabel: --logits/--probs N × L independent sigmoid outputs and --labels N × L of 0/1: per label the binary ECE',
     "(torchmetrics' binary calibration error, --bins), smooth ECE, Brier and NLL, with their macro mean, micro mean (all",
     "pairs pooled) and support-weighted mean ('labels', 'macro', 'micro', 'weighted' in --json).",
+    ...CLINICAL_DESCRIPTION,
   ].join('\n'),
   examples: [
     'calib eval --logits val-logits.npy --labels val-labels.npy',
@@ -133,6 +136,7 @@ export const evalCommand = defineCommand({
     'calib eval --lm-eval test-samples.jsonl --calibrator lm-ts.json --reliability bins.csv',
     'calib eval --multilabel --logits tags-logits.npy --labels tags.npy --json',
     'cat probs.npy | calib eval --probs - --labels y.npy',
+    'calib eval --positive-probs risk.csv --labels outcome.csv --clinical --json',
   ],
   flags: {
     ...PREDICTION_FLAGS,
@@ -168,6 +172,7 @@ export const evalCommand = defineCommand({
     calibrator: { type: 'string', valueName: 'FILE', description: 'with --lm-eval: a temperature calibrator (calib fit --lm-eval) applied to the scores first' },
     weights: { type: 'string', valueName: 'FILE', description: 'per-row sample weights ≥ 0 (weighted metrics; the rest are listed as not weighted)' },
     'reliability-strategy': { type: 'string', choices: ['uniform', 'quantile'], default: 'uniform', description: 'equal-width or quantile bins of --reliability (sklearn calibration_curve)' },
+    ...CLINICAL_FLAGS,
   },
   async run(flags, io) {
     requireBins(flags.bins, '--bins');
@@ -185,7 +190,10 @@ export const evalCommand = defineCommand({
     if (flags.calibrator !== undefined) throw new UsageError('--calibrator applies to --lm-eval inputs (use calib apply for --logits/--probs)');
     if (flags.weights !== undefined && (flags.model !== undefined || flags.run !== undefined))
       throw new UsageError('--weights applies to --logits/--probs/--positive-probs/--confidence inputs, not to --model / --run');
+    if (flags.clinical && (flags.model !== undefined || flags.run !== undefined || flags.weights !== undefined))
+      throw new UsageError('--clinical applies to unweighted --logits/--probs/--positive-probs/--confidence inputs (not --model, --run or --weights)');
     if (flags.model !== undefined || flags.run !== undefined) return evalModel(flags, io);
+    if (flags.clinical) requireClinicalFlags(flags);
     if (flags.bootstrap !== undefined) requireNumber('--bootstrap', flags.bootstrap, { integer: true, min: 1, max: MAX_BOOTSTRAP_RESAMPLES });
     requireNumber('--level', flags.level, { min: 0, exclusiveMin: true, max: 0.999999 });
     requireNumber('--threads', flags.threads, { integer: true, min: 1, max: MAX_THREADS });
@@ -207,13 +215,16 @@ export const evalCommand = defineCommand({
       const metrics = evaluateTopLabel(inputs, common);
       const intervals = flags.bootstrap === undefined ? undefined : withProgress(io, flags.bootstrap, (onProgress) => bootstrapTopLabel(inputs, common, { resamples: flags.bootstrap!, seed: flags.seed, level: flags.level, onProgress }));
       if (flags.reliability !== undefined) await writeReliability(flags.reliability, calibrationCurve(inputs.confidence, inputs.correct, { bins: flags.bins, strategy }));
-      if (flags.json) return void io.stdout.write(`${JSON.stringify(topLabelJson(metrics, common, intervals))}\n`);
+      const topClinical = flags.clinical ? clinicalFor(inputs.confidence, inputs.correct, flags, { p: '--confidence', y: '--labels' }) : undefined;
+      if (flags.json) return void io.stdout.write(`${JSON.stringify({ ...topLabelJson(metrics, common, intervals), ...(topClinical ? clinicalJson(topClinical) : {}) })}\n`);
       io.stdout.write(
         `${metrics.n.toLocaleString('en-US')} samples, top-label results from ${flags.confidence}; ${flags.bins} bins ${flags.convention}` +
           (intervals ? `; ${intervals.resamples} bootstrap resamples, seed ${intervals.seed}` : '') +
           '\n\n',
       );
-      return void io.stdout.write(formatTopLabelTable(metrics, intervals));
+      io.stdout.write(formatTopLabelTable(metrics, intervals));
+      if (topClinical) writeClinicalTable(topClinical, 'the top-label confidence against correctness', io);
+      return;
     }
     if (flags.labels === undefined) throw new UsageError('eval: missing required flag --labels (or give --model / --run)');
     const binary = flags['positive-probs'] !== undefined ? await readBinaryInputs(flags['positive-probs'], flags.labels, flags['label-column']) : undefined;
@@ -312,6 +323,7 @@ export const evalCommand = defineCommand({
     // forecasts; the table's smooth_ece is the top-label one (max(p, 1 − p) against correctness).
     const binarySmooth = binary ? smoothEce(binary.p, binary.y) : undefined;
     const extra = await publishedConventionMetrics(flags, binary !== undefined, metrics.classwise_ece, rows, cols);
+    const clinical = flags.clinical ? await clinicalOfInputs(flags, binary, ignore, rows, cols) : undefined;
     if (flags.json) {
       const json = { ...metricsJson(metrics, settings, intervals), ...extra };
       if (binaryEce !== undefined) json['binary_ece'] = binaryEce;
@@ -320,6 +332,7 @@ export const evalCommand = defineCommand({
         json['binary_smooth_ece_bandwidth'] = binarySmooth.bandwidth;
       }
       if (ignore !== undefined) json['ignore_index'] = ignore;
+      if (clinical) Object.assign(json, clinicalJson(clinical.stats));
       io.stdout.write(`${JSON.stringify(json)}\n`);
       return;
     }
@@ -338,8 +351,25 @@ export const evalCommand = defineCommand({
     for (const [key, value] of Object.entries(extra)) {
       if (typeof value === 'number') io.stdout.write(`${key}: ${value.toPrecision(6)}\n`);
     }
+    if (clinical) writeClinicalTable(clinical.stats, clinical.risk, io);
   },
 });
+
+/** --clinical on --positive-probs (p itself) or --logits/--probs (read again: class 1 of two columns, else top label). */
+async function clinicalOfInputs(
+  flags: Parameters<typeof clinicalFor>[2] & { logits?: string | undefined; probs?: string | undefined; labels?: string | undefined },
+  binary: { p: Float64Array; y: Uint8Array } | undefined,
+  ignore: number | undefined,
+  rows: number,
+  cols: number,
+): Promise<{ stats: ClinicalStatistics; risk: string }> {
+  if (binary) return { stats: clinicalFor(binary.p, binary.y, flags, { p: '--positive-probs', y: '--labels' }), risk: 'p (--positive-probs)' };
+  const again = await openPredictionsAndLabels(flags as never);
+  const all = await readAll(validatedChunks(again.predictions, again.labels, undefined, ignore), rows, cols);
+  const { p, y } = riskOf(all.matrix, all.labels, again.predictions.kind);
+  const risk = cols === 2 ? 'the class-1 probability' : 'the top-label confidence against correctness';
+  return { stats: clinicalFor(p, y, flags, { p: again.predictions.argName, y: '--labels' }), risk };
+}
 
 /** `calib eval --confidence ... --weights FILE`: the weighted top-label metrics. */
 async function evalWeightedTopLabel(
