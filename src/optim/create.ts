@@ -17,10 +17,11 @@ import { defineRegistry, type NameOf } from '../util/registry.js';
 import { adamDefinition, adamwDefinition } from './adam.js';
 import type { OptimizerOptionSchema } from './optimizer-definition.js';
 import type { Optimizer } from './optimizer.js';
+import { rmspropDefinition } from './rmsprop.js';
 import { sgdDefinition } from './sgd.js';
 
 /** Every optimizer's declaration, by name. */
-export const OPTIMIZERS = defineRegistry('optimizer', [sgdDefinition, adamDefinition, adamwDefinition]);
+export const OPTIMIZERS = defineRegistry('optimizer', [sgdDefinition, adamDefinition, adamwDefinition, rmspropDefinition]);
 
 /** An optimizer's name (`calib train --optimizer`, the `kind` of an `OptimizerSpec`). */
 export type OptimizerName = NameOf<typeof OPTIMIZERS>;
