@@ -2,7 +2,8 @@
  * Typo hints for names: the known names a mistyped one was probably meant to be ("did you mean fashion-mnist?").
  * Two names are close when they have the same letters up to case and the separators `-` / `_`, or when their
  * optimal-string-alignment distance (Damerau–Levenshtein restricted to adjacent transpositions: insertion,
- * deletion, substitution, swap of two neighbours, each costing 1) is at most 2 — `fashion-mnsit` is 1 from
+ * deletion, substitution, swap of two neighbours, each costing 1) is small for the name's length: at most 1 for
+ * names of 3–5 characters, 2 from 6 on, none below 3 (`v3` is not a typo of `v1`) — `fashion-mnsit` is 1 from
  * `fashion-mnist`. Used by option schemas (util/schema.ts), name registries (util/registry.ts) and the CLI's
  * `choices` flags (cli/args.ts).
  */
@@ -26,9 +27,15 @@ export function editDistance(a: string, b: string): number {
   return rows[a.length]![b.length]!;
 }
 
+/** The largest distance at which a name of `length` characters counts as a typo (see the module comment). */
+function tolerance(length: number): number {
+  return length < 3 ? 0 : Math.min(2, Math.max(1, Math.floor(length / 3)));
+}
+
 /** The names of `known` close to `value` (see the module comment), nearest first, ties in `known`'s order. */
-export function closeNames(value: string, known: readonly string[], maxDistance = 2): string[] {
+export function closeNames(value: string, known: readonly string[]): string[] {
   const v = normalise(value);
+  const maxDistance = tolerance(v.length);
   return known
     .map((name, index) => ({ name, index, distance: editDistance(normalise(name), v) }))
     .filter((c) => c.distance <= maxDistance)

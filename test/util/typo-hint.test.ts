@@ -15,7 +15,10 @@ test('editDistance is the optimal-string-alignment distance (hand-counted edits)
 test('closeNames compares without case and separators and orders nearest first', () => {
   assert.deepEqual(closeNames('fashion-mnsit', ['mnist', 'fashion-mnist', 'cifar10']), ['fashion-mnist']);
   assert.deepEqual(closeNames('Fashion_MNIST', ['mnist', 'fashion-mnist']), ['fashion-mnist']);
-  assert.deepEqual(closeNames('mmec', ['mse', 'mmce', 'mdca']), ['mmce', 'mse'], 'distance 1 before distance 2');
+  assert.deepEqual(closeNames('mmec', ['mse', 'mmce', 'mdca']), ['mmce'], 'distance 1 only for a 4-letter name');
+  assert.deepEqual(closeNames('rmsprp', ['adamw', 'rmsprop', 'sgd']), ['rmsprop']);
+  assert.deepEqual(closeNames('mbls-textt', ['mbls', 'mbls-text', 'mbls-tex']), ['mbls-text', 'mbls-tex'], 'nearest first');
+  assert.deepEqual(closeNames('v3', ['v1', 'v2']), [], 'no hint for names under 3 characters');
   assert.deepEqual(closeNames('zzzzzz', ['mnist']), []);
   assert.equal(didYouMean('svnh', ['svhn', 'stl10']), ' (did you mean svhn?)');
   assert.equal(didYouMean('qqqqq', ['svhn']), '');
