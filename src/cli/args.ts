@@ -7,6 +7,8 @@
  * flag and positional arguments are `UsageError`s (one line, exit code 2 in the CLI).
  */
 
+import { didYouMean } from '../util/typo-hint.js';
+
 export type FlagType = 'string' | 'number' | 'integer' | 'boolean';
 
 export interface FlagSpec {
@@ -70,7 +72,7 @@ function convert(name: string, spec: FlagSpec, raw: string): string | number | b
     }
     case 'string':
       if (spec.choices && !spec.choices.includes(raw)) {
-        throw new UsageError(`--${name}: expected one of ${spec.choices.map((c) => `'${c}'`).join(', ')}, got ${JSON.stringify(raw)}`);
+        throw new UsageError(`--${name}: expected one of ${spec.choices.map((c) => `'${c}'`).join(', ')}, got ${JSON.stringify(raw)}${didYouMean(raw, spec.choices)}`);
       }
       return raw;
   }

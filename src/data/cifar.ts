@@ -8,6 +8,7 @@ import { imageDataset, type DatasetSplits, type ImageDataset } from './dataset.j
 import { cacheRoot, downloadFile } from './download.js';
 import { isGzip } from './idx.js';
 import { readTar } from './tar.js';
+import { defineDataset } from './dataset-definition.js';
 
 /**
  * CIFAR-10 and CIFAR-100 (Krizhevsky 2009), official binary versions
@@ -197,3 +198,25 @@ export async function loadCifar100(options: Cifar100Options = {}): Promise<Requi
   };
   return { train: make('train', 'train.bin'), test: make('test', 'test.bin') };
 }
+
+/** The `cifar10` dataset's declaration (load-dataset.ts lists it). */
+export const cifar10Definition = defineDataset({
+  name: 'cifar10',
+  summary: 'CIFAR-10 (Krizhevsky 2009): 32×32 colour images of 10 classes, from the official binary archive (or its folder) or downloaded',
+  task: 'image',
+  optionKeys: ['path', 'download', 'cacheDirectory', 'baseUrl', 'md5'],
+  load: (options: CifarOptions | undefined) => loadCifar10(options ?? {}),
+  augmentation: 'crop-flip',
+  oodPartner: 'svhn',
+});
+
+/** The `cifar100` dataset's declaration (load-dataset.ts lists it). */
+export const cifar100Definition = defineDataset({
+  name: 'cifar100',
+  summary: 'CIFAR-100 (Krizhevsky 2009): 100 fine (or 20 coarse) classes, from the official binary archive (or its folder) or downloaded',
+  task: 'image',
+  optionKeys: ['path', 'download', 'cacheDirectory', 'baseUrl', 'md5', 'labels'],
+  load: (options: Cifar100Options | undefined) => loadCifar100(options ?? {}),
+  augmentation: 'crop-flip',
+  oodPartner: 'svhn',
+});

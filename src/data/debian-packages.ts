@@ -9,6 +9,7 @@ import { isGzip } from './idx.js';
 import { decompressLz4, isLz4 } from './lz4.js';
 import { textDatasets, type TextEncodingOptions, type TextRecord } from './text.js';
 import { tokenize, type Vocabulary } from './vocabulary.js';
+import { defineDataset } from './dataset-definition.js';
 
 /**
  * Debian package descriptions classified by their archive Section: an offline text-classification set read from
@@ -214,3 +215,17 @@ export async function loadDebianPackages(
   });
   return { train: splits.train, test: splits.test!, vocabulary: splits.vocabulary, source: { ...source, train: train.length, test: test.length, vocabulary: splits.vocabulary.tokens.length } };
 }
+
+/** The `debian-packages` dataset's declaration (load-dataset.ts lists it). */
+export const debianPackagesDefinition = defineDataset({
+  name: 'debian-packages',
+  summary: 'Debian package descriptions by Section, read from apt\'s lists (the data\'s source is recorded)',
+  task: 'text',
+  optionKeys: ['listsDirectory', 'sections', 'minTokens', 'testFraction', 'maxLength', 'minFrequency', 'maxVocabulary', 'name'],
+  load: async (options: DebianPackagesOptions | undefined) => {
+    const { train, test, source } = await loadDebianPackages(options ?? {});
+    return { train, test, source };
+  },
+  augmentation: 'none',
+  oodPartner: null,
+});

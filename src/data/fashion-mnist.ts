@@ -4,6 +4,7 @@ import { cacheRoot, downloadFile } from './download.js';
 import type { DatasetSplits, ImageDataset } from './dataset.js';
 import { idxImageDataset, readIdx } from './idx.js';
 import { pathExists } from '../util/path-exists.js';
+import { defineDataset } from './dataset-definition.js';
 
 /**
  * Fashion-MNIST (Xiao, Rasul & Vollgraf 2017): 60,000 training and 10,000 test grayscale 28×28 images of
@@ -121,3 +122,14 @@ export async function loadFashionMnist(options: FashionMnistOptions = {}): Promi
   const test = idxImageDataset(await read(FASHION_MNIST_FILES.testImages), await read(FASHION_MNIST_FILES.testLabels), { name: 'fashion-mnist/test', ...fields });
   return { train, test };
 }
+
+/** The `fashion-mnist` dataset's declaration (load-dataset.ts lists it). */
+export const fashionMnistDefinition = defineDataset({
+  name: 'fashion-mnist',
+  summary: 'Fashion-MNIST (Xiao et al. 2017): 28×28 clothing images, from a directory of IDX files or downloaded',
+  task: 'image',
+  optionKeys: ['directory', 'download', 'cacheDirectory', 'baseUrl', 'md5'],
+  load: (options: FashionMnistOptions | undefined) => loadFashionMnist(options ?? {}),
+  augmentation: 'none',
+  oodPartner: 'mnist',
+});

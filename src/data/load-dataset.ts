@@ -1,131 +1,111 @@
+/**
+ * Every built-in dataset, in the order `calib train --help` and the README list them. Each entry is the declaration
+ * beside its loader (dataset-definition.ts); from this list come the names (`DatasetName`, `DATASET_NAMES`, the
+ * `--dataset` / `--ood-dataset` choices with their typo hints), `loadDataset`, the option keys each loader reads
+ * (`checkDatasetOptions`), which datasets are text or segmentation, the augmentation `auto` stands for, the default
+ * OOD partner and the README's dataset table (`npm run docs`).
+ *
+ * ## How to add a dataset (one file plus one test)
+ * 1. Write `src/data/<name>.ts`: the loader (returning `DatasetSplits`, data/dataset.ts) with its options type, and
+ *    `export const <name>Definition = defineDataset({ name, summary, task, optionKeys, load, augmentation,
+ *    oodPartner })` — `optionKeys` must list every key of the options type (checked when compiling).
+ * 2. Add the definition to `DATASETS` below, then `npm run docs` to refresh the README table.
+ * 3. Write `test/data/<name>.test.ts` on a small fixture (test/fixtures/data); test/data/dataset-registry.test.ts
+ *    already checks that every declaring file is listed and that every OOD partner is a registered name.
+ */
 import { describe, InvalidArgumentError, invalidArgument } from '../util/errors.js';
-import { loadCifar10, loadCifar100, type Cifar100Options, type CifarOptions } from './cifar.js';
-import type { DatasetSplits } from './dataset.js';
-import { loadFashionMnist, type FashionMnistOptions } from './fashion-mnist.js';
-import { loadMnist, type MnistOptions } from './mnist.js';
-import { loadMnistSegmentation } from './mnist-seg.js';
-import { loadNpyDataset, type NpyDatasetOptions } from './npy-dataset.js';
-import { loadStl10, type Stl10Options } from './stl10.js';
-import { loadSvhn, type SvhnOptions } from './svhn.js';
-import { loadTextDataset, type TextDatasetOptions } from './text.js';
-import { loadTinyImageNet, type TinyImageNetOptions } from './tiny-imagenet.js';
-import { loadNewsgroups, type NewsgroupsOptions } from './newsgroups.js';
-import { loadDebianPackages, type DebianPackagesOptions } from './debian-packages.js';
+import { defineRegistry, type NameOf } from '../util/registry.js';
+import { didYouMean } from '../util/typo-hint.js';
+import { cifar100Definition, cifar10Definition } from './cifar.js';
+import type { DefaultAugmentation, LoadedSplits } from './dataset-definition.js';
+import { debianPackagesDefinition } from './debian-packages.js';
+import { fashionMnistDefinition } from './fashion-mnist.js';
+import { mnistSegmentationDefinition } from './mnist-seg.js';
+import { mnistDefinition } from './mnist.js';
+import { newsgroupsDefinition } from './newsgroups.js';
+import { npyDatasetDefinition } from './npy-dataset.js';
+import { stl10Definition } from './stl10.js';
+import { svhnDefinition } from './svhn.js';
+import { textDatasetDefinition } from './text.js';
+import { tinyImageNetDefinition } from './tiny-imagenet.js';
 
-/** Options of each dataset `loadDataset` knows. */
-export interface DatasetOptionsByName {
-  mnist: MnistOptions;
-  'mnist-seg': MnistOptions;
-  'fashion-mnist': FashionMnistOptions;
-  cifar10: CifarOptions;
-  cifar100: Cifar100Options;
-  svhn: SvhnOptions;
-  stl10: Stl10Options;
-  'tiny-imagenet': TinyImageNetOptions;
-  newsgroups: NewsgroupsOptions;
-  'debian-packages': DebianPackagesOptions;
-  npy: NpyDatasetOptions;
-  text: TextDatasetOptions;
+export type { LoadedSplits } from './dataset-definition.js';
+
+/** Every dataset's declaration, by name. */
+export const DATASETS = defineRegistry('dataset', [
+  mnistDefinition,
+  mnistSegmentationDefinition,
+  fashionMnistDefinition,
+  cifar10Definition,
+  cifar100Definition,
+  svhnDefinition,
+  stl10Definition,
+  tinyImageNetDefinition,
+  newsgroupsDefinition,
+  debianPackagesDefinition,
+  npyDatasetDefinition,
+  textDatasetDefinition,
+]);
+
+for (const d of DATASETS.definitions) {
+  if (d.oodPartner !== null && !DATASETS.has(d.oodPartner)) throw new Error(`dataset ${d.name}: OOD partner ${d.oodPartner} is not a registered dataset`);
 }
 
-export type DatasetName = keyof DatasetOptionsByName;
+type Definitions = (typeof DATASETS.definitions)[number];
 
-export const DATASET_NAMES: readonly DatasetName[] = ['mnist', 'mnist-seg', 'fashion-mnist', 'cifar10', 'cifar100', 'svhn', 'stl10', 'tiny-imagenet', 'newsgroups', 'debian-packages', 'npy', 'text'];
+/** A dataset's name. */
+export type DatasetName = NameOf<typeof DATASETS>;
 
-/**
- * What `loadDataset` returns: the splits and, for sets that change over time (debian-packages: the list files, their
- * Release date, package counts), where the data came from; runs copy `source` into summary.json's data.source.
- */
-export type LoadedSplits = DatasetSplits & { readonly source?: Readonly<Record<string, string | number>> };
+/** Every dataset name, in the registry's order. */
+export const DATASET_NAMES: readonly DatasetName[] = DATASETS.names;
+
+/** Options of each dataset `loadDataset` knows (its loader's options type). */
+export type DatasetOptionsByName = { [D in Definitions as D['name']]: D['load'] extends (options: infer O) => unknown ? Exclude<O, undefined> : never };
+
+/** The option keys each dataset's loader reads. */
+export const DATASET_OPTION_KEYS: { readonly [K in DatasetName]: readonly (keyof DatasetOptionsByName[K] & string)[] } = Object.freeze(
+  Object.fromEntries(DATASETS.definitions.map((d) => [d.name, d.optionKeys])),
+) as never;
 
 /** The datasets whose samples are token ids (text-cnn models, embedding mixup). */
-export const TEXT_DATASET_NAMES: readonly DatasetName[] = ['text', 'newsgroups', 'debian-packages'];
+export const TEXT_DATASET_NAMES: readonly DatasetName[] = DATASET_NAMES.filter((name) => DATASETS.get('dataset', name).task === 'text');
 
 /** Whether `name` is a text dataset (see TEXT_DATASET_NAMES). */
-export const isTextDataset = (name: string): boolean => (TEXT_DATASET_NAMES as readonly string[]).includes(name);
+export const isTextDataset = (name: string): boolean => DATASETS.has(name) && DATASETS.get('dataset', name).task === 'text';
 
-/** The option keys each dataset's loader reads; any other key is a typo and fails loudly (`checkDatasetOptions`). */
-const OPTION_KEYS = {
-  mnist: ['testSize', 'seed', 'directory'],
-  'mnist-seg': ['testSize', 'seed', 'directory'],
-  'fashion-mnist': ['directory', 'download', 'cacheDirectory', 'baseUrl', 'md5'],
-  cifar10: ['path', 'download', 'cacheDirectory', 'baseUrl', 'md5'],
-  cifar100: ['path', 'download', 'cacheDirectory', 'baseUrl', 'md5', 'labels'],
-  svhn: ['directory', 'extra', 'download', 'cacheDirectory', 'baseUrl', 'md5'],
-  stl10: ['path', 'download', 'cacheDirectory', 'baseUrl', 'md5'],
-  'tiny-imagenet': ['path', 'perClass', 'cacheDirectory'],
-  newsgroups: ['path', 'stripHeaders', 'download', 'cacheDirectory', 'baseUrl', 'md5', 'maxLength', 'minFrequency', 'maxVocabulary', 'name'],
-  'debian-packages': ['listsDirectory', 'sections', 'minTokens', 'testFraction', 'maxLength', 'minFrequency', 'maxVocabulary', 'name'],
-  npy: ['images', 'labels', 'testImages', 'testLabels', 'layout', 'classes', 'classNames', 'name'],
-  text: ['train', 'test', 'format', 'delimiter', 'textField', 'labelField', 'maxLength', 'minFrequency', 'maxVocabulary', 'name'],
-} as const;
+/** The datasets with per-pixel masks (`calib train` runs them through the segmentation path, train/segmentation-run.ts). */
+export const SEGMENTATION_DATASET_NAMES: readonly DatasetName[] = DATASET_NAMES.filter((name) => DATASETS.get('dataset', name).task === 'segmentation');
 
-/** Option keys of a loader's options type missing from its list (a missing key would refuse a valid option). */
-type UnlistedOptionKey = { [K in DatasetName]: Exclude<keyof DatasetOptionsByName[K] & string, (typeof OPTION_KEYS)[K][number]> }[DatasetName];
-/** Compile-time completeness check of OPTION_KEYS: fails to compile naming any unlisted key. */
-const everyOptionKeyListed: [UnlistedOptionKey] extends [never] ? true : UnlistedOptionKey = true;
-void everyOptionKeyListed;
+/** Whether `name` is a segmentation dataset (see SEGMENTATION_DATASET_NAMES). */
+export const isSegmentationDatasetName = (name: string): boolean => DATASETS.has(name) && DATASETS.get('dataset', name).task === 'segmentation';
 
-export const DATASET_OPTION_KEYS: { readonly [K in DatasetName]: readonly (keyof DatasetOptionsByName[K] & string)[] } = OPTION_KEYS;
+/** The default second dataset for OOD AUROC of a dataset (null when there is no natural pair or `name` is unknown). */
+export function defaultOodDataset(name: string): DatasetName | null {
+  return DATASETS.has(name) ? (DATASETS.get('dataset', name).oodPartner as DatasetName | null) : null;
+}
+
+/** The augmentation `--augment auto` stands for on `name` ('none' for an unknown name). */
+export function defaultAugmentation(name: string): DefaultAugmentation {
+  return DATASETS.has(name) ? DATASETS.get('dataset', name).augmentation : 'none';
+}
 
 /** Reject option keys the loader of `name` does not read (error names `<name> options.<key>` and the known keys). */
 export function checkDatasetOptions(name: DatasetName, options: unknown): void {
-  const known: readonly string[] | undefined = Object.hasOwn(DATASET_OPTION_KEYS, name) ? DATASET_OPTION_KEYS[name] : undefined;
+  const known: readonly string[] | undefined = DATASETS.has(name) ? DATASETS.get('dataset', name).optionKeys : undefined;
   if (known === undefined || options === undefined || options === null) return;
   if (typeof options !== 'object' || Array.isArray(options)) invalidArgument(`${name} options`, 'an object', describe(options));
   for (const key of Object.keys(options)) {
-    if (!known.includes(key)) throw new InvalidArgumentError(`${name} options.${key}`, `one of ${known.join(', ')}`, 'an unknown option');
+    if (!known.includes(key)) throw new InvalidArgumentError(`${name} options.${key}`, `one of ${known.join(', ')}${didYouMean(key, known)}`, 'an unknown option');
   }
 }
 
 /**
- * Load a dataset by name: mnist (embedded, no files needed), mnist-seg (the same digits with per-pixel masks, mnist-seg.ts), fashion-mnist, cifar10, cifar100, svhn, stl10, tiny-imagenet (the extracted
- * tiny-imagenet-200 folder), newsgroups (20 Newsgroups bydate), debian-packages (package descriptions by Section,
- * from apt's lists), npy (needs
- * images/labels paths), text (needs a train path). Unknown option keys are errors. Returns its train split and, where defined, its test split.
+ * Load a dataset by name (see `DATASETS` and the README's dataset table): its train split and, where defined, its
+ * test split. Unknown names (error names `argument`, default `dataset`, with the close names) and unknown option keys
+ * are errors.
  */
-export async function loadDataset<K extends DatasetName>(name: K, options?: DatasetOptionsByName[K]): Promise<LoadedSplits> {
+export async function loadDataset<K extends DatasetName>(name: K, options?: DatasetOptionsByName[K], argument = 'dataset'): Promise<LoadedSplits> {
+  const definition = DATASETS.get(argument, name);
   checkDatasetOptions(name, options);
-  switch (name) {
-    case 'mnist':
-      return loadMnist((options ?? {}) as MnistOptions);
-    case 'mnist-seg':
-      return loadMnistSegmentation((options ?? {}) as MnistOptions);
-    case 'fashion-mnist':
-      return loadFashionMnist((options ?? {}) as FashionMnistOptions);
-    case 'cifar10':
-      return loadCifar10((options ?? {}) as CifarOptions);
-    case 'cifar100':
-      return loadCifar100((options ?? {}) as Cifar100Options);
-    case 'svhn':
-      return loadSvhn((options ?? {}) as SvhnOptions);
-    case 'stl10':
-      return loadStl10((options ?? {}) as Stl10Options);
-    case 'tiny-imagenet':
-      return loadTinyImageNet((options ?? {}) as TinyImageNetOptions);
-    case 'newsgroups': {
-      const { train, test } = await loadNewsgroups((options ?? {}) as NewsgroupsOptions);
-      return { train, test };
-    }
-    case 'debian-packages': {
-      const { train, test, source } = await loadDebianPackages((options ?? {}) as DebianPackagesOptions);
-      return { train, test, source };
-    }
-    case 'npy':
-      if (options === undefined) invalidArgument('options', '{ images, labels } paths for the npy dataset', 'undefined');
-      return loadNpyDataset(options as NpyDatasetOptions);
-    case 'text': {
-      if (options === undefined) invalidArgument('options', '{ train } path for the text dataset', 'undefined');
-      const { train, test } = await loadTextDataset(options as TextDatasetOptions);
-      return test === undefined ? { train } : { train, test };
-    }
-    default:
-      return invalidArgument('name', `one of ${DATASET_NAMES.join(', ')}`, describe(name));
-  }
+  return (definition.load as (options: unknown) => Promise<LoadedSplits>)(options);
 }
-
-/** The datasets with per-pixel masks (`calib train` runs them through the segmentation path, train/segmentation-run.ts). */
-export const SEGMENTATION_DATASET_NAMES: readonly DatasetName[] = ['mnist-seg'];
-
-/** Whether `name` is a segmentation dataset (see SEGMENTATION_DATASET_NAMES). */
-export const isSegmentationDatasetName = (name: string): boolean => (SEGMENTATION_DATASET_NAMES as readonly string[]).includes(name);

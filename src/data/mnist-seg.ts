@@ -1,6 +1,7 @@
 import { invalidArgument, requireNumber } from '../util/errors.js';
 import { gatherRows, subset, type DatasetSplits, type ImageDataset } from './dataset.js';
 import { loadMnist, type MnistOptions } from './mnist.js';
+import { defineDataset } from './dataset-definition.js';
 
 /**
  * MNIST segmentation ("mnist-seg"): the embedded real MNIST digits (mnist.ts) with per-pixel masks derived from
@@ -74,3 +75,14 @@ export async function loadMnistSegmentation(options: MnistOptions = {}): Promise
   const { train, test } = await loadMnist(options);
   return { train: withDigitMasks(train, 'mnist-seg/train'), test: withDigitMasks(test, 'mnist-seg/test') };
 }
+
+/** The `mnist-seg` dataset's declaration (load-dataset.ts lists it). */
+export const mnistSegmentationDefinition = defineDataset({
+  name: 'mnist-seg',
+  summary: 'the embedded MNIST digits with per-pixel masks (background 0 below intensity 0.1, digit + 1 from 0.5, 255 ignored between)',
+  task: 'segmentation',
+  optionKeys: ['testSize', 'seed', 'directory'],
+  load: (options: MnistOptions | undefined) => loadMnistSegmentation(options ?? {}),
+  augmentation: 'none',
+  oodPartner: null,
+});

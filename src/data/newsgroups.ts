@@ -8,6 +8,7 @@ import { cacheRoot, downloadFile } from './download.js';
 import { readTar } from './tar.js';
 import { textDatasets, type TextEncodingOptions, type TextRecord } from './text.js';
 import type { Vocabulary } from './vocabulary.js';
+import { defineDataset } from './dataset-definition.js';
 
 /**
  * 20 Newsgroups, the "bydate" release (Lang 1995; Rennie's sorted-by-date split, duplicates and the Newsgroups/Path/
@@ -115,3 +116,17 @@ export async function loadNewsgroups(options: NewsgroupsOptions = {}): Promise<R
   const splits = textDatasets(train, test, encoding);
   return { train: splits.train, test: splits.test!, vocabulary: splits.vocabulary };
 }
+
+/** The `newsgroups` dataset's declaration (load-dataset.ts lists it). */
+export const newsgroupsDefinition = defineDataset({
+  name: 'newsgroups',
+  summary: '20 Newsgroups (bydate split) as token ids',
+  task: 'text',
+  optionKeys: ['path', 'stripHeaders', 'download', 'cacheDirectory', 'baseUrl', 'md5', 'maxLength', 'minFrequency', 'maxVocabulary', 'name'],
+  load: async (options: NewsgroupsOptions | undefined) => {
+    const { train, test } = await loadNewsgroups(options ?? {});
+    return { train, test };
+  },
+  augmentation: 'none',
+  oodPartner: null,
+});

@@ -1,6 +1,7 @@
 import { readNpy, toLabelData, type NpyArray } from '../io/npy.js';
 import { describe, invalidArgument } from '../util/errors.js';
 import { imageDataset, type DatasetSplits, type ImageDataset } from './dataset.js';
+import { defineDataset } from './dataset-definition.js';
 
 /**
  * Generic arrays as a dataset: an images .npy plus a labels .npy (read with src/io/npy.ts).
@@ -95,3 +96,17 @@ export async function loadNpyDataset(options: NpyDatasetOptions): Promise<Datase
   });
   return { train, test };
 }
+
+/** The `npy` dataset's declaration (load-dataset.ts lists it). */
+export const npyDatasetDefinition = defineDataset({
+  name: 'npy',
+  summary: 'your own images and labels as .npy files (images=… labels=…, optionally testImages=… testLabels=…)',
+  task: 'image',
+  optionKeys: ['images', 'labels', 'testImages', 'testLabels', 'layout', 'classes', 'classNames', 'name'],
+  load: (options: NpyDatasetOptions | undefined) => {
+    if (options === undefined) invalidArgument('options', '{ images, labels } paths for the npy dataset', 'undefined');
+    return loadNpyDataset(options);
+  },
+  augmentation: 'none',
+  oodPartner: null,
+});

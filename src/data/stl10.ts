@@ -5,6 +5,7 @@ import { readSource } from './cifar.js';
 import { DatasetNotFoundError } from './dataset-not-found.js';
 import { imageDataset, type DatasetSplits, type ImageDataset } from './dataset.js';
 import { cacheRoot, downloadFile } from './download.js';
+import { defineDataset } from './dataset-definition.js';
 
 /**
  * STL-10 (Coates, Ng & Lee 2011, https://cs.stanford.edu/~acoates/stl10/), the binary release
@@ -94,3 +95,14 @@ export async function loadStl10(options: Stl10Options = {}): Promise<Required<Da
     test: stl10FromBytes(found.get('test_X.bin')!, found.get('test_y.bin')!, 'stl10/test', classNames),
   };
 }
+
+/** The `stl10` dataset's declaration (load-dataset.ts lists it). */
+export const stl10Definition = defineDataset({
+  name: 'stl10',
+  summary: 'STL-10 (Coates et al. 2011): 96×96 colour images of 10 classes, from the binary archive',
+  task: 'image',
+  optionKeys: ['path', 'download', 'cacheDirectory', 'baseUrl', 'md5'],
+  load: (options: Stl10Options | undefined) => loadStl10(options ?? {}),
+  augmentation: 'none',
+  oodPartner: null,
+});

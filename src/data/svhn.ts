@@ -5,6 +5,7 @@ import { imageDataset, type DatasetSplits, type ImageDataset } from './dataset.j
 import { cacheRoot, downloadFile } from './download.js';
 import { readMat, type MatArray } from './mat.js';
 import { pathExists } from '../util/path-exists.js';
+import { defineDataset } from './dataset-definition.js';
 
 /**
  * SVHN, cropped digits (Netzer et al. 2011, http://ufldl.stanford.edu/housenumbers/): train_32x32.mat (73,257
@@ -110,3 +111,14 @@ export async function loadSvhn(options: SvhnOptions = {}): Promise<Required<Data
   if (!options.extra) return { train, test };
   return { train, test, extra: await loadSplit(paths[2]!, 'extra') };
 }
+
+/** The `svhn` dataset's declaration (load-dataset.ts lists it). */
+export const svhnDefinition = defineDataset({
+  name: 'svhn',
+  summary: 'SVHN (Netzer et al. 2011): 32×32 house-number digits from the .mat files (optionally with extra)',
+  task: 'image',
+  optionKeys: ['directory', 'extra', 'download', 'cacheDirectory', 'baseUrl', 'md5'],
+  load: (options: SvhnOptions | undefined) => loadSvhn(options ?? {}),
+  augmentation: 'crop',
+  oodPartner: 'cifar10',
+});

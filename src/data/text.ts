@@ -3,6 +3,7 @@ import { extname } from 'node:path';
 import { describe, invalidArgument, requireNumber } from '../util/errors.js';
 import { textDataset, type DatasetSplits, type TextDataset } from './dataset.js';
 import { buildVocabulary, encodeDocuments, labelNames, tokenize, type Vocabulary } from './vocabulary.js';
+import { defineDataset } from './dataset-definition.js';
 
 /**
  * Text classification sets from CSV or JSON Lines files.
@@ -208,3 +209,18 @@ export async function loadTextDataset(options: TextDatasetOptions): Promise<Data
   const test = options.test === undefined ? undefined : await readRecords(options.test, options);
   return textDatasets(train, test, options);
 }
+
+/** The `text` dataset's declaration (load-dataset.ts lists it). */
+export const textDatasetDefinition = defineDataset({
+  name: 'text',
+  summary: 'your own labelled texts as CSV / TSV / JSON lines (train=…, optionally test=…) as token ids',
+  task: 'text',
+  optionKeys: ['train', 'test', 'format', 'delimiter', 'textField', 'labelField', 'maxLength', 'minFrequency', 'maxVocabulary', 'name'],
+  load: async (options: TextDatasetOptions | undefined) => {
+    if (options === undefined) invalidArgument('options', '{ train } path for the text dataset', 'undefined');
+    const { train, test } = await loadTextDataset(options);
+    return test === undefined ? { train } : { train, test };
+  },
+  augmentation: 'none',
+  oodPartner: null,
+});

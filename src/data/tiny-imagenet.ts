@@ -5,6 +5,7 @@ import { describe, invalidArgument, requireNumber } from '../util/errors.js';
 import { DatasetNotFoundError } from './dataset-not-found.js';
 import { imageDataset, type DatasetSplits, type ImageDataset } from './dataset.js';
 import { cacheRoot } from './download.js';
+import { defineDataset } from './dataset-definition.js';
 
 /**
  * Tiny-ImageNet (the CS231n release, 200 classes of 64 × 64 RGB JPEGs), from the extracted official zip
@@ -113,3 +114,14 @@ export async function loadTinyImageNet(options: TinyImageNetOptions = {}): Promi
     test: await make('val', val.map((v) => join(root, 'val', 'images', v.file)), val.map((v) => v.label)),
   };
 }
+
+/** The `tiny-imagenet` dataset's declaration (load-dataset.ts lists it). */
+export const tinyImageNetDefinition = defineDataset({
+  name: 'tiny-imagenet',
+  summary: 'Tiny ImageNet: 64×64 images of 200 classes from the extracted tiny-imagenet-200 folder',
+  task: 'image',
+  optionKeys: ['path', 'perClass', 'cacheDirectory'],
+  load: (options: TinyImageNetOptions | undefined) => loadTinyImageNet(options ?? {}),
+  augmentation: 'none',
+  oodPartner: null,
+});

@@ -1,5 +1,6 @@
 import type { Tensor } from '../engine/index.js';
 import { describe, invalidArgument } from '../util/errors.js';
+import { didYouMean } from '../util/typo-hint.js';
 import { acls } from './acls.js';
 import { arc } from './arc.js';
 import { avuc } from './avuc.js';
@@ -66,7 +67,7 @@ export type LossOptionsOf<N extends LossName> = (typeof LOSSES)[N] extends LossD
 /** The definition of `name`; an unknown name is an `InvalidArgumentError` listing the known ones. */
 export function lossDefinition(name: string, argument = 'loss'): LossDefinition<OptionsSchema> {
   if (typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(LOSSES, name)) {
-    invalidArgument(argument, `one of ${LOSS_NAMES.join(', ')}`, describe(name));
+    invalidArgument(argument, `one of ${LOSS_NAMES.join(', ')}${didYouMean(name, LOSS_NAMES)}`, describe(name));
   }
   return LOSSES[name as LossName] as unknown as LossDefinition<OptionsSchema>;
 }

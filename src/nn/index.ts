@@ -26,4 +26,5 @@ export { wideResNet, type WideResNetOptions } from './models/wide-resnet.js';
 export { vgg, type VggOptions } from './models/vgg.js';
 export { textCnn, type TextCnnOptions } from './models/text-cnn.js';
 export { segNet, type SegNetOptions } from './models/seg-net.js';
-export { createModel, modelSpec, MODEL_KINDS, MODEL_OPTIONS, type ModelKind, type ModelSpec } from './models/zoo.js';
+export { createModel, modelSpec, MODELS, MODEL_KINDS, MODEL_OPTIONS, type ModelKind, type ModelSpec } from './models/zoo.js';
+export { defineModel, type ModelDefinition, type ModelTask } from './models/model-definition.js';

@@ -9,6 +9,7 @@
 import { requireNumber } from '../util/errors.js';
 import { number, object, optional } from '../util/schema.js';
 import { masked, type Optimizer } from './optimizer.js';
+import { defineOptimizer } from './optimizer-definition.js';
 
 /** The options of Adam or AdamW, whose default λ differs (0 and 0.01, as PyTorch). */
 function adamOptions(weightDecay: number, decay: string) {
@@ -75,3 +76,21 @@ export function adam(options: AdamOptions = {}, path = 'adam options'): Optimize
 export function adamw(options: AdamOptions = {}, path = 'adamw options'): Optimizer {
   return build('adamw', options, path);
 }
+
+/** Adam's declaration (optim/create.ts lists it). */
+export const adamDefinition = defineOptimizer({
+  name: 'adam',
+  summary: 'Adam with L2 weight decay in the gradient (Kingma & Ba 2015, as torch.optim.Adam)',
+  options: ADAM_OPTIONS,
+  create: adam,
+  checkedAgainst: 'torch.optim.Adam trajectories (test/optim)',
+});
+
+/** AdamW's declaration (optim/create.ts lists it). */
+export const adamwDefinition = defineOptimizer({
+  name: 'adamw',
+  summary: 'AdamW with decoupled weight decay (Loshchilov & Hutter 2019, as torch.optim.AdamW)',
+  options: ADAMW_OPTIONS,
+  create: adamw,
+  checkedAgainst: 'torch.optim.AdamW trajectories (test/optim)',
+});

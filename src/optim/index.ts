@@ -3,4 +3,6 @@ export { type Optimizer, type UpdateArgs, type UpdateResult, masked } from './op
 export { sgd, SGD_OPTIONS, type SgdOptions } from './sgd.js';
 export { adam, adamw, ADAM_OPTIONS, ADAMW_OPTIONS, type AdamOptions } from './adam.js';
 export { type LrSchedule, constantLr, stepLr, multiStepLr, cosineLr, linearWarmup, perEpoch } from './schedule.js';
-export { createOptimizer, OPTIMIZER_OPTIONS, type OptimizerSpec } from './create.js';
+export { createOptimizer, OPTIMIZERS, OPTIMIZER_NAMES, OPTIMIZER_OPTIONS, type OptimizerName, type OptimizerSpec } from './create.js';
+export { rmsprop, RMSPROP_OPTIONS, type RmspropOptions } from './rmsprop.js';
+export { defineOptimizer, type OptimizerDefinition } from './optimizer-definition.js';

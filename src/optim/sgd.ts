@@ -11,6 +11,7 @@
 import { InvalidArgumentError, requireNumber } from '../util/errors.js';
 import { boolean, number, object, optional } from '../util/schema.js';
 import { masked, type Optimizer, type UpdateResult } from './optimizer.js';
+import { defineOptimizer } from './optimizer-definition.js';
 
 /** The options of `sgd` (PyTorch's defaults): what each accepts, its default and description (util/schema.ts). */
 export const SGD_OPTIONS = object({
@@ -56,3 +57,12 @@ export function sgd(options: SgdOptions = {}, path = 'sgd options'): Optimizer {
     },
   };
 }
+
+/** SGD's declaration (optim/create.ts lists it). */
+export const sgdDefinition = defineOptimizer({
+  name: 'sgd',
+  summary: 'SGD with momentum, dampening, Nesterov and L2 weight decay (Sutskever et al. 2013 form, as torch.optim.SGD)',
+  options: SGD_OPTIONS,
+  create: sgd,
+  checkedAgainst: 'torch.optim.SGD trajectories (test/optim)',
+});

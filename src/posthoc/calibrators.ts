@@ -17,6 +17,7 @@
  *    export against `apply` in onnxruntime-node and -web.
  */
 import { describe, invalidArgument } from '../util/errors.js';
+import { didYouMean } from '../util/typo-hint.js';
 import type { CalibratorDefinition, CalibratorInput } from './calibrator-definition.js';
 import type { OptionsOf } from './options.js';
 import { betaDefinition } from './beta.js';
@@ -99,6 +100,6 @@ export function isCalibratorKind(value: unknown): value is CalibratorKind {
 
 /** The declaration of the calibrator `value`, or an `InvalidArgumentError` naming `argument` and the known names. */
 export function calibratorDefinition(argument: string, value: unknown): CalibratorDefinition {
-  if (!isCalibratorKind(value)) invalidArgument(argument, `one of ${CALIBRATOR_KINDS.join(', ')}`, describe(value));
+  if (!isCalibratorKind(value)) invalidArgument(argument, `one of ${CALIBRATOR_KINDS.join(', ')}${didYouMean(value, CALIBRATOR_KINDS)}`, describe(value));
   return CALIBRATORS[value];
 }

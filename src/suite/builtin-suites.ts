@@ -31,6 +31,7 @@ import { THULASIDASAN_SUITE } from './papers/thulasidasan.js';
 import { THULASIDASAN_TEXT_SUITE } from './papers/thulasidasan-text.js';
 import { DEEP } from './papers/scales.js';
 import type { SuiteScale } from './suite-schema.js';
+import { defineRegistry } from '../util/registry.js';
 
 const DEMO_BASE = {
   dataset: 'mnist',
@@ -50,6 +51,7 @@ const DEMO_SCALES: Partial<Record<SuiteScale, Record<string, unknown>>> = {
   paper: { model: 'lenet', modelOptions: {}, epochs: 60, weightDecay: 5e-4, select: 'accuracy' },
 };
 
+/** A built-in suite: a one-line summary for `calib suite list` and the suite's JSON (its `name` is the suite's name). */
 type BuiltinSuite = { readonly summary: string; readonly suite: Record<string, unknown> };
 
 /**
@@ -62,54 +64,77 @@ export function withDeepScale(entry: BuiltinSuite): BuiltinSuite {
   return { ...entry, suite: { ...entry.suite, scales: { ...scales, deep: DEEP } } };
 }
 
-export const BUILTIN_SUITES: Readonly<Record<string, { readonly summary: string; readonly suite: Record<string, unknown> }>> = {
-  demo: {
-    summary: 'CE, LS, focal, MbLS and mixup on the embedded MNIST digits, before and after temperature scaling (1 seed; quick scale ≈ 1.5 CPU-minutes)',
-    suite: {
-      name: 'demo',
-      description:
-        'Five training objectives on the embedded MNIST digits (an MLP that fits its 1,000 training images): does cross-entropy end overconfident, and which of label smoothing, focal loss, margin-based label smoothing and mixup fixes it, before and after temperature scaling?',
-      base: DEMO_BASE,
-      scales: DEMO_SCALES,
-      methods: [
-        { name: 'ce', label: 'CE', loss: 'ce' },
-        { name: 'ls', label: 'LS ε=0.02', loss: 'ls', lossOptions: { epsilon: 0.02 } },
-        { name: 'focal', label: 'Focal γ=1', loss: 'focal', lossOptions: { gamma: 1 } },
-        { name: 'mbls', label: 'MbLS m=10', loss: 'mbls', lossOptions: { margin: 10 } },
-        { name: 'mixup', label: 'Mixup α=0.1', loss: 'ce', mixup: 0.1 },
-      ],
-      seeds: [0],
-      posthoc: ['temperature'],
-      compare: ['mbls < ce on ece', 'ls < ce on ece', 'focal < ce on ece', 'mixup < ce on ece', 'mbls < ce on ece after temperature'],
-    },
+/** A built-in suite registered under the `name` its JSON states (written once, in the suite). */
+function named(entry: BuiltinSuite): BuiltinSuite & { readonly name: string } {
+  const name = entry.suite['name'];
+  if (typeof name !== 'string' || name === '') throw new Error('built-in suite without a name');
+  return { name, ...entry };
+}
+
+const DEMO: BuiltinSuite = {
+  summary: 'CE, LS, focal, MbLS and mixup on the embedded MNIST digits, before and after temperature scaling (1 seed; quick scale ≈ 1.5 CPU-minutes)',
+  suite: {
+    name: 'demo',
+    description:
+      'Five training objectives on the embedded MNIST digits (an MLP that fits its 1,000 training images): does cross-entropy end overconfident, and which of label smoothing, focal loss, margin-based label smoothing and mixup fixes it, before and after temperature scaling?',
+    base: DEMO_BASE,
+    scales: DEMO_SCALES,
+    methods: [
+      { name: 'ce', label: 'CE', loss: 'ce' },
+      { name: 'ls', label: 'LS ε=0.02', loss: 'ls', lossOptions: { epsilon: 0.02 } },
+      { name: 'focal', label: 'Focal γ=1', loss: 'focal', lossOptions: { gamma: 1 } },
+      { name: 'mbls', label: 'MbLS m=10', loss: 'mbls', lossOptions: { margin: 10 } },
+      { name: 'mixup', label: 'Mixup α=0.1', loss: 'ce', mixup: 0.1 },
+    ],
+    seeds: [0],
+    posthoc: ['temperature'],
+    compare: ['mbls < ce on ece', 'ls < ce on ece', 'focal < ce on ece', 'mixup < ce on ece', 'mbls < ce on ece after temperature'],
   },
-  'demo-margin': {
-    summary: 'MbLS margin sweep m = 0…10 against CE on MNIST, 2 seeds, m chosen on validation NLL',
-    suite: {
-      name: 'demo-margin',
-      description: 'How the margin m of MbLS trades accuracy for calibration (Liu et al. 2022, Fig. 3), on the embedded MNIST digits.',
-      base: DEMO_BASE,
-      scales: DEMO_SCALES,
-      methods: [
-        { name: 'ce', label: 'CE', loss: 'ce' },
-        { name: 'mbls', label: 'MbLS', loss: 'mbls' },
-      ],
-      sweeps: [{ key: 'lossOptions.margin', values: [0, 2, 4, 6, 8, 10], methods: ['mbls'], label: 'margin m' }],
-      seeds: [0, 1],
-      posthoc: ['temperature'],
-      select: 'nll',
-      compare: ['mbls < ce on ece', 'mbls < ce on nll'],
-    },
-  },
-  maronas: withDeepScale(MARONAS_SUITE),
-  thulasidasan: withDeepScale(THULASIDASAN_SUITE),
-  mbls: withDeepScale(MBLS_SUITE),
-  'mbls-segmentation': MBLS_SEGMENTATION_SUITE,
-  acls: withDeepScale(ACLS_SUITE),
-  karandikar: withDeepScale(KARANDIKAR_SUITE),
-  'thulasidasan-text': THULASIDASAN_TEXT_SUITE,
-  'mbls-text': MBLS_TEXT_SUITE,
 };
 
+const DEMO_MARGIN: BuiltinSuite = {
+  summary: 'MbLS margin sweep m = 0…10 against CE on MNIST, 2 seeds, m chosen on validation NLL',
+  suite: {
+    name: 'demo-margin',
+    description: 'How the margin m of MbLS trades accuracy for calibration (Liu et al. 2022, Fig. 3), on the embedded MNIST digits.',
+    base: DEMO_BASE,
+    scales: DEMO_SCALES,
+    methods: [
+      { name: 'ce', label: 'CE', loss: 'ce' },
+      { name: 'mbls', label: 'MbLS', loss: 'mbls' },
+    ],
+    sweeps: [{ key: 'lossOptions.margin', values: [0, 2, 4, 6, 8, 10], methods: ['mbls'], label: 'margin m' }],
+    seeds: [0, 1],
+    posthoc: ['temperature'],
+    select: 'nll',
+    compare: ['mbls < ce on ece', 'mbls < ce on nll'],
+  },
+};
+
+/**
+ * Every built-in suite, in the order `calib suite list` and the README list them, by the name its JSON states
+ * (`calib suite run NAME` looks it up with typo hints). To add one: write `src/suite/papers/<name>.ts` exporting
+ * `<NAME>_SUITE = { summary, suite }`, list it here and test it (test/suite/builtin-suite-registry.test.ts already
+ * checks that every suite file is listed and parses).
+ */
+export const SUITES = defineRegistry(
+  'built-in suite',
+  [
+    DEMO,
+    DEMO_MARGIN,
+    withDeepScale(MARONAS_SUITE),
+    withDeepScale(THULASIDASAN_SUITE),
+    withDeepScale(MBLS_SUITE),
+    MBLS_SEGMENTATION_SUITE,
+    withDeepScale(ACLS_SUITE),
+    withDeepScale(KARANDIKAR_SUITE),
+    THULASIDASAN_TEXT_SUITE,
+    MBLS_TEXT_SUITE,
+  ].map(named),
+);
+
+/** The built-in suites by name. */
+export const BUILTIN_SUITES: Readonly<Record<string, BuiltinSuite>> = Object.freeze(Object.fromEntries(SUITES.definitions.map(({ name, ...entry }) => [name, entry])));
+
 /** Names of the built-in suites. */
-export const BUILTIN_SUITE_NAMES = Object.keys(BUILTIN_SUITES);
+export const BUILTIN_SUITE_NAMES: readonly string[] = SUITES.names;

@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { describe, InvalidArgumentError, invalidArgument } from '../util/errors.js';
+import { didYouMean } from '../util/typo-hint.js';
 import { MAX_SUITE_FILE_BYTES } from './suite-limits.js';
 import { BUILTIN_SUITE_NAMES, BUILTIN_SUITES } from './builtin-suites.js';
 import { parseSuite, type Suite } from './suite-schema.js';
@@ -20,7 +21,7 @@ export async function loadSuite(nameOrFile: string, argument = 'SUITE'): Promise
     text = await readFile(nameOrFile, 'utf8');
   } catch (e) {
     if (e instanceof InvalidArgumentError) throw e;
-    return invalidArgument(argument, `a built-in suite (${BUILTIN_SUITE_NAMES.join(', ')}) or a readable suite file`, JSON.stringify(nameOrFile));
+    return invalidArgument(argument, `a built-in suite (${BUILTIN_SUITE_NAMES.join(', ')}) or a readable suite file${didYouMean(nameOrFile, BUILTIN_SUITE_NAMES)}`, JSON.stringify(nameOrFile));
   }
   let raw: unknown;
   try {

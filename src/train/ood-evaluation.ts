@@ -20,6 +20,8 @@ import { matrix } from '../util/matrix.js';
 import { Random } from '../util/random.js';
 import { shiftReport, type ShiftReport, type ShiftSets } from './shift-metrics.js';
 
+/** The default second dataset for OOD AUROC of a dataset: its declared OOD partner (data/load-dataset.ts). */
+export { defaultOodDataset } from '../data/load-dataset.js';
 export { CONFIDENCE_HISTOGRAM_BINS, confidenceCounts, type ShiftMetrics, type ShiftReport, type ShiftSets } from './shift-metrics.js';
 
 /** Logits [N, C] of images [N, C_in, H, W]. */
@@ -111,10 +113,4 @@ export function evaluateShiftSets(predict: Predictor, train: ImageDataset, test:
 /** `evaluateShiftSets`' report alone. */
 export function evaluateShift(predict: Predictor, train: ImageDataset, test: ImageDataset, options: ShiftOptions = {}): ShiftReport {
   return evaluateShiftSets(predict, train, test, options).report;
-}
-
-/** The default second dataset for OOD AUROC of a dataset (null when there is no natural pair). */
-export function defaultOodDataset(dataset: string): string | null {
-  const pairs: Readonly<Record<string, string>> = { mnist: 'fashion-mnist', 'fashion-mnist': 'mnist', cifar10: 'svhn', cifar100: 'svhn', svhn: 'cifar10' };
-  return pairs[dataset] ?? null;
 }

@@ -115,7 +115,7 @@ export async function runOod(
   const name = config.oodDataset ?? defaultOodDataset(config.dataset);
   if (!other && name) {
     try {
-      const splits = await loadDataset(name as DatasetName, config.oodDatasetOptions as never);
+      const splits = await loadDataset(name as DatasetName, config.oodDatasetOptions as never, 'config.oodDataset');
       const d = splits.test ?? splits.train;
       if (d.kind !== 'image') throw new Error(`${name} is not an image dataset`);
       other = d;

@@ -8,12 +8,12 @@
  * weight decay 5e-4, multi-step decay ×0.1 at 50 % and 75 % of the epochs, batch 128, η₀ = 0.1; best epoch by
  * validation accuracy (see best-epoch.ts for why).
  */
-import { checkDatasetOptions, DATASET_NAMES, isSegmentationDatasetName, isTextDataset, type DatasetName } from '../data/load-dataset.js';
+import { checkDatasetOptions, DATASETS, DATASET_NAMES, isSegmentationDatasetName, isTextDataset, type DatasetName } from '../data/load-dataset.js';
 import { termWeight } from '../losses/define-loss.js';
 import { resolveOptions } from '../losses/options.js';
 import { LOSS_NAMES, lossDefinition } from '../losses/registry.js';
 import { MODEL_OPTIONS, type ModelKind } from '../nn/models/zoo.js';
-import { createOptimizer, type OptimizerSpec } from '../optim/create.js';
+import { createOptimizer, OPTIMIZER_NAMES, type OptimizerSpec } from '../optim/create.js';
 import { describe, InvalidArgumentError, invalidArgument } from '../util/errors.js';
 import { boolean, described, type Infer, list, number, object, optional, options, partial, string } from '../util/schema.js';
 import { parseSchedule } from './lr-schedule-spec.js';
@@ -35,7 +35,8 @@ export type SecondaryPlacement = (typeof SECONDARY_PLACEMENTS)[number];
 export const AUGMENTATIONS = ['auto', 'none', 'crop', 'crop-flip'] as const;
 export type Augmentation = (typeof AUGMENTATIONS)[number];
 
-export const OPTIMIZERS = ['sgd', 'adam', 'adamw'] as const;
+/** The optimizer names (optim/create.ts's registry). */
+export const OPTIMIZERS = OPTIMIZER_NAMES;
 
 /** Registry names of the losses with the given roles, comma-separated (for descriptions). */
 function lossNamesOf(roles: readonly string[]): string {
@@ -102,7 +103,7 @@ export const TRAIN_CONFIG_SCHEMA = object({
    */
   evaluateTrain: described(optional(boolean()), 'also evaluate the training split (no augmentation): train-logits.npy, train-labels.npy and summary.json train metrics'),
   ood: optional(boolean(), false, 'after training, evaluate OOD AUROC (noise, a second dataset) and corruptions into ood.json'),
-  oodDataset: described(optional(string()), 'second dataset of the OOD AUROC (default: fashion-mnist ↔ mnist, svhn ↔ cifar10 when present)'),
+  oodDataset: described(optional(string(DATASET_NAMES)), 'second dataset of the OOD AUROC (default: fashion-mnist ↔ mnist, svhn ↔ cifar10 when present)'),
   oodDatasetOptions: optional(options(), {}, 'loader options of the OOD dataset'),
   oodSubset: described(optional(number({ integer: true, min: 1 })), 'test samples per OOD / corruption evaluation (default: the whole test set)'),
   /**
@@ -152,8 +153,11 @@ export function resolveTrainConfig(raw: unknown, path = 'config'): TrainConfig {
   // The OOD loader's options are checked here too, also for the default OOD dataset (mnist → fashion-mnist, …): the
   // trainer only loads it after training and then reports a failed load as "skipped" instead of an error.
   const oodName = c.oodDataset ?? defaultOodDataset(c.dataset);
-  if (oodName !== null && (DATASET_NAMES as readonly string[]).includes(oodName)) {
+  if (oodName !== null) {
     within(`${path}.oodDatasetOptions`, () => checkDatasetOptions(oodName as DatasetName, c.oodDatasetOptions));
+  }
+  if (c.oodDataset !== undefined && DATASETS.get(`${path}.oodDataset`, c.oodDataset).task !== 'image') {
+    invalidArgument(`${path}.oodDataset`, 'an image dataset (the OOD AUROC compares image predictions)', describe(c.oodDataset));
   }
   let weight = c.weight ?? 1;
   if (c.secondary !== undefined) {
@@ -242,7 +246,7 @@ function checkMcDropoutModel(kind: ModelKind, options: Readonly<Record<string, u
 export function optimizerSpec(config: Pick<TrainConfig, 'optimizer' | 'momentum' | 'nesterov' | 'weightDecay'>): OptimizerSpec {
   return config.optimizer === 'sgd'
     ? { kind: 'sgd', momentum: config.momentum, nesterov: config.nesterov, weightDecay: config.weightDecay }
-    : { kind: config.optimizer, weightDecay: config.weightDecay };
+    : ({ kind: config.optimizer, weightDecay: config.weightDecay } as OptimizerSpec);
 }
 
 /**

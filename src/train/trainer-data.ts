@@ -12,7 +12,7 @@
  * losses) are compared on the same validation and test samples. Images stay in [0, 1] (no normalisation): the
  * exported model takes the same inputs as the toolkit's datasets.
  */
-import { loadDataset, type DatasetName, type LoadedSplits } from '../data/load-dataset.js';
+import { defaultAugmentation, loadDataset, type DatasetName, type LoadedSplits } from '../data/load-dataset.js';
 import { datasetSize, type Dataset } from '../data/dataset.js';
 import { holdOut } from '../data/splits.js';
 import { invalidArgument } from '../util/errors.js';
@@ -89,10 +89,7 @@ export async function loadRunData(config: TrainConfig): Promise<RunData> {
   return runSplits(splits, config);
 }
 
-/** The augmentation 'auto' stands for: crop + flip for CIFAR, crop for SVHN (digits must not flip), else none. */
+/** The augmentation 'auto' stands for: the dataset's declared default (crop + flip for CIFAR, crop for SVHN, else none). */
 export function resolveAugmentation(augment: Augmentation, dataset: string): Exclude<Augmentation, 'auto'> {
-  if (augment !== 'auto') return augment;
-  if (dataset === 'cifar10' || dataset === 'cifar100') return 'crop-flip';
-  if (dataset === 'svhn') return 'crop';
-  return 'none';
+  return augment !== 'auto' ? augment : defaultAugmentation(dataset);
 }

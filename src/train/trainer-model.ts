@@ -15,6 +15,7 @@ import type { Dataset } from '../data/dataset.js';
 import { createModel, MODEL_KINDS, type ModelSpec } from '../nn/models/zoo.js';
 import type { Model } from '../nn/model.js';
 import { describe, invalidArgument } from '../util/errors.js';
+import { didYouMean } from '../util/typo-hint.js';
 
 /** Examples of every alias family, for documentation and error messages. */
 export const MODEL_ALIASES = [
@@ -28,7 +29,10 @@ const CIFAR_RESNET_SHORT = [20, 32, 44, 56, 110];
 /** The zoo spec a model name stands for, before the dataset-derived options. */
 export function modelAlias(name: string, argument = 'model'): { kind: string } & Record<string, unknown> {
   if ((MODEL_KINDS as readonly string[]).includes(name)) return { kind: name };
-  const invalid = () => invalidArgument(argument, `a model kind (${MODEL_KINDS.join(', ')}) or an alias (${MODEL_ALIASES.join(', ')})`, describe(name));
+  const invalid = () => {
+    const hint = didYouMean(name, [...MODEL_KINDS, ...MODEL_ALIASES.filter((a) => !a.includes(' ') && !/-[DW]\b/.test(a))]);
+    return invalidArgument(argument, `a model kind (${MODEL_KINDS.join(', ')}) or an alias (${MODEL_ALIASES.join(', ')})${hint}`, describe(name));
+  };
   let m = /^cifar-resnet-(\d+)$/.exec(name);
   if (m) {
     const depth = Number(m[1]);

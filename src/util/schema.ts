@@ -10,6 +10,7 @@
  * `config.optimzer: expected a known key (dataset, model, …), got an unknown key`.
  */
 import { describe, invalidArgument, requireNumber } from './errors.js';
+import { closeNames, didYouMean } from './typo-hint.js';
 
 /** A schema for values of type T. `parse` validates (throwing with `path`) and returns the normalised value. */
 export interface Schema<T> {
@@ -57,7 +58,7 @@ export function string<const C extends string = string>(choices?: readonly C[]):
     expected: choices ? `one of ${choices.map((c) => `'${c}'`).join(', ')}` : 'a string',
     parse(value, path) {
       if (typeof value !== 'string' || value === '') invalidArgument(path, choices ? `one of ${choices.map((c) => `'${c}'`).join(', ')}` : 'a non-empty string', describe(value));
-      if (choices && !choices.includes(value as C)) invalidArgument(path, `one of ${choices.map((c) => `'${c}'`).join(', ')}`, describe(value));
+      if (choices && !choices.includes(value as C)) invalidArgument(path, `one of ${choices.map((c) => `'${c}'`).join(', ')}${didYouMean(value, choices, (c) => `'${c}'`)}`, describe(value));
       return value as C;
     },
   };
@@ -187,7 +188,7 @@ export function object<const S extends Shape>(shape: S): ObjectSchema<S> {
       const given = value as Record<string, unknown>;
       for (const k of Object.keys(given)) {
         if (!Object.prototype.hasOwnProperty.call(shape, k)) {
-          const close = keys.filter((known) => similar(known, k));
+          const close = closeNames(k, keys);
           invalidArgument(`${path}.${k}`, close.length ? `a known key (did you mean ${close.join(', ')}?)` : `a known key (${keys.join(', ')})`, 'an unknown key');
         }
       }
@@ -207,27 +208,6 @@ export function object<const S extends Shape>(shape: S): ObjectSchema<S> {
       return out as ObjectOf<S>;
     },
   };
-}
-
-/** Same letters up to case and separators, or an edit distance ≤ 2 (typo hints). */
-function similar(a: string, b: string): boolean {
-  const norm = (s: string): string => s.toLowerCase().replace(/[-_]/g, '');
-  if (norm(a) === norm(b)) return true;
-  return editDistance(norm(a), norm(b)) <= 2;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length]!;
 }
 
 /**

@@ -54,7 +54,7 @@ test('configuration errors are one line naming the key path, exit code 2', async
   assert.match(opt.stderr, /^calib: error: config\.lossOptions\.margn: expected a known key \(did you mean margin\?\), got an unknown key\n$/);
   const dataOpt = await run(['train', '--dataset', 'mnist', '--data-opt', 'testsize=100', '--out', join(dir, 'bad3')]);
   assert.equal(dataOpt.code, 2);
-  assert.match(dataOpt.stderr, /^calib: error: config\.datasetOptions: mnist options\.testsize: expected one of testSize, seed, directory, got an unknown option\n$/);
+  assert.match(dataOpt.stderr, /^calib: error: config\.datasetOptions: mnist options\.testsize: expected one of testSize, seed, directory \(did you mean testSize\?\), got an unknown option\n$/);
   const missing = await run(['train', '--epochs', '2']);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /give --dataset/);

@@ -30,12 +30,12 @@ test('loadDataset dispatches by name and refuses unknown names', async () => {
   const { train, test: testSet } = await loadDataset('mnist', { testSize: 1000 });
   assert.equal(train.labels.length, 9000);
   assert.equal(testSet?.labels.length, 1000);
-  await assert.rejects(loadDataset('imagenet' as 'mnist'), /name: expected one of mnist, mnist-seg, fashion-mnist/);
+  await assert.rejects(loadDataset('imagenet' as 'mnist'), /^InvalidArgumentError: dataset: expected one of mnist, mnist-seg, fashion-mnist/);
   await assert.rejects(loadDataset('npy'), /options: expected \{ images, labels \} paths/);
 });
 
 test('loadDataset refuses option keys its loader does not read, naming the dataset and the known keys', async () => {
-  await assert.rejects(loadDataset('fashion-mnist', { dirctory: '/x' } as never), /fashion-mnist options\.dirctory: expected one of directory, download, cacheDirectory, baseUrl, md5, got an unknown option/);
+  await assert.rejects(loadDataset('fashion-mnist', { dirctory: '/x' } as never), /fashion-mnist options\.dirctory: expected one of directory, download, cacheDirectory, baseUrl, md5 \(did you mean directory\?\), got an unknown option/);
   await assert.rejects(loadDataset('cifar10', { labels: 'fine' } as never), /cifar10 options\.labels: expected one of path, download/);
   assert.throws(() => checkDatasetOptions('mnist', 'testSize=10'), /mnist options: expected an object, got/);
   for (const name of DATASET_NAMES) assert.ok(DATASET_OPTION_KEYS[name].length > 0, name);

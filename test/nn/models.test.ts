@@ -119,7 +119,7 @@ describe('model zoo forward passes', () => {
     const again = createModel(modelSpec(m));
     assert.deepEqual(shapesOf(again), shapesOf(m));
     assert.throws(() => createModel({ kind: 'mlp', hiden: [3] } as never), /hiden/);
-    assert.throws(() => createModel({ kind: 'resnet50' } as never), /spec\.kind: expected mlp, lenet, cifar-resnet, resnet18, resnet, preact-resnet, densenet/);
+    assert.throws(() => createModel({ kind: 'resnet50' } as never), /spec\.kind: expected one of mlp, lenet, cifar-resnet, resnet18, resnet, preact-resnet, densenet/);
     assert.throws(() => cifarResNet({ depth: 21 }), /depth/);
     assert.throws(() => wideResNet({ depth: 27 }), /depth/);
     assert.throws(() => vgg({ depth: 12 }), /depth/);

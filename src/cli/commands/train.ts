@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { DATASET_NAMES, isSegmentationDatasetName } from '../../data/load-dataset.js';
+import { LOSS_NAMES } from '../../losses/registry.js';
+import { modelAlias } from '../../train/trainer-model.js';
 import { trainSegmentation, type SegmentationResult } from '../../train/segmentation-run.js';
 import { SELECTION_METRICS } from '../../train/best-epoch.js';
 import { ConsoleProgress, type TrainProgress, SILENT_PROGRESS } from '../../train/progress.js';
@@ -44,9 +46,9 @@ const SETTING_FLAGS = {
   validation: { type: 'number', valueName: 'F', ...fromSchema('validation') },
   model: { type: 'string', valueName: 'NAME', ...fromSchema('model') },
   'model-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', ...fromSchema('modelOptions') },
-  loss: { type: 'string', valueName: 'NAME', ...fromSchema('loss') },
+  loss: { type: 'string', valueName: 'NAME', choices: LOSS_NAMES, ...fromSchema('loss') },
   opt: { type: 'string', multiple: true, valueName: 'KEY=VALUE', ...fromSchema('lossOptions') },
-  secondary: { type: 'string', valueName: 'NAME', ...fromSchema('secondary') },
+  secondary: { type: 'string', valueName: 'NAME', choices: LOSS_NAMES, ...fromSchema('secondary') },
   'secondary-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', ...fromSchema('secondaryOptions') },
   weight: { type: 'number', valueName: 'β', ...fromSchema('weight') },
   epochs: { type: 'integer', ...fromSchema('epochs') },
@@ -76,7 +78,7 @@ const SETTING_FLAGS = {
   'evaluate-train': { type: 'boolean', ...fromSchema('evaluateTrain') },
   'mc-dropout': { type: 'integer', valueName: 'K', ...fromSchema('mcDropout', 'final evaluation by MC dropout with K ≥ 2 passes (config key mcDropout: {"passes": K, "seed": S}): logits = log of the mean softmax of K passes with dropout on; the model needs dropout (--model-opt dropout=0.3); best-epoch selection stays deterministic') },
   ood: { type: 'boolean', ...fromSchema('ood') },
-  'ood-dataset': { type: 'string', valueName: 'NAME', ...fromSchema('oodDataset') },
+  'ood-dataset': { type: 'string', valueName: 'NAME', choices: DATASET_NAMES, ...fromSchema('oodDataset') },
   'ood-data-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', ...fromSchema('oodDatasetOptions') },
   'ood-subset': { type: 'integer', valueName: 'N', ...fromSchema('oodSubset') },
   // The schema requires `out`; the command fills it in when absent, so this default is the command's own.
@@ -235,6 +237,9 @@ export const trainCommand = defineCommand({
     ...SETTING_FLAGS,
   },
   async run(flags, io) {
+    // Names with a fixed list are checked by the parser (`choices`); a model name may also be an alias family
+    // (resnet20, wrn-28-10), checked here before anything is read or trained so the error names the flag.
+    if (flags.model !== undefined) modelAlias(flags.model, '--model');
     const overrides = flagOverrides(flags as Record<string, unknown>);
     const progressSeconds = nonNegative('progress-seconds', flags['progress-seconds']);
     const checkpointEvery = { seconds: 60 * nonNegative('checkpoint-minutes', flags['checkpoint-minutes']), steps: nonNegative('checkpoint-steps', flags['checkpoint-steps']) };

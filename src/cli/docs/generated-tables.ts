@@ -3,6 +3,7 @@ import { termWeight } from '../../losses/define-loss.js';
 import type { OptionSpec } from '../../losses/options.js';
 import { LOSSES, LOSS_NAMES } from '../../losses/registry.js';
 import { calibratorsTable } from './calibrator-docs.js';
+import { datasetsTable, modelsTable, optimizersTable, suitesTable } from './registry-docs.js';
 import { tableCell as cell } from './table-cell.js';
 
 /**
@@ -57,7 +58,16 @@ export const GENERATED_FILES: readonly string[] = ['README.md', 'src/losses/READ
 
 /** Every generated section by name. */
 export function generatedSections(): Readonly<Record<string, string>> {
-  return { metrics: metricsTable(), calibrators: calibratorsTable(), losses: lossesTable(), 'loss-roles': lossRolesTable() };
+  return {
+    metrics: metricsTable(),
+    calibrators: calibratorsTable(),
+    losses: lossesTable(),
+    'loss-roles': lossRolesTable(),
+    datasets: datasetsTable(),
+    models: modelsTable(),
+    optimizers: optimizersTable(),
+    suites: suitesTable(),
+  };
 }
 
 /** `text` with each generated section replaced by its current content (sections absent from `text` are skipped). */

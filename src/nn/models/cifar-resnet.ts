@@ -13,6 +13,7 @@ import { DeclarationBuilder, type Model } from '../model.js';
 import { basicBlock } from './basic-block.js';
 import { type ClassifierOptions, convBnStem, countOption, depth6nOption, dropoutOption, initOption, inputShapeOption, numClassesOption, parseModelOptions, weightInit } from './common.js';
 import { residualStages, stagedClassifier } from './staged-classifier.js';
+import { defineModel } from './model-definition.js';
 
 /** The options of `cifarResNet`: what each accepts, its default and description (util/schema.ts). */
 export const CIFAR_RESNET_OPTIONS = object({
@@ -49,3 +50,12 @@ export function cifarResNet(options: CifarResNetOptions = {}, path = 'cifar-resn
   const config = { depth, numClasses, inputShape, width, shortcut, dropout: drop, init };
   return stagedClassifier(b, { kind: 'cifar-resnet', config, inputShape, numClasses, stem, stages, stageName: 'layer', dropout: drop, head });
 }
+
+/** The zoo's declaration of `cifar-resnet` (zoo.ts lists it). */
+export const cifarResnetDefinition = defineModel({
+  name: 'cifar-resnet',
+  summary: 'CIFAR ResNet-(6n+2) of He et al. 2016 §4.2 (basic blocks, option-A shortcuts; aliases resnet20 … resnet110, cifar-resnet-D)',
+  task: 'image',
+  options: CIFAR_RESNET_OPTIONS,
+  create: cifarResNet,
+});

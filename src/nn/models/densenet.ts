@@ -20,6 +20,7 @@ import { linear } from '../linear.js';
 import { DeclarationBuilder, type Model } from '../model.js';
 import { type ClassifierOptions, convBnStem, countOption, depthOption, dropoutOption, initOption, inputShapeOption, numClassesOption, parseModelOptions, resolveStem, stemOption, weightInit } from './common.js';
 import { type Apply, stagedClassifier } from './staged-classifier.js';
+import { defineModel } from './model-definition.js';
 
 const DEPTHS: Readonly<Record<number, readonly number[]>> = { 121: [6, 12, 24, 16], 169: [6, 12, 32, 32], 201: [6, 12, 48, 32] };
 
@@ -79,3 +80,12 @@ export function densenet(options: DenseNetOptions = {}, path = 'densenet options
   const neck: Apply = (ctx, x) => norm5(ctx, x).relu();
   return stagedClassifier(b, { kind: 'densenet', config, inputShape, numClasses, stem: stemApply, stages, stageName: 'block', neck, dropout: drop, head });
 }
+
+/** The zoo's declaration of `densenet` (zoo.ts lists it). */
+export const densenetDefinition = defineModel({
+  name: 'densenet',
+  summary: 'DenseNet-BC-121/169/201 (Huang et al. 2017) in torchvision\'s layout (aliases densenet121, …)',
+  task: 'image',
+  options: DENSENET_OPTIONS,
+  create: densenet,
+});

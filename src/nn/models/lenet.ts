@@ -14,6 +14,7 @@ import { ForwardContext } from '../forward-context.js';
 import { linear } from '../linear.js';
 import { DeclarationBuilder, type Model } from '../model.js';
 import { activationOption, countsOption, initOption, inputShapeOption, type InitScheme, numClassesOption, parseModelOptions, weightInit } from './common.js';
+import { defineModel } from './model-definition.js';
 
 /** The options of `lenet`: what each accepts, its default and description (util/schema.ts). */
 export const LENET_OPTIONS = object({
@@ -90,3 +91,12 @@ export function lenet(options: LeNetOptions = {}, path = 'lenet options'): Model
     },
   };
 }
+
+/** The zoo's declaration of `lenet` (zoo.ts lists it). */
+export const lenetDefinition = defineModel({
+  name: 'lenet',
+  summary: 'LeNet-style CNN (LeCun et al. 1998): two 5×5 conv-pool stages (optional batch norm), three linear layers',
+  task: 'image',
+  options: LENET_OPTIONS,
+  create: lenet,
+});

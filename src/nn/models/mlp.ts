@@ -10,6 +10,7 @@ import { linear } from '../linear.js';
 import { DeclarationBuilder, type Model } from '../model.js';
 import { object } from '../../util/schema.js';
 import { activationOption, countsOption, dropoutOption, initOption, inputShapeOption, type InitScheme, numClassesOption, parseModelOptions, weightInit } from './common.js';
+import { defineModel } from './model-definition.js';
 
 /** The options of `mlp`: what each accepts, its default and description (util/schema.ts). */
 export const MLP_OPTIONS = object({
@@ -59,3 +60,12 @@ export function mlp(options: MlpOptions = {}, path = 'mlp options'): Model {
     },
   };
 }
+
+/** The zoo's declaration of `mlp` (zoo.ts lists it). */
+export const mlpDefinition = defineModel({
+  name: 'mlp',
+  summary: 'Multi-layer perceptron: flatten → (linear → activation → dropout)* → linear',
+  task: 'image',
+  options: MLP_OPTIONS,
+  create: mlp,
+});

@@ -15,6 +15,7 @@ import { DeclarationBuilder, type Model } from '../model.js';
 import { type ClassifierOptions, countOption, depthOption, dropoutOption, initOption, inputShapeOption, numClassesOption, parseModelOptions, weightInit } from './common.js';
 import { preactBlock } from './preact-block.js';
 import { residualStages, stagedClassifier } from './staged-classifier.js';
+import { defineModel } from './model-definition.js';
 
 const DEPTHS: Readonly<Record<number, readonly number[]>> = { 18: [2, 2, 2, 2], 34: [3, 4, 6, 3] };
 
@@ -50,3 +51,12 @@ export function preactResNet(options: PreActResNetOptions = {}, path = 'preact-r
   const config = { depth, numClasses, inputShape, width, dropout: drop, init };
   return stagedClassifier(b, { kind: 'preact-resnet', config, inputShape, numClasses, stem, stages, stageName: 'layer', dropout: drop, head });
 }
+
+/** The zoo's declaration of `preact-resnet` (zoo.ts lists it). */
+export const preactResnetDefinition = defineModel({
+  name: 'preact-resnet',
+  summary: 'Pre-activation ResNet-18/34 (He et al. 2016b), as kuangliu/pytorch-cifar (aliases preact-resnet18, preact-resnet34)',
+  task: 'image',
+  options: PREACT_RESNET_OPTIONS,
+  create: preactResNet,
+});

@@ -16,6 +16,7 @@ import { DeclarationBuilder, type Model } from '../model.js';
 import { BOTTLENECK_EXPANSION, bottleneckBlock } from './bottleneck-block.js';
 import { type ClassifierOptions, convBnStem, countOption, depthOption, dropoutOption, initOption, inputShapeOption, numClassesOption, parseModelOptions, resolveStem, stemOption, weightInit } from './common.js';
 import { residualStages, stagedClassifier } from './staged-classifier.js';
+import { defineModel } from './model-definition.js';
 
 /** Blocks per stage of each depth. */
 const DEPTHS: Readonly<Record<number, readonly number[]>> = { 50: [3, 4, 6, 3], 101: [3, 4, 23, 3], 152: [3, 8, 36, 3] };
@@ -54,3 +55,12 @@ export function resnet(options: ResNetOptions = {}, path = 'resnet options'): Mo
   const config = { depth, numClasses, inputShape, stem, width, dropout: drop, init };
   return stagedClassifier(b, { kind: 'resnet', config, inputShape, numClasses, stem: stemApply, stages, stageName: 'layer', dropout: drop, head });
 }
+
+/** The zoo's declaration of `resnet` (zoo.ts lists it). */
+export const resnetDefinition = defineModel({
+  name: 'resnet',
+  summary: 'Bottleneck ResNet-50/101/152 (He et al. 2016) in torchvision\'s layout (aliases resnet50, resnet101, resnet152)',
+  task: 'image',
+  options: RESNET_OPTIONS,
+  create: resnet,
+});

@@ -11,6 +11,7 @@ import { DeclarationBuilder, type Model } from '../model.js';
 import { basicBlock } from './basic-block.js';
 import { type ClassifierOptions, convBnStem, countOption, countsOption, dropoutOption, initOption, inputShapeOption, numClassesOption, parseModelOptions, weightInit } from './common.js';
 import { residualStages, stagedClassifier } from './staged-classifier.js';
+import { defineModel } from './model-definition.js';
 
 /** The options of `resnet18`: what each accepts, its default and description (util/schema.ts). */
 export const RESNET18_OPTIONS = object({
@@ -43,3 +44,12 @@ export function resnet18(options: ResNet18Options = {}, path = 'resnet18 options
   const config = { numClasses, inputShape, width, blocks, dropout: drop, init };
   return stagedClassifier(b, { kind: 'resnet18', config, inputShape, numClasses, stem, stages, stageName: 'layer', dropout: drop, head });
 }
+
+/** The zoo's declaration of `resnet18` (zoo.ts lists it). */
+export const resnet18Definition = defineModel({
+  name: 'resnet18',
+  summary: 'ResNet-18 for small inputs (CIFAR stem, as kuangliu/pytorch-cifar)',
+  task: 'image',
+  options: RESNET18_OPTIONS,
+  create: resnet18,
+});

@@ -24,6 +24,7 @@ import { ForwardContext } from '../forward-context.js';
 import { linear } from '../linear.js';
 import { DeclarationBuilder, type Model } from '../model.js';
 import { countOption, initOption, inputShapeOption, type InitScheme, numClassesOption, parseModelOptions, weightInit } from './common.js';
+import { defineModel } from './model-definition.js';
 
 /** The options of `seg-net` (util/schema.ts). */
 export const SEG_NET_OPTIONS = object({
@@ -92,3 +93,12 @@ export function segNet(options: SegNetOptions = {}, path = 'seg-net options'): M
     },
   };
 }
+
+/** The zoo's declaration of `seg-net` (zoo.ts lists it). */
+export const segNetDefinition = defineModel({
+  name: 'seg-net',
+  summary: 'Small encoder–decoder for segmentation with additive skips and an image-level context vector (stand-in for DeepLabV3)',
+  task: 'segmentation',
+  options: SEG_NET_OPTIONS,
+  create: segNet,
+});

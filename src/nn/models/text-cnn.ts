@@ -15,6 +15,7 @@ import { DeclarationBuilder, type Model } from '../model.js';
 import { COUNT, countOption, countsOption, dropoutOption, initOption, type InitScheme, numClassesOption, parseModelOptions, weightInit } from './common.js';
 import { InvalidArgumentError } from '../../util/errors.js';
 import { described, object } from '../../util/schema.js';
+import { defineModel } from './model-definition.js';
 
 /** The options of `textCnn`: what each accepts, its default and description (util/schema.ts). */
 export const TEXT_CNN_OPTIONS = object({
@@ -70,3 +71,12 @@ export function textCnn(options: TextCnnOptions, path = 'text-cnn options'): Mod
     },
   };
 }
+
+/** The zoo's declaration of `text-cnn` (zoo.ts lists it). */
+export const textCnnDefinition = defineModel({
+  name: 'text-cnn',
+  summary: 'Text CNN over word embeddings (Kim 2014): convolutions of widths 3, 4, 5, max-pooling over time',
+  task: 'text',
+  options: TEXT_CNN_OPTIONS,
+  create: textCnn,
+});

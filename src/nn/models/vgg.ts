@@ -15,6 +15,7 @@ import { ForwardContext } from '../forward-context.js';
 import { linear } from '../linear.js';
 import { DeclarationBuilder, type Model } from '../model.js';
 import { type ClassifierOptions, countOption, depthOption, dropoutOption, initOption, inputShapeOption, numClassesOption, parseModelOptions, weightInit } from './common.js';
+import { defineModel } from './model-definition.js';
 
 /** Convolutions per stage of each configuration. */
 const CONFIGS: Readonly<Record<number, readonly number[]>> = { 11: [1, 1, 2, 2, 2], 13: [2, 2, 2, 2, 2], 16: [2, 2, 3, 3, 3], 19: [2, 2, 4, 4, 4] };
@@ -79,3 +80,12 @@ export function vgg(options: VggOptions = {}, path = 'vgg options'): Model {
     },
   };
 }
+
+/** The zoo's declaration of `vgg` (zoo.ts lists it). */
+export const vggDefinition = defineModel({
+  name: 'vgg',
+  summary: 'VGG-11/13/16/19 with batch norm (Simonyan & Zisserman 2015; CIFAR variant; aliases vgg11 … vgg19)',
+  task: 'image',
+  options: VGG_OPTIONS,
+  create: vgg,
+});

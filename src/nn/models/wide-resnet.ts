@@ -16,6 +16,7 @@ import { DeclarationBuilder, type Model } from '../model.js';
 import { type ClassifierOptions, countOption, depth6nOption, dropoutOption, initOption, inputShapeOption, numClassesOption, parseModelOptions, weightInit } from './common.js';
 import { preactBlock } from './preact-block.js';
 import { type Apply, residualStages, stagedClassifier } from './staged-classifier.js';
+import { defineModel } from './model-definition.js';
 
 /** The options of `wideResNet`: what each accepts, its default and description (util/schema.ts). */
 export const WIDE_RESNET_OPTIONS = object({
@@ -53,3 +54,12 @@ export function wideResNet(options: WideResNetOptions = {}, path = 'wide-resnet 
   // The dropout is inside the blocks: none on the pooled features.
   return stagedClassifier(b, { kind: 'wide-resnet', config, inputShape, numClasses, stem, stages, stageName: 'block', neck, dropout: 0, head });
 }
+
+/** The zoo's declaration of `wide-resnet` (zoo.ts lists it). */
+export const wideResnetDefinition = defineModel({
+  name: 'wide-resnet',
+  summary: 'Wide-ResNet-d-k (Zagoruyko & Komodakis 2016), as xternalz/WideResNet-pytorch (alias wrn-D-W)',
+  task: 'image',
+  options: WIDE_RESNET_OPTIONS,
+  create: wideResNet,
+});
