@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { expandSuite, explicitThreads } from '../../suite/expand-suite.js';
 import { loadSuite } from '../../suite/load-suite.js';
+import { scaledSuite } from '../../suite/scale-grid.js';
 import { BUILTIN_SUITE_NAMES, BUILTIN_SUITES } from '../../suite/builtin-suites.js';
 import { localExecutor } from '../../suite/local-executor.js';
 import { mergeConfig } from '../../train/train-config.js';
@@ -198,7 +199,8 @@ export const suiteCommand = defineCommand({
               log: (line) => io.stderr.write(`calib: ${line}\n`),
             })
           : localExecutor(dir, jobs);
-        const record = { format: 1 as const, scale, suite, runs };
+        // The suite as it runs at this scale (its trimmed grid applied: scale-grid.ts) is what the report reads.
+        const record = { format: 1 as const, scale, suite: scaledSuite(suite, scale), runs };
         await prepareSuiteDirectory(dir, record);
         const threadsText = [...new Set(runs.map(threadsOf))].join('/');
         io.stdout.write(`suite ${suite.name} (${scale}): ${runs.length} runs into ${dir}/runs, ${flags.queue ? `on the queue ${maskQueueUrl(flags.queue)}` : `${jobs} side by side with ${threadsText} thread(s) each`}\n`);
