@@ -62,7 +62,7 @@ export function withDeepScale(entry: BuiltinSuite, grid?: SuiteGridInput): Built
   const scales = (entry.suite['scales'] ?? {}) as Record<string, unknown>;
   const grids = (entry.suite['grids'] ?? {}) as Record<string, unknown>;
   const withGrid = grid === undefined || grids['deep'] !== undefined ? {} : { grids: { ...grids, deep: grid } };
-  if (scales['deep'] !== undefined) return { ...entry, suite: { ...entry.suite, ...withGrid } };
+  if (scales['deep'] !== undefined) return grid === undefined || grids['deep'] !== undefined ? entry : { ...entry, suite: { ...entry.suite, ...withGrid } };
   return { ...entry, suite: { ...entry.suite, scales: { ...scales, deep: DEEP }, ...withGrid } };
 }
 
