@@ -6,6 +6,7 @@ import { expandSuite, explicitThreads, type SuiteRun } from '../../suite/expand-
 import { planReuse, reuseSummary, type ReusePlan } from '../../suite/reuse-plan.js';
 import { reusableRuns } from '../../suite/run-reuse.js';
 import { trainingHash } from '../../suite/run-identity.js';
+import { readScaleReport, scaleComparisonMarkdown } from '../../suite/report/scale-comparison.js';
 import { budgetMarkdown, formatBudget, suiteBudget } from '../../suite/suite-budget.js';
 import { atomicWriteFile } from '../../util/atomic-write.js';
 import { loadSuite } from '../../suite/load-suite.js';
@@ -66,7 +67,7 @@ export function reportOutcome(outcome: SuiteOutcome, total: number, dir: string,
 export const suiteCommand = defineCommand({
   name: 'suite',
   summary: 'Experiment suites: run a comparison (methods × sweeps × seeds, post-hoc calibration) and report it.',
-  usage: 'list | show NAME [--scale S] | run FILE|NAME [--out DIR] [--jobs N] [--scale S] [--reuse-from DIR[,DIR…]] [--dry-run] [--queue URL [--worker-wait S]] | status DIR [--jobs N] | budget [NAME,NAME…] [--scale S] [--jobs N] [--threads T] [--markdown FILE] | readme DIR [--check]',
+  usage: 'list | show NAME [--scale S] | run FILE|NAME [--out DIR] [--jobs N] [--scale S] [--reuse-from DIR[,DIR…]] [--dry-run] [--queue URL [--worker-wait S]] | status DIR [--jobs N] | budget [NAME,NAME…] [--scale S] [--jobs N] [--threads T] [--markdown FILE] | compare-scales A B [--scale S] [--markdown FILE] | readme DIR [--check]',
   description: [
     'A suite is a JSON file (see calib suite show demo): a base training configuration (the keys of calib train',
     '--config), per-scale overrides (quick, machine, paper), named methods, one-dimensional sweeps of a key over',
@@ -107,6 +108,10 @@ export const suiteCommand = defineCommand({
     'reuse order, --scale deep), each reusing the runs of the earlier ones: per suite runs, reused runs, trained runs,',
     'estimated hours, claims tested at the scale and what its trimmed grid (the suite\'s grids.<scale>) left out;',
     '--markdown FILE writes the same as a Markdown page (docs/reproductions/deep-budget.md).',
+    'compare-scales A B: one paper\'s claims at two scales from two report.json files (or their directories), e.g.',
+    'machine vs deep: per claim both verdicts with their differences and intervals, and whether it flipped (flips',
+    'first); when B does not exist yet it says "<scale>-scale report not yet produced" (--scale names B\'s scale,',
+    'default deep). --markdown FILE writes the table to FILE as well.',
     'readme DIR: write DIR/README.md from the reports DIR/*/report.json (per suite: settings, coverage, the paper\'s',
     'claims and the suite\'s own checks, and whether the report was produced with the built-in suite\'s current',
     'runs, settings, calibrators, bins and claims — "produced with earlier settings; rerun pending" and what differs',
@@ -122,13 +127,15 @@ export const suiteCommand = defineCommand({
     'calib suite run mbls --scale deep --jobs 2 --threads 2 --dry-run',
     'calib suite run acls --scale deep --out suites/acls-deep --reuse-from suites/mbls-deep --jobs 2 --threads 2',
     'calib suite budget --scale deep --jobs 2 --threads 1',
+    'calib suite compare-scales docs/reproductions/mbls repro/mbls-deep',
     'calib suite status suites/demo',
     'calib suite status suites/mbls-deep --jobs 2 --threads 2',
     'calib suite readme docs/reproductions',
   ],
-  positional: ['action', 'target'],
+  positional: ['action', 'target', 'second'],
   flags: {
-    action: { type: 'string', required: true, choices: ['list', 'show', 'run', 'status', 'budget', 'readme'], valueName: 'ACTION', description: 'list, show, run, status, budget or readme' },
+    action: { type: 'string', required: true, choices: ['list', 'show', 'run', 'status', 'budget', 'compare-scales', 'readme'], valueName: 'ACTION', description: 'list, show, run, status, budget, compare-scales or readme' },
+    second: { type: 'string', valueName: 'B', description: 'compare-scales: the second report (report.json or its directory)' },
     target: { type: 'string', valueName: 'NAME|FILE|DIR', description: 'the suite (show, run), suite directory (status) or folder of reports (readme)' },
     out: { type: 'string', valueName: 'DIR', description: 'suite directory (default suites/<name>-<scale>)' },
     scale: { type: 'string', choices: SUITE_SCALES, description: "the suite's scale (default: the suite's defaultScale)" },
@@ -186,6 +193,16 @@ export const suiteCommand = defineCommand({
           await atomicWriteFile(flags.markdown, budgetMarkdown(budget, command));
           io.stdout.write(`wrote ${flags.markdown}\n`);
         }
+        return 0;
+      }
+      case 'compare-scales': {
+        const a = await readScaleReport(needTarget('the first report (report.json or its directory)'), 'A');
+        if (a === null) invalidArgument('A', 'a suite report.json (or a directory holding one)', JSON.stringify(flags.target));
+        if (flags.second === undefined) throw new UsageError('suite compare-scales: give the second report B');
+        const b = await readScaleReport(flags.second, 'B');
+        const text = scaleComparisonMarkdown(a, b, flags.scale ?? 'deep');
+        io.stdout.write(text);
+        if (flags.markdown !== undefined) await atomicWriteFile(flags.markdown, text);
         return 0;
       }
       case 'readme': {
