@@ -26,3 +26,8 @@ run_suite mbls
 run_suite acls --reuse-from "$ROOT/mbls-deep"
 run_suite thulasidasan
 run_suite maronas --reuse-from "$ROOT/mbls-deep"
+
+# Issue #23 item 5: each paper's verdicts at machine vs deep scale (flips first), beside its deep report.
+for paper in karandikar mbls acls thulasidasan maronas; do
+  [ -d "$ROOT/$paper-deep" ] && "${CALIB[@]}" suite compare-scales "docs/reproductions/$paper" "$ROOT/$paper-deep" --markdown "$ROOT/$paper-deep/scale-flips.md" > /dev/null
+done

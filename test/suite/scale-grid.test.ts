@@ -91,3 +91,12 @@ test('the five papers at deep scale, in reuse order with two runs side by side, 
   const trained = b.rows.reduce((a, r) => a + r.trained, 0);
   assert.ok(Math.abs(b.machineSeconds - (trained * 61.24 * 13.2) / 2) < 1e-6 * b.machineSeconds);
 });
+
+test('docs/reproductions/deep-budget.md is what calib suite budget --markdown gives', async () => {
+  const { budgetMarkdown } = await import('../../src/suite/suite-budget.js');
+  const { readFileSync } = await import('node:fs');
+  const suites = DEEP_BUDGET_ORDER.map((name) => ({ name, suite: parseSuite(structuredClone(BUILTIN_SUITES[name]!.suite), name) }));
+  const path = 'docs/reproductions/deep-budget.md';
+  const expected = budgetMarkdown(suiteBudget(suites, 'deep', 2, 1), `calib suite budget --scale deep --jobs 2 --threads 2 --markdown ${path}`);
+  assert.equal(readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8'), expected, `regenerate with: calib suite budget --scale deep --jobs 2 --threads 1 --markdown ${path}`);
+});
