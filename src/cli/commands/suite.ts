@@ -233,6 +233,8 @@ export const suiteCommand = defineCommand({
         const workerWait = requireNumber('--worker-wait', flags['worker-wait'], { min: 1 });
         if (flags.queue !== undefined) parseQueueUrl(flags.queue);
         const reuseFrom = flags['reuse-from'] === undefined ? [] : await reuseDirectories(flags['reuse-from']);
+        // --out is checked first (read-only), so a dry run refuses what the real run would refuse.
+        await checkSuiteOutDirectory(dir, suite.name, scale);
         if (flags['dry-run']) {
           const existing = (await pathExists(join(dir, SUITE_FILE))) ? dir : undefined;
           io.stdout.write(`suite ${suite.name} (${scale}): ${runs.length} runs${existing ? ` in ${dir}` : ''}, ${jobs} side by side with ${share} thread(s) each (dry run: nothing trains)\n`);
@@ -246,9 +248,8 @@ export const suiteCommand = defineCommand({
           for (const line of formatEstimate(estimate, share)) io.stdout.write(`${line}\n`);
           return 0;
         }
-        // Everything is checked before anything is written: the data sizes, --out, and the queue's Redis.
+        // Everything is checked before anything is written: --out (above), the data sizes, and the queue's Redis.
         await checkRunData(runs, path);
-        await checkSuiteOutDirectory(dir, suite.name, scale);
         const executor = flags.queue !== undefined
           ? await (await import('../../suite/queue-executor.js')).queueExecutor(flags.queue, {
               suiteName: suite.name,
