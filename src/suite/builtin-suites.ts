@@ -29,8 +29,9 @@ import { MBLS_SEGMENTATION_SUITE } from './papers/mbls-segmentation.js';
 import { MBLS_TEXT_SUITE } from './papers/mbls-text.js';
 import { THULASIDASAN_SUITE } from './papers/thulasidasan.js';
 import { THULASIDASAN_TEXT_SUITE } from './papers/thulasidasan-text.js';
+import { ACLS_DEEP_GRID, KARANDIKAR_DEEP_GRID, MARONAS_DEEP_GRID, MBLS_DEEP_GRID, THULASIDASAN_DEEP_GRID } from './papers/deep-grids.js';
 import { DEEP } from './papers/scales.js';
-import type { SuiteScale } from './suite-schema.js';
+import type { SuiteGridInput, SuiteScale } from './suite-schema.js';
 import { defineRegistry } from '../util/registry.js';
 
 const DEMO_BASE = {
@@ -56,12 +57,15 @@ type BuiltinSuite = { readonly summary: string; readonly suite: Record<string, u
 
 /**
  * A paper suite with the shared `deep` scale (papers/scales.ts DEEP over the suite's base) when it declares no
- * `deep` of its own; a suite that declares one (a trimmed grid, the paper's selection rule) keeps it.
+ * `deep` of its own (a suite that declares one, e.g. the paper's selection rule, keeps it), and `grid` as its
+ * trimmed deep grid (papers/deep-grids.ts) unless it declares one.
  */
-export function withDeepScale(entry: BuiltinSuite): BuiltinSuite {
+export function withDeepScale(entry: BuiltinSuite, grid?: SuiteGridInput): BuiltinSuite {
   const scales = (entry.suite['scales'] ?? {}) as Record<string, unknown>;
-  if (scales['deep'] !== undefined) return entry;
-  return { ...entry, suite: { ...entry.suite, scales: { ...scales, deep: DEEP } } };
+  const grids = (entry.suite['grids'] ?? {}) as Record<string, unknown>;
+  const withGrid = grid === undefined || grids['deep'] !== undefined ? {} : { grids: { ...grids, deep: grid } };
+  if (scales['deep'] !== undefined) return grid === undefined || grids['deep'] !== undefined ? entry : { ...entry, suite: { ...entry.suite, ...withGrid } };
+  return { ...entry, suite: { ...entry.suite, scales: { ...scales, deep: DEEP }, ...withGrid } };
 }
 
 /** A built-in suite registered under the `name` its JSON states (written once, in the suite). */
@@ -122,12 +126,12 @@ export const SUITES = defineRegistry(
   [
     DEMO,
     DEMO_MARGIN,
-    withDeepScale(MARONAS_SUITE),
-    withDeepScale(THULASIDASAN_SUITE),
-    withDeepScale(MBLS_SUITE),
+    withDeepScale(MARONAS_SUITE, MARONAS_DEEP_GRID),
+    withDeepScale(THULASIDASAN_SUITE, THULASIDASAN_DEEP_GRID),
+    withDeepScale(MBLS_SUITE, MBLS_DEEP_GRID),
     MBLS_SEGMENTATION_SUITE,
-    withDeepScale(ACLS_SUITE),
-    withDeepScale(KARANDIKAR_SUITE),
+    withDeepScale(ACLS_SUITE, ACLS_DEEP_GRID),
+    withDeepScale(KARANDIKAR_SUITE, KARANDIKAR_DEEP_GRID),
     THULASIDASAN_TEXT_SUITE,
     MBLS_TEXT_SUITE,
   ].map(named),

@@ -13,6 +13,7 @@
 import { isTextDataset } from '../data/load-dataset.js';
 import { mergeConfig, resolveTrainConfig, type TrainConfig } from '../train/train-config.js';
 import { invalidArgument } from '../util/errors.js';
+import { scaledSuite } from './scale-grid.js';
 import type { Suite, SuiteScale } from './suite-schema.js';
 
 /** One run of an expanded suite. */
@@ -52,8 +53,12 @@ function defined(o: Readonly<Record<string, unknown>>): Record<string, unknown> 
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
 
-/** The runs of `suite` at `scale`, in a stable order (methods, then sweep values, then seeds). */
-export function expandSuite(suite: Suite, scale: SuiteScale, path = 'suite'): SuiteRun[] {
+/**
+ * The runs of `suite` at `scale`, in a stable order (methods, then sweep values, then seeds): the scale's grid
+ * applied (scale-grid.ts), each method with its own seeds (default the suite's).
+ */
+export function expandSuite(full: Suite, scale: SuiteScale, path = 'suite'): SuiteRun[] {
+  const suite = scaledSuite(full, scale);
   const scaled = suite.scales[scale];
   const declared = Object.keys(suite.scales).filter((k) => suite.scales[k as SuiteScale] !== undefined);
   if (scaled === undefined && declared.length > 0) {
@@ -62,13 +67,13 @@ export function expandSuite(suite: Suite, scale: SuiteScale, path = 'suite'): Su
   const base = mergeConfig(defined(suite.base), defined(scaled ?? {}));
   const runs: SuiteRun[] = [];
   for (const method of suite.methods) {
-    const { name, label: _label, ...settings } = method;
+    const { name, label: _label, seeds: methodSeeds, ...settings } = method;
     const config = mergeConfig(base, defined(settings));
     const sweeps = suite.sweeps.filter((s) => s.methods === undefined || s.methods.includes(name));
     const variants: { sweep?: { key: string; value: number | string | boolean }; config: Record<string, unknown> }[] =
       sweeps.length === 0 ? [{ config }] : sweeps.flatMap((s) => s.values.map((value) => ({ sweep: { key: s.key, value }, config: setKey(config, s.key, value) })));
     for (const v of variants) {
-      for (const seed of suite.seeds) {
+      for (const seed of methodSeeds ?? suite.seeds) {
         const id = `${name}${v.sweep ? `-${shortKey(v.sweep.key)}=${idPart(v.sweep.value)}` : ''}-seed${seed}`;
         if (v.config['dataset'] === undefined) invalidArgument(`${path}.base.dataset`, 'a dataset (in base, the scale or the method)', 'nothing');
         const resolved = resolveTrainConfig({ ...v.config, seed, ...(suite.ood && !isTextDataset(String(v.config['dataset'])) ? { ood: true } : {}), out: RUN_OUT_PLACEHOLDER }, `${path} run ${id}: config`);

@@ -12,7 +12,7 @@
  * checkpoint. A failing run does not stop the others: logs/<id>.failed.json records why, and the outcome lists it.
  */
 import { lstat, rm, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { CalibratorKind } from '../posthoc/calibrators.js';
 import { readJson, runPaths, writeJson } from '../train/run-directory.js';
 import type { SuiteRun } from './expand-suite.js';
@@ -20,6 +20,7 @@ import { runPosthoc } from './posthoc-step.js';
 import { checkPosthoc, checkTraining, expectedPosthoc, type SuiteExpectation } from './run-check.js';
 import type { RunExecutor } from './run-executor.js';
 import { identityPath, trainingHash, type RunIdentityRecord } from './run-identity.js';
+import { reuseRun, reusableRunsOf } from './run-reuse.js';
 import { epochsDone, failedFile, placedConfig, POSTHOC_FILE, runDirectory, type SuiteRecord } from './suite-directory.js';
 import { SILENT_SUITE_PROGRESS, type SuiteProgress } from './suite-progress.js';
 import { CALIBKIT_VERSION } from '../util/version.js';
@@ -30,8 +31,14 @@ export interface RunSuiteOptions {
   readonly threads: number | ((run: SuiteRun) => number);
   readonly progress?: SuiteProgress;
   readonly signal?: AbortSignal;
-  /** One line per run that is adopted, refitted, retrained or repaired, with the reason (before anything runs). */
+  /** One line per run that is adopted, refitted, retrained, repaired or reused, with the reason (before anything runs). */
   readonly notify?: (line: string) => void;
+  /**
+   * Suite directories whose finished runs are copied in for runs of the same training identity instead of training
+   * them (run-reuse.ts). Finished runs of the suite's own directory are always reused this way (a run whose settings
+   * equal another's: MbLS m = 6 in the margin sweep and the MbLS method).
+   */
+  readonly reuseFrom?: readonly string[];
 }
 
 export interface SuiteOutcome {
@@ -46,6 +53,8 @@ export interface SuiteOutcome {
   readonly refitted: number;
   /** Runs trained before identities were recorded and kept (their own config.json has the suite's settings). */
   readonly adopted: number;
+  /** Runs copied from a finished run of the same training identity (another suite's, or a twin in this one) instead of trained. */
+  readonly reused: number;
   readonly seconds: number;
 }
 
@@ -91,9 +100,22 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
   const epochsOf = new Map<string, number>();
   let adopted = 0;
   let refitted = 0;
+  let reused = 0;
+  const reusable = await reusableRunsOf([...(options.reuseFrom ?? []), dir]);
+  /** Copy a finished run of the same training identity in for `run` (nothing there yet); true when it did. */
+  const reuse = async (run: SuiteRun): Promise<boolean> => {
+    const source = reusable.get(trainingHash(run.config));
+    if (source === undefined || resolve(source.dir) === resolve(runDirectory(dir, run.id))) return false;
+    await clearRun(dir, run.id);
+    await reuseRun(dir, record.suite.name, run, source);
+    reused++;
+    notify(`reuse   ${run.id}: copied from ${source.dir} (the same training identity)`);
+    return true;
+  };
   for (const run of record.runs) {
     const rd = runDirectory(dir, run.id);
-    const training = await checkTraining(dir, run);
+    let training = await checkTraining(dir, run);
+    if ((training.kind === 'pending' || training.kind === 'failed') && (await reuse(run))) training = await checkTraining(dir, run);
     if (training.kind === 'retrain') {
       notify(`retrain ${run.id}: ${training.reason}`);
       await clearRun(dir, run.id);
@@ -152,6 +174,8 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
       await clearRun(dir, run.id);
       training = await checkTraining(dir, run);
     }
+    // A twin of this run (same training identity) finished since the plan was made: copy it.
+    if ((training.kind === 'pending' || training.kind === 'failed') && (await reuse(run))) training = await checkTraining(dir, run);
     const trainNow = training.kind !== 'valid' && training.kind !== 'adopt';
     if (trainNow) {
       executed++;
@@ -187,6 +211,7 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
         return;
       }
       await writeRunIdentity(dir, expect.suite, run, false);
+      if (!reusable.has(trainingHash(run.config))) reusable.set(trainingHash(run.config), { dir: rd, training: trainingHash(run.config) });
     }
     try {
       const posthoc = await checkPosthoc(rd, expectedPosthoc(run, expect));
@@ -202,6 +227,11 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
     }
   };
 
+  // A run whose twin (same training identity) is also queued goes last, so the twin has finished when it comes up.
+  const firstOf = new Map<string, string>();
+  for (const r of queue) if (!firstOf.has(trainingHash(r.config))) firstOf.set(trainingHash(r.config), r.id);
+  const isTwin = (r: SuiteRun): boolean => firstOf.get(trainingHash(r.config)) !== r.id;
+  queue.sort((a, b) => Number(isTwin(a)) - Number(isTwin(b)));
   let next = 0;
   const lane = async (): Promise<void> => {
     while (next < queue.length) {
@@ -221,5 +251,5 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
   }
   const order = new Map(record.runs.map((r, i) => [r.id, i]));
   done.sort((a, b) => order.get(a)! - order.get(b)!);
-  return { done, failed, stopped, executed, refitted, adopted, seconds: (performance.now() - start) / 1000 };
+  return { done, failed, stopped, executed, refitted, adopted, reused, seconds: (performance.now() - start) / 1000 };
 }

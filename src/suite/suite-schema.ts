@@ -18,11 +18,12 @@ import { resolveOptions } from '../losses/options.js';
 import { lossDefinition } from '../losses/registry.js';
 import { CALIBRATOR_KINDS } from '../posthoc/calibrators.js';
 import { describe, invalidArgument } from '../util/errors.js';
-import { boolean, type Infer, list, number, object, optional, options, partial, scalar, string, type Schema } from '../util/schema.js';
+import { boolean, type Infer, list, number, object, optional, options, partial, record, scalar, string, type Schema } from '../util/schema.js';
 import { SHIFT_METRIC_KEYS } from '../train/shift-metrics.js';
 import { TRAIN_CONFIG_SCHEMA } from '../train/train-config.js';
 import { checkClaims, CLAIM_SCHEMA } from './claim-schema.js';
 import { parseComparison } from './comparison.js';
+import { checkGrid } from './scale-grid.js';
 import { checkSuiteRunCount, MAX_SUITE_BINS } from './suite-limits.js';
 
 export type { SuiteClaim, SuiteClaimInput } from './claim-schema.js';
@@ -57,6 +58,8 @@ const METHOD_SCHEMA = object({
   name: name(),
   /** Label in the report (default: the name). */
   label: optional(string()),
+  /** Seeds of this method's runs (default: the suite's `seeds`); a scale's grid sets them per method (scale-grid.ts). */
+  seeds: optional(list(number({ integer: true, min: 0 }))),
   ...PARTIAL_CONFIG_SCHEMA.shape,
 });
 export type SuiteMethod = Infer<typeof METHOD_SCHEMA>;
@@ -109,6 +112,37 @@ const REGULARISER_HISTOGRAM_SCHEMA = object({
 });
 export type SuiteRegulariserHistogram = Infer<typeof REGULARISER_HISTOGRAM_SCHEMA>;
 
+/**
+ * A scale's grid (scale-grid.ts): which methods run at that scale, with which seeds and which values of their sweep
+ * — a trimmed grid for a costly scale. Run names and settings are those of the full grid, so a run of the trimmed
+ * grid is the same run (same identity) as in the full one.
+ */
+const GRID_METHOD_SCHEMA = object({
+  /** Seeds of the method at this scale (default: the grid's `seeds`). */
+  seeds: optional(list(number({ integer: true, min: 0 }))),
+  /** Values of the method's sweep run at this scale (a subset of the sweep's values; default: all). */
+  values: optional(list(scalar())),
+});
+
+const GRID_SCHEMA = object({
+  /** Why the grid is trimmed (the report and the budget state it beside what was trimmed). */
+  reason: string(),
+  /** Seeds of every method at this scale unless `methods` says otherwise (default: the suite's `seeds`). */
+  seeds: optional(list(number({ integer: true, min: 0 }))),
+  /** Per method: its seeds and sweep values at this scale. */
+  methods: optional(record(GRID_METHOD_SCHEMA), {}),
+  /** Methods not run at this scale: the claims that read them are reported as not tested at this scale. */
+  drop: optional(list(name(), 0), []),
+});
+export type SuiteGrid = Infer<typeof GRID_SCHEMA>;
+/** A grid as written in a suite (optional keys may be left out). */
+export interface SuiteGridInput {
+  readonly reason: string;
+  readonly seeds?: readonly number[];
+  readonly methods?: Readonly<Record<string, { readonly seeds?: readonly number[]; readonly values?: readonly (number | string | boolean)[] }>>;
+  readonly drop?: readonly string[];
+}
+
 /** The suite file. */
 export const SUITE_SCHEMA = object({
   name: name(),
@@ -118,6 +152,11 @@ export const SUITE_SCHEMA = object({
   /** Overrides per scale (dataset subset, model width, epochs, …), applied over `base`. */
   scales: optional(
     object({ quick: optional(PARTIAL_CONFIG_SCHEMA), machine: optional(PARTIAL_CONFIG_SCHEMA), deep: optional(PARTIAL_CONFIG_SCHEMA), paper: optional(PARTIAL_CONFIG_SCHEMA) }),
+    { quick: undefined, machine: undefined, deep: undefined, paper: undefined },
+  ),
+  /** Trimmed grids per scale (methods, seeds per method, sweep values; scale-grid.ts). */
+  grids: optional(
+    object({ quick: optional(GRID_SCHEMA), machine: optional(GRID_SCHEMA), deep: optional(GRID_SCHEMA), paper: optional(GRID_SCHEMA) }),
     { quick: undefined, machine: undefined, deep: undefined, paper: undefined },
   ),
   /** Scale used when `--scale` is not given. */
@@ -168,6 +207,13 @@ export function parseSuite(raw: unknown, path = 'suite'): Suite {
     if (new Set(s.values.map((v) => JSON.stringify(v))).size !== s.values.length) invalidArgument(`${path}.sweeps[${i}].values`, 'distinct values', JSON.stringify(s.values));
   });
   if (new Set(suite.seeds).size !== suite.seeds.length) invalidArgument(`${path}.seeds`, 'distinct seeds', JSON.stringify(suite.seeds));
+  suite.methods.forEach((m, i) => {
+    if (m.seeds !== undefined && new Set(m.seeds).size !== m.seeds.length) invalidArgument(`${path}.methods[${i}].seeds`, 'distinct seeds', JSON.stringify(m.seeds));
+  });
+  for (const scale of SUITE_SCALES) {
+    const grid = suite.grids[scale];
+    if (grid) checkGrid(grid, suite, `${path}.grids.${scale}`);
+  }
   if (new Set(suite.posthoc).size !== suite.posthoc.length) invalidArgument(`${path}.posthoc`, 'distinct calibrators', JSON.stringify(suite.posthoc));
   suite.compare.forEach((text, i) => parseComparison(text, names, suite.posthoc, `${path}.compare[${i}]`));
   checkClaims(suite.claims, { methods: names, calibrators: suite.posthoc, sweeps: suite.sweeps }, `${path}.claims`);

@@ -105,7 +105,9 @@ test('every claim under shift names methods evaluated under corruption', () => {
   for (const scale of SUITE_SCALES) {
     const runs = expandSuite(s, scale, 'karandikar');
     const shifted = new Set(runs.filter((r) => r.config.ood).map((r) => r.method));
-    assert.deepEqual([...shifted].sort(), [...KARANDIKAR_SHIFT_METHODS].sort(), scale);
+    // The shift methods the scale runs (the deep grid drops MSE: scale-grid.ts).
+    const run = new Set(runs.map((r) => r.method));
+    assert.deepEqual([...shifted].sort(), KARANDIKAR_SHIFT_METHODS.filter((m) => run.has(m)).sort(), scale);
     // Every β value and seed of a shift method is evaluated (the β is chosen after the runs).
     for (const m of KARANDIKAR_SHIFT_METHODS) assert.ok(runs.filter((r) => r.method === m).every((r) => r.config.ood), `${scale}: ${m}`);
   }

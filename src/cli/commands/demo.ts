@@ -66,7 +66,7 @@ export const demoCommand = defineCommand({
     if (flags.synthetic) return syntheticDemo(flags, io);
     const given = SYNTHETIC_ONLY.filter((k) => flags[k] !== DEMO_DEFAULTS[k]);
     if (given.length) throw new UsageError(`demo: --${given.join(', --')} only with --synthetic`);
-    return suiteCommand.run({ action: 'run', target: 'demo', out: flags.out, scale: flags.scale, jobs: flags.jobs, report: true, progress: flags.progress, threads: undefined, queue: undefined, 'worker-wait': 60, check: false, 'dry-run': false }, io);
+    return suiteCommand.run({ action: 'run', target: 'demo', out: flags.out, scale: flags.scale, jobs: flags.jobs, report: true, progress: flags.progress, threads: undefined, queue: undefined, 'worker-wait': 60, check: false, 'dry-run': false, 'reuse-from': undefined, markdown: undefined, second: undefined }, io);
   },
 });
 

@@ -2,14 +2,21 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { expandSuite, explicitThreads } from '../../suite/expand-suite.js';
+import { expandSuite, explicitThreads, type SuiteRun } from '../../suite/expand-suite.js';
+import { planReuse, reuseSummary, type ReusePlan } from '../../suite/reuse-plan.js';
+import { reusableRuns } from '../../suite/run-reuse.js';
+import { trainingHash } from '../../suite/run-identity.js';
+import { readScaleReport, scaleComparisonMarkdown } from '../../suite/report/scale-comparison.js';
+import { budgetMarkdown, formatBudget, suiteBudget } from '../../suite/suite-budget.js';
+import { atomicWriteFile } from '../../util/atomic-write.js';
 import { loadSuite } from '../../suite/load-suite.js';
+import { scaledSuite } from '../../suite/scale-grid.js';
 import { BUILTIN_SUITE_NAMES, BUILTIN_SUITES } from '../../suite/builtin-suites.js';
 import { localExecutor } from '../../suite/local-executor.js';
 import { mergeConfig } from '../../train/train-config.js';
 import { maskQueueUrl, parseQueueUrl } from '../../suite/queue-connection.js';
 import { runSuite, type SuiteOutcome } from '../../suite/run-suite.js';
-import { checkSuiteOutDirectory, prepareSuiteDirectory, SUITE_FILE } from '../../suite/suite-directory.js';
+import { checkSuiteOutDirectory, prepareSuiteDirectory, readSuiteRecord, SUITE_FILE } from '../../suite/suite-directory.js';
 import { checkRunData } from '../../suite/suite-limits.js';
 import { suiteStatus } from '../../suite/suite-status.js';
 import { ConsoleSuiteProgress, SILENT_SUITE_PROGRESS, type SuiteProgress } from '../../suite/suite-progress.js';
@@ -19,7 +26,7 @@ import { estimateSuite, formatEstimate } from '../../suite/suite-estimate.js';
 import { suiteRunProgress } from '../../suite/suite-run-times.js';
 import { pathExists } from '../../util/path-exists.js';
 import { README_FILE, reproductionsReadme, writeReproductionsReadme } from '../../suite/report/reproductions-readme.js';
-import { requireNumber } from '../../util/errors.js';
+import { invalidArgument, requireNumber } from '../../util/errors.js';
 import { UsageError } from '../args.js';
 import { type CliIO, defineCommand } from '../command.js';
 
@@ -49,7 +56,7 @@ export function suiteProgressFor(mode: string, io: CliIO): SuiteProgress {
 
 /** Print the outcome lines of a suite run; returns the exit code (0 all done, 1 failures, 130 stopped). */
 export function reportOutcome(outcome: SuiteOutcome, total: number, dir: string, io: CliIO): number {
-  const more = [outcome.refitted ? `${outcome.refitted} post-hoc refitted` : '', outcome.adopted ? `${outcome.adopted} adopted` : ''].filter((x) => x).join(', ');
+  const more = [outcome.reused ? `${outcome.reused} reused` : '', outcome.refitted ? `${outcome.refitted} post-hoc refitted` : '', outcome.adopted ? `${outcome.adopted} adopted` : ''].filter((x) => x).join(', ');
   io.stdout.write(`suite ${dir}: ${outcome.done.length}/${total} runs done (${outcome.executed} trained now, ${more ? `${more}, ` : ''}${outcome.seconds.toFixed(1)} s)\n`);
   for (const f of outcome.failed) io.stdout.write(`  failed: ${f.id}: ${f.error}\n`);
   if (outcome.stopped.length) io.stdout.write(`  stopped: ${outcome.stopped.length} run(s); continue with the same command\n`);
@@ -60,7 +67,7 @@ export function reportOutcome(outcome: SuiteOutcome, total: number, dir: string,
 export const suiteCommand = defineCommand({
   name: 'suite',
   summary: 'Experiment suites: run a comparison (methods × sweeps × seeds, post-hoc calibration) and report it.',
-  usage: 'list | show NAME [--scale S] | run FILE|NAME [--out DIR] [--jobs N] [--scale S] [--dry-run] [--queue URL [--worker-wait S]] | status DIR [--jobs N] | readme DIR [--check]',
+  usage: 'list | show NAME [--scale S] | run FILE|NAME [--out DIR] [--jobs N] [--scale S] [--reuse-from DIR[,DIR…]] [--dry-run] [--queue URL [--worker-wait S]] | status DIR [--jobs N] | budget [NAME,NAME…] [--scale S] [--jobs N] [--threads T] [--markdown FILE] | compare-scales A B [--scale S] [--markdown FILE] | readme DIR [--check]',
   description: [
     'A suite is a JSON file (see calib suite show demo): a base training configuration (the keys of calib train',
     '--config), per-scale overrides (quick, machine, paper), named methods, one-dimensional sweeps of a key over',
@@ -91,6 +98,20 @@ export const suiteCommand = defineCommand({
     'reference (the deep-scale pilot, docs/reproductions/deep-scale-pilot.md); runs with none are named as such.',
     'status ends with what is left and roughly how long it takes with --jobs side by side',
     '(the same estimate).',
+    '--reuse-from DIR[,DIR…]: before training, every run of the suite whose training identity (the hash of its resolved',
+    'settings and data split, runs/<id>/identity.json) equals that of a finished, whole run in DIR/runs is copied in',
+    '(atomically; identity.json records reusedFrom) instead of trained, and the count is printed ("N reused"). A run',
+    'whose settings equal another run of the same suite (a sweep value equal to a method) is copied from it once it',
+    'has finished, with or without the flag. With --dry-run the reused runs are left out of the estimate: those',
+    'finished in DIR now, and those DIR\'s suite plans (copied once it has trained them).',
+    'budget: the machine time of several suites run in this order at one scale (default: the five paper suites in',
+    'reuse order, --scale deep), each reusing the runs of the earlier ones: per suite runs, reused runs, trained runs,',
+    'estimated hours, claims tested at the scale and what its trimmed grid (the suite\'s grids.<scale>) left out;',
+    '--markdown FILE writes the same as a Markdown page (docs/reproductions/deep-budget.md).',
+    'compare-scales A B: one paper\'s claims at two scales from two report.json files (or their directories), e.g.',
+    'machine vs deep: per claim both verdicts with their differences and intervals, and whether it flipped (flips',
+    'first); when B does not exist yet it says "<scale>-scale report not yet produced" (--scale names B\'s scale,',
+    'default deep). --markdown FILE writes the table to FILE as well.',
     'readme DIR: write DIR/README.md from the reports DIR/*/report.json (per suite: settings, coverage, the paper\'s',
     'claims and the suite\'s own checks, and whether the report was produced with the built-in suite\'s current',
     'runs, settings, calibrators, bins and claims — "produced with earlier settings; rerun pending" and what differs',
@@ -104,13 +125,17 @@ export const suiteCommand = defineCommand({
     'calib suite run my-suite.json --out suites/mine --scale machine --queue redis://127.0.0.1:6379',
     'calib suite run my-suite.json --out suites/mine --queue rediss://calib:s3cret@redis.example.org:6380 --worker-wait 120',
     'calib suite run mbls --scale deep --jobs 2 --threads 2 --dry-run',
+    'calib suite run acls --scale deep --out suites/acls-deep --reuse-from suites/mbls-deep --jobs 2 --threads 2',
+    'calib suite budget --scale deep --jobs 2 --threads 1',
+    'calib suite compare-scales docs/reproductions/mbls repro/mbls-deep',
     'calib suite status suites/demo',
     'calib suite status suites/mbls-deep --jobs 2 --threads 2',
     'calib suite readme docs/reproductions',
   ],
-  positional: ['action', 'target'],
+  positional: ['action', 'target', 'second'],
   flags: {
-    action: { type: 'string', required: true, choices: ['list', 'show', 'run', 'status', 'readme'], valueName: 'ACTION', description: 'list, show, run, status or readme' },
+    action: { type: 'string', required: true, choices: ['list', 'show', 'run', 'status', 'budget', 'compare-scales', 'readme'], valueName: 'ACTION', description: 'list, show, run, status, budget, compare-scales or readme' },
+    second: { type: 'string', valueName: 'B', description: 'compare-scales: the second report (report.json or its directory)' },
     target: { type: 'string', valueName: 'NAME|FILE|DIR', description: 'the suite (show, run), suite directory (status) or folder of reports (readme)' },
     out: { type: 'string', valueName: 'DIR', description: 'suite directory (default suites/<name>-<scale>)' },
     scale: { type: 'string', choices: SUITE_SCALES, description: "the suite's scale (default: the suite's defaultScale)" },
@@ -118,6 +143,8 @@ export const suiteCommand = defineCommand({
     threads: { type: 'integer', valueName: 'T', description: "ONNX Runtime threads in total, split across jobs (default: the suite's threads where it states them, else the CPU count)" },
     queue: { type: 'string', valueName: 'URL', description: 'put the runs on a BullMQ queue for calib worker processes: redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss:// for TLS' },
     'worker-wait': { type: 'number', default: 60, valueName: 'S', description: 'with --queue: say so when no worker has been connected for S seconds while runs wait (repeated every S s)' },
+    'reuse-from': { type: 'string', valueName: 'DIR[,DIR…]', description: 'run: copy in the finished runs of these suite directories whose training identity equals a run of the suite, instead of training them' },
+    markdown: { type: 'string', valueName: 'FILE', description: 'budget: also write the budget as a Markdown page' },
     'dry-run': { type: 'boolean', description: 'run: print the runs left and the estimated machine time, write nothing' },
     report: { type: 'boolean', default: true, description: 'write the report when the suite ends (--report=false: do not)' },
     progress: { type: 'string', choices: ['auto', 'bar', 'lines', 'none'], default: 'auto', description: 'progress display: auto = live line on a terminal' },
@@ -153,6 +180,31 @@ export const suiteCommand = defineCommand({
         for (const line of formatEstimate(estimate, threads)) io.stdout.write(`${line}\n`);
         return count('done') === s.runs.length ? 0 : 1;
       }
+      case 'budget': {
+        const names = (flags.target ?? DEEP_BUDGET_ORDER.join(',')).split(',').filter((x) => x !== '');
+        const scale = (flags.scale ?? 'deep') as SuiteScale;
+        const suites = [];
+        for (const name of names) suites.push({ name, suite: await loadSuite(name, 'suite budget') });
+        const { jobs, threads } = jobsAndThreads(flags);
+        const budget = suiteBudget(suites, scale, jobs, threads);
+        for (const line of formatBudget(budget, scale === 'deep' ? DEEP_BUDGET_HOURS : undefined)) io.stdout.write(`${line}\n`);
+        if (flags.markdown !== undefined) {
+          const command = `calib suite budget ${flags.target ?? ''}${flags.target ? ' ' : ''}--scale ${scale} --jobs ${jobs} --threads ${threads * jobs} --markdown ${flags.markdown}`;
+          await atomicWriteFile(flags.markdown, budgetMarkdown(budget, command));
+          io.stdout.write(`wrote ${flags.markdown}\n`);
+        }
+        return 0;
+      }
+      case 'compare-scales': {
+        const a = await readScaleReport(needTarget('the first report (report.json or its directory)'), 'A');
+        if (a === null) invalidArgument('A', 'a suite report.json (or a directory holding one)', JSON.stringify(flags.target));
+        if (flags.second === undefined) throw new UsageError('suite compare-scales: give the second report B');
+        const b = await readScaleReport(flags.second, 'B');
+        const text = scaleComparisonMarkdown(a, b, flags.scale ?? 'deep');
+        io.stdout.write(text);
+        if (flags.markdown !== undefined) await atomicWriteFile(flags.markdown, text);
+        return 0;
+      }
       case 'readme': {
         const dir = needTarget('a folder of suite reports (e.g. docs/reproductions)');
         if (flags.check) {
@@ -180,12 +232,20 @@ export const suiteCommand = defineCommand({
         const threadsOf = (run: { method: string }): number => (flags.threads !== undefined ? share : (explicitThreads(suite, scale, run.method) ?? share));
         const workerWait = requireNumber('--worker-wait', flags['worker-wait'], { min: 1 });
         if (flags.queue !== undefined) parseQueueUrl(flags.queue);
+        const reuseFrom = flags['reuse-from'] === undefined ? [] : await reuseDirectories(flags['reuse-from']);
         // --out is checked first (read-only), so a dry run refuses what the real run would refuse.
         await checkSuiteOutDirectory(dir, suite.name, scale);
         if (flags['dry-run']) {
           const existing = (await pathExists(join(dir, SUITE_FILE))) ? dir : undefined;
           io.stdout.write(`suite ${suite.name} (${scale}): ${runs.length} runs${existing ? ` in ${dir}` : ''}, ${jobs} side by side with ${share} thread(s) each (dry run: nothing trains)\n`);
-          for (const line of formatEstimate(estimateSuite(await suiteRunProgress(existing, runs, share), jobs), share)) io.stdout.write(`${line}\n`);
+          const progress = await suiteRunProgress(existing, runs, share);
+          const reuse = await dryRunReuse(runs, reuseFrom);
+          const pending = new Set(progress.filter((p) => !p.done).map((p) => p.id));
+          const plan = { reused: new Map([...reuse.reused].filter(([id]) => pending.has(id))) };
+          const summary = reuseSummary(plan);
+          if (summary) io.stdout.write(`${summary}\n`);
+          const estimate = estimateSuite(progress.map((p) => (plan.reused.has(p.id) ? { ...p, done: true } : p)), jobs);
+          for (const line of formatEstimate(estimate, share)) io.stdout.write(`${line}\n`);
           return 0;
         }
         // Everything is checked before anything is written: --out (above), the data sizes, and the queue's Redis.
@@ -199,7 +259,8 @@ export const suiteCommand = defineCommand({
               log: (line) => io.stderr.write(`calib: ${line}\n`),
             })
           : localExecutor(dir, jobs);
-        const record = { format: 1 as const, scale, suite, runs };
+        // The suite as it runs at this scale (its trimmed grid applied: scale-grid.ts) is what the report reads.
+        const record = { format: 1 as const, scale, suite: scaledSuite(suite, scale), runs };
         await prepareSuiteDirectory(dir, record);
         const threadsText = [...new Set(runs.map(threadsOf))].join('/');
         io.stdout.write(`suite ${suite.name} (${scale}): ${runs.length} runs into ${dir}/runs, ${flags.queue ? `on the queue ${maskQueueUrl(flags.queue)}` : `${jobs} side by side with ${threadsText} thread(s) each`}\n`);
@@ -214,7 +275,7 @@ export const suiteCommand = defineCommand({
         process.on('SIGINT', onSigint);
         let outcome: SuiteOutcome;
         try {
-          outcome = await runSuite(dir, record, { executor, threads: threadsOf, progress: suiteProgressFor(flags.progress, io), signal: controller.signal, notify: (line) => io.stdout.write(`${line}\n`) });
+          outcome = await runSuite(dir, record, { executor, threads: threadsOf, progress: suiteProgressFor(flags.progress, io), signal: controller.signal, notify: (line) => io.stdout.write(`${line}\n`), reuseFrom });
         } finally {
           process.removeListener('SIGINT', onSigint);
         }
@@ -235,6 +296,34 @@ function jobsAndThreads(flags: { readonly jobs?: number; readonly threads?: numb
   const jobs = requireNumber('--jobs', flags.jobs, { integer: true, min: 1 });
   const total = requireNumber('--threads', flags.threads ?? availableParallelism(), { integer: true, min: 1 });
   return { jobs, threads: Math.max(1, Math.floor(total / jobs)) };
+}
+
+/** The paper suites in the order their deep reruns go (mbls first: acls and maronas reuse its runs). */
+export const DEEP_BUDGET_ORDER = ['mbls', 'acls', 'maronas', 'thulasidasan', 'karandikar'];
+
+/** Issue #23's budget for the five papers' deep reruns, in machine hours. */
+export const DEEP_BUDGET_HOURS = 20;
+
+/** --reuse-from's directories: each must be a suite directory (with suite.json). */
+async function reuseDirectories(text: string): Promise<string[]> {
+  const dirs = text.split(',').filter((d) => d !== '');
+  if (dirs.length === 0) invalidArgument('--reuse-from', 'one or more suite directories, comma-separated', JSON.stringify(text));
+  for (const d of dirs) if (!(await pathExists(join(d, SUITE_FILE)))) invalidArgument('--reuse-from', `a suite directory (with ${SUITE_FILE}, written by calib suite run)`, JSON.stringify(d));
+  return dirs;
+}
+
+/** The reuse plan of a dry run: finished runs of the directories now, the runs their suite.json plans, twins within the suite. */
+async function dryRunReuse(runs: readonly SuiteRun[], dirs: readonly string[]): Promise<ReusePlan> {
+  const finished = new Map<string, string>();
+  const planned = new Map<string, string>();
+  for (const d of dirs) {
+    for (const [hash] of await reusableRuns(d)) if (!finished.has(hash)) finished.set(hash, d);
+    for (const r of (await readSuiteRecord(d)).runs) {
+      const hash = trainingHash(r.config);
+      if (!finished.has(hash) && !planned.has(hash)) planned.set(hash, d);
+    }
+  }
+  return planReuse(runs, finished, planned);
 }
 
 function structuredCloneSuite(suite: Suite): Record<string, unknown> {

@@ -163,7 +163,8 @@ export async function readSuiteResults(dir: string, readRun: RunReader = readRec
     // yet, and the method is left out (sweepsAwaitingRuns) rather than shown at a value chosen among fewer runs.
     if (awaitingRuns(record, missing, m.name)) continue;
     const key = swept[0]!.run.sweep!.key;
-    const sweepDef = record.suite.sweeps.find((s) => s.key === key)!;
+    // The sweep of this method (a trimmed grid may sweep methods of one key over different values: scale-grid.ts).
+    const sweepDef = record.suite.sweeps.find((s) => s.key === key && (s.methods === undefined || s.methods.includes(m.name)))!;
     const divergedValues = sweepDef.values.flatMap((value) => {
       const n = divergedHere.filter((d) => d.run.sweep?.key === key && d.run.sweep.value === value).length;
       return n ? [{ value, diverged: n, planned: record.runs.filter((r) => r.method === m.name && r.sweep?.key === key && r.sweep.value === value).length }] : [];
