@@ -9,7 +9,7 @@ import {
 } from '../metrics/index.js';
 import type { AdaptiveScheme } from '../metrics/adaptive-ece.js';
 import type { MarginalBinning } from '../metrics/marginal-ece.js';
-import type { RefinementCalibrator } from '../metrics/calibration-refinement.js';
+import type { RefinementSetting } from '../metrics/calibration-refinement.js';
 import { requireNumber } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
 import { Random } from '../util/random.js';
@@ -35,8 +35,8 @@ export interface EvalSettings {
   readonly adaptive?: AdaptiveScheme;
   readonly marginalBinning?: MarginalBinning;
   readonly labelBinnedP?: number;
-  /** Recalibrator of the calibration–refinement split (`--refinement-calibrator`; default 'temperature'). */
-  readonly refinementCalibrator?: RefinementCalibrator;
+  /** Recalibrator of the calibration–refinement split (`--refinement-calibrator`; 'none' skips it). */
+  readonly refinementCalibrator?: RefinementSetting;
 }
 
 /** How each metric is shown in tables: a label and whether it is a percentage (else a plain number). */

@@ -2,7 +2,7 @@ import type { BinConvention, ReliabilityData } from './reliability-types.js';
 import { requireStateObject } from './accumulator-state.js';
 import { ClasswiseAccumulator, type ClasswiseSnapshot, type ClasswiseState } from './classwise-accumulator.js';
 import { type MarginalBinning, requireMarginalBinning } from './marginal-ece.js';
-import { type RefinementCalibrator, requireRefinementCalibrator } from './calibration-refinement.js';
+import { type RefinementSetting, requireRefinementSetting } from './calibration-refinement.js';
 import { MetricContext } from './metric-context.js';
 import type { MetricDefinition, MetricShape, RowBlock } from './metric-definition.js';
 import { METRICS, type MetricName } from './metric-registry.js';
@@ -50,9 +50,10 @@ export interface CalibrationOptions extends TopLabelOptions {
   readonly marginalDebias?: boolean;
   /**
    * Recalibrator of the calibration–refinement split (`refinement_nll`, `calibration_nll`, …;
-   * calibration-refinement.ts): 'temperature' (default) or 'isotonic'.
+   * calibration-refinement.ts): 'temperature', 'isotonic', or 'none' (default: not computed, the metrics are NaN —
+   * the split costs ~20 passes over the rows; `calib eval` asks for 'temperature').
    */
-  readonly refinementCalibrator?: RefinementCalibrator;
+  readonly refinementCalibrator?: RefinementSetting;
 }
 
 /**
@@ -65,7 +66,7 @@ export type CalibrationMetrics = { readonly [K in MetricName]: number } & TopLab
   readonly convention: BinConvention;
   readonly marginal_binning: MarginalBinning;
   readonly marginal_debiased: boolean;
-  readonly refinement_calibrator: RefinementCalibrator;
+  readonly refinement_calibrator: RefinementSetting;
 };
 
 /**
@@ -86,7 +87,7 @@ export class CalibrationAccumulator {
   readonly input: PredictionKind;
   readonly marginalBinning: MarginalBinning;
   readonly marginalDebias: boolean;
-  readonly refinementCalibrator: RefinementCalibrator;
+  readonly refinementCalibrator: RefinementSetting;
   readonly top: TopLabelAccumulator;
   private classwiseState: ClasswiseAccumulator | null = null;
   /** The own state of each metric of `METRICS` (index-aligned), created with the classwise state. */
@@ -105,7 +106,7 @@ export class CalibrationAccumulator {
     this.marginalBinning = requireMarginalBinning(options.marginalBinning ?? 'equal-width', 'marginalBinning');
     this.marginalDebias = options.marginalDebias ?? true;
     if (typeof this.marginalDebias !== 'boolean') invalidArgument('marginalDebias', 'a boolean', describe(this.marginalDebias));
-    this.refinementCalibrator = requireRefinementCalibrator(options.refinementCalibrator ?? 'temperature');
+    this.refinementCalibrator = requireRefinementSetting(options.refinementCalibrator ?? 'none');
     this.classCount = options.classes === undefined ? null : requireNumber('classes', options.classes, { integer: true, min: 2 });
     this.top = new TopLabelAccumulator(options);
   }
@@ -129,7 +130,7 @@ export class CalibrationAccumulator {
   /** The settings and class count that size the metrics' own states. */
   private shape(classes: number): MetricShape {
     const { bins, convention, adaptive } = this.top;
-    return { classes, input: this.input, bins, convention, adaptive, marginalBinning: this.marginalBinning, marginalDebias: this.marginalDebias };
+    return { classes, input: this.input, bins, convention, adaptive, marginalBinning: this.marginalBinning, marginalDebias: this.marginalDebias, refinementCalibrator: this.refinementCalibrator };
   }
 
   private createStates(classes: number, states?: MetricState[]): void {
@@ -331,7 +332,7 @@ export class CalibrationAccumulator {
       input: state.input,
       marginalBinning: state.marginalBinning,
       marginalDebias: state.marginalDebias,
-      refinementCalibrator: state.refinementCalibrator ?? 'temperature',
+      refinementCalibrator: state.refinementCalibrator ?? 'none',
       ...(state.classes === null ? {} : { classes: state.classes }),
     });
     (out as { top: TopLabelAccumulator }).top = top;
@@ -400,7 +401,7 @@ export interface CalibrationAccumulatorState {
   readonly marginalBinning: MarginalBinning;
   readonly marginalDebias: boolean;
   /** Absent in states written before the calibration–refinement split ('temperature'). */
-  readonly refinementCalibrator?: RefinementCalibrator;
+  readonly refinementCalibrator?: RefinementSetting;
   /** C, or null before the first chunk when not given. */
   readonly classes: number | null;
   /** Top-label samples and bins (also holds bins, convention and the other top-label options). */

@@ -2,7 +2,7 @@ import { adaptiveBinSums } from './adaptive-ece.js';
 import type { BinSums } from './bin-statistics.js';
 import type { ClasswiseAccumulator } from './classwise-accumulator.js';
 import type { MarginalBinning } from './marginal-ece.js';
-import type { RefinementCalibrator } from './calibration-refinement.js';
+import type { RefinementSetting } from './calibration-refinement.js';
 import { type SortedTopLabel, sortTopLabel } from './sorted-top-label.js';
 import { type SweepResult, sweepFromSorted } from './sweep-ece.js';
 import type { TopLabelAccumulator } from './top-label-accumulator.js';
@@ -15,7 +15,7 @@ export interface ClassStatistics {
   readonly marginalBinning: MarginalBinning;
   readonly marginalDebias: boolean;
   /** The recalibrator of the calibration–refinement split (calibration-refinement.ts). */
-  readonly refinementCalibrator: RefinementCalibrator;
+  readonly refinementCalibrator: RefinementSetting;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { BinConvention } from './reliability-types.js';
 import type { AdaptiveScheme } from './adaptive-ece.js';
 import type { MarginalBinning } from './marginal-ece.js';
+import type { RefinementSetting } from './calibration-refinement.js';
 import type { MetricContext } from './metric-context.js';
 import type { MetricState, StateSpec } from './metric-state.js';
 import type { Labels, PredictionKind } from './validation.js';
@@ -55,6 +56,8 @@ export interface MetricShape {
   readonly adaptive: AdaptiveScheme;
   readonly marginalBinning: MarginalBinning;
   readonly marginalDebias: boolean;
+  /** The calibration–refinement split's recalibrator, or 'none' (not computed: its metrics keep no state). */
+  readonly refinementCalibrator: RefinementSetting;
 }
 
 /**

@@ -109,7 +109,9 @@ export async function runPosthoc(dir: string, calibrators: readonly CalibratorKi
   const seg = await segmentationLabels(dir);
   const { val, valLabels, test, testLabels } = await readPredictions(dir, seg);
   const convention: BinConvention = '(l,u]';
-  const settings = { bins, convention, classes: test.cols };
+  // The calibration–refinement split is asked for (evaluate leaves it out by default), so suite tables and claims can
+  // name refinement_nll / calibration_nll / ….
+  const settings = { bins, convention, classes: test.cols, refinementCalibrator: 'temperature' as const };
   const json = (m: Matrix, y: Int32Array, input: 'logits' | 'probabilities'): Record<string, unknown> =>
     metricsJson(evaluate(m, y, { ...settings, input }), { ...settings, input });
   const out: PosthocResult = {

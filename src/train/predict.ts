@@ -44,7 +44,9 @@ export function predictLogits(step: EvalStep, weights: Weights, inputs: Float32A
  * of logits [N, C] against labels.
  */
 export function validationScores(logits: Float32Array, labels: Int32Array, classes: number, bins: number): ValidationScores {
-  const m = evaluate(matrix(labels.length, classes, logits), labels, { input: 'logits', bins });
+  // The split is asked for explicitly (evaluate's default leaves it out): log.jsonl records val_refinement_nll and
+  // --select refinement reads it.
+  const m = evaluate(matrix(labels.length, classes, logits), labels, { input: 'logits', bins, refinementCalibrator: 'temperature' });
   return { accuracy: m.accuracy, nll: m.nll, ece: m.ece, adaece: m.adaece, refinement: m.refinement_nll };
 }
 

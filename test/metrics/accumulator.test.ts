@@ -64,8 +64,8 @@ test('logits give the same metrics as their softmax probabilities', () => {
   const logits = new Float64Array(n * c);
   for (let i = 0; i < logits.length; i++) logits[i] = rng.normal() * 4;
   const labels = Int32Array.from({ length: n }, () => rng.int(c));
-  const fromLogits = evaluate({ rows: n, cols: c, data: logits }, labels, { input: 'logits' });
-  const fromProbs = evaluate(softmax({ rows: n, cols: c, data: logits }), labels, { input: 'probabilities' });
+  const fromLogits = evaluate({ rows: n, cols: c, data: logits }, labels, { input: 'logits', refinementCalibrator: 'temperature' });
+  const fromProbs = evaluate(softmax({ rows: n, cols: c, data: logits }), labels, { input: 'probabilities', refinementCalibrator: 'temperature' });
   for (const key of METRIC_NAMES) close(fromLogits[key], fromProbs[key], 1e-12, key);
   assert.equal(fromLogits.sweep_bins, fromProbs.sweep_bins);
 });
@@ -97,7 +97,7 @@ test('a chunk with an invalid row leaves the state unchanged, in the kernel path
 
 test('evaluate returns every metric name of the CLI as a number, with the settings used', () => {
   const { p64, labels } = dataset(5, 400, 6);
-  const r = evaluate({ rows: 400, cols: 6, data: p64 }, labels, { input: 'probabilities', bins: 10, convention: '[l,u)' });
+  const r = evaluate({ rows: 400, cols: 6, data: p64 }, labels, { input: 'probabilities', refinementCalibrator: 'temperature', bins: 10, convention: '[l,u)' });
   for (const key of METRIC_NAMES) assert.equal(typeof r[key], 'number', key);
   for (const key of METRIC_NAMES) assert.ok(Number.isFinite(r[key]), `${key} finite`);
   assert.equal(r.bins, 10);

@@ -39,7 +39,7 @@ test('calibration–refinement split by hand: three rows of p = [0.9, 0.1], labe
   const ts = calibrationRefinement({ probabilities: matrix(3, 2, p3) }, y3);
   close(ts.nll.temperature, Math.log(9) / Math.log(2), 1e-7);
   // The same through `evaluate` (the registry's metrics, `calib eval --json` keys).
-  const m = evaluate(matrix(3, 2, p3), y3, { input: 'probabilities' });
+  const m = evaluate(matrix(3, 2, p3), y3, { input: 'probabilities', refinementCalibrator: 'temperature' });
   close(m.refinement_nll, byHand.refinementNll, 1e-9);
   close(m.calibration_nll, byHand.nll - byHand.refinementNll, 1e-9);
   close(m.refinement_brier, byHand.refinementBrier, 1e-9);
@@ -57,7 +57,7 @@ test('refinement ≤ loss and over + under = calibration, at every scale of the 
     const set = syntheticOverconfident({ n: 400, classes: 4, seed });
     for (const scale of [0.2, 1, 5]) {
       const z = Float64Array.from(set.logits, (v) => v * scale);
-      const m = evaluate(matrix(400, 4, z), set.labels, { input: 'logits' });
+      const m = evaluate(matrix(400, 4, z), set.labels, { input: 'logits', refinementCalibrator: 'temperature' });
       assert.ok(m.refinement_nll <= m.nll + 1e-12, `seed ${seed}, scale ${scale}: ${m.refinement_nll} > ${m.nll}`);
       assert.ok(m.refinement_brier <= m.brier + 1e-12, `seed ${seed}, scale ${scale}`);
       assert.ok(m.calibration_nll >= 0 && m.calibration_brier >= 0);
@@ -73,11 +73,11 @@ test('calibration_nll is 0 when T = 1 already minimises the NLL; refinement is i
   const t = nllTemperature(set.logits, 2000, 5, set.labels);
   assert.ok(Math.abs(t - 1) > 0.1, `the synthetic set should be miscalibrated (T = ${t})`);
   const optimal = Float64Array.from(set.logits, (v) => v / t);
-  const at = evaluate(matrix(2000, 5, optimal), set.labels, { input: 'logits' });
+  const at = evaluate(matrix(2000, 5, optimal), set.labels, { input: 'logits', refinementCalibrator: 'temperature' });
   assert.ok(Math.abs(at.calibration_nll) <= 1e-9, `calibration_nll = ${at.calibration_nll}`);
-  const reference = evaluate(matrix(2000, 5, set.logits), set.labels, { input: 'logits' });
+  const reference = evaluate(matrix(2000, 5, set.logits), set.labels, { input: 'logits', refinementCalibrator: 'temperature' });
   for (const a of [0.25, 3]) {
-    const scaled = evaluate(matrix(2000, 5, Float64Array.from(set.logits, (v) => v * a)), set.labels, { input: 'logits' });
+    const scaled = evaluate(matrix(2000, 5, Float64Array.from(set.logits, (v) => v * a)), set.labels, { input: 'logits', refinementCalibrator: 'temperature' });
     close(scaled.refinement_nll, reference.refinement_nll, 1e-9, `×${a}`);
     close(scaled.refinement_brier, reference.refinement_brier, 1e-7, `×${a}`);
   }
@@ -85,7 +85,7 @@ test('calibration_nll is 0 when T = 1 already minimises the NLL; refinement is i
   // Over-confident logits (T > 1): the calibration term is all over-confidence; under-confident ones: all under.
   assert.ok(t > 1);
   assert.equal(reference.calibration_nll_under, 0);
-  const soft = evaluate(matrix(2000, 5, Float64Array.from(set.logits, (v) => v / (3 * t))), set.labels, { input: 'logits' });
+  const soft = evaluate(matrix(2000, 5, Float64Array.from(set.logits, (v) => v / (3 * t))), set.labels, { input: 'logits', refinementCalibrator: 'temperature' });
   assert.equal(soft.calibration_nll_over, 0);
   assert.ok(soft.calibration_nll_under > 0);
 });
@@ -101,11 +101,11 @@ test('logits of magnitude 1e3 and probabilities of exactly 0 and 1 give finite p
   }
   const p = Float64Array.from([1, 0, 0, 1, 1, 0]);
   const labels = Int32Array.from([0, 0, 0]);
-  const m = evaluate(matrix(3, 2, p), labels, { input: 'probabilities' });
+  const m = evaluate(matrix(3, 2, p), labels, { input: 'probabilities', refinementCalibrator: 'temperature' });
   assert.ok(Number.isFinite(m.refinement_nll) && m.refinement_nll <= m.nll, String(m.refinement_nll));
   assert.ok(m.refinement_brier <= m.brier);
   // Every prediction right with p = 1: nothing to recalibrate.
-  const right = evaluate(matrix(2, 2, Float64Array.from([1, 0, 0, 1])), Int32Array.from([0, 1]), { input: 'probabilities' });
+  const right = evaluate(matrix(2, 2, Float64Array.from([1, 0, 0, 1])), Int32Array.from([0, 1]), { input: 'probabilities', refinementCalibrator: 'temperature' });
   assert.equal(right.refinement_nll, 0);
   assert.equal(right.calibration_nll, 0);
 });

@@ -33,7 +33,7 @@ test('every metric declares a unique snake_case key, a label, a description and 
     keys.add(metric.key);
     assert.ok(metric.label.length > 0 && metric.description.length > 0, metric.key);
     for (const marginalBinning of ['equal-width', 'equal-mass'] as const) {
-      const spec = metric.state?.({ ...SHAPE, marginalBinning }) ?? {};
+      const spec = metric.state?.({ ...SHAPE, marginalBinning, refinementCalibrator: 'temperature' }) ?? {};
       for (const name of Object.keys(spec)) {
         assert.ok(!RESERVED.has(name), `${metric.key}: state field ${name} clashes with the accumulator's own keys`);
         assert.ok(marginalBinning === 'equal-mass' || !fields.has(name), `${metric.key}: state field ${name} is declared twice`);

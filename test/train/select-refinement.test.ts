@@ -23,7 +23,7 @@ test("select: 'refinement' keeps the epoch of lowest recorded validation refinem
     // The recorded value is refinement_nll of that epoch's validation logits.
     const logits = await readNpy(join(out, 'epoch-logits', `val-00${e + 1}.npy`));
     const labels = await readNpy(join(out, 'val-labels.npy'));
-    const m = evaluate(matrix(60, 10, logits.data as Float32Array), Int32Array.from(labels.data as ArrayLike<number>), { input: 'logits' });
+    const m = evaluate(matrix(60, 10, logits.data as Float32Array), Int32Array.from(labels.data as ArrayLike<number>), { input: 'logits', refinementCalibrator: 'temperature' });
     assert.ok(Math.abs(m.refinement_nll - v) <= 1e-9 * Math.max(1, v), `epoch ${e + 1}`);
   }
   const argmin = recorded.indexOf(Math.min(...recorded));

@@ -115,7 +115,8 @@ async function syntheticDemo(flags: { out: string; n: number; classes: number; o
     await writeNpy(path('test-logits.npy'), test.data, [nTest, classes]);
     await writeNpy(path('test-labels.npy'), testLabels, [nTest], { dtype: 'int64' });
 
-    const settings: EvalSettings = { input: 'logits', bins, convention: '(l,u]', classes };
+    // As calib eval computes them (the calibration–refinement split included), so its --json reproduces metrics.json.
+    const settings: EvalSettings = { input: 'logits', bins, convention: '(l,u]', classes, refinementCalibrator: 'temperature' };
     const evaluateOn = (m: Matrix, y: Int32Array, input: 'logits' | 'probabilities'): CalibrationAccumulator =>
       new CalibrationAccumulator({ ...settings, input }).update(m, y);
     const valBefore = evaluateOn(val, valLabels, 'logits').compute();

@@ -17,7 +17,7 @@ import {
   type MetricDefinition,
 } from '../../metrics/index.js';
 import { requirePredictionValues, requireLabels } from '../../metrics/validation.js';
-import { REFINEMENT_CALIBRATORS, type RefinementCalibrator } from '../../metrics/calibration-refinement.js';
+import { REFINEMENT_SETTINGS, type RefinementSetting } from '../../metrics/calibration-refinement.js';
 import { readVectorFile } from '../../io/read-vector.js';
 import { openLabelsSource } from '../../io/read-predictions.js';
 import { invalidArgument, requireNumber } from '../../util/errors.js';
@@ -160,9 +160,9 @@ export const evalCommand = defineCommand({
     'marginal-binning': { type: 'string', choices: ['equal-width', 'equal-mass'], default: 'equal-width', description: 'bins of marginal_ece' },
     'refinement-calibrator': {
       type: 'string',
-      choices: [...REFINEMENT_CALIBRATORS],
+      choices: [...REFINEMENT_SETTINGS],
       default: 'temperature',
-      description: 'recalibrator of refinement_nll / calibration_nll / refinement_brier / calibration_brier, fitted on the evaluated rows',
+      description: "recalibrator of refinement_nll / calibration_nll / refinement_brier / calibration_brier, fitted on the evaluated rows ('none': skip the split, ~20 passes over the rows)",
     },
     norm: { type: 'number', default: 2, valueName: 'P', description: 'norm p ≥ 1 of the label-binned ECE (ece_lb)' },
     'ignore-index': { type: 'integer', valueName: 'K', description: 'drop rows whose label is K (e.g. -100 or 255 of dense/segmentation labels)' },
@@ -233,7 +233,7 @@ export const evalCommand = defineCommand({
       input: predictions?.kind ?? 'probabilities',
       classes: predictions?.source.cols ?? 2,
       marginalBinning: flags['marginal-binning'] as 'equal-width' | 'equal-mass',
-      refinementCalibrator: flags['refinement-calibrator'] as RefinementCalibrator,
+      refinementCalibrator: flags['refinement-calibrator'] as RefinementSetting,
       ...common,
     };
     const { rows, cols } = predictions?.source ?? { rows: binary!.matrix.rows, cols: 2 };
