@@ -174,6 +174,8 @@ interface RunRow {
   readonly processes: readonly ProcessTime[];
   /** calibkit commits that ran it (of its recorded processes). */
   readonly commits: readonly string[];
+  /** CPU seconds of the whole run when it finished and every part of it was measured (wholeRunCpu); else null. */
+  readonly whole_run_cpu_s: number | null;
   /** PyTorch's version (finished PyTorch runs). */
   readonly torch?: string;
 }
@@ -237,6 +239,22 @@ async function outcomeOf(dir: string, framework: 'calib' | 'torch', s: Record<st
   return { train_accuracy: trainAccuracy, test_accuracy: raw.accuracy, mean_confidence: raw.mean_confidence, ece: raw.ece, temperature: t, fraction_above_0_99: above, ece_after_temperature: scaled.ece };
 }
 
+/**
+ * CPU seconds of a whole finished run. PyTorch: the script's own counter (summary.json `cpu_s`, carried across
+ * resumes in its checkpoints; it leaves out Python's start-up and work lost with a killed process). calibkit: the
+ * sum over its recorded processes when they cover epochs 0 → the last without a gap (each process's start-up and
+ * any work lost with a killed process included, so this errs high); null when a process went unrecorded.
+ */
+function wholeRunCpu(framework: 'calib' | 'torch', summary: Record<string, unknown>, processes: ProcessTime[], epochs: number): number | null {
+  if (framework === 'torch') return typeof summary['cpu_s'] === 'number' ? summary['cpu_s'] : null;
+  let reached = 0;
+  for (const p of [...processes].sort((a, b) => a.epochs_before - b.epochs_before)) {
+    if (p.epochs_before !== reached) return null;
+    reached = p.epochs_after;
+  }
+  return reached === epochs ? processes.reduce((a, p) => a + p.cpu_s, 0) : null;
+}
+
 async function readRun(root: string, setting: string, name: string): Promise<RunRow | null> {
   const m = /^(calib|torch)-(ce|focal)-seed(\d+)(?:-t(\d+))?$/.exec(name);
   const dir = join(root, setting, name);
@@ -253,6 +271,7 @@ async function readRun(root: string, setting: string, name: string): Promise<Run
     last_train_loss: last.trainLoss, last_val_accuracy: last.valAccuracy,
     wall_seconds_per_epoch: epochs.reduce((a, e) => a + e.seconds, 0) / epochs.length,
     processes, commits: [...new Set(processes.map((p) => p.commit ?? PILOT_COMMIT))],
+    whole_run_cpu_s: finished ? wholeRunCpu(framework, readJson(join(dir, 'summary.json')), processes, parseSettingId(setting)!.epochs) : null,
     ...(finished && framework === 'torch' ? { torch: readJson(join(dir, 'summary.json'))['torch'] as string } : {}),
   };
 }
@@ -286,6 +305,12 @@ function cpuCost(g: RunRow[]): { seconds_per_epoch: number | null; epochs_measur
   return { seconds_per_epoch: perEpoch, epochs_measured: epochsMeasured, overhead_epochs: overhead, minutes_per_run: perEpoch !== null && overhead !== null ? (perEpoch * (epochs + overhead)) / 60 : null };
 }
 
+/** Whole-run CPU seconds over the runs of a group whose every process was recorded (wholeRunCpu), with their seeds. */
+function wholeRunSpread(g: RunRow[]): { seeds: number[]; seconds: Spread } | null {
+  const measured = g.filter((r) => r.whole_run_cpu_s !== null);
+  return measured.length ? { seeds: measured.map((r) => r.seed), seconds: meanStd(measured.map((r) => r.whole_run_cpu_s!)) } : null;
+}
+
 const OUTCOMES = ['train_accuracy', 'test_accuracy', 'mean_confidence', 'ece', 'temperature', 'fraction_above_0_99', 'ece_after_temperature'] as const;
 
 /** One row of the table: a setting, framework, loss and thread count over its finished seeds (and the cost of all its runs). */
@@ -299,6 +324,7 @@ function summarise(g: RunRow[]) {
     outcome: stats, all_seeds_pass: done.length > 0 && done.every((r) => r.passes),
     wall_seconds_per_epoch: meanStd(g.map((r) => r.wall_seconds_per_epoch)).mean,
     cpu: cpuCost(g),
+    whole_run_cpu: wholeRunSpread(g),
   };
 }
 type Row = ReturnType<typeof summarise>;
@@ -379,6 +405,14 @@ function page(rows: Row[], choice: { chosen: Row | undefined; provisional: Row |
       const t = rows.find((r) => r.framework === 'torch' && r.setting === c.setting && r.loss === c.loss && r.threads === 1 && r.cpu.seconds_per_epoch !== null);
       return t ? [`${name(c)}, ${lossName(c.loss)}: PyTorch ${t.cpu.seconds_per_epoch!.toFixed(1)} CPU-s/epoch, calibkit ${c.cpu.seconds_per_epoch!.toFixed(1)} (calibkit ÷ PyTorch = ${(c.cpu.seconds_per_epoch! / t.cpu.seconds_per_epoch!).toFixed(2)})`] : [];
     });
+  const wholeRuns = rows
+    .filter((r) => r.framework === 'calib' && r.threads === 1 && r.whole_run_cpu !== null)
+    .flatMap((c) => {
+      const t = rows.find((r) => r.framework === 'torch' && r.setting === c.setting && r.loss === c.loss && r.threads === 1 && r.whole_run_cpu !== null);
+      if (!t) return [];
+      const seeds = (x: Row) => `seed${x.whole_run_cpu!.seeds.length === 1 ? '' : 's'} ${x.whole_run_cpu!.seeds.join(', ')}`;
+      return [`${name(c)}, ${lossName(c.loss)}, whole run (every epoch, the final evaluations and the temperature fit): PyTorch ${t.whole_run_cpu!.seconds.mean.toFixed(0)} CPU-s (${seeds(t)}), calibkit ${c.whole_run_cpu!.seconds.mean.toFixed(0)} CPU-s (${seeds(c)}) (calibkit ÷ PyTorch = ${(c.whole_run_cpu!.seconds.mean / t.whole_run_cpu!.seconds.mean).toFixed(2)}; < 1 = calibkit faster)`];
+    });
   const o = (r: Row) => r.outcome!;
   const verdict = choice.chosen
     ? `**Chosen for the deep scale: ${name(choice.chosen)}** — the cheapest calibkit setting whose CE runs (${choice.chosen.seeds.length} seeds) all pass: training accuracy ${pct(o(choice.chosen).train_accuracy)} %, T = ${num(o(choice.chosen).temperature)}, ${pct(o(choice.chosen).fraction_above_0_99)} % of test confidences above 0.99.`
@@ -434,8 +468,9 @@ their epochs count in no cost. CPU min/run = seconds per epoch × (epochs + end)
 
 ${costs.join('\n')}
 
-calibkit vs PyTorch, CPU seconds per epoch (same setting, one thread each):
-${ratios.length ? ratios.map((r) => `- ${r}`).join('\n') : '- (no setting measured in both yet)'}
+calibkit vs PyTorch, CPU seconds (same setting, one thread each; per epoch from the processes that trained without
+ending their run, whole runs from runs measured end to end):
+${[...ratios, ...wholeRuns].length ? [...ratios, ...wholeRuns].map((r) => `- ${r}`).join('\n') : '- (no setting measured in both yet)'}
 
 ${pending}`;
 }

@@ -20,3 +20,14 @@ test('the built bin starts with a node shebang, runs directly and sets the exit 
   assert.equal(bad.stdout, '');
   assert.match(bad.stderr, /^calib: error: unknown command "no-such-command"[^\n]*\n$/);
 });
+
+test('a reader that closes the pipe early (`calib … | head`) ends the command quietly: no EPIPE stack trace', async () => {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [bin, 'suite', 'list'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.destroy(); // the reader is gone before the command writes its first line
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.equal(stderr, '');
+  assert.equal(code, 0);
+});

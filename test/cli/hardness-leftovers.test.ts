@@ -268,7 +268,7 @@ function suiteRun(method: string, seed: number, options: { testRows: number; ood
 
 function suiteResults(methods: MethodResults[], bins: number): SuiteResults {
   const suite = parseSuite({ name: 'clean-ece', base: { dataset: 'mnist', subset: 300, epochs: 1 }, methods: methods.map((m) => ({ name: m.name })), ood: true, bins, compare: [] });
-  return { dir: '/nonexistent', record: { format: 1, scale: 'quick', suite, runs: [] }, runs: methods.flatMap((m) => m.runs), missing: [], methods };
+  return { dir: '/nonexistent', record: { format: 1, scale: 'quick', suite, runs: [] }, runs: methods.flatMap((m) => m.runs), missing: [], diverged: [], methods };
 }
 
 test('the OOD section labels its clean ECE and says why it differs from the results table\'s ECE of the same model (rows and bins read from the runs)', () => {
@@ -288,7 +288,7 @@ test('the OOD section labels its clean ECE and says why it differs from the resu
 test('the findings name the swept value each method was chosen at, the values it was chosen from and the rule', () => {
   const at = (margin: number, valNll: number) => ({ value: margin, runs: [suiteRun(`mbls-margin${margin}`, 0, { testRows: 500, oodRows: 500, oodBins: 15, valNll })], validation: valNll });
   const values = [at(2, 0.4), at(6, 0.2), at(10, 0.3)];
-  const mbls: MethodResults = { name: 'mbls', label: 'MbLS', group: 'mnist · mlp', runs: values[1]!.runs, sweep: { key: 'lossOptions.margin', label: 'margin M', values, chosen: 6 } };
+  const mbls: MethodResults = { name: 'mbls', label: 'MbLS', group: 'mnist · mlp', runs: values[1]!.runs, sweep: { key: 'lossOptions.margin', label: 'margin M', values, chosen: 6, diverged: [] } };
   const ce: MethodResults = { name: 'ce', label: 'CE', group: 'mnist · mlp', runs: [suiteRun('ce', 0, { testRows: 500, oodRows: 500, oodBins: 15 })] };
   const found = findings(suiteResults([ce, mbls], 15), []);
   assert.match(found[0]!, /^CE: test accuracy/);

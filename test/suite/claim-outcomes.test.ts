@@ -38,9 +38,9 @@ function results(claims: unknown[], ece: Record<string, number[]>, sweep?: Recor
   const methods: MethodResults[] = Object.entries(ece).map(([name, values]) => ({ name, label: name, group: 'mnist · mlp', runs: values.map((v, s) => run(name, s, v)) }));
   if (sweep) {
     const values = Object.entries(sweep).map(([m, vs]) => ({ value: Number(m), runs: vs.map((v, s) => run('mbls', s, v, { sweep: Number(m) })), validation: 0 }));
-    methods.push({ name: 'mbls', label: 'MbLS', group: 'mnist · mlp', runs: values[0]!.runs, sweep: { key: 'lossOptions.margin', label: 'margin', values, chosen: values[0]!.value } });
+    methods.push({ name: 'mbls', label: 'MbLS', group: 'mnist · mlp', runs: values[0]!.runs, sweep: { key: 'lossOptions.margin', label: 'margin', values, chosen: values[0]!.value, diverged: [] } });
   }
-  return { dir: '/nonexistent', record: { format: 1, scale: 'quick', suite, runs: [] }, runs: methods.flatMap((m) => m.runs), missing: [], methods };
+  return { dir: '/nonexistent', record: { format: 1, scale: 'quick', suite, runs: [] }, runs: methods.flatMap((m) => m.runs), missing: [], diverged: [], methods };
 }
 
 const claim = (id: string, test: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ id, statement: `claim ${id}`, source: 'Table 1', ...test, ...extra });

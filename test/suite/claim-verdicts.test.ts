@@ -66,7 +66,7 @@ function results(compare: string[], ce: Numbers[], mixup: Numbers[], options: { 
     { name: 'ce', label: 'CE', group: 'mnist · mlp', runs: ce.map((n, s) => run('ce', s, n, oodFor('ce', s))) },
     { name: 'mixup', label: 'Mixup', group: 'mnist · mlp', runs: mixup.map((n, s) => run('mixup', s, n, oodFor('mixup', s))) },
   ];
-  return { dir: '/nonexistent', record: { format: 1, scale: 'quick', suite: { ...SUITE, compare }, runs: [] }, runs: methods.flatMap((m) => m.runs), missing: [], methods };
+  return { dir: '/nonexistent', record: { format: 1, scale: 'quick', suite: { ...SUITE, compare }, runs: [] }, runs: methods.flatMap((m) => m.runs), missing: [], diverged: [], methods };
 }
 
 const num = (noise: number, ece1: number, ece5: number, extra: Partial<Numbers> = {}): Numbers => ({ noise, conf: 0.5, ece1, ece5, fg: 0.1, miou: 0.7, tsNoise: noise, tsEce: ece5, ...extra });

@@ -69,7 +69,7 @@ function resultsOf(suite: Suite, world: World, missing: readonly string[] = []):
     });
     return { name: m.name, label: m.label ?? m.name, group: 'fashion-mnist · mlp', runs };
   });
-  return { dir: '/nonexistent', record: { format: 1, scale: 'machine', suite, runs: all }, runs: methods.flatMap((m) => m.runs), missing, methods: methods.filter((m) => m.runs.length > 0) };
+  return { dir: '/nonexistent', record: { format: 1, scale: 'machine', suite, runs: all }, runs: methods.flatMap((m) => m.runs), missing, diverged: [], methods: methods.filter((m) => m.runs.length > 0) };
 }
 
 // ---- The paper's CIFAR-10 numbers (WRN-28-10, 10 runs each; %), from ../shared/papers/004_9ecc4742ac49a960.txt ----

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { expandSuite } from '../../src/suite/expand-suite.js';
@@ -164,4 +164,20 @@ test('the five paper suites at the deep scale are estimated from the measured re
   assert.match(plan.stdout, /^estimate: \d+ runs × [\d.]+ min per run \(1 thread each\) \/ 2 side by side ≈ [\d.]+ (h|min) of machine time$/m);
   assert.match(plan.stdout, /from the measured reference \(deep-scale pilot/);
   assert.equal(existsSync(join(dir, 'never')), false);
+});
+
+test('a dry run refuses the --out that the real run would refuse (a file, a directory of another suite) and writes nothing', async () => {
+  const file = join(dir, 'a-file');
+  writeFileSync(file, 'mine');
+  const onFile = await run(['suite', 'run', 'mbls', '--scale', 'deep', '--dry-run', '--out', file]);
+  assert.equal(onFile.code, 2);
+  assert.equal(onFile.stdout, '');
+  assert.match(onFile.stderr, /^calib: error: --out: .*\(a file\)\n$/);
+  assert.equal(readFileSync(file, 'utf8'), 'mine');
+  const foreign = join(dir, 'foreign');
+  mkdirSync(foreign);
+  writeFileSync(join(foreign, 'notes.txt'), 'mine');
+  const onForeign = await run(['suite', 'run', 'mbls', '--scale', 'deep', '--dry-run', '--out', foreign]);
+  assert.equal(onForeign.code, 2);
+  assert.match(onForeign.stderr, /^calib: error: --out: .*notes\.txt/);
 });

@@ -96,3 +96,53 @@ test('spread over seeds: std (n − 1) or its standard error std/√n', () => {
   assert.equal(parseSuite({ ...structuredClone(suite), spread: 'sem', select: 'ece-near-best-accuracy' }, 's').spread, 'sem');
   assert.throws(() => parseSuite({ ...structuredClone(suite), spread: 'var' }, 's'), /s\.spread: expected one of 'std', 'sem', got "var"/);
 });
+
+test('a run whose training loss became NaN has diverged: a result, not a missing run — its swept value is no candidate, its unswept method is left out, and the claims say so', async () => {
+  const { qualitativeVerdict } = await import('../../src/suite/report/qualitative-verdict.js');
+  const { missingRunsNote } = await import('../../src/suite/report/verdicts.js');
+  const dir = tempDir('sweep-diverged');
+  const suite = parseSuite({ name: 'd', base: { dataset: 'mnist' }, methods: [{ name: 'ce' }, { name: 'acls', loss: 'acls' }, { name: 'ls', loss: 'ls' }], sweeps: [{ key: 'lossOptions.lambda1', values: [0, 0.5, 1], methods: ['acls'] }], seeds: [0, 1], select: 'ece' }, 's');
+  const runs = expandSuite(suite, 'quick', 's');
+  writeFileSync(join(dir, 'suite.json'), JSON.stringify({ format: 1, scale: 'quick', suite, runs }));
+  mkdirSync(join(dir, 'logs'));
+  const nan = 'calib: error: training failed: the training loss became NaN at epoch 1, step 70 of 157 (update 70 of the run); the run stopped there (lower --lr, or check the loss options)';
+  // ACLS at λ1 = 0 diverges in both seeds; LS diverges in seed 1; one CE run failed for another reason (not finished).
+  const diverges = (r: (typeof runs)[number]) => (r.method === 'acls' && r.sweep?.value === 0) || (r.method === 'ls' && r.config.seed === 1);
+  const otherFailure = runs.find((r) => r.method === 'ce' && r.config.seed === 1)!;
+  for (const r of runs) {
+    if (diverges(r)) {
+      writeFileSync(join(dir, 'logs', `${r.id}.failed.json`), JSON.stringify({ error: nan, exit_code: 1 }));
+      continue;
+    }
+    if (r.id === otherFailure.id) {
+      writeFileSync(join(dir, 'logs', `${r.id}.failed.json`), JSON.stringify({ error: 'calib: error: out of memory', exit_code: 1 }));
+      continue;
+    }
+    const rd = join(dir, 'runs', r.id);
+    mkdirSync(rd, { recursive: true });
+    const ece = r.sweep?.value === 1 ? 0.01 : 0.03;
+    const m = { accuracy: 0.9, adaece_l2: ece, ece, nll: 0.3 };
+    writeFileSync(join(rd, 'summary.json'), '{}');
+    writeFileSync(join(rd, 'posthoc.json'), JSON.stringify({ bins: 15, convention: '(l,u]', validation: m, test: m, calibrators: {} }));
+  }
+  const results = await readSuiteResults(dir, readSyntheticRun);
+  assert.deepEqual(results.missing, [otherFailure.id], 'only the run that failed for another reason is missing');
+  assert.deepEqual(results.diverged.map((d) => d.run.id).sort(), runs.filter(diverges).map((r) => r.id).sort());
+  assert.deepEqual(results.methods.map((m) => m.name), ['ce', 'acls'], 'LS (a diverged seed, unswept) is left out');
+  const acls = results.methods[1]!.sweep!;
+  assert.deepEqual(acls.values.map((v) => v.value), [0.5, 1]);
+  assert.deepEqual(acls.diverged, [{ value: 0, diverged: 2, planned: 2 }]);
+  assert.equal(acls.chosen, 1);
+  // An argmin over the sweep is decided on the values left, and names the value left out.
+  const argmin = qualitativeVerdict(results, { kind: 'argmin', method: 'acls', sweep: 'lossOptions.lambda1', metric: 'ece', split: 'validation', expect: [1] } as never);
+  assert.equal(argmin.outcome, 'criterion met');
+  assert.equal(argmin.note, 'lossOptions.lambda1 = 0 diverged (training loss NaN or infinite) in 2 of 2 seeds: not a candidate');
+  const monotone = qualitativeVerdict(results, { kind: 'monotone', method: 'acls', sweep: 'lossOptions.lambda1', metric: 'ece', split: 'validation', trend: 'decreasing' } as never);
+  assert.equal(monotone.outcome, 'not evaluated');
+  assert.match(monotone.note!, /the shape needs every value$/);
+  // A comparison reading LS is not evaluated, and says why; one reading CE waits for its unfinished run.
+  const vsLs = { kind: 'compare', comparison: { left: 'ls', right: 'acls' } } as never;
+  assert.equal(missingRunsNote(results, vsLs), 'ls diverged (training loss NaN or infinite) in 1 of its 2 runs');
+  assert.equal(missingRunsNote(results, { kind: 'compare', comparison: { left: 'ce', right: 'acls' } } as never), 'runs missing: 1 of the 2 runs of ce not finished');
+  assert.equal(missingRunsNote(results, { kind: 'compare', comparison: { left: 'acls', right: 'acls' } } as never), null);
+});

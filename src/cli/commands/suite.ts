@@ -180,15 +180,16 @@ export const suiteCommand = defineCommand({
         const threadsOf = (run: { method: string }): number => (flags.threads !== undefined ? share : (explicitThreads(suite, scale, run.method) ?? share));
         const workerWait = requireNumber('--worker-wait', flags['worker-wait'], { min: 1 });
         if (flags.queue !== undefined) parseQueueUrl(flags.queue);
+        // --out is checked first (read-only), so a dry run refuses what the real run would refuse.
+        await checkSuiteOutDirectory(dir, suite.name, scale);
         if (flags['dry-run']) {
           const existing = (await pathExists(join(dir, SUITE_FILE))) ? dir : undefined;
           io.stdout.write(`suite ${suite.name} (${scale}): ${runs.length} runs${existing ? ` in ${dir}` : ''}, ${jobs} side by side with ${share} thread(s) each (dry run: nothing trains)\n`);
           for (const line of formatEstimate(estimateSuite(await suiteRunProgress(existing, runs, share), jobs), share)) io.stdout.write(`${line}\n`);
           return 0;
         }
-        // Everything is checked before anything is written: the data sizes, --out, and the queue's Redis.
+        // Everything is checked before anything is written: --out (above), the data sizes, and the queue's Redis.
         await checkRunData(runs, path);
-        await checkSuiteOutDirectory(dir, suite.name, scale);
         const executor = flags.queue !== undefined
           ? await (await import('../../suite/queue-executor.js')).queueExecutor(flags.queue, {
               suiteName: suite.name,

@@ -113,6 +113,10 @@ export function qualitativeVerdict(results: SuiteResults, q: QualitativeClaim): 
   const empty: QualitativeCriterion = { text, result: 'n/a', points: [], steps: [], percent };
   if (!method || method.sweep === undefined || method.sweep.key !== q.sweep) return { outcome: 'not evaluated', criterion: empty, n: 0, note: `no finished runs of the ${q.sweep} sweep of ${q.method}` };
   const values = method.sweep.values;
+  // Swept values with a diverged seed are not in `values` (suite-results.ts): no candidate for an argmin/argmax, and a
+  // shape over the sweep (u-shape, monotone) cannot be judged without them.
+  const divergedText = method.sweep.diverged.map((d) => `${q.sweep} = ${d.value} diverged (training loss NaN or infinite) in ${d.diverged} of ${d.planned} seeds`).join('; ');
+  if (divergedText && (q.kind === 'u-shape' || q.kind === 'monotone')) return { outcome: 'not evaluated', criterion: empty, n: 0, note: `${divergedText}: the shape needs every value` };
   const points = values.map((v) => point(String(v.value), v.runs));
   const criterion = (result: string, steps: readonly CriterionStep[] = []): QualitativeCriterion => ({ text, result, points, steps, percent });
   const missing = points.filter((p) => p.n === 0).map((p) => p.label);
@@ -125,7 +129,7 @@ export function qualitativeVerdict(results: SuiteResults, q: QualitativeClaim): 
     case 'argmin':
     case 'argmax': {
       const at = values[extreme(q.kind === 'argmin')]!.value;
-      return verdict(q.expect.includes(at), `${series(points)}; ${q.kind === 'argmin' ? 'minimum' : 'maximum'} at ${at}`);
+      return verdict(q.expect.includes(at), `${series(points)}; ${q.kind === 'argmin' ? 'minimum' : 'maximum'} at ${at}`, [], divergedText ? `${divergedText}: not a candidate` : undefined);
     }
     case 'u-shape': {
       const i = extreme(true);

@@ -28,6 +28,8 @@ export interface ReportForCurrency {
   readonly bins: number;
   readonly runs: readonly { readonly id: string; readonly config: Readonly<Record<string, unknown>>; readonly posthoc?: Readonly<Record<string, unknown>> | null; readonly posthoc_failures?: Readonly<Record<string, unknown>> | null }[];
   readonly missing?: readonly string[];
+  /** Runs that diverged (training loss NaN or infinite): part of the report as results. */
+  readonly diverged?: readonly { readonly id: string }[];
   readonly verdicts: readonly { readonly id?: string | null; readonly claim: string | null; readonly origin?: string; readonly margin?: number | null }[];
 }
 
@@ -132,7 +134,7 @@ export function compareReport(report: ReportForCurrency, suite: Suite): ReportCu
     return { state: 'earlier', differences: [`the suite no longer declares the scale ${report.scale}`], rerun: true };
   }
   const now = new Map(runs.map((r) => [r.id, r.config as unknown as Record<string, unknown>] as const));
-  const reported = new Set([...report.runs.map((r) => r.id), ...(report.missing ?? [])]);
+  const reported = new Set([...report.runs.map((r) => r.id), ...(report.missing ?? []), ...(report.diverged ?? []).map((d) => d.id)]);
   const differences: string[] = [];
   const notRun = runs.map((r) => r.id).filter((id) => !reported.has(id));
   const gone = [...reported].filter((id) => !now.has(id));

@@ -153,7 +153,8 @@ function suiteSection(name: string, r: ReportJson, currency: ReportCurrency, blo
   const tested = paper.filter((v) => v.outcome !== 'not tested' && v.outcome !== 'not evaluated').length;
   const lines = [`## \`${name}\``, ''];
   if (r.description) lines.push(e(r.description), '');
-  lines.push(`**Settings:** ${e(settingsOf(r))}.${r.missing.length ? ` **Incomplete:** ${r.missing.length} run(s) not finished.` : ''}`, '');
+  const diverged = r.diverged?.length ? ` ${r.diverged.length} run(s) diverged (training loss NaN or infinite): ${r.diverged.map((d) => d.id).join(', ')}.` : '';
+  lines.push(`**Settings:** ${e(settingsOf(r))}.${r.missing.length ? ` **Incomplete:** ${r.missing.length} run(s) not finished.` : ''}${e(diverged)}`, '');
   lines.push(`**${currency.state === 'current' ? 'Current' : 'Not current'}:** ${e(currencyText(currency, r.suite, r.scale))}.`, '');
   lines.push(
     layout
@@ -212,7 +213,7 @@ export async function reproductionsReadme(dir: string, existing = '', currency: 
     const paper = r.verdicts.filter((v) => v.origin === 'paper');
     const tested = paper.filter((v) => v.outcome !== 'not tested' && v.outcome !== 'not evaluated').length;
     const seeds = new Set(r.runs.map((x) => x.seed)).size;
-    lines.push(`| \`${n}\` | ${e(r.scale)} | ${r.missing.length ? `${r.runs.length} of ${r.runs.length + r.missing.length}` : r.runs.length} | ${seeds} | ${layout ? `${tested} / ${paper.length}` : 'no registry (older report)'} | ${layout ? r.verdicts.length - paper.length : r.verdicts.length} | ${currencyCell(states.get(n)!)} | [md](${n}/report.md) · [html](${n}/report.html) |`);
+    lines.push(`| \`${n}\` | ${e(r.scale)} | ${r.missing.length || r.diverged?.length ? `${r.runs.length} of ${r.runs.length + r.missing.length + (r.diverged?.length ?? 0)}${r.diverged?.length ? ` (${r.diverged.length} diverged)` : ''}` : r.runs.length} | ${seeds} | ${layout ? `${tested} / ${paper.length}` : 'no registry (older report)'} | ${layout ? r.verdicts.length - paper.length : r.verdicts.length} | ${currencyCell(states.get(n)!)} | [md](${n}/report.md) · [html](${n}/report.html) |`);
   }
   lines.push('', ...definitionsMarkdown('##'));
   for (const [n, r] of reports) lines.push(...suiteSection(n, r, states.get(n)!, blocks));

@@ -4,6 +4,10 @@
  * results; and for each method the runs the report shows — for a swept method, the runs at the value chosen on
  * validation (by the suite's selection rule over the seeds' mean, as the papers choose β, α and m: sweep-selection.ts).
  * A swept method with an unfinished run has no chosen value yet and is left out of the methods (sweepsAwaitingRuns).
+ * A run whose training loss became NaN or infinite (logs/<id>.failed.json) has diverged: that is its result, not a
+ * missing run. A swept value with a diverged seed is no candidate for the choice (as a setting that "fails to
+ * converge" in the papers' grids); a method without a swept value left, or an unswept method with a diverged seed, is
+ * left out of the methods, and the claims that read it say so (divergedRunsNote in verdicts.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { readJson, runPaths } from '../../train/run-directory.js';
@@ -11,7 +15,7 @@ import type { EpochRecord } from '../../train/train-log.js';
 import { pathExists } from '../../util/path-exists.js';
 import type { SuiteRun } from '../expand-suite.js';
 import type { PosthocResult } from '../posthoc-step.js';
-import { readSuiteRecord, runDirectory, type SuiteRecord } from '../suite-directory.js';
+import { failedFile, readSuiteRecord, runDirectory, type SuiteRecord } from '../suite-directory.js';
 import { readRecordedRun, recordedSuite, type RecordedRun } from './run-records.js';
 import { mean } from './statistics.js';
 import { chooseSweepValue, selectionMetric } from './sweep-selection.js';
@@ -25,13 +29,33 @@ export interface RunResult {
   readonly ood?: Record<string, unknown>;
 }
 
+/** A run that stopped because its training loss became NaN or infinite (its failed.json `error`). */
+export interface DivergedRun {
+  readonly run: SuiteRun;
+  readonly error: string;
+}
+
+/** A swept value left out of the choice because some of its seeds diverged. */
+export interface DivergedValue {
+  readonly value: number | string | boolean;
+  readonly diverged: number;
+  readonly planned: number;
+}
+
 export interface MethodResults {
   readonly name: string;
   readonly label: string;
   /** Runs shown in the table (one per seed). */
   readonly runs: readonly RunResult[];
   /** The sweep of this method, if any: every value with its runs, and the value chosen on validation. */
-  readonly sweep?: { readonly key: string; readonly label: string; readonly values: readonly { readonly value: number | string | boolean; readonly runs: readonly RunResult[]; readonly validation: number }[]; readonly chosen: number | string | boolean };
+  readonly sweep?: {
+    readonly key: string;
+    readonly label: string;
+    readonly values: readonly { readonly value: number | string | boolean; readonly runs: readonly RunResult[]; readonly validation: number }[];
+    readonly chosen: number | string | boolean;
+    /** Values left out of `values` (and of the choice) because a seed diverged. */
+    readonly diverged: readonly DivergedValue[];
+  };
   /** "dataset · model" of the method's runs (table group). */
   readonly group: string;
 }
@@ -40,7 +64,10 @@ export interface SuiteResults {
   readonly dir: string;
   readonly record: SuiteRecord;
   readonly runs: readonly RunResult[];
+  /** Runs neither finished nor diverged. */
   readonly missing: readonly string[];
+  /** Runs that diverged (their result: no model to evaluate). */
+  readonly diverged: readonly DivergedRun[];
   readonly methods: readonly MethodResults[];
   /** Where suite.json disagrees with what the runs recorded (the report shows the runs' own settings). */
   readonly notes?: readonly string[];
@@ -66,6 +93,22 @@ export function sweepsAwaitingRuns(results: Pick<SuiteResults, 'record' | 'missi
   return results.record.suite.methods.filter((m) => results.record.runs.some((r) => r.method === m.name && r.sweep !== undefined) && awaitingRuns(results.record, results.missing, m.name)).map((m) => m.name);
 }
 
+/** Matches the trainer's error for a non-finite training loss (src/train/run-epoch.ts). */
+const DIVERGENCE = /the training loss became (NaN|-?Infinity)\b/;
+
+/** The failure record of an unfinished run when it says the training loss became NaN or infinite; else null. */
+async function divergence(dir: string, run: SuiteRun): Promise<DivergedRun | null> {
+  const path = failedFile(dir, run.id);
+  if (!(await pathExists(path))) return null;
+  let error: unknown;
+  try {
+    error = (JSON.parse(await readFile(path, 'utf8')) as { error?: unknown }).error;
+  } catch {
+    return null;
+  }
+  return typeof error === 'string' && DIVERGENCE.test(error) ? { run, error } : null;
+}
+
 /** Reads one run of a suite directory: its records, or null when it is not finished (readRecordedRun by default). */
 export type RunReader = (dir: string, run: SuiteRun) => Promise<RecordedRun | null>;
 
@@ -78,9 +121,15 @@ export async function readSuiteResults(dir: string, readRun: RunReader = readRec
   const listed = await readSuiteRecord(dir);
   const recorded: RecordedRun[] = [];
   const missing: string[] = [];
+  const diverged: DivergedRun[] = [];
   for (const run of listed.runs) {
     const own = await readRun(dir, run);
-    if (own) recorded.push(own);
+    if (own) {
+      recorded.push(own);
+      continue;
+    }
+    const failure = await divergence(dir, run);
+    if (failure) diverged.push(failure);
     else missing.push(run.id);
   }
   const { record, notes } = recordedSuite(dir, listed, recorded);
@@ -105,8 +154,9 @@ export async function readSuiteResults(dir: string, readRun: RunReader = readRec
     const first = mine[0]!.run.config;
     const group = `${first.dataset} · ${first.model}`;
     const swept = mine.filter((r) => r.run.sweep !== undefined);
+    const divergedHere = diverged.filter((d) => d.run.method === m.name);
     if (swept.length === 0) {
-      methods.push({ name: m.name, label: m.label ?? m.name, runs: mine, group });
+      if (divergedHere.length === 0) methods.push({ name: m.name, label: m.label ?? m.name, runs: mine, group });
       continue;
     }
     // The value is chosen over every value and seed of the sweep: with any of them unfinished there is no choice
@@ -114,17 +164,23 @@ export async function readSuiteResults(dir: string, readRun: RunReader = readRec
     if (awaitingRuns(record, missing, m.name)) continue;
     const key = swept[0]!.run.sweep!.key;
     const sweepDef = record.suite.sweeps.find((s) => s.key === key)!;
+    const divergedValues = sweepDef.values.flatMap((value) => {
+      const n = divergedHere.filter((d) => d.run.sweep?.key === key && d.run.sweep.value === value).length;
+      return n ? [{ value, diverged: n, planned: record.runs.filter((r) => r.method === m.name && r.sweep?.key === key && r.sweep.value === value).length }] : [];
+    });
     const values = sweepDef.values
+      .filter((value) => !divergedValues.some((d) => d.value === value))
       .map((value) => {
         const at = swept.filter((r) => r.run.sweep!.key === key && r.run.sweep!.value === value);
         return { value, runs: at, validation: mean(at.map((r) => Number(r.posthoc.validation[selectionMetric(select)]))) };
       })
       .filter((v) => v.runs.length > 0);
+    if (values.length === 0) continue;
     const meanOf = (runs: readonly RunResult[], k: string): number => mean(runs.map((r) => Number(r.posthoc.validation[k])));
     const chosen = values[chooseSweepValue(values.map((v) => ({ accuracy: meanOf(v.runs, 'accuracy'), score: v.validation })), select)]!;
-    methods.push({ name: m.name, label: m.label ?? m.name, runs: chosen.runs, group, sweep: { key, label: sweepDef.label ?? key.split('.').pop()!, values, chosen: chosen.value } });
+    methods.push({ name: m.name, label: m.label ?? m.name, runs: chosen.runs, group, sweep: { key, label: sweepDef.label ?? key.split('.').pop()!, values, chosen: chosen.value, diverged: divergedValues } });
   }
-  return { dir, record, runs, missing, methods, notes };
+  return { dir, record, runs, missing, diverged, methods, notes };
 }
 
 /** The "dataset · model" groups of the suite's methods, each once, in method order (one table / figure set each). */

@@ -263,7 +263,22 @@ export function missingRunsNote(results: SuiteResults, t: ClaimEntry['test']): s
     const missing = planned.filter((r) => unfinished.has(r.id)).length;
     return missing ? [`${missing} of the ${planned.length} runs of ${method} not finished`] : [];
   });
-  return parts.length ? `runs missing: ${parts.join('; ')}` : null;
+  return parts.length ? `runs missing: ${parts.join('; ')}` : divergedRunsNote(results, t);
+}
+
+/**
+ * Why a claim cannot be decided because a method it reads diverged, or null: an unswept method with a diverged seed,
+ * or a swept one with no value left (suite-results.ts leaves both out of the methods). A swept method with some
+ * values left is decided on them (the argmin/argmax note names the values left out).
+ */
+export function divergedRunsNote(results: SuiteResults, t: ClaimEntry['test']): string | null {
+  const parts = [...new Set(claimMethods(t))].flatMap((method) => {
+    const diverged = results.diverged.filter((d) => d.run.method === method).length;
+    if (diverged === 0 || results.methods.some((m) => m.name === method)) return [];
+    const planned = results.record.runs.filter((r) => r.method === method).length;
+    return [`${method} diverged (training loss NaN or infinite) in ${diverged} of its ${planned} runs`];
+  });
+  return parts.length ? parts.join('; ') : null;
 }
 
 /** The raw verdict of one claim. */

@@ -145,6 +145,13 @@ function partialText(results: SuiteResults): string {
   return `${results.runs.length} of ${results.record.runs.length} runs finished; a claim reading a method with an unfinished run is not evaluated (its verdict waits for every seed and swept value of that method).${left}`;
 }
 
+/** The runs whose training loss became NaN or infinite, with the first error, and what the report does with them. */
+function divergedText(results: SuiteResults): string {
+  const first = results.diverged[0]!.error.replace(/; the run stopped there.*$/, '');
+  return `${results.diverged.length} run(s) stopped because the training loss became NaN or infinite (${first} in ${results.diverged[0]!.run.id}): ${results.diverged.map((d) => d.run.id).join(', ')}. ` +
+    'They are results, not missing runs: a swept value with a diverged seed is no candidate for the choice, an unswept method with one is left out of the tables, and the claims that need them say so.';
+}
+
 function settingsLine(results: SuiteResults): string {
   const s = results.record.suite;
   const c = results.runs[0]?.run.config;
@@ -169,6 +176,7 @@ function renderMarkdown(results: SuiteResults, tables: readonly SuiteTable[], ve
   lines.push(escapeMarkdown(settingsLine(results)), '');
   if (results.notes?.length) lines.push(`**Settings as the runs recorded them:** ${results.notes.map(escapeMarkdown).join('; ')}.`, '');
   if (results.missing.length) lines.push(`**Partial report:** ${partialText(results)} Not finished: ${results.missing.map(escapeMarkdown).join(', ')}.`, '');
+  if (results.diverged.length) lines.push(`**Diverged runs:** ${escapeMarkdown(divergedText(results))}`, '');
   lines.push('## What this suite found', '', ...found.map((f) => `- ${escapeMarkdown(f)}`), '');
   const failed = posthocFailures(results);
   if (failed.length) lines.push(`**Post-hoc fits without a result** (n/a in the tables): ${failed.map(escapeMarkdown).join('; ')}.`, '');
@@ -229,6 +237,7 @@ function renderHtml(results: SuiteResults, tables: readonly SuiteTable[], verdic
   parts.push(`<p class="settings">${h(settingsLine(results))}</p>`);
   if (results.notes?.length) parts.push(`<p class="warning">Settings as the runs recorded them: ${h(results.notes.join('; '))}.</p>`);
   if (results.missing.length) parts.push(`<p class="warning"><b>Partial report:</b> ${h(partialText(results))} Not finished: ${h(results.missing.join(', '))}.</p>`);
+  if (results.diverged.length) parts.push(`<p class="warning"><b>Diverged runs:</b> ${h(divergedText(results))}</p>`);
   const failedFits = posthocFailures(results);
   if (failedFits.length) parts.push(`<p class="warning">Post-hoc fits without a result (n/a in the tables): ${h(failedFits.join('; '))}.</p>`);
   parts.push('<h2 id="findings">What this suite found</h2>', `<ul class="findings">${found.map((f) => `<li>${h(f)}</li>`).join('')}</ul>`);
@@ -274,6 +283,7 @@ function renderJson(results: SuiteResults, tables: readonly SuiteTable[], verdic
     select: s.select,
     findings: found,
     missing: results.missing,
+    diverged: results.diverged.map((d) => ({ id: d.run.id, method: d.run.method, sweep: d.run.sweep ?? null, seed: d.run.seed, error: d.error })),
     // Where suite.json disagrees with the runs' own records (the report shows the runs').
     notes: results.notes ?? [],
     runs: results.runs.map((r) => ({
