@@ -1,13 +1,12 @@
 /**
  * Out-of-fold fitting of a calibrator (`calib fit --cv K`; scikit-learn's `CalibratedClassifierCV(cv=K)` with a
  * StratifiedKFold, here on the validation set's predictions): the N rows are split into K stratified, seeded folds
- * (data/splits.ts `randomSplit` with `stratify`: every fold gets each class in as nearly equal numbers as integers
- * allow); for each fold the method is fitted on the other K − 1 folds and applied to it, giving an out-of-fold
+ * (`stratifiedFolds`: every fold gets each class in as nearly equal numbers as integers allow); for each fold the method is fitted on the other K − 1 folds and applied to it, giving an out-of-fold
  * prediction for every row, from which the held-out NLL, ECE and Brier score are computed. The final calibrator is
  * then either refitted on all rows ('refit', the default) or the K fold calibrators averaged ('ensemble',
  * scikit-learn's `ensemble=True`; cv-ensemble.ts).
  */
-import { randomSplit } from '../data/splits.js';
+import { Random } from '../util/random.js';
 import { evaluate } from '../metrics/evaluate.js';
 import { describe, invalidArgument } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
@@ -73,18 +72,30 @@ export function requireFoldCount(folds: unknown, labels: Int32Array, argument = 
 }
 
 /**
- * Stratified seeded folds: fold sizes ⌊N/K⌋ or ⌈N/K⌉ (the first N mod K folds one larger), classes spread as
- * evenly as integers allow (`randomSplit` with `stratify`). Returns the fold of each row.
+ * Stratified seeded folds: the rows of each class (classes in increasing order) are shuffled by one
+ * `Random(seed)` (a permutation per class) and dealt to the folds in turn, continuing from where the previous class
+ * stopped: each class is spread over the folds as evenly as integers allow and the fold sizes are ⌊N/K⌋ or ⌈N/K⌉.
+ * Returns the fold of each row.
  */
 export function stratifiedFolds(labels: Int32Array, folds: number, seed = 0, argument = 'folds'): Int32Array {
   requireFoldCount(folds, labels, argument);
   const n = labels.length;
-  const sizes = Array.from({ length: folds }, (_, k) => Math.floor(n / folds) + (k < n % folds ? 1 : 0));
-  const parts = randomSplit(n, sizes, { seed, stratify: labels });
+  const members = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    const list = members.get(labels[i]!);
+    if (list) list.push(i);
+    else members.set(labels[i]!, [i]);
+  }
+  const rng = new Random(seed);
   const foldOf = new Int32Array(n);
-  parts.forEach((rows, k) => {
-    for (const i of rows) foldOf[i] = k;
-  });
+  let next = 0;
+  for (const [, rows] of [...members].sort((a, b) => a[0] - b[0])) {
+    const order = rng.permutation(rows.length);
+    for (let j = 0; j < rows.length; j++) {
+      foldOf[rows[order[j]!]!] = next;
+      next = (next + 1) % folds;
+    }
+  }
   return foldOf;
 }
 
