@@ -90,6 +90,7 @@ export const bbqDefinition = defineCalibrator({
   keepsArgmax: 'not in general',
   options: bbqOptions,
   fit: fitBbq,
+  weights: { refused: "its binnings are scored by BIC (or AIC) with the sample count n in the penalty, as netcal; a weighted BIC is not defined there" },
   checkedAgainst: 'netcal BBQ (max |Δ| 3e-7)',
   fromJSON: bbqFromJSON,
   onnx: stepEnsembleToOnnx,

@@ -115,6 +115,7 @@ export const betaDefinition = defineCalibrator({
   keepsArgmax: 'not in general',
   options: betaOptions,
   fit: fitBeta,
+  weights: { refused: "its logistic fit on (ln p, −ln(1 − p)) has a weighted form, but the weighted fit is not implemented yet" },
   checkedAgainst: "betacal's abm fit (scikit-learn LogisticRegression) and its exact optimum",
   fromJSON: betaFromJSON,
   onnx: betaToOnnx,

@@ -32,6 +32,11 @@ export interface CalibratorDefinition<K extends string = string, S extends Optio
   readonly fromJSON: (json: unknown) => Calibrator;
   /** The independent reference its tests compare against (reference code, a library, a hand derivation). */
   readonly checkedAgainst: string;
+  /**
+   * Whether the fit takes per-row sample weights (`FitOptions.sampleWeights`, `calib fit --weights`,
+   * `--class-weight balanced`): 'accepted', or why its objective has no weighted form here.
+   */
+  readonly weights: 'accepted' | { readonly refused: string };
   /** Its ONNX emitter (posthoc/onnx/), or why ONNX operators cannot express it (`calib export` says so). */
   readonly onnx: CalibratorToOnnx | { readonly notExpressible: string };
 }

@@ -136,6 +136,7 @@ export const classTemperatureDefinition = defineCalibrator({
   keepsArgmax: 'no',
   options: classTemperatureOptions,
   fit: fitClassTemperature,
+  weights: { refused: "its NLL has a weighted form, but the weighted fit is not implemented yet (use temperature or vector)" },
   checkedAgainst: 'the same NLL minimised by scipy L-BFGS-B (SCTL)',
   fromJSON: classTemperatureFromJSON,
   onnx: classTemperatureToOnnx,

@@ -93,6 +93,7 @@ export const dirichletDefinition = defineCalibrator({
   keepsArgmax: 'no',
   options: dirichletOptions,
   fit: fitDirichlet,
+  weights: 'accepted',
   checkedAgainst: "the ODIR objective in NumPy minimised by scipy (fixture); Kull et al.'s DenseNet-40 numbers",
   fromJSON: dirichletFromJSON,
   onnx: dirichletToOnnx,

@@ -54,6 +54,7 @@ export const enirDefinition = defineCalibrator({
   keepsArgmax: 'not in general',
   options: enirOptions,
   fit: fitEnir,
+  weights: { refused: "its near-isotonic models are scored by BIC (or AIC) with the sample count n in the penalty, as netcal; a weighted BIC is not defined there" },
   checkedAgainst: 'netcal ENIR with its two path bugs fixed (max |Δ| 1.3e-7)',
   fromJSON: enirFromJSON,
   onnx: stepEnsembleToOnnx,

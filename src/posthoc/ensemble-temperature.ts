@@ -276,6 +276,7 @@ export const ensembleTemperatureDefinition = defineCalibrator({
   keepsArgmax: 'yes',
   options: ensembleTemperatureOptions,
   fit: fitEnsembleTemperature,
+  weights: { refused: "its simplex fit of the three-way mixture follows the authors' unweighted code; a weighted version is not implemented" },
   checkedAgainst: "the authors' Mix-n-Match code (ets_calibrate)",
   fromJSON: ensembleTemperatureFromJSON,
   onnx: ensembleTemperatureToOnnx,

@@ -12,6 +12,12 @@ export type FitProgress = (fraction: number) => void;
 export interface FitOptions {
   /** Progress callback (see `FitProgress`); called synchronously from within the fit. */
   readonly onProgress?: FitProgress;
+  /**
+   * Per-row sample weights w_i ≥ 0 (N values, not all zero; scikit-learn's `sample_weight`): the fit minimises
+   * Σ_i w_i ℓ_i / Σ_i w_i instead of the mean, and counts become weighted counts, so integer weights equal repeating
+   * row i w_i times. Only methods declaring `weights: 'accepted'` take them (`fitCalibrator` refuses the others).
+   */
+  readonly sampleWeights?: Float64Array;
 }
 
 /**

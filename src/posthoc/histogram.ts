@@ -7,6 +7,7 @@
  * and each row is renormalised (a row of zeros becomes uniform 1/C). Needs probabilities (logits go through a
  * softmax). Not argmax-preserving in general.
  */
+import type { FitOptions } from './fit-progress.js';
 import { binUpperClosed, equalWidthEdges } from '../metrics/binning.js';
 import type { Matrix } from '../util/matrix.js';
 import { invalidArgument } from '../util/errors.js';
@@ -55,20 +56,26 @@ export class HistogramCalibrator implements Calibrator {
   }
 }
 
-/** Fit one-vs-rest histogram binning on validation predictions (N × C) and labels (N). */
-export function fitHistogram(input: Predictions, labels: Int32Array, options?: HistogramOptions): HistogramCalibrator {
+/**
+ * Fit one-vs-rest histogram binning on validation predictions (N × C) and labels (N). With `fit.sampleWeights`
+ * the counts are weighted: θ_km = Σ_{i in bin m, y_i = k} w_i / Σ_{i in bin m} w_i (a bin of zero weight is empty).
+ */
+export function fitHistogram(input: Predictions, labels: Int32Array, options?: HistogramOptions, fit: FitOptions = {}): HistogramCalibrator {
   const settings = parseOptions('histogram options', options, histogramOptions);
   const { p, rows, cols } = fittingProbabilities(input, labels);
   const M = settings.bins;
   const count = new Float64Array(cols * M);
   const hits = new Float64Array(cols * M);
   const edges = equalWidthEdges(M);
+  const weights = fit.sampleWeights;
   for (let i = 0; i < rows; i++) {
     const y = labels[i]!;
+    const w = weights === undefined ? 1 : weights[i]!;
+    if (w === 0) continue;
     for (let k = 0; k < cols; k++) {
       const b = k * M + binUpperClosed(p[i * cols + k]!, M, edges);
-      count[b] = count[b]! + 1;
-      if (y === k) hits[b] = hits[b]! + 1;
+      count[b] = count[b]! + w;
+      if (y === k) hits[b] = hits[b]! + w;
     }
   }
   const values = new Float64Array(cols * M);
@@ -102,6 +109,7 @@ export const histogramDefinition = defineCalibrator({
   keepsArgmax: 'no',
   options: histogramOptions,
   fit: fitHistogram,
+  weights: 'accepted',
   checkedAgainst: 'hand-worked bins; a naive per-class implementation',
   fromJSON: histogramFromJSON,
   onnx: histogramToOnnx,

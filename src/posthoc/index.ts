@@ -5,7 +5,24 @@ export { defineCalibrator, type CalibratorDefinition, type CalibratorInput } fro
 export { describeOption, enumOption, numberOption, parseOptions, schemaOption, type OptionSpec, type OptionSpecs, type OptionsOf, type SettingsOf } from './options.js';
 export { CalibrationFitError } from './fit-error.js';
 export { type FitOptions, type FitProgress } from './fit-progress.js';
-export { fitCalibrator, calibratorFromJSON, calibratedLogits } from './registry.js';
+export { fitCalibrator, calibratorFromJSON, calibratedLogits, requireWeightedMethod, weightedKinds } from './registry.js';
+export { balancedClassWeights } from './class-weights.js';
+export { fitRecordOf, withFitRecord, RecordedCalibrator, type FitRecord, type WeightsKind, type WeightsRecord } from './fit-record.js';
+export { crossValidate, heldOutMetrics, predictionRows, requireFoldCount, stratifiedFolds, type CrossValidationOptions, type CrossValidationResult, type OutOfFoldMetrics } from './cross-validation.js';
+export { CvEnsembleCalibrator, CV_ENSEMBLE_KIND } from './cv-ensemble.js';
+export {
+  defaultCandidates,
+  fitAuto,
+  selectCalibrator,
+  selectionJson,
+  SELECTION_METRICS,
+  SIMPLICITY_ORDER,
+  SLOW_ABOVE,
+  type CandidateResult,
+  type Selection,
+  type SelectionMetric,
+  type SelectionOptions,
+} from './auto-select.js';
 export { atGridEceEdge, fitTemperature, temperatureFromJSON, temperatureNll, type TemperatureOptions } from './temperature.js';
 export { fitTsSbEce, tsSbEceFromJSON, type TsSbEceOptions } from './ts-sb-ece.js';
 export { fitTsHbEce, tsHbEceFromJSON, type TsHbEceOptions } from './ts-hb-ece.js';

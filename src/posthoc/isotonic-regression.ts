@@ -20,10 +20,15 @@ export interface IsotonicFit {
   readonly y: Float64Array;
 }
 
-/** Fit the isotonic regression of y on x (equal lengths ≥ 1, unit weights). */
-export function fitIsotonic(x: Float64Array, y: Float64Array): IsotonicFit {
+/**
+ * Fit the isotonic regression of y on x (equal lengths ≥ 1); `weights` (≥ 0, not all zero; default all 1): the
+ * weighted PAV of scikit-learn's `sample_weight` (tied points merge with summed weights, blocks pool weighted
+ * means). Points of weight 0 are left out, as if absent.
+ */
+export function fitIsotonic(x: Float64Array, y: Float64Array, weights?: Float64Array): IsotonicFit {
   // Sorted by x (radix argsort, stable); the order of y among equal x does not matter, since step 2 sums them.
-  const order = argsortFloat64(x);
+  let order = argsortFloat64(x);
+  if (weights) order = order.filter((i) => weights[i]! > 0);
   // 2. merge near-duplicate x (typed arrays, indexed loop: this pass dominates the fit).
   const n = order.length;
   const ux = new Float64Array(n);
@@ -37,16 +42,17 @@ export function fitIsotonic(x: Float64Array, y: Float64Array): IsotonicFit {
   for (let j = 0; j < n; j++) {
     const i = order[j]!;
     const xi = x[i]!;
+    const wi = weights === undefined ? 1 : weights[i]!;
     if (xi - currentX >= resolution) {
       ux[m] = currentX;
       uy[m] = sumY / sumW;
       uw[m++] = sumW;
       currentX = xi;
-      sumY = y[i]!;
-      sumW = 1;
+      sumY = wi * y[i]!;
+      sumW = wi;
     } else {
-      sumY += y[i]!;
-      sumW += 1;
+      sumY += wi * y[i]!;
+      sumW += wi;
     }
   }
   ux[m] = currentX;

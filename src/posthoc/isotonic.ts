@@ -51,7 +51,10 @@ export class IsotonicCalibrator implements Calibrator {
   }
 }
 
-/** Fit one-vs-rest isotonic calibration on validation predictions (N × C) and labels (N); progress per class. */
+/**
+ * Fit one-vs-rest isotonic calibration on validation predictions (N × C) and labels (N); progress per class.
+ * `fit.sampleWeights`: each class's PAV is weighted (isotonic-regression.ts).
+ */
 export function fitIsotonicCalibrator(input: Predictions, labels: Int32Array, options?: IsotonicOptions, fit: FitOptions = {}): IsotonicCalibrator {
   parseOptions('isotonic options', options, isotonicOptions);
   const { p, rows, cols } = fittingProbabilities(input, labels);
@@ -63,7 +66,7 @@ export function fitIsotonicCalibrator(input: Predictions, labels: Int32Array, op
       x[i] = p[i * cols + k]!;
       y[i] = labels[i] === k ? 1 : 0;
     }
-    fits.push(fitIsotonic(x, y));
+    fits.push(fitIsotonic(x, y, fit.sampleWeights));
     fit.onProgress?.((k + 1) / cols);
   }
   return new IsotonicCalibrator(fits);
@@ -102,6 +105,7 @@ export const isotonicDefinition = defineCalibrator({
   keepsArgmax: 'no',
   options: isotonicOptions,
   fit: fitIsotonicCalibrator,
+  weights: 'accepted',
   checkedAgainst: "scikit-learn IsotonicRegression(out_of_bounds='clip'), one-vs-rest as CalibratedClassifierCV",
   fromJSON: isotonicFromJSON,
   onnx: isotonicToOnnx,

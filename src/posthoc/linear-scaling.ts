@@ -85,7 +85,8 @@ function linearLogit(theta: Float64Array, features: Float64Array, o: number, k: 
 
 /**
  * Mean NLL of softmax(W x_i + b) against `labels` plus penalty(P(θ)) (see above); writes the gradient.
- * Exposed for gradient checks.
+ * `weights` (N values ≥ 0, not all zero): the weighted mean Σ_i w_i NLL_i / Σ_i w_i instead, with gradient rows
+ * R_i = w_i (q_i − onehot(y_i)) / Σ w (all ones gives the unweighted objective bit for bit). Exposed for gradient checks.
  */
 export function linearObjective(
   features: Float64Array,
@@ -97,14 +98,17 @@ export function linearObjective(
   theta: Float64Array,
   gradient: Float64Array,
   scratch: Float64Array = new Float64Array(classes),
+  weights?: Float64Array,
 ): number {
   const C = classes;
   const bOff = weightCount(structure, C);
   gradient.fill(0);
-  const invN = 1 / rows;
+  const invN = 1 / (weights ? sumOf(weights) : rows);
   let nll = 0;
   const z = scratch;
   for (let i = 0; i < rows; i++) {
+    const wi = weights === undefined ? 1 : weights[i]!;
+    if (wi === 0) continue;
     const o = i * C;
     let max = -Infinity;
     for (let k = 0; k < C; k++) {
@@ -120,10 +124,11 @@ export function linearObjective(
       sum += e;
       z[k] = e;
     }
-    nll += max + Math.log(sum) - zy;
+    nll += wi * (max + Math.log(sum) - zy);
     const invSum = 1 / sum;
+    const scale = wi * invN;
     for (let k = 0; k < C; k++) {
-      const r = (z[k]! * invSum - (k === y ? 1 : 0)) * invN;
+      const r = (z[k]! * invSum - (k === y ? 1 : 0)) * scale;
       if (r === 0) continue;
       gradient[bOff + k] = gradient[bOff + k]! + r;
       if (structure === 'full') {
@@ -141,6 +146,13 @@ export function linearObjective(
     f += penalty.value(projected, gradient);
   }
   return f;
+}
+
+/** Σ_i w_i (plain left-to-right sum, as every weighted total of the fit). */
+function sumOf(weights: Float64Array): number {
+  let total = 0;
+  for (let i = 0; i < weights.length; i++) total += weights[i]!;
+  return total;
 }
 
 /** Most classes of a 'full' fit: C² + C parameters, and L-BFGS keeps 2 × 10 vectors of them (~170 MB at 1000). */
@@ -188,20 +200,31 @@ export function fitLinear(
   const nw = weightCount(structure, C);
   const mean = new Float64Array(C);
   const sd = new Float64Array(C);
-  for (let i = 0; i < rows; i++) for (let j = 0; j < C; j++) mean[j] = mean[j]! + features[i * C + j]!;
-  for (let j = 0; j < C; j++) mean[j] = mean[j]! / rows;
+  // Sample weights (fit.sampleWeights) weight the objective and the standardisation's moments alike, so integer
+  // weights run the same iteration as repeated rows.
+  const weights = fit.sampleWeights;
+  const weightOf = (i: number) => (weights === undefined ? 1 : weights[i]!);
+  const total = weights ? sumOf(weights) : rows;
   for (let i = 0; i < rows; i++) {
+    const w = weightOf(i);
+    if (w === 0) continue;
+    for (let j = 0; j < C; j++) mean[j] = mean[j]! + w * features[i * C + j]!;
+  }
+  for (let j = 0; j < C; j++) mean[j] = mean[j]! / total;
+  for (let i = 0; i < rows; i++) {
+    const w = weightOf(i);
+    if (w === 0) continue;
     for (let j = 0; j < C; j++) {
       const d = features[i * C + j]! - mean[j]!;
-      sd[j] = sd[j]! + d * d;
+      sd[j] = sd[j]! + w * d * d;
     }
   }
   for (let j = 0; j < C; j++) {
-    const v = Math.sqrt(sd[j]! / rows);
+    const v = Math.sqrt(sd[j]! / total);
     sd[j] = v > 0 && Number.isFinite(v) ? v : 1;
   }
   const biasScale = new Float64Array(C).fill(1);
-  if (!full) curvatureStandardisation(features, rows, C, mean, sd, biasScale);
+  if (!full) curvatureStandardisation(features, rows, C, mean, sd, biasScale, weights);
   const column = (index: number) => (full ? index % C : index);
   const rowOf = (index: number) => (full ? Math.floor(index / C) : index);
   const toTheta = (phi: Float64Array, theta: Float64Array) => {
@@ -226,7 +249,7 @@ export function fitLinear(
   const result = lbfgs(
     (phi, gPhi) => {
       toTheta(phi, theta);
-      const f = linearObjective(features, rows, C, labels, structure, penalty, theta, gTheta, scratch);
+      const f = linearObjective(features, rows, C, labels, structure, penalty, theta, gTheta, scratch, weights);
       for (let k = 0; k < C; k++) gPhi[nw + k] = biasScale[k]! * gTheta[nw + k]!;
       for (let i = 0; i < nw; i++) gPhi[i] = (gTheta[i]! - gTheta[nw + rowOf(i)]! * mean[column(i)]!) / sd[column(i)]!;
       return f;
@@ -254,13 +277,24 @@ export function fitLinear(
  * turn that block into the identity. Overwrites `mean`, `sd` (with v_k √d_k) and `biasScale` (1/√d_k) for each class
  * whose d_k and v_k are positive and finite; the other classes keep the plain standardisation.
  */
-function curvatureStandardisation(features: Float64Array, rows: number, C: number, mean: Float64Array, sd: Float64Array, biasScale: Float64Array): void {
+function curvatureStandardisation(
+  features: Float64Array,
+  rows: number,
+  C: number,
+  mean: Float64Array,
+  sd: Float64Array,
+  biasScale: Float64Array,
+  sampleWeights?: Float64Array,
+): void {
   const q = new Float64Array(C);
   const sw = new Float64Array(C);
   const swx = new Float64Array(C);
+  const total = sampleWeights ? sumOf(sampleWeights) : rows;
   for (let pass = 0; pass < 2; pass++) {
     const swxx = new Float64Array(C);
     for (let i = 0; i < rows; i++) {
+      const r = sampleWeights === undefined ? 1 : sampleWeights[i]!;
+      if (r === 0) continue;
       const o = i * C;
       let max = -Infinity;
       for (let k = 0; k < C; k++) if (features[o + k]! > max) max = features[o + k]!;
@@ -268,7 +302,7 @@ function curvatureStandardisation(features: Float64Array, rows: number, C: numbe
       for (let k = 0; k < C; k++) sum += q[k] = Math.exp(features[o + k]! - max);
       for (let k = 0; k < C; k++) {
         const p = q[k]! / sum;
-        const w = p * (1 - p);
+        const w = r * (p * (1 - p));
         const x = features[o + k]!;
         if (pass === 0) {
           sw[k] = sw[k]! + w;
@@ -281,7 +315,7 @@ function curvatureStandardisation(features: Float64Array, rows: number, C: numbe
     }
     if (pass === 0) continue;
     for (let k = 0; k < C; k++) {
-      const d = sw[k]! / rows;
+      const d = sw[k]! / total;
       const v = Math.sqrt(swxx[k]! / sw[k]!);
       if (!(d > 0 && v > 0 && Number.isFinite(v))) continue;
       mean[k] = swx[k]! / sw[k]!;
@@ -319,6 +353,7 @@ export function fitLinearCalibrator(
   const { rows, cols } = checked.matrix;
   checkLabels('labels', labels, rows, cols);
   const x = linearFeatures(checked, method.features);
+  if (fit.sampleWeights && fit.sampleWeights.length !== rows) invalidArgument('sampleWeights', `${rows} weights, one per row`, `${fit.sampleWeights.length}`);
   const theta = fitLinear(method.kind, x, rows, cols, labels, method.structure, penalty(cols), settings.maxIterations, settings.tolerance, fit);
   return new LinearCalibrator(method.kind, cols, method.structure, method.features, theta, settings);
 }

@@ -72,6 +72,7 @@ export const matrixDefinition = defineCalibrator({
   keepsArgmax: 'no',
   options: matrixOptions,
   fit: fitMatrix,
+  weights: 'accepted',
   checkedAgainst: 'scikit-learn multinomial LogisticRegression (newton-cg) on the logits',
   fromJSON: matrixFromJSON,
   onnx: matrixToOnnx,

@@ -56,6 +56,7 @@ export const nearIsotonicDefinition = defineCalibrator({
   keepsArgmax: 'not in general',
   options: nearIsotonicOptions,
   fit: fitNearIsotonic,
+  weights: { refused: "the near-isotonic path's knot events are derived for unit weights (netcal's algorithm); a weighted path is not implemented" },
   checkedAgainst: 'netcal NearIsotonicRegression path, knot by knot (exact)',
   fromJSON: nearIsotonicFromJSON,
   onnx: stepEnsembleToOnnx,

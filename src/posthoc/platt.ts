@@ -89,6 +89,7 @@ export const plattDefinition = defineCalibrator({
   keepsArgmax: 'no',
   options: plattOptions,
   fit: fitPlatt,
+  weights: { refused: "it follows scikit-learn's _sigmoid_calibration with Platt's label smoothing by class counts; a weighted version is not implemented" },
   checkedAgainst: "scikit-learn's _sigmoid_calibration",
   fromJSON: plattFromJSON,
   onnx: plattToOnnx,

@@ -46,6 +46,7 @@ export const smsDefinition = defineCalibrator({
   keepsArgmax: 'no',
   options: smsOptions,
   fit: fitSms,
+  weights: 'accepted',
   checkedAgainst: "probmetrics' SMSCalibrator (its objective, BFGS replaced by scipy L-BFGS-B in float64) on small and real data (fixture)",
   fromJSON: smsFromJSON,
   onnx: smsToOnnx,

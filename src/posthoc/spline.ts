@@ -201,6 +201,7 @@ export const splineDefinition = defineCalibrator({
   keepsArgmax: 'not in general',
   options: splineOptions,
   fit: fitSpline,
+  weights: { refused: "its spline is fitted to the unweighted cumulative accuracy curve (Gupta et al.); a weighted curve is not implemented" },
   checkedAgainst: 'kartikgupta-at-anu/spline-calibration get_recalibration_function',
   fromJSON: splineFromJSON,
   onnx: splineToOnnx,

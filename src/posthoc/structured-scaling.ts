@@ -120,12 +120,15 @@ export function fitStructured(
   const checked = checkPredictions('input', input);
   const { rows, cols } = checked.matrix;
   checkLabels('labels', labels, rows, cols);
-  const stage = fitMixedTemperature(input, labels, settings.mixtureConstant, method.kind);
+  const stage = fitMixedTemperature(input, labels, settings.mixtureConstant, method.kind, fit.sampleWeights);
   fit.onProgress?.(0.05);
   const x = logInPlace(mixedProbabilities(checked, stage, method.kind));
-  const penalty = structuredPenalty(method.structure, cols, ridgeStrengths(settings, cols, rows));
+  // With sample weights N is their sum (the ridge scales as 1 / N^τ; integer weights equal repeated rows).
+  const n = fit.sampleWeights ? fit.sampleWeights.reduce((a, b) => a + b, 0) : rows;
+  const penalty = structuredPenalty(method.structure, cols, ridgeStrengths(settings, cols, n));
   const theta = fitLinear(method.kind, x, rows, cols, labels, method.structure, penalty, settings.maxIterations, settings.tolerance, {
     onProgress: progressPart(fit.onProgress, 0.05, 1),
+    sampleWeights: fit.sampleWeights,
   });
   return new StructuredScalingCalibrator(method, cols, stage, theta, settings);
 }

@@ -45,6 +45,7 @@ export const svsDefinition = defineCalibrator({
   keepsArgmax: 'no',
   options: svsOptions,
   fit: fitSvs,
+  weights: 'accepted',
   checkedAgainst: "probmetrics' SVSCalibrator (its objective, BFGS replaced by scipy L-BFGS-B in float64) on small and real data (fixture)",
   fromJSON: svsFromJSON,
   onnx: svsToOnnx,

@@ -20,6 +20,8 @@
  *   lowest validation top-label ECE (metrics/ece.ts, `bins` equal-width (l, u] bins; first minimum on ties).
  */
 import { expectedCalibrationError } from '../metrics/ece.js';
+import { invalidArgument } from '../util/errors.js';
+import type { FitOptions } from './fit-progress.js';
 import type { FloatArray } from '../util/matrix.js';
 import type { Predictions } from './calibrator.js';
 import { expNonPositive } from './fast-exp.js';
@@ -61,6 +63,9 @@ interface Prepared {
   readonly constant: boolean;
   /** Scale s of the logits: the iteration works on t / s and β·s (see the file comment). */
   readonly scale: number;
+  /** Sample weights w_i (undefined: all 1) and their sum (N when unweighted). */
+  readonly weights: Float64Array | undefined;
+  readonly weightSum: number;
 }
 
 /** Mean row spreads outside [1/16, 256] get a scaled parametrisation. */
@@ -78,7 +83,7 @@ export function logitScale(spread: number): number {
  * Row maxima and label gaps of the logits; `scale`: 'auto' picks s from the mean row spread (1 when it is
  * within UNSCALED_SPREAD, else the nearest power of two), or a given s.
  */
-function prepare(logits: FloatArray, rows: number, cols: number, labels: Int32Array, scale: number | 'auto' = 'auto'): Prepared {
+function prepare(logits: FloatArray, rows: number, cols: number, labels: Int32Array, scale: number | 'auto' = 'auto', weights?: Float64Array): Prepared {
   const rowMax = new Float64Array(rows);
   const labelGap = new Float64Array(rows);
   let constant = true;
@@ -99,7 +104,12 @@ function prepare(logits: FloatArray, rows: number, cols: number, labels: Int32Ar
   }
   const s = scale !== 'auto' ? scale : logitScale(spreadSum / rows);
   if (s !== 1) for (let i = 0; i < rows; i++) labelGap[i] = labelGap[i]! / s;
-  return { logits, rows, cols, rowMax, labelGap, constant, scale: s };
+  let weightSum = rows;
+  if (weights) {
+    weightSum = 0;
+    for (let i = 0; i < rows; i++) weightSum += weights[i]!;
+  }
+  return { logits, rows, cols, rowMax, labelGap, constant, scale: s, weights, weightSum };
 }
 
 /**
@@ -112,7 +122,7 @@ export function temperatureNll(logits: FloatArray, rows: number, cols: number, l
 }
 
 function nllTerms(prep: Prepared, beta: number): NllInBeta {
-  const { logits, rows, cols, rowMax, labelGap } = prep;
+  const { logits, rows, cols, rowMax, labelGap, weights } = prep;
   const invScale = 1 / prep.scale;
   let f = 0;
   let d1 = 0;
@@ -139,12 +149,15 @@ function nllTerms(prep: Prepared, beta: number): NllInBeta {
     const mu1 = s1 * inv;
     const mu2 = s2 * inv;
     const mu3 = s3 * inv;
-    f += Math.log(s0) - beta * labelGap[i]!;
-    d1 += mu1 - labelGap[i]!;
-    d2 += mu2 - mu1 * mu1;
-    d3 += mu3 - 3 * mu1 * mu2 + 2 * mu1 * mu1 * mu1;
+    // Weighted: Σ w_i (term_i) / Σ w_i (w_i = 1 when unweighted, so the sums are the unweighted ones exactly).
+    const w = weights === undefined ? 1 : weights[i]!;
+    if (w === 0) continue;
+    f += w * (Math.log(s0) - beta * labelGap[i]!);
+    d1 += w * (mu1 - labelGap[i]!);
+    d2 += w * (mu2 - mu1 * mu1);
+    d3 += w * (mu3 - 3 * mu1 * mu2 + 2 * mu1 * mu1 * mu1);
   }
-  const n = rows;
+  const n = prep.weightSum;
   return { nll: f / n, d1: d1 / n, d2: Math.max(d2 / n, 0), d3: d3 / n };
 }
 
@@ -233,22 +246,29 @@ function rangeNote(prep: Prepared): string {
   return `, the search range being ${MIN_TEMPERATURE}–${MAX_TEMPERATURE} × s for the logits' scale s = ${prep.scale}`;
 }
 
-/** T minimising the validation NLL of softmax(z / T) (see the file comment). Logits N × C, labels N. */
-export function nllTemperature(logits: FloatArray, rows: number, cols: number, labels: Int32Array, method = 'temperature'): number {
-  const prep = prepare(logits, rows, cols, labels);
+/**
+ * T minimising the validation NLL of softmax(z / T) (see the file comment). Logits N × C, labels N; `weights`
+ * (N values ≥ 0, not all zero): the weighted mean NLL Σ w_i NLL_i / Σ w_i instead (the warm start's subsample
+ * keeps its rows' weights).
+ */
+export function nllTemperature(logits: FloatArray, rows: number, cols: number, labels: Int32Array, method = 'temperature', weights?: Float64Array): number {
+  const prep = prepare(logits, rows, cols, labels, 'auto', weights);
   let beta0 = 1;
   const sub = 4096;
   if (rows > 2 * sub) {
     // Same array type as the input, so the inner loop stays monomorphic.
     const subLogits = logits instanceof Float32Array ? new Float32Array(sub * cols) : new Float64Array(sub * cols);
     const subLabels = new Int32Array(sub);
+    const subWeights = weights && new Float64Array(sub);
     for (let j = 0; j < sub; j++) {
       const i = Math.floor((j * rows) / sub);
       for (let k = 0; k < cols; k++) subLogits[j * cols + k] = logits[i * cols + k]!;
       subLabels[j] = labels[i]!;
+      if (subWeights) subWeights[j] = weights![i]!;
     }
     try {
-      beta0 = solveBeta(prepare(subLogits, sub, cols, subLabels, prep.scale), 1, method, true);
+      if (subWeights && !subWeights.some((w) => w > 0)) throw new CalibrationFitError(method, 'no weight in the subsample');
+      beta0 = solveBeta(prepare(subLogits, sub, cols, subLabels, prep.scale, subWeights), 1, method, true);
     } catch (error) {
       if (!(error instanceof CalibrationFitError)) throw error;
     }
@@ -282,13 +302,19 @@ export function gridEceTemperature(logits: FloatArray, rows: number, cols: numbe
   return bestT;
 }
 
-/** Fit temperature scaling on validation predictions (N × C) and labels (N). */
-export function fitTemperature(input: Predictions, labels: Int32Array, options?: TemperatureOptions): TemperatureCalibrator {
+/**
+ * Fit temperature scaling on validation predictions (N × C) and labels (N); `fit.sampleWeights` weight the NLL
+ * (the 'grid-ece' objective refuses them: its binned ECE is the papers' unweighted one).
+ */
+export function fitTemperature(input: Predictions, labels: Int32Array, options?: TemperatureOptions, fit: FitOptions = {}): TemperatureCalibrator {
   const settings = parseOptions('temperature options', options, temperatureOptions);
   const { logits, rows, cols } = logitFitData(input, labels);
+  if (fit.sampleWeights && settings.objective !== 'nll') {
+    invalidArgument('temperature options.objective', "'nll' with sample weights (the 'grid-ece' objective's binned ECE is unweighted)", "'grid-ece'");
+  }
   const temperature =
     settings.objective === 'nll'
-      ? nllTemperature(logits, rows, cols, labels)
+      ? nllTemperature(logits, rows, cols, labels, 'temperature', fit.sampleWeights)
       : gridEceTemperature(logits, rows, cols, labels, settings.bins);
   return new TemperatureCalibrator('temperature', cols, temperature, settings);
 }
@@ -308,6 +334,7 @@ export const temperatureDefinition = defineCalibrator({
   keepsArgmax: 'yes',
   options: temperatureOptions,
   fit: fitTemperature,
+  weights: 'accepted',
   checkedAgainst: "the NLL in NumPy minimised by scipy (fixture); Kull et al.'s DenseNet-40 TS numbers",
   fromJSON: temperatureFromJSON,
   onnx: temperatureToOnnx,

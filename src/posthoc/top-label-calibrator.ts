@@ -92,6 +92,7 @@ export const topLabelDefinition = defineCalibrator({
   keepsArgmax: 'not in general',
   options: topLabelOptions,
   fit: fitTopLabel,
+  weights: { refused: "it wraps a binary calibrator of the top label that takes no weights (not implemented)" },
   checkedAgainst: 'hand-worked cases',
   fromJSON: topLabelFromJSON,
   onnx: topLabelToOnnx,

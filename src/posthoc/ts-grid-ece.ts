@@ -44,6 +44,7 @@ export const tsGridEceDefinition = defineCalibrator({
   keepsArgmax: 'yes',
   options: tsGridEceOptions,
   fit: fitTsGridEce,
+  weights: { refused: "it picks T by the unweighted binned ECE on a grid (the papers' protocol); use temperature, whose NLL objective takes weights" },
   checkedAgainst: 'a naive softmax + ECE over the 100 grid temperatures (test); equals temperature with objective grid-ece',
   fromJSON: tsGridEceFromJSON,
   onnx: temperatureToOnnx,

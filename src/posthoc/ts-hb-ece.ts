@@ -113,6 +113,7 @@ export const tsHbEceDefinition = defineCalibrator({
   keepsArgmax: 'yes',
   options: tsHbEceOptions,
   fit: fitTsHbEce,
+  weights: { refused: "it picks T by an unweighted binned ECE; use temperature, whose NLL objective takes weights" },
   checkedAgainst: 'property: no temperature of its level-0 grid has a lower ECE',
   fromJSON: tsHbEceFromJSON,
   onnx: temperatureToOnnx,

@@ -10,6 +10,7 @@
  * Also the first stage of structured vector / matrix scaling (svs.ts, sms.ts), whose affine maps act on the
  * log of this mixture.
  */
+import type { FitOptions } from './fit-progress.js';
 import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import { defineCalibrator } from './calibrator-definition.js';
@@ -32,11 +33,21 @@ export interface MixedTemperature {
   readonly uniformWeight: number;
 }
 
-/** T by exact NLL and ε = c / (N + 1) on validation logits (N × C). */
-export function fitMixedTemperature(input: Predictions, labels: Int32Array, mixtureConstant: number, method: string): MixedTemperature & { rows: number; cols: number } {
+/**
+ * T by exact NLL and ε = c / (N + 1) on validation logits (N × C). With sample weights the NLL is weighted and N is
+ * their sum Σ w_i (so integer weights equal repeated rows).
+ */
+export function fitMixedTemperature(
+  input: Predictions,
+  labels: Int32Array,
+  mixtureConstant: number,
+  method: string,
+  sampleWeights?: Float64Array,
+): MixedTemperature & { rows: number; cols: number } {
   const { logits, rows, cols } = logitFitData(input, labels);
-  const temperature = nllTemperature(logits, rows, cols, labels, method);
-  const uniformWeight = mixtureConstant / (rows + 1);
+  const temperature = nllTemperature(logits, rows, cols, labels, method, sampleWeights);
+  const n = sampleWeights ? sampleWeights.reduce((a, b) => a + b, 0) : rows;
+  const uniformWeight = mixtureConstant / (n + 1);
   if (!(uniformWeight < 1)) throw new CalibrationFitError(method, `the uniform weight c / (N + 1) = ${uniformWeight} must be below 1 (lower mixtureConstant)`);
   return { temperature, uniformWeight, rows, cols };
 }
@@ -105,9 +116,9 @@ export class TsMixCalibrator implements Calibrator {
 }
 
 /** Fit ts-mix on validation predictions (N × C) and labels (N). */
-export function fitTsMix(input: Predictions, labels: Int32Array, options?: TsMixOptions): TsMixCalibrator {
+export function fitTsMix(input: Predictions, labels: Int32Array, options?: TsMixOptions, fit: FitOptions = {}): TsMixCalibrator {
   const settings = parseOptions('ts-mix options', options, tsMixOptions);
-  const stage = fitMixedTemperature(input, labels, settings.mixtureConstant, 'ts-mix');
+  const stage = fitMixedTemperature(input, labels, settings.mixtureConstant, 'ts-mix', fit.sampleWeights);
   return new TsMixCalibrator(stage.cols, stage, settings);
 }
 
@@ -126,6 +137,7 @@ export const tsMixDefinition = defineCalibrator({
   keepsArgmax: 'yes',
   options: tsMixOptions,
   fit: fitTsMix,
+  weights: 'accepted',
   checkedAgainst: "probmetrics' MixtureCalibrator(TemperatureScalingCalibrator) run on small and real data (fixture)",
   fromJSON: tsMixFromJSON,
   onnx: tsMixToOnnx,

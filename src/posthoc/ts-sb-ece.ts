@@ -108,6 +108,7 @@ export const tsSbEceDefinition = defineCalibrator({
   keepsArgmax: 'yes',
   options: tsSbEceOptions,
   fit: fitTsSbEce,
+  weights: { refused: "it minimises the unweighted soft-binned ECE; use temperature, whose NLL objective takes weights" },
   checkedAgainst: 'SB-ECE evaluated naively from the formula; its gradient by central differences',
   fromJSON: tsSbEceFromJSON,
   onnx: temperatureToOnnx,

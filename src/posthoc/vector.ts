@@ -76,6 +76,7 @@ export const vectorDefinition = defineCalibrator({
   keepsArgmax: 'no',
   options: vectorOptions,
   fit: fitVector,
+  weights: 'accepted',
   checkedAgainst: 'the vector-scaling NLL in NumPy minimised by scipy (fixture); optima on real predictions by scipy L-BFGS-B + exact Newton (vector-optimum.json)',
   fromJSON: vectorFromJSON,
   onnx: vectorToOnnx,

@@ -192,6 +192,7 @@ export const vennAbersDefinition = defineCalibrator({
   keepsArgmax: 'not in general',
   options: vennAbersOptions,
   fit: fitVennAbers,
+  weights: { refused: "its isotonic fits are refitted with each test point added at unit weight (conformal validity needs exchangeable unit-weight rows)" },
   checkedAgainst: 'ip200/venn-abers VennAbers',
   fromJSON: vennAbersFromJSON,
   onnx: vennAbersToOnnx,

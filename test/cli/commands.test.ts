@@ -303,7 +303,7 @@ test('every built-in command has help listing each of its flags, and the top-lev
     assert.match(r.stdout, new RegExp(`^Usage: calib ${command.name}`));
     for (const flag of Object.keys(command.flags)) assert.match(r.stdout, new RegExp(`^  --${flag}\\b`, 'm'), `${command.name} --${flag}`);
   }
-  assert.deepEqual(COMMANDS.map((c) => c.name), ['eval', 'fit', 'apply', 'predict', 'export', 'plot', 'ood', 'conformal', 'train', 'demo', 'suite', 'report', 'worker', 'loss']);
+  assert.deepEqual(COMMANDS.map((c) => c.name), ['eval', 'fit', 'compare', 'apply', 'predict', 'export', 'plot', 'ood', 'conformal', 'train', 'demo', 'suite', 'report', 'worker', 'loss']);
 });
 
 test('calib fit --help describes every calibrator of the CALIBRATORS record and each of its options with its default', async () => {

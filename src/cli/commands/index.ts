@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { applyCommand } from './apply.js';
+import { compareCommand } from './compare.js';
 import { conformalCommand } from './conformal.js';
 import { demoCommand } from './demo.js';
 import { evalCommand } from './eval.js';
@@ -18,6 +19,7 @@ import { workerCommand } from './worker.js';
 export const COMMANDS: readonly Command[] = [
   evalCommand,
   fitCommand,
+  compareCommand,
   applyCommand,
   predictCommand,
   exportCommand,

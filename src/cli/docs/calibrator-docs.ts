@@ -9,7 +9,8 @@ import { tableCell as cell } from './table-cell.js';
 function facts(d: CalibratorDefinition): string {
   const classes = d.classes === 'two' ? 'two classes, ' : '';
   const argmax = d.keepsArgmax === 'yes' ? 'keeps the argmax' : d.keepsArgmax === 'no' ? 'may change the argmax' : 'argmax not kept in general';
-  return `${classes}fits on ${d.input}; ${argmax}; ONNX export ${typeof d.onnx === 'function' ? 'yes' : `no (${d.onnx.notExpressible})`}`;
+  const weights = d.weights === 'accepted' ? 'takes --weights' : 'no --weights';
+  return `${classes}fits on ${d.input}; ${argmax}; ${weights}; ONNX export ${typeof d.onnx === 'function' ? 'yes' : `no (${d.onnx.notExpressible})`}`;
 }
 
 /** The method list of `calib fit --help`: per method its summary, facts and options (`--opt key=value`). */
@@ -32,7 +33,8 @@ export function calibratorsTable(): string {
     const options = Object.entries(d.options).map(([name, spec]) => `\`${name}=${String(spec.default)}\``);
     const argmax = d.keepsArgmax === 'yes' ? 'yes' : d.keepsArgmax === 'no' ? 'no' : 'not in general';
     const onnx = typeof d.onnx === 'function' ? 'yes' : 'no';
-    return `| \`${kind}\` | ${cell(d.summary)} | ${d.input}${d.classes === 'two' ? ', C = 2' : ''} | ${argmax} | ${onnx} | ${cell(options.join(', ') || '—')} | ${cell(d.checkedAgainst)} |`;
+    const weights = d.weights === 'accepted' ? 'yes' : `no: ${cell(d.weights.refused)}`;
+    return `| \`${kind}\` | ${cell(d.summary)} | ${d.input}${d.classes === 'two' ? ', C = 2' : ''} | ${argmax} | ${weights} | ${onnx} | ${cell(options.join(', ') || '—')} | ${cell(d.checkedAgainst)} |`;
   });
-  return ['| method | what it fits | works on | keeps argmax | ONNX export | options (`--opt`, defaults) | checked against |', '| --- | --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
+  return ['| method | what it fits | works on | keeps argmax | sample weights | ONNX export | options (`--opt`, defaults) | checked against |', '| --- | --- | --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
 }

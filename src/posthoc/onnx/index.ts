@@ -6,6 +6,7 @@
 import { invalidArgument } from '../../util/errors.js';
 import type { Calibrator } from '../calibrator.js';
 import { CALIBRATOR_KINDS, calibratorDefinition, CALIBRATORS, type CalibratorKind } from '../calibrators.js';
+import { CV_ENSEMBLE_KIND } from '../cv-ensemble.js';
 import { OnnxSnippet, type SnippetInput, type SnippetOutput } from './snippet.js';
 
 export { OnnxSnippet, CAST_TO, type CalibratorToOnnx, type SnippetConstant, type SnippetInput, type SnippetNode, type SnippetOutput } from './snippet.js';
@@ -20,6 +21,13 @@ export function onnxExportableKinds(): CalibratorKind[] {
  * Throws `InvalidArgumentError` (naming `argName`) for a calibrator that ONNX cannot express.
  */
 export function calibratorToOnnx(calibrator: Calibrator, input: SnippetInput, prefix = 'calib_', argName = 'calibrator'): { snippet: OnnxSnippet; output: SnippetOutput } {
+  if (calibrator.kind === CV_ENSEMBLE_KIND) {
+    invalidArgument(
+      argName,
+      'a single calibrator (refit on all rows: calib fit --cv K without --cv-ensemble)',
+      'a cv-ensemble: the mean of K fold calibrators is not exported to ONNX (its graph would hold K copies of the calibrator)',
+    );
+  }
   const entry = calibratorDefinition(`${argName}.kind`, calibrator.kind).onnx;
   if (typeof entry !== 'function') {
     const why = entry.notExpressible;
