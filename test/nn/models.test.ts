@@ -131,7 +131,7 @@ describe('model zoo forward passes', () => {
     assert.throws(() => cifarResNet({ depth: 21 }), /^InvalidArgumentError: cifar-resnet options\.depth: expected 6n \+ 2 with n ≥ 1 \(20, 32, 44, 56, 110\), got 21$/);
     assert.throws(() => vgg({ depth: 12 }), /^InvalidArgumentError: vgg options\.depth: expected one of 11, 13, 16, 19, got 12$/);
     assert.throws(() => lenet({ pool: 'min' as never }), /^InvalidArgumentError: lenet options\.pool: expected one of 'max', 'avg', got "min"$/);
-    assert.throws(() => createModel({ kind: 'mlp', activation: 'gelu' as never }), /^InvalidArgumentError: mlp options\.activation: expected one of 'relu', 'tanh', 'softplus', got "gelu"$/);
+    assert.throws(() => createModel({ kind: 'mlp', activation: 'gelu' as never }), /^InvalidArgumentError: mlp options\.activation: expected one of 'relu', 'tanh', 'softplus' \(did you mean 'relu'\?\), got "gelu"$/);
     // Defaults come from the schema: the normalised config is the schema's fallbacks.
     assert.deepEqual(createModel({ kind: 'mlp' }).config, { inputShape: [784], hidden: [512, 512], numClasses: 10, activation: 'relu', dropout: 0, init: 'torch' });
     // LeNet has batch norm by default (the default recipe, SGD lr 0.1, diverges without it: hardness-leftovers.test.ts).
