@@ -107,3 +107,4 @@ export {
 } from './weighted-evaluate.js';
 export { meanIoU, pixelRows, segmentationMetrics, selectRows, type PixelCalibration, type SegmentationMetrics, type SegmentationMetricsOptions } from './segmentation.js';
 export * from './clinical/index.js';
+export { multicalibrationError, type MulticalibrationResult } from './multicalibration.js';

@@ -46,6 +46,7 @@ import { bootstrapWeighted, bootstrapWeightedTopLabel, formatWeightedTable, read
 import { MODEL_INPUT_FLAGS } from '../model-inputs.js';
 import { evalLmEval, LM_EVAL_FLAGS, requireLmEvalOnly } from '../lm-eval-input.js';
 import { evalMultilabel, MULTILABEL_FLAG } from '../multilabel-eval.js';
+import { evaluateGroups, GROUP_DESCRIPTION, GROUP_FLAGS, groupJson, readGroups, requireGroupFlags, writeGroupTable } from '../group-eval.js';
 import { CLINICAL_DESCRIPTION, CLINICAL_FLAGS, clinicalFor, clinicalJson, requireClinicalFlags, riskOf, writeClinicalTable } from '../clinical-eval.js';
 import type { ClinicalStatistics } from '../../metrics/clinical/index.js';
 import { bootstrapAllMetrics, evaluateChunks, MAX_BOOTSTRAP_RESAMPLES, formatMetricsTable, metricsJson, type EvalSettings, type MetricIntervals } from '../metrics-report.js';
@@ -117,6 +118,7 @@ export const evalCommand = defineCommand({
     "(torchmetrics' binary calibration error, --bins), smooth ECE, Brier and NLL, with their macro mean, micro mean (all",
     "pairs pooled) and support-weighted mean ('labels', 'macro', 'micro', 'weighted' in --json).",
     ...CLINICAL_DESCRIPTION,
+    ...GROUP_DESCRIPTION,
   ].join('\n'),
   examples: [
     'calib eval --logits val-logits.npy --labels val-labels.npy',
@@ -137,6 +139,7 @@ export const evalCommand = defineCommand({
     'calib eval --multilabel --logits tags-logits.npy --labels tags.npy --json',
     'cat probs.npy | calib eval --probs - --labels y.npy',
     'calib eval --positive-probs risk.csv --labels outcome.csv --clinical --json',
+    'calib eval --logits test-logits.npy --labels test-labels.npy --groups site.csv --min-group-size 50 --json',
   ],
   flags: {
     ...PREDICTION_FLAGS,
@@ -173,17 +176,18 @@ export const evalCommand = defineCommand({
     weights: { type: 'string', valueName: 'FILE', description: 'per-row sample weights ≥ 0 (weighted metrics; the rest are listed as not weighted)' },
     'reliability-strategy': { type: 'string', choices: ['uniform', 'quantile'], default: 'uniform', description: 'equal-width or quantile bins of --reliability (sklearn calibration_curve)' },
     ...CLINICAL_FLAGS,
+    ...GROUP_FLAGS,
   },
   async run(flags, io) {
     requireBins(flags.bins, '--bins');
     if (flags['lm-eval'] !== undefined) {
-      requireLmEvalOnly(flags, ['logits', 'probs', 'positive-probs', 'confidence', 'predicted', 'columns', 'labels', 'model', 'run', 'weights', 'bootstrap', 'ignore-index', 'nll-clip', 'classwise-separate-one']);
+      requireLmEvalOnly(flags, ['logits', 'probs', 'positive-probs', 'confidence', 'predicted', 'columns', 'labels', 'model', 'run', 'weights', 'bootstrap', 'ignore-index', 'nll-clip', 'classwise-separate-one', 'groups']);
       if (flags.reliability !== undefined) await requireReliabilityPath(flags.reliability);
       requireNumber('--norm', flags.norm, { min: 1 });
       return evalLmEval(flags, io);
     }
     if (flags.multilabel) {
-      for (const name of ['positive-probs', 'confidence', 'model', 'run', 'weights', 'bootstrap', 'ignore-index', 'reliability', 'calibrator', 'nll-clip', 'classwise-separate-one'] as const)
+      for (const name of ['positive-probs', 'confidence', 'model', 'run', 'weights', 'bootstrap', 'ignore-index', 'reliability', 'calibrator', 'nll-clip', 'classwise-separate-one', 'groups'] as const)
         if (flags[name] !== undefined) throw new UsageError(`--${name} cannot be combined with --multilabel`);
       return evalMultilabel(flags, io);
     }
@@ -192,6 +196,10 @@ export const evalCommand = defineCommand({
       throw new UsageError('--weights applies to --logits/--probs/--positive-probs/--confidence inputs, not to --model / --run');
     if (flags.clinical && (flags.model !== undefined || flags.run !== undefined || flags.weights !== undefined))
       throw new UsageError('--clinical applies to unweighted --logits/--probs/--positive-probs/--confidence inputs (not --model, --run or --weights)');
+    if (flags.groups !== undefined) {
+      for (const name of ['model', 'run', 'confidence', 'weights', 'bootstrap', 'ignore-index', 'reliability', 'nll-clip', 'classwise-separate-one', 'clinical'] as const)
+        if (flags[name] !== undefined && flags[name] !== false) throw new UsageError(`--${name} cannot be combined with --groups (it takes --logits, --probs or --positive-probs)`);
+    }
     if (flags.model !== undefined || flags.run !== undefined) return evalModel(flags, io);
     if (flags.clinical) requireClinicalFlags(flags);
     if (flags.bootstrap !== undefined) requireNumber('--bootstrap', flags.bootstrap, { integer: true, min: 1, max: MAX_BOOTSTRAP_RESAMPLES });
@@ -240,6 +248,21 @@ export const evalCommand = defineCommand({
     const ignore = flags['ignore-index'];
     const chunks = (): AsyncIterable<InputChunk> =>
       binary ? (async function* () { yield binary; })() : validatedChunks(predictions!, labels!, undefined, ignore);
+    if (flags.groups !== undefined) {
+      const groupOptions = requireGroupFlags(flags);
+      const argName = predictions?.argName ?? '--positive-probs';
+      const all = binary ? { matrix: binary.matrix, labels: binary.labels } : await readAll(chunks(), rows, cols);
+      const rowGroups = await readGroups(flags.groups, all.matrix.rows, argName);
+      const { metrics: overall } = await evaluateChunks([{ offset: 0, ...all }], settings);
+      const result = evaluateGroups(all.matrix, all.labels, rowGroups, settings, groupOptions);
+      const warning = predictions ? logitsWarning(predictions) : undefined;
+      if (warning) io.stderr.write(warning);
+      if (flags.json) return void io.stdout.write(`${JSON.stringify({ ...metricsJson(overall, settings), ...groupJson(result, settings) })}\n`);
+      io.stdout.write(`${overall.n.toLocaleString('en-US')} samples, ${cols} classes, groups from ${flags.groups}; ${overall.bins} bins ${overall.convention}\n\n`);
+      io.stdout.write(formatMetricsTable(overall));
+      writeGroupTable(result, io);
+      return;
+    }
     if (flags.weights !== undefined) {
       if (ignore !== undefined) throw new UsageError('--weights cannot be combined with --ignore-index (the weights are per row of the file)');
       if (flags['nll-clip'] !== undefined || flags['classwise-separate-one'] !== undefined)
