@@ -25,6 +25,7 @@ const BENCHES: Readonly<Record<string, string>> = {
   'suite-throughput': 'a whole built-in suite (demo, quick) under --jobs × --threads splits and two queue workers: runs/hour [--splits 1x2,2x1,1x1] [--no-queue]',
   'train-fashion-mnist': 'Fashion-MNIST training with several calibration losses: accuracy, ECE, NLL, throughput',
   'deep-scale-pilot': 'issue 23 pilot: run one setting (calib or PyTorch, resumable, timed) or write docs/reproductions/deep-scale-pilot.{md,json}: run|table [--framework calib|torch --epochs E --train N --width W --loss ce|focal --seed S --threads T]',
+  'posthoc-real-predictions': 'issue 25 item 6: test log loss, ECE and fit CPU seconds of temperature, ts-mix, svs, sms, vector, matrix, dirichlet on DenseNet-40 CIFAR-10 and three CIFAR-100 sets [--only NAME] [--include-sms] [--seed S]',
   'real-predictions': 'raw and every calibrator on the real published predictions in ../shared [--markdown] [--only NAME] [--with-matrix]',
 };
 
