@@ -51,7 +51,7 @@ test('an unknown key is an error naming its path and the close known key', () =>
 test('bad values name the key, the expectation and the value', () => {
   throwsNaming(() => resolveTrainConfig({ ...minimal, epochs: 0 }), /^config\.epochs: expected an integer ≥ 1, got 0$/);
   throwsNaming(() => resolveTrainConfig({ ...minimal, lr: -1 }), /^config\.lr: expected a finite number > 0, got -1$/);
-  throwsNaming(() => resolveTrainConfig({ ...minimal, optimizer: 'rmsprop' }), /^config\.optimizer: expected one of 'sgd', 'adam', 'adamw', got "rmsprop"$/);
+  throwsNaming(() => resolveTrainConfig({ ...minimal, optimizer: 'adagrad' }), /^config\.optimizer: expected one of 'sgd', 'adam', 'adamw', 'rmsprop', got "adagrad"$/);
   throwsNaming(() => resolveTrainConfig({ ...minimal, nesterov: 'yes' }), /^config\.nesterov: expected true or false/);
   throwsNaming(() => resolveTrainConfig({ out: 'x' }), /^config\.dataset: expected one of .*got nothing \(the key is required\)$/);
   throwsNaming(() => resolveTrainConfig({ ...minimal, mixup: 0.2, mixupKind: 'manifold', mixupLayers: [1] }), /^config\.mixupLayers\[0\]: expected a non-empty string, got 1$/);
@@ -59,7 +59,7 @@ test('bad values name the key, the expectation and the value', () => {
 });
 
 test('dataset and OOD-dataset options are checked against their loaders, the default OOD dataset included', () => {
-  throwsNaming(() => resolveTrainConfig({ ...minimal, datasetOptions: { testsize: 10 } }), /^config\.datasetOptions: mnist options\.testsize: expected one of testSize, seed, directory, got an unknown option$/);
+  throwsNaming(() => resolveTrainConfig({ ...minimal, datasetOptions: { testsize: 10 } }), /^config\.datasetOptions: mnist options\.testsize: expected one of testSize, seed, directory \(did you mean testSize\?\), got an unknown option$/);
   // mnist's default OOD dataset is fashion-mnist: a typo in its options fails now, not after training.
   throwsNaming(() => resolveTrainConfig({ ...minimal, ood: true, oodDatasetOptions: { dirctory: '/x' } }), /^config\.oodDatasetOptions: fashion-mnist options\.dirctory: expected one of directory, /);
   throwsNaming(() => resolveTrainConfig({ ...minimal, oodDataset: 'cifar10', oodDatasetOptions: { directory: '/x' } }), /^config\.oodDatasetOptions: cifar10 options\.directory: expected one of path, /);
