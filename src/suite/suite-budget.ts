@@ -91,7 +91,11 @@ export function formatBudget(b: SuiteBudget, limitHours?: number): string[] {
     if (r.trimmed.length) lines.push(`  ${''.padEnd(14)} trimmed: ${r.trimmed.join('; ')}`);
   }
   const total = b.rows.reduce((a, r) => a + r.trained, 0);
-  lines.push(`total: ${b.rows.reduce((a, r) => a + r.runs, 0)} runs, ${total} trained ≈ ${formatHours(b.machineSeconds)} of machine time${limitHours !== undefined ? ` (budget ${limitHours} h: ${b.machineSeconds / 3600 <= limitHours ? 'within' : 'OVER'})` : ''}`);
+  // Runs without a measured cost (e.g. a thread count the pilot did not measure) leave the verdict open: "within"
+  // would rest on the measured part alone.
+  const unmeasured = b.rows.reduce((a, r) => a + r.unmeasured, 0);
+  const verdict = unmeasured ? `not decided: ${unmeasured} runs have no measured cost with ${b.threads} thread(s) each` : b.machineSeconds / 3600 <= limitHours! ? 'within' : 'OVER';
+  lines.push(`total: ${b.rows.reduce((a, r) => a + r.runs, 0)} runs, ${total} trained ≈ ${formatHours(b.machineSeconds)} of machine time${limitHours !== undefined ? ` (budget ${limitHours} h: ${verdict})` : ''}`);
   return lines;
 }
 
