@@ -50,7 +50,7 @@ const integerWeights = (() => {
 })();
 
 test('the methods that take weights are the ones with a weighted objective or count', () => {
-  assert.deepEqual(weightedKinds(), ['temperature', 'ts-mix', 'vector', 'matrix', 'dirichlet', 'svs', 'sms', 'histogram', 'isotonic']);
+  assert.deepEqual(weightedKinds(), ['temperature', 'ts-mix', 'vector', 'matrix', 'dirichlet', 'svs', 'sms', 'histogram', 'isotonic', 'platt', 'beta']);
 });
 
 for (const method of ['temperature', 'ts-mix', 'vector', 'matrix', 'dirichlet', 'svs', 'sms', 'histogram', 'isotonic'] as CalibratorKind[]) {
@@ -131,3 +131,30 @@ test('bad weights and methods without a weighted form are refused, naming the ar
     /temperature options.objective: expected 'nll' with sample weights/,
   );
 });
+
+// Binary methods (platt, beta): the same two checks on a two-class split.
+const binary = splits(2, 240, 3, 1.2).val;
+for (const method of ['platt', 'beta'] as CalibratorKind[]) {
+  test(`${method}: weights of all ones reproduce the unweighted fit exactly; integer weights equal repeating the rows`, () => {
+    const n = binary.labels.length;
+    const plain = fitCalibrator(method, binary.input, binary.labels);
+    const ones = fitCalibrator(method, binary.input, binary.labels, undefined, { sampleWeights: new Float64Array(n).fill(1) });
+    assert.deepEqual(parameters(ones), parameters(plain));
+    const r = lcg(9);
+    const w = Float64Array.from({ length: n }, () => Math.floor(r() * 4));
+    const rows: number[] = [];
+    w.forEach((k, i) => {
+      for (let j = 0; j < k; j++) rows.push(i);
+    });
+    const logits = new Float64Array(rows.length * 2);
+    rows.forEach((i, j) => logits.set(binary.logits.subarray(i * 2, (i + 1) * 2), j * 2));
+    const duplicated = fitCalibrator(method, { logits: mat(rows.length, 2, logits) }, Int32Array.from(rows, (i) => binary.labels[i]!));
+    const weighted = fitCalibrator(method, binary.input, binary.labels, undefined, { sampleWeights: w });
+    const a = parameters(weighted);
+    const b = parameters(duplicated);
+    assert.equal(a.length, b.length);
+    a.forEach((v, i) => assert.ok(Math.abs(v - b[i]!) <= 1e-9 * Math.max(1, Math.abs(b[i]!)), `${method} parameter ${i}: ${v} vs ${b[i]}`));
+    // The weights move the fit (the test could not pass with the weights ignored).
+    assert.ok(a.some((v, i) => Math.abs(v - parameters(plain)[i]!) > 1e-6), `${method}: weighted ≠ unweighted`);
+  });
+}
