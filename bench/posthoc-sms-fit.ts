@@ -7,9 +7,11 @@
  * fit's size (median of --repeats), test log loss against probmetrics' and the load average beside them.
  *
  * Usage: node dist/bench/posthoc-sms-fit.js [--method sms|svs] [--model densenet-bc-100|lenet-5|wideresnet-16-4]
- *          [--tolerance T] [--max-iterations N] [--repeats R]
+ *          [--tolerance T] [--max-iterations N] [--repeats R] [--variants all] [--no-peer]
+ * The NumPy peer (bench/sms_objective_numpy.py, one BLAS thread) times the same evaluation right after ours.
  * (npm run bench -- posthoc-sms-fit …). Only densenet-bc-100 has probmetrics reference values.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -87,6 +89,15 @@ for (let r = 0; r < repeats; r++) {
   perEvaluation.push(cpuSeconds(t0));
 }
 perEvaluation.sort((a, b) => a - b);
+/** NumPy's CPU seconds for the same evaluation (bench/sms_objective_numpy.py, one BLAS thread), right after ours. */
+function numpyPeer(): unknown {
+  if (argv.includes('--no-peer') || !existsSync('/usr/bin/python3')) return 'not run';
+  const script = fileURLToPath(new URL('../../bench/sms_objective_numpy.py', import.meta.url));
+  const env = { ...process.env, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1', MKL_NUM_THREADS: '1' };
+  const run = spawnSync('/usr/bin/python3', [script, String(rows), String(C), String(repeats)], { encoding: 'utf8', env });
+  return run.status === 0 ? JSON.parse(run.stdout) : `failed: ${run.stderr.trim().split('\n').pop()}`;
+}
+const numpy = numpyPeer();
 
 /** --variants: the solver choices side by side on the same features (fitLinear directly), CPU and evaluations each. */
 if (argv.includes('--variants')) {
@@ -127,7 +138,7 @@ if (argv.includes('--variants')) {
     out.push({ variant: v.name, ...result, solver: summary, ...(svsSummary && { svs_start_solver: svsSummary }), load_average: loadavg().map((x) => Math.round(x * 100) / 100) });
     process.stderr.write(`${JSON.stringify(out[out.length - 1])}\n`);
   }
-  process.stdout.write(`${JSON.stringify({ bench: 'posthoc-sms-fit', mode: 'variants', set: `${model}-cifar-100`, gradient_tolerance: gtol, evaluation_cpu_s_median: perEvaluation[Math.floor(repeats / 2)], probmetrics_test_log_loss: REFERENCE.densenet_bc_100_cifar100_even_odd?.sms?.test_log_loss, variants: out }, null, 1)}\n`);
+  process.stdout.write(`${JSON.stringify({ bench: 'posthoc-sms-fit', mode: 'variants', set: `${model}-cifar-100`, gradient_tolerance: gtol, evaluation_cpu_s_median: perEvaluation[Math.floor(repeats / 2)], numpy_peer: numpy, probmetrics_test_log_loss: REFERENCE.densenet_bc_100_cifar100_even_odd?.sms?.test_log_loss, variants: out }, null, 1)}\n`);
   process.exit(0);
 }
 
@@ -166,6 +177,7 @@ process.stdout.write(
       solver: solved,
       evaluation_cpu_s_median: perEvaluation[Math.floor(repeats / 2)],
       evaluation_repeats: repeats,
+      numpy_peer: numpy,
       test_log_loss: testLogLoss,
       probmetrics_test_log_loss: reference,
       ...(error !== undefined && { error }),

@@ -149,7 +149,7 @@ test('SMS and SVS at C = 100 (netcal DenseNet-BC-100, 5,000 even rows → 5,000 
     const nll = naiveNll(cal.apply(test.input).data, test.labels, C);
     assert.ok(Math.abs(nll - ref[kind].test_log_loss) < 1e-5, `${kind}: test log loss ${nll} vs probmetrics ${ref[kind].test_log_loss}`);
   }
-  // Measured 2026-11-28 (bench/posthoc-sms-fit.ts): 101 evaluations from the SVS start with curvature scaling and
+  // Measured 2026-11-28 (bench/posthoc-sms-fit.ts): 104 evaluations from the SVS start with curvature scaling and
   // 30 correction pairs; the feature-moment standardisation from the identity used before took 1,145.
   assert.ok(evaluations > 0 && evaluations <= 300, `SMS objective evaluations: ${evaluations}`);
 });
