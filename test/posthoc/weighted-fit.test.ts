@@ -5,6 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import {
   balancedClassWeights,
   calibratorFromJSON,
@@ -158,3 +160,22 @@ for (const method of ['platt', 'beta'] as CalibratorKind[]) {
     assert.ok(a.some((v, i) => Math.abs(v - parameters(plain)[i]!) > 1e-6), `${method}: weighted ≠ unweighted`);
   });
 }
+
+test('weighted platt and beta reproduce scikit-learn with sample_weight (fixture from make-weighted-binary-fixtures.py)', () => {
+  const ref = JSON.parse(readFileSync(fileURLToPath(new URL('../../../test/fixtures/posthoc/reference-weighted-binary.json', import.meta.url)), 'utf8'));
+  const p = ref.platt;
+  const n = p.f.length as number;
+  const logits = mat(n, 2, (p.f as number[]).flatMap((f) => [0, f]));
+  const platt = fitCalibrator('platt', { logits }, Int32Array.from(p.labels), undefined, { sampleWeights: Float64Array.from(p.weights) }).toJSON() as unknown as { a: number; b: number };
+  for (const key of ['a', 'b'] as const) {
+    assert.ok(Math.abs(platt[key] - p.tight[key]) < 1e-9, `platt ${key}: ${platt[key]} vs exact ${p.tight[key]}`);
+    assert.ok(Math.abs(platt[key] - p.sklearn[key]) < 1e-5, `platt ${key}: ${platt[key]} vs sklearn ${p.sklearn[key]}`);
+  }
+  const b = ref.beta;
+  const probabilities = mat(b.p1.length, 2, (b.p1 as number[]).flatMap((v) => [1 - v, v]));
+  const beta = fitCalibrator('beta', { probabilities }, Int32Array.from(b.labels), undefined, { sampleWeights: Float64Array.from(b.weights) }).toJSON() as unknown as Record<'a' | 'b' | 'c', number>;
+  for (const key of ['a', 'b', 'c'] as const) {
+    assert.ok(Math.abs(beta[key] - b.tight[key]) < 1e-8 * Math.max(1, Math.abs(b.tight[key])), `beta ${key}: ${beta[key]} vs exact ${b.tight[key]}`);
+    assert.ok(Math.abs(beta[key] - b.sklearn[key]) < 1e-4 * Math.max(1, Math.abs(b.sklearn[key])), `beta ${key}: ${beta[key]} vs sklearn ${b.sklearn[key]}`);
+  }
+});
