@@ -85,11 +85,18 @@ test('ts-mix, SVS and SMS equal probmetrics on a small seeded problem (fixture f
   // The parameters to 2e-6 need the optimum itself: the solver's floor of 64 ε on the decrease (what vector / matrix /
   // Dirichlet use), not the default stop on a 1e-9 decrease of the loss.
   const tight = { tolerance: 1e-10, maxIterations: 10000, objectiveTolerance: 64 * Number.EPSILON };
-  const fits = { 'ts-mix': fitTsMix({ logits: val }, yVal), svs: fitSvs({ logits: val }, yVal, tight), sms: fitSms({ logits: val }, yVal, tight) };
+  const fits = {
+    'ts-mix': fitTsMix({ logits: val }, yVal),
+    svs: fitSvs({ logits: val }, yVal, tight),
+    sms: fitSms({ logits: val }, yVal, tight),
+    // probmetrics' own start (W = I, b = 0) reaches the same optimum.
+    'sms from the identity': fitSms({ logits: val }, yVal, { ...tight, start: 'identity' }),
+  };
   for (const [kind, cal] of Object.entries(fits)) {
-    const ref = small.fits[kind];
+    const ref = small.fits[kind.split(' ')[0]!];
     const json = cal.toJSON();
     assert.ok(Math.abs((json.temperature as number) / ref.temperature - 1) < 1e-8, `${kind}: T ${json.temperature} vs ${ref.temperature}`);
+    if (kind.startsWith('sms')) assert.equal((json.settings as Record<string, unknown>).start, kind === 'sms' ? 'svs' : 'identity');
     if (kind === 'ts-mix') assert.equal(json.uniformWeight, ref.uniformWeight);
     else {
       assertClose((json.weights as number[] | number[][]).flat(), (ref.weights as number[] | number[][]).flat(), 2e-6, 0, `${kind} weights`);
