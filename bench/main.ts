@@ -13,6 +13,7 @@ const BENCHES: Readonly<Record<string, string>> = {
   'train-step': 'one compiled train step (MLP / CIFAR ResNet) vs PyTorch, interleaved: --model mlp|resnet20 --batch 128 --steps N [--profile] [--no-nchwc]',
   'engine-ops': 'engine gradient recipes at ResNet-20 shapes vs PyTorch [--quick]',
   'metrics-throughput': 'every calibration metric on N × C probabilities vs NumPy: [N] [C] [repeats]',
+  'metrics-compare-builds': 'tolerance review: every metric of two builds (dist dirs) on the real predictions and N × C random rows, max relative difference per metric: DIST_A DIST_B [N] [C]',
   'posthoc-temperature': 'temperature scaling fit on 50k × 100 logits vs PyTorch [--no-peer]',
   'posthoc-fit-progress': 'fitCalibrator with and without the progress callback on 300k × 100 logits [--methods isotonic,bbq] [--rows N] [--classes C] [--rounds R]',
   'posthoc-ensemble-temperature': 'ensemble temperature scaling fit on 50k × 100 logits [--official DIR: vs the authors\' code]',
