@@ -18,6 +18,7 @@
  *
  * Ties keep the earlier value in the sweep's order.
  */
+import { metricDirection } from '../../metrics/metric-display.js';
 import type { SelectionRule } from '../suite-schema.js';
 
 /** A swept value's mean validation accuracy and the mean validation metric its rule optimises. */
@@ -47,7 +48,7 @@ export function chooseSweepValue(candidates: readonly SweepCandidate[], rule: Se
     const best = Math.max(...candidates.map((c) => (Number.isFinite(c.accuracy) ? c.accuracy : -Infinity)));
     if (Number.isFinite(best)) eligible = eligible.filter((i) => candidates[i]!.accuracy >= 0.99 * best);
   }
-  const better = rule === 'accuracy' ? (v: number, c: number) => v > c : (v: number, c: number) => v < c;
+  const better = metricDirection(selectionMetric(rule)) === 'higher' ? (v: number, c: number) => v > c : (v: number, c: number) => v < c;
   let chosen = eligible[0]!;
   for (const i of eligible) {
     const v = candidates[i]!.score;
@@ -57,12 +58,12 @@ export function chooseSweepValue(candidates: readonly SweepCandidate[], rule: Se
   return chosen;
 }
 
-const METRIC_TEXT = { nll: 'NLL', ece: 'ECE', adaece_l2: 'ECE (ℓ2, equal-mass bins)', refinement_nll: 'refinement NLL (NLL after temperature scaling)' } as const;
+const METRIC_TEXT = { accuracy: 'accuracy', nll: 'NLL', ece: 'ECE', adaece_l2: 'ECE (ℓ2, equal-mass bins)', refinement_nll: 'refinement NLL (NLL after temperature scaling)' } as const;
 
 /** How the report describes the rule ("lowest mean validation NLL"). */
 export function selectionRuleText(rule: SelectionRule): string {
   const metric = selectionMetric(rule);
-  if (metric === 'accuracy') return 'highest mean validation accuracy';
-  const text = `lowest mean validation ${METRIC_TEXT[metric]}`;
+  const extreme = metricDirection(metric) === 'higher' ? 'highest' : 'lowest';
+  const text = `${extreme} mean validation ${METRIC_TEXT[metric]}`;
   return nearBestAccuracy(rule) ? `${text} among values within 1 % (relative) of the best mean validation accuracy` : text;
 }
