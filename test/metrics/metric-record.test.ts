@@ -18,6 +18,7 @@ import { GROUP_FLAGS, GROUP_METRICS } from '../../src/cli/group-eval.js';
 import { formatMetricsTable } from '../../src/cli/metrics-report.js';
 import { metricsTable } from '../../src/cli/docs/generated-tables.js';
 import { matrix } from '../../src/util/matrix.js';
+import { SELECTION_METRICS as POSTHOC_SELECTION_METRICS } from '../../src/posthoc/auto-select.js';
 
 /**
  * The metric record (issue 27 item 2): every metric declares its direction, label and format, and whether it takes
@@ -118,6 +119,8 @@ test('shift metric info, best-epoch and sweep selection, claim directions and th
   assert.equal(higherIsBetter('shift_accuracy_s5'), true);
   assert.equal(higherIsBetter('shift_ece'), false);
   assert.equal(higherIsBetter('ood_confidence'), false);
+  // selectCalibrator (`calib fit --method auto`, `calib compare`) ranks by the lowest held-out value: lower-is-better metrics only.
+  for (const k of POSTHOC_SELECTION_METRICS) assert.equal(metricDefinition(k).better, 'lower', k);
   assert.deepEqual(GROUP_METRICS, METRIC_NAMES.filter((k) => metricDefinition(k).better !== 'none'));
   assert.deepEqual(GROUP_FLAGS['group-metric'].choices, DIRECTIONAL_METRIC_NAMES);
 });
