@@ -107,6 +107,11 @@ test('shift metric info, best-epoch and sweep selection, claim directions and th
     assert.equal(chosen, higher ? 1 : 0, rule);
     assert.match(selectionRuleText(rule), higher ? /^highest/ : /^lowest/, rule);
   }
+  // Any metric with a direction is a sweep rule under its --json key; the named rules keep their meaning.
+  assert.deepEqual(SELECTION_RULES.filter((r) => !r.includes('-') && r !== 'refinement').sort(), [...DIRECTIONAL_METRIC_NAMES].sort());
+  assert.equal(selectionRuleText('brier'), 'lowest mean validation Brier');
+  assert.equal(selectionRuleText('cov_at_5risk'), 'highest mean validation coverage at 5% risk');
+  assert.equal(chooseSweepValue([{ accuracy: 0.9, score: 0.3 }, { accuracy: 0.8, score: 0.2 }], 'brier'), 1);
   for (const k of METRIC_NAMES) {
     const d = metricDefinition(k).better;
     for (const name of [k, `fg_${k}`, `train_${k}`]) {

@@ -18,7 +18,8 @@
  *
  * Ties keep the earlier value in the sweep's order.
  */
-import { metricDirection } from '../../metrics/metric-display.js';
+import { metricDirection, metricShortName } from '../../metrics/metric-display.js';
+import { metricDefinition, type MetricName } from '../../metrics/metric-registry.js';
 import type { SelectionRule } from '../suite-schema.js';
 
 /** A swept value's mean validation accuracy and the mean validation metric its rule optimises. */
@@ -29,10 +30,11 @@ export interface SweepCandidate {
 }
 
 /** The validation metric (`calib eval --json` key) a rule optimises (what the report prints as a value's validation score). */
-export function selectionMetric(rule: SelectionRule): 'nll' | 'ece' | 'adaece_l2' | 'accuracy' | 'refinement_nll' {
-  if (rule === 'nll' || rule === 'accuracy') return rule;
+export function selectionMetric(rule: SelectionRule): MetricName {
   if (rule === 'refinement') return 'refinement_nll';
-  return rule.startsWith('adaece-l2') ? 'adaece_l2' : 'ece';
+  if (rule === 'adaece-l2' || rule === 'adaece-l2-near-best-accuracy') return 'adaece_l2';
+  if (rule === 'ece-near-best-accuracy') return 'ece';
+  return rule;
 }
 
 /** Whether the rule first keeps only the values within 1 % (relative) of the best mean validation accuracy. */
@@ -58,12 +60,12 @@ export function chooseSweepValue(candidates: readonly SweepCandidate[], rule: Se
   return chosen;
 }
 
-const METRIC_TEXT = { accuracy: 'accuracy', nll: 'NLL', ece: 'ECE', adaece_l2: 'ECE (ℓ2, equal-mass bins)', refinement_nll: 'refinement NLL (NLL after temperature scaling)' } as const;
+const METRIC_TEXT: Partial<Record<MetricName, string>> = { accuracy: 'accuracy', nll: 'NLL', ece: 'ECE', adaece_l2: 'ECE (ℓ2, equal-mass bins)', refinement_nll: 'refinement NLL (NLL after temperature scaling)' };
 
 /** How the report describes the rule ("lowest mean validation NLL"). */
 export function selectionRuleText(rule: SelectionRule): string {
   const metric = selectionMetric(rule);
   const extreme = metricDirection(metric) === 'higher' ? 'highest' : 'lowest';
-  const text = `${extreme} mean validation ${METRIC_TEXT[metric]}`;
+  const text = `${extreme} mean validation ${METRIC_TEXT[metric] ?? metricShortName(metricDefinition(metric))}`;
   return nearBestAccuracy(rule) ? `${text} among values within 1 % (relative) of the best mean validation accuracy` : text;
 }
