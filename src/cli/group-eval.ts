@@ -4,7 +4,7 @@
  * the multicalibration error over groups × top-label confidence bins (metrics/multicalibration.ts).
  */
 import { extname } from 'node:path';
-import { evaluate, topLabel } from '../metrics/index.js';
+import { DIRECTIONAL_METRIC_NAMES, evaluate, metricDefinition, metricDirection, topLabel, type MetricName } from '../metrics/index.js';
 import { multicalibrationError, type MulticalibrationResult } from '../metrics/multicalibration.js';
 import { readVectorFile } from '../io/read-vector.js';
 import { readInputText } from '../io/input-file.js';
@@ -17,25 +17,16 @@ import { fixed, formatTable, percent } from './format-table.js';
 import type { CliIO } from './command.js';
 import type { FlagSpec } from './args.js';
 
-/** Metrics `--group-metric` can summarise, with which direction is worse (the metric registry has no direction yet). */
-export const GROUP_METRICS = {
-  ece: 'higher',
-  ece_l2: 'higher',
-  adaece: 'higher',
-  mce: 'higher',
-  classwise_ece: 'higher',
-  smooth_ece: 'higher',
-  ks: 'higher',
-  nll: 'higher',
-  brier: 'higher',
-  accuracy: 'lower',
-} as const satisfies Record<string, 'higher' | 'lower'>;
-export type GroupMetric = keyof typeof GROUP_METRICS;
-const PERCENT_METRICS: ReadonlySet<GroupMetric> = new Set(['ece', 'ece_l2', 'adaece', 'mce', 'classwise_ece', 'smooth_ece', 'ks', 'accuracy']);
+/**
+ * Metrics `--group-metric` can summarise: every metric of the record with a better direction; the worst group is
+ * the one on the worse side of that direction (highest ECE, lowest accuracy).
+ */
+export const GROUP_METRICS: readonly MetricName[] = DIRECTIONAL_METRIC_NAMES;
+export type GroupMetric = MetricName;
 
 export const GROUP_FLAGS = {
   groups: { type: 'string', valueName: 'FILE', description: 'one group id per row (.npy/.json integers, or a CSV/text column of strings): every metric per group and multicalibration_error' },
-  'group-metric': { type: 'string', choices: Object.keys(GROUP_METRICS), default: 'ece', description: 'with --groups: the metric of the worst group, size-weighted mean and spread' },
+  'group-metric': { type: 'string', choices: GROUP_METRICS, default: 'ece', description: 'with --groups: the metric of the worst group, size-weighted mean and spread' },
   'min-group-size': { type: 'integer', default: 20, valueName: 'K', description: 'with --groups: smallest group (and group × bin cell of multicalibration_error) evaluated' },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -44,7 +35,8 @@ export const GROUP_DESCRIPTION = [
   'one string per line, a first line more than N lines holds is the header). Every metric per group (evaluate on',
   "that group's rows; 'groups' in --json: id → metrics and n); groups with fewer than --min-group-size K rows (20)",
   "are reported but marked too small and left out of the summary: the worst group, the size-weighted mean and the",
-  'spread (max − min) of --group-metric (ece; worst = highest, lowest for accuracy). multicalibration_error: the',
+  'spread (max − min) of --group-metric (ece, or any metric with a better direction; worst = highest where lower is',
+  'better, lowest where higher is, e.g. accuracy). multicalibration_error: the',
   'largest |mean(confidence − correct)| over groups × top-label confidence bins (--bins equal-width, (l,u]) among',
   'cells of at least K rows (smaller cells skipped and counted) — a top-label, binned, empirical version of',
   "α-multicalibration over a collection of sets (Hébert-Johnson et al. 2018, ICML). Null with a reason when nothing qualifies.",
@@ -138,7 +130,7 @@ function summarise(groups: readonly GroupResult[], metric: GroupMetric, minGroup
   const usable = groups.filter((g) => !g.tooSmall && Number.isFinite(g.metrics[metric]));
   if (usable.length === 0)
     return { metric, evaluatedGroups: 0, worst: null, weightedMean: null, spread: null, reason: `no group has at least ${minGroupSize} rows (--min-group-size)` };
-  const worse = GROUP_METRICS[metric] === 'higher' ? (a: number, b: number) => a > b : (a: number, b: number) => a < b;
+  const worse = metricDirection(metric) === 'lower' ? (a: number, b: number) => a > b : (a: number, b: number) => a < b;
   let worst = usable[0]!;
   let min = Infinity;
   let max = -Infinity;
@@ -219,7 +211,7 @@ export function groupJson(result: GroupEvaluation, settings: EvalSettings): Reco
 /** The human table: per group n, accuracy, ECE (and --group-metric), then the summary lines. */
 export function writeGroupTable(result: GroupEvaluation, io: CliIO): void {
   const metric = result.summary.metric;
-  const show = (v: number | null | undefined): string => (v === null || v === undefined || !Number.isFinite(v) ? '—' : PERCENT_METRICS.has(metric) ? percent(v) : fixed(v));
+  const show = (v: number | null | undefined): string => (v === null || v === undefined || !Number.isFinite(v) ? '—' : metricDefinition(metric).percent ? percent(v) : fixed(v));
   const extra = metric !== 'ece' && metric !== 'accuracy';
   const header = ['group', 'n', 'accuracy', 'ECE', ...(extra ? [metric] : []), ''];
   const rows = result.groups.map((g) => [

@@ -290,6 +290,7 @@ export const refinementNll = defineMetric({
   key: 'refinement_nll',
   label: 'refinement NLL',
   percent: false,
+  better: 'lower',
   nullable: true,
   description: `NLL after recalibration, ${RECALIBRATED}; the "refine" loss of Berta et al. 2025`,
   ...keepRows,
@@ -302,6 +303,7 @@ export const calibrationNll = defineMetric({
   nullable: true,
   label: 'calibration NLL',
   percent: false,
+  better: 'lower',
   description: 'NLL − refinement NLL: the log loss that recalibration removes (DeGroot & Fienberg 1983; Bröcker 2009)',
   compute: (context, state) => keptSplit(context, state).nll.calibration,
 });
@@ -311,6 +313,7 @@ export const calibrationNllOver = defineMetric({
   nullable: true,
   label: 'calibration NLL, over-confident rows',
   percent: false,
+  better: 'lower',
   description: 'the part of calibration NLL from rows whose recalibrated top-label confidence is lower',
   compute: (context, state) => keptSplit(context, state).nll.over,
 });
@@ -320,6 +323,7 @@ export const calibrationNllUnder = defineMetric({
   nullable: true,
   label: 'calibration NLL, under-confident rows',
   percent: false,
+  better: 'lower',
   description: 'the part of calibration NLL from the other rows (recalibrated top-label confidence not lower)',
   compute: (context, state) => keptSplit(context, state).nll.under,
 });
@@ -329,6 +333,7 @@ export const refinementBrier = defineMetric({
   nullable: true,
   label: 'refinement Brier',
   percent: false,
+  better: 'lower',
   description: `Brier score after recalibration, ${RECALIBRATED.replace('temperature scaling', 'temperature scaling by Brier')}`,
   compute: (context, state) => keptSplit(context, state).brier.refinement,
 });
@@ -338,6 +343,7 @@ export const calibrationBrier = defineMetric({
   nullable: true,
   label: 'calibration Brier',
   percent: false,
+  better: 'lower',
   description: 'Brier − refinement Brier: the Brier score that recalibration removes',
   compute: (context, state) => keptSplit(context, state).brier.calibration,
 });
@@ -347,6 +353,7 @@ export const calibrationBrierOver = defineMetric({
   nullable: true,
   label: 'calibration Brier, over-confident rows',
   percent: false,
+  better: 'lower',
   description: 'the part of calibration Brier from rows whose recalibrated top-label confidence is lower',
   compute: (context, state) => keptSplit(context, state).brier.over,
 });
@@ -356,6 +363,7 @@ export const calibrationBrierUnder = defineMetric({
   nullable: true,
   label: 'calibration Brier, under-confident rows',
   percent: false,
+  better: 'lower',
   description: 'the part of calibration Brier from the other rows',
   compute: (context, state) => keptSplit(context, state).brier.under,
 });

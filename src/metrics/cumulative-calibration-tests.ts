@@ -5,6 +5,7 @@ import { requireTopLabel } from './validation.js';
 import { invalidArgument } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
 import { defineMetric } from './metric-definition.js';
+import { WEIGHTS_REFUSED_TEST } from './weighted-context.js';
 import type { MetricContext } from './metric-context.js';
 
 /**
@@ -97,6 +98,8 @@ export const ksPValue = defineMetric({
   key: 'ks_p',
   label: 'KS test p-value',
   percent: false,
+  better: 'none',
+  weighted: { refused: WEIGHTS_REFUSED_TEST },
   scope: 'top-label',
   nullable: true,
   description: 'p-value of the KS error scaled by σ (max |Brownian motion|; Arrieta-Ibarra et al. 2022)',
@@ -107,6 +110,8 @@ export const kuiperMetric = defineMetric({
   key: 'kuiper',
   label: 'Kuiper ECCE-R (%)',
   percent: true,
+  better: 'lower',
+  weighted: { refused: WEIGHTS_REFUSED_TEST },
   scope: 'top-label',
   description: 'range of the cumulative calibration differences, ECCE-R (Arrieta-Ibarra et al. 2022)',
   compute: (context) => topLabelCumulative(context).kuiper.range,
@@ -116,6 +121,8 @@ export const kuiperPValue = defineMetric({
   key: 'kuiper_p',
   label: 'Kuiper test p-value',
   percent: false,
+  better: 'none',
+  weighted: { refused: WEIGHTS_REFUSED_TEST },
   scope: 'top-label',
   nullable: true,
   description: 'p-value of ECCE-R scaled by σ (range of a Brownian motion; Arrieta-Ibarra et al. 2022)',

@@ -4,6 +4,7 @@ import { sortTopLabel } from './sorted-top-label.js';
 import { invalidArgument, requireNumber } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
 import { defineMetric } from './metric-definition.js';
+import { WEIGHTS_REFUSED_RANK } from './weighted-context.js';
 
 /**
  * False-positive rate at a true-positive rate (FPR at 95 % TPR, "FPR95": Hendrycks & Gimpel 2017; Liang et al.
@@ -71,6 +72,8 @@ export const fpr95Metric = defineMetric({
   key: 'fpr95',
   label: 'FPR at 95% TPR (%)',
   percent: true,
+  better: 'lower',
+  weighted: { refused: WEIGHTS_REFUSED_RANK },
   scope: 'top-label',
   nullable: true,
   description: 'fraction of errors accepted when 95 % of the correct predictions are (confidence as the score)',

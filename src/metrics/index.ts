@@ -57,7 +57,9 @@ export {
 export { sharedFloat32Array, sharedFloat64Array, isShared, toShared } from './shared-arrays.js';
 export { evaluate, METRIC_NAMES, type MetricName } from './evaluate.js';
 export { METRICS, TOP_LABEL_METRICS, metricDefinition, type TopLabelMetricName } from './metric-registry.js';
-export { defineMetric, type MetricDefinition, type MetricShape, type RowBlock } from './metric-definition.js';
+export { defineMetric, type MetricDefinition, type MetricDirection, type MetricShape, type RowBlock, type WeightedDefinition } from './metric-definition.js';
+export { DIRECTIONAL_METRIC_NAMES, isMetricName, metricDigits, metricDirection, metricHeader, metricShortName } from './metric-display.js';
+export { weightedContext, type WeightedContext, type WeightedRows, type WeightSettings } from './weighted-context.js';
 export { MetricContext, type ClassStatistics } from './metric-context.js';
 export { MetricState, stateBuffers, type MergeRule, type StateField, type StateSpec, type StateSnapshot } from './metric-state.js';
 export { bootstrapInterval, bootstrapMetric, quantile, type BootstrapOptions, type ConfidenceInterval } from './bootstrap.js';

@@ -1,3 +1,4 @@
+import { argsortStable } from './argsort.js';
 import { sortTopLabel, type SortedTopLabel } from './sorted-top-label.js';
 import { requireTopLabel } from './validation.js';
 import type { FloatArray } from '../util/matrix.js';
@@ -23,6 +24,27 @@ export function ksFromSorted(sorted: SortedTopLabel): number {
     sc += sorted.confidence[i]!;
     sa += sorted.correct[i]!;
     const d = Math.abs(sc / n - sa / n);
+    if (d > worst) worst = d;
+  }
+  return worst;
+}
+
+/**
+ * Sample-weighted KS error: max over confidence-sorted prefixes of |Σ w (c − a)| / W (stable order; weight-0 rows
+ * skipped; visited at row ends, where the maximum of a run lies). Unit weights give `ksError`.
+ */
+export function weightedKsError(confidence: Float64Array, correct: Uint8Array, weights: Float64Array, total: number): number {
+  const order = argsortStable(confidence);
+  let sc = 0;
+  let sa = 0;
+  let worst = 0;
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    const w = weights[i]!;
+    if (w === 0) continue;
+    sc += w * confidence[i]!;
+    sa += w * correct[i]!;
+    const d = Math.abs(sc / total - sa / total);
     if (d > worst) worst = d;
   }
   return worst;

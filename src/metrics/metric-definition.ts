@@ -5,20 +5,36 @@ import type { RefinementSetting } from './calibration-refinement.js';
 import type { MetricContext } from './metric-context.js';
 import type { MetricState, StateSpec } from './metric-state.js';
 import type { Labels, PredictionKind } from './validation.js';
+import type { WeightedContext, WeightSettings } from './weighted-context.js';
 import type { FloatArray } from '../util/matrix.js';
 
 /**
  * The declaration of one streaming metric of `CalibrationAccumulator` (and so of `evaluate`, `calib eval`'s
- * table and `--json` keys, the bootstrap intervals and the README's metric table). See metric-registry.ts for
- * how to add one.
+ * table and `--json` keys, the bootstrap intervals and the README's metric table), and everything the rest of the
+ * toolkit knows about it: which direction is better (best-value marks of report and suite tables, the worst group
+ * of `calib eval --groups`, best-epoch and sweep selection, claim directions), how it is labelled and printed, and
+ * whether and how it is computed with sample weights (`evaluateWeighted`, `calib eval --weights`). See
+ * metric-registry.ts for how to add one.
  */
 export interface MetricDefinition<K extends string = string> {
   /** Snake_case name: the key in `CalibrationMetrics` and in `calib eval --json`. */
   readonly key: K;
   /** Row label of the human table, with its unit, e.g. 'ECE (%)'. */
   readonly label: string;
+  /**
+   * The name in table headers and figure titles, without its unit (default: `label` without a trailing ' (%)'),
+   * e.g. 'Acc.' for accuracy; tables add ' (%)' for percentages.
+   */
+  readonly short?: string;
   /** Whether tables show the value ×100 (a fraction shown as a percentage) or as a plain number. */
   readonly percent: boolean;
+  /** Decimals of a value in report tables (default 2 for percentages, 4 for plain numbers). */
+  readonly digits?: number;
+  /**
+   * Which values are better: 'lower' (errors, losses, risks), 'higher' (accuracy, AUROC-type scores) or 'none'
+   * (a description or test statistic with no better direction: mean confidence, p-values, a bandwidth).
+   */
+  readonly better: MetricDirection;
   /** One line for the docs: what it measures and its source. */
   readonly description: string;
   /**
@@ -40,7 +56,28 @@ export interface MetricDefinition<K extends string = string> {
   readonly update?: (state: MetricState, block: RowBlock) => void;
   /** The value from the shared statistics (`context`) and the metric's own state. */
   readonly compute: (context: MetricContext, state: MetricState) => number;
+  /**
+   * The metric with sample weights (weighted-evaluate.ts): how it is computed — from the top label alone
+   * (`scope: 'top-label'`, so `evaluateWeightedTopLabel` reports it too) or from the whole rows, with an optional
+   * `refusal` under settings it does not support — or why it refuses weights by definition (`refused`). Absent:
+   * "not implemented with sample weights yet".
+   */
+  readonly weighted?: WeightedDefinition;
 }
+
+/** Which values of a metric are better; 'none' for descriptive quantities and test statistics. */
+export type MetricDirection = 'lower' | 'higher' | 'none';
+
+/** How a metric is computed with sample weights, or why it refuses them (see `MetricDefinition.weighted`). */
+export type WeightedDefinition =
+  | {
+      readonly scope: 'top-label' | 'rows';
+      /** The weighted value (weighted-context.ts: W = Σ w, weighted means and bin sums). */
+      readonly compute: (context: WeightedContext) => number;
+      /** Why the metric cannot be weighted under `settings` (null when it can). */
+      readonly refusal?: (settings: WeightSettings) => string | null;
+    }
+  | { readonly refused: string };
 
 /** A metric declaration with its literal key and scope kept (for the derived name types). */
 export function defineMetric<const D extends MetricDefinition>(definition: D): D {

@@ -43,6 +43,7 @@ export const mmceMetric = defineMetric({
   key: 'mmce',
   label: 'MMCE (%)',
   percent: true,
+  better: 'lower',
   scope: 'top-label',
   description: 'maximum mean calibration error, Laplacian kernel of width 0.4 (Kumar et al. 2018)',
   compute: (context) => mmceFromSorted(context.sorted()),

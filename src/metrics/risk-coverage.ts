@@ -3,6 +3,7 @@ import { requireTopLabel } from './validation.js';
 import { invalidArgument, requireNumber } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
 import { defineMetric } from './metric-definition.js';
+import { WEIGHTS_REFUSED_RANK } from './weighted-context.js';
 import type { MetricContext } from './metric-context.js';
 
 /**
@@ -149,6 +150,8 @@ export const aurcMetric = defineMetric({
   key: 'aurc',
   label: 'AURC (%)',
   percent: true,
+  better: 'lower',
+  weighted: { refused: WEIGHTS_REFUSED_RANK },
   scope: 'top-label',
   nullable: true,
   description: 'area under the risk–coverage curve (Geifman & El-Yaniv 2017; TorchUncertainty normalisation)',
@@ -159,6 +162,8 @@ export const eaurcMetric = defineMetric({
   key: 'eaurc',
   label: 'E-AURC (%)',
   percent: true,
+  better: 'lower',
+  weighted: { refused: WEIGHTS_REFUSED_RANK },
   scope: 'top-label',
   nullable: true,
   description: 'excess AURC over an oracle ranking errors last (Geifman et al. 2019)',
@@ -169,6 +174,8 @@ export const augrcMetric = defineMetric({
   key: 'augrc',
   label: 'AUGRC (%)',
   percent: true,
+  better: 'lower',
+  weighted: { refused: WEIGHTS_REFUSED_RANK },
   scope: 'top-label',
   nullable: true,
   description: 'area under the generalised risk–coverage curve (Traub et al. 2024)',
@@ -179,6 +186,8 @@ export const riskAt80Coverage = defineMetric({
   key: 'risk_at_80cov',
   label: 'risk at 80% coverage (%)',
   percent: true,
+  better: 'lower',
+  weighted: { refused: WEIGHTS_REFUSED_RANK },
   scope: 'top-label',
   description: 'error rate among the 80 % most confident predictions (TorchUncertainty RiskAt80Cov)',
   compute: (context) => riskAtCoverageFromSorted(context.sorted(), 0.8),
@@ -188,6 +197,8 @@ export const coverageAt5Risk = defineMetric({
   key: 'cov_at_5risk',
   label: 'coverage at 5% risk (%)',
   percent: true,
+  better: 'higher',
+  weighted: { refused: WEIGHTS_REFUSED_RANK },
   scope: 'top-label',
   description: 'largest coverage whose selective risk is at most 5 % (TorchUncertainty CovAt5Risk; 0 if none)',
   compute: (context) => coverageAtRiskFromSorted(context.sorted(), 0.05),

@@ -3,6 +3,7 @@ import { normalUpperTail } from './normal-tail.js';
 import { invalidArgument } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
 import { defineMetric } from './metric-definition.js';
+import { WEIGHTS_REFUSED_TEST } from './weighted-context.js';
 import type { MetricContext } from './metric-context.js';
 
 /**
@@ -61,6 +62,8 @@ export const spiegelhalterZ = defineMetric({
   key: 'spiegelhalter_z',
   label: "Spiegelhalter's Z",
   percent: false,
+  better: 'none',
+  weighted: { refused: WEIGHTS_REFUSED_TEST },
   scope: 'top-label',
   nullable: true,
   description: "Spiegelhalter's Z statistic of the confidences (≈ N(0, 1) if calibrated; Spiegelhalter 1986)",
@@ -71,6 +74,8 @@ export const spiegelhalterP = defineMetric({
   key: 'spiegelhalter_p',
   label: "Spiegelhalter's p-value",
   percent: false,
+  better: 'none',
+  weighted: { refused: WEIGHTS_REFUSED_TEST },
   scope: 'top-label',
   nullable: true,
   description: "two-sided p-value of Spiegelhalter's Z",

@@ -1,75 +1,53 @@
 import type { BinConvention, ReliabilityData } from './reliability-types.js';
-import { argsortStable } from './argsort.js';
-import { type BinSums, binnedCalibrationError, binnedErrorPower, maximumBinGap, overconfidenceFromBins } from './bin-statistics.js';
 import { CalibrationAccumulator, type CalibrationOptions } from './calibration-accumulator.js';
-import { CompensatedSum } from './compensated-sum.js';
-import type { RowBlock } from './metric-definition.js';
-import { METRIC_NAMES, type MetricName } from './metric-registry.js';
+import type { MetricDefinition, RowBlock, WeightedDefinition } from './metric-definition.js';
+import { METRIC_NAMES, METRICS, metricDefinition, type MetricName } from './metric-registry.js';
 import { reliabilityFromBinSums } from './reliability-diagram.js';
 import { requireSampleWeights } from './sample-weights.js';
-import { weightedClasswiseBinSums, weightedEqualMassBinSums, weightedEqualWidthBinSums } from './weighted-bin-sums.js';
 import type { TopLabelOptions } from './top-label-accumulator.js';
 import { type Labels, requireTopLabel } from './validation.js';
+import { weightedContext, type WeightedContext, type WeightSettings } from './weighted-context.js';
 import { describe, invalidArgument } from '../util/errors.js';
 import type { FloatArray, Matrix } from '../util/matrix.js';
 
+type Declared = (typeof METRICS)[number];
+
+/** The metrics defined with sample weights (those whose record declares a weighted compute). */
+export type WeightedMetricName = Extract<Declared, { readonly weighted: { readonly compute: unknown } }>['key'];
+
 /** The weighted metrics of the top label alone (confidence and correctness; `evaluateWeightedTopLabel`). */
-export const WEIGHTED_TOP_LABEL_NAMES = ['accuracy', 'ece', 'ece_l2', 'adaece', 'adaece_l2', 'mce', 'oe', 'ks', 'mean_confidence'] as const satisfies readonly MetricName[];
+export type WeightedTopLabelName = Extract<Declared, { readonly weighted: { readonly scope: 'top-label' } }>['key'];
 
-/** The weighted metrics that need the whole rows (probabilities and labels). */
-const WEIGHTED_ROW_NAMES = ['nll', 'brier', 'classwise_ece', 'marginal_ece', 'mean_entropy'] as const satisfies readonly MetricName[];
+type Computed = Extract<WeightedDefinition, { readonly compute: unknown }>;
 
-export type WeightedMetricName = (typeof WEIGHTED_TOP_LABEL_NAMES)[number] | (typeof WEIGHTED_ROW_NAMES)[number];
-
-/** The metrics defined with sample weights (weighted-evaluate.ts), in table order. */
-export const WEIGHTED_METRIC_NAMES: readonly WeightedMetricName[] = Object.freeze(
-  METRIC_NAMES.filter((name): name is WeightedMetricName => (WEIGHTED_TOP_LABEL_NAMES as readonly string[]).includes(name) || (WEIGHTED_ROW_NAMES as readonly string[]).includes(name)),
+/** The weighted compute of each metric that has one, by name. */
+const WEIGHTED: ReadonlyMap<string, Computed> = new Map(
+  (METRICS as readonly MetricDefinition[]).flatMap((m) => (m.weighted !== undefined && 'compute' in m.weighted ? [[m.key, m.weighted] as const] : [])),
 );
 
-export type WeightedTopLabelName = (typeof WEIGHTED_TOP_LABEL_NAMES)[number];
+/** The metrics defined with sample weights (weighted-evaluate.ts), in table order. */
+export const WEIGHTED_METRIC_NAMES: readonly WeightedMetricName[] = Object.freeze(METRIC_NAMES.filter((name): name is WeightedMetricName => WEIGHTED.has(name)));
 
-const RANK_BASED = 'it ranks the samples by confidence (selective prediction / error detection); weights are not defined for it';
-const TEST = 'a test statistic or p-value assumes N independent unweighted samples; weights do not define a sample size';
+/** The weighted metrics of the top label alone, in table order. */
+export const WEIGHTED_TOP_LABEL_NAMES: readonly WeightedTopLabelName[] = Object.freeze(
+  WEIGHTED_METRIC_NAMES.filter((name): name is WeightedTopLabelName => WEIGHTED.get(name)!.scope === 'top-label'),
+);
+
 const NOT_IMPLEMENTED = 'not implemented with sample weights yet';
 
 /**
- * Why a metric refuses sample weights by definition; every other metric of `METRICS` outside
- * `WEIGHTED_METRIC_NAMES` is "not implemented with sample weights yet" (so a new metric needs no entry here).
+ * Why metric `name` cannot be computed with sample weights under `options` (null when it can), from its record
+ * (`MetricDefinition.weighted`): rank-based metrics, debiased estimators and tests refuse by definition; a
+ * weighted metric may refuse some settings (`marginal_ece` is weighted only as the plug-in estimator over
+ * equal-width bins, `adaece`/`adaece_l2` only with the 'equal-mass' scheme); a metric without a weighted compute is
+ * "not implemented with sample weights yet".
  */
-const REFUSED: Readonly<Partial<Record<Exclude<MetricName, WeightedMetricName>, string>>> = {
-  debiased_ece: 'a debiased estimator: its bias correction assumes N independent unweighted samples',
-  ks_p: TEST,
-  kuiper: TEST,
-  kuiper_p: TEST,
-  spiegelhalter_z: TEST,
-  spiegelhalter_p: TEST,
-  error_auroc: RANK_BASED,
-  aurc: RANK_BASED,
-  eaurc: RANK_BASED,
-  augrc: RANK_BASED,
-  risk_at_80cov: RANK_BASED,
-  cov_at_5risk: RANK_BASED,
-  fpr95: RANK_BASED,
-};
-
-/**
- * Why metric `name` cannot be computed with sample weights under `options` (null when it can): rank-based
- * metrics, debiased estimators and tests refuse by definition; some well-defined ones are not implemented yet;
- * `marginal_ece` is weighted only as the plug-in estimator over equal-width bins (`marginalDebias: false`), and
- * `adaece`/`adaece_l2` only with the 'equal-mass' scheme.
- */
-export function weightRefusal(name: MetricName, options: Pick<CalibrationOptions, 'adaptive' | 'marginalBinning' | 'marginalDebias'> = {}): string | null {
-  if (name === 'marginal_ece') {
-    if ((options.marginalDebias ?? true) !== false)
-      return 'the debiased estimator assumes N independent unweighted samples (marginalDebias: false gives the weighted plug-in estimator)';
-    if ((options.marginalBinning ?? 'equal-width') !== 'equal-width') return 'equal-mass marginal bins are not implemented with sample weights';
-    return null;
-  }
-  if ((name === 'adaece' || name === 'adaece_l2') && (options.adaptive ?? 'equal-mass') !== 'equal-mass')
-    return "the 'interp' scheme is not implemented with sample weights (use 'equal-mass')";
-  if ((WEIGHTED_METRIC_NAMES as readonly string[]).includes(name)) return null;
+export function weightRefusal(name: MetricName, options: WeightSettings = {}): string | null {
   if (!(METRIC_NAMES as readonly string[]).includes(name)) invalidArgument('metric', `one of ${METRIC_NAMES.join(', ')}`, describe(name));
-  return (REFUSED as Record<string, string | undefined>)[name] ?? NOT_IMPLEMENTED;
+  const weighted = metricDefinition(name).weighted;
+  if (weighted === undefined) return NOT_IMPLEMENTED;
+  if ('refused' in weighted) return weighted.refused;
+  return weighted.refusal?.(options) ?? null;
 }
 
 export interface WeightedOptions extends CalibrationOptions {
@@ -114,36 +92,12 @@ export interface WeightedTopLabelMetrics {
  */
 export function evaluateWeighted(predictions: Matrix, labels: Labels, weights: ArrayLike<number>, options: WeightedOptions): WeightedMetrics {
   const names = requestedMetrics(options);
-  const rowsOf = collectRows(predictions, labels, options);
-  const { confidence, correct, classes } = rowsOf;
-  const n = confidence.length;
-  const w = requireSampleWeights(weights, n, 'weights');
-  const bins = options.bins ?? 15;
-  const convention = options.convention ?? '(l,u]';
-  const top = topLabelComputers(confidence, correct, w, bins, convention);
-  const W = top.weightSum;
-  const mean = (x: ArrayLike<number>): number => weightedMean(x, w, W);
-  let perClass: BinSums[] | undefined;
-  const classwise = (): BinSums[] => (perClass ??= weightedClasswiseBinSums(rowsOf.probabilities, rowsOf.labels, w, classes, bins, convention));
-  const compute: Record<WeightedMetricName, () => number> = {
-    ...top.compute,
-    nll: () => mean(rowsOf.nll),
-    brier: () => mean(rowsOf.brier),
-    classwise_ece: () => {
-      let acc = 0;
-      for (const sums of classwise()) for (let m = 0; m < bins; m++) acc += Math.abs(sums.sumCorrect[m]! - sums.sumConfidence[m]!);
-      return acc / (classes * W);
-    },
-    marginal_ece: () => {
-      let acc = 0;
-      for (const sums of classwise()) acc += binnedErrorPower(sums, W, 2);
-      return Math.sqrt(acc / classes);
-    },
-    mean_entropy: () => mean(rowsOf.entropy),
-  };
+  const rows = collectRows(predictions, labels, options);
+  const w = requireSampleWeights(weights, rows.confidence.length, 'weights');
+  const context = weightedContext(rows.confidence, rows.correct, w, options.bins ?? 15, options.convention ?? '(l,u]', rows);
   const values: Partial<Record<WeightedMetricName, number>> = {};
-  for (const name of names) values[name] = compute[name]();
-  return { ...top.summary(values), classes };
+  for (const name of names) values[name] = WEIGHTED.get(name)!.compute(context);
+  return { ...summary(context, values), classes: rows.classes };
 }
 
 /**
@@ -170,49 +124,24 @@ export function evaluateWeightedTopLabel(
     if (!(WEIGHTED_TOP_LABEL_NAMES as readonly string[]).includes(name))
       invalidArgument('metrics', 'metrics of the top label', `'${name}', which needs the whole probability vector`);
   const w = requireSampleWeights(weights, confidence.length, 'weights');
-  const top = topLabelComputers(Float64Array.from(confidence), correct, w, options.bins ?? 15, options.convention ?? '(l,u]');
+  const context = weightedContext(Float64Array.from(confidence), correct, w, options.bins ?? 15, options.convention ?? '(l,u]');
   const values: Partial<Record<WeightedMetricName, number>> = {};
-  for (const name of names as WeightedTopLabelName[]) values[name] = top.compute[name]();
-  return top.summary(values);
+  for (const name of names) values[name] = WEIGHTED.get(name)!.compute(context);
+  return summary(context, values);
 }
 
-/** Σ w x / W in compensated summation, skipping weight-0 rows. */
-function weightedMean(x: ArrayLike<number>, w: Float64Array, total: number): number {
-  const s = new CompensatedSum();
-  for (let i = 0; i < w.length; i++) if (w[i]! !== 0) s.add(w[i]! * x[i]!);
-  return s.value / total;
-}
-
-/** The weighted top-label metrics as lazy computations, and the summary (weight sum, effective N, reliability). */
-function topLabelComputers(confidence: Float64Array, correct: Uint8Array, w: Float64Array, bins: number, convention: BinConvention) {
-  const total = new CompensatedSum();
-  const squares = new CompensatedSum();
-  for (let i = 0; i < w.length; i++) total.add(w[i]!), squares.add(w[i]! * w[i]!);
-  const W = total.value;
-  const widths = weightedEqualWidthBinSums(confidence, correct, w, bins, convention);
-  let masses: BinSums | undefined;
-  const equalMass = (): BinSums => (masses ??= weightedEqualMassBinSums(confidence, correct, w, argsortStable(confidence), W, bins));
-  const compute: Record<WeightedTopLabelName, () => number> = {
-    accuracy: () => weightedMean(correct, w, W),
-    ece: () => binnedCalibrationError(widths, W, 1),
-    ece_l2: () => binnedCalibrationError(widths, W, 2),
-    adaece: () => binnedCalibrationError(equalMass(), W, 1),
-    adaece_l2: () => binnedCalibrationError(equalMass(), W, 2),
-    mce: () => maximumBinGap(widths),
-    oe: () => overconfidenceFromBins(widths, W),
-    ks: () => weightedKs(confidence, correct, w, W),
-    mean_confidence: () => weightedMean(confidence, w, W),
-  };
-  const summary = (values: Partial<Record<WeightedMetricName, number>>): WeightedTopLabelMetrics => ({
+/** The result's summary: the weight sum, Kish's effective N and the weighted reliability data. */
+function summary(context: WeightedContext & { readonly squareSum: number }, values: Partial<Record<WeightedMetricName, number>>): WeightedTopLabelMetrics {
+  const W = context.weightSum;
+  return {
     values,
-    n: confidence.length,
+    n: context.confidence.length,
     weightSum: W,
-    effectiveN: (W * W) / squares.value,
-    bins,
-    convention,
-    reliability: reliabilityFromBinSums(widths, W, convention),
-  });
-  return { weightSum: W, compute, summary };
+    effectiveN: (W * W) / context.squareSum,
+    bins: context.bins,
+    convention: context.convention,
+    reliability: reliabilityFromBinSums(context.equalWidth(), W, context.convention),
+  };
 }
 
 /** The requested metric names, each checked against `weightRefusal`. */
@@ -225,24 +154,6 @@ function requestedMetrics(options: Pick<WeightedOptions, 'metrics' | 'adaptive' 
     if (reason !== null) invalidArgument('metrics', `metrics defined with sample weights`, `'${name}', which refuses weights: ${reason}`);
   }
   return [...new Set(options.metrics)] as WeightedMetricName[];
-}
-
-/** KS = max over sorted prefixes of |Σ w (c − a)| / W (visited at row ends, where the maximum of a run lies). */
-function weightedKs(confidence: Float64Array, correct: Uint8Array, weights: Float64Array, total: number): number {
-  const order = argsortStable(confidence);
-  let sc = 0;
-  let sa = 0;
-  let worst = 0;
-  for (let k = 0; k < order.length; k++) {
-    const i = order[k]!;
-    const w = weights[i]!;
-    if (w === 0) continue;
-    sc += w * confidence[i]!;
-    sa += w * correct[i]!;
-    const d = Math.abs(sc / total - sa / total);
-    if (d > worst) worst = d;
-  }
-  return worst;
 }
 
 interface CollectedRows {

@@ -1,3 +1,6 @@
+import type { MetricDefinition } from '../metrics/metric-definition.js';
+import { metricDigits, metricHeader } from '../metrics/metric-display.js';
+import { METRICS } from '../metrics/metric-registry.js';
 import type { ReliabilityData } from '../metrics/reliability-types.js';
 import { describe, invalidArgument } from '../util/errors.js';
 import { checkReliabilityData } from './check-reliability-data.js';
@@ -24,28 +27,20 @@ export interface MetricColumn {
   readonly better?: 'lower' | 'higher';
 }
 
-/** Defaults for the metric names the toolkit produces (METHODS.md "Metrics"); others print as plain numbers. */
-export const KNOWN_COLUMNS: Readonly<Record<string, Omit<MetricColumn, 'key'>>> = {
-  accuracy: { label: 'Acc. (%)', format: 'percent', decimals: 2, better: 'higher' },
-  ece: { label: 'ECE (%)', format: 'percent', decimals: 2, better: 'lower' },
-  adaece: { label: 'AdaECE (%)', format: 'percent', decimals: 2, better: 'lower' },
-  aece: { label: 'AECE (%)', format: 'percent', decimals: 2, better: 'lower' },
-  ece2: { label: 'ECE ℓ2 (%)', format: 'percent', decimals: 2, better: 'lower' },
-  eceLb: { label: 'ECE lb (%)', format: 'percent', decimals: 2, better: 'lower' },
-  mce: { label: 'MCE (%)', format: 'percent', decimals: 2, better: 'lower' },
-  oe: { label: 'OE (%)', format: 'percent', decimals: 2, better: 'lower' },
-  classwiseEce: { label: 'SCE (%)', format: 'percent', decimals: 2, better: 'lower' },
-  marginalEce: { label: 'Marginal ECE (%)', format: 'percent', decimals: 2, better: 'lower' },
-  debiasedEce: { label: 'Debiased ECE (%)', format: 'percent', decimals: 2, better: 'lower' },
-  sweepEce: { label: 'Sweep ECE (%)', format: 'percent', decimals: 2, better: 'lower' },
-  ks: { label: 'KS (%)', format: 'percent', decimals: 2, better: 'lower' },
-  nll: { label: 'NLL', format: 'number', decimals: 4, better: 'lower' },
-  brier: { label: 'Brier', format: 'number', decimals: 4, better: 'lower' },
-  meanConfidence: { label: 'Avg. conf. (%)', format: 'percent', decimals: 2 },
-  entropy: { label: 'Entropy', format: 'number', decimals: 4 },
-  auroc: { label: 'AUROC (%)', format: 'percent', decimals: 2, better: 'higher' },
+/**
+ * Defaults for the names the toolkit produces: every metric of the record under its `calib eval --json` key
+ * (header, % or plain number, decimals and better direction from its declaration, metrics/metric-definition.ts), and
+ * the fitted temperature `temperature`; other keys print as plain numbers without a best mark.
+ */
+export const KNOWN_COLUMNS: Readonly<Record<string, Omit<MetricColumn, 'key'>>> = Object.freeze({
+  ...Object.fromEntries(
+    METRICS.map((m: MetricDefinition) => [
+      m.key,
+      { label: metricHeader(m), format: m.percent ? 'percent' : 'number', decimals: metricDigits(m), ...(m.better === 'none' ? {} : { better: m.better }) },
+    ]),
+  ),
   temperature: { label: 'T', format: 'number', decimals: 3 },
-};
+});
 
 export interface TableCell {
   readonly text: string;
@@ -89,7 +84,7 @@ export function resolveColumns(results: readonly MethodResult[], columns?: reado
         invalidArgument(`columns[${i}]`, 'a metric name or a MetricColumn', describe(k));
       return k;
     }
-    const known = KNOWN_COLUMNS[k];
+    const known = Object.hasOwn(KNOWN_COLUMNS, k) ? KNOWN_COLUMNS[k] : undefined;
     return known ? { key: k, ...known } : { key: k, label: k, format: 'number', decimals: 4 };
   });
 }

@@ -21,6 +21,7 @@
  * Claims are "A < B" or "A > B" on the metric's value: for AUROC and accuracy (higher is better) a claim that A is
  * better is written "A > B".
  */
+import type { MetricDirection } from '../metrics/metric-definition.js';
 import { METRIC_NAMES, metricDefinition, type MetricName } from '../metrics/metric-registry.js';
 
 /** The per-corruption fields of a shift report a `shift_` metric averages (`confidence` = `mean_confidence`). */
@@ -82,6 +83,28 @@ export function claimMetricPercent(name: string): boolean {
       return m.field !== 'nll';
     default:
       return true;
+  }
+}
+
+/**
+ * Which values of claim metric `name` are better: the metric record's direction (metrics/metric-definition.ts) for
+ * test, foreground, training-split and shift metrics; higher for the OOD AUROCs and mIoU; 'none' for the OOD mean
+ * confidences and names outside every family.
+ */
+export function claimMetricDirection(name: string): MetricDirection {
+  const m = parseClaimMetric(name);
+  if (m === undefined) return 'none';
+  switch (m.family) {
+    case 'test':
+    case 'foreground':
+    case 'train':
+      return metricDefinition(m.metric).better;
+    case 'shift':
+      return metricDefinition(m.field).better;
+    case 'ood':
+      return m.field === 'auroc' ? 'higher' : 'none';
+    case 'miou':
+      return 'higher';
   }
 }
 

@@ -18,7 +18,7 @@
  */
 import { describe, invalidArgument } from '../util/errors.js';
 import { boolean, list, object, optional, scalar, string, type Infer, type Schema } from '../util/schema.js';
-import { CLAIM_METRIC_FAMILIES, parseClaimMetric } from './claim-metric.js';
+import { CLAIM_METRIC_FAMILIES, claimMetricDirection, parseClaimMetric } from './claim-metric.js';
 
 export const QUALITATIVE_KINDS = ['argmin', 'argmax', 'u-shape', 'monotone', 'order'] as const;
 export type QualitativeKind = (typeof QUALITATIVE_KINDS)[number];
@@ -65,9 +65,9 @@ export interface ClaimContext {
   readonly sweeps: readonly { readonly key: string; readonly values: readonly (number | string | boolean)[]; readonly methods?: readonly string[] }[];
 }
 
-/** Whether higher values of claim metric `metric` are better (accuracy, AUROC, mIoU). */
+/** Whether higher values of claim metric `metric` are better (claim-metric.ts's direction, from the metric record). */
 export function higherIsBetter(metric: string): boolean {
-  return /(^|_)(accuracy|auroc|miou)$/.test(metric) || metric === 'error_auroc';
+  return claimMetricDirection(metric) === 'higher';
 }
 
 /** The values of the sweep `key` that applies to `method`, or an error naming `path`. */

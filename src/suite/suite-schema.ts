@@ -14,6 +14,8 @@
  * validated in full by `resolveTrainConfig` before anything trains.
  */
 import { evaluateLoss } from '../losses/evaluate-loss.js';
+import { DIRECTIONAL_METRIC_NAMES } from '../metrics/metric-display.js';
+import type { MetricName } from '../metrics/metric-registry.js';
 import { resolveOptions } from '../losses/options.js';
 import { lossDefinition } from '../losses/registry.js';
 import { CALIBRATOR_KINDS } from '../posthoc/calibrators.js';
@@ -32,9 +34,18 @@ export type { SuiteClaim, SuiteClaimInput } from './claim-schema.js';
 export const SUITE_SCALES = ['quick', 'machine', 'deep', 'paper'] as const;
 export type SuiteScale = (typeof SUITE_SCALES)[number];
 
-/** Rules choosing a swept value on validation (see report/sweep-selection.ts). */
-export const SELECTION_RULES = ['nll', 'ece', 'adaece-l2', 'ece-near-best-accuracy', 'adaece-l2-near-best-accuracy', 'accuracy', 'refinement'] as const;
-export type SelectionRule = (typeof SELECTION_RULES)[number];
+/** The named rules choosing a swept value on validation (see report/sweep-selection.ts). */
+export const NAMED_SELECTION_RULES = ['nll', 'ece', 'adaece-l2', 'ece-near-best-accuracy', 'adaece-l2-near-best-accuracy', 'accuracy', 'refinement'] as const;
+
+/**
+ * Rules choosing a swept value on validation: the named rules, then every metric of the record with a better
+ * direction under its `calib eval --json` key (the best mean validation value in its direction, e.g. "brier").
+ */
+export const SELECTION_RULES: readonly SelectionRule[] = Object.freeze([
+  ...NAMED_SELECTION_RULES,
+  ...DIRECTIONAL_METRIC_NAMES.filter((k) => !(NAMED_SELECTION_RULES as readonly string[]).includes(k)),
+]);
+export type SelectionRule = (typeof NAMED_SELECTION_RULES)[number] | MetricName;
 
 /** Names used in run-directory names: lower-case letters, digits and dashes. */
 const NAME = /^[a-z0-9][a-z0-9-]*$/;

@@ -10,10 +10,21 @@
  * epoch; Thulasidasan et al. report the end of training).
  * Ties keep the earlier epoch (strict improvement only), so the choice does not depend on float noise ordering.
  */
+import { metricDirection } from '../metrics/metric-display.js';
+import type { MetricName } from '../metrics/metric-registry.js';
 import { describe, invalidArgument, requireNumber } from '../util/errors.js';
 
 export const SELECTION_METRICS = ['accuracy', 'nll', 'ece', 'adaece', 'refinement', 'last'] as const;
 export type SelectionMetric = (typeof SELECTION_METRICS)[number];
+
+/** The metric of the record (`calib eval --json` key) each criterion reads; its direction decides better. */
+export const SELECTION_METRIC_KEYS: Readonly<Record<Exclude<SelectionMetric, 'last'>, MetricName>> = {
+  accuracy: 'accuracy',
+  nll: 'nll',
+  ece: 'ece',
+  adaece: 'adaece',
+  refinement: 'refinement_nll',
+};
 
 /** The validation numbers an epoch is judged by (fractions; NLL in nats). */
 export interface ValidationScores {
@@ -46,9 +57,9 @@ export class BestEpoch {
     this.lastSeen = this.state.epoch;
   }
 
-  /** Whether higher is better for the criterion. */
+  /** Whether higher is better for the criterion (the metric record's direction; false for 'last'). */
   get maximize(): boolean {
-    return this.metric === 'accuracy';
+    return this.metric !== 'last' && metricDirection(SELECTION_METRIC_KEYS[this.metric]) === 'higher';
   }
 
   /** The best so far. */

@@ -13,7 +13,7 @@ import { tempDir } from '../io/temp-dir.js';
 /** A candidate whose score is the metric `rule` minimises (selectionMetric), from its accuracy, ECE, ECE ℓ2 equal-mass and NLL. */
 const c = (accuracy: number, ece: number, nll: number, adaeceL2 = ece, refinementNll = nll) => (rule: SelectionRule) => ({
   accuracy,
-  score: { nll, ece, adaece_l2: adaeceL2, accuracy, refinement_nll: refinementNll }[selectionMetric(rule)],
+  score: ({ nll, ece, adaece_l2: adaeceL2, accuracy, refinement_nll: refinementNll } as Record<string, number>)[selectionMetric(rule)]!,
 });
 const chooseSweepValue = (values: readonly ((rule: SelectionRule) => { accuracy: number; score: number })[], rule: SelectionRule): number => choose(values.map((v) => v(rule)), rule);
 

@@ -14,10 +14,16 @@ import { tableCell as cell } from './table-cell.js';
  * test/readme/generated-tables.test.ts fails while a file is out of date.
  */
 
-/** The `calib eval` metric table: JSON key, table label and what it measures. */
+/** How a metric takes `--weights`: 'yes', 'refused' (by definition) or 'not yet' (not implemented). */
+function weightsCell(m: MetricDefinition): string {
+  if (m.weighted === undefined) return 'not yet';
+  return 'refused' in m.weighted ? 'refused' : m.weighted.refusal === undefined ? 'yes' : 'yes (some settings)';
+}
+
+/** The `calib eval` metric table: JSON key, table label, better direction, `--weights` support and what it measures. */
 export function metricsTable(): string {
-  const rows = (METRICS as readonly MetricDefinition[]).map((m) => `| \`${m.key}\` | ${m.label} | ${m.description} |`);
-  return ['| `--json` key | table row | what |', '| --- | --- | --- |', ...rows].join('\n');
+  const rows = (METRICS as readonly MetricDefinition[]).map((m) => `| \`${m.key}\` | ${m.label} | ${m.better === 'none' ? '—' : m.better} | ${weightsCell(m)} | ${m.description} |`);
+  return ['| `--json` key | table row | better | `--weights` | what |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
 }
 
 /** One option of a loss for the table: `name` choices (default): description. */

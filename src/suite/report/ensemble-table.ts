@@ -5,6 +5,8 @@
  */
 import { ensembleProbabilities } from '../../metrics/ensemble-average.js';
 import { evaluate } from '../../metrics/evaluate.js';
+import { metricHeader } from '../../metrics/metric-display.js';
+import { metricDefinition } from '../../metrics/metric-registry.js';
 import { escapeMarkdown } from '../../report/markdown.js';
 import { readRunPredictions } from '../posthoc-step.js';
 import { mean } from './statistics.js';
@@ -39,8 +41,8 @@ export async function ensembleRows(results: SuiteResults): Promise<EnsembleRow[]
   return rows;
 }
 
-const cell = (k: EnsembleMetric, v: number): string => (!Number.isFinite(v) ? 'n/a' : k === 'accuracy' || k === 'ece' ? (100 * v).toFixed(2) : v.toFixed(3));
-const HEAD = ['Acc. (%)', 'ECE (%)', 'NLL', 'Brier'];
+const cell = (k: EnsembleMetric, v: number): string => (!Number.isFinite(v) ? 'n/a' : metricDefinition(k).percent ? (100 * v).toFixed(2) : v.toFixed(3));
+const HEAD = METRICS.map((k) => metricHeader(metricDefinition(k)));
 const NOTE = 'Deep ensembles: the average of the seeds\' test probabilities (Lakshminarayanan et al. 2017), evaluated as one model; "members" is the mean of the individual runs.';
 
 /** The section in Markdown (empty when there is no ensemble). */

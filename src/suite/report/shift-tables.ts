@@ -10,7 +10,9 @@
  *   severity s = 1…5 the mean of the suite's `shiftMetric` (default ECE) over the corruption kinds, at s = 0 the clean
  *   test subset's; one table row and one figure line per calibrator, mean ± std (or SEM) over seeds.
  */
-import type { ShiftMetricKey, ShiftMetrics, ShiftReport } from '../../train/shift-metrics.js';
+import { metricShortName } from '../../metrics/metric-display.js';
+import { metricDefinition, type MetricName } from '../../metrics/metric-registry.js';
+import { SHIFT_METRIC_KEYS, type ShiftMetricKey, type ShiftMetrics, type ShiftReport } from '../../train/shift-metrics.js';
 import { mean } from './statistics.js';
 import { methodGroups, type MethodResults, type RunResult, type SuiteResults } from './suite-results.js';
 import { buildTable, calibratorShort, methodLabel, type SuiteTable, type TableColumn } from './suite-table.js';
@@ -24,14 +26,25 @@ export function shiftOf(r: RunResult, after?: string): ShiftReport | undefined {
   return report && typeof report === 'object' && 'in_distribution' in report ? (report as unknown as ShiftReport) : undefined;
 }
 
-/** How the report names each plottable shift metric, whether it shows as %, and which direction is better. */
-export const SHIFT_METRIC_INFO: Readonly<Record<ShiftMetricKey, { readonly name: string; readonly percent: boolean; readonly better: 'lower' | 'higher' }>> = {
-  ece: { name: 'ECE', percent: true, better: 'lower' },
-  adaece: { name: 'AdaECE equal-mass', percent: true, better: 'lower' },
-  adaece_l2: { name: 'ECE ℓ2 equal-mass', percent: true, better: 'lower' },
-  nll: { name: 'NLL', percent: false, better: 'lower' },
-  accuracy: { name: 'Accuracy', percent: true, better: 'higher' },
-};
+/**
+ * How the report names each plottable shift metric, whether it shows as %, and which direction is better — read from
+ * the metric record (metrics/metric-definition.ts: short name, percent, better).
+ */
+export const SHIFT_METRIC_INFO: Readonly<Record<ShiftMetricKey, { readonly name: string; readonly percent: boolean; readonly better: 'lower' | 'higher' }>> = Object.freeze(
+  Object.fromEntries(
+    SHIFT_METRIC_KEYS.map((key) => {
+      const definition = metricDefinition(key);
+      if (definition.better === 'none') throw new Error(`shift metric ${key} has no better direction in the metric record`);
+      return [key, { name: metricShortName(definition), percent: definition.percent, better: definition.better }];
+    }),
+  ) as Record<ShiftMetricKey, { name: string; percent: boolean; better: 'lower' | 'higher' }>,
+);
+
+/** A column's percent flag and better direction (absent for 'none'), from the metric record. */
+function traitsOf(metric: MetricName): { readonly percent: boolean; readonly better?: 'lower' | 'higher' } {
+  const { percent, better } = metricDefinition(metric);
+  return better === 'none' ? { percent } : { percent, better };
+}
 
 /** The metric's name with its unit, for axis labels: "ECE ℓ2 equal-mass (%)", "NLL". */
 export function shiftMetricLabel(metric: ShiftMetricKey): string {
@@ -94,16 +107,16 @@ export function oodTables(results: SuiteResults): SuiteTable[] {
     const columns: Column[] = [];
     if (runs.some((r) => shiftOf(r)?.noise)) {
       columns.push({ key: 'noise:auroc', label: 'Noise AUROC', metric: 'auroc', percent: false, better: 'higher', of: (s) => numberOf(s?.noise?.auroc) });
-      columns.push({ key: 'noise:mean_confidence', label: 'Noise mean conf. (%)', metric: 'mean_confidence', percent: true, of: (s) => numberOf(s?.noise?.mean_confidence) });
+      columns.push({ key: 'noise:mean_confidence', label: 'Noise mean conf. (%)', metric: 'mean_confidence', ...traitsOf('mean_confidence'), of: (s) => numberOf(s?.noise?.mean_confidence) });
     }
     if (dataset !== undefined) {
       columns.push({ key: 'ood_dataset:auroc', label: `${dataset} AUROC`, metric: 'auroc', percent: false, better: 'higher', of: (s) => numberOf(s?.ood_dataset?.auroc) });
-      columns.push({ key: 'ood_dataset:mean_confidence', label: `${dataset} mean conf. (%)`, metric: 'mean_confidence', percent: true, of: (s) => numberOf(s?.ood_dataset?.mean_confidence) });
+      columns.push({ key: 'ood_dataset:mean_confidence', label: `${dataset} mean conf. (%)`, metric: 'mean_confidence', ...traitsOf('mean_confidence'), of: (s) => numberOf(s?.ood_dataset?.mean_confidence) });
     }
-    columns.push({ key: 'in_distribution:ece', label: 'Clean ECE, OOD test rows (%)', metric: 'ece', percent: true, better: 'lower', of: (s) => numberOf(s?.in_distribution?.ece) });
+    columns.push({ key: 'in_distribution:ece', label: 'Clean ECE, OOD test rows (%)', metric: 'ece', ...traitsOf('ece'), of: (s) => numberOf(s?.in_distribution?.ece) });
     if (runs.some((r) => (shiftOf(r)?.corruptions.length ?? 0) > 0)) {
-      columns.push({ key: 'corruptions:accuracy', label: 'Corrupted acc. (%)', metric: 'accuracy', percent: true, better: 'higher', of: (s) => corruptionMean(s, 'accuracy') });
-      columns.push({ key: 'corruptions:ece', label: 'Corrupted ECE (%)', metric: 'ece', percent: true, better: 'lower', of: (s) => corruptionMean(s, 'ece') });
+      columns.push({ key: 'corruptions:accuracy', label: 'Corrupted acc. (%)', metric: 'accuracy', ...traitsOf('accuracy'), of: (s) => corruptionMean(s, 'accuracy') });
+      columns.push({ key: 'corruptions:ece', label: 'Corrupted ECE (%)', metric: 'ece', ...traitsOf('ece'), of: (s) => corruptionMean(s, 'ece') });
     }
     const rows = methods.flatMap((m) => variantRows(m, suite.posthoc, columns.length, (s, j) => columns[j]!.of(s)));
     tables.push(buildTable(group, columns.map(({ of: _of, ...c }) => c), rows, suite.spread));

@@ -3,6 +3,8 @@
  * over seeds, before and after each post-hoc calibrator, and the fitted temperature; the best mean per column is
  * marked (highest accuracy, lowest everything else; the temperature has no best).
  */
+import { metricShortName } from '../../metrics/metric-display.js';
+import { metricDefinition, type MetricName } from '../../metrics/metric-registry.js';
 import { mean, spreadOf, type Spread } from './statistics.js';
 import { foregroundMetric, methodGroups, testMetric, trainMetric, type MethodResults, type SuiteResults } from './suite-results.js';
 
@@ -47,29 +49,51 @@ export function calibratorShort(kind: string): string {
  * pixels' accuracy, ECE and mean confidence without background, and the ECE after each calibrator (MbLS Table 5).
  */
 export function tableColumns(posthoc: readonly string[], withTrain = false, withForeground = false): TableColumn[] {
-  const cols: TableColumn[] = [
-    { key: 'accuracy', label: 'Acc. (%)', metric: 'accuracy', percent: true, better: 'higher' },
-    { key: 'ece', label: 'ECE (%)', metric: 'ece', percent: true, better: 'lower' },
-    { key: 'adaece', label: 'AdaECE (%)', metric: 'adaece', percent: true, better: 'lower' },
-    { key: 'nll', label: 'NLL', metric: 'nll', percent: false, better: 'lower' },
-    { key: 'mean_confidence', label: 'Mean conf. (%)', metric: 'mean_confidence', percent: true },
-  ];
+  const cols: TableColumn[] = [metricColumn('accuracy'), metricColumn('ece'), metricColumn('adaece'), metricColumn('nll'), metricColumn('mean_confidence')];
   for (const kind of posthoc) {
-    cols.push({ key: `ece@${kind}`, label: `ECE after ${calibratorShort(kind)} (%)`, metric: 'ece', after: kind, percent: true, better: 'lower' });
-    cols.push({ key: `nll@${kind}`, label: `NLL after ${calibratorShort(kind)}`, metric: 'nll', after: kind, percent: false, better: 'lower' });
+    cols.push(metricColumn('ece', { after: kind }));
+    cols.push(metricColumn('nll', { after: kind }));
   }
   if (withTrain) {
-    cols.push({ key: 'train:accuracy', label: 'Train acc. (%)', metric: 'accuracy', split: 'train', percent: true, better: 'higher' });
-    cols.push({ key: 'train:ece', label: 'Train ECE (%)', metric: 'ece', split: 'train', percent: true, better: 'lower' });
+    cols.push(metricColumn('accuracy', { split: 'train' }));
+    cols.push(metricColumn('ece', { split: 'train' }));
   }
   if (withForeground) {
-    cols.push({ key: 'fg:accuracy', label: 'Acc. w/o bg (%)', metric: 'accuracy', split: 'foreground', percent: true, better: 'higher' });
-    cols.push({ key: 'fg:ece', label: 'ECE w/o bg (%)', metric: 'ece', split: 'foreground', percent: true, better: 'lower' });
-    cols.push({ key: 'fg:mean_confidence', label: 'Mean conf. w/o bg (%)', metric: 'mean_confidence', split: 'foreground', percent: true });
-    for (const kind of posthoc) cols.push({ key: `fg:ece@${kind}`, label: `ECE w/o bg after ${calibratorShort(kind)} (%)`, metric: 'ece', after: kind, split: 'foreground', percent: true, better: 'lower' });
+    cols.push(metricColumn('accuracy', { split: 'foreground' }));
+    cols.push(metricColumn('ece', { split: 'foreground' }));
+    cols.push(metricColumn('mean_confidence', { split: 'foreground' }));
+    for (const kind of posthoc) cols.push(metricColumn('ece', { after: kind, split: 'foreground' }));
   }
   if (posthoc.includes('temperature')) cols.push({ key: 'T', label: 'T', metric: 'temperature', after: 'temperature', percent: false });
   return cols;
+}
+
+/** A name inside a phrase: lower-case first letter unless it is an acronym ("Acc." → "acc.", "ECE" stays). */
+function inPhrase(name: string): string {
+  return /^[A-Z][a-z]/.test(name) ? name[0]!.toLowerCase() + name.slice(1) : name;
+}
+
+/**
+ * The column of metric `metric` (its name, unit and better direction from the metric record,
+ * metrics/metric-definition.ts): of the test split, of the training split ("Train acc. (%)"), of the foreground pixels
+ * ("ECE w/o bg (%)"), and after calibrator `after` ("ECE after TS (%)").
+ */
+export function metricColumn(metric: MetricName, where: { readonly after?: string; readonly split?: 'train' | 'foreground' } = {}): TableColumn {
+  const definition = metricDefinition(metric);
+  const short = metricShortName(definition);
+  const name = where.split === 'train' ? `Train ${inPhrase(short)}` : where.split === 'foreground' ? `${short} w/o bg` : short;
+  const label = `${name}${where.after === undefined ? '' : ` after ${calibratorShort(where.after)}`}${definition.percent ? ' (%)' : ''}`;
+  const prefix = where.split === 'train' ? 'train:' : where.split === 'foreground' ? 'fg:' : '';
+  const key = `${prefix}${metric}${where.after === undefined ? '' : `@${where.after}`}`;
+  return {
+    key,
+    label,
+    metric,
+    ...(where.after === undefined ? {} : { after: where.after }),
+    ...(where.split === undefined ? {} : { split: where.split }),
+    percent: definition.percent,
+    ...(definition.better === 'none' ? {} : { better: definition.better }),
+  };
 }
 
 /** The fitted temperature of a run's temperature-scaling calibrator. */

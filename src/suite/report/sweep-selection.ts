@@ -18,6 +18,8 @@
  *
  * Ties keep the earlier value in the sweep's order.
  */
+import { metricDirection, metricShortName } from '../../metrics/metric-display.js';
+import { metricDefinition, type MetricName } from '../../metrics/metric-registry.js';
 import type { SelectionRule } from '../suite-schema.js';
 
 /** A swept value's mean validation accuracy and the mean validation metric its rule optimises. */
@@ -28,10 +30,11 @@ export interface SweepCandidate {
 }
 
 /** The validation metric (`calib eval --json` key) a rule optimises (what the report prints as a value's validation score). */
-export function selectionMetric(rule: SelectionRule): 'nll' | 'ece' | 'adaece_l2' | 'accuracy' | 'refinement_nll' {
-  if (rule === 'nll' || rule === 'accuracy') return rule;
+export function selectionMetric(rule: SelectionRule): MetricName {
   if (rule === 'refinement') return 'refinement_nll';
-  return rule.startsWith('adaece-l2') ? 'adaece_l2' : 'ece';
+  if (rule === 'adaece-l2' || rule === 'adaece-l2-near-best-accuracy') return 'adaece_l2';
+  if (rule === 'ece-near-best-accuracy') return 'ece';
+  return rule;
 }
 
 /** Whether the rule first keeps only the values within 1 % (relative) of the best mean validation accuracy. */
@@ -47,7 +50,7 @@ export function chooseSweepValue(candidates: readonly SweepCandidate[], rule: Se
     const best = Math.max(...candidates.map((c) => (Number.isFinite(c.accuracy) ? c.accuracy : -Infinity)));
     if (Number.isFinite(best)) eligible = eligible.filter((i) => candidates[i]!.accuracy >= 0.99 * best);
   }
-  const better = rule === 'accuracy' ? (v: number, c: number) => v > c : (v: number, c: number) => v < c;
+  const better = metricDirection(selectionMetric(rule)) === 'higher' ? (v: number, c: number) => v > c : (v: number, c: number) => v < c;
   let chosen = eligible[0]!;
   for (const i of eligible) {
     const v = candidates[i]!.score;
@@ -57,12 +60,12 @@ export function chooseSweepValue(candidates: readonly SweepCandidate[], rule: Se
   return chosen;
 }
 
-const METRIC_TEXT = { nll: 'NLL', ece: 'ECE', adaece_l2: 'ECE (ℓ2, equal-mass bins)', refinement_nll: 'refinement NLL (NLL after temperature scaling)' } as const;
+const METRIC_TEXT: Partial<Record<MetricName, string>> = { accuracy: 'accuracy', nll: 'NLL', ece: 'ECE', adaece_l2: 'ECE (ℓ2, equal-mass bins)', refinement_nll: 'refinement NLL (NLL after temperature scaling)' };
 
 /** How the report describes the rule ("lowest mean validation NLL"). */
 export function selectionRuleText(rule: SelectionRule): string {
   const metric = selectionMetric(rule);
-  if (metric === 'accuracy') return 'highest mean validation accuracy';
-  const text = `lowest mean validation ${METRIC_TEXT[metric]}`;
+  const extreme = metricDirection(metric) === 'higher' ? 'highest' : 'lowest';
+  const text = `${extreme} mean validation ${METRIC_TEXT[metric] ?? metricShortName(metricDefinition(metric))}`;
   return nearBestAccuracy(rule) ? `${text} among values within 1 % (relative) of the best mean validation accuracy` : text;
 }
