@@ -5,16 +5,18 @@ import { readLmEvalLog, type LmEvalLog } from '../io/lm-eval-samples.js';
 import { raggedTemperature } from '../posthoc/ragged-temperature.js';
 import { TemperatureCalibrator } from '../posthoc/temperature-calibrator.js';
 import { jsonNumber } from '../report/metrics-json.js';
-import { invalidArgument } from '../util/errors.js';
+import { invalidArgument, requireNumber } from '../util/errors.js';
 import { matrix } from '../util/matrix.js';
 import { UsageError } from './args.js';
 import { readCalibratorFile, writeCalibratorFile } from './calibrator-file.js';
 import type { CliIO } from './command.js';
 import { fixed, formatTable, percent } from './format-table.js';
-import { evaluateChunks, formatMetricsTable, metricsJson } from './metrics-report.js';
+import { bootstrapAllMetrics, evaluateChunks, formatMetricsTable, MAX_BOOTSTRAP_RESAMPLES, metricsJson, percentileBootstrap } from './metrics-report.js';
+import { commandProgress } from './work-progress.js';
+import type { BootstrapIntervals } from '../report/metrics-json.js';
 import { requireOutputPath, writingOutput } from './output-path.js';
 import { writeReliability } from './reliability-output.js';
-import { evaluateTopLabel, formatTopLabelTable, topLabelJson } from './top-label-eval.js';
+import { bootstrapTopLabel, evaluateTopLabel, formatTopLabelTable, topLabelJson } from './top-label-eval.js';
 
 /**
  * `calib eval --lm-eval FILE` and `calib fit --lm-eval FILE`: multiple-choice LLM evaluation logs
@@ -26,6 +28,9 @@ import { evaluateTopLabel, formatTopLabelTable, topLabelJson } from './top-label
  * question's top choice, plus NLL (−log p_i,gold) and Brier (Σ_k (p_ik − 1[k = gold])²), which are defined per
  * question for any C; the metrics that need a fixed set of classes (classwise / marginal ECE, …) are listed as not
  * computable. Both add `prr` and `auarc` (metrics/rejection-curve.ts) of the top-choice confidence.
+ * `--bootstrap B` resamples questions with replacement (percentileBootstrap, so every metric's interval comes from
+ * the same B draws of the seed): every metric of the fixed-C matrix, or the top-label metrics with NLL and Brier
+ * (means of the per-question terms) when C varies, and PRR / AUARC.
  */
 
 export const LM_EVAL_FLAGS = {
@@ -62,9 +67,11 @@ export function lmEvalScores(log: LmEvalLog, score: 'acc' | 'acc_norm', argName 
 export interface ChoiceDistributions {
   readonly confidence: Float64Array;
   readonly correct: Uint8Array;
-  /** Mean −log p_gold and mean Σ_k (p_k − y_k)² over the questions. */
+  /** Mean −log p_gold and mean Σ_k (p_k − y_k)² over the questions, and each question's term. */
   readonly nll: number;
   readonly brier: number;
+  readonly nllTerms: Float64Array;
+  readonly brierTerms: Float64Array;
   /** The number of choices when every question has the same, else undefined. */
   readonly classes: number | undefined;
 }
@@ -76,6 +83,8 @@ export function choiceDistributions(scores: readonly Float64Array[], gold: Array
   const correct = new Uint8Array(n);
   let nll = 0;
   let brier = 0;
+  const nllTerms = new Float64Array(n);
+  const brierTerms = new Float64Array(n);
   const widths = new Set<number>();
   scores.forEach((s, i) => {
     widths.add(s.length);
@@ -87,13 +96,15 @@ export function choiceDistributions(scores: readonly Float64Array[], gold: Array
     const logSum = Math.log(sum);
     confidence[i] = 1 / sum;
     correct[i] = arg === gold[i] ? 1 : 0;
-    nll += -(s[gold[i]!]! / temperature - max - logSum);
+    nllTerms[i] = -(s[gold[i]!]! / temperature - max - logSum);
+    nll += nllTerms[i]!;
     for (let k = 0; k < s.length; k++) {
       const p = Math.exp(s[k]! / temperature - max - logSum);
-      brier += (p - (k === gold[i] ? 1 : 0)) ** 2;
+      brierTerms[i]! += (p - (k === gold[i] ? 1 : 0)) ** 2;
     }
+    brier += brierTerms[i]!;
   });
-  return { confidence, correct, nll: nll / n, brier: brier / n, classes: widths.size === 1 ? scores[0]!.length : undefined };
+  return { confidence, correct, nll: nll / n, brier: brier / n, nllTerms, brierTerms, classes: widths.size === 1 ? scores[0]!.length : undefined };
 }
 
 /** The temperature of a calibrator JSON written by `calib fit` (a temperature-family method). */
@@ -115,6 +126,48 @@ interface EvalFlags {
   json?: boolean | undefined;
   reliability?: string | undefined;
   'reliability-strategy': string;
+  bootstrap?: number | undefined;
+  seed: number;
+  level: number;
+}
+
+type QuestionMetric = 'prr' | 'auarc' | 'nll' | 'brier';
+
+/**
+ * Percentile-bootstrap intervals of PRR and AUARC (and, for a varying number of choices, of NLL and Brier as the
+ * means of the drawn questions' terms): the same B draws as the other metrics' bootstrap with this seed.
+ */
+function bootstrapQuestionMetrics(
+  dist: ChoiceDistributions,
+  keys: readonly QuestionMetric[],
+  options: { resamples: number; seed: number; level: number },
+): BootstrapIntervals<QuestionMetric> {
+  const n = dist.confidence.length;
+  const confidence = new Float64Array(n);
+  const correct = new Uint8Array(n);
+  return percentileBootstrap(
+    n,
+    keys,
+    (drawn) => {
+      let nll = 0;
+      let brier = 0;
+      for (let i = 0; i < n; i++) {
+        const j = drawn[i]!;
+        confidence[i] = dist.confidence[j]!;
+        correct[i] = dist.correct[j]!;
+        nll += dist.nllTerms[j]!;
+        brier += dist.brierTerms[j]!;
+      }
+      return { prr: predictionRejectionRatio(confidence, correct), auarc: auarc(confidence, correct), nll: nll / n, brier: brier / n };
+    },
+    options,
+  );
+}
+
+/** `[lo, hi]` rows of the question-level intervals for the table, and their JSON. */
+function questionIntervalText(intervals: BootstrapIntervals<QuestionMetric>, key: QuestionMetric, show: (v: number) => string): string {
+  const [lo, hi] = intervals.intervals[key];
+  return ` [${show(lo)}, ${show(hi)}] (${+(intervals.level * 100).toFixed(2)}% CI)`;
 }
 
 /** `calib eval --lm-eval FILE`. */
@@ -126,6 +179,22 @@ export async function evalLmEval(flags: EvalFlags, io: CliIO): Promise<void> {
   const temperature = flags.calibrator !== undefined ? await readTemperature(flags.calibrator) : 1;
   const dist = choiceDistributions(scores, gold, temperature);
   warnDisagreement(io, dist.correct, loggedCorrect, score);
+  if (flags.bootstrap !== undefined) requireNumber('--bootstrap', flags.bootstrap, { integer: true, min: 1, max: MAX_BOOTSTRAP_RESAMPLES });
+  const resampling = flags.bootstrap !== undefined ? { resamples: flags.bootstrap, seed: flags.seed, level: flags.level } : undefined;
+  /** Runs a bootstrap with a progress display on stderr. */
+  const withProgress = <T>(work: (onProgress: (done: number) => void) => T): T => {
+    const progress = commandProgress(io, 'bootstrap resamples', flags.bootstrap!);
+    try {
+      return work((done) => progress.update(done));
+    } finally {
+      progress.finish();
+    }
+  };
+  const questionKeys: QuestionMetric[] = dist.classes !== undefined ? ['prr', 'auarc'] : ['prr', 'auarc', 'nll', 'brier'];
+  const questionIntervals = resampling ? bootstrapQuestionMetrics(dist, questionKeys, resampling) : undefined;
+  const questionJson = questionIntervals
+    ? { question_bootstrap: { resamples: questionIntervals.resamples, seed: questionIntervals.seed, level: questionIntervals.level, intervals: Object.fromEntries(questionKeys.map((k) => [k, questionIntervals.intervals[k].map(jsonNumber)])) } }
+    : {};
   const settings = { bins: flags.bins, convention: flags.convention as BinConvention, adaptive: flags.adaptive as AdaptiveScheme, labelBinnedP: flags.norm };
   const extra = {
     prr: jsonNumber(predictionRejectionRatio(dist.confidence, dist.correct)),
@@ -140,7 +209,12 @@ export async function evalLmEval(flags: EvalFlags, io: CliIO): Promise<void> {
     `${scores.length.toLocaleString('en-US')} questions from ${path} (${format}), ` +
     `${dist.classes !== undefined ? `${dist.classes} choices each` : `${info.lm_eval.min_choices}–${info.lm_eval.max_choices} choices`}; ` +
     `scores: ${score === 'acc' ? 'log-likelihoods' : 'log-likelihoods / choice length (acc_norm)'}${temperature !== 1 ? ` / T = ${temperature.toPrecision(4)}` : ''}; ${flags.bins} bins ${flags.convention}\n\n`;
-  const footer = `\nPRR (prediction–rejection ratio): ${extra.prr === null ? 'undefined (all answers correct or all wrong)' : fixed(extra.prr)}\nAUARC (area under the accuracy–rejection curve): ${percent(extra.auarc)}%\n`;
+  const ci = (key: QuestionMetric, show: (v: number) => string) => (questionIntervals ? questionIntervalText(questionIntervals, key, show) : '');
+  const showPercent = (v: number) => `${percent(v)}%`;
+  const footer =
+    `\nPRR (prediction–rejection ratio): ${extra.prr === null ? 'undefined (all answers correct or all wrong)' : fixed(extra.prr) + ci('prr', fixed)}\n` +
+    `AUARC (area under the accuracy–rejection curve): ${percent(extra.auarc)}%${ci('auarc', showPercent)}\n` +
+    (resampling ? `${flags.bootstrap} bootstrap resamples of the questions, seed ${flags.seed}\n` : '');
   if (dist.classes !== undefined) {
     const n = scores.length;
     const c = dist.classes;
@@ -148,21 +222,24 @@ export async function evalLmEval(flags: EvalFlags, io: CliIO): Promise<void> {
     scores.forEach((s, i) => {
       for (let k = 0; k < c; k++) data[i * c + k] = s[k]! / temperature;
     });
-    const { metrics } = await evaluateChunks([{ offset: 0, matrix: matrix(n, c, data), labels: gold }], { input: 'logits', classes: c, ...settings });
-    if (flags.json) return void io.stdout.write(`${JSON.stringify({ ...metricsJson(metrics, { input: 'logits' }), ...extra, ...info })}\n`);
-    return void io.stdout.write(header + formatMetricsTable(metrics) + footer);
+    const evalSettings = { input: 'logits', classes: c, ...settings } as const;
+    const { metrics } = await evaluateChunks([{ offset: 0, matrix: matrix(n, c, data), labels: gold }], evalSettings);
+    const intervals = resampling ? withProgress((onProgress) => bootstrapAllMetrics(matrix(n, c, data), gold, evalSettings, { ...resampling, onProgress })) : undefined;
+    if (flags.json) return void io.stdout.write(`${JSON.stringify({ ...metricsJson(metrics, { input: 'logits' }, intervals), ...extra, ...questionJson, ...info })}\n`);
+    return void io.stdout.write(header + formatMetricsTable(metrics, intervals) + footer);
   }
   const metrics = evaluateTopLabel(dist, settings);
+  const intervals = resampling ? withProgress((onProgress) => bootstrapTopLabel(dist, settings, { ...resampling, onProgress })) : undefined;
   const notComputable = METRIC_NAMES.filter((m) => m !== 'nll' && m !== 'brier' && !TOP_LABEL_METRICS.some((t) => t.key === m));
   if (flags.json) {
-    const json = { ...topLabelJson(metrics, settings), input: 'lm-eval (varying number of choices)', nll: dist.nll, brier: dist.brier, not_computable: notComputable, ...extra, ...info };
+    const json = { ...topLabelJson(metrics, settings, intervals), input: 'lm-eval (varying number of choices)', nll: dist.nll, brier: dist.brier, not_computable: notComputable, ...extra, ...questionJson, ...info };
     return void io.stdout.write(`${JSON.stringify(json)}\n`);
   }
-  const table = formatTopLabelTable(metrics).split('\nnot computable')[0]!;
+  const table = formatTopLabelTable(metrics, intervals).split('\nnot computable')[0]!;
   io.stdout.write(
     header +
       table +
-      formatTable(['metric', 'value'], [['NLL', fixed(dist.nll)], ['Brier', fixed(dist.brier)]]) +
+      formatTable(['metric', 'value'], [['NLL', fixed(dist.nll) + ci('nll', fixed)], ['Brier', fixed(dist.brier) + ci('brier', fixed)]]) +
       `\nnot computable with a varying number of choices (they need one set of classes): ${notComputable.join(', ')}\n` +
       footer,
   );

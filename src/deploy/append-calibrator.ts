@@ -33,14 +33,14 @@ export interface AppendResult {
 }
 
 /** Lowest ai.onnx opset whose Where/Less/Greater the snippets need. */
-const MIN_OPSET = 9;
+export const MIN_OPSET = 9;
 
-function tensorProto(c: SnippetConstant): OnnxTensorProto {
+export function tensorProto(c: SnippetConstant): OnnxTensorProto {
   const bytes = c.dtype === 'double' ? new Uint8Array(Float64Array.from(c.values).buffer) : new Uint8Array(BigInt64Array.from(c.values.map((v) => BigInt(v))).buffer);
   return { name: c.name, dims: [...c.dims], dataType: c.dtype === 'double' ? ONNX_DOUBLE : 7, rawData: bytes };
 }
 
-function nodeProto(n: SnippetNode): OnnxNodeProto {
+export function nodeProto(n: SnippetNode): OnnxNodeProto {
   return {
     input: [...n.inputs],
     output: [n.output],
@@ -51,7 +51,7 @@ function nodeProto(n: SnippetNode): OnnxNodeProto {
 }
 
 /** A prefix no existing node, value or initializer name starts with. */
-function freshPrefix(model: OnnxModelProto): string {
+export function freshPrefix(model: OnnxModelProto): string {
   const names: string[] = [];
   const g = model.graph!;
   for (const n of g.node ?? []) names.push(...(n.input ?? []), ...(n.output ?? []), n.name ?? '');
@@ -106,7 +106,7 @@ export function appendCalibrator(model: OnnxModelProto, calibrator: Calibrator, 
   return { model, source: output.name, sourceKind: kind, outputs: graph.output.map((o) => o.name ?? '') };
 }
 
-function valueInfo(name: string, elemType: number, dims: readonly (number | string | null)[]): OnnxValueInfoProto {
+export function valueInfo(name: string, elemType: number, dims: readonly (number | string | null)[]): OnnxValueInfoProto {
   return {
     name,
     type: { tensorType: { elemType, shape: { dim: dims.map((d) => (typeof d === 'number' ? { dimValue: d } : typeof d === 'string' ? { dimParam: d } : {})) } } },

@@ -35,6 +35,8 @@ export interface ReliabilityDiagramOptions {
   readonly legend?: boolean;
   /** Prefix of element ids (the hatch pattern), for several figures inlined in one HTML page (default 'calibkit'). */
   readonly idPrefix?: string;
+  /** Axis labels (default Confidence / Accuracy; a binary forecast's are predicted probability / observed frequency). */
+  readonly axisLabels?: { readonly x: string; readonly y: string };
 }
 
 /** Title text of a reliability diagram: "<title> — ECE 12.34%" (or just "ECE 12.34%" for an empty title). */
@@ -281,8 +283,8 @@ export function reliabilityDiagramPanel(
     yTicks: unitTicks(5),
     xFormat: (v) => v.toFixed(1),
     yFormat: (v) => v.toFixed(1),
-    xLabel: 'Confidence',
-    yLabel: 'Accuracy',
+    xLabel: options.axisLabels?.x ?? 'Confidence',
+    yLabel: options.axisLabels?.y ?? 'Accuracy',
   };
   children.push(el('defs', {}, gapPattern(hatchId, minBinWidth(data, area.width) >= 6)));
   children.push(axesBackground(area, x, y, axes));

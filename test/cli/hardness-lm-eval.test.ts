@@ -41,7 +41,7 @@ test('acc_norm without choice texts, a missing file, wrong method and flag combi
   await refused(['eval', '--lm-eval', file('bare.jsonl', [bare]), '--lm-eval-score', 'acc_norm'], /--lm-eval-score: expected acc_norm only for records that give the choices' texts \(line 1/);
   await refused(['eval', '--lm-eval', p('missing.jsonl')], /--lm-eval/);
   await refused(['eval', '--lm-eval', file('ok.jsonl', [good, { ...good, target: 1 }]), '--logits', 'x.npy'], /--logits cannot be combined with --lm-eval/);
-  await refused(['eval', '--lm-eval', p('ok.jsonl'), '--bootstrap', '10'], /--bootstrap cannot be combined with --lm-eval/);
+  await refused(['eval', '--lm-eval', p('ok.jsonl'), '--weights', 'w.npy'], /--weights cannot be combined with --lm-eval/);
   await refused(['fit', '--method', 'platt', '--lm-eval', p('ok.jsonl'), '--out', p('t.json')], /--method: expected 'temperature' with --lm-eval/);
   await refused(['fit', '--method', 'temperature', '--lm-eval', p('ok.jsonl'), '--labels', 'y.npy', '--out', p('t.json')], /leave out --logits, --probs, --labels/);
   await refused(['eval', '--logits', 'x.npy', '--labels', 'y.npy', '--calibrator', 'c.json'], /--calibrator applies to --lm-eval inputs/);

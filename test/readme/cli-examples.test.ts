@@ -14,6 +14,7 @@ import { PNG } from 'pngjs';
 import { loadDataset } from '../../src/data/load-dataset.js';
 import { join } from 'node:path';
 import { readNpy, writeNpy } from '../../src/io/npy.js';
+import { buildClassifier } from '../deploy/classifiers.js';
 import { tempDir } from '../io/temp-dir.js';
 import { run } from '../cli/capture.js';
 
@@ -88,6 +89,9 @@ test('every README calib example runs as written on the quick start\'s outputs',
     copyFileSync(fixture('lm-eval/harness-arc-ragged.jsonl'), 'test-samples.jsonl');
     copyFileSync(fixture('multilabel/logits.npy'), 'tag-logits.npy');
     copyFileSync(fixture('multilabel/labels.npy'), 'tags.npy');
+    writeFileSync('tags.txt', 'person\ncar\ndog\ncat\ntree\n');
+    // The multi-label export example's tagger.onnx: 5 outputs (logits) of a small linear model.
+    writeFileSync('tagger.onnx', buildClassifier({ sampleShape: [6], classes: 5, seed: 2, inputName: 'x' }).bytes);
     // The Deploy section's model.onnx and val/ (a folder of PNGs, one subfolder per class): the run's exported model
     // and 200 of the embedded MNIST test digits.
     copyFileSync(r('model.onnx'), 'model.onnx');

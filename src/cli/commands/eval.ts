@@ -114,6 +114,8 @@ export const evalCommand = defineCommand({
     "('acc_norm', the harness's normalisation), T = 1 or the temperature of --calibrator (calib fit --lm-eval). Same",
     'number of choices everywhere: every metric; a varying number: the top-label metrics plus NLL and Brier. Adds prr',
     '(prediction-rejection ratio) and auarc (area under the accuracy-rejection curve). Bad records are refused with their line.',
+    '--bootstrap B with --lm-eval resamples questions: intervals of every metric (of the top-label metrics, NLL and Brier',
+    "when the number of choices varies) and of prr / auarc ('question_bootstrap' in --json), all from the same B draws.",
     '--multilabel: --logits/--probs N × L independent sigmoid outputs and --labels N × L of 0/1: per label the binary ECE',
     "(torchmetrics' binary calibration error, --bins), smooth ECE, Brier and NLL, with their macro mean, micro mean (all",
     "pairs pooled) and support-weighted mean ('labels', 'macro', 'micro', 'weighted' in --json).",
@@ -181,7 +183,7 @@ export const evalCommand = defineCommand({
   async run(flags, io) {
     requireBins(flags.bins, '--bins');
     if (flags['lm-eval'] !== undefined) {
-      requireLmEvalOnly(flags, ['logits', 'probs', 'positive-probs', 'confidence', 'predicted', 'columns', 'labels', 'model', 'run', 'weights', 'bootstrap', 'ignore-index', 'nll-clip', 'classwise-separate-one', 'groups']);
+      requireLmEvalOnly(flags, ['logits', 'probs', 'positive-probs', 'confidence', 'predicted', 'columns', 'labels', 'model', 'run', 'weights', 'ignore-index', 'nll-clip', 'classwise-separate-one', 'groups']);
       if (flags.reliability !== undefined) await requireReliabilityPath(flags.reliability);
       requireNumber('--norm', flags.norm, { min: 1 });
       return evalLmEval(flags, io);
@@ -195,7 +197,7 @@ export const evalCommand = defineCommand({
     if (flags.weights !== undefined && (flags.model !== undefined || flags.run !== undefined))
       throw new UsageError('--weights applies to --logits/--probs/--positive-probs/--confidence inputs, not to --model / --run');
     if (flags.clinical && (flags.model !== undefined || flags.run !== undefined || flags.weights !== undefined))
-      throw new UsageError('--clinical applies to unweighted --logits/--probs/--positive-probs/--confidence inputs (not --model, --run or --weights)');
+      throw new UsageError('--clinical applies to unweighted --logits/--probs/--positive-probs/--confidence inputs (not --model, --run or --weights: weighted slope/intercept, Hosmer–Lemeshow, lowess and SKCE are not implemented)');
     if (flags.groups !== undefined) {
       for (const name of ['model', 'run', 'confidence', 'weights', 'bootstrap', 'ignore-index', 'reliability', 'nll-clip', 'classwise-separate-one', 'clinical'] as const)
         if (flags[name] !== undefined && flags[name] !== false) throw new UsageError(`--${name} cannot be combined with --groups (it takes --logits, --probs or --positive-probs)`);

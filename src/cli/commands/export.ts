@@ -1,11 +1,13 @@
 import { extname } from 'node:path';
 import { appendCalibrator } from '../../deploy/append-calibrator.js';
+import { appendMultilabelCalibrator } from '../../deploy/append-multilabel-calibrator.js';
 import { encodeOnnx, readOnnxFile } from '../../deploy/onnx-file.js';
 import { softmaxNote } from '../../deploy/model-signature.js';
 import { atomicWriteFile } from '../../util/atomic-write.js';
 import { invalidArgument } from '../../util/errors.js';
 import { readCalibratorFile } from '../calibrator-file.js';
 import { defineCommand } from '../command.js';
+import { readMultilabelCalibrator } from '../multilabel-eval.js';
 import { requireOutputPath, writingOutput } from '../output-path.js';
 
 /**
@@ -22,11 +24,20 @@ export const exportCommand = defineCommand({
     '--keep-outputs the original outputs stay beside them. The calibrator is computed in float64 inside the graph and',
     'gives the same probabilities as calib apply on the model\'s output (within 1e-6, in onnxruntime-node and -web).',
     'Fit the calibrator on what the model outputs: logits, or probabilities (--probs) for a model ending in Softmax.',
+    '',
+    'A multi-label calibrator (calib fit --multilabel) goes on a model whose [N, L] output is L independent sigmoid',
+    'scores: "calibrated_probabilities" is then float32 [N, L], label l calibrated by its own calibrator (every kind',
+    'ONNX can express, isotonic included). One fitted on --logits reads the logits (before a final Sigmoid, if the',
+    'model has one); one fitted on --probs needs a model ending in Sigmoid. A Softmax head is refused.',
   ].join('\n'),
-  examples: ['calib export --model model.onnx --calibrator ts.json --out model-calibrated.onnx', 'calib export --model model.onnx --calibrator dir.json --out out.onnx --keep-outputs'],
+  examples: [
+    'calib export --model model.onnx --calibrator ts.json --out model-calibrated.onnx',
+    'calib export --model model.onnx --calibrator dir.json --out out.onnx --keep-outputs',
+    'calib export --model tagger.onnx --calibrator tags-platt.json --out tagger-calibrated.onnx',
+  ],
   flags: {
     model: { type: 'string', required: true, valueName: 'FILE', description: 'ONNX classifier' },
-    calibrator: { type: 'string', required: true, valueName: 'FILE', description: 'calibrator JSON written by calib fit' },
+    calibrator: { type: 'string', required: true, valueName: 'FILE', description: 'calibrator JSON written by calib fit (a --multilabel one goes on an [N, L] sigmoid head)' },
     out: { type: 'string', required: true, valueName: 'FILE', description: 'calibrated model (.onnx)' },
     'keep-outputs': { type: 'boolean', description: "keep the model's original outputs" },
     'output-name': { type: 'string', valueName: 'NAME', description: 'the [N, C] output to calibrate (when there are several)' },
@@ -35,6 +46,14 @@ export const exportCommand = defineCommand({
     if (extname(flags.out).toLowerCase() !== '.onnx') invalidArgument('--out', 'a file ending in .onnx', JSON.stringify(flags.out));
     await requireOutputPath(flags.out, '--out', [{ argName: '--model', path: flags.model }, { argName: '--calibrator', path: flags.calibrator }]);
     const { model } = await readOnnxFile(flags.model, '--model');
+    const multilabel = await readMultilabelCalibrator(flags.calibrator);
+    if (multilabel) {
+      const result = appendMultilabelCalibrator(model, multilabel, { keepOutputs: flags['keep-outputs'], outputName: flags['output-name'] });
+      await writingOutput(flags.out, '--out', () => atomicWriteFile(flags.out, encodeOnnx(result.model)));
+      const reads = result.reads === result.source ? `${JSON.stringify(result.source)} (${result.sourceKind})` : `${JSON.stringify(result.reads)} (the logits before the Sigmoid of ${JSON.stringify(result.source)})`;
+      io.stdout.write(`exported multilabel ${multilabel.method} (${multilabel.labels} labels) on ${reads} -> ${flags.out} (outputs ${result.outputs.map((o) => JSON.stringify(o)).join(', ')})\n`);
+      return;
+    }
     const calibrator = await readCalibratorFile(flags.calibrator, '--calibrator');
     const result = appendCalibrator(model, calibrator, { keepOutputs: flags['keep-outputs'], outputName: flags['output-name'] });
     if (result.sourceKind === 'probabilities') io.stderr.write(softmaxNote(result.source));

@@ -10,6 +10,8 @@ import { defineCommand } from '../command.js';
 import { percent } from '../format-table.js';
 import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, validatedChunks } from '../inputs.js';
 import { requireOutputPath, writingOutput } from '../output-path.js';
+import { MULTILABEL_FLAG } from '../multilabel-eval.js';
+import { plotMultilabel } from '../multilabel-plot.js';
 
 /**
  * `calib plot`: the reliability diagram and confidence histogram (src/report) of predictions, as SVG or PNG
@@ -18,13 +20,21 @@ import { requireOutputPath, writingOutput } from '../output-path.js';
 export const plotCommand = defineCommand({
   name: 'plot',
   summary: 'Draw the reliability diagram and confidence histogram of predictions (SVG or PNG).',
-  usage: '(--logits FILE | --probs FILE) --labels FILE --out FILE [options]',
+  usage: '(--logits FILE | --probs FILE) --labels FILE --out FILE [--multilabel [--label-names FILE]] [options]',
+  description: [
+    '--multilabel: N × L independent sigmoid logits/probabilities with N × L 0/1 --labels; one reliability diagram per',
+    'label (predicted probability against the observed frequency of the label, per equal-width bin; the column\'s ECE',
+    "over the drawn bins in each title) as small multiples in rows of at most six. With --convention '[l,u)' the bins",
+    "and ECE are calib eval --multilabel's (torchmetrics'), except that p = 1.0 gets no bin of its own. --calibrator",
+    'takes a calib fit --multilabel file and draws the calibrated probabilities.',
+  ].join('\n'),
   examples: [
     'calib plot --logits test-logits.npy --labels test-labels.npy --out reliability.svg',
     'calib plot --probs p.npy --labels y.npy --out diagram.png --figure diagram --title "ResNet-50, CIFAR-10"',
     'calib plot --logits test-logits.npy --labels test-labels.npy --calibrator ts.json --before-after overlay --out ts.svg',
     'calib plot --logits z.npy --labels y.npy --out smooth.svg --figure smooth-reliability --resamples 200',
     'calib plot --logits z.npy --labels y.npy --out rc.svg --figure risk-coverage',
+    'calib plot --multilabel --logits tag-logits.npy --labels tags.npy --label-names tags.txt --out tags.svg',
   ],
   flags: {
     ...PREDICTION_FLAGS,
@@ -45,6 +55,8 @@ export const plotCommand = defineCommand({
     width: { type: 'integer', valueName: 'PX', description: 'PNG width in pixels (default: twice the SVG size)' },
     calibrator: { type: 'string', valueName: 'FILE', description: 'also draw the predictions after this calibrator (calib fit JSON): before and after in one figure' },
     'before-after': { type: 'string', choices: ['panels', 'overlay'], default: 'panels', description: 'with --calibrator: two diagrams side by side, or both curves on one plot' },
+    ...MULTILABEL_FLAG,
+    'label-names': { type: 'string', valueName: 'FILE', description: "with --multilabel: one name per line for the L label columns (default 'label 0', 'label 1', …)" },
   },
   async run(flags, io) {
     const ext = extname(flags.out).toLowerCase();
@@ -56,6 +68,8 @@ export const plotCommand = defineCommand({
       { argName: '--labels', path: flags.labels },
     ]);
     if (flags.width !== undefined) requireNumber('--width', flags.width, { integer: true, min: 16, max: 16384 });
+    if (flags.multilabel) return plotMultilabel(flags, io);
+    if (flags['label-names'] !== undefined) invalidArgument('--label-names', '--multilabel as well (names of the N × L label columns)', JSON.stringify(flags['label-names']));
     const { predictions, labels } = await openPredictionsAndLabels(flags);
     const accumulator = new CalibrationAccumulator({
       input: predictions.kind,
