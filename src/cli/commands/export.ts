@@ -35,7 +35,7 @@ export const exportCommand = defineCommand({
     if (extname(flags.out).toLowerCase() !== '.onnx') invalidArgument('--out', 'a file ending in .onnx', JSON.stringify(flags.out));
     await requireOutputPath(flags.out, '--out', [{ argName: '--model', path: flags.model }, { argName: '--calibrator', path: flags.calibrator }]);
     const { model } = await readOnnxFile(flags.model, '--model');
-    const calibrator = await readCalibratorFile(flags.calibrator, '--calibrator');
+    const calibrator = await readCalibratorFile(flags.calibrator, '--calibrator', 'group ids are not an input of the ONNX model, so the graph cannot choose the group\'s calibrator (export a calibrator fitted without --groups)');
     const result = appendCalibrator(model, calibrator, { keepOutputs: flags['keep-outputs'], outputName: flags['output-name'] });
     if (result.sourceKind === 'probabilities') io.stderr.write(softmaxNote(result.source));
     await writingOutput(flags.out, '--out', () => atomicWriteFile(flags.out, encodeOnnx(result.model)));
