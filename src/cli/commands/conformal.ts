@@ -81,7 +81,7 @@ export const conformalCommand = defineCommand({
       calLabels = await readLabelsFile(flags['calib-labels'], '--calib-labels');
       requireLabels(calLabels, cal.rows, cal.cols, '--calib-labels');
       if (flags['calib-groups'] !== undefined) {
-        const calFile = await readGroups(flags['calib-groups'], cal.rows, flags['calib-logits'] !== undefined ? '--calib-logits' : '--calib-probs');
+        const calFile = await readGroups(flags['calib-groups'], cal.rows, flags['calib-logits'] !== undefined ? '--calib-logits' : '--calib-probs', '--calib-groups');
         calGroups = Array.from(calFile.index, (k) => calFile.ids[k]!);
         groupOrder = [...new Set([...calFile.ids, ...groupsFile!.ids])];
       }
