@@ -26,6 +26,7 @@ const BENCHES: Readonly<Record<string, string>> = {
   'train-fashion-mnist': 'Fashion-MNIST training with several calibration losses: accuracy, ECE, NLL, throughput',
   'deep-scale-pilot': 'issue 23 pilot: run one setting (calib or PyTorch, resumable, timed) or write docs/reproductions/deep-scale-pilot.{md,json}: run|table [--framework calib|torch --epochs E --train N --width W --loss ce|focal --seed S --threads T]',
   'posthoc-real-predictions': 'issue 25 item 6: test log loss, ECE and fit CPU seconds of temperature, ts-mix, svs, sms, vector, matrix, dirichlet on DenseNet-40 CIFAR-10 and three CIFAR-100 sets [--only NAME] [--include-sms] [--seed S]',
+  'posthoc-sms-fit': 'issue 25: one SMS (or --method svs) fit at C = 100 on DenseNet-BC-100 CIFAR-100 (even/odd rows): CPU s, L-BFGS evaluations, CPU s per evaluation, test log loss vs probmetrics [--variants all] [--tolerance T] [--max-iterations N]',
   'real-predictions': 'raw and every calibrator on the real published predictions in ../shared [--markdown] [--only NAME] [--with-matrix]',
 };
 
