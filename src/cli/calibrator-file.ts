@@ -1,4 +1,4 @@
-import { calibratorFromJSON, type Calibrator } from '../posthoc/index.js';
+import { calibratorFromJSON, isGroupwiseJSON, type Calibrator } from '../posthoc/index.js';
 import { readInputText } from '../io/input-file.js';
 import { InvalidArgumentError, invalidArgument } from '../util/errors.js';
 import { atomicWriteFile } from '../util/atomic-write.js';
@@ -10,8 +10,15 @@ export async function writeCalibratorFile(path: string, calibrator: Calibrator):
   await atomicWriteFile(path, `${JSON.stringify(calibrator.toJSON(), null, 2)}\n`);
 }
 
-/** Read and rebuild a calibrator from a JSON file given as `argName` (e.g. `--calibrator`). */
-export async function readCalibratorFile(path: string, argName: string): Promise<Calibrator> {
+/**
+ * Read and rebuild a calibrator from a JSON file given as `argName` (e.g. `--calibrator`). A group-wise calibrator
+ * (calib fit --groups) is refused with `groupwiseReason` (why this command cannot apply it without group ids).
+ */
+export async function readCalibratorFile(
+  path: string,
+  argName: string,
+  groupwiseReason = 'it needs a group id per row: apply it with calib apply --calibrator FILE --groups FILE',
+): Promise<Calibrator> {
   const text = await readInputText({ argName, path });
   let json: unknown;
   try {
@@ -19,6 +26,7 @@ export async function readCalibratorFile(path: string, argName: string): Promise
   } catch (error) {
     invalidArgument(argName, 'a calibrator JSON file (from calib fit)', `invalid JSON in ${JSON.stringify(path)}: ${(error as Error).message}`);
   }
+  if (isGroupwiseJSON(json)) invalidArgument(argName, 'a calibrator fitted without --groups', `the group-wise calibrator ${JSON.stringify(path)}: ${groupwiseReason}`);
   try {
     return calibratorFromJSON(json);
   } catch (error) {

@@ -57,29 +57,29 @@ export interface RowGroups {
   readonly index: Int32Array;
 }
 
-/** Read --groups: integers from numeric formats, one string per line from CSV / text, N entries. */
-export async function readGroups(path: string, rows: number, predictionsArg: string): Promise<RowGroups> {
+/** Read --groups (or `argName`): integers from numeric formats, one string per line from CSV / text, N entries. */
+export async function readGroups(path: string, rows: number, predictionsArg: string, argName = '--groups'): Promise<RowGroups> {
   const ext = extname(splitMember(path).file).toLowerCase();
   const expected = `${rows} group ids, one per row of ${predictionsArg} (${rows} rows)`;
   let raw: string[];
   let numeric = false;
   if (ext === '.npy' || ext === '.npz' || ext === '.safetensors' || ext === '.json') {
-    const values = await readVectorFile(path, '--groups', { names: ['groups', 'group'] });
-    if (values.length !== rows) invalidArgument('--groups', expected, `${values.length} entries`);
+    const values = await readVectorFile(path, argName, { names: ['groups', 'group'] });
+    if (values.length !== rows) invalidArgument(argName, expected, `${values.length} entries`);
     values.forEach((v, i) => {
-      if (!Number.isInteger(v)) invalidArgument('--groups', 'integer group ids', `${v} at row ${i}`);
+      if (!Number.isInteger(v)) invalidArgument(argName, 'integer group ids', `${v} at row ${i}`);
     });
     raw = Array.from(values, String);
     numeric = true;
   } else {
-    const lines = (await readInputText({ argName: '--groups', path })).replace(/^\uFEFF/, '').split(/\r?\n/);
+    const lines = (await readInputText({ argName, path })).replace(/^\uFEFF/, '').split(/\r?\n/);
     while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
     if (lines.length === rows + 1) lines.shift(); // header
-    if (lines.length !== rows) invalidArgument('--groups', expected, `${lines.length} lines`);
+    if (lines.length !== rows) invalidArgument(argName, expected, `${lines.length} lines`);
     raw = lines.map((line, i) => {
       const id = line.trim().replace(/^"(.*)"$/, '$1');
-      if (id === '') invalidArgument('--groups', 'a group id on every line', `an empty line ${i + 1}`);
-      if (id.includes(',')) invalidArgument('--groups', 'one column of group ids', `"${id}" on line ${i + 1}`);
+      if (id === '') invalidArgument(argName, 'a group id on every line', `an empty line ${i + 1}`);
+      if (id.includes(',')) invalidArgument(argName, 'one column of group ids', `"${id}" on line ${i + 1}`);
       return id;
     });
   }

@@ -52,10 +52,18 @@ export function fitConformal(probabilities: Matrix, labels: ArrayLike<number>, o
     classScores(probabilities.data, i * cols, cols, opts, row, order);
     scores[i] = row[labels[i]!]!;
   }
+  return { method, alpha, lambda, kReg, threshold: conformalQuantile(scores, alpha), n };
+}
+
+/**
+ * q̂ of n calibration scores: the ⌈(n + 1)(1 − α)⌉-th smallest, +∞ when that rank exceeds n (fewer than
+ * ⌈1/α⌉ − 1 scores, or none). Sorts `scores` in place.
+ */
+export function conformalQuantile(scores: Float64Array, alpha: number): number {
+  const n = scores.length;
   scores.sort();
   const rank = Math.ceil((n + 1) * (1 - alpha));
-  const threshold = rank > n ? Infinity : scores[rank - 1]!;
-  return { method, alpha, lambda, kReg, threshold, n };
+  return rank > n ? Infinity : scores[rank - 1]!;
 }
 
 /** Prediction sets of probabilities N × C as a 0/1 mask N × C. */

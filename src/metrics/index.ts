@@ -88,7 +88,18 @@ export {
 } from './calibration-refinement.js';
 export { oodScores, OOD_SCORES, requireOodScore, type OodScore } from './ood-scores.js';
 export { CONFORMAL_METHODS, requireConformalMethod, type ConformalMethod } from './conformal-scores.js';
-export { fitConformal, predictionSets, conformalMetrics, type ConformalPredictor, type ConformalMetrics, type ConformalFitOptions } from './conformal-prediction.js';
+export { fitConformal, predictionSets, conformalMetrics, conformalQuantile, type ConformalPredictor, type ConformalMetrics, type ConformalFitOptions } from './conformal-prediction.js';
+export {
+  fitMondrianConformal,
+  minimumCalibrationRows,
+  mondrianConformalMetrics,
+  mondrianPredictionSets,
+  type CategoryMetrics,
+  type MondrianConformalMetrics,
+  type MondrianConformalPredictor,
+  type MondrianFitOptions,
+  type MondrianTaxonomy,
+} from './mondrian-conformal.js';
 export { calibrationCurve, type CalibrationCurve, type CurveStrategy } from './calibration-curve.js';
 export { binaryCalibrationError } from './binary-calibration-error.js';
 export { ensembleProbabilities } from './ensemble-average.js';

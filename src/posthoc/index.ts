@@ -11,6 +11,16 @@ export { fitRecordOf, withFitRecord, RecordedCalibrator, type FitRecord, type We
 export { crossValidate, heldOutMetrics, predictionRows, requireFoldCount, stratifiedFolds, type CrossValidationOptions, type CrossValidationResult, type OutOfFoldMetrics } from './cross-validation.js';
 export { CvEnsembleCalibrator, CV_ENSEMBLE_KIND } from './cv-ensemble.js';
 export {
+  DEFAULT_MIN_GROUP_SIZE,
+  fitGroupwise,
+  groupwiseFromJSON,
+  GroupwiseCalibrator,
+  GROUPWISE_KIND,
+  isGroupwiseJSON,
+  type GroupMember,
+  type GroupRouting,
+} from './groupwise-calibrator.js';
+export {
   defaultCandidates,
   fitAuto,
   selectCalibrator,

@@ -9,6 +9,7 @@ import { requireSampleWeights } from '../metrics/sample-weights.js';
 import type { CalibratorDefinition } from './calibrator-definition.js';
 import { readFitRecord, weightsRecord, withFitRecord, type WeightsKind } from './fit-record.js';
 import { cvEnsembleFromJSON, CV_ENSEMBLE_KIND } from './cv-ensemble.js';
+import { GROUPWISE_KIND } from './groupwise-calibrator.js';
 import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, Predictions } from './calibrator.js';
 import { calibratorDefinition, CALIBRATOR_KINDS, CALIBRATORS, type CalibratorKind, type CalibratorOptions } from './calibrators.js';
@@ -68,6 +69,9 @@ export function fitCalibrator<K extends CalibratorKind>(
 export function calibratorFromJSON(json: unknown): Calibrator {
   const full = requireRecord('json', json);
   if (full.kind === CV_ENSEMBLE_KIND) return cvEnsembleFromJSON(full, calibratorFromJSON);
+  if (full.kind === GROUPWISE_KIND) {
+    invalidArgument('json.kind', 'a calibrator applied to predictions alone (a group-wise calibrator needs a group id per row: groupwiseFromJSON, calib apply --groups)', '"groupwise"');
+  }
   const { fit: fitField, ...record } = full;
   let calibrator = calibratorDefinition('json.kind', record.kind).fromJSON(record);
   if (fitField !== undefined) calibrator = withFitRecord(calibrator, readFitRecord(fitField));

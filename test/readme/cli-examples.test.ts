@@ -82,6 +82,12 @@ test('every README calib example runs as written on the quick start\'s outputs',
     writeFileSync('Y.csv', `${Array.from(labels).join('\n')}\n`);
     writeFileSync('W.csv', `${Array.from(labels, (_, i) => (i % 4) * 0.5).join('\n')}\n`);
     await writeNpy('H.npy', Int32Array.from(labels, (_, i) => i % 5), [n], { dtype: 'int64' });
+    // The group-wise examples' sites: three named sites, one of them small (the pooled calibrator's case).
+    const sites = Array.from(labels, (_, i) => (i % 10 === 9 ? 'clinic' : i % 2 === 0 ? 'north' : 'south'));
+    for (const name of ['sites.csv', 'val-sites.csv', 'test-sites.csv', 'cal-sites.csv']) writeFileSync(name, `site\n${sites.join('\n')}\n`);
+    // The conformal example's calibration files (the Deploy section rewrites val-logits.npy from 200 images).
+    await writeNpy('cal-logits.npy', valLogits.data as Float32Array, [n, c]);
+    await writeNpy('cal-labels.npy', labels, [n], { dtype: 'int64' });
     // The LLM-log and multi-label examples read the fixtures of test/cli/lm-eval.test.ts and multilabel.test.ts.
     const fixture = (path: string): string => new URL(`../../../test/fixtures/${path}`, import.meta.url).pathname;
     copyFileSync(fixture('lm-eval/harness-hellaswag.jsonl'), 'samples_hellaswag.jsonl');

@@ -10,6 +10,7 @@ import { defineCommand } from '../command.js';
 import { logitsWarning, openPredictions, PREDICTION_FLAGS, readAll, validatedPredictionChunks } from '../inputs.js';
 import { requireOutputPath, writingOutput } from '../output-path.js';
 import { applyMultilabel, readMultilabelCalibrator } from '../multilabel-eval.js';
+import { applyGroupwise, GROUP_APPLY_FLAG, readGroupwiseCalibrator } from '../group-calibrate.js';
 
 /**
  * `calib apply`: calibrated probabilities (or logits) from a saved calibrator. A .npy output is written chunk by
@@ -24,10 +25,12 @@ export const applyCommand = defineCommand({
     'calib apply --calibrator calibrator.json --logits test-logits.npy --out test-probs.npy',
     'calib apply --calibrator calibrator.json --logits z.npy --out z-calibrated.npy --output logits --dtype float64',
     'calib apply --calibrator tags-platt.json --logits test-tag-logits.npy --out test-tag-probs.npy',
+    'calib apply --calibrator per-site-ts.json --groups test-sites.csv --logits test-logits.npy --out test-probs.npy',
   ],
   flags: {
     calibrator: { type: 'string', required: true, valueName: 'FILE', description: 'calibrator JSON written by calib fit (a --multilabel one calibrates N × L sigmoid outputs per label)' },
     ...PREDICTION_FLAGS,
+    ...GROUP_APPLY_FLAG,
     out: { type: 'string', required: true, valueName: 'FILE', description: 'output file (.npy, .csv or .json)' },
     dtype: { type: 'string', choices: ['float32', 'float64'], default: 'float32', description: 'precision of the output' },
     output: {
@@ -45,6 +48,9 @@ export const applyCommand = defineCommand({
       { argName: '--logits', path: flags.logits },
       { argName: '--probs', path: flags.probs },
     ]);
+    const groupwise = await readGroupwiseCalibrator(flags.calibrator);
+    if (groupwise) return applyGroupwise(groupwise, flags, io);
+    if (flags.groups !== undefined) invalidArgument('--groups', 'no --groups for a calibrator fitted without them (calib fit --groups writes a group-wise one)', `--groups with ${JSON.stringify(flags.calibrator)}`);
     const multilabel = await readMultilabelCalibrator(flags.calibrator);
     if (multilabel) return applyMultilabel(multilabel, flags, io);
     const calibrator = await readCalibratorFile(flags.calibrator, '--calibrator');

@@ -7,6 +7,8 @@ import { matrix, type Matrix } from '../../util/matrix.js';
 import { UsageError } from '../args.js';
 import { defineCommand } from '../command.js';
 import { formatTable, percent } from '../format-table.js';
+import { CONDITIONAL_CONFORMAL_DESCRIPTION, CONDITIONAL_CONFORMAL_FLAGS, runConditionalConformal } from '../conformal-conditional.js';
+import { readGroups } from '../group-eval.js';
 
 /**
  * `calib conformal`: split-conformal prediction sets (metrics/conformal-prediction.ts: LAC, APS, RAPS) fitted on
@@ -16,7 +18,7 @@ import { formatTable, percent } from '../format-table.js';
 export const conformalCommand = defineCommand({
   name: 'conformal',
   summary: 'Conformal prediction sets (LAC, APS, RAPS): threshold on a calibration split, coverage and set size on the rest.',
-  usage: '(--logits FILE | --probs FILE) --labels FILE [--calib-logits FILE | --calib-probs FILE --calib-labels FILE] [options]',
+  usage: '(--logits FILE | --probs FILE) --labels FILE [--calib-logits FILE | --calib-probs FILE --calib-labels FILE] [--class-conditional | --groups FILE [--calib-groups FILE]] [options]',
   description: [
     'Sets {k : s(x, k) ≤ q̂} with q̂ the ⌈(n+1)(1−α)⌉-th smallest calibration score; marginal coverage ≥ 1 − α on',
     'exchangeable data. Scores: lac 1 − p_k (Sadinle et al. 2019), aps the mass of the classes ranked at or above k',
@@ -26,11 +28,14 @@ export const conformalCommand = defineCommand({
     '(--split first; a warning when the labels look ordered, e.g. a file sorted by class, where coverage fails).',
     'α lies in (0, 1) and needs n ≥ ⌈1/α⌉ − 1 calibration rows: with fewer, q̂ would be +∞ (every class in every',
     'set), which is refused with the smallest α the calibration rows allow.',
+    CONDITIONAL_CONFORMAL_DESCRIPTION,
   ].join('\n'),
   examples: [
     'calib conformal --logits test-logits.npy --labels test-labels.npy --method aps --alpha 0.1',
     'calib conformal --logits logits.npy --labels labels.npy --split stratified --seed 1',
     'calib conformal --logits test.npy --labels y.npy --calib-logits val.npy --calib-labels yv.npy --method raps --json',
+    'calib conformal --logits logits.npy --labels labels.npy --class-conditional --method lac --alpha 0.1',
+    'calib conformal --logits test.npy --labels y.npy --groups sites.csv --calib-logits val.npy --calib-labels yv.npy --calib-groups val-sites.csv',
   ],
   flags: {
     logits: { type: 'string', valueName: 'FILE', description: 'N × C logits of the test rows (or of all rows)' },
@@ -46,6 +51,7 @@ export const conformalCommand = defineCommand({
     alpha: { type: 'number', default: 0.1, description: 'miscoverage level α in (0, 1); needs at least ⌈1/α⌉ − 1 calibration rows' },
     lambda: { type: 'number', default: 0.01, description: 'RAPS penalty λ' },
     'k-reg': { type: 'integer', default: 5, description: 'RAPS rank k_reg' },
+    ...CONDITIONAL_CONFORMAL_FLAGS,
     json: { type: 'boolean', description: 'print one JSON object' },
   },
   async run(flags, io) {
@@ -62,11 +68,23 @@ export const conformalCommand = defineCommand({
     let cal: Matrix;
     let calLabels: Int32Array;
     const separate = flags['calib-logits'] !== undefined || flags['calib-probs'] !== undefined;
+    if (flags['class-conditional'] && flags.groups !== undefined) invalidArgument('--groups', 'either --class-conditional or --groups (one threshold per group × class is not implemented)', 'both');
+    if (flags['calib-groups'] !== undefined && (flags.groups === undefined || !separate)) invalidArgument('--calib-groups', 'only with --groups and --calib-logits/--calib-probs files', JSON.stringify(flags['calib-groups']));
+    if (flags.groups !== undefined && separate && flags['calib-groups'] === undefined) invalidArgument('--calib-groups', 'the group ids of the calibration rows (--groups gives those of --logits/--probs)', 'none');
+    const groupsFile = flags.groups !== undefined ? await readGroups(flags.groups, test.rows, flags.logits !== undefined ? '--logits' : '--probs') : undefined;
+    let testGroups = groupsFile && Array.from(groupsFile.index, (k) => groupsFile.ids[k]!);
+    let calGroups: string[] | undefined;
+    let groupOrder = groupsFile?.ids;
     if (separate) {
       if (flags['calib-labels'] === undefined) throw new UsageError('--calib-logits/--calib-probs need --calib-labels');
       cal = await read(flags['calib-logits'], flags['calib-probs'], '--calib-');
       calLabels = await readLabelsFile(flags['calib-labels'], '--calib-labels');
       requireLabels(calLabels, cal.rows, cal.cols, '--calib-labels');
+      if (flags['calib-groups'] !== undefined) {
+        const calFile = await readGroups(flags['calib-groups'], cal.rows, flags['calib-logits'] !== undefined ? '--calib-logits' : '--calib-probs', '--calib-groups');
+        calGroups = Array.from(calFile.index, (k) => calFile.ids[k]!);
+        groupOrder = [...new Set([...calFile.ids, ...groupsFile!.ids])];
+      }
     } else {
       const f = requireNumber('--calibration-fraction', flags['calibration-fraction'], { min: 0, exclusiveMin: true, max: 1 });
       const n = Math.round(test.rows * f);
@@ -85,6 +103,11 @@ export const conformalCommand = defineCommand({
           );
         }
       }
+      if (testGroups) {
+        const all = testGroups;
+        calGroups = Array.from(calRows!, (i) => all[i]!);
+        testGroups = Array.from(testRows!, (i) => all[i]!);
+      }
       [cal, calLabels] = takeRows(test, testLabels, calRows!);
       [test, testLabels] = takeRows(test, testLabels, testRows!);
     }
@@ -97,6 +120,30 @@ export const conformalCommand = defineCommand({
       );
     }
     const methods = (flags.method.length > 0 ? flags.method : [...CONFORMAL_METHODS]).map((m) => requireConformalMethod(m, '--method'));
+    if (flags['class-conditional'] || testGroups) {
+      const split = separate ? 'files' : flags.split;
+      const how = separate ? '' : flags.split === 'first' ? ' (the first rows of the input)' : ` (${flags.split} split of the input, seed ${flags.seed})`;
+      return runConditionalConformal(
+        {
+          taxonomy: testGroups ? 'group' : 'class',
+          cal,
+          calLabels,
+          test,
+          testLabels,
+          ...(testGroups && { calGroups: calGroups!, testGroups, groupOrder: groupOrder! }),
+        },
+        {
+          methods,
+          alpha,
+          lambda: flags.lambda,
+          kReg: flags['k-reg'],
+          json: flags.json === true,
+          header: { alpha, n_calibration: cal.rows, n_test: test.rows, split, ...(split === 'random' || split === 'stratified' ? { seed: flags.seed } : {}) },
+          heading: `${cal.rows.toLocaleString('en-US')} calibration rows${how}, ${test.rows.toLocaleString('en-US')} test rows, α = ${alpha}`,
+        },
+        io,
+      );
+    }
     const results = methods.map((method) => {
       const fitted = fitConformal(cal, calLabels, { method, alpha, lambda: flags.lambda, kReg: flags['k-reg'] });
       return { ...fitted, ...conformalMetrics(test, testLabels, fitted) };

@@ -54,7 +54,7 @@ export const exportCommand = defineCommand({
       io.stdout.write(`exported multilabel ${multilabel.method} (${multilabel.labels} labels) on ${reads} -> ${flags.out} (outputs ${result.outputs.map((o) => JSON.stringify(o)).join(', ')})\n`);
       return;
     }
-    const calibrator = await readCalibratorFile(flags.calibrator, '--calibrator');
+    const calibrator = await readCalibratorFile(flags.calibrator, '--calibrator', 'group ids are not an input of the ONNX model, so the graph cannot choose the group\'s calibrator (export a calibrator fitted without --groups)');
     const result = appendCalibrator(model, calibrator, { keepOutputs: flags['keep-outputs'], outputName: flags['output-name'] });
     if (result.sourceKind === 'probabilities') io.stderr.write(softmaxNote(result.source));
     await writingOutput(flags.out, '--out', () => atomicWriteFile(flags.out, encodeOnnx(result.model)));

@@ -30,6 +30,7 @@ import { fitLmEval, LM_EVAL_FLAGS } from '../lm-eval-input.js';
 import { UsageError } from '../args.js';
 import { fitMultilabelCommand, MULTILABEL_FLAG } from '../multilabel-eval.js';
 import { candidateList, formatSelection, SELECTION_FLAGS, WEIGHT_FLAGS, weightsFromFlags } from '../fit-selection.js';
+import { fitGroupwiseCommand, GROUP_FIT_DESCRIPTION, GROUP_FIT_FLAGS } from '../group-calibrate.js';
 
 /**
  * `calib fit`: fit a post-hoc calibrator (src/posthoc) on validation predictions and labels and save it as
@@ -41,7 +42,7 @@ export const fitCommand = defineCommand({
   summary: 'Fit a post-hoc calibrator (temperature scaling, vector/matrix/Dirichlet, histogram, isotonic, ...) and save it as JSON.',
   usage:
     '--method METHOD|auto (--logits FILE | --probs FILE | --lm-eval FILE) [--labels FILE] --out FILE [--opt KEY=VALUE ...] [--weights FILE | --class-weight balanced] ' +
-    '[--cv K [--cv-seed S] [--cv-ensemble]] [--metric nll|ece|brier] [--candidates A,B,...] [--multilabel] [--json]',
+    '[--cv K [--cv-seed S] [--cv-ensemble]] [--metric nll|ece|brier] [--candidates A,B,...] [--multilabel] [--groups FILE [--min-group-size K]] [--json]',
   description:
     'Fit on a validation split, never on the test split. --lm-eval FILE (a multiple-choice LLM log, see calib eval --help)\n' +
     'fits one temperature over the choices of every question (--method temperature; --lm-eval-score acc_norm for\n' +
@@ -56,7 +57,7 @@ export const fitCommand = defineCommand({
     "kept and their probabilities averaged (scikit-learn's ensemble=True; not exportable to ONNX).\n" +
     '--method auto: every applicable method (or --candidates) fitted out of fold (--cv K, default 5), ranked by the held-out --metric ' +
     '(default nll) with a paired bootstrap of the difference to the best; the simplest method tied with the best (fewest fitted parameters) is ' +
-    `chosen and refitted; the ranking and the reason are printed and saved (fit.selection). calib compare prints the same table without fitting.\n${calibratorHelp()}`,
+    `chosen and refitted; the ranking and the reason are printed and saved (fit.selection). calib compare prints the same table without fitting.\n${GROUP_FIT_DESCRIPTION}${calibratorHelp()}`,
   examples: [
     'calib fit --method temperature --logits val-logits.npy --labels val-labels.npy --out calibrator.json',
     'calib fit --method dirichlet --probs val-probs.npy --labels val-labels.npy --out dir.json --opt lambda=1e-3',
@@ -65,6 +66,7 @@ export const fitCommand = defineCommand({
     'calib fit --method auto --logits val-logits.npy --labels val-labels.npy --metric nll --out auto.json',
     'calib fit --method temperature --lm-eval val-samples.jsonl --out lm-ts.json',
     'calib fit --multilabel --method platt --logits val-tag-logits.npy --labels val-tags.npy --out tags-platt.json',
+    'calib fit --method temperature --logits val-logits.npy --labels val-labels.npy --groups val-sites.csv --min-group-size 50 --out per-site-ts.json',
   ],
   flags: {
     method: { type: 'string', required: true, choices: [...CALIBRATOR_KINDS, 'auto'], description: "calibration method, or 'auto' (choose out of fold)" },
@@ -73,6 +75,7 @@ export const fitCommand = defineCommand({
     'label-column': LABEL_FLAGS['label-column'],
     ...LM_EVAL_FLAGS,
     ...MULTILABEL_FLAG,
+    ...GROUP_FIT_FLAGS,
     out: { type: 'string', required: true, valueName: 'FILE', description: 'where to write the calibrator JSON' },
     opt: { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'a method option' },
     bins: { type: 'integer', default: 15, description: 'bins of the ECE in the summary line' },
@@ -87,6 +90,8 @@ export const fitCommand = defineCommand({
     requireBins(flags.bins, '--bins');
     const options = parseKeyValues('opt', flags.opt);
     if (extname(flags.out).toLowerCase() !== '.json') invalidArgument('--out', 'a file ending in .json (the calibrator is written as JSON)', JSON.stringify(flags.out));
+    if (flags.groups !== undefined) return fitGroupwiseCommand({ ...flags, groups: flags.groups, options }, io);
+    if (flags['min-group-size'] !== undefined) invalidArgument('--min-group-size', 'only with --groups FILE (a group-wise fit)', String(flags['min-group-size']));
     if (flags['lm-eval'] !== undefined) {
       if (flags.logits !== undefined || flags.probs !== undefined || flags.labels !== undefined || (flags.opt ?? []).length > 0)
         throw new UsageError('--lm-eval gives predictions and answers: leave out --logits, --probs, --labels and --opt');
