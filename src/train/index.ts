@@ -15,7 +15,7 @@ export {
 export { exportOnnx, saveOnnx, type ExportOptions } from './export-onnx.js';
 // The trainer loop and its parts (config, schedules, run directory, log, progress, OOD / shift evaluation).
 export { train, resumeTraining, runOptimizer, DEFAULT_CHECKPOINT_SECONDS, type TrainOptions, type TrainResult, type RunSummary } from './trainer.js';
-export { TrainingError } from './training-error.js';
+export { TrainingError, type TrainingFailureKind } from './training-error.js';
 export { lockRunDirectory, LOCK_FILE, type RunLock } from './run-lock.js';
 export { TRAIN_CONFIG_SCHEMA, TRAIN_CONFIG_KEYS, resolveTrainConfig, mergeConfig, within, MIXUP_KINDS, SECONDARY_PLACEMENTS, AUGMENTATIONS, type TrainConfig, type MixupKind, type SecondaryPlacement } from './train-config.js';
 export { parseSchedule, epochSchedule, LearningRate, type ScheduleSpec } from './lr-schedule-spec.js';
