@@ -13,6 +13,7 @@ const BENCHES: Readonly<Record<string, string>> = {
   'train-step': 'one compiled train step (MLP / CIFAR ResNet) vs PyTorch, interleaved: --model mlp|resnet20 --batch 128 --steps N [--profile] [--no-nchwc]',
   'engine-ops': 'engine gradient recipes at ResNet-20 shapes vs PyTorch [--quick]',
   'metrics-throughput': 'every calibration metric on N × C probabilities vs NumPy: [N] [C] [repeats]',
+  'metrics-compare-builds': 'tolerance review: every metric of two builds (dist dirs) on the real predictions and N × C random rows, max relative difference per metric: DIST_A DIST_B [N] [C]',
   'posthoc-temperature': 'temperature scaling fit on 50k × 100 logits vs PyTorch [--no-peer]',
   'posthoc-fit-progress': 'fitCalibrator with and without the progress callback on 300k × 100 logits [--methods isotonic,bbq] [--rows N] [--classes C] [--rounds R]',
   'posthoc-ensemble-temperature': 'ensemble temperature scaling fit on 50k × 100 logits [--official DIR: vs the authors\' code]',
@@ -26,6 +27,7 @@ const BENCHES: Readonly<Record<string, string>> = {
   'train-fashion-mnist': 'Fashion-MNIST training with several calibration losses: accuracy, ECE, NLL, throughput',
   'deep-scale-pilot': 'issue 23 pilot: run one setting (calib or PyTorch, resumable, timed) or write docs/reproductions/deep-scale-pilot.{md,json}: run|table [--framework calib|torch --epochs E --train N --width W --loss ce|focal --seed S --threads T]',
   'posthoc-real-predictions': 'issue 25 item 6: test log loss, ECE and fit CPU seconds of temperature, ts-mix, svs, sms, vector, matrix, dirichlet on DenseNet-40 CIFAR-10 and three CIFAR-100 sets [--only NAME] [--include-sms] [--seed S]',
+  'posthoc-sms-fit': 'issue 25: one SMS (or --method svs) fit at C = 100 on DenseNet-BC-100 CIFAR-100 (even/odd rows): CPU s, L-BFGS evaluations, CPU s per evaluation, test log loss vs probmetrics [--variants all] [--tolerance T] [--max-iterations N]',
   'real-predictions': 'raw and every calibrator on the real published predictions in ../shared [--markdown] [--only NAME] [--with-matrix]',
 };
 

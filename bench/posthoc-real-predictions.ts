@@ -11,15 +11,22 @@
  *   given to every method as logits z = log max(p, 1e-45) (float32's smallest positive value; softmax(z) = p up to
  *   that clamp), so that temperature, vector and matrix scaling act on log-probabilities.
  *
- * SMS at C = 100 takes minutes per fit, so on the 100-class sets it runs only with --include-sms.
- * Usage: npm run bench -- posthoc-real-predictions [--only NAME-SUBSTRING] [--include-sms] [--seed S]
+ * SMS on the 100-class sets runs only with --include-sms (it took minutes per fit before the curvature scaling of
+ * linear-scaling.ts; bench/posthoc-sms-fit.ts measures one fit).
+ * Usage: npm run bench -- posthoc-real-predictions [--only NAME-SUBSTRING] [--include-sms] [--seed S] [--out FILE]
+ * --out FILE writes the JSON there (atomically, once every set is done) instead of stdout; the JSON records the
+ * command, the start and end dates and the load average. The README table of issue #25 is generated from the files
+ * committed under bench/results/posthoc-real-predictions/ (src/cli/docs/posthoc-bench-table.ts).
  * Progress: one JSON line per fitted method on stderr.
  */
 import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { readNpy } from '../src/io/npy.js';
 import { evaluate } from '../src/metrics/index.js';
 import { fitCalibrator, type CalibratorKind } from '../src/posthoc/index.js';
+import type { SolverSummary } from '../src/posthoc/fit-progress.js';
+import { atomicWriteFile } from '../src/util/atomic-write.js';
 import type { Matrix } from '../src/util/matrix.js';
 
 const ROOT = fileURLToPath(new URL('../../../shared/data/real-predictions/', import.meta.url));
@@ -31,6 +38,9 @@ const valueOf = (flag: string) => {
 };
 const only = valueOf('--only') ?? '';
 const includeSms = argv.includes('--include-sms');
+const out = valueOf('--out');
+const started = new Date().toISOString();
+const loadAtStart = loadavg().map((v) => Math.round(v * 100) / 100);
 const seed = Number(valueOf('--seed') ?? 0);
 if (!Number.isInteger(seed) || seed < 0) {
   process.stderr.write(`--seed: expected a non-negative integer, got ${JSON.stringify(valueOf('--seed'))}\n`);
@@ -119,15 +129,22 @@ for (const set of await sets()) {
   const methods: Record<string, unknown> = {};
   for (const kind of METHODS) {
     if (kind === 'sms' && set.fit.x.cols > 10 && !includeSms) {
-      methods[kind] = { skipped: 'SMS takes minutes per fit at C = 100; run with --include-sms' };
+      methods[kind] = { skipped: 'SMS at C > 10 runs only with --include-sms' };
       continue;
     }
     try {
+      let solver: SolverSummary | undefined;
       const t0 = process.cpuUsage();
-      const calibrator = fitCalibrator(kind, { logits: set.fit.x }, set.fit.y);
+      const calibrator = fitCalibrator(kind, { logits: set.fit.x }, set.fit.y, undefined, { onSolved: (s) => (solver = s) });
       const used = process.cpuUsage(t0);
       const m = evaluate(calibrator.apply({ logits: set.test.x }), set.test.y, { input: 'probabilities' });
-      methods[kind] = { nll: m.nll, ece: m.ece, accuracy: m.accuracy, fit_cpu_s: (used.user + used.system) / 1e6 };
+      methods[kind] = {
+        nll: m.nll,
+        ece: m.ece,
+        accuracy: m.accuracy,
+        fit_cpu_s: (used.user + used.system) / 1e6,
+        ...(solver && { solver: { iterations: solver.iterations, evaluations: solver.evaluations, reason: solver.reason } }),
+      };
     } catch (e) {
       methods[kind] = { error: (e as Error).message.split('\n')[0] };
     }
@@ -135,6 +152,18 @@ for (const set of await sets()) {
   }
   results.push({ set: set.name, input: set.input, classes: set.fit.x.cols, split: set.split, raw: { nll: raw.nll, ece: raw.ece, accuracy: raw.accuracy }, methods });
 }
-process.stdout.write(
-  `${JSON.stringify({ bench: 'posthoc-real-predictions', data: ROOT, ece_bins: 15, include_sms: includeSms, seed, sets: results }, null, 1)}\n`,
-);
+const report = {
+  bench: 'posthoc-real-predictions',
+  command: `node dist/bench/posthoc-real-predictions.js ${argv.join(' ')}`.trim(),
+  date: `${started} → ${new Date().toISOString()}`,
+  node: process.version,
+  load_average: { at_start: loadAtStart, at_end: loadavg().map((v) => Math.round(v * 100) / 100) },
+  data: '../shared/data/real-predictions/',
+  ece_bins: 15,
+  include_sms: includeSms,
+  seed,
+  sets: results,
+};
+const text = `${JSON.stringify(report, null, 1)}\n`;
+if (out === undefined) process.stdout.write(text);
+else await atomicWriteFile(out, text);

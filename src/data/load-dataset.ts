@@ -73,7 +73,7 @@ export const TEXT_DATASET_NAMES: readonly DatasetName[] = DATASET_NAMES.filter((
 /** Whether `name` is a text dataset (see TEXT_DATASET_NAMES). */
 export const isTextDataset = (name: string): boolean => DATASETS.has(name) && DATASETS.get('dataset', name).task === 'text';
 
-/** The datasets with per-pixel masks (`calib train` runs them through the segmentation path, train/segmentation-run.ts). */
+/** The datasets with per-pixel masks (`calib train` runs them with the segmentation task, train/segmentation-task.ts). */
 export const SEGMENTATION_DATASET_NAMES: readonly DatasetName[] = DATASET_NAMES.filter((name) => DATASETS.get('dataset', name).task === 'segmentation');
 
 /** Whether `name` is a segmentation dataset (see SEGMENTATION_DATASET_NAMES). */

@@ -1,7 +1,7 @@
 import type { BinConvention } from './reliability-types.js';
 import { binLowerClosed, binUpperClosed, DEFAULT_CONVENTION, equalWidthEdges, requireBins, requireConvention } from './binning.js';
 import { type BinSums, binnedErrorPower } from './bin-statistics.js';
-import { compensatedValues, mergeCompensated } from './compensated-sum.js';
+import { addFast2Sum, compensatedValues, mergeCompensated } from './compensated-sum.js';
 import { requireStateArray, requireStateObject } from './accumulator-state.js';
 import { debiasedSquaredError } from './debiased-ece.js';
 import { expShifted, rowMax } from './softmax.js';
@@ -22,7 +22,7 @@ export interface ClasswiseOptions {
  * Streaming classwise state: for every class k and equal-width bin m (binning p_ik of every sample, not only
  * the top label), n_km = |B_km|, Σ_{i∈B_km} p_ik and Σ_{i∈B_km} 1[y_i = k] (arrays of shape [C × M],
  * class-major: index k·M + m). O(C·M) memory whatever N. Σp is a compensated sum (Kahan's Fast2Sum error
- * term per element, see probability-kernel.ts; Neumaier when merging); `merge` adds states (counts exactly),
+ * term per element, `addFast2Sum`; Neumaier when merging); `merge` adds states (counts exactly),
  * so merged chunks equal one big update (bit for bit in the tests).
  */
 export class ClasswiseAccumulator {
@@ -84,20 +84,14 @@ export class ClasswiseAccumulator {
         const p = values[offset + k]!;
         const j = base + binUpperClosed(p, bins, edges);
         counts[j]!++;
-        const s = sumProbability[j]!;
-        const t = s + p;
-        sumProbabilityError[j]! += s - t + p; // Fast2Sum, as probability-kernel.ts
-        sumProbability[j] = t;
+        addFast2Sum(sumProbability, sumProbabilityError, j, p);
       }
     } else {
       for (let k = 0, base = 0; k < classes; k++, base += bins) {
         const p = values[offset + k]!;
         const j = base + binLowerClosed(p, bins, edges);
         counts[j]!++;
-        const s = sumProbability[j]!;
-        const t = s + p;
-        sumProbabilityError[j]! += s - t + p; // Fast2Sum, as probability-kernel.ts
-        sumProbability[j] = t;
+        addFast2Sum(sumProbability, sumProbabilityError, j, p);
       }
     }
     const py = values[offset + label]!;

@@ -36,7 +36,9 @@ export class SmoothEceEvaluator {
     let g = this.grids.get(size);
     if (!g) {
       const { f, y } = this;
-      const [residual, count] = roundToGrid(f, [(i) => f[i]! - y[i]!, () => 1], size);
+      const residuals = new Float64Array(f.length);
+      for (let i = 0; i < f.length; i++) residuals[i] = f[i]! - y[i]!;
+      const [residual, count] = roundToGrid(f, [residuals, 1], size);
       g = { residual: residual!, count: count! };
       this.grids.set(size, g);
     }
@@ -52,7 +54,7 @@ export class SmoothEceEvaluator {
     if (weights === 'residual') numerator = interpolateGrid(reflectedConvolve(g.residual, sigma), t);
     else {
       const { f, y } = this;
-      const [outcome] = roundToGrid(f, [(i) => y[i]!], size);
+      const [outcome] = roundToGrid(f, [y], size);
       numerator = interpolateGrid(reflectedConvolve(outcome!, sigma), t);
     }
     return { numerator, density: count };

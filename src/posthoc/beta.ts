@@ -8,6 +8,8 @@
  * LogisticRegression(C=99999999999) as betacal calls it; the sum-of-losses form, here divided by N). As in
  * betacal: if the fitted a < 0, refit with b alone (a = 0); else if b < 0, refit with a alone (b = 0).
  * Damped Newton from zero. Output rows [1 − q_1, q_1]; calibrated logits [0, a ln p − b ln(1 − p) + c].
+ * Sample weights (`calib fit --weights`): betacal passes them to LogisticRegression.fit(…, sample_weight), whose
+ * loss is Σ w_i ℓ_i + ‖(a, b)‖² / (2·C_reg); here divided by Σ w_i (same optimum), so integer weights equal repeated rows.
  */
 import { invalidArgument } from '../util/errors.js';
 import type { CalibratorJSON, Predictions } from './calibrator.js';
@@ -18,6 +20,7 @@ import { fitLogistic } from './logistic-regression.js';
 import { parseOptions, type OptionsOf } from './options.js';
 import { checkLabels, checkPredictions, type CheckedPredictions } from './predictions.js';
 import { defineCalibrator } from './calibrator-definition.js';
+import type { FitOptions } from './fit-progress.js';
 import { betaToOnnx } from './onnx/binary.js';
 
 export const betaOptions = {};
@@ -56,7 +59,7 @@ export class BetaCalibrator extends BinaryScoreCalibrator {
 }
 
 /** Logistic regression of `labels` on the given feature columns plus an intercept; returns the coefficients. */
-function fitColumns(columns: Float64Array[], labels: Int32Array): Float64Array {
+function fitColumns(columns: Float64Array[], labels: Int32Array, weights?: Float64Array): Float64Array {
   const n = labels.length;
   const d = columns.length + 1;
   const X = new Float64Array(n * d);
@@ -67,8 +70,9 @@ function fitColumns(columns: Float64Array[], labels: Int32Array): Float64Array {
     t[i] = labels[i]!;
   }
   const rho = new Float64Array(d);
-  for (let j = 0; j < d - 1; j++) rho[j] = 1 / (BETACAL_C * n);
-  const r = fitLogistic(X, n, d, t, rho, new Float64Array(d));
+  const total = weights === undefined ? n : weights.reduce((a, b) => a + b, 0);
+  for (let j = 0; j < d - 1; j++) rho[j] = 1 / (BETACAL_C * total);
+  const r = fitLogistic(X, n, d, t, rho, new Float64Array(d), weights);
   if (!r.converged) {
     throw new CalibrationFitError('beta', `Newton did not converge (‖gradient‖∞ = ${r.gradientNorm.toExponential(2)})`);
   }
@@ -76,20 +80,21 @@ function fitColumns(columns: Float64Array[], labels: Int32Array): Float64Array {
 }
 
 /** Fit beta calibration on binary validation predictions (N × 2) and labels (N). */
-export function fitBeta(input: Predictions, labels: Int32Array, options?: BetaOptions): BetaCalibrator {
+export function fitBeta(input: Predictions, labels: Int32Array, options?: BetaOptions, fit: FitOptions = {}): BetaCalibrator {
   parseOptions('beta options', options, betaOptions);
   const checked = checkPredictions('input', input);
   requireBinary('beta', checked);
   checkLabels('labels', labels, checked.matrix.rows, 2);
   const { logP, log1mP } = binaryLogProbabilities(checked);
   const minusLog1mP = log1mP.map((v) => -v);
-  const full = fitColumns([logP, minusLog1mP], labels);
+  const weights = fit.sampleWeights;
+  const full = fitColumns([logP, minusLog1mP], labels, weights);
   if (full[0]! < 0) {
-    const r = fitColumns([minusLog1mP], labels);
+    const r = fitColumns([minusLog1mP], labels, weights);
     return new BetaCalibrator(0, r[0]!, r[1]!);
   }
   if (full[1]! < 0) {
-    const r = fitColumns([logP], labels);
+    const r = fitColumns([logP], labels, weights);
     return new BetaCalibrator(r[0]!, 0, r[1]!);
   }
   return new BetaCalibrator(full[0]!, full[1]!, full[2]!);
@@ -115,7 +120,7 @@ export const betaDefinition = defineCalibrator({
   keepsArgmax: 'not in general',
   options: betaOptions,
   fit: fitBeta,
-  weights: { refused: "its logistic fit on (ln p, −ln(1 − p)) has a weighted form, but the weighted fit is not implemented yet" },
+  weights: 'accepted',
   checkedAgainst: "betacal's abm fit (scikit-learn LogisticRegression) and its exact optimum",
   fromJSON: betaFromJSON,
   onnx: betaToOnnx,

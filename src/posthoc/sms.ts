@@ -7,7 +7,7 @@
 import type { Predictions } from './calibrator.js';
 import { defineCalibrator } from './calibrator-definition.js';
 import type { FitOptions } from './fit-progress.js';
-import { numberOption, parseOptions, type OptionsOf } from './options.js';
+import { enumOption, numberOption, parseOptions, type OptionsOf } from './options.js';
 import { fitStructured, structuredFromJSON, type StructuredMethod, type StructuredScalingCalibrator } from './structured-scaling.js';
 import { structuredCommonOptions } from './svs.js';
 import { smsToOnnx } from './onnx/structured-scaling.js';
@@ -21,6 +21,12 @@ export const smsOptions = {
   mixtureConstant: structuredCommonOptions.mixtureConstant,
   maxIterations: structuredCommonOptions.maxIterations,
   tolerance: structuredCommonOptions.tolerance,
+  objectiveTolerance: structuredCommonOptions.objectiveTolerance,
+  start: enumOption(
+    ['svs', 'identity'] as const,
+    'svs',
+    "Where L-BFGS starts: 'svs' fits SVS on the same features first and starts from W = diag(w), its b (fewer evaluations at C = 100); 'identity': W = I, b = 0, as probmetrics.",
+  ),
 };
 export type SmsOptions = OptionsOf<typeof smsOptions>;
 

@@ -22,6 +22,7 @@ import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
 import type { FitOptions } from './fit-progress.js';
 import { progressPart } from './fit-progress.js';
+import { CalibrationFitError } from './fit-error.js';
 import { jsonHeader, matrixToRows, readHeader, readMatrix, readVector } from './json.js';
 import { fitLinear, linearLogits, weightCount, type LinearStructure, type Penalty } from './linear-scaling.js';
 import type { OptionSpecs, SettingsOf } from './options.js';
@@ -48,10 +49,17 @@ export interface StructuredSettings {
   readonly mixtureConstant: number;
   readonly maxIterations: number;
   readonly tolerance: number;
+  readonly objectiveTolerance: number;
+  /** SMS only: start from the identity or from the SVS fit on the same features (default 'identity'). */
+  readonly start?: 'svs' | 'identity';
 }
 
 /** λ_b, λ_d, λ_o for C classes and N validation rows (see the file comment). */
-export function ridgeStrengths(settings: StructuredSettings, classes: number, rows: number): RidgeStrengths {
+export function ridgeStrengths(
+  settings: Pick<StructuredSettings, 'lambdaIntercept' | 'lambdaDiagonal' | 'lambdaOffDiagonal' | 'rho' | 'tau'>,
+  classes: number,
+  rows: number,
+): RidgeStrengths {
   const perClass = classes ** settings.rho / rows ** settings.tau;
   return {
     intercept: settings.lambdaIntercept * perClass,
@@ -87,6 +95,10 @@ export function structuredPenalty(structure: LinearStructure, classes: number, r
         gradient[nw + k] = gradient[nw + k]! + 2 * intercept * b;
       }
       return f;
+    },
+    curvature(index) {
+      if (index >= nw) return 2 * intercept;
+      return 2 * (!full || index % (C + 1) === 0 ? diagonal : offDiagonal);
     },
     project(theta) {
       const denominator = diagonal + (C - 1) * offDiagonal;
@@ -125,12 +137,59 @@ export function fitStructured(
   const x = logInPlace(mixedProbabilities(checked, stage, method.kind));
   // With sample weights N is their sum (the ridge scales as 1 / N^τ; integer weights equal repeated rows).
   const n = fit.sampleWeights ? fit.sampleWeights.reduce((a, b) => a + b, 0) : rows;
-  const penalty = structuredPenalty(method.structure, cols, ridgeStrengths(settings, cols, n));
-  const theta = fitLinear(method.kind, x, rows, cols, labels, method.structure, penalty, settings.maxIterations, settings.tolerance, {
-    onProgress: progressPart(fit.onProgress, 0.05, 1),
-    sampleWeights: fit.sampleWeights,
-  });
+  const ridge = ridgeStrengths(settings, cols, n);
+  const penalty = structuredPenalty(method.structure, cols, ridge);
+  const full = method.structure === 'full';
+  const start = full && settings.start === 'svs' ? svsStart(method.kind, x, rows, cols, labels, ridge, settings, fit) : undefined;
+  const theta = fitLinear(
+    method.kind,
+    x,
+    rows,
+    cols,
+    labels,
+    method.structure,
+    penalty,
+    settings.maxIterations,
+    settings.tolerance,
+    { onProgress: progressPart(fit.onProgress, start ? 0.1 : 0.05, 1), sampleWeights: fit.sampleWeights, onSolved: fit.onSolved },
+    // 30 correction pairs for the full map (probmetrics' torchmin keeps 100): 101 instead of 133 evaluations on
+    // DenseNet-BC-100 CIFAR-100 (bench/posthoc-sms-fit.ts --variants), for 2 × 30 × (C² + C) doubles of memory.
+    { relativeTolerance: settings.objectiveTolerance, curvatureScaling: full, ...(full && { memory: 30 }), ...(start && { start }) },
+  );
   return new StructuredScalingCalibrator(method, cols, stage, theta, settings);
+}
+
+/**
+ * The SMS start W₀ = diag(w), b₀ = b of the SVS fit on the same features x and ridge (the SMS objective restricted
+ * to diagonal W: its off-diagonal ridge term is 0 there), or undefined (the identity start) when that fit does not
+ * converge. At C = 100 the off-diagonal ridge keeps SMS's optimum close to SVS's, so L-BFGS starts near it.
+ */
+function svsStart(
+  method: string,
+  x: Float64Array,
+  rows: number,
+  C: number,
+  labels: Int32Array,
+  ridge: RidgeStrengths,
+  settings: StructuredSettings,
+  fit: FitOptions,
+): Float64Array | undefined {
+  let diagonal: Float64Array;
+  try {
+    diagonal = fitLinear(method, x, rows, C, labels, 'diagonal', structuredPenalty('diagonal', C, ridge), settings.maxIterations, settings.tolerance, {
+      onProgress: progressPart(fit.onProgress, 0.05, 0.1),
+      sampleWeights: fit.sampleWeights,
+    }, { relativeTolerance: settings.objectiveTolerance });
+  } catch (e) {
+    if (e instanceof CalibrationFitError) return undefined;
+    throw e;
+  }
+  const start = new Float64Array(C * C + C);
+  for (let k = 0; k < C; k++) {
+    start[k * C + k] = diagonal[k]!;
+    start[C * C + k] = diagonal[C + k]!;
+  }
+  return start;
 }
 
 /** Rebuild an SVS / SMS calibrator from its JSON (`temperature`, `uniformWeight`, `weights`, `bias`). */

@@ -18,6 +18,11 @@ export const structuredCommonOptions = {
   mixtureConstant: numberOption(1, { min: 0 }, 'c of the ts-mix first stage: uniform weight ε = c / (N + 1).'),
   maxIterations: numberOption(2000, { integer: true, min: 1 }, 'L-BFGS iteration cap.'),
   tolerance: numberOption(1e-6, { min: 0, exclusiveMin: true }, 'L-BFGS gradient tolerance on the penalised mean loss (lbfgs.ts).'),
+  objectiveTolerance: numberOption(
+    1e-9,
+    { min: 0 },
+    "Also stop when an L-BFGS iteration lowers the penalised mean loss by at most this × max(|loss|, 1) (probmetrics' torchmin BFGS stops at |Δloss| ≤ 1e-9); 64 × 2⁻⁵² ≈ 1.4e-14 is the floor vector, matrix and dirichlet use.",
+  ),
 };
 
 export const svsOptions = structuredCommonOptions;

@@ -16,7 +16,7 @@
  * applied to every OOD and corrupted set too, evaluated by the same `shiftReport` as ood.json (same bins, same
  * seed), so raw (ood.json) and calibrated (`shift`) numbers read alike. Runs without shift/ get no `shift` key.
  *
- * Segmentation runs (summary.json `"task": "segmentation"`, train/segmentation-run.ts): the logits files are dense
+ * Segmentation runs (summary.json `"task": "segmentation"`, train/segmentation-task.ts): the logits files are dense
  * [n, C, H, W] and are read as pixel rows; pixels labelled `ignore_index` are dropped everywhere (fit, metrics,
  * figures, verdicts), as `calib eval --ignore-index` does, and `foreground` repeats the test metrics (before and
  * after each calibrator) without the background pixels (MbLS Table 5's "w/o background" columns).
@@ -59,13 +59,13 @@ export interface PosthocResult {
 }
 
 /** The pixel labels of a segmentation run: the ignored label and the background class. */
-interface SegmentationLabels {
+export interface SegmentationLabels {
   readonly ignoreIndex: number;
   readonly background: number;
 }
 
 /** The pixel labels of a segmentation run (from its summary.json), or null for a classifier run. */
-async function segmentationLabels(dir: string): Promise<SegmentationLabels | null> {
+export async function segmentationLabels(dir: string): Promise<SegmentationLabels | null> {
   const p = runPaths(dir);
   if (!(await pathExists(p.summary))) return null;
   const s = (await readJson(p.summary, `${dir}/summary.json`)) as Record<string, unknown>;
@@ -92,16 +92,20 @@ async function readPredictions(dir: string, seg: SegmentationLabels | null): Pro
       testLabels: await readLabelsFile(p.testLabels, p.testLabels),
     };
   }
-  const keep = (y: number): boolean => y !== seg.ignoreIndex;
-  const pixels = async (logitsPath: string, labelsPath: string): Promise<{ predictions: Matrix; labels: Int32Array }> => {
-    const z = await readNpy(logitsPath, logitsPath);
-    const y = await readNpy(labelsPath, labelsPath);
-    if (!(z.data instanceof Float32Array || z.data instanceof Float64Array) || z.shape.length < 3) invalidArgument(logitsPath, 'dense float logits (N, C, H, W)', `${z.dtype} (${z.shape.join(', ')})`);
-    return pixelRows(z.data, Int32Array.from(y.data as ArrayLike<number>), z.shape[0]!, z.shape[1]!, keep);
-  };
-  const val = await pixels(p.valLogits, p.valLabels);
-  const test = await pixels(p.testLogits, p.testLabels);
+  const val = await readPixelRows(p.valLogits, p.valLabels, seg.ignoreIndex);
+  const test = await readPixelRows(p.testLogits, p.testLabels, seg.ignoreIndex);
   return { val: val.predictions, valLabels: val.labels, test: test.predictions, testLabels: test.labels };
+}
+
+/**
+ * The pixel rows [n·H·W, C] of dense logits (N, C, H, W) and their masks (N, H, W) in .npy files, without the pixels
+ * labelled `ignoreIndex` (what `calib eval --ignore-index` reads; also `calib train --calibrate` on a segmentation run).
+ */
+export async function readPixelRows(logitsPath: string, labelsPath: string, ignoreIndex: number): Promise<{ predictions: Matrix; labels: Int32Array }> {
+  const z = await readNpy(logitsPath, logitsPath);
+  const y = await readNpy(labelsPath, labelsPath);
+  if (!(z.data instanceof Float32Array || z.data instanceof Float64Array) || z.shape.length < 3) invalidArgument(logitsPath, 'dense float logits (N, C, H, W)', `${z.dtype} (${z.shape.join(', ')})`);
+  return pixelRows(z.data, Int32Array.from(y.data as ArrayLike<number>), z.shape[0]!, z.shape[1]!, (label) => label !== ignoreIndex);
 }
 
 /** Fit `calibrators` on run `dir`'s validation split, evaluate on its test split, write posthoc.json. */

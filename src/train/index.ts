@@ -15,6 +15,10 @@ export {
 export { exportOnnx, saveOnnx, type ExportOptions } from './export-onnx.js';
 // The trainer loop and its parts (config, schedules, run directory, log, progress, OOD / shift evaluation).
 export { train, resumeTraining, runOptimizer, DEFAULT_CHECKPOINT_SECONDS, type TrainOptions, type TrainResult, type RunSummary } from './trainer.js';
+export { isSegmentationSummary, type TaskStrategy, type TaskName, type TaskSummary, type FinalRun } from './task-strategy.js';
+export { taskOf } from './task-of-config.js';
+export { classificationTask } from './classification-task.js';
+export { segmentationTask, loadSegmentationData, keptImages, SEGMENTATION_LOGIT_IMAGES, type SegmentationSummary } from './segmentation-task.js';
 export { TrainingError, type TrainingFailureKind } from './training-error.js';
 export { lockRunDirectory, LOCK_FILE, type RunLock } from './run-lock.js';
 export { TRAIN_CONFIG_SCHEMA, TRAIN_CONFIG_KEYS, resolveTrainConfig, mergeConfig, within, MIXUP_KINDS, SECONDARY_PLACEMENTS, AUGMENTATIONS, type TrainConfig, type MixupKind, type SecondaryPlacement } from './train-config.js';

@@ -68,7 +68,7 @@ export async function runEpoch(setup: RunSetup, state: TrainState, host: LossHos
       const prepared = prepareBatch(setup.plan, batch, rng, extra);
       batchRows = prepared.mainRows;
       const feeds: Record<string, Feed> = { ...prepared.extras, ...(host ? host.feed(batch.indices) : {}) };
-      result = setup.mainStep.run(state, { x: prepared.x, y: prepared.y, extras: feeds }, rate);
+      result = setup.mainStep.run(state, { x: prepared.x, y: setup.task.targets(data, position, prepared), extras: feeds }, rate);
       if (Number.isFinite(result.loss)) host?.record(batch.indices, result.logits!, batch.labels);
     }
     if (!Number.isFinite(result.loss)) {

@@ -1,5 +1,5 @@
 /**
- * The end of an epoch: validation logits → accuracy, NLL, ECE, AdaECE (predict.ts) → best-epoch check → the
+ * The end of an epoch: validation logits → accuracy, NLL, ECE, AdaECE (the task's validationScores) → best-epoch check → the
  * epoch's log record (train-log.ts) from the epoch's totals. Also the early warning of a run that does not learn:
  * validation accuracy at chance (the majority class's share of the validation split, + 2 points) in every one of the
  * first `CHANCE_EPOCHS` epochs.
@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { writeNpy } from '../io/npy.js';
 import type { BestEpoch } from './best-epoch.js';
 import { epochLogitsPath } from './run-directory.js';
-import { datasetInputs, predictLogits, validationScores } from './predict.js';
+import { datasetInputs, predictLogits } from './predict.js';
 import type { EpochTotals } from './run-checkpoint.js';
 import type { RunSetup } from './run-setup.js';
 import type { TrainState } from './train-state.js';
@@ -25,7 +25,7 @@ export function evaluateEpoch(setup: RunSetup, state: TrainState, epoch: number,
   const { config, data } = setup;
   const t0 = performance.now();
   const valLogits = predictLogits(setup.evalStep, state, datasetInputs(data.validation), config.evalBatch);
-  const scores = validationScores(valLogits, data.validation.labels, data.classes, config.bins);
+  const scores = setup.task.validationScores(valLogits, data, config.bins);
   const improved = best.consider(epoch, scores);
   const trainTerms: Record<string, number> = {};
   for (const [k, v] of Object.entries(totals.termSums)) trainTerms[k] = v / totals.termRows[k]!;

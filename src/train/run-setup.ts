@@ -1,5 +1,5 @@
 /**
- * The machinery of a run, built once from its configuration and data: model, optimizer, how batches are prepared
+ * The machinery of a run, built once from its configuration, data and task (task-strategy.ts): model, optimizer, how batches are prepared
  * (trainer-batch.ts), the compiled train steps (the main step; the secondary-only step of interleaved training),
  * the evaluation step, the final evaluation's predictor (deterministic or MC dropout), the learning-rate schedule
  * and the shape of an epoch (which positions it visits, in order).
@@ -17,11 +17,11 @@ import { EvalStep } from './compile-eval-step.js';
 import { type ExtraSpec, TrainStep, type TrainStepOptions } from './compile-train-step.js';
 import { LearningRate, parseSchedule } from './lr-schedule-spec.js';
 import { type RunPredictor, runPredictor } from './run-predictor.js';
-import { optimizerSpec, type TrainConfig, within } from './train-config.js';
+import { optimizerSpec, type TrainConfig } from './train-config.js';
 import { type BatchPlan, type ExtraRows, softTargets } from './trainer-batch.js';
 import { resolveAugmentation, type RunData } from './trainer-data.js';
-import { createRunModel } from './trainer-model.js';
 import { objectiveLossFn, placementLossFn, primaryHostState } from './trainer-objective.js';
+import type { TaskStrategy } from './task-strategy.js';
 
 /** One update of an epoch: a batch position and which step runs it. */
 export type EpochStep = IndexBatch & { readonly phase: 'primary' | 'secondary' };
@@ -30,6 +30,8 @@ export type EpochStep = IndexBatch & { readonly phase: 'primary' | 'secondary' }
 export interface RunSetup {
   readonly config: TrainConfig;
   readonly data: RunData;
+  /** What the task decides (targets, validation scores, final artefacts). */
+  readonly task: TaskStrategy;
   readonly model: Model;
   readonly optimizer: Optimizer;
   readonly plan: BatchPlan;
@@ -58,9 +60,9 @@ export function runOptimizer(config: TrainConfig): Optimizer {
   return createOptimizer(optimizerSpec(config), 'config');
 }
 
-/** Build the machinery of `config` on `data`. */
-export function setupRun(config: TrainConfig, data: RunData): RunSetup {
-  const model = within('config.modelOptions', () => createRunModel(config.model, config.modelOptions, data.train));
+/** Build the machinery of `config` on `data` for `task`. */
+export function setupRun(config: TrainConfig, data: RunData, task: TaskStrategy): RunSetup {
+  const model = task.createModel(config, data);
   const optimizer = runOptimizer(config);
   const B = config.batch;
   const plan: BatchPlan = {
@@ -78,6 +80,7 @@ export function setupRun(config: TrainConfig, data: RunData): RunSetup {
   const placement = config.secondary !== undefined && config.interleaved === undefined ? config.arcPlacement : 'mixed';
   const interleaved = config.interleaved !== undefined;
   const host = primaryHostState(config);
+  const objective = task.objective(config, data);
   const heldOut = data.heldOut;
   if ((interleaved || placement === 'holdout') && !heldOut) invalidArgument('data.heldOut', 'a held-out split for the secondary term', 'none');
 
@@ -107,9 +110,9 @@ export function setupRun(config: TrainConfig, data: RunData): RunSetup {
     threads: config.threads,
     replicas: config.replicas,
   };
-  const mainLoss = placement !== 'mixed' ? placementLossFn(config, B) : objectiveLossFn(config, interleaved ? 'primary' : 'full');
+  const mainLoss = placement !== 'mixed' ? placementLossFn(objective, B) : objectiveLossFn(objective, interleaved ? 'primary' : 'full');
   const mainStep = new TrainStep(model, mainLoss, optimizer, stepOptions);
-  const secondaryStep = interleaved ? new TrainStep(model, objectiveLossFn(config, 'secondary'), optimizer, { batch: B, threads: config.threads, replicas: config.replicas }) : null;
+  const secondaryStep = interleaved ? new TrainStep(model, objectiveLossFn(objective, 'secondary'), optimizer, { batch: B, threads: config.threads, replicas: config.replicas }) : null;
   const evalStep = new EvalStep(model, { threads: config.threads });
   let predictor: RunPredictor;
   try {
@@ -122,7 +125,7 @@ export function setupRun(config: TrainConfig, data: RunData): RunSetup {
   }
 
   return {
-    config, data, model, optimizer, plan, placement, interleaved, host, mainStep, secondaryStep, evalStep, predictor, trainSize, stepsPerEpoch, lr,
+    config, data, task, model, optimizer, plan, placement, interleaved, host, mainStep, secondaryStep, evalStep, predictor, trainSize, stepsPerEpoch, lr,
     epochSteps: (epoch) =>
       interleaved
         ? interleavedEpoch(epoch, trainSize, datasetSize(heldOut!), { batchSize: B, seed: config.seed })

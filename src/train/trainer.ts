@@ -1,14 +1,18 @@
 /**
- * The trainer: runs a configuration (train-config.ts) end to end in a run directory (run-directory.ts), in four
- * parts:
+ * The trainer: runs a configuration (train-config.ts) end to end in a run directory (run-directory.ts), for every
+ * task (classification of images or text, segmentation): what differs by task — data, model checks, targets,
+ * validation scores, final artefacts — is the task's strategy (task-strategy.ts, chosen by task-of-config.ts); the
+ * rest is one loop, in four parts:
  *
  *   open or resume   run-open.ts (directory checks, run.lock, config.json) and run-setup.ts (model, optimizer,
  *                    compiled steps); state fresh, or from checkpoint-last.ckpt (run-checkpoint.ts)
  *   run epoch        run-epoch.ts: the updates of one epoch, mid-epoch checkpoints, stop on signal, divergence check
  *   evaluate         run-evaluate.ts: validation metrics → best-epoch check → checkpoint-best (if improved),
  *                    checkpoint-last, one log.jsonl line
- *   finalise         run-finalise.ts: with the best epoch's weights, validation and test logits (.npy; MC dropout
- *                    with `mcDropout`, run-predictor.ts), model.onnx, summary.json, and with `ood`, ood.json
+ *   finalise         the task's `finalise` with the best epoch's weights: classification (run-finalise.ts) writes
+ *                    validation and test logits (.npy; MC dropout with `mcDropout`, run-predictor.ts), model.onnx,
+ *                    summary.json, and with `ood`, ood.json; segmentation (segmentation-task.ts) dense logits of a
+ *                    sample of images, model.onnx and pixel metrics in summary.json
  *
  * Exact resumption: every random draw is a function of (seed, epoch, position) or lives in the checkpointed state
  * (the step generator that draws dropout masks, the epoch's host generator, a stateful loss's host state), and a
@@ -25,15 +29,18 @@ import { loadRunCheckpoint, type RunMetadata, saveRunCheckpoint } from './run-ch
 import { clearFailureRecord, writeFailureRecord } from './failure-record.js';
 import { readJson, type RunPaths } from './run-directory.js';
 import { runEpoch } from './run-epoch.js';
-import { chanceAccuracy, chanceWarning, evaluateEpoch, writeEpochLogits } from './run-evaluate.js';
-import { finalize, type RunSummary, runOod } from './run-finalise.js';
+import { chanceWarning, evaluateEpoch, writeEpochLogits } from './run-evaluate.js';
 import { openRunDirectory } from './run-open.js';
 import { type RunSetup, setupRun } from './run-setup.js';
 import { resolveTrainConfig, type TrainConfig } from './train-config.js';
 import { appendRecord, type EpochRecord, writeLog } from './train-log.js';
 import { createTrainState, type TrainState } from './train-state.js';
 import { TrainingError } from './training-error.js';
-import { loadRunData, type RunData } from './trainer-data.js';
+import type { RunData } from './trainer-data.js';
+import type { SegmentationSummary } from './segmentation-task.js';
+import type { RunSummary } from './run-finalise.js';
+import { isSegmentationSummary } from './task-strategy.js';
+import { taskOf } from './task-of-config.js';
 import { runPaths } from './run-directory.js';
 import { invalidArgument } from '../util/errors.js';
 import { pathExists } from '../util/path-exists.js';
@@ -83,7 +90,10 @@ export interface TrainResult {
   readonly records: readonly EpochRecord[];
   /** State at the end (completed) or at the stop point (the last checkpoint). */
   readonly state: TrainState;
+  /** summary.json of a completed classification run. */
   readonly summary?: RunSummary;
+  /** summary.json of a completed segmentation run (pixel metrics; segmentation-task.ts). */
+  readonly segmentation?: SegmentationSummary;
   readonly ood?: ShiftReport;
 }
 
@@ -99,10 +109,12 @@ export async function resumeTraining(dir: string, options: Omit<TrainOptions, 'r
 /** Run (or resume) training for `config`; see the module comment. */
 export async function train(configInput: TrainConfig, options: TrainOptions = {}): Promise<TrainResult> {
   const config = resolveTrainConfig(configInput);
+  const task = taskOf(config);
+  task.checkConfig(config);
   const { paths, lock } = await openRunDirectory(config, { resume: options.resume === true, overwrite: options.overwrite === true });
   try {
-    const data = options.data ?? (await loadRunData(config));
-    const setup = setupRun(config, data);
+    const data = options.data ?? (await task.loadData(config));
+    const setup = setupRun(config, data, task);
     await clearFailureRecord(paths.dir);
     try {
       return await runTraining(setup, paths, options);
@@ -141,7 +153,7 @@ async function runTraining(setup: RunSetup, paths: RunPaths, options: TrainOptio
   let meta = start.meta;
   const best = new BestEpoch(config.select, meta.best.epoch >= 0 ? meta.best : undefined);
   const records: EpochRecord[] = [...meta.records];
-  const chance = chanceAccuracy(setup.data.validation.labels);
+  const chance = setup.task.chanceAccuracy(setup.data);
   const every = { steps: options.checkpointEvery?.steps ?? 0, seconds: options.checkpointEvery?.seconds ?? DEFAULT_CHECKPOINT_SECONDS };
   let lastSave = performance.now();
   const withState = (m: Omit<RunMetadata, 'lossState'>): RunMetadata => (host ? { ...m, lossState: host.save() } : m);
@@ -180,7 +192,7 @@ async function runTraining(setup: RunSetup, paths: RunPaths, options: TrainOptio
   // Final evaluation with the best weights.
   progress.message(`best epoch ${best.best.epoch + 1} by validation ${config.select}; evaluating and exporting`);
   const bestWeights = (await loadRunCheckpoint(paths.bestCheckpoint, setup)).state;
-  const summary = await finalize(config, paths, setup.model, setup.predictor, bestWeights, setup.data, best.best, records);
-  const ood = config.ood ? await runOod(config, paths, setup.predictor, bestWeights, setup.data, options.oodDataset, progress) : undefined;
-  return { status: 'completed', paths, config, epochs: config.epochs, steps: state.step, best: best.best, records, state, summary, ...(ood ? { ood } : {}) };
+  const { summary: written, ood } = await setup.task.finalise({ config, paths, model: setup.model, predictor: setup.predictor, weights: bestWeights, data: setup.data, best: best.best, records, progress, oodDataset: options.oodDataset });
+  const summary = isSegmentationSummary(written) ? { segmentation: written } : { summary: written };
+  return { status: 'completed', paths, config, epochs: config.epochs, steps: state.step, best: best.best, records, state, ...summary, ...(ood ? { ood } : {}) };
 }

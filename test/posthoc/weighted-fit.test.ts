@@ -5,6 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import {
   balancedClassWeights,
   calibratorFromJSON,
@@ -50,7 +52,7 @@ const integerWeights = (() => {
 })();
 
 test('the methods that take weights are the ones with a weighted objective or count', () => {
-  assert.deepEqual(weightedKinds(), ['temperature', 'ts-mix', 'vector', 'matrix', 'dirichlet', 'svs', 'sms', 'histogram', 'isotonic']);
+  assert.deepEqual(weightedKinds(), ['temperature', 'ts-mix', 'vector', 'matrix', 'dirichlet', 'svs', 'sms', 'histogram', 'isotonic', 'platt', 'beta']);
 });
 
 for (const method of ['temperature', 'ts-mix', 'vector', 'matrix', 'dirichlet', 'svs', 'sms', 'histogram', 'isotonic'] as CalibratorKind[]) {
@@ -130,4 +132,50 @@ test('bad weights and methods without a weighted form are refused, naming the ar
     () => fitCalibrator('temperature', val.input, val.labels, { objective: 'grid-ece' }, { sampleWeights: new Float64Array(N).fill(1) }),
     /temperature options.objective: expected 'nll' with sample weights/,
   );
+});
+
+// Binary methods (platt, beta): the same two checks on a two-class split.
+const binary = splits(2, 240, 3, 1.2).val;
+for (const method of ['platt', 'beta'] as CalibratorKind[]) {
+  test(`${method}: weights of all ones reproduce the unweighted fit exactly; integer weights equal repeating the rows`, () => {
+    const n = binary.labels.length;
+    const plain = fitCalibrator(method, binary.input, binary.labels);
+    const ones = fitCalibrator(method, binary.input, binary.labels, undefined, { sampleWeights: new Float64Array(n).fill(1) });
+    assert.deepEqual(parameters(ones), parameters(plain));
+    const r = lcg(9);
+    const w = Float64Array.from({ length: n }, () => Math.floor(r() * 4));
+    const rows: number[] = [];
+    w.forEach((k, i) => {
+      for (let j = 0; j < k; j++) rows.push(i);
+    });
+    const logits = new Float64Array(rows.length * 2);
+    rows.forEach((i, j) => logits.set(binary.logits.subarray(i * 2, (i + 1) * 2), j * 2));
+    const duplicated = fitCalibrator(method, { logits: mat(rows.length, 2, logits) }, Int32Array.from(rows, (i) => binary.labels[i]!));
+    const weighted = fitCalibrator(method, binary.input, binary.labels, undefined, { sampleWeights: w });
+    const a = parameters(weighted);
+    const b = parameters(duplicated);
+    assert.equal(a.length, b.length);
+    a.forEach((v, i) => assert.ok(Math.abs(v - b[i]!) <= 1e-9 * Math.max(1, Math.abs(b[i]!)), `${method} parameter ${i}: ${v} vs ${b[i]}`));
+    // The weights move the fit (the test could not pass with the weights ignored).
+    assert.ok(a.some((v, i) => Math.abs(v - parameters(plain)[i]!) > 1e-6), `${method}: weighted ≠ unweighted`);
+  });
+}
+
+test('weighted platt and beta reproduce scikit-learn with sample_weight (fixture from make-weighted-binary-fixtures.py)', () => {
+  const ref = JSON.parse(readFileSync(fileURLToPath(new URL('../../../test/fixtures/posthoc/reference-weighted-binary.json', import.meta.url)), 'utf8'));
+  const p = ref.platt;
+  const n = p.f.length as number;
+  const logits = mat(n, 2, (p.f as number[]).flatMap((f) => [0, f]));
+  const platt = fitCalibrator('platt', { logits }, Int32Array.from(p.labels), undefined, { sampleWeights: Float64Array.from(p.weights) }).toJSON() as unknown as { a: number; b: number };
+  for (const key of ['a', 'b'] as const) {
+    assert.ok(Math.abs(platt[key] - p.tight[key]) < 1e-9, `platt ${key}: ${platt[key]} vs exact ${p.tight[key]}`);
+    assert.ok(Math.abs(platt[key] - p.sklearn[key]) < 1e-5, `platt ${key}: ${platt[key]} vs sklearn ${p.sklearn[key]}`);
+  }
+  const b = ref.beta;
+  const probabilities = mat(b.p1.length, 2, (b.p1 as number[]).flatMap((v) => [1 - v, v]));
+  const beta = fitCalibrator('beta', { probabilities }, Int32Array.from(b.labels), undefined, { sampleWeights: Float64Array.from(b.weights) }).toJSON() as unknown as Record<'a' | 'b' | 'c', number>;
+  for (const key of ['a', 'b', 'c'] as const) {
+    assert.ok(Math.abs(beta[key] - b.tight[key]) < 1e-8 * Math.max(1, Math.abs(b.tight[key])), `beta ${key}: ${beta[key]} vs exact ${b.tight[key]}`);
+    assert.ok(Math.abs(beta[key] - b.sklearn[key]) < 1e-4 * Math.max(1, Math.abs(b.sklearn[key])), `beta ${key}: ${beta[key]} vs sklearn ${b.sklearn[key]}`);
+  }
 });

@@ -54,15 +54,15 @@ test('the quick scale of mbls-segmentation runs (one seed here): pixel post-hoc 
 });
 
 test('the paper scale of mbls-segmentation (SGD, momentum 0.9, batch 8, η ÷ 10 every 40 epochs, width 16) trains, cut to one epoch on 40 images', async () => {
-  const { trainSegmentation } = await import('../../src/train/segmentation-run.js');
+  const { train } = await import('../../src/train/trainer.js');
   const { resolveTrainConfig } = await import('../../src/train/train-config.js');
   const suite = parseSuite(structuredClone(BUILTIN_SUITES['mbls-segmentation']!.suite), 'mbls-segmentation');
   const paper = expandSuite(suite, 'paper').find((r) => r.id === 'mbls-seed0')!.config;
   assert.deepEqual([paper.optimizer, paper.momentum, paper.batch, paper.schedule, paper.epochs, paper.modelOptions['width']], ['sgd', 0.9, 8, 'step:40,0.1', 100, 16]);
   const config = resolveTrainConfig({ ...paper, subset: 40, validation: 8, testSubset: 8, epochs: 1, threads: 2, out: join(dir, 'paper') });
-  const result = await trainSegmentation(config);
+  const result = await train(config);
   assert.equal(result.status, 'completed');
-  const summary = result.summary!;
+  const summary = result.segmentation!;
   assert.equal(summary.data.train, 32);
   assert.ok(Number.isFinite(summary.test.nll) && Number.isFinite(summary.test.foreground.ece), 'finite pixel metrics');
 });

@@ -71,15 +71,15 @@ test('a finished segmentation run, even with its checkpoints deleted, is not rep
 });
 
 test('a segmentation run stopped between epochs is refused as a new run, and --resume ends with the uninterrupted run\'s numbers', async () => {
-  const { trainSegmentation } = await import('../../src/train/segmentation-run.js');
+  const { train } = await import('../../src/train/trainer.js');
   const { resolveTrainConfig } = await import('../../src/train/train-config.js');
   const { SILENT_PROGRESS } = await import('../../src/train/progress.js');
   const settings = { dataset: 'mnist-seg', model: 'seg-net', modelOptions: { width: 4 }, subset: 120, validation: 20, testSubset: 30, epochs: 4, batch: 25, lr: 0.05, select: 'nll', threads: 2 };
-  const whole = await trainSegmentation(resolveTrainConfig({ ...settings, out: join(dir, 'whole') }));
+  const whole = await train(resolveTrainConfig({ ...settings, out: join(dir, 'whole') }));
   const out = join(dir, 'stopped');
   const stop = new AbortController();
   const progress = { ...SILENT_PROGRESS, epoch: (r: { epoch: number }) => (r.epoch === 2 ? stop.abort() : undefined) };
-  const first = await trainSegmentation(resolveTrainConfig({ ...settings, out }), { progress, signal: stop.signal });
+  const first = await train(resolveTrainConfig({ ...settings, out }), { progress, signal: stop.signal });
   assert.equal(first.status, 'stopped');
   assert.equal(first.records.length, 2);
   // a new run over it would silently restart: refused, naming --resume
@@ -89,8 +89,8 @@ test('a segmentation run stopped between epochs is refused as a new run, and --r
   const resumed = await run(['train', '--resume', out, '--progress', 'none']);
   assert.equal(resumed.code, 0, resumed.stderr);
   const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Record<string, any>;
-  assert.deepEqual(summary['test'], JSON.parse(JSON.stringify(whole.summary!.test)));
-  assert.equal(summary['best_epoch'], whole.summary!.best_epoch);
+  assert.deepEqual(summary['test'], JSON.parse(JSON.stringify(whole.segmentation!.test)));
+  assert.equal(summary['best_epoch'], whole.segmentation!.best_epoch);
   const log = (await readFile(join(out, 'log.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { val_nll: number; steps: number });
   assert.deepEqual(log.map((r) => [r.steps, r.val_nll]), whole.records.map((r) => [r.steps, r.val_nll]));
 });

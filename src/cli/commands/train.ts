@@ -1,14 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { DATASET_NAMES, isSegmentationDatasetName } from '../../data/load-dataset.js';
+import { DATASET_NAMES } from '../../data/load-dataset.js';
 import { LOSS_NAMES } from '../../losses/registry.js';
 import { modelAlias } from '../../train/trainer-model.js';
-import { trainSegmentation, type SegmentationResult } from '../../train/segmentation-run.js';
+import type { SegmentationSummary } from '../../train/segmentation-task.js';
 import { SELECTION_METRICS } from '../../train/best-epoch.js';
 import { ConsoleProgress, type TrainProgress, SILENT_PROGRESS } from '../../train/progress.js';
 import { AUGMENTATIONS, MIXUP_KINDS, mergeConfig, OPTIMIZERS, resolveTrainConfig, SECONDARY_PLACEMENTS, TRAIN_CONFIG_SCHEMA } from '../../train/train-config.js';
 import { resumeTraining, train, type TrainResult } from '../../train/trainer.js';
 import { readJson, runPaths } from '../../train/run-directory.js';
-import { pathExists } from '../../util/path-exists.js';
 import { invalidArgument } from '../../util/errors.js';
 import { defaultText } from '../../util/schema.js';
 import { parseKeyValues, UsageError } from '../args.js';
@@ -146,6 +145,7 @@ function report(result: TrainResult, io: CliIO, stoppedBy: keyof typeof STOP_COD
     io.stdout.write(`stopped at epoch ${result.epochs + 1}, update ${result.steps} (checkpoint saved); continue with: calib train --resume ${dir}\n`);
     return STOP_CODES[stoppedBy ?? 'SIGINT'];
   }
+  if (result.segmentation) return reportSegmentation(dir, result.segmentation, io);
   const s = result.summary!;
   const t = s.test as Record<string, number>;
   const files = ['config.json', 'log.jsonl', 'checkpoint-last.ckpt', 'checkpoint-best.ckpt', 'val-logits.npy', 'val-labels.npy', 'test-logits.npy', 'test-labels.npy', 'model.onnx', 'summary.json'];
@@ -172,13 +172,7 @@ function report(result: TrainResult, io: CliIO, stoppedBy: keyof typeof STOP_COD
 }
 
 /** The end of a segmentation run: pixel metrics of the test split, with and without background. */
-function reportSegmentation(result: SegmentationResult, io: CliIO, stoppedBy: keyof typeof STOP_CODES | null): number {
-  const dir = result.paths.dir;
-  if (result.status === 'stopped') {
-    io.stdout.write(`stopped after ${result.records.length} epochs (checkpoint saved); continue with: calib train --resume ${dir}\n`);
-    return STOP_CODES[stoppedBy ?? 'SIGINT'];
-  }
-  const s = result.summary!;
+function reportSegmentation(dir: string, s: SegmentationSummary, io: CliIO): number {
   const t = s.test;
   const f = t.foreground;
   io.stdout.write(
@@ -212,8 +206,9 @@ export const trainCommand = defineCommand({
     'a process trains in it (run.lock; a lock left by a dead process is taken over). A loss that becomes NaN or',
     'infinite stops the run with "training failed" naming epoch and step (exit 1), keeping the log and last checkpoint.',
     'Segmentation datasets (mnist-seg) train a dense model (seg-net) on pixel rows with the loss\'s ignoreIndex = 255 and',
-    'report pixel accuracy, mIoU and pixel ECE / AdaECE / classwise ECE with and without background (checkpoints at',
-    'epoch ends; --resume continues them).',
+    'report pixel accuracy, mIoU and pixel ECE / AdaECE / classwise ECE with and without background; the same trainer',
+    '(checkpoints within epochs, --resume, --replicas; --calibrate temperature fits one temperature on the labelled',
+    'validation pixels of val-logits.npy and exports model-calibrated.onnx with per-pixel calibrated outputs).',
   ].join('\n'),
   examples: [
     'calib train --dataset mnist --model mlp --epochs 2',
@@ -262,13 +257,10 @@ export const trainCommand = defineCommand({
         const extra = [...Object.keys(overrides), ...(flags.config !== undefined ? ['config'] : []), ...(flags.force ? ['force'] : [])];
         if (extra.length) throw new UsageError(`train: --resume continues a run with its own config.json; remove ${extra.map((k) => `--${k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`).join(', ')}`);
         const configPath = runPaths(flags.resume).config;
-        const saved = flags.calibrate !== undefined || (await pathExists(configPath)) ? ((await readJson(configPath, `${flags.resume}/config.json`)) as Record<string, unknown>) : {};
-        if (typeof saved['dataset'] === 'string' && isSegmentationDatasetName(saved['dataset'])) {
-          if (flags.calibrate !== undefined) throw new UsageError('train: --calibrate is for classifiers; fit a calibrator on the pixel logits with calib fit instead');
-          const config = resolveTrainConfig({ ...saved, out: flags.resume }, `${flags.resume}/config.json`);
-          return reportSegmentation(await trainSegmentation(config, { progress, signal: controller.signal, resume: true }), io, stoppedBy);
+        if (flags.calibrate !== undefined) {
+          const saved = (await readJson(configPath, `${flags.resume}/config.json`)) as Record<string, unknown>;
+          checkCalibrate(saved['mcDropout'] !== undefined);
         }
-        if (flags.calibrate !== undefined) checkCalibrate(saved['mcDropout'] !== undefined);
         const resumed = await resumeTraining(flags.resume, common);
         const code = report(resumed, io, stoppedBy);
         if (code === 0 && flags.calibrate !== undefined) await calibrateRun(resumed.paths.dir, flags.calibrate as CalibratorKind, io);
@@ -301,10 +293,6 @@ export const trainCommand = defineCommand({
         merged['out'] = `runs/${String(merged['dataset'])}-${String(merged['model'] ?? 'mlp')}-${String(loss)}`;
       }
       const config = resolveTrainConfig(merged, flags.config !== undefined ? `config (${flags.config} + flags)` : 'config');
-      if (isSegmentationDatasetName(config.dataset)) {
-        if (flags.calibrate !== undefined) throw new UsageError('train: --calibrate is for classifiers; fit a calibrator on the pixel logits with calib fit instead');
-        return reportSegmentation(await trainSegmentation(config, { progress, signal: controller.signal, overwrite: flags.force }), io, stoppedBy);
-      }
       if (flags.calibrate !== undefined) checkCalibrate(config.mcDropout !== undefined);
       const trained = await train(config, { ...common, overwrite: flags.force });
       const code = report(trained, io, stoppedBy);

@@ -4,6 +4,7 @@ import type { OptionSpec } from '../../losses/options.js';
 import { LOSSES, LOSS_NAMES } from '../../losses/registry.js';
 import { calibratorsTable } from './calibrator-docs.js';
 import { datasetsTable, modelsTable, optimizersTable, suitesTable } from './registry-docs.js';
+import { posthocBenchTable } from './posthoc-bench-table.js';
 import { tableCell as cell } from './table-cell.js';
 
 /**
@@ -67,6 +68,7 @@ export function generatedSections(): Readonly<Record<string, string>> {
     models: modelsTable(),
     optimizers: optimizersTable(),
     suites: suitesTable(),
+    'posthoc-bench': posthocBenchTable(),
   };
 }
 
