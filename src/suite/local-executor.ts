@@ -10,6 +10,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { clearFailureRecord, readFailureKind } from '../train/failure-record.js';
 import { runPaths, writeJson } from '../train/run-directory.js';
 import { pathExists } from '../util/path-exists.js';
 import type { RunExecutor, RunOutcome, RunTask } from './run-executor.js';
@@ -31,6 +32,7 @@ export async function runTrainChild(task: RunTask, logDir: string, onEpoch: (epo
   await mkdir(logDir, { recursive: true });
   const logFile = join(logDir, `${task.run.id}.txt`);
   const args = await trainArguments(task, join(logDir, `${task.run.id}.config.json`));
+  await clearFailureRecord(task.dir);
   const log = createWriteStream(logFile, { flags: 'a' });
   log.write(`$ calib train ${args.join(' ')}\n`);
   // Own process group: a terminal's Ctrl-C reaches only the suite, which forwards one SIGINT (a second would make
@@ -70,7 +72,10 @@ export async function runTrainChild(task: RunTask, logDir: string, onEpoch: (epo
     ended = true;
     clearInterval(poll);
     onEpoch(await epochsDone(task.dir));
-    return code === 0 ? { exitCode: 0 } : { exitCode: code, error: lastError || `calib train exited with code ${code} (see ${logFile})` };
+    if (code === 0) return { exitCode: 0 };
+    // The trainer's own record of a TrainingError; a child that exited without one failed otherwise ('error').
+    const failure = code === 130 ? undefined : ((await readFailureKind(task.dir)) ?? 'error');
+    return { exitCode: code, error: lastError || `calib train exited with code ${code} (see ${logFile})`, ...(failure ? { failure } : {}) };
   } finally {
     clearInterval(poll);
     signal.removeEventListener('abort', onAbort);

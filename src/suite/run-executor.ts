@@ -3,6 +3,7 @@
  * checkpoint) and reports finished epochs. The local executor runs a `calib train` child process; the queue
  * executor (queue-executor.ts) hands the run to a BullMQ worker and writes the returned files.
  */
+import type { TrainingFailureKind } from '../train/training-error.js';
 import type { SuiteRun } from './expand-suite.js';
 
 export interface RunTask {
@@ -18,6 +19,11 @@ export interface RunOutcome {
   readonly exitCode: number;
   /** Short reason of a failure (last line of the run's error output). */
   readonly error?: string;
+  /**
+   * The kind of a failure as the trainer recorded it (failure.json: 'diverged' when the training loss became NaN or
+   * ±∞, else 'error'); absent where the executor cannot read the trainer's record (the queue executor).
+   */
+  readonly failure?: TrainingFailureKind;
 }
 
 export interface RunExecutor {

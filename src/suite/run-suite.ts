@@ -15,10 +15,11 @@ import { lstat, rm, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { CalibratorKind } from '../posthoc/calibrators.js';
 import { readJson, runPaths, writeJson } from '../train/run-directory.js';
+import type { TrainingFailureKind } from '../train/training-error.js';
 import type { SuiteRun } from './expand-suite.js';
 import { runPosthoc } from './posthoc-step.js';
 import { checkPosthoc, checkTraining, expectedPosthoc, type SuiteExpectation } from './run-check.js';
-import type { RunExecutor } from './run-executor.js';
+import type { RunExecutor, RunOutcome } from './run-executor.js';
 import { identityPath, trainingHash, type RunIdentityRecord } from './run-identity.js';
 import { reuseRun, reusableRunsOf } from './run-reuse.js';
 import { epochsDone, failedFile, placedConfig, POSTHOC_FILE, runDirectory, type SuiteRecord } from './suite-directory.js';
@@ -160,9 +161,11 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
   report();
 
   const posthocKinds = record.suite.posthoc as CalibratorKind[];
-  const fail = async (run: SuiteRun, error: string, exitCode: number, log?: string): Promise<void> => {
+  // failed.json's `kind`: the trainer's ('diverged' | 'error', from the executor), 'error' for the runner's own checks,
+  // absent when the executor could not read the trainer's record (the report then falls back on the message).
+  const fail = async (run: SuiteRun, error: string, exitCode: number, log?: string, kind?: TrainingFailureKind): Promise<void> => {
     failed.push({ id: run.id, error });
-    await writeJson(failedFile(dir, run.id), { error, exit_code: exitCode, ...(log ? { log } : {}) });
+    await writeJson(failedFile(dir, run.id), { error, ...(kind ? { kind } : {}), exit_code: exitCode, ...(log ? { log } : {}) });
     report(`FAILED ${run.id}: ${error}`);
   };
   const one = async (run: SuiteRun): Promise<void> => {
@@ -193,21 +196,21 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
           },
           signal,
         )
-        .catch((e: unknown) => ({ exitCode: 1, error: (e as Error).message ?? String(e) }));
+        .catch((e: unknown): RunOutcome => ({ exitCode: 1, error: (e as Error).message ?? String(e), failure: 'error' }));
       running.delete(run.id);
       if (outcome.exitCode !== 0) {
         if (signal.aborted) {
           stopped.push(run.id);
           report(`stopped ${run.id}`);
         } else {
-          await fail(run, outcome.error ?? `exit code ${outcome.exitCode}`, outcome.exitCode, join(dir, 'logs', `${run.id}.txt`));
+          await fail(run, outcome.error ?? `exit code ${outcome.exitCode}`, outcome.exitCode, join(dir, 'logs', `${run.id}.txt`), outcome.failure);
         }
         return;
       }
       // The executor says it finished: its files must be this run's, whole (a queue result is checked here too).
       training = await checkTraining(dir, run);
       if (training.kind !== 'adopt' && training.kind !== 'valid') {
-        await fail(run, `the trained files are not the run's: ${training.kind === 'retrain' ? training.reason : training.kind}`, 1);
+        await fail(run, `the trained files are not the run's: ${training.kind === 'retrain' ? training.reason : training.kind}`, 1, undefined, 'error');
         return;
       }
       await writeRunIdentity(dir, expect.suite, run, false);
@@ -223,7 +226,7 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
       done.push(run.id);
       report(`done   ${run.id} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     } catch (e) {
-      await fail(run, `post-hoc step: ${(e as Error).message}`, 1);
+      await fail(run, `post-hoc step: ${(e as Error).message}`, 1, undefined, 'error');
     }
   };
 

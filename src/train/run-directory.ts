@@ -15,6 +15,8 @@
  *   model.onnx               the best weights' inference graph (input `input` [batch, …], output `logits`)
  *   summary.json             final metrics, best epoch, data sizes, throughput
  *   ood.json                 OOD / dataset-shift evaluation (with --ood)
+ *   failure.json             { kind: 'diverged' | 'error', error } when the last attempt stopped on a TrainingError
+ *                            (removed when an attempt starts; a suite copies `kind` into its logs/<id>.failed.json)
  *   shift/                   the logits behind ood.json (with --ood; shift-logits.ts), for post-hoc calibrators:
  *     in-logits.npy          float32 [n, C] logits of the test images evaluated (all, or the oodSubset)
  *     in-labels.npy          int32 [n] their labels (also the labels of every corrupted set)
@@ -46,6 +48,8 @@ export interface RunPaths {
   readonly onnx: string;
   readonly summary: string;
   readonly ood: string;
+  /** failure.json: why the last attempt failed (TrainingError's kind and message). */
+  readonly failure: string;
   /** shift/: the logits of the OOD / shift sets (see `shiftLogitsPath`). */
   readonly shift: string;
 }
@@ -68,6 +72,7 @@ export function runPaths(dir: string): RunPaths {
     onnx: join(dir, 'model.onnx'),
     summary: join(dir, 'summary.json'),
     ood: join(dir, 'ood.json'),
+    failure: join(dir, 'failure.json'),
     shift: join(dir, 'shift'),
   };
 }

@@ -75,6 +75,7 @@ export async function runEpoch(setup: RunSetup, state: TrainState, host: LossHos
       throw new TrainingError(
         `the training loss became ${result.loss} at epoch ${epoch + 1}, step ${totals.steps + 1} of ${setup.stepsPerEpoch} (update ${state.step} of the run); ` +
           `the run stopped there (lower --lr, or check the loss options); log.jsonl and the last good checkpoint are kept in ${config.out}`,
+        'diverged',
       );
     }
     totals.lossSum += result.loss * batchRows;

@@ -26,6 +26,7 @@ import { BestEpoch, type BestState } from './best-epoch.js';
 import type { ShiftReport } from './ood-evaluation.js';
 import { SILENT_PROGRESS, type TrainProgress } from './progress.js';
 import { loadRunCheckpoint, type RunMetadata, saveRunCheckpoint } from './run-checkpoint.js';
+import { clearFailureRecord, writeFailureRecord } from './failure-record.js';
 import { readJson, type RunPaths } from './run-directory.js';
 import { runEpoch } from './run-epoch.js';
 import { chanceWarning, evaluateEpoch, writeEpochLogits } from './run-evaluate.js';
@@ -34,6 +35,7 @@ import { type RunSetup, setupRun } from './run-setup.js';
 import { resolveTrainConfig, type TrainConfig } from './train-config.js';
 import { appendRecord, type EpochRecord, writeLog } from './train-log.js';
 import { createTrainState, type TrainState } from './train-state.js';
+import { TrainingError } from './training-error.js';
 import type { RunData } from './trainer-data.js';
 import type { SegmentationSummary } from './segmentation-task.js';
 import type { RunSummary } from './run-finalise.js';
@@ -113,8 +115,13 @@ export async function train(configInput: TrainConfig, options: TrainOptions = {}
   try {
     const data = options.data ?? (await task.loadData(config));
     const setup = setupRun(config, data, task);
+    await clearFailureRecord(paths.dir);
     try {
       return await runTraining(setup, paths, options);
+    } catch (e) {
+      // The failure's kind, machine-readable for whoever runs the trainer (a suite's failed.json copies it).
+      if (e instanceof TrainingError) await writeFailureRecord(paths.dir, e);
+      throw e;
     } finally {
       setup.dispose();
     }

@@ -5,8 +5,14 @@
  * directory keeps its log and its last good checkpoint.
  */
 export class TrainingError extends Error {
-  constructor(message: string) {
+  /** 'diverged': the training loss became NaN or ±∞; 'error': any other failure of the run. */
+  readonly kind: TrainingFailureKind;
+  constructor(message: string, kind: TrainingFailureKind = 'error') {
     super(message);
     this.name = 'TrainingError';
+    this.kind = kind;
   }
 }
+
+/** How a training run failed, as the trainer records it (run-directory.ts: failure.json) and a suite's failed.json keeps it. */
+export type TrainingFailureKind = 'diverged' | 'error';

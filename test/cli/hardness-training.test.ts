@@ -309,6 +309,9 @@ test('a loss that becomes NaN stops the run at that step: exit 1, one line namin
   assert.ok(last.state.params.every((v) => Number.isFinite(v)), 'and it holds finite weights');
   assert.ok(!existsSync(join(out, 'run.lock')), 'the lock is released');
   assert.ok(!existsSync(join(out, 'summary.json')), 'nothing is reported as a result');
+  const failure = JSON.parse(readFileSync(join(out, 'failure.json'), 'utf8'));
+  assert.equal(failure.kind, 'diverged', 'failure.json records the kind, machine-readable');
+  assert.match(failure.error, /^the training loss became (NaN|-?Infinity) at epoch 1/);
 });
 
 test('a run at chance accuracy for its first epochs says so (warning on stderr, the run goes on)', async () => {

@@ -164,10 +164,12 @@ test('shape claims: argmin, argmax, u-shape, monotone and order computed from th
     ['order-not', 'criterion not met'],
     ['order-higher', 'criterion met'],
   ]);
-  assert.equal(v[0]!.criterion!.result, '2: 8.00 %, 4: 4.00 %, 6: 2.00 %, 10: 5.00 %; minimum at 6');
+  assert.equal(v[0]!.criterion!.result, "2: 8.00 %, 4: 4.00 %, 6: 2.00 %, 10: 5.00 %; minimum at 6 (the paper's value)");
+  assert.equal(v[0]!.criterion!.steps[0]!.label, '4 − 6 (runner-up − minimum)');
   assert.equal(v[0]!.method, 'criterion over seed means');
   assert.equal(v[0]!.outcomeHolm, null);
-  assert.equal(v[0]!.holmNote, 'not adjusted (a shape criterion)');
+  assert.equal(v[0]!.holmNote, "not adjusted (the observed minimum is at the paper's value: nothing to test)");
+  assert.equal(v[3]!.holmNote, 'not adjusted (a shape criterion)');
   // u-shape: both ends above the minimum by paired intervals: 2 − 6 = [0.06, 0.06, 0.06] (s = 0), 10 − 6 = [0.03, 0.028, 0.032].
   const steps = v[3]!.criterion!.steps;
   close(steps[0]!.difference, 0.06, '2 − 6');
@@ -185,6 +187,71 @@ test('shape claims: argmin, argmax, u-shape, monotone and order computed from th
   // Without the sweep's runs: not evaluated.
   const [none] = await suiteVerdicts(results([q('n', { kind: 'argmin', ...swept, expect: [6] })], { ce: [0.05, 0.05, 0.05] }));
   assert.equal(none!.outcome, 'not evaluated');
+});
+
+test('argmin / argmax against seed noise: a clear minimum elsewhere is not met, a tie within noise is inconclusive, the paper\'s value as minimum is met (by hand)', async () => {
+  const q = (id: string, qualitative: Record<string, unknown>) => claim(id, { qualitative });
+  const swept = { method: 'mbls', sweep: 'lossOptions.margin', metric: 'ece' };
+  const ce = { ce: [0.05, 0.05, 0.05] };
+  // Clear minimum elsewhere: paper's value 4, minimum at 6; d = ECE(4) − ECE(6) = [0.02, 0.021, 0.019], mean 0.02, s = 0.001.
+  const clear = { 2: [0.08, 0.081, 0.079], 4: [0.04, 0.042, 0.038], 6: [0.02, 0.021, 0.019], 10: [0.05, 0.049, 0.051] };
+  const [notMet] = await suiteVerdicts(results([q('clear', { kind: 'argmin', ...swept, expect: [4] })], ce, clear));
+  assert.equal(notMet!.outcome, 'criterion not met');
+  assert.equal(notMet!.method, 'paired t over seeds');
+  close(notMet!.difference, 0.02, 'd');
+  close(notMet!.lower, 0.02 - (T975_2 * 0.001) / Math.sqrt(3), 'lower', 1e-12);
+  close(notMet!.mde, ((T975_2 + T80_2) * 0.001) / Math.sqrt(3), 'MDE', 1e-12);
+  assert.match(notMet!.criterion!.result, /^2: 8\.00 %, 4: 4\.00 %, 6: 2\.00 %, 10: 5\.00 %; minimum at 6; the paper's value 4 is not the minimum \(paired t, n = 3; MDE 0\.31 pt; p = 0\.0008\)$/);
+  assert.equal(notMet!.criterion!.steps[0]!.label, "4 − 6 (paper's value − observed minimum)");
+  // Tie within noise: paper's value 6 (mean 3.0 %) vs the observed minimum at 4 (2.9 %); d = [−0.001, 0.007, −0.003],
+  // mean 0.001, s = √(28e-6) = 0.0052915: 95 % interval [0.001 ∓ 4.3027·0.0052915/√3] = [−0.0121, 0.0141] contains 0.
+  const tie = { 2: [0.08, 0.081, 0.079], 4: [0.031, 0.027, 0.029], 6: [0.030, 0.034, 0.026], 10: [0.05, 0.049, 0.051] };
+  const s = Math.sqrt(28e-6);
+  const v = await suiteVerdicts(results([
+    q('tie', { kind: 'argmin', ...swept, expect: [6] }),
+    q('tie-margin', { kind: 'argmin', ...swept, expect: [6], margin: 0.02 }),
+    q('tie-narrow-margin', { kind: 'argmin', ...swept, expect: [6], margin: 0.005 }),
+    q('exact', { kind: 'argmin', ...swept, expect: [4, 6] }),
+    q('argmax-not', { kind: 'argmax', ...swept, expect: [6] }),
+    claim('directional', { compare: 'ls < ce on ece' }),
+  ], { ...ce, ls: [0.04, 0.041, 0.042] }, tie));
+  assert.deepEqual(v.map((x) => x.outcome), ['inconclusive', 'criterion met', 'inconclusive', 'criterion met', 'criterion not met', 'holds']);
+  close(v[0]!.difference, 0.001, 'tie d');
+  close(v[0]!.lower, 0.001 - (T975_2 * s) / Math.sqrt(3), 'tie lower', 1e-12);
+  close(v[0]!.upper, 0.001 + (T975_2 * s) / Math.sqrt(3), 'tie upper', 1e-12);
+  close(v[0]!.mde, ((T975_2 + T80_2) * s) / Math.sqrt(3), 'tie MDE', 1e-12);
+  assert.match(v[0]!.criterion!.result, /minimum at 4; the paper's value 6 is consistent with the minimum within seed noise \(paired t, n = 3; MDE 1\.64 pt; p = 0\.7745\)$/);
+  // Within the margin of 2 pt: the whole interval (upper 1.41 pt) lies below it; p of H0 mean = 0.02.
+  assert.match(v[1]!.criterion!.result, /the paper's value 6 is within the margin of the minimum \(margin 2\.00 pt\)/);
+  assert.ok(v[1]!.p < 0.05);
+  assert.match(v[2]!.criterion!.result, /consistent with the minimum within seed noise \(margin 0\.50 pt\)/);
+  // Exact: the observed minimum (4) is one of the paper's values: met without a test, not in Holm's family.
+  assert.equal(v[3]!.method, 'criterion over seed means');
+  assert.ok(Number.isNaN(v[3]!.p));
+  // argmax mirrored: the maximum is at 2 (8 %), the paper's 6 (3 %) is below it on every seed (s = 0.0043).
+  assert.match(v[4]!.criterion!.result, /maximum at 2; the paper's value 6 is not the maximum/);
+  assert.ok(v[4]!.upper < 0);
+  // Holm: the tested argmin/argmax claims join the directional claim's family (4 paired-t p-values).
+  const family = [0, 1, 2, 4, 5];
+  const adjusted = holmAdjust(family.map((i) => v[i]!.p));
+  family.forEach((i, k) => close(v[i]!.pHolm, adjusted[k]!, `Holm ${v[i]!.claim.id}`));
+  assert.equal(v[0]!.outcomeHolm, 'inconclusive');
+  assert.equal(v[3]!.outcomeHolm, null);
+  // The report prints both the observed argmin and the test, and the definitions say how it is decided.
+  const md = claimsMarkdown(results([], ce), v).join('\n');
+  assert.match(md, /minimum at 4; the paper's value 6 is consistent with the minimum within seed noise/);
+  assert.match(md, /\*\*inconclusive\*\*: .*paper's value − observed minimum\) contains 0/);
+  // One seed: no interval, decided on the seed means (and said so).
+  const one = { 2: [0.08], 4: [0.029], 6: [0.030], 10: [0.05] };
+  const [single] = await suiteVerdicts(results([q('one', { kind: 'argmin', ...swept, expect: [6] })], { ce: [0.05] }, one));
+  assert.equal(single!.outcome, 'criterion not met');
+  assert.match(single!.note!, /1 seed\(s\) shared by 6 and 4: no interval over seeds, decided on the seed means alone/);
+});
+
+test('argmin margins are checked by the schema (a number ≥ 0)', () => {
+  const q = (margin: unknown) => () => results([claim('m', { qualitative: { kind: 'argmin', method: 'mbls', sweep: 'lossOptions.margin', metric: 'ece', expect: [6], margin } })], {});
+  assert.throws(q(-0.01), /claims\[0\]\.qualitative\.margin: expected a finite number ≥ 0, got -0\.01/);
+  assert.doesNotThrow(q(0.01));
 });
 
 /** The rule every verdict obeys: holds only with the interval on the claimed side, equivalent only inside the margin. */

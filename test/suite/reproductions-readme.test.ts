@@ -80,3 +80,39 @@ test('a claims-layout report: coverage, the paper’s claims (headline first) wi
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /^calib: error: DIR: expected a folder of suite reports \(DIR\/NAME\/report\.json\), got ".*nope" \(not found\)\n$/);
 });
+
+test('a deep-scale report beside its machine report leads that paper\'s section, the machine scale second, then the flip table; without one the section says it is not yet produced', async () => {
+  const dir = tempDir('readme-deep');
+  const machine = claimsReport();
+  const verdicts = machine['verdicts'] as Record<string, unknown>[];
+  // At deep scale the headline claim holds (it was contradicted at machine scale); the untested claim stays untested.
+  const deep = { ...machine, scale: 'deep', settings: 'scale deep; 10 runs (10 finished); seeds 0, 1, 2, 3, 4', verdicts: [verdicts[0], { ...verdicts[1], outcome: 'holds', difference: -0.004, lower: -0.006, upper: -0.002, outcome_holm: 'holds' }, verdicts[2]] };
+  for (const [name, report] of [['toy', machine], ['toy-deep', deep], ['other', { ...machine, suite: 'other' }]] as const) {
+    mkdirSync(join(dir, name));
+    writeFileSync(join(dir, name, 'report.json'), JSON.stringify(report));
+  }
+  const hasDeep = (name: string): boolean => name === 'toy' || name === 'other';
+  const text = await reproductionsReadme(dir, '', undefined, hasDeep);
+  const toy = text.slice(text.indexOf('## `toy`'));
+  const at = (s: string): number => toy.indexOf(s);
+  // One section for toy (the deep report has none of its own); deep first, machine second, then the flips.
+  assert.equal(text.match(/^## `toy-deep`/m), null);
+  assert.ok(at('### Deep scale (`toy-deep`)') > 0);
+  assert.ok(at('### Deep scale (`toy-deep`)') < at('### Machine scale'));
+  assert.ok(at('### Machine scale') < at('### Verdicts at machine vs deep scale'));
+  assert.match(toy, /### Deep scale \(`toy-deep`\)\n\n\*\*Settings:\*\* scale deep;[^]*?Report: \[toy-deep\/report\.md\]\(toy-deep\/report\.md\)[^]*?#### The paper's claims\n\n[^]*?\| beats-ce-ts \(headline\): [^\n]*\| \*\*holds\*\* \|/);
+  assert.match(toy, /### Machine scale\n\n\*\*Settings:\*\* scale machine;[^]*?\| beats-ce-ts \(headline\): [^\n]*\| \*\*contradicted\*\* \|/);
+  // The flip table of compare-scales, flips first.
+  assert.match(toy, /### Verdicts at machine vs deep scale\n\n\(`calib suite compare-scales toy toy-deep`; flips first\.\)\n\n1 flipped, 1 unchanged, 0 decided at one scale only, 1 untested at both/);
+  const rows = toy.slice(at('| claim | source | machine | deep | state |')).split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| claim'));
+  assert.match(rows[0]!, /^\| \*\*beats-ce-ts\*\* \| Table 7 \| contradicted 0\.59 \[0\.24, 0\.94\] \| holds -0\.40 \[-0\.60, -0\.20\] \| flipped \|$/);
+  // The overview lists both reports; prose blocks exist for both scales.
+  assert.match(text, /\| `toy-deep` \| deep \|/);
+  assert.match(toy, /<!-- prose:toy-deep -->\n<!-- \/prose:toy-deep -->[^]*<!-- prose:toy -->\n<!-- \/prose:toy -->/);
+  // A suite with a deep scale and no deep report yet says so before its machine-scale tables.
+  const other = text.slice(text.indexOf('## `other`'), text.indexOf('## `toy`'));
+  assert.match(other, /\*\*Deep scale:\*\* deep-scale report not yet produced \(runs in progress\)\.\n\n### Machine scale\n\n\*\*Settings:\*\* scale machine/);
+  // A suite without a deep scale keeps the plain layout.
+  const plain = await reproductionsReadme(dir, '', undefined, (name) => name === 'toy');
+  assert.doesNotMatch(plain.slice(plain.indexOf('## `other`'), plain.indexOf('## `toy`')), /Deep scale|### Machine scale/);
+});

@@ -47,5 +47,24 @@ test('calib suite compare-scales reads two report.json files; a missing deep rep
   assert.equal(missing.stdout, '## p: verdicts at machine vs deep scale\n\ndeep-scale report not yet produced.\n');
   const bad = await run(['suite', 'compare-scales', join(dir, 'nowhere'), join(dir, 'deep.json')]);
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /^calib: error: A: expected a suite report\.json \(or a directory holding one\)/m);
+  assert.match(bad.stderr, /^calib: error: first directory: expected a suite report\.json \(or a directory holding one\), got ".*nowhere"$/m);
+  // A report that is not JSON is named as the argument the user gave: the second directory.
+  writeFileSync(join(dir, 'broken.json'), '{');
+  const broken = await run(['suite', 'compare-scales', join(dir, 'machine'), join(dir, 'broken.json')]);
+  assert.equal(broken.code, 2);
+  assert.match(broken.stderr, /^calib: error: second directory: expected a suite report\.json \(JSON\)/m);
+  // A --markdown path that cannot be written is refused before anything is printed.
+  const toDir = await run(['suite', 'compare-scales', join(dir, 'machine'), join(dir, 'deep.json'), '--markdown', dir]);
+  assert.equal(toDir.code, 2);
+  assert.equal(toDir.stdout, '');
+  assert.match(toDir.stderr, /^calib: error: --markdown: expected a file path, got ".*" \(a directory\)$/m);
+});
+
+test('calib suite budget --markdown DIR refuses the path before printing the plan', async () => {
+  const dir = tempDir('budget-markdown');
+  const r = await run(['suite', 'budget', 'mbls', '--scale', 'deep', '--markdown', dir]);
+  assert.equal(r.code, 2);
+  assert.equal(r.stdout, '', 'nothing printed');
+  assert.equal(r.stderr.split('\n').length, 2, 'one line');
+  assert.match(r.stderr, /^calib: error: --markdown: expected a file path, got ".*budget-markdown[^"]*" \(a directory\)$/m);
 });

@@ -110,6 +110,7 @@ test('one failing run does not stop the others: the summary names it, the exit c
   const r = await run(['suite', 'run', file, '--out', out, '--progress', 'lines']);
   assert.equal(r.code, 1, r.stdout);
   assert.match(r.stdout, /^ {2}failed: ce-seed0: /m);
+  assert.equal(JSON.parse(readFileSync(join(out, 'logs', 'ce-seed0.failed.json'), 'utf8')).kind, 'error', 'a failure that is not a divergence');
   assert.match(r.stdout, /1\/2 runs done/);
   assert.ok(existsSync(join(out, 'runs', 'mbls-seed0', 'posthoc.json')));
   assert.ok(existsSync(join(out, 'report.html')), 'the report covers the finished runs');
@@ -121,6 +122,19 @@ test('one failing run does not stop the others: the summary names it, the exit c
   const again = await run(['suite', 'run', file, '--out', out, '--progress', 'none']);
   assert.equal(again.code, 0, again.stdout);
   assert.match(again.stdout, /2\/2 runs done \(1 trained now/);
+});
+
+test('a run whose training loss becomes NaN is recorded by the trainer as diverged: failed.json kind "diverged", the report lists it as diverged', async () => {
+  const file = writeSuite('nan', tinySuite({ name: 'nan', methods: [{ name: 'ce', label: 'CE' }, { name: 'hot', label: 'CE at lr 1e10', lr: 1e10 }], compare: [] }));
+  const out = join(dir, 'nan');
+  const r = await run(['suite', 'run', file, '--out', out, '--progress', 'none']);
+  assert.equal(r.code, 1, r.stdout);
+  const failed = JSON.parse(readFileSync(join(out, 'logs', 'hot-seed0.failed.json'), 'utf8'));
+  assert.equal(failed.kind, 'diverged');
+  assert.match(failed.error, /the training loss became (NaN|-?Infinity)/);
+  assert.deepEqual(JSON.parse(readFileSync(join(out, 'runs', 'hot-seed0', 'failure.json'), 'utf8')).kind, 'diverged', "the trainer's own record");
+  const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+  assert.deepEqual(report.diverged.map((d: { id: string }) => d.id), ['hot-seed0']);
 });
 
 test('a suite killed mid-run (SIGKILL) resumes to the same results as an uninterrupted one', async () => {

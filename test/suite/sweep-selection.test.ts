@@ -106,6 +106,25 @@ test('spread over seeds: std (n − 1) or its standard error std/√n', () => {
   assert.throws(() => parseSuite({ ...structuredClone(suite), spread: 'var' }, 's'), /s\.spread: expected one of 'std', 'sem', got "var"/);
 });
 
+test("failed.json's kind decides divergence; the message is read only when a record has no kind (runs failed before kinds were recorded)", async () => {
+  const dir = tempDir('failure-kinds');
+  const suite = parseSuite({ name: 'k', base: { dataset: 'mnist' }, methods: [{ name: 'a' }, { name: 'b' }, { name: 'c' }, { name: 'd' }], seeds: [0] }, 's');
+  const runs = expandSuite(suite, 'quick', 's');
+  writeFileSync(join(dir, 'suite.json'), JSON.stringify({ format: 1, scale: 'quick', suite, runs }));
+  mkdirSync(join(dir, 'logs'));
+  const nan = 'calib: error: training failed: the training loss became NaN at epoch 1, step 3 of 6';
+  const records: Record<string, unknown> = {
+    a: { error: 'worker lost the run', kind: 'diverged', exit_code: 1 }, // the kind says so; the message does not
+    b: { error: nan, kind: 'error', exit_code: 1 }, // the kind wins over a message that looks like a divergence
+    c: { error: nan, exit_code: 1 }, // an old record: the message decides (fallback)
+    d: { error: 'calib: error: out of memory', exit_code: 1 },
+  };
+  for (const r of runs) writeFileSync(join(dir, 'logs', `${r.id}.failed.json`), JSON.stringify(records[r.method]));
+  const results = await readSuiteResults(dir, readSyntheticRun);
+  assert.deepEqual(results.diverged.map((d) => d.run.method).sort(), ['a', 'c']);
+  assert.deepEqual(results.missing.map((id) => runs.find((r) => r.id === id)!.method).sort(), ['b', 'd']);
+});
+
 test('a run whose training loss became NaN has diverged: a result, not a missing run — its swept value is no candidate, its unswept method is left out, and the claims say so', async () => {
   const { qualitativeVerdict } = await import('../../src/suite/report/qualitative-verdict.js');
   const { missingRunsNote } = await import('../../src/suite/report/verdicts.js');

@@ -27,6 +27,7 @@ import { suiteRunProgress } from '../../suite/suite-run-times.js';
 import { pathExists } from '../../util/path-exists.js';
 import { README_FILE, reproductionsReadme, writeReproductionsReadme } from '../../suite/report/reproductions-readme.js';
 import { invalidArgument, requireNumber } from '../../util/errors.js';
+import { requireOutputPath } from '../output-path.js';
 import { UsageError } from '../args.js';
 import { type CliIO, defineCommand } from '../command.js';
 
@@ -67,7 +68,7 @@ export function reportOutcome(outcome: SuiteOutcome, total: number, dir: string,
 export const suiteCommand = defineCommand({
   name: 'suite',
   summary: 'Experiment suites: run a comparison (methods × sweeps × seeds, post-hoc calibration) and report it.',
-  usage: 'list | show NAME [--scale S] | run FILE|NAME [--out DIR] [--jobs N] [--scale S] [--reuse-from DIR[,DIR…]] [--dry-run] [--queue URL [--worker-wait S]] | status DIR [--jobs N] | budget [NAME,NAME…] [--scale S] [--jobs N] [--threads T] [--markdown FILE] | compare-scales A B [--scale S] [--markdown FILE] | readme DIR [--check]',
+  usage: 'list | show NAME [--scale S] | run FILE|NAME [--out DIR] [--jobs N] [--scale S] [--reuse-from DIR[,DIR…]] [--dry-run] [--queue URL [--worker-wait S]] | status DIR [--jobs N] | budget [NAME,NAME…] [--scale S] [--jobs N] [--threads T] [--markdown FILE] | compare-scales FIRST SECOND [--scale S] [--markdown FILE] | readme DIR [--check]',
   description: [
     'A suite is a JSON file (see calib suite show demo): a base training configuration (the keys of calib train',
     '--config), per-scale overrides (quick, machine, paper), named methods, one-dimensional sweeps of a key over',
@@ -108,14 +109,16 @@ export const suiteCommand = defineCommand({
     'reuse order, --scale deep), each reusing the runs of the earlier ones: per suite runs, reused runs, trained runs,',
     'estimated hours, claims tested at the scale and what its trimmed grid (the suite\'s grids.<scale>) left out;',
     '--markdown FILE writes the same as a Markdown page (docs/reproductions/deep-budget.md).',
-    'compare-scales A B: one paper\'s claims at two scales from two report.json files (or their directories), e.g.',
-    'machine vs deep: per claim both verdicts with their differences and intervals, and whether it flipped (flips',
-    'first); when B does not exist yet it says "<scale>-scale report not yet produced" (--scale names B\'s scale,',
-    'default deep). --markdown FILE writes the table to FILE as well.',
+    'compare-scales FIRST SECOND: one paper\'s claims at two scales from two report.json files (or their directories),',
+    'e.g. machine vs deep: per claim both verdicts with their differences and intervals, and whether it flipped (flips',
+    'first); when SECOND does not exist yet it says "<scale>-scale report not yet produced" (--scale names SECOND\'s',
+    'scale, default deep). --markdown FILE writes the table to FILE as well.',
     'readme DIR: write DIR/README.md from the reports DIR/*/report.json (per suite: settings, coverage, the paper\'s',
     'claims and the suite\'s own checks, and whether the report was produced with the built-in suite\'s current',
     'runs, settings, calibrators, bins and claims — "produced with earlier settings; rerun pending" and what differs',
-    'when not), keeping the hand-written <!-- prose:NAME --> blocks; --check writes nothing',
+    'when not). A paper with a deep-scale report in DIR/NAME-deep/ leads its section with the deep verdicts, the machine',
+    'scale second, and the compare-scales flip table; a suite with a deep scale but no such report says "deep-scale',
+    'report not yet produced (runs in progress)". Hand-written <!-- prose:NAME --> blocks are kept; --check writes nothing',
     'and exits 1 when the README is not what the reports give.',
   ].join('\n'),
   examples: [
@@ -135,7 +138,7 @@ export const suiteCommand = defineCommand({
   positional: ['action', 'target', 'second'],
   flags: {
     action: { type: 'string', required: true, choices: ['list', 'show', 'run', 'status', 'budget', 'compare-scales', 'readme'], valueName: 'ACTION', description: 'list, show, run, status, budget, compare-scales or readme' },
-    second: { type: 'string', valueName: 'B', description: 'compare-scales: the second report (report.json or its directory)' },
+    second: { type: 'string', valueName: 'SECOND', description: 'compare-scales: the second directory (a report.json or the directory holding one)' },
     target: { type: 'string', valueName: 'NAME|FILE|DIR', description: 'the suite (show, run), suite directory (status) or folder of reports (readme)' },
     out: { type: 'string', valueName: 'DIR', description: 'suite directory (default suites/<name>-<scale>)' },
     scale: { type: 'string', choices: SUITE_SCALES, description: "the suite's scale (default: the suite's defaultScale)" },
@@ -186,6 +189,8 @@ export const suiteCommand = defineCommand({
         const suites = [];
         for (const name of names) suites.push({ name, suite: await loadSuite(name, 'suite budget') });
         const { jobs, threads } = jobsAndThreads(flags);
+        // A --markdown path that cannot be written is refused before the plan is printed.
+        if (flags.markdown !== undefined) await requireOutputPath(flags.markdown, '--markdown');
         const budget = suiteBudget(suites, scale, jobs, threads);
         for (const line of formatBudget(budget, scale === 'deep' ? DEEP_BUDGET_HOURS : undefined)) io.stdout.write(`${line}\n`);
         if (flags.markdown !== undefined) {
@@ -196,10 +201,12 @@ export const suiteCommand = defineCommand({
         return 0;
       }
       case 'compare-scales': {
-        const a = await readScaleReport(needTarget('the first report (report.json or its directory)'), 'A');
-        if (a === null) invalidArgument('A', 'a suite report.json (or a directory holding one)', JSON.stringify(flags.target));
-        if (flags.second === undefined) throw new UsageError('suite compare-scales: give the second report B');
-        const b = await readScaleReport(flags.second, 'B');
+        // Errors name the two positional arguments as the user gave them: the first and the second directory.
+        const a = await readScaleReport(needTarget('the first directory (a report.json or the directory holding one)'), 'first directory');
+        if (a === null) invalidArgument('first directory', 'a suite report.json (or a directory holding one)', JSON.stringify(flags.target));
+        if (flags.second === undefined) throw new UsageError('suite compare-scales: give the second directory (a report.json or the directory holding one)');
+        if (flags.markdown !== undefined) await requireOutputPath(flags.markdown, '--markdown');
+        const b = await readScaleReport(flags.second, 'second directory');
         const text = scaleComparisonMarkdown(a, b, flags.scale ?? 'deep');
         io.stdout.write(text);
         if (flags.markdown !== undefined) await atomicWriteFile(flags.markdown, text);

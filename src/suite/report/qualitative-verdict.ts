@@ -3,7 +3,10 @@
  * means of the claim's metric (and, where the criterion asks for it, paired 95 % t-intervals over seeds), and the
  * verdict carries the criterion as a sentence with every number it used.
  *
- * - argmin / argmax: the swept value whose seed mean is lowest (highest) is one of `expect`;
+ * - argmin / argmax: the swept value whose seed mean is lowest (highest) is one of `expect` (criterion met); where it
+ *   is not, the paper's value is tested against the observed minimum over the seeds (extremum-test.ts): not the
+ *   minimum (criterion not met), within the claim's margin (met), or consistent with it within seed noise
+ *   (inconclusive, with the MDE); both the observed argmin and the test are reported;
  * - u-shape: the lowest seed mean is at an interior swept value, and at both ends the paired interval of
  *   end − minimum (seeds shared by both values) lies above 0;
  * - monotone: each consecutive pair of swept values moves the seed mean in the `trend`'s direction (with
@@ -14,6 +17,7 @@
 import { claimMetricPercent, parseClaimMetric } from '../claim-metric.js';
 import { higherIsBetter, type QualitativeClaim } from '../qualitative-claim.js';
 import { claimValue } from './claim-value.js';
+import { extremumTest, type ExtremumTest } from './extremum-test.js';
 import { mean, tInterval } from './statistics.js';
 import type { RunResult, SuiteResults } from './suite-results.js';
 
@@ -45,7 +49,9 @@ export interface QualitativeCriterion {
 }
 
 export interface QualitativeResult {
-  readonly outcome: 'criterion met' | 'criterion not met' | 'not evaluated';
+  readonly outcome: 'criterion met' | 'criterion not met' | 'inconclusive' | 'not evaluated';
+  /** argmin / argmax with the minimum elsewhere: the paired test of the paper's value against it (extremum-test.ts). */
+  readonly test?: ExtremumTest;
   readonly criterion: QualitativeCriterion;
   /** The fewest seeds behind any point. */
   readonly n: number;
@@ -64,9 +70,14 @@ function valueOf(q: QualitativeClaim): (r: RunResult) => number {
   return (r) => claimValue(r, metric, q.after);
 }
 
+/** value(later) − value(earlier) on each seed both have (finite values only). */
+function pairedDifferences(earlier: readonly RunResult[], later: readonly RunResult[], value: (r: RunResult) => number): number[] {
+  return later.flatMap((b) => earlier.filter((a) => a.run.seed === b.run.seed).map((a) => value(b) - value(a))).filter((x) => Number.isFinite(x));
+}
+
 /** Paired 95 % interval of value(later) − value(earlier) over the seeds both have. */
 function pairedStep(label: string, earlier: readonly RunResult[], later: readonly RunResult[], value: (r: RunResult) => number): CriterionStep {
-  const d = later.flatMap((b) => earlier.filter((a) => a.run.seed === b.run.seed).map((a) => value(b) - value(a))).filter((x) => Number.isFinite(x));
+  const d = pairedDifferences(earlier, later, value);
   const t = tInterval(d);
   return { label, difference: t.mean, lower: t.lower, upper: t.upper, n: d.length };
 }
@@ -103,9 +114,14 @@ export function qualitativeVerdict(results: SuiteResults, q: QualitativeClaim): 
   }
 
   const method = results.methods.find((m) => m.name === q.method);
+  const noiseText = (lowest: boolean): string => {
+    const margin = 'margin' in q && q.margin !== undefined ? q.margin : undefined;
+    const worse = lowest ? 'above' : 'below';
+    return `; where it is elsewhere, the paired 95 % interval over seeds of (paper's value − observed ${lowest ? 'minimum' : 'maximum'}) decides: wholly ${worse} ${margin !== undefined ? `±${percent ? `${(margin * 100).toFixed(2)} pt` : margin} (the margin)` : '0'} → not met${margin !== undefined ? `, wholly within the margin → met` : ''}, else inconclusive (consistent with the ${lowest ? 'minimum' : 'maximum'} within seed noise)`;
+  };
   const kindText: Record<typeof q.kind, string> = {
-    argmin: `the seed-mean ${metricName(q)} of ${q.method} over ${q.sweep} is lowest at one of ${'expect' in q ? q.expect.join(', ') : ''}`,
-    argmax: `the seed-mean ${metricName(q)} of ${q.method} over ${q.sweep} is highest at one of ${'expect' in q ? q.expect.join(', ') : ''}`,
+    argmin: `the seed-mean ${metricName(q)} of ${q.method} over ${q.sweep} is lowest at one of ${'expect' in q ? q.expect.join(', ') : ''}${noiseText(true)}`,
+    argmax: `the seed-mean ${metricName(q)} of ${q.method} over ${q.sweep} is highest at one of ${'expect' in q ? q.expect.join(', ') : ''}${noiseText(false)}`,
     'u-shape': `the seed-mean ${metricName(q)} of ${q.method} over ${q.sweep} is lowest at an interior value, and at both ends the paired 95 % interval of end − minimum lies above 0`,
     monotone: `the seed-mean ${metricName(q)} of ${q.method} ${q.kind === 'monotone' && q.trend === 'increasing' ? 'rises' : 'falls'} from each value of ${q.sweep} to the next${q.kind === 'monotone' && q.significant ? ', each step separated by its paired 95 % interval' : ''}`,
   };
@@ -128,8 +144,38 @@ export function qualitativeVerdict(results: SuiteResults, q: QualitativeClaim): 
   switch (q.kind) {
     case 'argmin':
     case 'argmax': {
-      const at = values[extreme(q.kind === 'argmin')]!.value;
-      return verdict(q.expect.includes(at), `${series(points)}; ${q.kind === 'argmin' ? 'minimum' : 'maximum'} at ${at}`, [], divergedText ? `${divergedText}: not a candidate` : undefined);
+      const lowest = q.kind === 'argmin';
+      const word = lowest ? 'minimum' : 'maximum';
+      const i = extreme(lowest);
+      const at = values[i]!.value;
+      const divergedNote = divergedText ? `${divergedText}: not a candidate` : undefined;
+      if (q.expect.includes(at)) {
+        // Met; the runner-up's paired interval says whether the minimum is separated from the next value.
+        const rest = points.map((_, k) => k).filter((k) => k !== i);
+        const runnerUp = rest.length ? rest.reduce((best, k) => ((lowest ? points[k]!.mean < points[best]!.mean : points[k]!.mean > points[best]!.mean) ? k : best)) : -1;
+        const steps = runnerUp >= 0 ? [pairedStep(`${points[runnerUp]!.label} − ${points[i]!.label} (runner-up − ${word})`, values[i]!.runs, values[runnerUp]!.runs, value)] : [];
+        return verdict(true, `${series(points)}; ${word} at ${at} (the paper's value)`, steps, divergedNote);
+      }
+      // The paper's value (of `expect`, the one with the best seed mean) against the observed extreme, over seeds.
+      const expected = values.map((v, k) => k).filter((k) => q.expect.includes(values[k]!.value));
+      const observed = `${series(points)}; ${word} at ${at}`;
+      if (expected.length === 0) return verdict(false, `${observed}; no paper's value (${q.expect.join(', ')}) among the candidates`, [], divergedNote);
+      const j = expected.reduce((best, k) => ((lowest ? points[k]!.mean < points[best]!.mean : points[k]!.mean > points[best]!.mean) ? k : best));
+      const label = `${points[j]!.label} − ${points[i]!.label} (paper's value − observed ${word})`;
+      const step = pairedStep(label, values[i]!.runs, values[j]!.runs, value);
+      const d = pairedDifferences(values[i]!.runs, values[j]!.runs, value);
+      if (d.length < 2) return verdict(false, observed, [step], [divergedNote, `${d.length} seed(s) shared by ${points[j]!.label} and ${at}: no interval over seeds, decided on the seed means alone`].filter((x) => x).join('; '));
+      const test = extremumTest(d, lowest, q.margin ?? 0);
+      const pt = (x: number): string => (percent ? `${(x * 100).toFixed(2)} pt` : x.toFixed(4));
+      const margin = q.margin !== undefined ? ` (margin ${pt(q.margin)})` : '';
+      const said: Record<typeof test.decision, string> = {
+        'not the minimum': `the paper's value ${points[j]!.label} is not the ${word}${margin}`,
+        'within the margin': `the paper's value ${points[j]!.label} is within the margin of the ${word}${margin}`,
+        consistent: `the paper's value ${points[j]!.label} is consistent with the ${word} within seed noise${margin}`,
+      };
+      const result = `${observed}; ${said[test.decision]} (paired t, n = ${test.n}; MDE ${pt(test.mde)}; p = ${test.p < 1e-4 ? test.p.toExponential(1) : test.p.toFixed(4)})`;
+      const outcome = test.decision === 'not the minimum' ? 'criterion not met' : test.decision === 'within the margin' ? 'criterion met' : 'inconclusive';
+      return { outcome, criterion: criterion(result, [step]), n, test, ...(divergedNote !== undefined ? { note: divergedNote } : {}) };
     }
     case 'u-shape': {
       const i = extreme(true);

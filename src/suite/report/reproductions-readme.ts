@@ -12,7 +12,12 @@
  *   <!-- /prose:NAME -->
  *
  * where NAME is `intro` (after the title) or a suite's directory name (after that suite's tables); a block whose name
- * has no place any more is kept at the end under "Notes without a report". Reports written before the claims registry
+ * has no place any more is kept at the end under "Notes without a report".
+ *
+ * Deep scale (issue #23 item 5): when `NAME-deep/report.json` sits beside `NAME/report.json`, NAME's section leads
+ * with the deep-scale report's verdicts, gives the machine scale's second, and ends with the two scales' flip table
+ * (scale-comparison.ts, flips first); a suite with a deep scale but no deep report yet says "deep-scale report not yet
+ * produced (runs in progress)". Reports written before the claims registry
  * (their verdicts have no `origin`) are shown with every comparison as the suite's own check and the old outcome
  * "does not hold" read as "contradicted".
  */
@@ -22,9 +27,11 @@ import { escapeMarkdown } from '../../report/markdown.js';
 import { atomicWriteFile } from '../../util/atomic-write.js';
 import { invalidArgument } from '../../util/errors.js';
 import { pathExists } from '../../util/path-exists.js';
+import { BUILTIN_SUITES } from '../builtin-suites.js';
 import { claimMetricPercent } from '../claim-metric.js';
 import { definitionsMarkdown } from './claims-section.js';
 import { currencyText, reportCurrency, type ReportCurrency, type ReportForCurrency } from './report-currency.js';
+import { scaleComparisonMarkdown, type ScaleReport } from './scale-comparison.js';
 
 export const README_FILE = 'README.md';
 
@@ -144,15 +151,40 @@ function settingsOf(r: ReportJson): string {
   return `scale ${r.scale}; ${r.runs.length} runs; seeds ${seeds.join(', ')}; ${data}, ${String(c['model'])}, ${String(c['epochs'])} epochs, batch ${String(c['batch'])}, lr ${String(c['lr'])}, epoch selected by ${String(c['select'])}`;
 }
 
-function suiteSection(name: string, r: ReportJson, currency: ReportCurrency, blocks: ReadonlyMap<string, string>): string[] {
+/** The suffix of a deep-scale report's folder beside its machine-scale one (docs/reproductions/mbls-deep). */
+export const DEEP_SUFFIX = '-deep';
+
+/** Whether built-in suite `name` has a deep scale (a `grids.deep`): its README section awaits a deep report. */
+export function builtinHasDeepScale(name: string): boolean {
+  const grids = BUILTIN_SUITES[name]?.suite['grids'] as Record<string, unknown> | undefined;
+  return grids?.['deep'] !== undefined;
+}
+
+function suiteSection(name: string, r: ReportJson, currency: ReportCurrency, blocks: ReadonlyMap<string, string>, deep?: { readonly name: string; readonly report: ReportJson | null; readonly currency: ReportCurrency | null }): string[] {
+  const lines = [`## \`${name}\``, ''];
+  if (r.description) lines.push(escapeMarkdown(r.description), '');
+  if (deep === undefined) return [...lines, ...scaleBody(name, r, currency, '###'), ...block(name, blocks), ''];
+  if (deep.report === null || deep.currency === null) {
+    lines.push('**Deep scale:** deep-scale report not yet produced (runs in progress).', '', `### Machine scale`, '');
+    return [...lines, ...scaleBody(name, r, currency, '####'), ...block(name, blocks), ''];
+  }
+  lines.push(`### Deep scale (\`${deep.name}\`)`, '', ...scaleBody(deep.name, deep.report, deep.currency, '####'), ...block(deep.name, blocks), '');
+  lines.push(`### Machine scale`, '', ...scaleBody(name, r, currency, '####'), ...block(name, blocks), '');
+  // The flip table of `calib suite compare-scales NAME NAME-deep`, under this section's own heading.
+  const flips = scaleComparisonMarkdown(r as unknown as ScaleReport, deep.report as unknown as ScaleReport, 'deep').split('\n').slice(1);
+  lines.push(`### Verdicts at ${r.scale} vs ${deep.report.scale} scale`, '', `(\`calib suite compare-scales ${name} ${deep.name}\`; flips first.)`, ...flips);
+  return lines;
+}
+
+/** One report's settings, currency, coverage, link and claims tables, under headings of level `level`. */
+function scaleBody(name: string, r: ReportJson, currency: ReportCurrency, level: string): string[] {
   const e = escapeMarkdown;
   const layout = r.verdicts.every((v) => v.origin !== undefined);
   const paper = layout ? r.verdicts.filter((v) => v.origin === 'paper') : [];
   const ordered = [...paper.filter((v) => v.headline), ...paper.filter((v) => !v.headline)];
   const checks = layout ? r.verdicts.filter((v) => v.origin === 'suite') : r.verdicts;
   const tested = paper.filter((v) => v.outcome !== 'not tested' && v.outcome !== 'not evaluated').length;
-  const lines = [`## \`${name}\``, ''];
-  if (r.description) lines.push(e(r.description), '');
+  const lines: string[] = [];
   const diverged = r.diverged?.length ? ` ${r.diverged.length} run(s) diverged (training loss NaN or infinite): ${r.diverged.map((d) => d.id).join(', ')}.` : '';
   lines.push(`**Settings:** ${e(settingsOf(r))}.${r.missing.length ? ` **Incomplete:** ${r.missing.length} run(s) not finished.` : ''}${e(diverged)}`, '');
   lines.push(`**${currency.state === 'current' ? 'Current' : 'Not current'}:** ${e(currencyText(currency, r.suite, r.scale))}.`, '');
@@ -165,16 +197,15 @@ function suiteSection(name: string, r: ReportJson, currency: ReportCurrency, blo
     '',
   );
   if (ordered.length) {
-    lines.push("### The paper's claims", '', '| Claim (test) | Source | Statement | Paper | Ours [interval] | Outcome | Holm |', '| --- | --- | --- | --- | --- | --- | --- |');
+    lines.push(`${level} The paper's claims`, '', '| Claim (test) | Source | Statement | Paper | Ours [interval] | Outcome | Holm |', '| --- | --- | --- | --- | --- | --- | --- |');
     for (const v of ordered) lines.push(`| ${e(`${v.id ?? ''}${v.headline ? ' (headline)' : ''}: ${v.claim ?? '—'}`)} | ${e(v.source ?? '—')} | ${e(v.statement ?? '')} | ${e(paperText(v))} | ${e(oursText(v))} | **${e(outcomeOf(v))}** | ${e(holmText(v))} |`);
     lines.push('');
   }
   if (checks.length) {
-    lines.push("### The suite's own checks", '', '| Check | Ours [interval] | Outcome | Holm |', '| --- | --- | --- | --- |');
+    lines.push(`${level} The suite's own checks`, '', '| Check | Ours [interval] | Outcome | Holm |', '| --- | --- | --- | --- |');
     for (const v of checks) lines.push(`| ${e(v.id ? `${v.id}: ${v.statement ?? v.claim ?? ''}` : (v.claim ?? v.statement ?? ''))} | ${e(oursText(v))} | **${e(outcomeOf(v))}** | ${e(holmText(v))} |`);
     lines.push('');
   }
-  lines.push(...block(name, blocks), '');
   return lines;
 }
 
@@ -187,7 +218,7 @@ function currencyCell(c: ReportCurrency): string {
  * The README of `dir` for its reports (`dir/NAME/report.json`), keeping the prose blocks of `existing`; each report
  * is compared with its suite's current definition by `currency` (default: the built-in suite of its name).
  */
-export async function reproductionsReadme(dir: string, existing = '', currency: CurrencyOf = reportCurrency): Promise<string> {
+export async function reproductionsReadme(dir: string, existing = '', currency: CurrencyOf = reportCurrency, hasDeepScale: (name: string) => boolean = builtinHasDeepScale): Promise<string> {
   if (!(await pathExists(dir))) invalidArgument('DIR', 'a folder of suite reports (DIR/NAME/report.json)', `${JSON.stringify(dir)} (not found)`);
   const names: string[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) if (entry.isDirectory() && (await pathExists(join(dir, entry.name, 'report.json')))) names.push(entry.name);
@@ -216,7 +247,15 @@ export async function reproductionsReadme(dir: string, existing = '', currency: 
     lines.push(`| \`${n}\` | ${e(r.scale)} | ${r.missing.length || r.diverged?.length ? `${r.runs.length} of ${r.runs.length + r.missing.length + (r.diverged?.length ?? 0)}${r.diverged?.length ? ` (${r.diverged.length} diverged)` : ''}` : r.runs.length} | ${seeds} | ${layout ? `${tested} / ${paper.length}` : 'no registry (older report)'} | ${layout ? r.verdicts.length - paper.length : r.verdicts.length} | ${currencyCell(states.get(n)!)} | [md](${n}/report.md) · [html](${n}/report.html) |`);
   }
   lines.push('', ...definitionsMarkdown('##'));
-  for (const [n, r] of reports) lines.push(...suiteSection(n, r, states.get(n)!, blocks));
+  // A deep report beside its machine report goes into that paper's section (first); alone, it has a section of its own.
+  const companion = (n: string): boolean => n.endsWith(DEEP_SUFFIX) && reports.has(n.slice(0, -DEEP_SUFFIX.length));
+  for (const [n, r] of reports) {
+    if (companion(n)) continue;
+    const deepName = `${n}${DEEP_SUFFIX}`;
+    const deepReport = reports.get(deepName) ?? null;
+    const deep = deepReport !== null || hasDeepScale(n) ? { name: deepName, report: deepReport, currency: deepReport ? states.get(deepName)! : null } : undefined;
+    lines.push(...suiteSection(n, r, states.get(n)!, blocks, deep));
+  }
   const orphans = [...blocks.keys()].filter((k) => k !== 'intro' && !reports.has(k));
   if (orphans.length) {
     lines.push('## Notes without a report', '');
@@ -226,10 +265,10 @@ export async function reproductionsReadme(dir: string, existing = '', currency: 
 }
 
 /** Write `dir`/README.md from its reports, keeping the existing README's prose blocks; whether it changed. */
-export async function writeReproductionsReadme(dir: string, currency: CurrencyOf = reportCurrency): Promise<{ readonly path: string; readonly changed: boolean }> {
+export async function writeReproductionsReadme(dir: string, currency: CurrencyOf = reportCurrency, hasDeepScale: (name: string) => boolean = builtinHasDeepScale): Promise<{ readonly path: string; readonly changed: boolean }> {
   const path = join(dir, README_FILE);
   const existing = (await pathExists(path)) ? await readFile(path, 'utf8') : '';
-  const text = await reproductionsReadme(dir, existing, currency);
+  const text = await reproductionsReadme(dir, existing, currency, hasDeepScale);
   if (text !== existing) await atomicWriteFile(path, text);
   return { path, changed: text !== existing };
 }

@@ -93,20 +93,29 @@ export function sweepsAwaitingRuns(results: Pick<SuiteResults, 'record' | 'missi
   return results.record.suite.methods.filter((m) => results.record.runs.some((r) => r.method === m.name && r.sweep !== undefined) && awaitingRuns(results.record, results.missing, m.name)).map((m) => m.name);
 }
 
-/** Matches the trainer's error for a non-finite training loss (src/train/run-epoch.ts). */
+/**
+ * Fallback only, for failed.json files without `kind` (written before the runner recorded the trainer's kind, or by
+ * the queue executor, which cannot read the trainer's failure.json): the trainer's error for a non-finite training
+ * loss (src/train/run-epoch.ts).
+ */
 const DIVERGENCE = /the training loss became (NaN|-?Infinity)\b/;
 
-/** The failure record of an unfinished run when it says the training loss became NaN or infinite; else null. */
+/**
+ * The failure record of an unfinished run when it says the training loss became NaN or infinite: its `kind` is
+ * 'diverged' (the trainer's record, run-suite.ts), or — without a `kind` — its message matches DIVERGENCE; else null.
+ */
 async function divergence(dir: string, run: SuiteRun): Promise<DivergedRun | null> {
   const path = failedFile(dir, run.id);
   if (!(await pathExists(path))) return null;
-  let error: unknown;
+  let record: { error?: unknown; kind?: unknown };
   try {
-    error = (JSON.parse(await readFile(path, 'utf8')) as { error?: unknown }).error;
+    record = JSON.parse(await readFile(path, 'utf8')) as { error?: unknown; kind?: unknown };
   } catch {
     return null;
   }
-  return typeof error === 'string' && DIVERGENCE.test(error) ? { run, error } : null;
+  const error = typeof record.error === 'string' ? record.error : '';
+  const diverged = record.kind !== undefined ? record.kind === 'diverged' : DIVERGENCE.test(error);
+  return diverged ? { run, error } : null;
 }
 
 /** Reads one run of a suite directory: its records, or null when it is not finished (readRecordedRun by default). */

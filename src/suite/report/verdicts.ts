@@ -12,7 +12,9 @@
  * or after its calibrator (comparison.ts). Claim metrics other than test metrics (claim-metric.ts) are decided the
  * same way over seeds (report/claim-value.ts reads them); with one seed the OOD, corruption and mIoU ones are not
  * evaluated (their sets are not paired with the test samples), and neither is any claim on segmentation runs (their
- * rows are pixels, correlated within an image). Shape claims: qualitative-verdict.ts.
+ * rows are pixels, correlated within an image). Shape claims: qualitative-verdict.ts (an argmin / argmax whose minimum
+ * is not at the paper's value is decided by a paired t-test of the paper's value against it, extremum-test.ts, and
+ * joins the Holm family like any paired-t claim).
  *
  * On an unfinished suite a claim is not evaluated while any run of its methods is missing (missingRunsNote).
  *
@@ -302,7 +304,11 @@ async function decideClaim(results: SuiteResults, claim: ClaimEntry): Promise<Ve
     case 'qualitative': {
       const q = qualitativeVerdict(results, t.qualitative);
       const { note: _none, ...shape } = undecided(claim, 'not evaluated', '');
-      return { ...shape, outcome: q.outcome, method: q.outcome === 'not evaluated' ? 'none' : 'criterion over seed means', n: q.n, criterion: q.criterion, ...(q.note !== undefined ? { note: q.note } : {}) };
+      const decided = { ...shape, outcome: q.outcome, method: q.outcome === 'not evaluated' ? ('none' as const) : ('criterion over seed means' as const), n: q.n, criterion: q.criterion, ...(q.note !== undefined ? { note: q.note } : {}) };
+      if (q.test === undefined) return decided;
+      // argmin / argmax with the minimum elsewhere: the paired test of the paper's value decides (and joins Holm's family).
+      const { difference, lower, upper, n, mde, p } = q.test;
+      return { ...decided, method: 'paired t over seeds', difference, lower, upper, level: 0.95, n, mde, p };
     }
   }
 }
@@ -311,6 +317,7 @@ async function decideClaim(results: SuiteResults, claim: ClaimEntry): Promise<Ve
 function holmExclusion(v: Verdict): string {
   if (v.outcome === 'not tested' || v.outcome === 'not evaluated') return 'no test';
   if (v.method === 'paired bootstrap over test samples') return 'not adjusted (one seed: a bootstrap interval, no p-value)';
+  if (v.criterion !== undefined && (v.claim.test.kind === 'qualitative' && (v.claim.test.qualitative.kind === 'argmin' || v.claim.test.qualitative.kind === 'argmax'))) return `not adjusted (the observed ${v.claim.test.qualitative.kind === 'argmin' ? 'minimum' : 'maximum'} is at the paper's value: nothing to test)`;
   if (v.criterion !== undefined) return 'not adjusted (a shape criterion)';
   return 'not adjusted';
 }
