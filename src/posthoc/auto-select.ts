@@ -32,7 +32,7 @@ export type SelectionMetric = (typeof SELECTION_METRICS)[number];
  */
 export const SIMPLICITY_ORDER: readonly CalibratorKind[] = [
   'temperature', 'ts-mix', 'ts-grid-ece', 'ts-hb-ece', 'ts-sb-ece',
-  'platt', 'beta', 'ensemble-temperature',
+  'platt', 'beta', 'quadratic-scaling', 'ensemble-temperature',
   'class-temperature', 'vector', 'svs', 'top-versus-all', 'top-label',
   'histogram', 'scaling-binning', 'spline', 'isotonic', 'near-isotonic', 'bbq', 'enir', 'venn-abers',
   'matrix', 'dirichlet', 'sms',

@@ -31,6 +31,7 @@ import { isotonicDefinition } from './isotonic.js';
 import { matrixDefinition } from './matrix.js';
 import { nearIsotonicDefinition } from './near-isotonic.js';
 import { plattDefinition } from './platt.js';
+import { quadraticScalingDefinition } from './quadratic-scaling.js';
 import { smsDefinition } from './sms.js';
 import { svsDefinition } from './svs.js';
 import { tsMixDefinition } from './ts-mix.js';
@@ -61,6 +62,7 @@ const DEFINITIONS = [
   isotonicDefinition,
   plattDefinition,
   betaDefinition,
+  quadraticScalingDefinition,
   classTemperatureDefinition,
   topVersusAllDefinition,
   topLabelDefinition,

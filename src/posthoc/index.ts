@@ -52,6 +52,12 @@ export { fitHistogram, histogramFromJSON, HistogramCalibrator, type HistogramOpt
 export { fitIsotonicCalibrator, isotonicFromJSON, IsotonicCalibrator, type IsotonicOptions } from './isotonic.js';
 export { fitPlatt, plattFromJSON, PlattCalibrator, type PlattOptions } from './platt.js';
 export { fitBeta, betaFromJSON, BetaCalibrator, type BetaOptions } from './beta.js';
+export {
+  fitQuadraticScaling,
+  quadraticScalingFromJSON,
+  QuadraticScalingCalibrator,
+  type QuadraticScalingOptions,
+} from './quadratic-scaling.js';
 export { softBinnedEce, sbEceBinCenters, SB_ECE_DEFAULTS, type SoftBinnedEceOptions } from '../metrics/soft-binned-ece.js';
 export { lbfgs, type LbfgsOptions, type LbfgsResult, type Objective } from './lbfgs.js';
 export { fitClassTemperature, classTemperatureFromJSON, ClassTemperatureCalibrator, type ClassTemperatureOptions } from './class-temperature.js';

@@ -95,7 +95,7 @@ export function plattFromJSON(json: unknown): PlattCalibrator {
 /** The declaration of platt (calibrators.ts). */
 export const plattDefinition = defineCalibrator({
   kind: 'platt',
-  summary: 'σ(a f + b) on the class-1 logit f, two classes (Platt 1999)',
+  summary: "σ(a f + b) on the class-1 logit f, two classes (Platt 1999); this is probmetrics' affine scaling, fitted here against Platt's smoothed targets instead of the hard labels",
   input: 'logits',
   classes: 'two',
   keepsArgmax: 'no',

@@ -52,7 +52,7 @@ for (const softmax of [false, true]) {
   // path) and mode=top-label, top-versus-all with each of its binary maps.
   const cases: [CalibratorKind, number, object, string][] = [];
   for (const kind of onnxExportableKinds()) {
-    cases.push([kind, kind === 'platt' || kind === 'beta' ? 2 : 4, FIT_OPTIONS[kind] ?? {}, '']);
+    cases.push([kind, kind === 'platt' || kind === 'beta' || kind === 'quadratic-scaling' ? 2 : 4, FIT_OPTIONS[kind] ?? {}, '']);
     if (['bbq', 'enir', 'near-isotonic'].includes(kind)) {
       cases.push([kind, 2, {}, ' (2 classes)'], [kind, 4, { mode: 'top-label' }, ' (mode=top-label)']);
     }

@@ -14,7 +14,7 @@ const binaryInput = { logits: { rows: N, cols: 2, data: Float64Array.from(binary
 
 function fitRecorded(method: CalibratorKind, options?: object): { fractions: number[]; same: boolean } {
   const fractions: number[] = [];
-  const two = method === 'platt' || method === 'beta';
+  const two = method === 'platt' || method === 'beta' || method === 'quadratic-scaling';
   const [x, y] = two ? [binaryInput, binary.labels] : [input, set.labels];
   const a = fitCalibrator(method, x, y, options as never, { onProgress: (f) => fractions.push(f) });
   const b = fitCalibrator(method, x, y, options as never);

@@ -3,7 +3,8 @@
  * Platt q₁ = σ(a f + b) with f = z₁ − z₀ (from probabilities ln max(p₁, ε) − ln max(p₀, ε), ε = 2.2e−308);
  * beta q₁ = σ(a ln p − b ln(1 − p) + c) with ln p, ln(1 − p) clipped to [ln ε, ln(1 − ε)], ε = 2^−52 (from logits
  * the log-sigmoids −softplus(∓f); from probabilities p = min(max(p₁, ε), 1 − ε)). Calibrated logits [0, s],
- * probabilities softmax([0, s]) = [1 − σ(s), σ(s)].
+ * probabilities softmax([0, s]) = [1 − σ(s), σ(s)]. Quadratic scaling q₁ = σ(a + b x + c x²) with x = f clipped to
+ * ±(−ln ε) (quadratic-scaling.ts).
  */
 import { LOG_CLIP } from '../predictions.js';
 import type { CalibratorJSON } from '../calibrator.js';
@@ -68,5 +69,14 @@ export function betaToOnnx(json: CalibratorJSON, b: OnnxSnippet, input: SnippetI
     b.op('Sub', [b.op('Mul', [logP, b.constant('a', [], [json.a as number])]), b.op('Mul', [log1mP, b.constant('b', [], [json.b as number])])]),
     b.constant('c', [], [json.c as number]),
   ]);
+  return binaryOutput(b, s);
+}
+
+/** σ(a + b x + c x²), x = Platt's f clipped to ±QUADRATIC_LOGIT_LIMIT, evaluated as a + (b + c x) x as in `apply`. */
+export function quadraticScalingToOnnx(json: CalibratorJSON, b: OnnxSnippet, input: SnippetInput): SnippetOutput {
+  const limit = -Math.log(LOG_CLIP);
+  const x = b.op('Min', [b.op('Max', [classOneLogit(b, input), b.constant('neg_limit', [], [-limit])]), b.constant('limit', [], [limit])]);
+  const slope = b.op('Add', [b.constant('b', [], [json.b as number]), b.op('Mul', [x, b.constant('c', [], [json.c as number])])]);
+  const s = b.op('Add', [b.constant('a', [], [json.a as number]), b.op('Mul', [slope, x])]);
   return binaryOutput(b, s);
 }
