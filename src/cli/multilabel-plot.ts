@@ -28,7 +28,7 @@ export interface MultilabelPlotFlags {
   bins: number;
   convention: string;
   title?: string | undefined;
-  figure: string;
+  figure?: string | undefined;
   width?: number | undefined;
   calibrator?: string | undefined;
   'label-names'?: string | undefined;
@@ -60,7 +60,7 @@ function labelColumn(p: Matrix, kind: 'logits' | 'probabilities', targets: Uint8
 
 /** Draw the per-label small multiples to flags.out (.svg or .png, checked by the caller). */
 export async function plotMultilabel(flags: MultilabelPlotFlags, io: CliIO): Promise<void> {
-  if (flags.figure !== 'combined' && flags.figure !== 'diagram') {
+  if (flags.figure !== undefined && flags.figure !== 'combined' && flags.figure !== 'diagram') {
     invalidArgument('--figure', "'diagram' (or the default) with --multilabel: one reliability diagram per label", `'${flags.figure}'`);
   }
   const inputs = await readMultilabelInputs(flags);

@@ -11,6 +11,7 @@ import {
   type PlotArea,
 } from './axes.js';
 import { checkReliabilityData } from './check-reliability-data.js';
+import { LOGIT_CLIP_RULE, logitDomain, logitPoints, type LogitPoint } from './logit-axis.js';
 import { binInterval, compactCount, optionalText, panelTitle, requireIdPrefix, requireSize, type PanelBox } from './panel-box.js';
 import { el, formatNumber, svgDocument, type SvgElement } from './svg.js';
 import { COLORS, FONT_FAMILY, FONT_SIZES, percent, percentLabel, textWidth } from './theme.js';
@@ -37,6 +38,13 @@ export interface ReliabilityDiagramOptions {
   readonly idPrefix?: string;
   /** Axis labels (default Confidence / Accuracy; a binary forecast's are predicted probability / observed frequency). */
   readonly axisLabels?: { readonly x: string; readonly y: string };
+  /**
+   * 'linear' (default): bars on probability axes. 'logit': both axes in logit units (src/report/logit-axis.ts), one
+   * point per non-empty bin at (logit mean predicted, logit observed) — hollow where clipped —, the identity line,
+   * no count strip (bins are not intervals of equal width there; each point's tooltip has its n), and a caption
+   * stating the clipping rule under the axes.
+   */
+  readonly scale?: 'linear' | 'logit';
 }
 
 /** Title text of a reliability diagram: "<title> — ECE 12.34%" (or just "ECE 12.34%" for an empty title). */
@@ -263,7 +271,8 @@ export function reliabilityDiagramPanel(
     top += heading.height;
   }
   const plotWidth = box.width - left - right;
-  const showCounts = options.showCounts !== false;
+  const logit = options.scale === 'logit';
+  const showCounts = options.showCounts !== false && !logit;
   const counts = showCounts ? countLayout(data, plotWidth) : null;
   const stripTop = top;
   if (counts !== null) top += counts.height + 3;
@@ -272,10 +281,14 @@ export function reliabilityDiagramPanel(
     x: box.x + left,
     y: top,
     width: plotWidth,
-    height: box.y + box.height - AXIS_BOTTOM_MARGIN - top,
+    height: box.y + box.height - AXIS_BOTTOM_MARGIN - (logit ? CAPTION_HEIGHT : 0) - top,
   };
   requireSize('width (plot area)', area.width, 40);
   requireSize('height (plot area)', area.height, 40);
+  if (logit) {
+    children.push(...logitPanelContent(data, area, options));
+    return el('g', { class: 'reliability-diagram logit-scale' }, ...children);
+  }
   const x = linearScale(0, 1, area.x, area.x + area.width);
   const y = linearScale(0, 1, area.y + area.height, area.y);
   const axes: AxesOptions = {
@@ -375,6 +388,85 @@ export function reliabilityDiagramPanel(
   return el('g', { class: 'reliability-diagram' }, ...children);
 }
 
+/** Height reserved under the x label for the caption of a logit-scale panel. */
+const CAPTION_HEIGHT = FONT_SIZES.legend + 6;
+
+/** The caption under a logit-scale diagram: how 0/1 frequencies were clipped, and how many bins were. */
+export function logitCaption(points: readonly LogitPoint[]): string {
+  const clipped = points.filter((p) => p.clipped).length;
+  return `0 and 1 clipped to [0.5/n, 1 − 0.5/n], n = bin size: ${clipped} of ${points.length} bins (hollow)`;
+}
+
+/** Points, identity line, legend, axes and caption of a logit-scale diagram in `area` (see `options.scale`). */
+function logitPanelContent(data: ReliabilityData, area: PlotArea, options: ReliabilityDiagramOptions): SvgElement[] {
+  const points = logitPoints(data);
+  const { limit, ticks } = logitDomain(points);
+  const x = linearScale(-limit, limit, area.x, area.x + area.width);
+  const y = linearScale(-limit, limit, area.y + area.height, area.y);
+  const format = (v: number): string => String(Number(v.toPrecision(4)));
+  const axes: AxesOptions = {
+    xTicks: ticks,
+    yTicks: ticks,
+    xFormat: format,
+    yFormat: format,
+    xLabel: `logit(${options.axisLabels?.x ?? 'Confidence'})`,
+    yLabel: `logit(${options.axisLabels?.y ?? 'Accuracy'})`,
+  };
+  const marks = points.map((p) => {
+    const bin = data.bins[p.bin]!;
+    const tooltip =
+      `${binInterval(data, p.bin)}: n = ${bin.count}, observed ${percent(bin.accuracy, 1)}%, predicted ${percent(bin.meanConfidence, 1)}%` +
+      `${p.clipped ? ' (clipped to [0.5/n, 1 − 0.5/n])' : ''}; logit (${formatNumber(p.x)}, ${formatNumber(p.y)})`;
+    return el(
+      'circle',
+      { class: p.clipped ? 'bin-point clipped' : 'bin-point', 'data-bin': p.bin, cx: x(p.x), cy: y(p.y), r: 4, fill: p.clipped ? '#ffffff' : COLORS.outputsEdge },
+      el('title', {}, tooltip),
+    );
+  });
+  const fs = FONT_SIZES.legend;
+  const bottom = area.y + area.height;
+  return [
+    axesBackground(area, x, y, axes),
+    el('line', { class: 'diagonal', x1: x(-limit), y1: y(-limit), x2: x(limit), y2: y(limit), stroke: COLORS.diagonal, 'stroke-width': 1.5, 'stroke-dasharray': '6 4' }),
+    el('g', { class: 'points', stroke: COLORS.outputsEdge, 'stroke-width': 1.5 }, ...marks),
+    ...(data.total === 0 ? [el('text', { class: 'empty-note', x: area.x + area.width / 2, y: area.y + area.height / 2, 'text-anchor': 'middle', 'font-size': FONT_SIZES.annotation, fill: COLORS.muted }, 'no samples')] : []),
+    ...(options.legend !== false ? [logitLegend(points, area, x, y)] : []),
+    axesForeground(area, x, y, axes),
+    el('text', { class: 'caption', x: area.x + area.width / 2, y: bottom + AXIS_BOTTOM_MARGIN + fs, 'text-anchor': 'middle', 'font-size': fs - 1, fill: COLORS.muted }, logitCaption(points)),
+  ];
+}
+
+/** Legend of a logit-scale diagram, in the corner of the plot holding the fewest points. */
+function logitLegend(points: readonly LogitPoint[], area: PlotArea, x: LinearScale, y: LinearScale): SvgElement {
+  const fs = FONT_SIZES.legend;
+  const rows = ['Bin (mean predicted, observed)', 'Clipped bin', 'Perfect calibration'];
+  const rowHeight = fs + 6;
+  const width = 8 + 16 + 6 + Math.max(...rows.map((r) => textWidth(r, fs))) + 8;
+  const height = rows.length * rowHeight + 8;
+  const pad = 8;
+  const corners = [
+    { x: area.x + pad, y: area.y + pad },
+    { x: area.x + area.width - pad - width, y: area.y + area.height - pad - height },
+    { x: area.x + area.width - pad - width, y: area.y + pad },
+    { x: area.x + pad, y: area.y + area.height - pad - height },
+  ];
+  const inside = (c: { x: number; y: number }): number =>
+    points.filter((p) => x(p.x) >= c.x - 4 && x(p.x) <= c.x + width + 4 && y(p.y) >= c.y - 4 && y(p.y) <= c.y + height + 4).length;
+  let best = corners[0]!;
+  for (const c of corners) if (inside(c) < inside(best)) best = c;
+  const rowY = (i: number): number => best.y + 4 + i * rowHeight + rowHeight / 2;
+  const sx = best.x + 8;
+  return el(
+    'g',
+    { class: 'legend', 'font-size': fs, fill: COLORS.text },
+    el('rect', { x: best.x, y: best.y, width, height, fill: '#ffffff', 'fill-opacity': 0.9, stroke: '#cccccc', rx: 3 }),
+    el('circle', { cx: sx + 8, cy: rowY(0), r: 4, fill: COLORS.outputsEdge, stroke: COLORS.outputsEdge }),
+    el('circle', { cx: sx + 8, cy: rowY(1), r: 4, fill: '#ffffff', stroke: COLORS.outputsEdge, 'stroke-width': 1.5 }),
+    el('line', { x1: sx, y1: rowY(2), x2: sx + 16, y2: rowY(2), stroke: COLORS.diagonal, 'stroke-width': 1.5, 'stroke-dasharray': '4 3' }),
+    ...rows.map((r, i) => el('text', { x: sx + 22, y: rowY(i) + fs * 0.36 }, r)),
+  );
+}
+
 /** Standalone reliability diagram as an SVG document (default 420 × 470 px). See `reliabilityDiagramPanel`. */
 export function reliabilityDiagramSvg(data: ReliabilityData, options: ReliabilityDiagramOptions = {}): string {
   checkReliabilityData(data);
@@ -393,7 +485,8 @@ export function reliabilityDiagramSvg(data: ReliabilityData, options: Reliabilit
       'desc',
       {},
       `${data.bins.length} bins, convention ${data.convention}, n = ${data.total}, ` +
-        `accuracy ${percentLabel(data.accuracy)}, mean confidence ${percentLabel(data.meanConfidence)}`,
+        `accuracy ${percentLabel(data.accuracy)}, mean confidence ${percentLabel(data.meanConfidence)}` +
+        (options.scale === 'logit' ? `; logit axes, ${LOGIT_CLIP_RULE}; ${logitCaption(logitPoints(data))}` : ''),
     ),
     reliabilityDiagramPanel(data, { x: 0, y: 0, width, height }, options),
   );

@@ -16,12 +16,9 @@ import {
   type CalibrationCurve,
   type MetricDefinition,
 } from '../../metrics/index.js';
-import { requirePredictionValues, requireLabels } from '../../metrics/validation.js';
 import { REFINEMENT_SETTINGS, type RefinementSetting } from '../../metrics/calibration-refinement.js';
-import { readVectorFile } from '../../io/read-vector.js';
-import { openLabelsSource } from '../../io/read-predictions.js';
-import { invalidArgument, requireNumber } from '../../util/errors.js';
-import { matrix, type Matrix } from '../../util/matrix.js';
+import { requireNumber } from '../../util/errors.js';
+import type { Matrix } from '../../util/matrix.js';
 import { UsageError } from '../args.js';
 import { requireReliabilityPath, writeReliability } from '../reliability-output.js';
 import {
@@ -42,6 +39,7 @@ import { commandProgress } from '../work-progress.js';
 import { wrapText } from '../format-table.js';
 import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, readAllShared, validatedChunks, type InputChunk } from '../inputs.js';
 import { evalModel } from '../eval-model.js';
+import { readBinaryInputs } from '../binary-inputs.js';
 import { bootstrapWeighted, bootstrapWeightedTopLabel, formatWeightedTable, readWeights, refusedMetrics, weightedJson } from '../weighted-eval.js';
 import { MODEL_INPUT_FLAGS } from '../model-inputs.js';
 import { evalLmEval, LM_EVAL_FLAGS, requireLmEvalOnly } from '../lm-eval-input.js';
@@ -486,23 +484,4 @@ async function publishedConventionMetrics(
   }
   if (reduction === 'sum') extra.classwise_reduction = 'sum';
   return extra;
-}
-
-/** --positive-probs p (N values in [0, 1]) and 0/1 labels as the two-column probabilities [1 − p, p]. */
-async function readBinaryInputs(path: string, labelsPath: string, column: string | undefined): Promise<InputChunk & { p: Float64Array; y: Uint8Array }> {
-  const p = await readVectorFile(path, '--positive-probs', { names: ['probs', 'probabilities', 'p', 'scores'] });
-  const source = await openLabelsSource(labelsPath, '--labels', column === undefined ? {} : { column });
-  const labels = new Int32Array(source.length);
-  let at = 0;
-  for await (const chunk of source.chunks(1 << 16)) labels.set(chunk, at), (at += chunk.length);
-  if (labels.length !== p.length) invalidArgument('--labels', `${p.length} labels, one per probability`, `${labels.length}`);
-  const data = new Float64Array(2 * p.length);
-  for (let i = 0; i < p.length; i++) {
-    data[2 * i] = 1 - p[i]!;
-    data[2 * i + 1] = p[i]!;
-  }
-  const m = matrix(p.length, 2, data);
-  requirePredictionValues(m, 'probabilities', '--positive-probs');
-  requireLabels(labels, p.length, 2, '--labels');
-  return { offset: 0, matrix: m, labels, p, y: Uint8Array.from(labels) };
 }

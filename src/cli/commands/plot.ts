@@ -12,6 +12,7 @@ import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS,
 import { requireOutputPath, writingOutput } from '../output-path.js';
 import { MULTILABEL_FLAG } from '../multilabel-eval.js';
 import { plotMultilabel } from '../multilabel-plot.js';
+import { LOGIT_SCALE_DESCRIPTION, plotLogitScale, requireLogitScaleFlags } from '../logit-plot.js';
 
 /**
  * `calib plot`: the reliability diagram and confidence histogram (src/report) of predictions, as SVG or PNG
@@ -20,13 +21,16 @@ import { plotMultilabel } from '../multilabel-plot.js';
 export const plotCommand = defineCommand({
   name: 'plot',
   summary: 'Draw the reliability diagram and confidence histogram of predictions (SVG or PNG).',
-  usage: '(--logits FILE | --probs FILE) --labels FILE --out FILE [--multilabel [--label-names FILE]] [options]',
+  usage: '(--logits FILE | --probs FILE) --labels FILE --out FILE [--multilabel [--label-names FILE] | --logit-scale] [options]\n' +
+    '  calib plot --logit-scale --positive-probs FILE --labels FILE --out FILE [options]',
   description: [
     '--multilabel: N × L independent sigmoid logits/probabilities with N × L 0/1 --labels; one reliability diagram per',
     'label (predicted probability against the observed frequency of the label, per equal-width bin; the column\'s ECE',
     "over the drawn bins in each title) as small multiples in rows of at most six. With --convention '[l,u)' the bins",
     "and ECE are calib eval --multilabel's (torchmetrics'), except that p = 1.0 gets no bin of its own. --calibrator",
     'takes a calib fit --multilabel file and draws the calibrated probabilities.',
+    '',
+    ...LOGIT_SCALE_DESCRIPTION,
   ].join('\n'),
   examples: [
     'calib plot --logits test-logits.npy --labels test-labels.npy --out reliability.svg',
@@ -34,6 +38,7 @@ export const plotCommand = defineCommand({
     'calib plot --logits test-logits.npy --labels test-labels.npy --calibrator ts.json --before-after overlay --out ts.svg',
     'calib plot --logits z.npy --labels y.npy --out smooth.svg --figure smooth-reliability --resamples 200',
     'calib plot --logits z.npy --labels y.npy --out rc.svg --figure risk-coverage',
+    'calib plot --logit-scale --positive-probs risk.csv --labels outcome.csv --out calibration-logit.svg',
     'calib plot --multilabel --logits tag-logits.npy --labels tags.npy --label-names tags.txt --out tags.svg',
   ],
   flags: {
@@ -46,8 +51,7 @@ export const plotCommand = defineCommand({
     figure: {
       type: 'string',
       choices: ['combined', 'diagram', 'histogram', 'smooth-reliability', 'risk-coverage'],
-      default: 'combined',
-      description: 'histogram above the reliability diagram, either alone, the smoothed reliability diagram with its bootstrap band (Błasiok & Nakkiran 2023), or the risk–coverage curve',
+      description: "histogram above the reliability diagram (combined, the default), either alone, the smoothed reliability diagram with its bootstrap band (Błasiok & Nakkiran 2023), or the risk–coverage curve (with --logit-scale: diagram only)",
     },
     resamples: { type: 'integer', default: 200, valueName: 'B', description: 'bootstrap resamples of the smooth-reliability band (0: none)' },
     seed: { type: 'integer', default: 0, description: 'seed of the band resamples' },
@@ -55,6 +59,8 @@ export const plotCommand = defineCommand({
     width: { type: 'integer', valueName: 'PX', description: 'PNG width in pixels (default: twice the SVG size)' },
     calibrator: { type: 'string', valueName: 'FILE', description: 'also draw the predictions after this calibrator (calib fit JSON): before and after in one figure' },
     'before-after': { type: 'string', choices: ['panels', 'overlay'], default: 'panels', description: 'with --calibrator: two diagrams side by side, or both curves on one plot' },
+    'positive-probs': { type: 'string', valueName: 'FILE', description: 'with --logit-scale: N probabilities of class 1 of a binary problem (labels 0/1), instead of --logits/--probs' },
+    'logit-scale': { type: 'boolean', description: 'the calibration plot on logit axes (see above); 0/1 bin frequencies clipped to [0.5/n, 1 − 0.5/n]' },
     ...MULTILABEL_FLAG,
     'label-names': { type: 'string', valueName: 'FILE', description: "with --multilabel: one name per line for the L label columns (default 'label 0', 'label 1', …)" },
   },
@@ -68,6 +74,11 @@ export const plotCommand = defineCommand({
       { argName: '--labels', path: flags.labels },
     ]);
     if (flags.width !== undefined) requireNumber('--width', flags.width, { integer: true, min: 16, max: 16384 });
+    if (flags['logit-scale']) {
+      requireLogitScaleFlags(flags);
+      return plotLogitScale(flags, io);
+    }
+    if (flags['positive-probs'] !== undefined) invalidArgument('--positive-probs', '--logit-scale as well (the other figures take --logits or --probs)', JSON.stringify(flags['positive-probs']));
     if (flags.multilabel) return plotMultilabel(flags, io);
     if (flags['label-names'] !== undefined) invalidArgument('--label-names', '--multilabel as well (names of the N × L label columns)', JSON.stringify(flags['label-names']));
     const { predictions, labels } = await openPredictionsAndLabels(flags);
@@ -113,13 +124,14 @@ export const plotCommand = defineCommand({
       io.stdout.write(`wrote before/after ${calibrator.kind} (${flags['before-after']}) of ${data.total.toLocaleString('en-US')} samples (ECE ${percent(data.ece)}% -> ${percent(after.ece)}%, ${data.bins.length} bins ${data.convention}) -> ${flags.out}\n`);
       return;
     }
+    const figure = flags.figure ?? 'combined';
     const svg =
-      flags.figure === 'diagram' ? reliabilityDiagramSvg(data, title)
-      : flags.figure === 'histogram' ? confidenceHistogramSvg(data, title)
+      figure === 'diagram' ? reliabilityDiagramSvg(data, title)
+      : figure === 'histogram' ? confidenceHistogramSvg(data, title)
       : calibrationFigureSvg(data, { ...title, layout: flags.layout as 'stacked' | 'side-by-side' });
     await writingOutput(flags.out, '--out', () => writeFigure(flags.out, svg, flags.width !== undefined ? { width: flags.width } : {}));
     io.stdout.write(
-      `wrote ${flags.figure === 'combined' ? 'reliability diagram + confidence histogram' : flags.figure === 'diagram' ? 'reliability diagram' : 'confidence histogram'} ` +
+      `wrote ${figure === 'combined' ? 'reliability diagram + confidence histogram' : figure === 'diagram' ? 'reliability diagram' : 'confidence histogram'} ` +
         `of ${data.total.toLocaleString('en-US')} samples (ECE ${percent(data.ece)}%, ${data.bins.length} bins ${data.convention}) -> ${flags.out}\n`,
     );
   },
