@@ -52,7 +52,7 @@ const integerWeights = (() => {
 })();
 
 test('the methods that take weights are the ones with a weighted objective or count', () => {
-  assert.deepEqual(weightedKinds(), ['temperature', 'ts-mix', 'vector', 'matrix', 'dirichlet', 'svs', 'sms', 'histogram', 'isotonic', 'platt', 'beta']);
+  assert.deepEqual(weightedKinds(), ['temperature', 'ts-mix', 'vector', 'matrix', 'dirichlet', 'svs', 'sms', 'histogram', 'isotonic', 'platt', 'beta', 'quadratic-scaling']);
 });
 
 for (const method of ['temperature', 'ts-mix', 'vector', 'matrix', 'dirichlet', 'svs', 'sms', 'histogram', 'isotonic'] as CalibratorKind[]) {
