@@ -20,7 +20,7 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readNpy } from '../src/io/npy.js';
-import { Random } from '../src/util/random.js';
+import { overconfidentProbabilities } from './synthetic-probabilities.js';
 
 interface Build {
   CalibrationAccumulator: new (options: Record<string, unknown>) => {
@@ -70,23 +70,8 @@ function softmax32(logits: Float32Array, rows: number, cols: number): Float32Arr
 
 /** The metrics-throughput.ts generator: softmax of 2.5·(2.5·e_y + ε), ε ~ N(0, 1), as float32. */
 function randomRows(n: number, c: number, seed: number): { data: Float32Array; labels: Int32Array } {
-  const rng = new Random(seed);
   const data = new Float32Array(n * c);
-  const labels = new Int32Array(n);
-  const z = new Float64Array(c);
-  for (let i = 0; i < n; i++) {
-    const y = rng.int(c);
-    labels[i] = y;
-    let max = -Infinity;
-    for (let k = 0; k < c; k++) {
-      z[k] = 2.5 * ((k === y ? 2.5 : 0) + rng.normal());
-      if (z[k]! > max) max = z[k]!;
-    }
-    let s = 0;
-    for (let k = 0; k < c; k++) s += z[k] = Math.exp(z[k]! - max);
-    for (let k = 0; k < c; k++) data[i * c + k] = z[k]! / s;
-  }
-  return { data, labels };
+  return { data, labels: overconfidentProbabilities(data, n, c, seed) };
 }
 
 async function matrix(path: string): Promise<{ rows: number; cols: number; data: Float32Array }> {

@@ -45,7 +45,7 @@ import {
   type CalibrationMetrics,
 } from '../src/metrics/index.js';
 import { writeNpy } from '../src/io/npy.js';
-import { Random } from '../src/util/random.js';
+import { overconfidentProbabilities } from './synthetic-probabilities.js';
 
 const N = Number(process.argv[2] ?? 1_000_000);
 const C = Number(process.argv[3] ?? 100);
@@ -53,28 +53,10 @@ const REPEATS = Number(process.argv[4] ?? 3);
 const BINS = 15;
 const THREADS = 2;
 
-/** Softmax of τ·(s·e_y + ε), ε ~ N(0, 1): an overconfident classifier (τ = 2.5, s = 2.5), stored as float32. */
+/** The benches' overconfident classifier (synthetic-probabilities.ts), in a shared float32 array for the workers. */
 function generate(n: number, c: number, seed: number): { probs: Float32Array; labels: Int32Array } {
-  const rng = new Random(seed);
   const probs = sharedFloat32Array(n * c);
-  const labels = new Int32Array(n);
-  const z = new Float64Array(c);
-  for (let i = 0; i < n; i++) {
-    const y = rng.int(c);
-    labels[i] = y;
-    let max = -Infinity;
-    for (let k = 0; k < c; k++) {
-      z[k] = 2.5 * ((k === y ? 2.5 : 0) + rng.normal());
-      if (z[k]! > max) max = z[k]!;
-    }
-    let s = 0;
-    for (let k = 0; k < c; k++) {
-      z[k] = Math.exp(z[k]! - max);
-      s += z[k]!;
-    }
-    for (let k = 0; k < c; k++) probs[i * c + k] = z[k]! / s;
-  }
-  return { probs, labels };
+  return { probs, labels: overconfidentProbabilities(probs, n, c, seed) };
 }
 
 function median(values: number[]): number {
