@@ -56,9 +56,11 @@ export {
 } from './parallel-evaluate.js';
 export { sharedFloat32Array, sharedFloat64Array, isShared, toShared } from './shared-arrays.js';
 export { evaluate, METRIC_NAMES, type MetricName } from './evaluate.js';
-export { METRICS, TOP_LABEL_METRICS, metricDefinition, type TopLabelMetricName } from './metric-registry.js';
+export { METRICS, TOP_LABEL_METRICS, RECORD_METRICS, RECORD_METRIC_NAMES, metricDefinition, type RecordMetricName, type TopLabelMetricName } from './metric-registry.js';
+export { OPT_IN_METRICS, OPT_IN_METRIC_NAMES, isOptInMetricName, optInDefinition, requireOptInNames, type OptInMetricName } from './opt-in-metrics.js';
+export { computeOptIn, evaluateOptIn, evaluateOptInWeighted } from './evaluate-opt-in.js';
 export { defineMetric, type MetricDefinition, type MetricDirection, type MetricShape, type RowBlock, type WeightedDefinition } from './metric-definition.js';
-export { DIRECTIONAL_METRIC_NAMES, isMetricName, metricDigits, metricDirection, metricHeader, metricShortName } from './metric-display.js';
+export { DIRECTIONAL_METRIC_NAMES, isMetricName, isRecordMetricName, metricDigits, metricDirection, metricHeader, metricShortName } from './metric-display.js';
 export { weightedContext, type WeightedContext, type WeightedRows, type WeightSettings } from './weighted-context.js';
 export { MetricContext, type ClassStatistics } from './metric-context.js';
 export { MetricState, stateBuffers, type MergeRule, type StateField, type StateSpec, type StateSnapshot } from './metric-state.js';

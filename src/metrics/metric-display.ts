@@ -1,5 +1,5 @@
 import type { MetricDefinition, MetricDirection } from './metric-definition.js';
-import { METRIC_NAMES, metricDefinition, type MetricName } from './metric-registry.js';
+import { METRIC_NAMES, metricDefinition, RECORD_METRIC_NAMES, type MetricName, type RecordMetricName } from './metric-registry.js';
 
 /**
  * How tables and figures show a metric, read from its record (metric-definition.ts): its short name, the header
@@ -28,8 +28,13 @@ export function isMetricName(name: string): name is MetricName {
   return (METRIC_NAMES as readonly string[]).includes(name);
 }
 
+/** Whether `name` is an entry of the record, streaming or opt-in (a suite `metrics:` name, a `calib eval --metrics` name). */
+export function isRecordMetricName(name: string): name is RecordMetricName {
+  return (RECORD_METRIC_NAMES as readonly string[]).includes(name);
+}
+
 /** Which values of metric `name` are better ('lower', 'higher' or 'none'). */
-export function metricDirection(name: MetricName): MetricDirection {
+export function metricDirection(name: RecordMetricName): MetricDirection {
   return metricDefinition(name).better;
 }
 

@@ -12,11 +12,15 @@
  *    Snapshot/restore, merge (bit-exact), `toState`/`fromState` for worker threads, `CalibrationMetrics`,
  *    `METRIC_NAMES`, the CLI's labels and JSON keys and the README table all follow from the declaration.
  * 2. Add it to `METRICS` below (where it should appear in tables), then `npm run docs` to refresh the README table.
+ *    A metric too costly or too special for every evaluation (computed from the top label after all rows are in,
+ *    only when named: `calib eval --metrics`, suite `metrics:`) goes to `OPT_IN_METRICS` (opt-in-metrics.ts)
+ *    instead; `metricDefinition` and the display helpers know both lists (`RECORD_METRICS`).
  * 3. Write `test/metrics/<name>.test.ts` against independently computed values (by hand, from the formula or a
  *    reference implementation). test/metrics/metric-registry.test.ts already checks every entry of `METRICS` for
  *    bit-exact merges, state round trips and worker-thread evaluation.
  */
 import type { MetricDefinition } from './metric-definition.js';
+import { OPT_IN_METRICS, type OptInMetricName } from './opt-in-metrics.js';
 import { brier, classwiseEce, marginalEce, meanEntropy, nll } from './probability-metrics.js';
 import {
   accuracy,
@@ -113,7 +117,17 @@ export const TOP_LABEL_METRICS: readonly MetricDefinition<TopLabelMetricName>[] 
   (METRICS as readonly MetricDefinition[]).filter((m) => m.scope === 'top-label') as MetricDefinition<TopLabelMetricName>[],
 );
 
-/** The declaration of metric `name`. */
-export function metricDefinition(name: MetricName): MetricDefinition<MetricName> {
-  return (METRICS as readonly MetricDefinition<MetricName>[]).find((m) => m.key === name)!;
+/** Names of every entry of the record: the streaming metrics above and the opt-in ones (opt-in-metrics.ts). */
+export type RecordMetricName = MetricName | OptInMetricName;
+
+/** Every entry of the record in display order: `METRICS`, then the opt-in metrics (computed only when named). */
+export const RECORD_METRICS: readonly MetricDefinition<RecordMetricName>[] = Object.freeze([...METRICS, ...OPT_IN_METRICS] as MetricDefinition<RecordMetricName>[]);
+
+export const RECORD_METRIC_NAMES: readonly RecordMetricName[] = Object.freeze(RECORD_METRICS.map((m) => m.key));
+
+/** The declaration of metric `name` (of `METRICS` or an opt-in one). */
+export function metricDefinition(name: MetricName): MetricDefinition<MetricName>;
+export function metricDefinition(name: RecordMetricName): MetricDefinition<RecordMetricName>;
+export function metricDefinition(name: RecordMetricName): MetricDefinition<RecordMetricName> {
+  return RECORD_METRICS.find((m) => m.key === name)!;
 }

@@ -18,6 +18,9 @@
  *   correct or all wrong (the oracle is the random order).
  */
 import { invalidArgument } from '../util/errors.js';
+import { defineMetric } from './metric-definition.js';
+import type { MetricContext } from './metric-context.js';
+import { WEIGHTS_REFUSED_RANK } from './weighted-context.js';
 
 /** acc(k) for k = 1..N (index k − 1), most confident first, ties averaged. */
 export function accuracyRejectionCurve(confidence: ArrayLike<number>, correct: ArrayLike<number>): Float64Array {
@@ -65,3 +68,36 @@ export function predictionRejectionRatio(confidence: ArrayLike<number>, correct:
   const oracle = auarc(Float64Array.from({ length: n }, (_, i) => correct[i]!), correct);
   return (area - accuracy) / (oracle - accuracy);
 }
+
+/** PRR and AUARC of the top label (confidence against correctness), computed once per `compute()`. */
+function topLabelRejection(context: MetricContext): { readonly prr: number; readonly auarc: number } {
+  return context.shared('rejection-curve', () => {
+    const { confidence, correct } = context.top.views();
+    return { prr: predictionRejectionRatio(confidence, correct), auarc: auarc(confidence, correct) };
+  });
+}
+
+/** Record entry (opt-in, metrics/opt-in-metrics.ts) of `predictionRejectionRatio` of the top label. */
+export const prrMetric = defineMetric({
+  key: 'prr',
+  label: 'PRR',
+  percent: false,
+  better: 'higher',
+  scope: 'top-label',
+  nullable: true,
+  description: 'prediction–rejection ratio of the confidence: 1 = oracle rejection order, 0 = random (Malinin et al.; LM-Polygraph normalisation)',
+  weighted: { refused: WEIGHTS_REFUSED_RANK },
+  compute: (context) => topLabelRejection(context).prr,
+});
+
+/** Record entry (opt-in) of `auarc` of the top label. */
+export const auarcMetric = defineMetric({
+  key: 'auarc',
+  label: 'AUARC (%)',
+  percent: true,
+  better: 'higher',
+  scope: 'top-label',
+  description: 'area under the accuracy–rejection curve, rejecting the least confident first (Nadeem et al. 2009)',
+  weighted: { refused: WEIGHTS_REFUSED_RANK },
+  compute: (context) => topLabelRejection(context).auarc,
+});

@@ -3,6 +3,20 @@ import { hosmerLemeshow, type HosmerLemeshow } from './hosmer-lemeshow.js';
 import { loessCalibration, type LoessCalibration } from './loess-calibration.js';
 import { logisticRecalibration, type LogisticRecalibration } from './logistic-recalibration.js';
 import { skce, type SkceResult } from './skce.js';
+import {
+  calibrationInTheLarge,
+  calibrationIntercept,
+  calibrationSlope,
+  calibrationSlopeError,
+  e50Metric,
+  e90Metric,
+  emaxMetric,
+  hosmerLemeshowP,
+  hosmerLemeshowStatistic,
+  iciMetric,
+  skceMetric,
+  skcePMetric,
+} from './clinical-metrics.js';
 
 /**
  * The clinical / tabular calibration statistics of binary risk predictions p [N] ∈ [0, 1] with outcomes
@@ -71,34 +85,38 @@ export function clinicalStatistics(p: ArrayLike<number>, y: ArrayLike<number>, o
   };
 }
 
-/** The --json fields (snake_case; the keys issue #26 names, plus their intervals and settings). */
+/**
+ * The --json fields (snake_case; the keys issue #26 names, plus their intervals and settings); the values of the
+ * record's clinical entries are read with their accessors (clinical-metrics.ts), so each has one definition.
+ */
 export function clinicalJson(stats: ClinicalStatistics): Record<string, number | boolean | null> {
   const finite = (v: number): number | null => (Number.isFinite(v) ? v : null);
   const r = stats.recalibration;
   return {
-    calibration_in_the_large: stats.calibrationInTheLarge,
+    calibration_in_the_large: calibrationInTheLarge.of(stats),
     mean_predicted: stats.meanPredicted,
     mean_observed: stats.meanObserved,
-    calibration_slope: finite(r.slope.estimate),
+    calibration_slope: finite(calibrationSlope.of(stats)),
+    calibration_slope_error: finite(calibrationSlopeError.of(stats)),
     calibration_slope_se: finite(r.slope.standardError),
     calibration_slope_lower: finite(r.slope.lower),
     calibration_slope_upper: finite(r.slope.upper),
-    calibration_intercept: finite(r.intercept.estimate),
+    calibration_intercept: finite(calibrationIntercept.of(stats)),
     calibration_intercept_se: finite(r.intercept.standardError),
     calibration_intercept_lower: finite(r.intercept.lower),
     calibration_intercept_upper: finite(r.intercept.upper),
     calibration_interval_level: r.level,
     recalibration_converged: r.converged,
-    hosmer_lemeshow: finite(stats.hosmerLemeshow.statistic),
+    hosmer_lemeshow: finite(hosmerLemeshowStatistic.of(stats)),
     hosmer_lemeshow_df: stats.hosmerLemeshow.degreesOfFreedom,
-    hosmer_lemeshow_p: finite(stats.hosmerLemeshow.pValue),
-    ici: stats.loess.ici,
-    e50: stats.loess.e50,
-    e90: stats.loess.e90,
-    emax: stats.loess.emax,
+    hosmer_lemeshow_p: finite(hosmerLemeshowP.of(stats)),
+    ici: iciMetric.of(stats),
+    e50: e50Metric.of(stats),
+    e90: e90Metric.of(stats),
+    emax: emaxMetric.of(stats),
     loess_span: stats.loess.span,
-    skce: stats.skce.skce,
-    skce_p: finite(stats.skce.pValue),
+    skce: finite(skceMetric.of(stats)),
+    skce_p: finite(skcePMetric.of(stats)),
     skce_bandwidth: stats.skce.bandwidth,
     skce_resamples: stats.skce.resamples,
   };
