@@ -1,6 +1,6 @@
 import { calibrationCurve, METRIC_NAMES, TOP_LABEL_METRICS, type BinConvention } from '../metrics/index.js';
 import type { AdaptiveScheme } from '../metrics/adaptive-ece.js';
-import { auarc, predictionRejectionRatio } from '../metrics/rejection-curve.js';
+import { evaluateOptIn } from '../metrics/evaluate-opt-in.js';
 import { readLmEvalLog, type LmEvalLog } from '../io/lm-eval-samples.js';
 import { raggedTemperature } from '../posthoc/ragged-temperature.js';
 import { TemperatureCalibrator } from '../posthoc/temperature-calibrator.js';
@@ -27,7 +27,7 @@ import { bootstrapTopLabel, evaluateTopLabel, formatTopLabelTable, topLabelJson 
  * logits by every metric of `calib eval`; when C varies (ragged), the top-label metrics are computed from each
  * question's top choice, plus NLL (−log p_i,gold) and Brier (Σ_k (p_ik − 1[k = gold])²), which are defined per
  * question for any C; the metrics that need a fixed set of classes (classwise / marginal ECE, …) are listed as not
- * computable. Both add `prr` and `auarc` (metrics/rejection-curve.ts) of the top-choice confidence.
+ * computable. Both add `prr` and `auarc` (the record's opt-in entries, metrics/rejection-curve.ts) of the top-choice confidence.
  * `--bootstrap B` resamples questions with replacement (percentileBootstrap, so every metric's interval comes from
  * the same B draws of the seed): every metric of the fixed-C matrix, or the top-label metrics with NLL and Brier
  * (means of the per-question terms) when C varies, and PRR / AUARC.
@@ -158,7 +158,8 @@ function bootstrapQuestionMetrics(
         nll += dist.nllTerms[j]!;
         brier += dist.brierTerms[j]!;
       }
-      return { prr: predictionRejectionRatio(confidence, correct), auarc: auarc(confidence, correct), nll: nll / n, brier: brier / n };
+      const { prr, auarc } = evaluateOptIn(confidence, correct, ['prr', 'auarc']);
+      return { prr, auarc, nll: nll / n, brier: brier / n };
     },
     options,
   );
@@ -196,10 +197,9 @@ export async function evalLmEval(flags: EvalFlags, io: CliIO): Promise<void> {
     ? { question_bootstrap: { resamples: questionIntervals.resamples, seed: questionIntervals.seed, level: questionIntervals.level, intervals: Object.fromEntries(questionKeys.map((k) => [k, questionIntervals.intervals[k].map(jsonNumber)])) } }
     : {};
   const settings = { bins: flags.bins, convention: flags.convention as BinConvention, adaptive: flags.adaptive as AdaptiveScheme, labelBinnedP: flags.norm };
-  const extra = {
-    prr: jsonNumber(predictionRejectionRatio(dist.confidence, dist.correct)),
-    auarc: auarc(dist.confidence, dist.correct),
-  };
+  // The record's entries (metrics/opt-in-metrics.ts), as `calib eval --metrics prr,auarc` computes them.
+  const rejection = evaluateOptIn(dist.confidence, dist.correct, ['prr', 'auarc']);
+  const extra = { prr: jsonNumber(rejection.prr), auarc: rejection.auarc };
   const info = {
     lm_eval: { file: path, format, questions: scores.length, score, temperature, choices: dist.classes ?? 'varying', min_choices: Math.min(...scores.map((s) => s.length)), max_choices: Math.max(...scores.map((s) => s.length)) },
   };

@@ -47,6 +47,8 @@ import { evalMultilabel, MULTILABEL_FLAG } from '../multilabel-eval.js';
 import { evaluateGroups, GROUP_DESCRIPTION, GROUP_FLAGS, groupJson, readGroups, requireGroupFlags, writeGroupTable } from '../group-eval.js';
 import { CLINICAL_DESCRIPTION, CLINICAL_FLAGS, clinicalFor, clinicalJson, requireClinicalFlags, riskOf, writeClinicalTable } from '../clinical-eval.js';
 import type { ClinicalStatistics } from '../../metrics/clinical/index.js';
+import { computeOptIn, evaluateOptIn, TopLabelAccumulator } from '../../metrics/index.js';
+import { OPT_IN_DESCRIPTION, OPT_IN_FLAG, optInJson, parseMetricsFlag, writeOptInTable } from '../opt-in-eval.js';
 import { bootstrapAllMetrics, evaluateChunks, MAX_BOOTSTRAP_RESAMPLES, formatMetricsTable, metricsJson, type EvalSettings, type MetricIntervals } from '../metrics-report.js';
 
 /**
@@ -118,6 +120,7 @@ export const evalCommand = defineCommand({
     "(torchmetrics' binary calibration error, --bins), smooth ECE, Brier and NLL, with their macro mean, micro mean (all",
     "pairs pooled) and support-weighted mean ('labels', 'macro', 'micro', 'weighted' in --json).",
     ...CLINICAL_DESCRIPTION,
+    ...OPT_IN_DESCRIPTION,
     ...GROUP_DESCRIPTION,
   ].join('\n'),
   examples: [
@@ -139,6 +142,7 @@ export const evalCommand = defineCommand({
     'calib eval --multilabel --logits tags-logits.npy --labels tags.npy --json',
     'cat probs.npy | calib eval --probs - --labels y.npy',
     'calib eval --positive-probs risk.csv --labels outcome.csv --clinical --json',
+    'calib eval --logits test-logits.npy --labels test-labels.npy --metrics prr,auarc,calibration_slope_error,ici',
     'calib eval --logits test-logits.npy --labels test-labels.npy --groups site.csv --min-group-size 50 --json',
   ],
   flags: {
@@ -176,10 +180,17 @@ export const evalCommand = defineCommand({
     weights: { type: 'string', valueName: 'FILE', description: 'per-row sample weights ≥ 0 (weighted metrics; the rest are listed as not weighted)' },
     'reliability-strategy': { type: 'string', choices: ['uniform', 'quantile'], default: 'uniform', description: 'equal-width or quantile bins of --reliability (sklearn calibration_curve)' },
     ...CLINICAL_FLAGS,
+    ...OPT_IN_FLAG,
     ...GROUP_FLAGS,
   },
   async run(flags, io) {
     requireBins(flags.bins, '--bins');
+    const optInNames = parseMetricsFlag(flags.metrics);
+    if (optInNames.length > 0) {
+      for (const name of ['lm-eval', 'multilabel', 'weights', 'groups', 'model', 'run'] as const)
+        if (flags[name] !== undefined && flags[name] !== false)
+          throw new UsageError(`--metrics ${optInNames.join(',')} applies to unweighted --logits/--probs/--positive-probs/--confidence inputs, not with --${name}`);
+    }
     if (flags['lm-eval'] !== undefined) {
       requireLmEvalOnly(flags, ['logits', 'probs', 'positive-probs', 'confidence', 'predicted', 'columns', 'labels', 'model', 'run', 'weights', 'ignore-index', 'nll-clip', 'classwise-separate-one', 'groups']);
       if (flags.reliability !== undefined) await requireReliabilityPath(flags.reliability);
@@ -224,7 +235,8 @@ export const evalCommand = defineCommand({
       const intervals = flags.bootstrap === undefined ? undefined : withProgress(io, flags.bootstrap, (onProgress) => bootstrapTopLabel(inputs, common, { resamples: flags.bootstrap!, seed: flags.seed, level: flags.level, onProgress }));
       if (flags.reliability !== undefined) await writeReliability(flags.reliability, calibrationCurve(inputs.confidence, inputs.correct, { bins: flags.bins, strategy }));
       const topClinical = flags.clinical ? clinicalFor(inputs.confidence, inputs.correct, flags, { p: '--confidence', y: '--labels' }) : undefined;
-      if (flags.json) return void io.stdout.write(`${JSON.stringify({ ...topLabelJson(metrics, common, intervals), ...(topClinical ? clinicalJson(topClinical) : {}) })}\n`);
+      const topOptIn = optInNames.length > 0 ? evaluateOptIn(inputs.confidence, inputs.correct, optInNames, common) : {};
+      if (flags.json) return void io.stdout.write(`${JSON.stringify({ ...topLabelJson(metrics, common, intervals), ...(topClinical ? clinicalJson(topClinical) : {}), ...optInJson(topOptIn) })}\n`);
       io.stdout.write(
         `${metrics.n.toLocaleString('en-US')} samples, top-label results from ${flags.confidence}; ${flags.bins} bins ${flags.convention}` +
           (intervals ? `; ${intervals.resamples} bootstrap resamples, seed ${intervals.seed}` : '') +
@@ -232,6 +244,7 @@ export const evalCommand = defineCommand({
       );
       io.stdout.write(formatTopLabelTable(metrics, intervals));
       if (topClinical) writeClinicalTable(topClinical, 'the top-label confidence against correctness', io);
+      writeOptInTable(topOptIn, io);
       return;
     }
     if (flags.labels === undefined) throw new UsageError('eval: missing required flag --labels (or give --model / --run)');
@@ -310,24 +323,36 @@ export const evalCommand = defineCommand({
     let metrics;
     let intervals;
     let curve: CalibrationCurve | undefined;
+    // The top-label samples the opt-in metrics (--metrics) are computed from.
+    let top: TopLabelAccumulator | undefined;
     const parallel = !binary && ignore === undefined && flags.reliability === undefined && flags.threads > 1 && rows >= PARALLEL_MIN_ROWS;
     if (binary) {
-      ({ metrics } = await evaluateChunks(chunks(), settings));
+      let accumulator;
+      ({ metrics, accumulator } = await evaluateChunks(chunks(), settings));
+      top = accumulator.top;
       if (flags.bootstrap !== undefined)
         intervals = bootstrapWithProgress(binary.matrix, binary.labels, settings, flags, io);
       if (flags.reliability !== undefined) curve = calibrationCurve(binary.p, binary.y, { bins: flags.bins, strategy });
     } else if (parallel) {
       const all = await readAllShared(validatedChunks(predictions!, labels!), rows, cols);
       metrics = await evaluateParallel(all.matrix, all.labels, { ...settings, threads: flags.threads });
+      if (optInNames.length > 0) {
+        const t = topLabel(all.matrix, all.labels, settings.input);
+        top = new TopLabelAccumulator(common);
+        top.update(t.confidence, t.correct);
+      }
       if (flags.bootstrap !== undefined)
         intervals = bootstrapWithProgress(all.matrix, all.labels, settings, flags, io);
     } else if (flags.bootstrap !== undefined) {
       const all = await readAll(chunks(), rows, cols);
-      ({ metrics } = await evaluateChunks([{ offset: 0, ...all }], settings));
+      let accumulator;
+      ({ metrics, accumulator } = await evaluateChunks([{ offset: 0, ...all }], settings));
+      top = accumulator.top;
       intervals = bootstrapWithProgress(all.matrix, all.labels, settings, flags, io);
     } else {
       let accumulator;
       ({ metrics, accumulator } = await evaluateChunks(chunks(), settings));
+      top = accumulator.top;
       if (flags.reliability !== undefined) {
         const { confidence, correct } = accumulator.top.views();
         curve = calibrationCurve(confidence, correct, { bins: flags.bins, strategy });
@@ -347,6 +372,7 @@ export const evalCommand = defineCommand({
     const binarySmooth = binary ? smoothEce(binary.p, binary.y) : undefined;
     const extra = await publishedConventionMetrics(flags, binary !== undefined, metrics.classwise_ece, rows, cols);
     const clinical = flags.clinical ? await clinicalOfInputs(flags, binary, ignore, rows, cols) : undefined;
+    const optIn = optInNames.length > 0 ? computeOptIn(top!, optInNames) : {};
     if (flags.json) {
       const json = { ...metricsJson(metrics, settings, intervals), ...extra };
       if (binaryEce !== undefined) json['binary_ece'] = binaryEce;
@@ -356,6 +382,7 @@ export const evalCommand = defineCommand({
       }
       if (ignore !== undefined) json['ignore_index'] = ignore;
       if (clinical) Object.assign(json, clinicalJson(clinical.stats));
+      Object.assign(json, optInJson(optIn));
       io.stdout.write(`${JSON.stringify(json)}\n`);
       return;
     }
@@ -375,6 +402,7 @@ export const evalCommand = defineCommand({
       if (typeof value === 'number') io.stdout.write(`${key}: ${value.toPrecision(6)}\n`);
     }
     if (clinical) writeClinicalTable(clinical.stats, clinical.risk, io);
+    writeOptInTable(optIn, io);
   },
 });
 
