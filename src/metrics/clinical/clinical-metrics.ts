@@ -53,11 +53,16 @@ function topLabelParts(context: MetricContext): ClinicalParts {
     const hl = once(() => hosmerLemeshow(p, y, s.groups));
     const loess = once(() => loessCalibration(p, y, s.span));
     const kernel = once(() => skce(p, y, { resamples: s.resamples, seed: s.seed }));
-    let sum = 0;
-    for (let i = 0; i < p.length; i++) sum += y[i]! - p[i]!;
+    // mean y − mean p, summed as clinicalStatistics sums them (so both give the same bits).
+    let sumP = 0;
+    let sumY = 0;
+    for (let i = 0; i < p.length; i++) {
+      sumP += p[i]!;
+      sumY += y[i]!;
+    }
     return {
       n: p.length,
-      calibrationInTheLarge: sum / p.length,
+      calibrationInTheLarge: sumY / p.length - sumP / p.length,
       get recalibration() {
         return recalibration();
       },
