@@ -30,7 +30,10 @@ import type { BinConvention } from '../metrics/binning.js';
 import { CalibrationFitError } from '../posthoc/fit-error.js';
 import { fitCalibrator } from '../posthoc/registry.js';
 import type { CalibratorKind } from '../posthoc/calibrators.js';
-import { metricsJson } from '../report/metrics-json.js';
+import { jsonNumber, metricsJson } from '../report/metrics-json.js';
+import { evaluateOptIn } from '../metrics/evaluate-opt-in.js';
+import type { OptInMetricName } from '../metrics/opt-in-metrics.js';
+import { topLabel } from '../metrics/top-label.js';
 import { readJson, runPaths, writeJson } from '../train/run-directory.js';
 import { readShiftLogits } from '../train/shift-logits.js';
 import { mapShiftSets, shiftReport, type ShiftReport } from '../train/shift-metrics.js';
@@ -108,16 +111,25 @@ export async function readPixelRows(logitsPath: string, labelsPath: string, igno
   return pixelRows(z.data, Int32Array.from(y.data as ArrayLike<number>), z.shape[0]!, z.shape[1]!, (label) => label !== ignoreIndex);
 }
 
-/** Fit `calibrators` on run `dir`'s validation split, evaluate on its test split, write posthoc.json. */
-export async function runPosthoc(dir: string, calibrators: readonly CalibratorKind[], bins: number): Promise<PosthocResult> {
+/**
+ * Fit `calibrators` on run `dir`'s validation split, evaluate on its test split, write posthoc.json; `metrics` (the
+ * suite's `metrics:` outside the default list) adds those opt-in entries of the record, of the top label, to every
+ * set of metrics (metrics/opt-in-metrics.ts).
+ */
+export async function runPosthoc(dir: string, calibrators: readonly CalibratorKind[], bins: number, metrics: readonly OptInMetricName[] = []): Promise<PosthocResult> {
   const seg = await segmentationLabels(dir);
   const { val, valLabels, test, testLabels } = await readPredictions(dir, seg);
   const convention: BinConvention = '(l,u]';
   // The calibration–refinement split is asked for (evaluate leaves it out by default), so suite tables and claims can
   // name refinement_nll / calibration_nll / ….
   const settings = { bins, convention, classes: test.cols, refinementCalibrator: 'temperature' as const };
-  const json = (m: Matrix, y: Int32Array, input: 'logits' | 'probabilities'): Record<string, unknown> =>
-    metricsJson(evaluate(m, y, { ...settings, input }), { ...settings, input });
+  const json = (m: Matrix, y: Int32Array, input: 'logits' | 'probabilities'): Record<string, unknown> => {
+    const values = metricsJson(evaluate(m, y, { ...settings, input }), { ...settings, input });
+    if (metrics.length === 0) return values;
+    const top = topLabel(m, y, input);
+    const optIn = evaluateOptIn(top.confidence, top.correct, metrics, { bins, convention });
+    return { ...values, ...Object.fromEntries(metrics.map((k) => [k, jsonNumber(optIn[k])])) };
+  };
   const out: PosthocResult = {
     bins,
     convention,
@@ -156,7 +168,7 @@ export async function runPosthoc(dir: string, calibrators: readonly CalibratorKi
   const withForeground = foreground ? { ...out, foreground } : out;
   const withFailures = Object.keys(failures).length ? { ...withForeground, failures } : withForeground;
   const config = runPaths(dir).config;
-  const result = (await pathExists(config)) ? { ...withFailures, identity: posthocIdentity(trainingHash((await readJson(config, config)) as Record<string, unknown>), calibrators, bins) } : withFailures;
+  const result = (await pathExists(config)) ? { ...withFailures, identity: posthocIdentity(trainingHash((await readJson(config, config)) as Record<string, unknown>), calibrators, bins, metrics) } : withFailures;
   await writeJson(join(dir, POSTHOC_FILE), result);
   return result;
 }

@@ -38,12 +38,16 @@ export interface RunJobData {
   readonly threads: number;
   readonly posthoc: readonly string[];
   readonly bins: number;
+  /** Opt-in metrics of the record the post-hoc step computes (the suite's `metrics:`); absent: none. */
+  readonly metrics?: readonly string[];
 }
 
 export interface QueueExecutorOptions {
   readonly suiteName: string;
   readonly posthoc: readonly string[];
   readonly bins: number;
+  /** Opt-in metrics of the record for the post-hoc step (default none). */
+  readonly metrics?: readonly string[];
   /** Seconds runs may wait with no worker connected before the coordinator says so (and again every as many). */
   readonly workerWaitSeconds: number;
   /** Where the coordinator's messages go (connection lost / back, lost jobs, no worker, discarded results). */
@@ -167,7 +171,7 @@ export async function queueExecutor(url: string, options: QueueExecutorOptions):
   }, pollMs);
 
   const add = (task: RunTask, jobId: string): Promise<Job<RunJobData, PackedRun>> => {
-    const data: RunJobData = { suite: options.suiteName, id: task.run.id, config: task.run.config, threads: task.threads, posthoc: options.posthoc, bins: options.bins };
+    const data: RunJobData = { suite: options.suiteName, id: task.run.id, config: task.run.config, threads: task.threads, posthoc: options.posthoc, bins: options.bins, ...(options.metrics?.length ? { metrics: options.metrics } : {}) };
     return queue.add(task.run.id, data, { jobId, attempts: 2, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: { age: FINISHED_AGE_SECONDS }, removeOnFail: { age: FINISHED_AGE_SECONDS } });
   };
 
@@ -175,7 +179,7 @@ export async function queueExecutor(url: string, options: QueueExecutorOptions):
     concurrency: Number.MAX_SAFE_INTEGER,
     async execute(task: RunTask, onEpoch, signal): Promise<RunOutcome> {
       const training = trainingHash(task.run.config);
-      const expected = posthocIdentity(training, options.posthoc, options.bins);
+      const expected = posthocIdentity(training, options.posthoc, options.bins, options.metrics ?? []);
       const jobId = runJobId(task.run.id, training, expected);
       const id = task.run.id;
       waiting.add(jobId);

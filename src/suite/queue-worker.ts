@@ -8,6 +8,7 @@
  * does not accept the connection (queue-health.ts), and says when a live connection is lost and when it is back;
  * the URL's password never appears in its output.
  */
+import { requireOptInNames } from '../metrics/opt-in-metrics.js';
 import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,7 +64,7 @@ export async function startQueueWorker(url: string, options: QueueWorkerOptions)
       log(`failed ${data.id}: ${outcome.error ?? outcome.exitCode}`);
       throw new Error(outcome.error ?? `calib train exited with code ${outcome.exitCode}`);
     }
-    await runPosthoc(dir, data.posthoc as CalibratorKind[], data.bins);
+    await runPosthoc(dir, data.posthoc as CalibratorKind[], data.bins, requireOptInNames(data.metrics ?? [], 'job metrics'));
     const packed = await packRun(dir);
     await rm(join(workDir, job.id ?? data.id), { recursive: true, force: true });
     log(`done  ${data.suite}/${data.id}`);

@@ -53,6 +53,8 @@ export interface SuiteExpectation {
   readonly suite: string;
   readonly posthoc: readonly string[];
   readonly bins: number;
+  /** Opt-in metrics of the record the post-hoc step computes (the suite's `metrics:` outside the default list). */
+  readonly metrics?: readonly string[];
 }
 
 /** `runs/<id>/<file>` inside suite directory `dir`, as messages name it. */
@@ -183,12 +185,13 @@ export function posthocChanges(was: PosthocIdentity, now: PosthocIdentity, anyOr
   if (was.convention !== now.convention) out.push(`bin convention ${String(was.convention)} → ${now.convention}`);
   if (was.training !== now.training) out.push('computed from other training files');
   if (was.calibkit !== now.calibkit) out.push(`computed by calibkit ${String(was.calibkit)}, this is ${now.calibkit}`);
+  if ((was.metrics ?? []).join() !== (now.metrics ?? []).join()) out.push(`opt-in metrics ${list(was.metrics ?? [])} → ${list(now.metrics ?? [])}`);
   return out;
 }
 
 /** The post-hoc identity run `run` should have in a suite that asks for `expect`. */
 export function expectedPosthoc(run: SuiteRun, expect: SuiteExpectation): PosthocIdentity {
-  return posthocIdentity(trainingHash(run.config), expect.posthoc, expect.bins);
+  return posthocIdentity(trainingHash(run.config), expect.posthoc, expect.bins, expect.metrics ?? []);
 }
 
 /** Check run `run` of the suite in `dir`: training, then (when the training files are the run's) post-hoc. */

@@ -81,10 +81,12 @@ export interface PosthocIdentity {
   readonly convention: string;
   /** The calibkit version that computed the file. */
   readonly calibkit: string;
+  /** The opt-in metrics of the record computed too (the suite's `metrics:`); absent when none, as before. */
+  readonly metrics?: readonly string[];
 }
 
-export function posthocIdentity(training: string, calibrators: readonly string[], bins: number): PosthocIdentity {
-  return { training, calibrators: [...calibrators], bins, convention: POSTHOC_CONVENTION, calibkit: CALIBKIT_VERSION };
+export function posthocIdentity(training: string, calibrators: readonly string[], bins: number, metrics: readonly string[] = []): PosthocIdentity {
+  return { training, calibrators: [...calibrators], bins, convention: POSTHOC_CONVENTION, calibkit: CALIBKIT_VERSION, ...(metrics.length > 0 ? { metrics: [...metrics] } : {}) };
 }
 
 /** Short hash of a post-hoc identity (queue job ids). */

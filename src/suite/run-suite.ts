@@ -18,6 +18,7 @@ import { readJson, runPaths, writeJson } from '../train/run-directory.js';
 import type { TrainingFailureKind } from '../train/training-error.js';
 import type { SuiteRun } from './expand-suite.js';
 import { runPosthoc } from './posthoc-step.js';
+import { isOptInMetricName } from '../metrics/opt-in-metrics.js';
 import { checkPosthoc, checkTraining, expectedPosthoc, type SuiteExpectation } from './run-check.js';
 import type { RunExecutor, RunOutcome } from './run-executor.js';
 import { identityPath, trainingHash, type RunIdentityRecord } from './run-identity.js';
@@ -93,7 +94,8 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
   const signal = options.signal ?? new AbortController().signal;
   const threadsOf = typeof options.threads === 'number' ? ((n: number) => () => n)(options.threads) : options.threads;
   const start = performance.now();
-  const expect: SuiteExpectation = { suite: record.suite.name, posthoc: record.suite.posthoc, bins: record.suite.bins };
+  const optIn = (record.suite.metrics ?? []).filter(isOptInMetricName);
+  const expect: SuiteExpectation = { suite: record.suite.name, posthoc: record.suite.posthoc, bins: record.suite.bins, metrics: optIn };
   const done: string[] = [];
   const failed: { id: string; error: string }[] = [];
   const stopped: string[] = [];
@@ -219,7 +221,7 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
     try {
       const posthoc = await checkPosthoc(rd, expectedPosthoc(run, expect));
       if (posthoc.kind === 'compute') {
-        await runPosthoc(rd, posthocKinds, record.suite.bins);
+        await runPosthoc(rd, posthocKinds, record.suite.bins, optIn);
         if (!trainNow) refitted++;
       }
       await rm(failedFile(dir, run.id), { force: true });

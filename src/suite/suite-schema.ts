@@ -15,7 +15,7 @@
  */
 import { evaluateLoss } from '../losses/evaluate-loss.js';
 import { DIRECTIONAL_METRIC_NAMES } from '../metrics/metric-display.js';
-import type { MetricName } from '../metrics/metric-registry.js';
+import { RECORD_METRIC_NAMES, type MetricName } from '../metrics/metric-registry.js';
 import { resolveOptions } from '../losses/options.js';
 import { lossDefinition } from '../losses/registry.js';
 import { CALIBRATOR_KINDS } from '../posthoc/calibrators.js';
@@ -189,6 +189,12 @@ export const SUITE_SCHEMA = object({
    * Karandikar et al. 2021), 'nll' or 'accuracy'.
    */
   shiftMetric: optional(string(SHIFT_METRIC_KEYS), 'ece'),
+  /**
+   * More metrics of the record as columns of the report's tables (before and after each calibrator), e.g.
+   * [prr, auarc, calibration_slope_error, ici]: names of the default list are read from posthoc.json; opt-in ones
+   * (metrics/opt-in-metrics.ts) are computed by the post-hoc step (a run whose posthoc.json lacks them is refitted).
+   */
+  metrics: optional(list(string(RECORD_METRIC_NAMES), 0), []),
   /** Bins of the report's ECE / reliability diagrams ((l,u] convention); at most MAX_SUITE_BINS. */
   bins: optional(number({ integer: true, min: 1, max: MAX_SUITE_BINS }), 15),
   /**
@@ -226,6 +232,7 @@ export function parseSuite(raw: unknown, path = 'suite'): Suite {
     if (grid) checkGrid(grid, suite, `${path}.grids.${scale}`);
   }
   if (new Set(suite.posthoc).size !== suite.posthoc.length) invalidArgument(`${path}.posthoc`, 'distinct calibrators', JSON.stringify(suite.posthoc));
+  if (new Set(suite.metrics).size !== suite.metrics.length) invalidArgument(`${path}.metrics`, 'distinct metric names', JSON.stringify(suite.metrics));
   suite.compare.forEach((text, i) => parseComparison(text, names, suite.posthoc, `${path}.compare[${i}]`));
   checkClaims(suite.claims, { methods: names, calibrators: suite.posthoc, sweeps: suite.sweeps }, `${path}.claims`);
   if (suite.regulariserHistogram) checkRegulariserHistogram(suite.regulariserHistogram, `${path}.regulariserHistogram`);

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isOptInMetricName } from '../../metrics/opt-in-metrics.js';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -262,6 +263,7 @@ export const suiteCommand = defineCommand({
               suiteName: suite.name,
               posthoc: suite.posthoc,
               bins: suite.bins,
+              metrics: suite.metrics.filter(isOptInMetricName),
               workerWaitSeconds: workerWait,
               log: (line) => io.stderr.write(`calib: ${line}\n`),
             })

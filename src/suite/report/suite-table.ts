@@ -4,7 +4,7 @@
  * marked (highest accuracy, lowest everything else; the temperature has no best).
  */
 import { metricShortName } from '../../metrics/metric-display.js';
-import { metricDefinition, type MetricName } from '../../metrics/metric-registry.js';
+import { metricDefinition, type RecordMetricName } from '../../metrics/metric-registry.js';
 import { mean, spreadOf, type Spread } from './statistics.js';
 import { foregroundMetric, methodGroups, testMetric, trainMetric, type MethodResults, type SuiteResults } from './suite-results.js';
 
@@ -46,9 +46,10 @@ export function calibratorShort(kind: string): string {
 /**
  * The columns for a suite with post-hoc calibrators `posthoc`; `withTrain` adds the training split's accuracy and
  * ECE (train-vs-test calibration, Karandikar et al. 2021 Table 3); `withForeground` (segmentation suites) the test
- * pixels' accuracy, ECE and mean confidence without background, and the ECE after each calibrator (MbLS Table 5).
+ * pixels' accuracy, ECE and mean confidence without background, and the ECE after each calibrator (MbLS Table 5);
+ * `metrics` (the suite's `metrics:`) adds each named metric of the record, before and after each calibrator, last.
  */
-export function tableColumns(posthoc: readonly string[], withTrain = false, withForeground = false): TableColumn[] {
+export function tableColumns(posthoc: readonly string[], withTrain = false, withForeground = false, metrics: readonly RecordMetricName[] = []): TableColumn[] {
   const cols: TableColumn[] = [metricColumn('accuracy'), metricColumn('ece'), metricColumn('adaece'), metricColumn('nll'), metricColumn('mean_confidence')];
   for (const kind of posthoc) {
     cols.push(metricColumn('ece', { after: kind }));
@@ -65,6 +66,10 @@ export function tableColumns(posthoc: readonly string[], withTrain = false, with
     for (const kind of posthoc) cols.push(metricColumn('ece', { after: kind, split: 'foreground' }));
   }
   if (posthoc.includes('temperature')) cols.push({ key: 'T', label: 'T', metric: 'temperature', after: 'temperature', percent: false });
+  for (const metric of metrics) {
+    cols.push(metricColumn(metric));
+    for (const kind of posthoc) cols.push(metricColumn(metric, { after: kind }));
+  }
   return cols;
 }
 
@@ -78,7 +83,7 @@ function inPhrase(name: string): string {
  * metrics/metric-definition.ts): of the test split, of the training split ("Train acc. (%)"), of the foreground pixels
  * ("ECE w/o bg (%)"), and after calibrator `after` ("ECE after TS (%)").
  */
-export function metricColumn(metric: MetricName, where: { readonly after?: string; readonly split?: 'train' | 'foreground' } = {}): TableColumn {
+export function metricColumn(metric: RecordMetricName, where: { readonly after?: string; readonly split?: 'train' | 'foreground' } = {}): TableColumn {
   const definition = metricDefinition(metric);
   const short = metricShortName(definition);
   const name = where.split === 'train' ? `Train ${inPhrase(short)}` : where.split === 'foreground' ? `${short} w/o bg` : short;
@@ -139,7 +144,12 @@ export function methodLabel(m: MethodResults): string {
 
 /** One table per "dataset · model" group. */
 export function suiteTables(results: SuiteResults): SuiteTable[] {
-  const columns = tableColumns(results.record.suite.posthoc, results.runs.some((r) => r.summary['train'] !== undefined), results.runs.some((r) => r.posthoc.foreground !== undefined));
+  const columns = tableColumns(
+    results.record.suite.posthoc,
+    results.runs.some((r) => r.summary['train'] !== undefined),
+    results.runs.some((r) => r.posthoc.foreground !== undefined),
+    results.record.suite.metrics ?? [],
+  );
   return methodGroups(results).map((group) => {
     const methods = results.methods.filter((m) => m.group === group);
     const rows = methods.map((m) => ({
