@@ -1,4 +1,4 @@
-import { METRICS, type MetricDefinition } from '../../metrics/index.js';
+import { METRICS, OPT_IN_METRICS, type MetricDefinition } from '../../metrics/index.js';
 import { termWeight } from '../../losses/define-loss.js';
 import type { OptionSpec } from '../../losses/options.js';
 import { LOSSES, LOSS_NAMES } from '../../losses/registry.js';
@@ -24,6 +24,12 @@ function weightsCell(m: MetricDefinition): string {
 export function metricsTable(): string {
   const rows = (METRICS as readonly MetricDefinition[]).map((m) => `| \`${m.key}\` | ${m.label} | ${m.better === 'none' ? '—' : m.better} | ${weightsCell(m)} | ${m.description} |`);
   return ['| `--json` key | table row | better | `--weights` | what |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+/** The opt-in entries of the record (`calib eval --metrics`, suite `metrics:`), with the same columns. */
+export function optInMetricsTable(): string {
+  const rows = (OPT_IN_METRICS as readonly MetricDefinition[]).map((m) => `| \`${m.key}\` | ${cell(m.label)} | ${m.better === 'none' ? '—' : m.better} | ${weightsCell(m)} | ${cell(m.description)} |`);
+  return ['| `--json` key | table row | better | weights | what |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
 }
 
 /** One option of a loss for the table: `name` choices (default): description. */
@@ -67,6 +73,7 @@ export const GENERATED_FILES: readonly string[] = ['README.md', 'src/losses/READ
 export function generatedSections(): Readonly<Record<string, string>> {
   return {
     metrics: metricsTable(),
+    'opt-in-metrics': optInMetricsTable(),
     calibrators: calibratorsTable(),
     losses: lossesTable(),
     'loss-roles': lossRolesTable(),
