@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 /** Registered benches and what they measure. */
 const BENCHES: Readonly<Record<string, string>> = {
   'train-step': 'one compiled train step (MLP / CIFAR ResNet) vs PyTorch, interleaved: --model mlp|resnet20 --batch 128 --steps N [--profile] [--no-nchwc]',
+  'engine-step-ab': 'two engine builds (dist dirs) on the same train or eval step in one process, alternating, CPU ms per step: --base DIR --candidate DIR [--model fmnist-resnet8] [--mode train|eval] [--steps 30]',
   'engine-ops': 'engine gradient recipes at ResNet-20 shapes vs PyTorch [--quick]',
   'metrics-throughput': 'every calibration metric on N × C probabilities vs NumPy: [N] [C] [repeats]',
   'metrics-compare-builds': 'tolerance review: every metric of two builds (dist dirs) on the real predictions and N × C random rows, max relative difference per metric: DIST_A DIST_B [N] [C]',
