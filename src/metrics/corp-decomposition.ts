@@ -28,7 +28,32 @@ export interface CorpDecomposition {
 export function corpFromSorted(sorted: SortedTopLabel): CorpDecomposition {
   const { confidence: p, correct: y } = sorted;
   const n = p.length;
-  // Distinct forecast values with their outcome means and counts (typed arrays: N can be millions).
+  const g = distinctForecasts(p, y);
+  const fitted = pav(g.means.subarray(0, g.groups), g.counts.subarray(0, g.groups)); // in place: both are scratch
+  const recalibrated = groupedBrier(fitted, g.starts, y) / n;
+  const ybar = g.positives / n;
+  const unc = ybar * (1 - ybar);
+  const score = g.score / n;
+  return { score, mcb: score - recalibrated, dsc: unc - recalibrated, unc };
+}
+
+/** The distinct values of sorted forecasts p [N]: per group its outcome mean, count and first index; Σ y; Σ (p − y)². */
+interface ForecastGroups {
+  readonly groups: number;
+  readonly means: Float64Array;
+  readonly counts: Float64Array;
+  /** First index of each group, then N (shape [groups + 1]). */
+  readonly starts: Int32Array;
+  readonly positives: number;
+  readonly score: number;
+}
+
+/**
+ * One pass over the sorted forecasts (typed arrays: N can be millions). Each phase of the decomposition is its
+ * own function so that V8 optimises each loop with complete type feedback (one long loop per call runs once).
+ */
+function distinctForecasts(p: Float64Array, y: Uint8Array): ForecastGroups {
+  const n = p.length;
   const means = new Float64Array(n);
   const counts = new Float64Array(n);
   const starts = new Int32Array(n + 1);
@@ -53,21 +78,21 @@ export function corpFromSorted(sorted: SortedTopLabel): CorpDecomposition {
     i = j;
   }
   starts[groups] = n;
-  const fitted = pav(means.slice(0, groups), counts.slice(0, groups));
-  let recalibrated = 0;
-  for (let g = 0; g < groups; g++) {
+  return { groups, means, counts, starts, positives, score };
+}
+
+/** Σ_k (q_g(k) − y_k)² with q_g the fitted value of sample k's group (groups given by their starts). */
+function groupedBrier(fitted: Float64Array, starts: Int32Array, y: Uint8Array): number {
+  let total = 0;
+  for (let g = 0; g < fitted.length; g++) {
     const q = fitted[g]!;
     const end = starts[g + 1]!;
     for (let k = starts[g]!; k < end; k++) {
       const d = q - y[k]!;
-      recalibrated += d * d;
+      total += d * d;
     }
   }
-  const ybar = positives / n;
-  const unc = ybar * (1 - ybar);
-  score /= n;
-  recalibrated /= n;
-  return { score, mcb: score - recalibrated, dsc: unc - recalibrated, unc };
+  return total;
 }
 
 /** CORP decomposition of forecasts p [N] in [0, 1] for outcomes y [N] ∈ {0, 1}. */
