@@ -4,6 +4,7 @@ import { pav } from '../util/pav.js';
 import { invalidArgument } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
 import { defineMetric } from './metric-definition.js';
+import { ScratchPool } from './scratch-pool.js';
 import type { MetricContext } from './metric-context.js';
 
 /**
@@ -25,38 +26,34 @@ export interface CorpDecomposition {
   readonly unc: number;
 }
 
-export function corpFromSorted(sorted: SortedTopLabel): CorpDecomposition {
+export function corpFromSorted(sorted: SortedTopLabel, pool: ScratchPool = ScratchPool.none): CorpDecomposition {
   const { confidence: p, correct: y } = sorted;
   const n = p.length;
-  const g = distinctForecasts(p, y);
-  const fitted = pav(g.means.subarray(0, g.groups), g.counts.subarray(0, g.groups)); // in place: both are scratch
-  const recalibrated = groupedBrier(fitted, g.starts, y) / n;
+  const means = pool.float64(n);
+  const counts = pool.float64(n);
+  const g = distinctForecasts(p, y, means, counts);
+  const fitted = pav(means.subarray(0, g.groups), counts.subarray(0, g.groups)); // in place
+  const recalibrated = groupedBrier(fitted, p, y) / n;
+  pool.give(means);
+  pool.give(counts);
   const ybar = g.positives / n;
   const unc = ybar * (1 - ybar);
   const score = g.score / n;
   return { score, mcb: score - recalibrated, dsc: unc - recalibrated, unc };
 }
 
-/** The distinct values of sorted forecasts p [N]: per group its outcome mean, count and first index; Σ y; Σ (p − y)². */
-interface ForecastGroups {
-  readonly groups: number;
-  readonly means: Float64Array;
-  readonly counts: Float64Array;
-  /** First index of each group, then N (shape [groups + 1]). */
-  readonly starts: Int32Array;
-  readonly positives: number;
-  readonly score: number;
-}
-
 /**
- * One pass over the sorted forecasts (typed arrays: N can be millions). Each phase of the decomposition is its
- * own function so that V8 optimises each loop with complete type feedback (one long loop per call runs once).
+ * One pass over the sorted forecasts p [N]: per distinct value its outcome mean and count (written to `means` and
+ * `counts`, shapes ≥ [groups]); returns the number of groups, Σ y and Σ (p − y)². Each phase of the
+ * decomposition is its own function so that V8 optimises each long loop with complete type feedback.
  */
-function distinctForecasts(p: Float64Array, y: Uint8Array): ForecastGroups {
+function distinctForecasts(
+  p: Float64Array,
+  y: Uint8Array,
+  means: Float64Array,
+  counts: Float64Array,
+): { groups: number; positives: number; score: number } {
   const n = p.length;
-  const means = new Float64Array(n);
-  const counts = new Float64Array(n);
-  const starts = new Int32Array(n + 1);
   let groups = 0;
   let i = 0;
   let positives = 0;
@@ -73,24 +70,20 @@ function distinctForecasts(p: Float64Array, y: Uint8Array): ForecastGroups {
     positives += s;
     means[groups] = s / (j - i);
     counts[groups] = j - i;
-    starts[groups] = i;
     groups++;
     i = j;
   }
-  starts[groups] = n;
-  return { groups, means, counts, starts, positives, score };
+  return { groups, positives, score };
 }
 
-/** Σ_k (q_g(k) − y_k)² with q_g the fitted value of sample k's group (groups given by their starts). */
-function groupedBrier(fitted: Float64Array, starts: Int32Array, y: Uint8Array): number {
+/** Σ_k (q_g(k) − y_k)² with q_g the fitted value of the group of equal forecasts that sample k belongs to. */
+function groupedBrier(fitted: Float64Array, p: Float64Array, y: Uint8Array): number {
   let total = 0;
-  for (let g = 0; g < fitted.length; g++) {
-    const q = fitted[g]!;
-    const end = starts[g + 1]!;
-    for (let k = starts[g]!; k < end; k++) {
-      const d = q - y[k]!;
-      total += d * d;
-    }
+  let g = 0;
+  for (let k = 0; k < p.length; k++) {
+    if (k > 0 && p[k] !== p[k - 1]) g++;
+    const d = fitted[g]! - y[k]!;
+    total += d * d;
   }
   return total;
 }
@@ -103,7 +96,7 @@ export function corpDecomposition(p: FloatArray, y: Uint8Array): CorpDecompositi
 }
 
 function topLabelCorp(context: MetricContext): CorpDecomposition {
-  return context.shared('corp', () => corpFromSorted(context.sorted()));
+  return context.shared('corp', () => corpFromSorted(context.sorted(), context.scratch));
 }
 
 export const corpMcb = defineMetric({

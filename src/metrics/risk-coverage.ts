@@ -3,6 +3,7 @@ import { requireTopLabel } from './validation.js';
 import { invalidArgument, requireNumber } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
 import { defineMetric } from './metric-definition.js';
+import { ScratchPool } from './scratch-pool.js';
 import { WEIGHTS_REFUSED_RANK } from './weighted-context.js';
 import type { MetricContext } from './metric-context.js';
 
@@ -24,10 +25,11 @@ import type { MetricContext } from './metric-context.js';
  */
 
 /** Cumulative errors E_k among the k most confident, k = 0..N (shape [N + 1]), ties spread evenly. */
-export function cumulativeErrors(sorted: SortedTopLabel): Float64Array {
+export function cumulativeErrors(sorted: SortedTopLabel, pool: ScratchPool = ScratchPool.none): Float64Array {
   const { confidence, correct } = sorted;
   const n = confidence.length;
-  const out = new Float64Array(n + 1);
+  const out = pool.float64(n + 1);
+  out[0] = 0;
   // Walk from the most confident (end of the ascending order) down, one tie group at a time.
   let k = 0;
   let j = n;
@@ -159,7 +161,7 @@ export function coverageAtRisk(confidence: FloatArray, correct: Uint8Array, risk
 
 /** E_k of the top-label samples, once per compute (AURC, E-AURC, AUGRC, risk at 80 %, coverage at 5 % read it). */
 function topLabelErrors(context: MetricContext): Float64Array {
-  return context.shared('risk-coverage-errors', () => cumulativeErrors(context.sorted()));
+  return context.shared('risk-coverage-errors', () => cumulativeErrors(context.sorted(), context.scratch)); // kept, not given back
 }
 
 function topLabelSelective(context: MetricContext): SelectiveMetrics {
