@@ -3,7 +3,7 @@
  * risk–coverage error counts): a metric takes a typed array, and gives it back when done so that the next metric
  * reuses the same memory instead of allocating fresh pages. Why: a freshly allocated typed array costs its first
  * touch of every page, and on the project's machine (a VM) that first touch costs ~4 ms of CPU per MB — more than
- * the arithmetic of most one-pass metrics at N = 10⁶ (the issue 24 notebook in src/metrics/README.md has the
+ * the arithmetic of most one-pass metrics at N = 10⁶ (src/metrics/NOTEBOOK.md, issue 24, has the
  * numbers). A taken array's contents are undefined (whatever the previous user left): callers write every entry
  * they read. Buffers are matched by size (the smallest free one that fits; sizes are rounded up to 64 KiB so that
  * arrays of N and N + 1 entries share one); the pool is dropped with its `MetricContext`.
