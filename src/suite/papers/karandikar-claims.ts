@@ -282,6 +282,13 @@ export const KARANDIKAR_CLAIMS: readonly SuiteClaimInput[] = [
     notTested: 'A count over configurations (how many of the 18 methods have a lower seed-mean ECE after TS-SB-ECE than after TS) is not among the qualitative kinds; the report\'s results table has both columns for every method, and the per-primary claims are tested.',
   },
 
+  {
+    id: 'ts-hbece-higher-variance',
+    statement: '"TS-HB-ECE has higher variance than TS-SB-ECE for a given sample size, which risks a suboptimal solution even if TS-HB-ECE is the quantity we wish to optimize."',
+    source: 'App. C',
+    notTested: 'the variance of a fitted temperature over resamples of the recalibration set is not recorded by a run and is not a claim metric; the suite\'s own check suite-ts-hbece-vs-ts compares the two fits\' test ECE',
+  },
+
   // ---- §5.3 / Fig. 7: training for calibration under shift ----
   {
     id: 'focal-beats-nll-under-shift',
