@@ -1,6 +1,7 @@
 /**
  * Report layer: SVG plots drawn from `ReliabilityData` (reliability diagram, confidence histogram, the combined
- * figure), PNG rendering through resvg, atomic figure writing, and a Markdown/HTML comparison report.
+ * figure), PNG rendering through resvg, atomic figure writing, the report document model with its Markdown, HTML
+ * and JSON renderers (document/), and the comparison report built on it.
  */
 export {
   reliabilityDiagramSvg,
@@ -16,6 +17,11 @@ export { svgToPng, type PngOptions } from './png.js';
 export { writeFigure, type WriteFigureOptions } from './write-figure.js';
 export { checkReliabilityData } from './check-reliability-data.js';
 export { markdownReport, escapeMarkdown, type ReportOptions, type MarkdownReport } from './markdown.js';
+export { comparisonDocument } from './comparison-document.js';
+export type { ReportDocument, Block, Inline, Heading, Paragraph, List, CodeBlock, Table, TableRow, TableCell, Figure, FigureGroup } from './document/document.js';
+export { renderMarkdown } from './document/render-markdown.js';
+export { renderHtml, escapeHtml } from './document/render-html.js';
+export { renderJson, documentJson } from './document/render-json.js';
 export { htmlReport } from './html.js';
 export { writeReport } from './write-report.js';
 export { metricTable, KNOWN_COLUMNS, type MethodResult, type MetricColumn, type MetricTable } from './metric-table.js';

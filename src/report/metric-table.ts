@@ -6,8 +6,8 @@ import { describe, invalidArgument } from '../util/errors.js';
 import { checkReliabilityData } from './check-reliability-data.js';
 
 /**
- * The table model shared by the Markdown and HTML reports: one row per method, one column per metric, values
- * formatted once, and the best value of each column marked (lowest for errors, highest for accuracy).
+ * The metric table of the comparison report (comparison-document.ts): one row per method, one column per metric,
+ * values formatted once, and the best value of each column marked (lowest for errors, highest for accuracy).
  */
 
 /** One method's results: metric values (fractions for %-metrics, e.g. ece = 0.0421) and optional plot data. */

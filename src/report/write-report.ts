@@ -2,33 +2,37 @@ import { mkdir } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { atomicWriteFile } from '../util/atomic-write.js';
 import { describe, invalidArgument } from '../util/errors.js';
-import { htmlReport } from './html.js';
-import { markdownReport, type ReportOptions } from './markdown.js';
+import { comparisonDocument, type ReportOptions } from './comparison-document.js';
+import { documentFigures } from './document/document.js';
+import { renderHtml } from './document/render-html.js';
+import { renderJson } from './document/render-json.js';
+import { renderMarkdown } from './document/render-markdown.js';
 import type { MethodResult } from './metric-table.js';
 
 /**
- * Write a comparison report; the extension decides: `.html` writes one self-contained file; `.md` writes the
- * Markdown and its SVG figures into `<figureDir>` beside it (default `<name>-figures/`). All writes are atomic.
- * Returns the paths written.
+ * Write a comparison report (comparison-document.ts); the extension decides: `.html` writes one self-contained file;
+ * `.md` writes the Markdown, and `.json` the document as JSON (document/render-json.ts), each with its SVG figures
+ * in `<figureDir>` beside it (default `<name>-figures/`). All writes are atomic. Returns the paths written.
  */
 export async function writeReport(path: string, results: readonly MethodResult[], options: ReportOptions): Promise<string[]> {
   if (typeof path !== 'string' || path === '') invalidArgument('path', 'a file path', describe(path));
   const ext = extname(path).toLowerCase();
   if (ext === '.html' || ext === '.htm') {
-    await atomicWriteFile(path, htmlReport(results, options));
+    await atomicWriteFile(path, renderHtml(comparisonDocument(results, options)));
     return [path];
   }
-  if (ext !== '.md') invalidArgument('path', 'a file name ending in .md or .html', describe(path));
+  if (ext !== '.md' && ext !== '.json') invalidArgument('path', 'a file name ending in .md, .json or .html', describe(path));
   const figureDir = options.figureDir ?? `${basename(path, extname(path)).replace(/[^A-Za-z0-9._-]+/g, '-')}-figures`;
-  const report = markdownReport(results, { ...options, figureDir });
+  const doc = comparisonDocument(results, { ...options, figureDir });
+  const figures = documentFigures(doc);
   const written: string[] = [];
-  if (report.figures.length > 0) await mkdir(join(dirname(path), figureDir), { recursive: true });
-  for (const f of report.figures) {
+  if (figures.length > 0) await mkdir(join(dirname(path), figureDir), { recursive: true });
+  for (const f of figures) {
     const target = join(dirname(path), f.path);
     await atomicWriteFile(target, f.svg);
     written.push(target);
   }
-  await atomicWriteFile(path, report.markdown + '\n');
+  await atomicWriteFile(path, ext === '.json' ? renderJson(doc) : renderMarkdown(doc) + '\n');
   written.push(path);
   return written;
 }

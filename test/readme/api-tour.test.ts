@@ -31,11 +31,17 @@ test('README: measure, recalibrate and plot predictions from any framework', asy
   acc.update(probs, testSet.labels);                              // stream chunk by chunk; merge() across workers
   const dir = mkdtempSync(join(tmpdir(), 'calib-readme-'));
   await report.writeFigure(join(dir, 'reliability.svg'), report.calibrationFigureSvg(acc.reliability(), { title: 'After TS' }));
+  const rows = [{ name: 'CE', metrics: { accuracy: before.accuracy, ece: before.ece } }, { name: 'TS', metrics: { accuracy: after.accuracy, ece: after.ece }, reliability: acc.reliability() }];
+  await report.writeReport(join(dir, 'compare.md'), rows, { title: 'Before and after TS' });  // .md, .html or .json
+  const doc = report.comparisonDocument(rows, { title: 'Before and after TS' });          // headings, tables, figures
+  const html = report.renderHtml(doc);                                                     // or renderMarkdown, renderJson
 
   assert.ok(before.ece > 0.1 && after.ece < 0.03, `ECE ${before.ece} → ${after.ece}`);
   assert.ok(Math.abs(Number(ts.toJSON().temperature) - 3) < 0.2);
   assert.deepEqual(again.apply({ logits }).data, probs.data);
   assert.ok(existsSync(join(dir, 'reliability.svg')));
+  assert.ok(existsSync(join(dir, 'compare.md')) && existsSync(join(dir, 'compare-figures', 'ts.svg')));
+  assert.match(html, /<td><b>[0-9.]+<\/b><\/td>/);
 });
 
 test('README: a loss on engine tensors, compiled into a one-graph train step, exported to ONNX', async () => {

@@ -5,7 +5,8 @@ import type { SuiteRun } from '../../src/suite/expand-suite.js';
 import type { TrainConfig } from '../../src/train/train-config.js';
 import { suiteVerdicts, type Verdict } from '../../src/suite/report/verdicts.js';
 import { holmAdjust } from '../../src/suite/report/holm.js';
-import { claimCoverage, claimsMarkdown, definitionsMarkdown, verdictJson } from '../../src/suite/report/claims-section.js';
+import { claimCoverage, claimsBlocks, definitionsMarkdown, verdictJson } from '../../src/suite/report/claims-section.js';
+import { renderMarkdownBlocks } from '../../src/report/document/render-markdown.js';
 import { OUTCOME_DEFINITIONS } from '../../src/suite/report/verdict-vocabulary.js';
 import { readFileSync } from 'node:fs';
 import { claimMetricDescription } from '../../src/suite/claim-metric.js';
@@ -122,7 +123,7 @@ test('Holm over the paper’s claims: step-down adjusted p, the outcome at the a
   assert.equal(j['metric_description'], 'top-label ECE, ℓ1 norm, 15 equal-width bins (l,u]');
   assert.equal(verdictJson(r, v[3]!)['reason'], 'needs CIFAR-10-C');
   // The Markdown: the paper's table with coverage, the suite's checks apart, the definitions.
-  const md = claimsMarkdown(r, v).join('\n');
+  const md = renderMarkdownBlocks(claimsBlocks(r, v));
   assert.match(md, /## The paper's claims\n\nCoverage: 3 of the 4 claims listed are tested here \(1 not tested on this machine, 0 not evaluated/);
   assert.match(md, /## The suite's own checks/);
   assert.match(md, /- \*\*contradicted\*\*: the 95 % interval lies wholly on the other side of 0/);
@@ -134,7 +135,7 @@ test('a method without runs leaves its claims not evaluated; headline claims are
   const v = await suiteVerdicts(r);
   assert.equal(v[1]!.outcome, 'not evaluated');
   assert.equal(v[1]!.note, 'a method has no finished run');
-  const md = claimsMarkdown(r, v).join('\n');
+  const md = renderMarkdownBlocks(claimsBlocks(r, v));
   assert.ok(md.indexOf('y (headline): claim y') < md.indexOf('x: claim x'));
 });
 
@@ -238,7 +239,7 @@ test('argmin / argmax against seed noise: a clear minimum elsewhere is not met, 
   assert.equal(v[0]!.outcomeHolm, 'inconclusive');
   assert.equal(v[3]!.outcomeHolm, null);
   // The report prints both the observed argmin and the test, and the definitions say how it is decided.
-  const md = claimsMarkdown(results([], ce), v).join('\n');
+  const md = renderMarkdownBlocks(claimsBlocks(results([], ce), v));
   assert.match(md, /minimum at 4; the paper's value 6 is consistent with the minimum within seed noise/);
   assert.match(md, /\*\*inconclusive\*\*: .*paper's value − observed minimum\) contains 0/);
   // One seed: no interval, decided on the seed means (and said so).

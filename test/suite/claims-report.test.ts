@@ -67,7 +67,7 @@ test('calib suite run with claims: claims table, coverage, checks apart, definit
   assert.match(md, /## The suite's own checks[^]*\| mbls &lt; ce on nll \|/);
   assert.match(md, /### How the verdicts are decided\n\n- \*\*holds\*\*: /);
   const html = readFileSync(join(out, 'report.html'), 'utf8');
-  assert.match(html, /<h2 id="claims">The paper’s claims<\/h2>\n<p>Coverage: 3 of the 4 claims/);
+  assert.match(html, /<h2 id="claims">The paper&#39;s claims<\/h2>\n<p>Coverage: 3 of the 4 claims/);
   assert.match(html, /<ul class="note definitions"><li><b>holds<\/b>: /);
   assert.equal((html.match(/<tr class="verdict">/g) ?? []).length, 5);
 });

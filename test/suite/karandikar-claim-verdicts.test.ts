@@ -39,7 +39,7 @@ function noise(key: string, seed: number): number {
   return EPS * Z[(seed + h) % 5]!;
 }
 
-const TEST_KEYS = ['adaece_l2', 'ece', 'accuracy', 'oe', 'mean_entropy', 'ks', 'sweep_ece', 'marginal_ece'];
+const TEST_KEYS = ['adaece_l2', 'ece', 'accuracy', 'oe', 'mean_entropy', 'mean_confidence', 'ks', 'sweep_ece', 'marginal_ece'];
 const SEVERITIES = [1, 2, 3, 4, 5];
 
 function shiftReport(world: World, method: string, after: string | undefined, seed: number): unknown {
@@ -114,9 +114,10 @@ const paperWorld: World = (method, after, metric, seed) => {
   return (pct ?? 5) / 100 + noise(`${method}|${after}|${metric}`, seed);
 };
 
-/** The outcome a claim's quoted difference implies (directional: its sign; equivalence: inside or outside the margin). */
+/** The outcome a claim's quoted difference implies (directional: its sign, none for a zero difference; equivalence: inside or outside the margin). */
 function impliedOutcome(claim: SuiteClaimInput, differencePt: number): string {
   if (claim.equivalent !== undefined) return Math.abs(differencePt) < claim.margin! * 100 ? 'equivalent' : 'contradicted';
+  if (differencePt === 0) return 'inconclusive';
   const direction = /\s([<>])\s/.exec(claim.compare!)![1];
   return (direction === '<') === differencePt < 0 ? 'holds' : 'contradicted';
 }

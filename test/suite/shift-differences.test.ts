@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { differenceFinding, differenceHtml, differenceMarkdown, shiftDifferences } from '../../src/suite/report/shift-differences.js';
+import { differenceBlocks, differenceFinding, shiftDifferences } from '../../src/suite/report/shift-differences.js';
+import { renderMarkdownBlocks } from '../../src/report/document/render-markdown.js';
+import { renderHtmlBlocks } from '../../src/report/document/render-html.js';
 import { severityTables } from '../../src/suite/report/shift-tables.js';
 import type { RunResult, SuiteResults } from '../../src/suite/report/suite-results.js';
 import { parseSuite } from '../../src/suite/suite-schema.js';
@@ -85,13 +87,13 @@ test('TS-SB-ECE − TS per severity: the paired difference over seeds of the mea
   assert.equal(differenceFinding(sb), 'CE: TS-SB-ECE vs TS under shift (ECE ℓ2 equal-mass, severity 0 = clean; paired over 3 seeds, 95% t-intervals): lower at severity 1, higher at severity 0, inconclusive at severities 2, 3, 4, 5.');
   assert.match(differenceFinding(rows[1]!), /TS-HB-ECE vs TS under shift .*: not evaluated \(fewer than two seeds/);
 
-  const md = differenceMarkdown(rows);
+  const md = renderMarkdownBlocks(differenceBlocks(rows)).split('\n');
   assert.equal(md[0], '| Difference | Clean | Severity 1 | Severity 2 | Severity 3 | Severity 4 | Severity 5 |');
   // Percentage points, bold where the interval excludes 0.
-  assert.equal(md[2], '| CE: TS-SB-ECE − TS | **1.20 [0.70, 1.70]** | **-2.50 [-3.74, -1.26]** | -2.00 [-4.48, 0.48] | 0.00 [-0.25, 0.25] | 0.00 [-0.25, 0.25] | 0.00 [-0.25, 0.25] |');
+  assert.equal(md[2], '| CE: TS-SB-ECE − TS | **1.20 \\[0.70, 1.70\\]** | **-2.50 \\[-3.74, -1.26\\]** | -2.00 \\[-4.48, 0.48\\] | 0.00 \\[-0.25, 0.25\\] | 0.00 \\[-0.25, 0.25\\] | 0.00 \\[-0.25, 0.25\\] |');
   assert.equal(md[3], '| CE: TS-HB-ECE − TS | n/a | n/a | n/a | n/a | n/a | n/a |');
   assert.match(md[5]!, /per-seed ECE ℓ2 equal-mass .* mean over n = 3\/1 seed\(s\) .*95% paired-t interval.*, in percentage points/);
-  const html = differenceHtml(rows, (x) => x).join('\n');
+  const html = renderHtmlBlocks(differenceBlocks(rows)).join('\n');
   assert.match(html, /<table class="shift-differences">/);
   assert.match(html, /<tr data-method="ce" data-calibrator="ts-sb-ece"><th scope="row">CE: TS-SB-ECE − TS<\/th><td data-outcome="higher"><b>1\.20 \[0\.70, 1\.70\]<\/b><\/td>/);
 });

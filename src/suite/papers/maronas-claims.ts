@@ -140,6 +140,13 @@ export const MARONAS_CLAIMS: readonly SuiteClaimInput[] = [
     notTested: 'the M = 15 and M = {5, 15, 30} variants are not run: each ARC variant costs 4 β values × 5 seeds = 20 runs; the suite runs M = 1 (the conclusion) and tests V1 against V2 (arc-v1-beats-v2).',
   },
   {
+    id: 'large-beta-prior-solution',
+    statement: 'A pathological solution of the ARC loss is a classifier that outputs the data prior (ARC = 0): β = 42, optimal on ResNet-18, degraded the training accuracy of a DenseNet-121 "at the cost of providing perfect calibration", and the next-best β was taken instead.',
+    source: 'App. D (ARC Hyperparameters)',
+    paper: { text: 'CIFAR-10: β = 42 optimal for ResNet-18, degrading DenseNet-121\'s training accuracy (no number given)' },
+    notTested: 'a transfer of β between two architectures: the machine scale trains one model, and the training-set accuracy per β is not a claim metric; the report\'s β sweep gives test accuracy and ECE at every β of the grid {1, 4, 16, 42}',
+  },
+  {
     id: 'arc-on-validation-split',
     statement: 'Applying the ARC loss only on a held-out, over-confident validation split, the DNN minimises it by raising that split\'s accuracy rather than by relaxing its confidences, and test ECE stays high.',
     source: '§5 (last paragraph); App. D.1, Table 5',

@@ -90,6 +90,14 @@ export const THULASIDASAN_CLAIMS: readonly SuiteClaimInput[] = [
     paper: { text: 'CIFAR-10 ResNet-18 (App. A Table 2): accuracy 96.16 % (mixup α = 0.4) vs 95.12 % (no mixup); CIFAR-100: 79.57 vs 78.28 %', difference: 1.04 },
     compare: 'mixup > ce on accuracy',
   },
+  {
+    id: 'ce-overconfident',
+    statement: 'Trained in the regular fashion (hard labels, no mixup), the DNN is overconfident on in-distribution data: "in the base case ... most of the points tend to lie in the overconfident region".',
+    source: '§3.4, Fig. 2a–d (top row); §1, Fig. 1 (top row)',
+    paper: { text: 'scatter plots and density plots only (STL-10 and CIFAR-100 VGG-16); no number in the text' },
+    compare: 'ce > ce+temperature on mean_confidence',
+    note: 'Overconfidence read through temperature scaling (T by validation NLL, Guo et al. [9]): T > 1 ⇔ TS lowers the mean confidence (raw > after TS).',
+  },
   // ---- Fig. 2h–j and App. A: the α sweep ----
   {
     id: 'alpha-best-ece-02-04',
@@ -110,6 +118,13 @@ export const THULASIDASAN_CLAIMS: readonly SuiteClaimInput[] = [
     statement: 'Overconfidence alone decreases monotonically as α increases.',
     source: 'Fig. 2i; §3.4',
     qualitative: { kind: 'monotone', method: 'mixup', sweep: 'mixup', metric: 'oe', trend: 'decreasing' },
+  },
+  {
+    id: 'large-alpha-underconfident',
+    statement: 'Mixup models can be under-confident if α is large: the high ECE of α = 1.0 comes from under-confidence, its training signal having higher entropies than with smaller α.',
+    source: '§3.4; App. A (Table 2)',
+    paper: { text: 'CIFAR-10 ResNet-18 (App. A Table 2): ECE 0.1 at α = 1.0 vs 0.019 at α = 0.4; CIFAR-100: 0.091 vs 0.035 (α = 0.5)' },
+    notTested: 'the claim grammar compares methods, and α = 1 is a value of the `mixup` method\'s α sweep, not a method of its own (a fixed-α = 1 method would be new runs); the report\'s sweep figures give ECE, accuracy and NLL against α but not the confidence, and the ECE half is alpha-ece-worsens-at-large-alpha',
   },
   {
     id: 'tuned-alpha-little-accuracy-loss',

@@ -4,7 +4,8 @@
  * Holm-adjusted outcome), coverage (claims tested / claims listed), the suite's own checks in a table of their own,
  * and the definitions of the verdict vocabulary (verdict-vocabulary.ts).
  */
-import { escapeMarkdown } from '../../report/markdown.js';
+import { heading, paragraph, type Block, type TableCell } from '../../report/document/document.js';
+import { renderMarkdownBlocks } from '../../report/document/render-markdown.js';
 import { jsonNumber } from '../../report/metrics-json.js';
 import { claimMetricDescription, claimMetricPercent } from '../claim-metric.js';
 import type { SuiteResults } from './suite-results.js';
@@ -121,51 +122,51 @@ function coverageText(c: ClaimCoverage): string {
   return `Coverage: ${c.tested} of the ${c.listed} claims listed are tested here (${c.notTested} not tested on this machine, ${c.notEvaluated} not evaluated: their runs are missing).`;
 }
 
-/** The claims sections in Markdown (the definitions only when the suite has no claims or checks). */
-export function claimsMarkdown(results: SuiteResults, verdicts: readonly Verdict[]): string[] {
-  const e = escapeMarkdown;
-  const { paper, suite } = claimGroups(verdicts);
-  const lines: string[] = [];
-  if (paper.length) {
-    lines.push("## The paper's claims", '', coverageText(claimCoverage(verdicts)), '');
-    lines.push('| Claim | Source | Paper | Test | Ours [interval] | Outcome | Holm |', '| --- | --- | --- | --- | --- | --- | --- |');
-    for (const v of paper) lines.push(`| ${e(claimCell(v))} | ${e(v.claim.source ?? '—')} | ${e(paperText(v))} | ${e(testText(results, v))} | ${e(oursText(v))} | **${v.outcome}** | ${e(holmText(v))} |`);
-    lines.push('');
-  }
-  if (suite.length) {
-    lines.push("## The suite's own checks", '', 'Comparisons the suite adds; they are not claims of the paper.', '');
-    lines.push('| Check | Test | Ours [interval] | Outcome | Holm |', '| --- | --- | --- | --- | --- |');
-    for (const v of suite) lines.push(`| ${e(claimCell(v))} | ${e(testText(results, v))} | ${e(oursText(v))} | **${v.outcome}** | ${e(holmText(v))} |`);
-    lines.push('');
-  }
-  lines.push(...definitionsMarkdown('###'));
-  return lines;
+/** The claims table's outcome cell: the outcome, highlighted by its class (`verdict-holds`, `verdict-not-tested`, …). */
+function outcomeCell(v: Verdict): TableCell {
+  return { text: v.outcome, highlight: `verdict-${v.outcome.replace(/ /g, '-')}` };
 }
 
-/** The vocabulary's definitions as a Markdown section under a heading of level `level` ('##', '###'). */
-export function definitionsMarkdown(level: string): string[] {
-  return [`${level} How the verdicts are decided`, '', ...definitionEntries().map(([term, text]) => `- **${escapeMarkdown(term)}**: ${escapeMarkdown(text)}.`), ''];
-}
-
-/** The claims sections in HTML (`h` escapes text; the definitions only when the suite has no claims or checks). */
-export function claimsHtml(results: SuiteResults, verdicts: readonly Verdict[], h: (s: string) => string): string[] {
+/**
+ * The claims sections as report blocks: the paper's claims with their coverage, the suite's own checks, and the
+ * vocabulary's definitions (always).
+ */
+export function claimsBlocks(results: SuiteResults, verdicts: readonly Verdict[]): Block[] {
   const { paper, suite } = claimGroups(verdicts);
-  const cls = (v: Verdict): string => `verdict-${v.outcome.replace(/ /g, '-')}`;
-  const out: string[] = [];
+  const blocks: Block[] = [];
+  const text = (s: string): TableCell => ({ text: s });
   if (paper.length) {
-    out.push('<h2 id="claims">The paper’s claims</h2>', `<p>${h(coverageText(claimCoverage(verdicts)))}</p>`);
-    out.push('<div class="table-wrap"><table class="verdicts claims"><thead><tr><th>Claim</th><th>Source</th><th>Paper</th><th>Test</th><th>Ours [interval]</th><th>Outcome</th><th>Holm</th></tr></thead><tbody>');
-    for (const v of paper) out.push(`<tr class="verdict"><th scope="row">${h(claimCell(v))}</th><td>${h(v.claim.source ?? '—')}</td><td>${h(paperText(v))}</td><td>${h(testText(results, v))}</td><td>${h(oursText(v))}</td><td class="${cls(v)}">${h(v.outcome)}</td><td>${h(holmText(v))}</td></tr>`);
-    out.push('</tbody></table></div>');
+    blocks.push(heading(2, "The paper's claims", 'claims'), paragraph(coverageText(claimCoverage(verdicts))));
+    blocks.push({
+      kind: 'table',
+      className: 'verdicts claims',
+      columns: ['Claim', 'Source', 'Paper', 'Test', 'Ours [interval]', 'Outcome', 'Holm'],
+      align: ['left', 'left', 'left', 'left', 'left', 'left', 'left'],
+      rows: paper.map((v) => ({ header: claimCell(v), attributes: { class: 'verdict' }, cells: [text(v.claim.source ?? '—'), text(paperText(v)), text(testText(results, v)), text(oursText(v)), outcomeCell(v), text(holmText(v))] })),
+    });
   }
   if (suite.length) {
-    out.push('<h2 id="comparisons">The suite’s own checks</h2>', '<p class="note">Comparisons the suite adds; they are not claims of the paper.</p>');
-    out.push('<div class="table-wrap"><table class="verdicts checks"><thead><tr><th>Check</th><th>Test</th><th>Ours [interval]</th><th>Outcome</th><th>Holm</th></tr></thead><tbody>');
-    for (const v of suite) out.push(`<tr class="verdict"><th scope="row">${h(claimCell(v))}</th><td>${h(testText(results, v))}</td><td>${h(oursText(v))}</td><td class="${cls(v)}">${h(v.outcome)}</td><td>${h(holmText(v))}</td></tr>`);
-    out.push('</tbody></table></div>');
+    blocks.push(heading(2, "The suite's own checks", 'comparisons'), paragraph('Comparisons the suite adds; they are not claims of the paper.', 'note'));
+    blocks.push({
+      kind: 'table',
+      className: 'verdicts checks',
+      columns: ['Check', 'Test', 'Ours [interval]', 'Outcome', 'Holm'],
+      align: ['left', 'left', 'left', 'left', 'left'],
+      rows: suite.map((v) => ({ header: claimCell(v), attributes: { class: 'verdict' }, cells: [text(testText(results, v)), text(oursText(v)), outcomeCell(v), text(holmText(v))] })),
+    });
   }
-  out.push('<h3>How the verdicts are decided</h3>', `<ul class="note definitions">${definitionEntries().map(([term, text]) => `<li><b>${h(term)}</b>: ${h(text)}.</li>`).join('')}</ul>`);
-  return out;
+  blocks.push(...definitionsBlocks(3));
+  return blocks;
+}
+
+/** The vocabulary's definitions under a heading of level `level`: "**term**: definition." per entry. */
+export function definitionsBlocks(level: 2 | 3): Block[] {
+  return [heading(level, 'How the verdicts are decided'), { kind: 'list', className: 'note definitions', items: definitionEntries().map(([term, text]) => [{ strong: term }, `: ${text}.`]) }];
+}
+
+/** The definitions as Markdown lines under a heading `level` ('##', '###'), for the reproductions README. */
+export function definitionsMarkdown(level: '##' | '###'): string[] {
+  return renderMarkdownBlocks(definitionsBlocks(level === '##' ? 2 : 3)).split('\n');
 }
 
 /** One verdict as report.json writes it (CLAIMS-SPEC.md's fields; NaN → null). */

@@ -7,7 +7,7 @@ import { ensembleProbabilities } from '../../metrics/ensemble-average.js';
 import { evaluate } from '../../metrics/evaluate.js';
 import { metricHeader } from '../../metrics/metric-display.js';
 import { metricDefinition } from '../../metrics/metric-registry.js';
-import { escapeMarkdown } from '../../report/markdown.js';
+import { heading, paragraph, type Block } from '../../report/document/document.js';
 import { readRunPredictions } from '../posthoc-step.js';
 import { mean } from './statistics.js';
 import { testMetric, type SuiteResults } from './suite-results.js';
@@ -45,21 +45,17 @@ const cell = (k: EnsembleMetric, v: number): string => (!Number.isFinite(v) ? 'n
 const HEAD = METRICS.map((k) => metricHeader(metricDefinition(k)));
 const NOTE = 'Deep ensembles: the average of the seeds\' test probabilities (Lakshminarayanan et al. 2017), evaluated as one model; "members" is the mean of the individual runs.';
 
-/** The section in Markdown (empty when there is no ensemble). */
-export function ensembleMarkdown(rows: readonly EnsembleRow[]): string[] {
+/** The section as report blocks (none when there is no ensemble). */
+export function ensembleBlocks(rows: readonly EnsembleRow[]): Block[] {
   if (!rows.length) return [];
-  const lines = ['## Ensembles of the seeds', '', `| Method | K | ${HEAD.map((h) => `${h} members → ensemble`).join(' | ')} |`, `| --- | ---: | ${HEAD.map(() => '---:').join(' | ')} |`];
-  for (const r of rows) lines.push(`| ${escapeMarkdown(r.label)} | ${r.members} | ${METRICS.map((k) => `${cell(k, r.single[k])} → ${cell(k, r.ensemble[k])}`).join(' | ')} |`);
-  lines.push('', NOTE, '');
-  return lines;
-}
-
-/** The section in HTML (`h` escapes text); empty when there is no ensemble. */
-export function ensembleHtml(rows: readonly EnsembleRow[], h: (s: string) => string): string[] {
-  if (!rows.length) return [];
-  const parts = ['<h2 id="ensembles">Ensembles of the seeds</h2>', '<div class="table-wrap"><table class="ensembles">'];
-  parts.push(`<thead><tr><th>Method</th><th>K</th>${HEAD.map((x) => `<th>${h(x)} members → ensemble</th>`).join('')}</tr></thead><tbody>`);
-  for (const r of rows) parts.push(`<tr data-method="${h(r.method)}"><th scope="row">${h(r.label)}</th><td>${r.members}</td>${METRICS.map((k) => `<td>${cell(k, r.single[k])} → ${cell(k, r.ensemble[k])}</td>`).join('')}</tr>`);
-  parts.push('</tbody></table></div>', `<p class="note">${h(NOTE)}</p>`);
-  return parts;
+  return [
+    heading(2, 'Ensembles of the seeds', 'ensembles'),
+    {
+      kind: 'table',
+      className: 'ensembles',
+      columns: ['Method', 'K', ...HEAD.map((h) => `${h} members → ensemble`)],
+      rows: rows.map((r) => ({ header: r.label, attributes: { 'data-method': r.method }, cells: [{ text: String(r.members) }, ...METRICS.map((k) => ({ text: `${cell(k, r.single[k])} → ${cell(k, r.ensemble[k])}` }))] })),
+    },
+    paragraph(NOTE, 'note'),
+  ];
 }

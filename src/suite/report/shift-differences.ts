@@ -8,7 +8,7 @@
  * higher when wholly above, inconclusive otherwise (verdicts.ts decide); with fewer than two seeds, not evaluated.
  */
 import type { ShiftMetricKey } from '../../train/shift-metrics.js';
-import { escapeMarkdown } from '../../report/markdown.js';
+import { paragraph, type Block } from '../../report/document/document.js';
 import { corruptionMethods, metricAtSeverity, SHIFT_METRIC_INFO, SHIFT_SEVERITIES, shiftOf, shiftVariants } from './shift-tables.js';
 import { tInterval } from './statistics.js';
 import { methodGroups, type SuiteResults } from './suite-results.js';
@@ -94,27 +94,25 @@ function differenceNote(rows: readonly ShiftDifferenceRow[]): string {
   return `Calibrator − TS, paired by seed: the per-seed ${SHIFT_METRIC_INFO[metric].name} (0 = clean test subset; 1–5 = mean over the corruption kinds) after the calibrator minus after TS (both fitted on clean validation), mean over n = ${n} seed(s) [95% paired-t interval], in ${unit}; bold where the interval excludes 0 (lower or higher than TS).`;
 }
 
-/** The difference table of one group as Markdown lines (none without rows). */
-export function differenceMarkdown(rows: readonly ShiftDifferenceRow[]): string[] {
+/**
+ * The difference table of one group and its note as report blocks (none without rows); a cell is marked where the
+ * interval excludes 0, with its outcome as the HTML cell's `data-outcome`.
+ */
+export function differenceBlocks(rows: readonly ShiftDifferenceRow[]): Block[] {
   if (!rows.length) return [];
-  const lines = [`| Difference | ${HEADERS.join(' | ')} |`, `| --- | ${HEADERS.map(() => '---:').join(' | ')} |`];
-  for (const r of rows) {
-    const cells = r.severities.map((d) => (d.outcome === 'lower' || d.outcome === 'higher' ? `**${differenceText(r, d)}**` : differenceText(r, d)));
-    lines.push(`| ${escapeMarkdown(`${r.label}: ${rowName(r)}`)} | ${cells.join(' | ')} |`);
-  }
-  return [...lines, '', escapeMarkdown(differenceNote(rows)), ''];
-}
-
-/** The difference table of one group as HTML (escaped with `h`). */
-export function differenceHtml(rows: readonly ShiftDifferenceRow[], h: (s: string) => string): string[] {
-  if (!rows.length) return [];
-  const out = ['<div class="table-wrap"><table class="shift-differences">', `<thead><tr><th>Difference</th>${HEADERS.map((x) => `<th>${h(x)}</th>`).join('')}</tr></thead><tbody>`];
-  for (const r of rows) {
-    const cells = r.severities.map((d) => `<td data-outcome="${h(d.outcome)}">${d.outcome === 'lower' || d.outcome === 'higher' ? `<b>${h(differenceText(r, d))}</b>` : h(differenceText(r, d))}</td>`);
-    out.push(`<tr data-method="${h(r.method)}" data-calibrator="${h(r.calibrator)}"><th scope="row">${h(`${r.label}: ${rowName(r)}`)}</th>${cells.join('')}</tr>`);
-  }
-  out.push('</tbody></table></div>', `<p class="note">${h(differenceNote(rows))}</p>`);
-  return out;
+  return [
+    {
+      kind: 'table',
+      className: 'shift-differences',
+      columns: ['Difference', ...HEADERS],
+      rows: rows.map((r) => ({
+        header: `${r.label}: ${rowName(r)}`,
+        attributes: { 'data-method': r.method, 'data-calibrator': r.calibrator },
+        cells: r.severities.map((d) => ({ text: differenceText(r, d), ...(d.outcome === 'lower' || d.outcome === 'higher' ? { best: true } : {}), attributes: { 'data-outcome': d.outcome } })),
+      })),
+    },
+    paragraph(differenceNote(rows), 'note'),
+  ];
 }
 
 /**
