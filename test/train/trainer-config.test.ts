@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mergeConfig, resolveTrainConfig } from '../../src/train/train-config.js';
 import { LearningRate, parseSchedule } from '../../src/train/lr-schedule-spec.js';
-import { BestEpoch } from '../../src/train/best-epoch.js';
+import { BestEpoch, type ValidationScores } from '../../src/train/best-epoch.js';
 import { ConsoleProgress, formatDuration } from '../../src/train/progress.js';
 import { appendRecord, readLog, writeLog, type EpochRecord } from '../../src/train/train-log.js';
 import { createRunModel, modelAlias, resolveModelSpec } from '../../src/train/trainer-model.js';
@@ -131,7 +131,7 @@ test('warm-up scales the first W·steps updates linearly, starting above zero', 
 });
 
 test('best-epoch selection maximises accuracy, minimises NLL/ECE, keeps the earlier epoch on ties', () => {
-  const s = (accuracy: number, nll: number, ece: number) => ({ accuracy, nll, ece, adaece: ece, refinement: nll });
+  const s = (accuracy: number, nll: number, ece: number) => ({ accuracy, nll, ece, adaece: ece, refinement: nll, metrics: {} as ValidationScores['metrics'] });
   const acc = new BestEpoch('accuracy');
   assert.equal(acc.consider(0, s(0.5, 1, 0.1)), true);
   assert.equal(acc.consider(1, s(0.7, 2, 0.3)), true);
