@@ -316,7 +316,7 @@ test('calib fit --help describes every calibrator of the CALIBRATORS record and 
     assert.ok(at >= 0, `${kind} listed`);
     assert.ok(r.stdout.includes(d.summary), `${kind} summary`);
     for (const [name, spec] of Object.entries(d.options)) {
-      assert.ok(r.stdout.includes(`${name}=${String(spec.default)} (${spec.expected}): ${spec.description}`), `${kind} --opt ${name}`);
+      assert.ok(r.stdout.includes(`${name}=${String(spec.fallback)} (${spec.expected}): ${spec.description}`), `${kind} --opt ${name}`);
     }
   }
 });
