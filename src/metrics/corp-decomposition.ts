@@ -4,6 +4,7 @@ import { pav } from '../util/pav.js';
 import { invalidArgument } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
 import { defineMetric } from './metric-definition.js';
+import { ScratchPool } from './scratch-pool.js';
 import type { MetricContext } from './metric-context.js';
 
 /**
@@ -25,13 +26,34 @@ export interface CorpDecomposition {
   readonly unc: number;
 }
 
-export function corpFromSorted(sorted: SortedTopLabel): CorpDecomposition {
+export function corpFromSorted(sorted: SortedTopLabel, pool: ScratchPool = ScratchPool.none): CorpDecomposition {
   const { confidence: p, correct: y } = sorted;
   const n = p.length;
-  // Distinct forecast values with their outcome means and counts (typed arrays: N can be millions).
-  const means = new Float64Array(n);
-  const counts = new Float64Array(n);
-  const starts = new Int32Array(n + 1);
+  const means = pool.float64(n);
+  const counts = pool.float64(n);
+  const g = distinctForecasts(p, y, means, counts);
+  const fitted = pav(means.subarray(0, g.groups), counts.subarray(0, g.groups)); // in place
+  const recalibrated = groupedBrier(fitted, p, y) / n;
+  pool.give(means);
+  pool.give(counts);
+  const ybar = g.positives / n;
+  const unc = ybar * (1 - ybar);
+  const score = g.score / n;
+  return { score, mcb: score - recalibrated, dsc: unc - recalibrated, unc };
+}
+
+/**
+ * One pass over the sorted forecasts p [N]: per distinct value its outcome mean and count (written to `means` and
+ * `counts`, shapes ≥ [groups]); returns the number of groups, Σ y and Σ (p − y)². Each phase of the
+ * decomposition is its own function so that V8 optimises each long loop with complete type feedback.
+ */
+function distinctForecasts(
+  p: Float64Array,
+  y: Uint8Array,
+  means: Float64Array,
+  counts: Float64Array,
+): { groups: number; positives: number; score: number } {
+  const n = p.length;
   let groups = 0;
   let i = 0;
   let positives = 0;
@@ -48,26 +70,22 @@ export function corpFromSorted(sorted: SortedTopLabel): CorpDecomposition {
     positives += s;
     means[groups] = s / (j - i);
     counts[groups] = j - i;
-    starts[groups] = i;
     groups++;
     i = j;
   }
-  starts[groups] = n;
-  const fitted = pav(means.slice(0, groups), counts.slice(0, groups));
-  let recalibrated = 0;
-  for (let g = 0; g < groups; g++) {
-    const q = fitted[g]!;
-    const end = starts[g + 1]!;
-    for (let k = starts[g]!; k < end; k++) {
-      const d = q - y[k]!;
-      recalibrated += d * d;
-    }
+  return { groups, positives, score };
+}
+
+/** Σ_k (q_g(k) − y_k)² with q_g the fitted value of the group of equal forecasts that sample k belongs to. */
+function groupedBrier(fitted: Float64Array, p: Float64Array, y: Uint8Array): number {
+  let total = 0;
+  let g = 0;
+  for (let k = 0; k < p.length; k++) {
+    if (k > 0 && p[k] !== p[k - 1]) g++;
+    const d = fitted[g]! - y[k]!;
+    total += d * d;
   }
-  const ybar = positives / n;
-  const unc = ybar * (1 - ybar);
-  score /= n;
-  recalibrated /= n;
-  return { score, mcb: score - recalibrated, dsc: unc - recalibrated, unc };
+  return total;
 }
 
 /** CORP decomposition of forecasts p [N] in [0, 1] for outcomes y [N] ∈ {0, 1}. */
@@ -78,7 +96,7 @@ export function corpDecomposition(p: FloatArray, y: Uint8Array): CorpDecompositi
 }
 
 function topLabelCorp(context: MetricContext): CorpDecomposition {
-  return context.shared('corp', () => corpFromSorted(context.sorted()));
+  return context.shared('corp', () => corpFromSorted(context.sorted(), context.scratch));
 }
 
 export const corpMcb = defineMetric({

@@ -4,6 +4,7 @@ import type { ClasswiseAccumulator } from './classwise-accumulator.js';
 import type { MarginalBinning } from './marginal-ece.js';
 import type { RefinementSetting } from './calibration-refinement.js';
 import { type SortedTopLabel, sortTopLabel } from './sorted-top-label.js';
+import { ScratchPool } from './scratch-pool.js';
 import { type SweepResult, sweepFromSorted } from './sweep-ece.js';
 import type { TopLabelAccumulator } from './top-label-accumulator.js';
 import { invalidArgument } from '../util/errors.js';
@@ -31,6 +32,8 @@ export class MetricContext {
   private adaptiveSums: BinSums | null = null;
   private sweepResult: SweepResult | null = null;
   private readonly memo = new Map<string, unknown>();
+  /** Reusable memory for the O(N) temporaries of the metrics (scratch-pool.ts); dropped with the context. */
+  readonly scratch = new ScratchPool();
 
   constructor(top: TopLabelAccumulator, classStatistics: ClassStatistics | null = null) {
     if (top.count < 1) invalidArgument('accumulator', 'at least one sample before compute', '0 samples');
@@ -64,7 +67,7 @@ export class MetricContext {
 
   /** The monotonic sweep (ℓ2, at most `sweepMaxBins` bins). */
   sweep(): SweepResult {
-    return (this.sweepResult ??= sweepFromSorted(this.sorted(), 2, this.top.sweepMaxBins));
+    return (this.sweepResult ??= sweepFromSorted(this.sorted(), 2, this.top.sweepMaxBins, this.scratch));
   }
 
   /**

@@ -30,6 +30,29 @@ export function roundToGrid(f: FloatArray, weights: readonly GridWeights[], size
   return weights.map((w) => (typeof w === 'number' ? roundConstant(f, w, size) : roundWeighted(f, w, size)));
 }
 
+/**
+ * The two grids of the smooth ECE in one pass over the samples: the grid sums of the residuals f_i − y_i and of
+ * the counts (weight 1), bit for bit `roundToGrid(f, [f − y, 1], size)` (each grid receives the same additions in
+ * the same order) without the residual array of N doubles. Shapes: f, y [N] → two grids [G].
+ */
+export function roundResidualsAndCounts(f: FloatArray, y: ArrayLike<number>, size: number): { residual: Float64Array; count: Float64Array } {
+  const residual = new Float64Array(size);
+  const count = new Float64Array(size);
+  const scale = size - 1;
+  for (let i = 0; i < f.length; i++) {
+    const fi = f[i]!;
+    const x = fi * scale;
+    const b = gridCell(x, size);
+    const frac = x - b;
+    const r = fi - y[i]!;
+    residual[b]! += (1 - frac) * r;
+    residual[b + 1]! += frac * r;
+    count[b]! += (1 - frac) * 1;
+    count[b + 1]! += frac * 1;
+  }
+  return { residual, count };
+}
+
 /** Grid cell of position x = f·(G − 1): ⌊x⌋ clamped to [0, G − 2]. */
 function gridCell(x: number, size: number): number {
   const b = Math.floor(x);

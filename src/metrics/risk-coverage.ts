@@ -3,6 +3,7 @@ import { requireTopLabel } from './validation.js';
 import { invalidArgument, requireNumber } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
 import { defineMetric } from './metric-definition.js';
+import { ScratchPool } from './scratch-pool.js';
 import { WEIGHTS_REFUSED_RANK } from './weighted-context.js';
 import type { MetricContext } from './metric-context.js';
 
@@ -24,10 +25,11 @@ import type { MetricContext } from './metric-context.js';
  */
 
 /** Cumulative errors E_k among the k most confident, k = 0..N (shape [N + 1]), ties spread evenly. */
-export function cumulativeErrors(sorted: SortedTopLabel): Float64Array {
+export function cumulativeErrors(sorted: SortedTopLabel, pool: ScratchPool = ScratchPool.none): Float64Array {
   const { confidence, correct } = sorted;
   const n = confidence.length;
-  const out = new Float64Array(n + 1);
+  const out = pool.float64(n + 1);
+  out[0] = 0;
   // Walk from the most confident (end of the ascending order) down, one tie group at a time.
   let k = 0;
   let j = n;
@@ -63,24 +65,6 @@ export function riskCoverageFromSorted(sorted: SortedTopLabel): RiskCoverageCurv
   return { coverage, risk };
 }
 
-/** Mean of the N − 1 trapezoids of g_k over k = 1..N (NaN for N < 2). */
-function normalisedTrapezoid(g: (k: number) => number, n: number): number {
-  if (n < 2) return Number.NaN;
-  let s = 0;
-  let prev = g(1);
-  for (let k = 2; k <= n; k++) {
-    const v = g(k);
-    s += (prev + v) / 2;
-    prev = v;
-  }
-  return s / (n - 1);
-}
-
-/** Cumulative errors of the oracle that ranks all E errors last: max(0, k − (N − E)). */
-function oracleErrors(k: number, n: number, errors: number): number {
-  return Math.max(0, k - (n - errors));
-}
-
 export interface SelectiveMetrics {
   readonly aurc: number;
   readonly eaurc: number;
@@ -89,19 +73,48 @@ export interface SelectiveMetrics {
 
 /** AURC, E-AURC and AUGRC from sorted top-label samples (NaN for N < 2). */
 export function selectiveFromSorted(sorted: SortedTopLabel): SelectiveMetrics {
-  const e = cumulativeErrors(sorted);
+  return selectiveFromErrors(cumulativeErrors(sorted));
+}
+
+/**
+ * AURC, E-AURC and AUGRC from the cumulative errors E_k (k = 0..N, `cumulativeErrors`): each the mean of the N − 1
+ * trapezoids of its curve over k = 1..N — R_k = E_k/k, the oracle's max(0, k − (N − E_N))/k, and E_k/N — summed
+ * in one pass (NaN for N < 2).
+ */
+export function selectiveFromErrors(e: Float64Array): SelectiveMetrics {
   const n = e.length - 1;
-  const errors = e[n]!;
-  const aurc = normalisedTrapezoid((k) => e[k]! / k, n);
-  const optimal = normalisedTrapezoid((k) => oracleErrors(k, n, errors) / k, n);
-  const augrc = normalisedTrapezoid((k) => e[k]! / n, n);
-  return { aurc, eaurc: aurc - optimal, augrc };
+  if (n < 2) return { aurc: Number.NaN, eaurc: Number.NaN, augrc: Number.NaN };
+  const firstCorrect = n - e[n]!; // the oracle accepts every correct prediction first
+  let risk = e[1]!;
+  let oracle = Math.max(0, 1 - firstCorrect);
+  let general = e[1]! / n;
+  let aurc = 0;
+  let optimal = 0;
+  let augrc = 0;
+  for (let k = 2; k <= n; k++) {
+    const ek = e[k]!;
+    const r = ek / k;
+    const o = Math.max(0, k - firstCorrect) / k;
+    const g = ek / n;
+    aurc += (risk + r) / 2;
+    optimal += (oracle + o) / 2;
+    augrc += (general + g) / 2;
+    risk = r;
+    oracle = o;
+    general = g;
+  }
+  aurc /= n - 1;
+  return { aurc, eaurc: aurc - optimal / (n - 1), augrc: augrc / (n - 1) };
 }
 
 /** Selective risk at coverage x ∈ (0, 1]: R_k, k = ⌈N x⌉. */
 export function riskAtCoverageFromSorted(sorted: SortedTopLabel, coverage: number): number {
   requireNumber('coverage', coverage, { min: 0, exclusiveMin: true, max: 1 });
-  const e = cumulativeErrors(sorted);
+  return riskAtCoverageFromErrors(cumulativeErrors(sorted), coverage);
+}
+
+/** Selective risk at coverage x from the cumulative errors E_k (k = 0..N). */
+export function riskAtCoverageFromErrors(e: Float64Array, coverage: number): number {
   const n = e.length - 1;
   const k = Math.max(1, Math.ceil(n * coverage - 1e-9));
   return e[k]! / k;
@@ -110,7 +123,11 @@ export function riskAtCoverageFromSorted(sorted: SortedTopLabel, coverage: numbe
 /** Largest coverage k/N whose selective risk R_k ≤ risk (0 when no k qualifies). */
 export function coverageAtRiskFromSorted(sorted: SortedTopLabel, risk: number): number {
   requireNumber('risk', risk, { min: 0, max: 1 });
-  const e = cumulativeErrors(sorted);
+  return coverageAtRiskFromErrors(cumulativeErrors(sorted), risk);
+}
+
+/** Largest coverage k/N with R_k ≤ risk from the cumulative errors E_k (k = 0..N). */
+export function coverageAtRiskFromErrors(e: Float64Array, risk: number): number {
   const n = e.length - 1;
   for (let k = n; k >= 1; k--) if (e[k]! / k <= risk + 1e-12) return k / n;
   return 0;
@@ -142,8 +159,13 @@ export function coverageAtRisk(confidence: FloatArray, correct: Uint8Array, risk
   return coverageAtRiskFromSorted(sortedInput(confidence, correct), risk);
 }
 
+/** E_k of the top-label samples, once per compute (AURC, E-AURC, AUGRC, risk at 80 %, coverage at 5 % read it). */
+function topLabelErrors(context: MetricContext): Float64Array {
+  return context.shared('risk-coverage-errors', () => cumulativeErrors(context.sorted(), context.scratch)); // kept, not given back
+}
+
 function topLabelSelective(context: MetricContext): SelectiveMetrics {
-  return context.shared('risk-coverage', () => selectiveFromSorted(context.sorted()));
+  return context.shared('risk-coverage', () => selectiveFromErrors(topLabelErrors(context)));
 }
 
 export const aurcMetric = defineMetric({
@@ -190,7 +212,7 @@ export const riskAt80Coverage = defineMetric({
   weighted: { refused: WEIGHTS_REFUSED_RANK },
   scope: 'top-label',
   description: 'error rate among the 80 % most confident predictions (TorchUncertainty RiskAt80Cov)',
-  compute: (context) => riskAtCoverageFromSorted(context.sorted(), 0.8),
+  compute: (context) => riskAtCoverageFromErrors(topLabelErrors(context), 0.8),
 });
 
 export const coverageAt5Risk = defineMetric({
@@ -201,5 +223,5 @@ export const coverageAt5Risk = defineMetric({
   weighted: { refused: WEIGHTS_REFUSED_RANK },
   scope: 'top-label',
   description: 'largest coverage whose selective risk is at most 5 % (TorchUncertainty CovAt5Risk; 0 if none)',
-  compute: (context) => coverageAtRiskFromSorted(context.sorted(), 0.05),
+  compute: (context) => coverageAtRiskFromErrors(topLabelErrors(context), 0.05),
 });

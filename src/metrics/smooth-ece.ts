@@ -1,4 +1,4 @@
-import { interpolateGrid, reflectedConvolve, roundToGrid, smootherGridSize, unitMesh } from './reflected-gaussian-smoother.js';
+import { interpolateGrid, reflectedConvolve, roundResidualsAndCounts, roundToGrid, smootherGridSize, unitMesh } from './reflected-gaussian-smoother.js';
 import { requireTopLabel } from './validation.js';
 import { invalidArgument, requireNumber } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
@@ -35,11 +35,7 @@ export class SmoothEceEvaluator {
   private gridSums(size: number): { residual: Float64Array; count: Float64Array } {
     let g = this.grids.get(size);
     if (!g) {
-      const { f, y } = this;
-      const residuals = new Float64Array(f.length);
-      for (let i = 0; i < f.length; i++) residuals[i] = f[i]! - y[i]!;
-      const [residual, count] = roundToGrid(f, [residuals, 1], size);
-      g = { residual: residual!, count: count! };
+      g = roundResidualsAndCounts(this.f, this.y, size);
       this.grids.set(size, g);
     }
     return g;

@@ -3,6 +3,7 @@ import { sortTopLabel, type SortedTopLabel } from './sorted-top-label.js';
 import { requireTopLabel } from './validation.js';
 import { requireNumber } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
+import { ScratchPool } from './scratch-pool.js';
 
 export interface SweepOptions {
   /** Norm p ≥ 1 (default 2, as Karandikar et al. 2021 report the mean-sweep CE). */
@@ -40,9 +41,10 @@ export function sweepCalibrationError(confidence: FloatArray, correct: Uint8Arra
 }
 
 /** Monotonic-sweep ECE over sorted top-label samples. */
-export function sweepFromSorted(sorted: SortedTopLabel, p: number, maxBins = Infinity): SweepResult {
+export function sweepFromSorted(sorted: SortedTopLabel, p: number, maxBins = Infinity, pool: ScratchPool = ScratchPool.none): SweepResult {
   const n = sorted.confidence.length;
-  const prefix = new Float64Array(n + 1); // number correct among the first r sorted samples
+  const prefix = pool.float64(n + 1); // number correct among the first r sorted samples
+  prefix[0] = 0;
   let descentCount = 0;
   for (let i = 0; i < n; i++) {
     const a = sorted.correct[i]!;
@@ -74,6 +76,7 @@ export function sweepFromSorted(sorted: SortedTopLabel, p: number, maxBins = Inf
     const gap = Math.abs((prefix[to]! - prefix[from]!) / count - sc / count);
     acc += count * Math.pow(gap, p);
   }
+  pool.give(prefix);
   return { value: Math.pow(acc / n, 1 / p), bins: chosen };
 }
 

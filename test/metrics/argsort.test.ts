@@ -48,3 +48,32 @@ test('sorting top-label pairs keeps each correctness flag with its confidence an
     assert.equal(sortTopLabel(Float32Array.from(conf), correct).float32, true);
   }
 });
+
+test('the float32 sort (32-bit keys inside the result) equals a comparison sort, whichever of its two passes run', () => {
+  const rng = new Random(13);
+  const cases: [string, (i: number) => number][] = [
+    ['random with ties', (i) => (i % 4 === 0 ? rng.int(8) / 8 : rng.uniform())],
+    ['low digit constant (only the high pass runs)', () => rng.int(64) / 64],
+    ['high digit constant (only the low pass runs)', () => 0.5 + rng.int(60000) * 2 ** -24],
+    ['all equal (no pass runs)', () => 0.75],
+    ['exactly 0 and 1', (i) => (i % 2 === 0 ? 0 : 1)],
+  ];
+  for (const [name, value] of cases) {
+    for (const n of [0, 1, 2, 3, 3001]) {
+      const conf = new Float32Array(n);
+      const correct = new Uint8Array(n);
+      for (let i = 0; i < n; i++) {
+        conf[i] = value(i);
+        correct[i] = rng.int(2);
+      }
+      const before = correct.slice();
+      const order = naiveArgsort(conf);
+      const sorted = sortTopLabel(conf, correct, true);
+      assert.equal(sorted.float32, true);
+      assert.deepEqual(Array.from(sorted.confidence), order.map((i) => conf[i]!), `${name}, n = ${n}`);
+      assert.deepEqual(Array.from(sorted.correct), order.map((i) => correct[i]!), `${name}, n = ${n}: flags`);
+      assert.notEqual(sorted.correct, correct, 'a new flag array, not the input');
+      assert.deepEqual(correct, before, 'the input flags are untouched');
+    }
+  }
+});
