@@ -103,7 +103,7 @@ async function exportSplits(dir: string, train: number): Promise<void> {
 
 async function run(values: Record<string, string | undefined>): Promise<number> {
   const setting: Setting = { depth: Number(values['depth']), width: Number(values['width']), train: Number(values['train']), epochs: Number(values['epochs']) };
-  const { root, framework, loss, seed, threads } = values as Record<string, string>;
+  const { root, framework, loss, seed, threads } = values as { root: string; framework: string; loss: string; seed: string; threads: string };
   if (framework !== 'calib' && framework !== 'torch') throw new Error(`--framework: expected calib or torch, got ${framework}`);
   if (loss !== 'ce' && loss !== 'focal') throw new Error(`--loss: expected ce or focal, got ${loss}`);
   const dir = join(root, settingId(setting), `${framework}-${loss}-seed${seed}${threads === '1' ? '' : `-t${threads}`}`);

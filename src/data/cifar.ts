@@ -116,7 +116,7 @@ async function resolvePath(options: CifarOptions, archive: string, folder: strin
     await downloadFile(new URL(archive, base.endsWith('/') ? base : base + '/').href, destination, md5 !== undefined ? { md5 } : {});
     return destination;
   }
-  throw new DatasetNotFoundError('cifar', 
+  throw new DatasetNotFoundError('cifar',
     `${archive.replace(/-binary\.tar\.gz$/, '')}: not found at ${candidates.join(' or ')}. Download the binary version ` +
       `${CIFAR_URL}${archive} and pass its path (or the extracted ${folder} directory) as the path option, ` +
       `or put it at ${candidates[0]}, or pass download: true (on the command line: --data-opt download=true) to fetch it into ${destination}.`,

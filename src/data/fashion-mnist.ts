@@ -108,7 +108,7 @@ export async function loadFashionMnist(options: FashionMnistOptions = {}): Promi
   }
   if (directory === undefined) {
     if (!options.download) {
-      throw new DatasetNotFoundError('fashion-mnist', 
+      throw new DatasetNotFoundError('fashion-mnist',
         `fashion-mnist: the files ${Object.values(FASHION_MNIST_FILES).join(', ')} (gzipped or not) were not found in ${candidates.join(' or ')}. ` +
           `Install Debian's package (apt-get install dataset-fashion-mnist), put the four files from ${FASHION_MNIST_URL} in a directory ` +
           `and pass it as the directory option, or pass download: true (on the command line: --data-opt download=true) to fetch them into ${cache}.`,

@@ -2,6 +2,7 @@ import type { Tensor } from '../engine/index.js';
 import { defineLoss } from './define-loss.js';
 import type { LossOptions } from './options.js';
 import type { LossResult, LossTargetsLike } from './types.js';
+import { number, optional, string } from '../util/schema.js';
 
 /**
  * Adaptive and conditional label smoothing, ACLS (Park et al. ICCV 2023), as in the official code (`ACLS.get_reg`;
@@ -32,12 +33,12 @@ export const acls = defineLoss({
   scope: 'per-example',
   targets: 'labels-or-soft',
   options: {
-    margin: { type: 'number', default: 10, min: 0, description: 'margin m' },
-    alpha: { type: 'number', default: 0.1, min: 0, description: 'weight α of the regulariser' },
-    lambda1: { type: 'number', default: 1, min: 0, description: 'weight λ1 of the positive (arg-max) part' },
-    lambda2: { type: 'number', default: 0.1, min: 0, description: 'weight λ2 of the negative (other classes) part' },
-    positive: { type: 'choice', choices: ['code', 'paper'], default: 'code', description: "'code': ReLU(z_ŷ − m)²; 'paper': ReLU(z_ŷ − min_k z_k − m)²" },
-    variant: { type: 'choice', choices: ['acls', 'ar-only', 'cr-only'], default: 'acls', description: "ablation: 'ar-only' squares without ReLU, 'cr-only' linear hinges" },
+    margin: optional(number({ min: 0 }), 10, 'margin m'),
+    alpha: optional(number({ min: 0 }), 0.1, 'weight α of the regulariser'),
+    lambda1: optional(number({ min: 0 }), 1, 'weight λ1 of the positive (arg-max) part'),
+    lambda2: optional(number({ min: 0 }), 0.1, 'weight λ2 of the negative (other classes) part'),
+    positive: optional(string(['code', 'paper']), 'code', "'code': ReLU(z_ŷ − m)²; 'paper': ReLU(z_ŷ − min_k z_k − m)²"),
+    variant: optional(string(['acls', 'ar-only', 'cr-only']), 'acls', "ablation: 'ar-only' squares without ReLU, 'cr-only' linear hinges"),
   },
   perExample(input, { margin, alpha, lambda1, lambda2, positive, variant }) {
     const z = input.logits;

@@ -4,6 +4,7 @@ import { defineLoss } from './define-loss.js';
 import type { LossInput } from './loss-input.js';
 import type { LossOptions } from './options.js';
 import type { LossResult, LossTargetsLike } from './types.js';
+import { number, numberList, optional, string } from '../util/schema.js';
 
 /**
  * Hard equal-width bin membership [M, B] of confidences c [M] under the toolkit's '(l,u]' convention (src/metrics
@@ -59,8 +60,8 @@ export const arc = defineLoss({
   scope: 'batch',
   targets: 'labels-or-soft',
   options: {
-    version: { type: 'choice', choices: ['v1', 'v2'], default: 'v1', description: "'v1': per-bin mean confidence vs accuracy; 'v2': per-sample confidence vs bin accuracy" },
-    bins: { type: 'number-list', default: [1], min: 1, integer: true, description: 'number of bins M, or a list (e.g. 5,15,30) to average over' },
+    version: optional(string(['v1', 'v2']), 'v1', "'v1': per-bin mean confidence vs accuracy; 'v2': per-sample confidence vs bin accuracy"),
+    bins: optional(numberList(number({ min: 1, integer: true })), [1], 'number of bins M, or a list (e.g. 5,15,30) to average over'),
   },
   compute(input, { version, bins }) {
     let total: Tensor | null = null;

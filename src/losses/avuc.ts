@@ -4,15 +4,11 @@ import { defineLoss, type LossDefinition } from './define-loss.js';
 import type { LossInput } from './loss-input.js';
 import type { LossOptions, ResolvedOptions } from './options.js';
 import type { LossResult, LossTargetsLike } from './types.js';
+import { number, optional } from '../util/schema.js';
 
 /** Options shared by AvUC and AvUC-GS. */
 export const AVUC_OPTIONS = {
-  kappa: {
-    type: 'number',
-    default: 0,
-    min: 0,
-    description: 'entropy threshold κ (nats): certain if u < κ; 0 (default) = 0.5·ln C, half the maximum entropy',
-  },
+  kappa: optional(number({ min: 0 }), 0, 'entropy threshold κ (nats): certain if u < κ; 0 (default) = 0.5·ln C, half the maximum entropy'),
 } as const;
 
 /**

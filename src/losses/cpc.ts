@@ -2,6 +2,7 @@ import { type Tensor, zeros } from '../engine/index.js';
 import { defineLoss } from './define-loss.js';
 import type { LossOptions } from './options.js';
 import type { LossResult, LossTargetsLike } from './types.js';
+import { number, optional } from '../util/schema.js';
 
 /** softplus(x) = log(1 + eˣ) = max(x, 0) + log(1 + e^{−|x|}), stable for |x| in the thousands; −log σ(x) = softplus(−x). */
 export function softplus(x: Tensor): Tensor {
@@ -46,8 +47,8 @@ export const cpc = defineLoss({
   scope: 'per-example',
   targets: 'labels',
   options: {
-    lambda_bdc: { type: 'number', default: 0.1, min: 0, description: 'weight of the binary discrimination constraints' },
-    lambda_bec: { type: 'number', default: 1, min: 0, description: 'weight of the binary exclusion constraints' },
+    lambda_bdc: optional(number({ min: 0 }), 0.1, 'weight of the binary discrimination constraints'),
+    lambda_bec: optional(number({ min: 0 }), 1, 'weight of the binary exclusion constraints'),
   },
   perExample(input, { lambda_bdc, lambda_bec }) {
     const z = input.logits;

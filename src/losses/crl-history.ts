@@ -45,7 +45,7 @@ export class CorrectnessHistory {
     for (let i = 0; i < indices.length; i++) {
       const v = Number(correct[i]);
       if (v !== 0 && v !== 1) invalidArgument(`correct[${i}]`, '0 or 1', describe(correct[i]));
-      this.counts[this.index(indices, i)] += v;
+      this.counts[this.index(indices, i)]! += v;
     }
   }
 

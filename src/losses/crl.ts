@@ -5,6 +5,7 @@ import { defineLoss } from './define-loss.js';
 import type { LossInput } from './loss-input.js';
 import type { LossOptions } from './options.js';
 import type { LossResult, LossTargetsLike } from './types.js';
+import { number, optional, string } from '../util/schema.js';
 
 /**
  * Correctness ranking loss, CRL (Moon et al. ICML 2020), as in the official code (daintlab/confidence-aware-learning
@@ -29,8 +30,8 @@ export const crl = defineLoss({
   targets: 'labels-or-soft',
   hostState: CRL_HOST_STATE,
   options: {
-    weight: { type: 'number', default: 1, min: 0, description: 'weight λ of the ranking term' },
-    target: { type: 'choice', choices: ['softmax', 'entropy', 'margin'], default: 'softmax', description: 'rank target κ' },
+    weight: optional(number({ min: 0 }), 1, 'weight λ of the ranking term'),
+    target: optional(string(['softmax', 'entropy', 'margin']), 'softmax', 'rank target κ'),
   },
   compute(input, { weight, target }) {
     if (input.labelShape.length !== 1) invalidArgument('crl: logits', 'shape [N, C] (CRL ranks whole samples)', `[${input.labelShape.join(', ')}, …] dense predictions`);

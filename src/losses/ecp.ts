@@ -2,6 +2,7 @@ import type { Tensor } from '../engine/index.js';
 import { defineLoss } from './define-loss.js';
 import type { LossOptions } from './options.js';
 import type { LossResult, LossTargetsLike } from './types.js';
+import { number, optional } from '../util/schema.js';
 
 /** Clamp of p in the entropy of ECP (MbLS code `calibrate.utils.constants.EPS`). */
 export const ECP_EPS = 1e-10;
@@ -21,7 +22,7 @@ export const ecp = defineLoss({
   scope: 'per-example',
   targets: 'labels-or-soft',
   options: {
-    alpha: { type: 'number', default: 0.1, min: 0, description: 'penalty weight α' },
+    alpha: optional(number({ min: 0 }), 0.1, 'penalty weight α'),
   },
   perExample(input, { alpha }) {
     const ceRows = input.crossEntropyRows;

@@ -2,6 +2,7 @@ import type { Tensor } from '../engine/index.js';
 import { defineLoss } from './define-loss.js';
 import type { LossOptions } from './options.js';
 import type { LossResult, LossTargetsLike } from './types.js';
+import { number, optional } from '../util/schema.js';
 
 /**
  * Entropy-regularised loss, ERL (Thulasidasan et al. 2019 §4; Pereyra et al. 2017; METHODS.md § Primary losses):
@@ -16,7 +17,7 @@ export const erl = defineLoss({
   scope: 'per-example',
   targets: 'labels-or-soft',
   options: {
-    kappa: { type: 'number', default: 0.1, min: 0, description: 'entropy weight κ' },
+    kappa: optional(number({ min: 0 }), 0.1, 'entropy weight κ'),
   },
   perExample(input, { kappa }) {
     const ceRows = input.crossEntropyRows;

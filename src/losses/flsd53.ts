@@ -3,6 +3,7 @@ import { defineLoss } from './define-loss.js';
 import { focalRows } from './focal.js';
 import type { LossOptions } from './options.js';
 import type { LossResult, LossTargetsLike } from './types.js';
+import { number, optional } from '../util/schema.js';
 
 /**
  * FLSD-53: focal loss with a sample-dependent γ (Mukhoti et al. 2020; official code `FocalLossAdaptive`, also in the
@@ -19,7 +20,7 @@ export const flsd53 = defineLoss({
   scope: 'per-example',
   targets: 'labels',
   options: {
-    gamma: { type: 'number', default: 3, min: 0, description: 'γ for samples with p_y ≥ 0.5 (3: FLSD-53, 2: FLSD-532)' },
+    gamma: optional(number({ min: 0 }), 3, 'γ for samples with p_y ≥ 0.5 (3: FLSD-53, 2: FLSD-532)'),
   },
   perExample(input, { gamma }) {
     const pY = input.crossEntropyRows.neg().exp().stopGradient();

@@ -3,6 +3,7 @@ import { defineLoss } from './define-loss.js';
 import type { LossInput } from './loss-input.js';
 import type { LossOptions } from './options.js';
 import type { LossResult, LossTargetsLike } from './types.js';
+import { number, optional } from '../util/schema.js';
 
 /**
  * Focal loss (Lin et al. 2017; Mukhoti et al. 2020 for calibration; METHODS.md § Primary losses):
@@ -19,7 +20,7 @@ export const focal = defineLoss({
   scope: 'per-example',
   targets: 'labels',
   options: {
-    gamma: { type: 'number', default: 3, min: 0, description: 'focusing parameter γ' },
+    gamma: optional(number({ min: 0 }), 3, 'focusing parameter γ'),
   },
   perExample(input, { gamma }) {
     const rows = focalRows(input, gamma);

@@ -5,12 +5,8 @@
  */
 export type { LossTargets, LossTargetsLike, LossResult, CommonLossOptions, CorrectnessHistoryInput, LossRole, LossScope } from './types.js';
 export {
-  type OptionSpec,
+  type LossOption,
   type OptionsSchema,
-  type NumberOption,
-  type ChoiceOption,
-  type NumberListOption,
-  type BooleanOption,
   type LossOptions,
   type ResolvedOptions,
   resolveOptions,

@@ -2,6 +2,7 @@ import type { Tensor } from '../engine/index.js';
 import { defineLoss } from './define-loss.js';
 import type { LossOptions } from './options.js';
 import type { LossResult, LossTargetsLike } from './types.js';
+import { number, optional, string } from '../util/schema.js';
 
 /**
  * Label smoothing (Szegedy et al. 2016; Müller et al. 2019; METHODS.md § Primary losses), as in the MbLS/ACLS code
@@ -22,8 +23,8 @@ export const ls = defineLoss({
   scope: 'per-example',
   targets: 'labels-or-soft',
   options: {
-    epsilon: { type: 'number', default: 0.05, min: 0, max: 1, description: 'smoothing ε' },
-    variant: { type: 'choice', choices: ['uniform', 'others'], default: 'uniform', description: "'uniform': ε/C on every class; 'others': ε/(C−1) on the other classes" },
+    epsilon: optional(number({ min: 0, max: 1 }), 0.05, 'smoothing ε'),
+    variant: optional(string(['uniform', 'others']), 'uniform', "'uniform': ε/C on every class; 'others': ε/(C−1) on the other classes"),
   },
   perExample(input, { epsilon, variant }) {
     const ceRows = input.crossEntropyRows;

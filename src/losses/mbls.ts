@@ -2,6 +2,7 @@ import type { Tensor } from '../engine/index.js';
 import { defineLoss } from './define-loss.js';
 import type { LossOptions } from './options.js';
 import type { LossResult, LossTargetsLike } from './types.js';
+import { number, optional } from '../util/schema.js';
 
 /**
  * Margin-based label smoothing, MbLS (Liu et al. CVPR 2022), as in the official code (`LogitMarginL1`; METHODS.md
@@ -20,8 +21,8 @@ export const mbls = defineLoss({
   scope: 'per-example',
   targets: 'labels-or-soft',
   options: {
-    margin: { type: 'number', default: 10, min: 0, description: 'margin m on logit distances' },
-    alpha: { type: 'number', default: 0.1, min: 0, description: 'penalty weight α' },
+    margin: optional(number({ min: 0 }), 10, 'margin m on logit distances'),
+    alpha: optional(number({ min: 0 }), 0.1, 'penalty weight α'),
   },
   perExample(input, { margin, alpha }) {
     const z = input.logits;

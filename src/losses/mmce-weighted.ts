@@ -3,6 +3,7 @@ import { defineLoss } from './define-loss.js';
 import { MMCE_TERM, mmceKernel } from './mmce.js';
 import type { LossOptions } from './options.js';
 import type { LossResult, LossTargetsLike } from './types.js';
+import { optional, string } from '../util/schema.js';
 
 /** Constants of the official MMCE_weighted code: 1e−5 in the normalisers, 1e−10 under the square root. */
 export const MMCE_WEIGHTED_EPS = Object.freeze({ normaliser: 1e-5, sqrt: 1e-10 });
@@ -35,12 +36,7 @@ export const mmceWeighted = defineLoss({
   title: 'Weighted MMCE (correct weighted by 1 − c, incorrect by c; the focal-calibration code\'s normalisation or Kumar et al.\'s)',
   ...MMCE_TERM,
   options: {
-    normalisation: {
-      type: 'choice',
-      choices: ['code', 'kumar'],
-      default: 'code',
-      description: "'code': the focal-calibration / MbLS / MDCA code's (each block normalised twice, 0 unless both sets are non-empty); 'kumar': Kumar et al.'s formula as the ARC code (each block once)",
-    },
+    normalisation: optional(string(['code', 'kumar']), 'code', "'code': the focal-calibration / MbLS / MDCA code's (each block normalised twice, 0 unless both sets are non-empty); 'kumar': Kumar et al.'s formula as the ARC code (each block once)"),
   },
   compute(input, { normalisation }) {
     const kernel = mmceKernel(input, 'mmce-weighted');

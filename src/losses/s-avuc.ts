@@ -3,6 +3,7 @@ import { avucEntropy, avucRatio } from './avuc-ratio.js';
 import { defineLoss } from './define-loss.js';
 import type { LossOptions } from './options.js';
 import type { LossResult, LossTargetsLike } from './types.js';
+import { number, optional } from '../util/schema.js';
 
 /** Clamp of the normalised entropy e = u/log C into [δ, 1 − δ] before the logit (keeps gradients finite at e = 0 or 1). */
 export const S_AVUC_ENTROPY_CLAMP = 1e-6;
@@ -24,8 +25,8 @@ export const sAvuc = defineLoss({
   scope: 'batch',
   targets: 'labels-or-soft',
   options: {
-    kappa: { type: 'number', default: 0.5, min: 0, max: 1, exclusiveMin: true, exclusiveMax: true, description: 'soft threshold κ on the normalised entropy' },
-    temperature: { type: 'number', default: 1, min: 0, exclusiveMin: true, description: 'sharpness T of the soft uncertainty' },
+    kappa: optional(number({ min: 0, max: 1, exclusiveMin: true, exclusiveMax: true }), 0.5, 'soft threshold κ on the normalised entropy'),
+    temperature: optional(number({ min: 0, exclusiveMin: true }), 1, 'sharpness T of the soft uncertainty'),
   },
   compute(input, { kappa, temperature }) {
     const u = avucEntropy(input);

@@ -4,6 +4,7 @@ import { defineLoss } from './define-loss.js';
 import type { LossOptions } from './options.js';
 import { gapPower, pthRoot, SOFT_BIN_OPTIONS, softBinMembership } from './soft-bins.js';
 import type { LossResult, LossTargetsLike } from './types.js';
+import { boolean, optional, string } from '../util/schema.js';
 
 /**
  * Bin centres of the caltrain label-binned loss: the midpoints of linspace(1/C, 1, M + 1) (confidences of a C-class
@@ -36,8 +37,8 @@ export const sbEceLb = defineLoss({
   targets: 'labels-or-soft',
   options: {
     ...SOFT_BIN_OPTIONS,
-    root: { type: 'boolean', default: false, description: "take the 1/p root (the paper's eq. 12); the code returns the p-th power" },
-    anchors: { type: 'choice', choices: ['code', 'unit'], default: 'code', description: "bin centres over [1/C, 1] ('code') or [0, 1] ('unit')" },
+    root: optional(boolean(), false, "take the 1/p root (the paper's eq. 12); the code returns the p-th power"),
+    anchors: optional(string(['code', 'unit']), 'code', "bin centres over [1/C, 1] ('code') or [0, 1] ('unit')"),
   },
   compute(input, { bins, temperature, p, root, anchors }) {
     const c = input.confidence;

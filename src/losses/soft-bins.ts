@@ -1,16 +1,17 @@
 import { constant, type Tensor } from '../engine/index.js';
 import { SB_ECE_DEFAULTS } from '../metrics/soft-binned-ece.js';
-import type { NumberOption } from './options.js';
+import type { LossOption } from './options.js';
+import { number, optional } from '../util/schema.js';
 
 /** Smallest value of Σ w |Δ|^p before the 1/p root (keeps the root's gradient finite at a perfect score). */
 export const SB_ECE_ROOT_FLOOR = 1e-30;
 
 /** The options every soft-binned ECE loss takes (defaults from src/metrics/soft-binned-ece.ts: M = 15, T = 0.01, p = 2). */
 export const SOFT_BIN_OPTIONS = {
-  bins: { type: 'number', default: SB_ECE_DEFAULTS.bins, min: 1, integer: true, description: 'number of soft bins M' },
-  temperature: { type: 'number', default: SB_ECE_DEFAULTS.softBinTemperature, min: 0, exclusiveMin: true, description: 'soft-binning temperature T' },
-  p: { type: 'number', default: SB_ECE_DEFAULTS.p, min: 1, description: 'norm p' },
-} as const satisfies Record<string, NumberOption>;
+  bins: optional(number({ min: 1, integer: true }), SB_ECE_DEFAULTS.bins, 'number of soft bins M'),
+  temperature: optional(number({ min: 0, exclusiveMin: true }), SB_ECE_DEFAULTS.softBinTemperature, 'soft-binning temperature T'),
+  p: optional(number({ min: 1 }), SB_ECE_DEFAULTS.p, 'norm p'),
+} as const satisfies Record<string, LossOption<number>>;
 
 /** |gap|^p, with the cheaper square / abs for p = 2 / 1. */
 export function gapPower(gap: Tensor, p: number): Tensor {

@@ -1,9 +1,10 @@
 import type { BinConvention } from './reliability-types.js';
 import { binLowerClosed, binUpperClosed, DEFAULT_CONVENTION, equalWidthEdges, requireBins, requireConvention } from './binning.js';
 import { type BinSums, binnedErrorPower } from './bin-statistics.js';
-import { addFast2Sum, compensatedValues, mergeCompensated } from './compensated-sum.js';
-import { requireStateArray, requireStateObject } from './accumulator-state.js';
+import { addFast2Sum, compensatedValues } from './compensated-sum.js';
+import { requireStateObject } from './accumulator-state.js';
 import { debiasedSquaredError } from './debiased-ece.js';
+import { MetricState, type StateSnapshot, type StateSpec } from './metric-state.js';
 import { expShifted, rowMax } from './softmax.js';
 import { type Labels, type PredictionKind, requirePredictionKind, requirePredictionsAndLabels } from './validation.js';
 import { describe, invalidArgument, requireNumber } from '../util/errors.js';
@@ -19,6 +20,20 @@ export interface ClasswiseOptions {
 }
 
 /**
+ * The classwise state, declared once (metric-state.ts: from it come merge, snapshot/restore and the plain data of
+ * `toState` / `fromState`): the sample count and, per class k and bin m (index k·M + m), n_km, the compensated
+ * Σ p_ik and Σ 1[y_i = k].
+ */
+function classwiseSpec(size: number): StateSpec {
+  return {
+    count: { merge: 'sum' },
+    counts: { merge: 'sum', length: size },
+    sumProbability: { merge: 'compensated-sum', length: size },
+    sumLabel: { merge: 'sum', length: size },
+  };
+}
+
+/**
  * Streaming classwise state: for every class k and equal-width bin m (binning p_ik of every sample, not only
  * the top label), n_km = |B_km|, Σ_{i∈B_km} p_ik and Σ_{i∈B_km} 1[y_i = k] (arrays of shape [C × M],
  * class-major: index k·M + m). O(C·M) memory whatever N. Σp is a compensated sum (Kahan's Fast2Sum error
@@ -29,8 +44,8 @@ export class ClasswiseAccumulator {
   readonly classes: number;
   readonly bins: number;
   readonly convention: BinConvention;
-  /** Samples seen. */
-  count = 0;
+  /** The declared state (`classwiseSpec`); the arrays below are live views of its fields. */
+  private readonly state: MetricState;
   readonly counts: Float64Array;
   readonly sumProbability: Float64Array;
   readonly sumProbabilityError: Float64Array;
@@ -39,19 +54,31 @@ export class ClasswiseAccumulator {
   readonly edges: Float64Array;
   private readonly upper: boolean;
   private readonly scratch: Float64Array;
+  private readonly countCell: Float64Array;
 
-  constructor(options: ClasswiseOptions) {
+  /** `state`: a state of this shape to adopt (`fromState`); default empty. */
+  constructor(options: ClasswiseOptions, state?: MetricState) {
     this.classes = requireNumber('classes', options.classes, { integer: true, min: 2 });
     this.bins = requireBins(options.bins ?? 15);
     this.convention = requireConvention(options.convention ?? DEFAULT_CONVENTION);
     this.edges = equalWidthEdges(this.bins);
     this.upper = this.convention === '(l,u]';
-    const size = this.classes * this.bins;
-    this.counts = new Float64Array(size);
-    this.sumProbability = new Float64Array(size);
-    this.sumProbabilityError = new Float64Array(size);
-    this.sumLabel = new Float64Array(size);
+    this.state = state ?? new MetricState(classwiseSpec(this.classes * this.bins));
+    this.countCell = this.state.values('count');
+    this.counts = this.state.values('counts');
+    this.sumProbability = this.state.values('sumProbability');
+    this.sumProbabilityError = this.state.errorsOf('sumProbability');
+    this.sumLabel = this.state.values('sumLabel');
     this.scratch = new Float64Array(this.classes);
+  }
+
+  /** Samples seen. */
+  get count(): number {
+    return this.countCell[0]!;
+  }
+
+  set count(n: number) {
+    this.countCell[0] = n;
   }
 
   /** Add a chunk: predictions N × C (logits or probabilities), labels [N]. Validated before any state changes. */
@@ -108,52 +135,32 @@ export class ClasswiseAccumulator {
         `a classwise state with ${this.classes} classes, ${this.bins} bins, ${this.convention}`,
         `${other.classes} classes, ${other.bins} bins, ${other.convention}`,
       );
-    for (let j = 0; j < this.counts.length; j++) {
-      this.counts[j] = this.counts[j]! + other.counts[j]!;
-      this.sumLabel[j] = this.sumLabel[j]! + other.sumLabel[j]!;
-    }
-    mergeCompensated(this.sumProbability, this.sumProbabilityError, other.sumProbability, other.sumProbabilityError);
-    this.count += other.count;
+    this.state.merge(other.state);
   }
 
   /** Copy of the state, for `restore` (O(C·M)). */
   snapshot(): ClasswiseSnapshot {
-    return {
-      count: this.count,
-      counts: this.counts.slice(),
-      sumProbability: this.sumProbability.slice(),
-      sumProbabilityError: this.sumProbabilityError.slice(),
-      sumLabel: this.sumLabel.slice(),
-    };
+    return this.state.snapshot();
   }
 
   /** Return to a state saved by `snapshot`. */
   restore(saved: ClasswiseSnapshot): void {
-    this.count = saved.count;
-    this.counts.set(saved.counts);
-    this.sumProbability.set(saved.sumProbability);
-    this.sumProbabilityError.set(saved.sumProbabilityError);
-    this.sumLabel.set(saved.sumLabel);
+    this.state.restore(saved);
   }
 
   /** The whole state as plain data (copies; arrays of shape [C × M]); `fromState` rebuilds it bit for bit. */
   toState(): ClasswiseState {
-    return { options: { classes: this.classes, bins: this.bins, convention: this.convention }, ...this.snapshot() };
+    return { options: { classes: this.classes, bins: this.bins, convention: this.convention }, ...this.state.toState() } as ClasswiseState;
   }
 
   /** Rebuild an accumulator from `toState` output (validated; arrays copied). */
   static fromState(state: ClasswiseState): ClasswiseAccumulator {
     requireStateObject('state', state);
-    const out = new ClasswiseAccumulator(requireStateObject('state.options', state.options) as unknown as ClasswiseOptions);
-    const size = out.classes * out.bins;
-    out.restore({
-      count: requireNumber('state.count', state.count, { integer: true, min: 0 }),
-      counts: requireStateArray('state.counts', state.counts, Float64Array, size),
-      sumProbability: requireStateArray('state.sumProbability', state.sumProbability, Float64Array, size),
-      sumProbabilityError: requireStateArray('state.sumProbabilityError', state.sumProbabilityError, Float64Array, size),
-      sumLabel: requireStateArray('state.sumLabel', state.sumLabel, Float64Array, size),
-    });
-    return out;
+    const options = requireStateObject('state.options', state.options) as unknown as ClasswiseOptions;
+    const { classes, bins } = new ClasswiseAccumulator(options);
+    const restored = MetricState.fromState(classwiseSpec(classes * bins), state as unknown as Record<string, unknown>, 'state');
+    requireNumber('state.count', restored.scalar('count'), { integer: true, min: 0 });
+    return new ClasswiseAccumulator(options, restored);
   }
 
   /** Bin sums of class k (views; shapes [M]): counts, Σ p_ik, Σ 1[y_i = k]. */
@@ -200,19 +207,21 @@ export class ClasswiseAccumulator {
   }
 }
 
-/** Plain-data state of a `ClasswiseAccumulator` (`toState` / `fromState`; structured-clonable). */
-export interface ClasswiseState extends ClasswiseSnapshot {
+/**
+ * Plain-data state of a `ClasswiseAccumulator` (`toState` / `fromState`; structured-clonable): its options and the
+ * fields of `classwiseSpec` (the compensated Σp as `sumProbability` and `sumProbabilityError`).
+ */
+export interface ClasswiseState {
   readonly options: ClasswiseOptions;
-}
-
-/** A saved `ClasswiseAccumulator` state. */
-export interface ClasswiseSnapshot {
   readonly count: number;
   readonly counts: Float64Array;
   readonly sumProbability: Float64Array;
   readonly sumProbabilityError: Float64Array;
   readonly sumLabel: Float64Array;
 }
+
+/** A saved `ClasswiseAccumulator` state. */
+export type ClasswiseSnapshot = StateSnapshot;
 
 /** CE_k^p of one class's bin sums (see `ClasswiseAccumulator.marginalEce`). */
 export function classPower(sums: BinSums, total: number, p: number, debias: boolean): number {

@@ -180,6 +180,21 @@ export class MetricState {
     this.used[name] = used + 1;
   }
 
+  /**
+   * The live column of a concat field with room for `samples` samples (capacity doubles; the used samples are kept),
+   * for callers that write samples in place and then declare them with `setSamples` (the top-label hot path).
+   */
+  reserveSamples(name: string, samples: number): Column {
+    return this.reserveColumn(name, samples * (this.field(name, 'concat').length ?? 1));
+  }
+
+  /** Declare the first `samples` samples of a concat field's column (written in place) as its content. */
+  setSamples(name: string, samples: number): void {
+    const values = samples * (this.field(name, 'concat').length ?? 1);
+    if (values > this.columns[name]!.length) invalidArgument('samples', `at most the reserved ${this.columns[name]!.length} values`, String(values));
+    this.used[name] = values;
+  }
+
   /** Make room for `need` values in a concat field (capacity doubles). */
   private reserveColumn(name: string, need: number): Column {
     let column = this.columns[name];

@@ -2,12 +2,12 @@ import type { BinConvention, ReliabilityData } from './reliability-types.js';
 import { type AdaptiveScheme, requireAdaptiveScheme } from './adaptive-ece.js';
 import { binLowerClosed, binUpperClosed, DEFAULT_CONVENTION, equalWidthEdges, requireBins, requireConvention } from './binning.js';
 import type { BinSums } from './bin-statistics.js';
-import { additionError, compensatedValues, CompensatedSum, mergeCompensated } from './compensated-sum.js';
+import { additionError, compensatedValues } from './compensated-sum.js';
 import { MetricContext } from './metric-context.js';
 import { TOP_LABEL_METRICS, type TopLabelMetricName } from './metric-registry.js';
-import { MetricState } from './metric-state.js';
+import { MetricState, type StateSnapshot, type StateSpec } from './metric-state.js';
 import { reliabilityFromBinSums } from './reliability-diagram.js';
-import { requireStateArray, requireStateObject, requireStatePair } from './accumulator-state.js';
+import { requireStateObject } from './accumulator-state.js';
 import { requireTopLabel } from './validation.js';
 import { invalidArgument, requireNumber } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
@@ -41,11 +41,33 @@ export type TopLabelMetrics = { readonly [K in TopLabelMetricName]: number } & {
 };
 
 /**
+ * The top-label state, declared once (metric-state.ts: from it come merge, snapshot/restore and the plain data of
+ * `toState` / `fromState`): per sample c_i and a_i, whether every confidence came from a float32 input, per
+ * equal-width bin n_m, the compensated Σc and Σa, and the totals Σc (compensated) and Σa.
+ */
+function topLabelSpec(bins: number): StateSpec {
+  return {
+    confidence: { merge: 'concat' },
+    correct: { merge: 'concat', type: 'uint8' },
+    allFloat32: { merge: 'all' },
+    counts: { merge: 'sum', length: bins },
+    sumConfidence: { merge: 'compensated-sum', length: bins },
+    sumCorrect: { merge: 'sum', length: bins },
+    totalConfidence: { merge: 'compensated-sum' },
+    totalCorrect: { merge: 'sum' },
+  };
+}
+
+/**
  * Streaming top-label state. Per sample it keeps the confidence c_i (Float64Array: exact for float32 and
  * float64 inputs) and correctness a_i (Uint8Array) — 9 bytes per sample, O(N) not O(N·C) — for the metrics that
  * need sorting; per equal-width bin it keeps n_m, Σc (compensated) and Σa. `merge` appends the other state's
  * samples and adds its sums, so update(A); update(B) and update(A) ∪ merge(update(B)) hold the same samples in
  * the same order and the same sums (counts exactly, Σc up to compensated-sum rounding).
+ *
+ * The fields are those of `topLabelSpec`; the hot path (`push`) writes into live views of them and keeps the sample
+ * count and the float32 flag in `n` and `allFloat32`, which `sync` hands to the state before it is merged, saved or
+ * serialised.
  */
 export class TopLabelAccumulator {
   readonly bins: number;
@@ -53,20 +75,23 @@ export class TopLabelAccumulator {
   readonly adaptive: AdaptiveScheme;
   readonly labelBinnedP: number;
   readonly sweepMaxBins: number;
+  private readonly state: MetricState;
   private n = 0;
-  private confidence = new Float64Array(1024);
-  private correct = new Uint8Array(1024);
   private allFloat32 = true;
+  private confidence: Float64Array;
+  private correct: Uint8Array;
   private readonly counts: Float64Array;
   private readonly sumConfidence: Float64Array;
   private readonly sumConfidenceError: Float64Array;
   private readonly sumCorrect: Float64Array;
-  private totalConfidence = new CompensatedSum();
-  private totalCorrect = 0;
+  private readonly totalConfidence: Float64Array;
+  private readonly totalConfidenceError: Float64Array;
+  private readonly totalCorrect: Float64Array;
   private readonly edges: Float64Array;
   private readonly upper: boolean;
 
-  constructor(options: TopLabelOptions = {}) {
+  /** `state`: a state of this shape to adopt (`fromState`); default empty. */
+  constructor(options: TopLabelOptions = {}, state?: MetricState) {
     this.bins = requireBins(options.bins ?? 15);
     this.convention = requireConvention(options.convention ?? DEFAULT_CONVENTION);
     this.adaptive = requireAdaptiveScheme(options.adaptive ?? 'equal-mass', 'adaptive');
@@ -75,10 +100,17 @@ export class TopLabelAccumulator {
       options.sweepMaxBins === undefined ? Infinity : requireNumber('sweepMaxBins', options.sweepMaxBins, { integer: true, min: 1 });
     this.edges = equalWidthEdges(this.bins);
     this.upper = this.convention === '(l,u]';
-    this.counts = new Float64Array(this.bins);
-    this.sumConfidence = new Float64Array(this.bins);
-    this.sumConfidenceError = new Float64Array(this.bins);
-    this.sumCorrect = new Float64Array(this.bins);
+    this.state = state ?? new MetricState(topLabelSpec(this.bins));
+    this.confidence = this.state.reserveSamples('confidence', 0) as Float64Array;
+    this.correct = this.state.reserveSamples('correct', 0) as Uint8Array;
+    this.counts = this.state.values('counts');
+    this.sumConfidence = this.state.values('sumConfidence');
+    this.sumConfidenceError = this.state.errorsOf('sumConfidence');
+    this.sumCorrect = this.state.values('sumCorrect');
+    this.totalConfidence = this.state.values('totalConfidence');
+    this.totalConfidenceError = this.state.errorsOf('totalConfidence');
+    this.totalCorrect = this.state.values('totalCorrect');
+    this.load();
   }
 
   /** Number of samples seen. */
@@ -99,14 +131,9 @@ export class TopLabelAccumulator {
   reserve(extra: number): void {
     const need = this.n + extra;
     if (need <= this.confidence.length) return;
-    let capacity = this.confidence.length;
-    while (capacity < need) capacity *= 2;
-    const c = new Float64Array(capacity);
-    c.set(this.confidence.subarray(0, this.n));
-    const a = new Uint8Array(capacity);
-    a.set(this.correct.subarray(0, this.n));
-    this.confidence = c;
-    this.correct = a;
+    this.sync();
+    this.confidence = this.state.reserveSamples('confidence', need) as Float64Array;
+    this.correct = this.state.reserveSamples('correct', need) as Uint8Array;
   }
 
   /**
@@ -126,72 +153,58 @@ export class TopLabelAccumulator {
     this.sumConfidenceError[b]! += additionError(s, c, t);
     this.sumConfidence[b] = t;
     this.sumCorrect[b]! += a;
-    this.totalConfidence.add(c);
-    this.totalCorrect += a;
+    const total = this.totalConfidence[0]!;
+    const next = total + c;
+    this.totalConfidenceError[0]! += additionError(total, c, next);
+    this.totalConfidence[0] = next;
+    this.totalCorrect[0]! += a;
+  }
+
+  /** Hand the sample count and the float32 flag of the hot path to the declared state. */
+  private sync(): void {
+    this.state.setSamples('confidence', this.n);
+    this.state.setSamples('correct', this.n);
+    if (!this.allFloat32) this.state.clearFlag('allFloat32');
+  }
+
+  /** Read the sample count, the flag and the (possibly regrown) sample columns back from the declared state. */
+  private load(): void {
+    this.n = this.state.column('confidence').length;
+    this.allFloat32 = this.state.flag('allFloat32');
+    this.confidence = this.state.reserveSamples('confidence', this.n) as Float64Array;
+    this.correct = this.state.reserveSamples('correct', this.n) as Uint8Array;
   }
 
   /** Append another state (same options) after this one's samples. */
   merge(other: TopLabelAccumulator): void {
     if (other.bins !== this.bins || other.convention !== this.convention)
       invalidArgument('other', `a top-label state with ${this.bins} bins, ${this.convention}`, `${other.bins} bins, ${other.convention}`);
-    this.reserve(other.n);
-    this.confidence.set(other.confidence.subarray(0, other.n), this.n);
-    this.correct.set(other.correct.subarray(0, other.n), this.n);
-    this.n += other.n;
-    if (!other.allFloat32) this.allFloat32 = false;
-    for (let m = 0; m < this.bins; m++) {
-      this.counts[m] = this.counts[m]! + other.counts[m]!;
-      this.sumCorrect[m] = this.sumCorrect[m]! + other.sumCorrect[m]!;
-    }
-    mergeCompensated(this.sumConfidence, this.sumConfidenceError, other.sumConfidence, other.sumConfidenceError);
-    this.totalConfidence.addSum(other.totalConfidence);
-    this.totalCorrect += other.totalCorrect;
+    this.sync();
+    other.sync();
+    this.state.merge(other.state);
+    this.load();
   }
 
   /** Copy of the state for `restore` (O(M); the samples are restored by truncation). */
   snapshot(): TopLabelSnapshot {
-    return {
-      n: this.n,
-      allFloat32: this.allFloat32,
-      counts: this.counts.slice(),
-      sumConfidence: this.sumConfidence.slice(),
-      sumConfidenceError: this.sumConfidenceError.slice(),
-      sumCorrect: this.sumCorrect.slice(),
-      totalConfidence: this.totalConfidence.clone(),
-      totalCorrect: this.totalCorrect,
-    };
+    this.sync();
+    return this.state.snapshot();
   }
 
   /** Return to a state saved by `snapshot` (samples added since are dropped). */
   restore(saved: TopLabelSnapshot): void {
-    this.n = saved.n;
-    this.allFloat32 = saved.allFloat32;
-    this.counts.set(saved.counts);
-    this.sumConfidence.set(saved.sumConfidence);
-    this.sumConfidenceError.set(saved.sumConfidenceError);
-    this.sumCorrect.set(saved.sumCorrect);
-    this.totalConfidence = saved.totalConfidence.clone();
-    this.totalCorrect = saved.totalCorrect;
+    this.state.restore(saved);
+    this.load();
   }
 
   /**
    * The whole state as plain data (copies: samples of shape [N], bin arrays of shape [M], compensated sums as
-   * [s, c] pairs, and the options); `TopLabelAccumulator.fromState` rebuilds an identical accumulator, bit for bit.
+   * [s, c] pairs or `name` and `nameError` arrays, and the options); `TopLabelAccumulator.fromState` rebuilds an
+   * identical accumulator, bit for bit.
    */
   toState(): TopLabelState {
-    return {
-      options: this.toOptions(),
-      n: this.n,
-      confidence: this.confidence.slice(0, this.n),
-      correct: this.correct.slice(0, this.n),
-      allFloat32: this.allFloat32,
-      counts: this.counts.slice(),
-      sumConfidence: this.sumConfidence.slice(),
-      sumConfidenceError: this.sumConfidenceError.slice(),
-      sumCorrect: this.sumCorrect.slice(),
-      totalConfidence: this.totalConfidence.toPair(),
-      totalCorrect: this.totalCorrect,
-    };
+    this.sync();
+    return { options: this.toOptions(), n: this.n, ...this.state.toState() } as TopLabelState;
   }
 
   /** The options this accumulator was made with (sweepMaxBins omitted when unlimited). */
@@ -208,24 +221,12 @@ export class TopLabelAccumulator {
   /** Rebuild an accumulator from `toState` output (validated; the arrays are copied, not adopted). */
   static fromState(state: TopLabelState): TopLabelAccumulator {
     requireStateObject('state', state);
-    const out = new TopLabelAccumulator(requireStateObject('state.options', state.options) as TopLabelOptions);
+    const options = requireStateObject('state.options', state.options) as TopLabelOptions;
+    const bins = new TopLabelAccumulator(options).bins;
     const n = requireNumber('state.n', state.n, { integer: true, min: 0 });
-    const m = out.bins;
-    const confidence = requireStateArray('state.confidence', state.confidence, Float64Array, n);
-    const correct = requireStateArray('state.correct', state.correct, Uint8Array, n);
-    out.reserve(n);
-    out.confidence.set(confidence);
-    out.correct.set(correct);
-    out.n = n;
-    if (typeof state.allFloat32 !== 'boolean') invalidArgument('state.allFloat32', 'a boolean', String(state.allFloat32));
-    out.allFloat32 = state.allFloat32;
-    out.counts.set(requireStateArray('state.counts', state.counts, Float64Array, m));
-    out.sumConfidence.set(requireStateArray('state.sumConfidence', state.sumConfidence, Float64Array, m));
-    out.sumConfidenceError.set(requireStateArray('state.sumConfidenceError', state.sumConfidenceError, Float64Array, m));
-    out.sumCorrect.set(requireStateArray('state.sumCorrect', state.sumCorrect, Float64Array, m));
-    out.totalConfidence = CompensatedSum.fromPair(requireStatePair('state.totalConfidence', state.totalConfidence));
-    out.totalCorrect = requireNumber('state.totalCorrect', state.totalCorrect, { integer: true, min: 0, max: n });
-    return out;
+    const restored = MetricState.fromState(topLabelSpec(bins), state as unknown as Record<string, unknown>, 'state', n);
+    requireNumber('state.totalCorrect', restored.scalar('totalCorrect'), { integer: true, min: 0, max: n });
+    return new TopLabelAccumulator(options, restored);
   }
 
   /** Samples in arrival order (copies; shapes [N]). */
@@ -254,12 +255,12 @@ export class TopLabelAccumulator {
 
   /** Σ_i a_i. */
   correctCount(): number {
-    return this.totalCorrect;
+    return this.totalCorrect[0]!;
   }
 
   /** Σ_i c_i (compensated). */
   confidenceSum(): number {
-    return this.totalConfidence.value;
+    return this.totalConfidence[0]! + this.totalConfidenceError[0]!;
   }
 
   /** All top-label metrics. O(N) (one radix sort) plus O(b*²) for the sweep. */
@@ -277,7 +278,10 @@ export class TopLabelAccumulator {
 /** The (empty) own state of metrics that declare none. */
 const EMPTY_STATE = new MetricState({});
 
-/** Plain-data state of a `TopLabelAccumulator` (`toState` / `fromState`; structured-clonable). */
+/**
+ * Plain-data state of a `TopLabelAccumulator` (`toState` / `fromState`; structured-clonable): its options, the
+ * sample count and the fields of `topLabelSpec`.
+ */
 export interface TopLabelState {
   readonly options: TopLabelOptions;
   readonly n: number;
@@ -297,13 +301,4 @@ export interface TopLabelState {
 }
 
 /** A saved `TopLabelAccumulator` state. */
-export interface TopLabelSnapshot {
-  readonly n: number;
-  readonly allFloat32: boolean;
-  readonly counts: Float64Array;
-  readonly sumConfidence: Float64Array;
-  readonly sumConfidenceError: Float64Array;
-  readonly sumCorrect: Float64Array;
-  readonly totalConfidence: CompensatedSum;
-  readonly totalCorrect: number;
-}
+export type TopLabelSnapshot = StateSnapshot;

@@ -14,6 +14,7 @@
  */
 import { describe, InvalidArgumentError } from '../util/errors.js';
 import { defineRegistry, type NameOf } from '../util/registry.js';
+import { adagradDefinition } from './adagrad.js';
 import { adamDefinition, adamwDefinition } from './adam.js';
 import type { OptimizerOptionSchema } from './optimizer-definition.js';
 import type { Optimizer } from './optimizer.js';
@@ -21,7 +22,7 @@ import { rmspropDefinition } from './rmsprop.js';
 import { sgdDefinition } from './sgd.js';
 
 /** Every optimizer's declaration, by name. */
-export const OPTIMIZERS = defineRegistry('optimizer', [sgdDefinition, adamDefinition, adamwDefinition, rmspropDefinition]);
+export const OPTIMIZERS = defineRegistry('optimizer', [sgdDefinition, adamDefinition, adamwDefinition, rmspropDefinition, adagradDefinition]);
 
 /** An optimizer's name (`calib train --optimizer`, the `kind` of an `OptimizerSpec`). */
 export type OptimizerName = NameOf<typeof OPTIMIZERS>;

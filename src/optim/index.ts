@@ -5,4 +5,5 @@ export { adam, adamw, ADAM_OPTIONS, ADAMW_OPTIONS, type AdamOptions } from './ad
 export { type LrSchedule, constantLr, stepLr, multiStepLr, cosineLr, linearWarmup, perEpoch } from './schedule.js';
 export { createOptimizer, OPTIMIZERS, OPTIMIZER_NAMES, OPTIMIZER_OPTIONS, type OptimizerName, type OptimizerSpec } from './create.js';
 export { rmsprop, RMSPROP_OPTIONS, type RmspropOptions } from './rmsprop.js';
+export { adagrad, ADAGRAD_OPTIONS, type AdagradOptions } from './adagrad.js';
 export { defineOptimizer, type OptimizerDefinition } from './optimizer-definition.js';

@@ -7,17 +7,13 @@
  * `temperature options.bins: expected an integer ≥ 1, got 0`.
  */
 import { describe, invalidArgument } from '../util/errors.js';
-import { number, object, optional, string, type NumberSchemaOptions, type Schema } from '../util/schema.js';
+import { type FieldSchema, number, object, optional, string, type NumberSchemaOptions, type Schema } from '../util/schema.js';
 
-/** One option: its default, what it accepts (for help) and a validator that returns the value or throws naming `argument`. */
-export interface OptionSpec<T> {
-  readonly default: T;
-  /** One line for `--help`: what the option does. */
-  readonly description: string;
-  /** What the option accepts, e.g. "an integer ≥ 1" or "one of 'nll', 'grid-ece'". */
-  readonly expected: string;
-  parse(argument: string, value: unknown): T;
-}
+/**
+ * One option: a key of util/schema.ts with its default (`fallback`), what it accepts (`expected`, for help) and a
+ * one-line description — `optional(schema, default, description)`, the declaration every option of the toolkit uses.
+ */
+export type OptionSpec<T> = FieldSchema<T> & { readonly fallback: T; readonly description: string };
 
 export type OptionSpecs = Readonly<Record<string, OptionSpec<unknown>>>;
 
@@ -27,9 +23,9 @@ export type SettingsOf<S extends OptionSpecs> = { readonly [K in keyof S]: S[K] 
 /** The options type accepted by a fit function: every option optional. */
 export type OptionsOf<S extends OptionSpecs> = { readonly [K in keyof S]?: S[K] extends OptionSpec<infer T> ? T : never };
 
-/** An option checked by `schema` (util/schema.ts). */
+/** An option checked by `schema` (util/schema.ts), with its default and description. */
 export function schemaOption<T>(schema: Schema<T>, defaultValue: T, description: string): OptionSpec<T> {
-  return { default: defaultValue, description, expected: schema.expected, parse: (argument, value) => schema.parse(value, argument) };
+  return optional(schema, defaultValue, description) as OptionSpec<T>;
 }
 
 /** A number option (finite, optional bounds / integrality). */
@@ -44,7 +40,7 @@ export function enumOption<const T extends string>(values: readonly T[], default
 
 /** `name=default` and what it accepts and does: one line of `calib fit --help` / the README table. */
 export function describeOption(name: string, spec: OptionSpec<unknown>): string {
-  return `${name}=${String(spec.default)} (${spec.expected}): ${spec.description}`;
+  return `${name}=${String(spec.fallback)} (${spec.expected}): ${spec.description}`;
 }
 
 /**
@@ -59,9 +55,5 @@ export function parseOptions<S extends OptionSpecs>(prefix: string, raw: unknown
   }
   const extra = Object.keys(raw as object)[0];
   if (Object.keys(spec).length === 0 && extra !== undefined) invalidArgument(`${prefix}.${extra}`, 'no options (this method has none)', 'an unknown option');
-  const shape: Record<string, Schema<unknown>> = {};
-  for (const [key, option] of Object.entries(spec)) {
-    shape[key] = optional({ expected: option.expected, parse: (value, path) => option.parse(path, value) }, option.default);
-  }
-  return object(shape).parse(raw, prefix) as SettingsOf<S>;
+  return object(spec as Record<string, Schema<unknown>>).parse(raw, prefix) as SettingsOf<S>;
 }

@@ -6,25 +6,45 @@
  * accuracy, and Maroñas et al. pick models with good accuracy first), 'nll', 'ece' or 'adaece' (lowest; Karandikar
  * et al. tune on validation ECE), 'refinement' (lowest validation refinement NLL: the NLL after temperature scaling
  * fitted on the validation split itself, metrics/calibration-refinement.ts — Berta et al. 2025, "Rethinking early
- * stopping: refine, then calibrate": stop on the refinement error, then calibrate post hoc), or 'last' (the final
- * epoch; Thulasidasan et al. report the end of training).
+ * stopping: refine, then calibrate": stop on the refinement error, then calibrate post hoc), 'last' (the final
+ * epoch; Thulasidasan et al. report the end of training), or any other metric of the record with a better direction
+ * (metrics/metric-registry.ts, its `calib eval --json` key, e.g. 'brier', 'aurc', 'cov_at_5risk'): every one is
+ * computed on the validation logits each epoch, and its declared direction decides which value is better.
  * Ties keep the earlier epoch (strict improvement only), so the choice does not depend on float noise ordering.
  */
-import { metricDirection } from '../metrics/metric-display.js';
+import { DIRECTIONAL_METRIC_NAMES, isMetricName, metricDirection } from '../metrics/metric-display.js';
 import type { MetricName } from '../metrics/metric-registry.js';
 import { describe, invalidArgument, requireNumber } from '../util/errors.js';
 
-export const SELECTION_METRICS = ['accuracy', 'nll', 'ece', 'adaece', 'refinement', 'last'] as const;
-export type SelectionMetric = (typeof SELECTION_METRICS)[number];
+/** The criteria with a name of their own (the first, 'accuracy', is the default). */
+const NAMED_CRITERIA = ['accuracy', 'nll', 'ece', 'adaece', 'refinement', 'last'] as const;
 
-/** The metric of the record (`calib eval --json` key) each criterion reads; its direction decides better. */
-export const SELECTION_METRIC_KEYS: Readonly<Record<Exclude<SelectionMetric, 'last'>, MetricName>> = {
+/** A best-epoch criterion: a named one, or the `calib eval --json` key of a metric of the record with a direction. */
+export type SelectionMetric = (typeof NAMED_CRITERIA)[number] | MetricName;
+
+/**
+ * Every criterion `calib train --select` accepts: the named ones, then each metric of the record with a better
+ * direction (`DIRECTIONAL_METRIC_NAMES`, display order) — so a metric added to the record is a criterion at once.
+ */
+export const SELECTION_METRICS: readonly SelectionMetric[] = Object.freeze([
+  ...NAMED_CRITERIA,
+  ...DIRECTIONAL_METRIC_NAMES.filter((name) => !(NAMED_CRITERIA as readonly string[]).includes(name)),
+]);
+
+/** The metric of the record each named criterion reads (other criteria are metric keys themselves). */
+export const SELECTION_METRIC_KEYS: Readonly<Record<Exclude<(typeof NAMED_CRITERIA)[number], 'last'>, MetricName>> = {
   accuracy: 'accuracy',
   nll: 'nll',
   ece: 'ece',
   adaece: 'adaece',
   refinement: 'refinement_nll',
 };
+
+/** The metric of the record criterion `metric` reads (null for 'last'). */
+export function selectionMetricKey(metric: SelectionMetric): MetricName | null {
+  if (metric === 'last') return null;
+  return metric === 'refinement' ? SELECTION_METRIC_KEYS.refinement : metric;
+}
 
 /** The validation numbers an epoch is judged by (fractions; NLL in nats). */
 export interface ValidationScores {
@@ -34,6 +54,8 @@ export interface ValidationScores {
   readonly adaece: number;
   /** `refinement_nll` (metrics/calibration-refinement.ts): the NLL after temperature scaling on the same rows. */
   readonly refinement: number;
+  /** Every metric of the record on the validation rows (what the other criteria read). */
+  readonly metrics: Readonly<Record<MetricName, number>>;
 }
 
 /** Serializable state of the tracker (stored in checkpoints so a resumed run keeps its best). */
@@ -51,7 +73,7 @@ export class BestEpoch {
   private lastSeen: number;
 
   constructor(readonly metric: SelectionMetric, initial?: BestState) {
-    if (!(SELECTION_METRICS as readonly string[]).includes(metric)) invalidArgument('metric', `one of ${SELECTION_METRICS.join(', ')}`, describe(metric));
+    if (!SELECTION_METRICS.includes(metric)) invalidArgument('metric', `one of ${SELECTION_METRICS.join(', ')}`, describe(metric));
     if (initial !== undefined && initial.metric !== metric) invalidArgument('initial.metric', metric, describe(initial.metric));
     this.state = initial ?? { metric, epoch: -1, value: Number.NaN };
     this.lastSeen = this.state.epoch;
@@ -59,7 +81,8 @@ export class BestEpoch {
 
   /** Whether higher is better for the criterion (the metric record's direction; false for 'last'). */
   get maximize(): boolean {
-    return this.metric !== 'last' && metricDirection(SELECTION_METRIC_KEYS[this.metric]) === 'higher';
+    const key = selectionMetricKey(this.metric);
+    return key !== null && metricDirection(key) === 'higher';
   }
 
   /** The best so far. */
@@ -75,7 +98,8 @@ export class BestEpoch {
     requireNumber('epoch', epoch, { integer: true, min: 0 });
     if (epoch <= this.lastSeen) invalidArgument('epoch', `an epoch after ${this.lastSeen}`, String(epoch));
     this.lastSeen = epoch;
-    const value = this.metric === 'last' ? epoch : scores[this.metric];
+    const key = selectionMetricKey(this.metric);
+    const value = key === null ? epoch : scoreOf(scores, key);
     const prev = this.state.value;
     let better: boolean;
     if (this.state.epoch < 0 || this.metric === 'last') better = true;
@@ -85,4 +109,11 @@ export class BestEpoch {
     if (better) this.state = { metric: this.metric, epoch, value };
     return better;
   }
+}
+
+/** The validation value of metric `key` (a criterion's own field where it has one; NaN when not computed). */
+function scoreOf(scores: ValidationScores, key: MetricName): number {
+  if (key === 'refinement_nll') return scores.refinement;
+  if (key === 'accuracy' || key === 'nll' || key === 'ece' || key === 'adaece') return scores[key];
+  return isMetricName(key) ? (scores.metrics[key] ?? Number.NaN) : Number.NaN;
 }

@@ -4,6 +4,7 @@
  */
 import type { Dataset } from '../data/dataset.js';
 import { evaluate } from '../metrics/evaluate.js';
+import { METRIC_NAMES, type MetricName } from '../metrics/metric-registry.js';
 import { matrix } from '../util/matrix.js';
 import { requireNumber } from '../util/errors.js';
 import type { ValidationScores } from './best-epoch.js';
@@ -41,13 +42,14 @@ export function predictLogits(step: EvalStep, weights: Weights, inputs: Float32A
 
 /**
  * Accuracy, NLL, ECE and AdaECE (equal-width / equal-mass, `bins` bins, (l,u]) and the refinement NLL (`refinement_nll`)
- * of logits [N, C] against labels.
+ * of logits [N, C] against labels, and every other metric of the record (the criteria of `--select`).
  */
 export function validationScores(logits: Float32Array, labels: Int32Array, classes: number, bins: number): ValidationScores {
   // The split is asked for explicitly (evaluate's default leaves it out): log.jsonl records val_refinement_nll and
   // --select refinement reads it.
   const m = evaluate(matrix(labels.length, classes, logits), labels, { input: 'logits', bins, refinementCalibrator: 'temperature' });
-  return { accuracy: m.accuracy, nll: m.nll, ece: m.ece, adaece: m.adaece, refinement: m.refinement_nll };
+  const metrics = Object.fromEntries(METRIC_NAMES.map((key) => [key, m[key]])) as Record<MetricName, number>;
+  return { accuracy: m.accuracy, nll: m.nll, ece: m.ece, adaece: m.adaece, refinement: m.refinement_nll, metrics };
 }
 
 /**

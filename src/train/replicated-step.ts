@@ -53,12 +53,12 @@ export class ReplicatedUpdate {
     outs.forEach((o, r) => {
       const w = sizes[r]! / b;
       const g = o['grad'] as Float32Array;
-      for (let i = 0; i < P; i++) acc[i] += w * g[i]!;
+      for (let i = 0; i < P; i++) acc[i]! += w * g[i]!;
       loss += w * Number(o['loss']![0]);
       for (const [k, v] of Object.entries(o)) if (k.startsWith('terms.')) terms[k.slice(6)] = (terms[k.slice(6)] ?? 0) + w * Number(v[0]);
       if (buffers) {
         const q = o['buffers'] as Float32Array;
-        for (let i = 0; i < Q; i++) buffers[i] += w * q[i]!;
+        for (let i = 0; i < Q; i++) buffers[i]! += w * q[i]!;
       }
     });
     grad.set(acc);

@@ -81,7 +81,7 @@ export const TRAIN_CONFIG_SCHEMA = object({
   interleaved: described(optional(number({ min: 0, max: 1, exclusiveMin: true })), 'interleaved training (Karandikar et al. App. B): hold out this fraction of train for the secondary term'),
   holdout: optional(number({ min: 0, max: 1, exclusiveMin: true }), TRAIN_CONFIG_DEFAULTS.holdout, "fraction of train held out for the 'holdout' arc placement"),
   augment: optional(string(AUGMENTATIONS), 'auto', 'image augmentation (auto: crop+flip for CIFAR, crop for SVHN, none otherwise)'),
-  select: optional(string(SELECTION_METRICS), 'accuracy', 'best-epoch criterion on the validation split'),
+  select: optional(string(SELECTION_METRICS), 'accuracy', 'best-epoch criterion on the validation split: accuracy, nll, ece, adaece, refinement, last, or any metric of calib eval --json with a better direction (its declared direction decides)'),
   bins: optional(number({ integer: true, min: 1, max: MAX_BINS }), 15, 'bins of ECE / AdaECE in the per-epoch validation metrics'),
   seed: optional(number({ integer: true }), 0, 'seed of initialisation, batch order, augmentation and mixup'),
   threads: optional(number({ integer: true, min: 1 }), 2, 'ONNX Runtime intra-op threads'),

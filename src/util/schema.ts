@@ -18,6 +18,8 @@ export interface Schema<T> {
   readonly expected: string;
   /** One line for help texts: what the value means (absent: undocumented). */
   readonly description?: string;
+  /** The values it accepts when they are a fixed set (`string(choices)`), for help texts and docs tables. */
+  readonly choices?: readonly T[];
   parse(value: unknown, path: string): T;
 }
 
@@ -56,6 +58,7 @@ export function number(options: NumberSchemaOptions = {}): Schema<number> {
 export function string<const C extends string = string>(choices?: readonly C[]): Schema<C> {
   return {
     expected: choices ? `one of ${choices.map((c) => `'${c}'`).join(', ')}` : 'a string',
+    ...(choices ? { choices } : {}),
     parse(value, path) {
       if (typeof value !== 'string' || value === '') invalidArgument(path, choices ? `one of ${choices.map((c) => `'${c}'`).join(', ')}` : 'a non-empty string', describe(value));
       if (choices && !choices.includes(value as C)) invalidArgument(path, `one of ${choices.map((c) => `'${c}'`).join(', ')}${didYouMean(value, choices, (c) => `'${c}'`)}`, describe(value));

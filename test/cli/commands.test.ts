@@ -249,7 +249,7 @@ test('bad inputs fail with exit code 2 and one stderr line naming the argument',
   await writeNpy(p('empty-y.npy'), new Int32Array(0), [0]);
   await writeNpy(p('one-class.npy'), new Float32Array(N), [N, 1]);
   const s = Float64Array.from(probs);
-  s[4 * C] += 0.01;
+  s[4 * C]! += 0.01;
   await writeNpy(p('sum.npy'), s, [N, C]);
   const valid = readFileSync(p('z.npy'));
   writeFileSync(p('magic.npy'), Buffer.concat([Buffer.from('NOTNPY'), valid.subarray(6)]));
@@ -316,7 +316,7 @@ test('calib fit --help describes every calibrator of the CALIBRATORS record and 
     assert.ok(at >= 0, `${kind} listed`);
     assert.ok(r.stdout.includes(d.summary), `${kind} summary`);
     for (const [name, spec] of Object.entries(d.options)) {
-      assert.ok(r.stdout.includes(`${name}=${String(spec.default)} (${spec.expected}): ${spec.description}`), `${kind} --opt ${name}`);
+      assert.ok(r.stdout.includes(`${name}=${String(spec.fallback)} (${spec.expected}): ${spec.description}`), `${kind} --opt ${name}`);
     }
   }
 });

@@ -42,7 +42,7 @@ test('box resampling weights follow PIL: 4 → 2 averages pairs, 2 → 4 repeats
   const up = boxWeights(2, 4);
   const dense = up.weights.map((w, i) => {
     const row = [0, 0];
-    w.forEach((v, j) => (row[up.start[i]! + j] += v));
+    w.forEach((v, j) => (row[up.start[i]! + j]! += v));
     return row;
   });
   assert.deepEqual(dense, [[1, 0], [1, 0], [0, 1], [0, 1]]);

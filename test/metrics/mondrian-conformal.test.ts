@@ -115,8 +115,8 @@ test('class-conditional sets cover every class at ≥ 1 − α on average over 2
     const mg = mondrianConformalMetrics(tst.p, tst.y, asClass);
     assert.ok(Math.abs(mg.coverage - conformalMetrics(tst.p, tst.y, marginalPredictor).coverage) < 1e-12);
     for (let k = 0; k < 3; k++) {
-      conditional[k] += cc.perCategory[k]!.coverage / splits;
-      marginal[k] += mg.perCategory[k]!.coverage / splits;
+      conditional[k]! += cc.perCategory[k]!.coverage / splits;
+      marginal[k]! += mg.perCategory[k]!.coverage / splits;
     }
   }
   // Each class's mean coverage over splits: ≥ 1 − α − 0.01 (the mean of 200 split coverages of ~100–250 test rows
@@ -146,8 +146,8 @@ test('group-conditional sets cover every group at ≥ 1 − α on average over 2
     const pooled = fitConformal(cal.p, cal.y, { method: 'aps', alpha }).threshold;
     const mg = mondrianConformalMetrics(tst.p, tst.y, { ...fitted, thresholds: Float64Array.from([pooled, pooled]) }, testGroups);
     for (let g = 0; g < 2; g++) {
-      conditional[g] += gc.perCategory[g]!.coverage / splits;
-      marginal[g] += mg.perCategory[g]!.coverage / splits;
+      conditional[g]! += gc.perCategory[g]!.coverage / splits;
+      marginal[g]! += mg.perCategory[g]!.coverage / splits;
     }
   }
   for (let g = 0; g < 2; g++) assert.ok(conditional[g]! >= 1 - alpha - 0.01, `group ${g}: ${conditional[g]}`);

@@ -92,7 +92,7 @@ describe('optimizer rules', () => {
     assert.throws(() => sgd({ nesterov: true }), /nesterov/);
     assert.throws(() => adam({ beta1: 1.5 }), /beta1/);
     assert.throws(() => sgd().scalars(0, 0.1), /step/);
-    assert.throws(() => createOptimizer({ kind: 'adagrad' } as never), /spec\.kind/);
+    assert.throws(() => createOptimizer({ kind: 'adadelta' } as never), /spec\.kind/);
     assert.equal(createOptimizer({ kind: 'adamw' }).config['weightDecay'], 0.01);
     assert.deepEqual(createOptimizer({ kind: 'sgd', momentum: 0.9 }).slots, ['momentum']);
   });

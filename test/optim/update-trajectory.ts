@@ -1,8 +1,9 @@
 /** Test helpers: an optimizer's traced update as a graph, and a trajectory of updates against torch.optim fixtures. */
-import { constant, type Graph, trace } from '../../src/engine/index.js';
+import assert from 'node:assert/strict';
+import { compile, constant, evaluate, type Graph, trace } from '../../src/engine/index.js';
 import type { Optimizer } from '../../src/optim/index.js';
 
-/** A fixture of test/fixtures/scripts (make-nn-fixtures.py, make-rmsprop-fixtures.py): start, gradients, lrs, cases. */
+/** A fixture of test/fixtures/scripts (make-nn-fixtures.py, make-optimizer-fixtures.py): start, gradients, lrs, cases. */
 export interface TrajectoryFixture {
   p0: number[];
   grads: number[][];
@@ -48,4 +49,32 @@ export function runTrajectory(
     out.push(Array.from(p));
   });
   return out;
+}
+
+/** An optimizer's options from PyTorch's keyword arguments, renamed by `names` (PyTorch's name → ours). */
+export function optionsFromTorch<O>(torch: Record<string, unknown>, names: Readonly<Record<string, string>>): O {
+  return Object.fromEntries(Object.entries(torch).map(([k, v]) => [names[k]!, v])) as O;
+}
+
+/** Assert trajectory `a` equals `b` within `tol` relative to 1 + |b| per element. */
+export function assertTrajectory(a: number[][], b: number[][], tol: number, what: string): void {
+  a.forEach((row, t) => row.forEach((v, i) => assert.ok(Math.abs(v - b[t]![i]!) <= tol * (1 + Math.abs(b[t]![i]!)), `${what} step ${t + 1} [${i}]: ${v} vs ${b[t]![i]}`)));
+}
+
+/** Assert `opt`'s trajectory on `fx` equals `expected` in the reference evaluator (float64, 1e-12). */
+export function assertEvaluatedTrajectory(opt: Optimizer, fx: TrajectoryFixture, expected: number[][], what: string): void {
+  const g = updateGraph(opt, 'float64', fx.p0.length);
+  assertTrajectory(runTrajectory(opt, (feeds) => Object.fromEntries(Object.entries(evaluate(g, feeds)).map(([k, v]) => [k, v.data])), fx), expected, 1e-12, what);
+}
+
+/** Assert `opt`'s trajectory on `fx` run by ONNX Runtime equals `expected`: float64 to 1e-12, float32 within 1e-5. */
+export function assertOnnxTrajectories(opt: Optimizer, fx: TrajectoryFixture, expected: number[][]): void {
+  const P = fx.p0.length;
+  const s64 = compile(updateGraph(opt, 'float64', P));
+  assertTrajectory(runTrajectory(opt, (feeds) => s64.run(feeds) as Record<string, Float64Array>, fx), expected, 1e-12, 'onnx float64');
+  const s32 = compile(updateGraph(opt, 'float32', P));
+  const f32 = (feeds: Record<string, Float64Array | number>) => Object.fromEntries(Object.entries(feeds).map(([k, v]) => [k, typeof v === 'number' ? v : Float32Array.from(v)]));
+  assertTrajectory(runTrajectory(opt, (feeds) => s32.run(f32(feeds)) as Record<string, Float32Array>, fx), expected, 1e-5, 'onnx float32');
+  s64.dispose();
+  s32.dispose();
 }

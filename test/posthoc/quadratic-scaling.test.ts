@@ -60,12 +60,12 @@ test('the ridge fit is the stationary point of mean log loss + λ_a a² + λ_c c
   const g = [0, 0, 0];
   for (let i = 0; i < x.length; i++) {
     const r = sigmoid(q.a + q.b * x[i]! + q.c * x[i]! * x[i]!) - y[i]!;
-    g[0] += r / x.length;
-    g[1] += (r * x[i]!) / x.length;
-    g[2] += (r * x[i]! * x[i]!) / x.length;
+    g[0]! += r / x.length;
+    g[1]! += (r * x[i]!) / x.length;
+    g[2]! += (r * x[i]! * x[i]!) / x.length;
   }
-  g[0] += 2 * lambdaIntercept * q.a;
-  g[2] += 2 * lambdaQuadratic * q.c;
+  g[0]! += 2 * lambdaIntercept * q.a;
+  g[2]! += 2 * lambdaQuadratic * q.c;
   for (const v of g) assert.ok(Math.abs(v) < 1e-10, `gradient ${g}`);
   const unpenalised = fitQuadraticScaling(logitsOf(x), Int32Array.from(y));
   assert.ok(Math.abs(q.c) < Math.abs(unpenalised.c) && Math.abs(q.a) < Math.abs(unpenalised.a), 'the ridge shrinks a and c');

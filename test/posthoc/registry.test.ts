@@ -185,7 +185,7 @@ test('every declaration in CALIBRATORS is complete: kind = key, described option
     assert.ok(Object.isFrozen(d), `${kind} declaration is frozen`);
     for (const [name, spec] of Object.entries(d.options)) {
       assert.ok(spec.description.length > 5 && spec.expected.length > 3, `${kind}.${name} is described`);
-      assert.deepEqual(spec.parse(`${kind}.${name}`, spec.default), spec.default, `${kind}.${name}: the default passes validation`);
+      assert.deepEqual(spec.parse(spec.fallback, `${kind}.${name}`), spec.fallback, `${kind}.${name}: the default passes validation`);
     }
     assert.ok(typeof d.onnx === 'function' || d.onnx.notExpressible.length > 0, `${kind}: an emitter or the reason there is none`);
     // the settings written to JSON are exactly the declared options, defaults filled in

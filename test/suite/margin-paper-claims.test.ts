@@ -83,7 +83,7 @@ test('mbls: m = 6 with λ = 0.1 on the 10-class machine scale, m = 0 at λ = ε,
 
 test('acls: M = 6, the paper\'s λ1 = 0.1 and λ2 = 0.01 (α·λ of the code), its λ grid, MbLS at m = 6, Fig. 3 at the method\'s options', () => {
   const suite = suiteOf('acls');
-  const defaults = Object.fromEntries(Object.entries(lossDefinition('acls').options).map(([k, o]) => [k, (o as { default: unknown }).default]));
+  const defaults = Object.fromEntries(Object.entries(lossDefinition('acls').options).map(([k, o]) => [k, o.fallback]));
   const effective = (run: SuiteRun): Record<string, unknown> => ({ ...defaults, ...run.config.lossOptions });
   for (const id of ['acls-seed0', 'acls-ar-seed0', 'acls-cr-seed0']) {
     const o = effective(machineRun('acls', id));

@@ -71,8 +71,8 @@ describe('replicated train step', () => {
       const graph = step.compiled(size, 'gradient').graph;
       const out = evaluate(graph, { x: x.slice(offset * 144, (offset + size) * 144), y: y.slice(offset, offset + size), params: p0, buffers: b0 });
       const w = size / B;
-      out['grad']!.data.forEach((g, i) => (grad[i] += w * g));
-      out['buffers']!.data.forEach((v, i) => (buffers[i] += w * v));
+      out['grad']!.data.forEach((g, i) => (grad[i]! += w * g));
+      out['buffers']!.data.forEach((v, i) => (buffers[i]! += w * v));
       loss += w * out['loss']!.data[0]!;
       offset += size;
     }

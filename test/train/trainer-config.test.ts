@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mergeConfig, resolveTrainConfig } from '../../src/train/train-config.js';
 import { LearningRate, parseSchedule } from '../../src/train/lr-schedule-spec.js';
-import { BestEpoch } from '../../src/train/best-epoch.js';
+import { BestEpoch, type ValidationScores } from '../../src/train/best-epoch.js';
 import { ConsoleProgress, formatDuration } from '../../src/train/progress.js';
 import { appendRecord, readLog, writeLog, type EpochRecord } from '../../src/train/train-log.js';
 import { createRunModel, modelAlias, resolveModelSpec } from '../../src/train/trainer-model.js';
@@ -51,7 +51,7 @@ test('an unknown key is an error naming its path and the close known key', () =>
 test('bad values name the key, the expectation and the value', () => {
   throwsNaming(() => resolveTrainConfig({ ...minimal, epochs: 0 }), /^config\.epochs: expected an integer ≥ 1, got 0$/);
   throwsNaming(() => resolveTrainConfig({ ...minimal, lr: -1 }), /^config\.lr: expected a finite number > 0, got -1$/);
-  throwsNaming(() => resolveTrainConfig({ ...minimal, optimizer: 'adagrad' }), /^config\.optimizer: expected one of 'sgd', 'adam', 'adamw', 'rmsprop', got "adagrad"$/);
+  throwsNaming(() => resolveTrainConfig({ ...minimal, optimizer: 'adadelta' }), /^config\.optimizer: expected one of 'sgd', 'adam', 'adamw', 'rmsprop', 'adagrad', got "adadelta"$/);
   throwsNaming(() => resolveTrainConfig({ ...minimal, nesterov: 'yes' }), /^config\.nesterov: expected true or false/);
   throwsNaming(() => resolveTrainConfig({ out: 'x' }), /^config\.dataset: expected one of .*got nothing \(the key is required\)$/);
   throwsNaming(() => resolveTrainConfig({ ...minimal, mixup: 0.2, mixupKind: 'manifold', mixupLayers: [1] }), /^config\.mixupLayers\[0\]: expected a non-empty string, got 1$/);
@@ -131,7 +131,7 @@ test('warm-up scales the first W·steps updates linearly, starting above zero', 
 });
 
 test('best-epoch selection maximises accuracy, minimises NLL/ECE, keeps the earlier epoch on ties', () => {
-  const s = (accuracy: number, nll: number, ece: number) => ({ accuracy, nll, ece, adaece: ece, refinement: nll });
+  const s = (accuracy: number, nll: number, ece: number) => ({ accuracy, nll, ece, adaece: ece, refinement: nll, metrics: {} as ValidationScores['metrics'] });
   const acc = new BestEpoch('accuracy');
   assert.equal(acc.consider(0, s(0.5, 1, 0.1)), true);
   assert.equal(acc.consider(1, s(0.7, 2, 0.3)), true);

@@ -47,8 +47,8 @@ function handMlpStep(
     for (let i = 0; i < n; i++)
       for (let o = 0; o < l.nOut; o++) {
         const d = delta[i * l.nOut + o]!;
-        b[o] += d;
-        for (let j = 0; j < l.nIn; j++) w[o * l.nIn + j] += d * a[i * l.nIn + j]!;
+        b[o]! += d;
+        for (let j = 0; j < l.nIn; j++) w[o * l.nIn + j]! += d * a[i * l.nIn + j]!;
       }
     gw[k] = w;
     gb[k] = b;

@@ -32,6 +32,6 @@ test('uniform, normal and beta samples have the right first two moments', () => 
 test('permutation contains every index exactly once', () => {
   const p = new Random(1).permutation(1000);
   const seen = new Uint8Array(1000);
-  for (const v of p) seen[v]++;
+  for (const v of p) seen[v]!++;
   assert.ok(seen.every((v) => v === 1));
 });

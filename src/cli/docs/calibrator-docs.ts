@@ -30,7 +30,7 @@ export function calibratorHelp(): string {
 export function calibratorsTable(): string {
   const rows = CALIBRATOR_KINDS.map((kind) => {
     const d = CALIBRATORS[kind];
-    const options = Object.entries(d.options).map(([name, spec]) => `\`${name}=${String(spec.default)}\``);
+    const options = Object.entries(d.options).map(([name, spec]) => `\`${name}=${String(spec.fallback)}\``);
     const argmax = d.keepsArgmax === 'yes' ? 'yes' : d.keepsArgmax === 'no' ? 'no' : 'not in general';
     const onnx = typeof d.onnx === 'function' ? 'yes' : 'no';
     const weights = d.weights === 'accepted' ? 'yes' : `no: ${cell(d.weights.refused)}`;

@@ -1,6 +1,7 @@
 import { METRICS, OPT_IN_METRICS, type MetricDefinition } from '../../metrics/index.js';
 import { termWeight } from '../../losses/define-loss.js';
-import type { OptionSpec } from '../../losses/options.js';
+import type { LossOption } from '../../losses/options.js';
+import { defaultText } from '../../util/schema.js';
 import { LOSSES, LOSS_NAMES } from '../../losses/registry.js';
 import { calibratorsTable } from './calibrator-docs.js';
 import { datasetsTable, modelsTable, optimizersTable, suitesTable } from './registry-docs.js';
@@ -33,10 +34,9 @@ export function optInMetricsTable(): string {
 }
 
 /** One option of a loss for the table: `name` choices (default): description. */
-function optionCell(name: string, spec: OptionSpec): string {
-  const d = spec.type === 'number-list' ? spec.default.join(',') : String(spec.default);
-  const choices = spec.type === 'choice' ? ` ${spec.choices.join('|')}` : '';
-  return cell(`\`${name}\`${choices} (${d}): ${spec.description}`);
+function optionCell(name: string, option: LossOption): string {
+  const choices = option.choices ? ` ${option.choices.join('|')}` : '';
+  return cell(`\`${name}\`${choices} (${defaultText(option)}): ${option.description}`);
 }
 
 /**
@@ -47,7 +47,7 @@ export function lossesTable(): string {
   const rows = LOSS_NAMES.map((name) => {
     const def = LOSSES[name];
     const role = def.role === 'term' ? `term (β ${termWeight(def)})` : def.role;
-    const options = Object.entries(def.options).map(([key, spec]) => optionCell(key, spec as OptionSpec));
+    const options = Object.entries(def.options).map(([key, spec]) => optionCell(key, spec as LossOption));
     return `| \`${name}\` | ${role}, ${def.scope} | ${cell(def.title)} | ${options.length ? options.join('<br>') : 'none'} |`;
   });
   return ['| name | role, scope | what | options (default) |', '| --- | --- | --- | --- |', ...rows].join('\n');
