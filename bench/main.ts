@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 /** Registered benches and what they measure. */
 const BENCHES: Readonly<Record<string, string>> = {
   'train-step': 'one compiled train step (MLP / CIFAR ResNet) vs PyTorch, interleaved: --model mlp|resnet20 --batch 128 --steps N [--profile] [--no-nchwc]',
+  'engine-step-ab': 'two engine builds (dist dirs) on the same train or eval step in one process, alternating, CPU ms per step: --base DIR --candidate DIR [--model fmnist-resnet8] [--mode train|eval] [--steps 30]',
   'engine-ops': 'engine gradient recipes at ResNet-20 shapes vs PyTorch [--quick]',
   'metrics-throughput': 'every calibration metric on N × C probabilities vs NumPy: [N] [C] [repeats]',
   'metrics-compare-builds': 'tolerance review: every metric of two builds (dist dirs) on the real predictions and N × C random rows, max relative difference per metric: DIST_A DIST_B [N] [C]',
@@ -22,7 +23,7 @@ const BENCHES: Readonly<Record<string, string>> = {
   'report-figures': 'reliability diagrams and histograms rendered to SVG/PNG: [outDir]',
   'losses-overhead': 'per-step cost of each calibration loss vs CE, alone and inside the ResNet-20 step',
   'metrics-sweep': 'monotonic-sweep ECE on highly accurate models (N = 100,000)',
-  'train-run': 'whole calib train runs on Fashion-MNIST vs a PyTorch script doing the same work, interleaved: --model resnet20|lenet|mlp [--epochs 2] [--rounds 3] [--threads 2]',
+  'train-run': 'whole calib train runs on Fashion-MNIST vs a PyTorch script doing the same work, interleaved (wall and CPU seconds): --model resnet20|resnet8|lenet|mlp [--epochs 2] [--rounds 3] [--threads 2]',
   'suite-throughput': 'a whole built-in suite (demo, quick) under --jobs × --threads splits and two queue workers: runs/hour [--splits 1x2,2x1,1x1] [--no-queue]',
   'train-fashion-mnist': 'Fashion-MNIST training with several calibration losses: accuracy, ECE, NLL, throughput',
   'deep-scale-pilot': 'issue 23 pilot: run one setting (calib or PyTorch, resumable, timed) or write docs/reproductions/deep-scale-pilot.{md,json}: run|table [--framework calib|torch --epochs E --train N --width W --loss ce|focal --seed S --threads T]',

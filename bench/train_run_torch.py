@@ -3,7 +3,7 @@
 Data: the IDX files (byte/255, [1, 28, 28]); 10 % of train held out for validation; the full test split.
 Model: mlp (784-512-512-10, ReLU, PyTorch default init), lenet (conv 5x5 pad 2 -> ReLU -> max-pool, conv 5x5 ->
 ReLU -> max-pool, 400-120-84-10, default init) or resnet20 (the CIFAR ResNet of bench/train_fashion_mnist_torch.py:
-option-A shortcuts, kaiming-normal). Recipe: SGD momentum 0.9, weight decay 5e-4, lr 0.1, x0.1 at 50 % and 75 % of
+option-A shortcuts, kaiming-normal), or resnet8 (the same at depth 8: the deep-scale architecture). Recipe: SGD momentum 0.9, weight decay 5e-4, lr 0.1, x0.1 at 50 % and 75 % of
 the epochs, batch 128 (last partial batch kept), no augmentation. Each epoch: validation logits (batch 500) ->
 accuracy, NLL, ECE and AdaECE (15 bins), one JSON line appended to log.jsonl, checkpoint-last (model + optimizer,
 written to a temporary file and renamed) and checkpoint-best when validation accuracy improved. At the end: the
@@ -56,6 +56,8 @@ def build(name):
         return LeNet()
     if name == "resnet20":
         return ResNet(20, 16, 10, 1)
+    if name == "resnet8":  # the deep-scale architecture (src/suite/papers/scales.ts DEEP: cifar-resnet-8, width 16)
+        return ResNet(8, 16, 10, 1)
     raise SystemExit(f"unknown --model {name}")
 
 

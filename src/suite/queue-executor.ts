@@ -26,6 +26,7 @@ import type { TrainConfig } from '../train/train-config.js';
 import { maskQueueUrl, maskSecrets, parseQueueUrl, QUEUE_NAME } from './queue-connection.js';
 import { ConnectionWatch, probeRedis, waitForRedis, withTimeout } from './queue-health.js';
 import type { RunExecutor, RunOutcome, RunTask } from './run-executor.js';
+import { readQueueFailureReason } from './queue-failure.js';
 import { posthocChanges } from './run-check.js';
 import { posthocHash, posthocIdentity, trainingHash, type PosthocIdentity } from './run-identity.js';
 import { unpackRun, type PackedRun } from './run-transfer.js';
@@ -220,7 +221,8 @@ export async function queueExecutor(url: string, options: QueueExecutorOptions):
           }
           if (state === 'failed') {
             const job = await call(() => Job.fromId<RunJobData, PackedRun>(queue, jobId));
-            return { exitCode: 1, error: maskSecrets(`queue job ${jobId} failed: ${job?.failedReason ?? 'no reason recorded'}`, url) };
+            const failure = readQueueFailureReason(job?.failedReason);
+            return { exitCode: 1, error: maskSecrets(`queue job ${jobId} failed: ${failure.message}`, url), failure: failure.kind };
           }
           if (state !== 'completed') continue;
           const job = await call(() => Job.fromId<RunJobData, PackedRun>(queue, jobId));

@@ -11,13 +11,14 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker, type Job } from 'bullmq';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { CalibratorKind } from '../posthoc/calibrators.js';
 import { runTrainChild } from './local-executor.js';
 import { runPosthoc } from './posthoc-step.js';
 import { maskSecrets, parseQueueUrl, QUEUE_NAME } from './queue-connection.js';
 import { ConnectionWatch, probeRedis, waitForRedis, withTimeout } from './queue-health.js';
 import type { RunJobData } from './queue-executor.js';
+import { queueFailureReason } from './queue-failure.js';
 import { packRun, type PackedRun } from './run-transfer.js';
 import { resolveTrainConfig } from '../train/train-config.js';
 
@@ -61,7 +62,9 @@ export async function startQueueWorker(url: string, options: QueueWorkerOptions)
     );
     if (outcome.exitCode !== 0) {
       log(`failed ${data.id}: ${outcome.error ?? outcome.exitCode}`);
-      throw new Error(outcome.error ?? `calib train exited with code ${outcome.exitCode}`);
+      const reason = queueFailureReason(outcome.failure ?? 'error', outcome.error ?? `calib train exited with code ${outcome.exitCode}`);
+      // Training is deterministic: a run that diverged diverges again, so its job is not retried.
+      throw outcome.failure === 'diverged' ? new UnrecoverableError(reason) : new Error(reason);
     }
     await runPosthoc(dir, data.posthoc as CalibratorKind[], data.bins);
     const packed = await packRun(dir);

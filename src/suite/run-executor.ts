@@ -21,7 +21,7 @@ export interface RunOutcome {
   readonly error?: string;
   /**
    * The kind of a failure as the trainer recorded it (failure.json: 'diverged' when the training loss became NaN or
-   * ±∞, else 'error'); absent where the executor cannot read the trainer's record (the queue executor).
+   * ±∞, else 'error'); the queue executor reads it from the job's failure reason (queue-failure.ts).
    */
   readonly failure?: TrainingFailureKind;
 }

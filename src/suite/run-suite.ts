@@ -11,8 +11,8 @@
  * Resumable by construction — a run's state is read from its directory: interrupted runs resume from their
  * checkpoint. A failing run does not stop the others: logs/<id>.failed.json records why, and the outcome lists it.
  */
-import { lstat, rm, unlink } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { lstat, mkdir, rm, unlink } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import type { CalibratorKind } from '../posthoc/calibrators.js';
 import { readJson, runPaths, writeJson } from '../train/run-directory.js';
 import type { TrainingFailureKind } from '../train/training-error.js';
@@ -165,6 +165,8 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
   // absent when the executor could not read the trainer's record (the report then falls back on the message).
   const fail = async (run: SuiteRun, error: string, exitCode: number, log?: string, kind?: TrainingFailureKind): Promise<void> => {
     failed.push({ id: run.id, error });
+    // logs/ exists once a local run has started; a suite on a queue may fail before anything wrote there.
+    await mkdir(dirname(failedFile(dir, run.id)), { recursive: true });
     await writeJson(failedFile(dir, run.id), { error, ...(kind ? { kind } : {}), exit_code: exitCode, ...(log ? { log } : {}) });
     report(`FAILED ${run.id}: ${error}`);
   };

@@ -14,6 +14,7 @@ import type { EpochTotals } from './run-checkpoint.js';
 import type { RunSetup } from './run-setup.js';
 import type { TrainState } from './train-state.js';
 import type { EpochRecord } from './train-log.js';
+import { TrainingError } from './training-error.js';
 
 /** Epochs after which a run still at chance accuracy is reported. */
 export const CHANCE_EPOCHS = 2;
@@ -25,6 +26,7 @@ export function evaluateEpoch(setup: RunSetup, state: TrainState, epoch: number,
   const { config, data } = setup;
   const t0 = performance.now();
   const valLogits = predictLogits(setup.evalStep, state, datasetInputs(data.validation), config.evalBatch);
+  throwIfNonFinite(valLogits, epoch, config.out);
   const scores = setup.task.validationScores(valLogits, data, config.bins);
   const improved = best.consider(epoch, scores);
   const trainTerms: Record<string, number> = {};
@@ -79,5 +81,19 @@ export function chanceWarning(records: readonly EpochRecord[], epochs: number, c
   return (
     `validation accuracy is at chance after ${k} epoch(s) (${accs}; the majority class is ${(100 * chance).toFixed(1)}% of the validation split): ` +
     `the network is not learning; check --lr, the loss options and the data`
+  );
+}
+
+/**
+ * Weights that overflowed give infinite or NaN outputs while the training loss may still be finite (a loss that
+ * saturates); such a run has diverged as surely as one whose loss became NaN, and is recorded so.
+ */
+function throwIfNonFinite(valLogits: Float32Array, epoch: number, out: string): void {
+  const i = valLogits.findIndex((v) => !Number.isFinite(v));
+  if (i < 0) return;
+  throw new TrainingError(
+    `the model's validation outputs became ${valLogits[i]} at epoch ${epoch + 1} (output ${i}); the run stopped there ` +
+      `(lower --lr, or check the loss options); log.jsonl and the last good checkpoint are kept in ${out}`,
+    'diverged',
   );
 }

@@ -5,7 +5,7 @@
  * directory keeps its log and its last good checkpoint.
  */
 export class TrainingError extends Error {
-  /** 'diverged': the training loss became NaN or ±∞; 'error': any other failure of the run. */
+  /** 'diverged': the training loss or the validation outputs became NaN or ±∞; 'error': any other failure of the run. */
   readonly kind: TrainingFailureKind;
   constructor(message: string, kind: TrainingFailureKind = 'error') {
     super(message);

@@ -314,6 +314,18 @@ test('a loss that becomes NaN stops the run at that step: exit 1, one line namin
   assert.match(failure.error, /^the training loss became (NaN|-?Infinity) at epoch 1/);
 });
 
+test('weights that overflow to infinite validation outputs while the loss stays finite are a divergence too: failure.json kind "diverged"', async () => {
+  // Measured: at these settings the training loss stays finite for 2 epochs but the validation logits reach -Infinity.
+  const out = join(dir, 'diverged-outputs');
+  const r = await run(['train', '--dataset', 'mnist', '--subset', '200', '--test-subset', '100', '--validation', '100', '--model-opt', 'hidden=[8]', '--batch', '50', '--epochs', '2', '--lr', '1e10', '--threads', '1', '--out', out, '--progress', 'none']);
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(r.stderr.split('\n').length, 2, 'one line: ' + r.stderr);
+  assert.match(r.stderr, /^calib: error: training failed: the model's validation outputs became (NaN|-?Infinity) at epoch \d+ \(output \d+\)/);
+  const failure = JSON.parse(readFileSync(join(out, 'failure.json'), 'utf8'));
+  assert.equal(failure.kind, 'diverged');
+  assert.ok(!existsSync(join(out, 'summary.json')), 'nothing is reported as a result');
+});
+
 test('a run at chance accuracy for its first epochs says so (warning on stderr, the run goes on)', async () => {
   const config = resolveTrainConfig({ dataset: 'mnist', subset: 300, testSubset: 100, modelOptions: { hidden: [8] }, epochs: 2, batch: 64, out: join(dir, 'chance') });
   const data = await loadRunData(config);

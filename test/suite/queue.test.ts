@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../io/temp-dir.js';
 import { run } from '../cli/capture.js';
+import { tinySuite } from './tiny-suite.js';
 
 const dir = tempDir('suite-queue');
 const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
@@ -119,6 +120,42 @@ test('a suite on a BullMQ queue with two workers, one killed mid-run, ends with 
   } finally {
     for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGTERM');
     await Promise.all(workers.map((w) => (w.exitCode !== null || w.signalCode !== null ? null : new Promise((r) => w.on('close', r)))));
+    server.kill('SIGTERM');
+    await new Promise((r) => server.on('close', r));
+  }
+});
+
+test('a run that diverges on a queue worker is recorded as diverged, as a local run is, and its job is not retried', { skip: redis === null ? 'redis-server is not installed (apt-get install redis-server; .ci/run installs it)' : false, timeout: 180_000 }, async () => {
+  const port = await freePort();
+  const redisDir = join(dir, 'redis-diverged');
+  spawnSync('mkdir', ['-p', redisDir]);
+  const server = spawn(redis!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', redisDir, '--daemonize', 'no'], { stdio: 'ignore' });
+  let worker: ChildProcess | undefined;
+  try {
+    await redisReady(port, 10_000);
+    const url = `redis://127.0.0.1:${port}`;
+    // The settings of suite-run.test's local divergence (tiny-suite.ts), whose training loss becomes NaN.
+    const suite = tinySuite({ name: 'queued-nan', methods: [{ name: 'ce', label: 'CE' }, { name: 'hot', label: 'CE at lr 1e10', lr: 1e10 }], compare: [] });
+    const file = join(dir, 'queued-nan.json');
+    writeFileSync(file, JSON.stringify(suite));
+    const w = start(['worker', '--queue', url, '--jobs', '1']);
+    worker = w.child;
+    await until('the worker to connect', () => /taking runs/.test(w.output()), 60_000);
+    const out = join(dir, 'queued-nan-out');
+    const r = await run(['suite', 'run', file, '--out', out, '--queue', url, '--threads', '1', '--progress', 'none']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const failed = JSON.parse(readFileSync(join(out, 'logs', 'hot-seed0.failed.json'), 'utf8')) as { kind: string; error: string };
+    assert.equal(failed.kind, 'diverged', 'the kind travels through the queue');
+    assert.match(failed.error, /the training loss became (NaN|-?Infinity)/);
+    assert.doesNotMatch(failed.error, /^queue job \S+ failed: diverged:/, 'the kind is not left in the message');
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { diverged: { id: string }[] };
+    assert.deepEqual(report.diverged.map((d) => d.id), ['hot-seed0']);
+    assert.equal(w.output().match(/^start queued-nan\/hot-seed0 /gm)?.length, 1, 'a diverged job is not retried (training is deterministic)\n' + w.output());
+  } finally {
+    if (worker && worker.exitCode === null && worker.signalCode === null) {
+      worker.kill('SIGTERM');
+      await new Promise((r) => worker!.on('close', r));
+    }
     server.kill('SIGTERM');
     await new Promise((r) => server.on('close', r));
   }

@@ -2,6 +2,7 @@ import { shapeError } from '../ir/shape-error.js';
 import type { Tensor } from '../ir/tensor.js';
 import { add } from './add.js';
 import { type BatchStats, batchNormTraining } from './batch-norm-training.js';
+import { channelAffine } from './channel-affine.js';
 import { div } from './div.js';
 import { mean as reduceMean } from './mean.js';
 import { mul } from './mul.js';
@@ -43,13 +44,15 @@ export function batchNorm(x: Tensor, scale: Tensor, bias: Tensor, runningMean: T
   return { y: stats.y, ...updated };
 }
 
-/** y = γ (x − rm)/√(rv + ε) + β with per-channel vectors broadcast over x [N, C, ...]. */
+/**
+ * y = γ (x − rm)/√(rv + ε) + β per channel of x [N, C, ...], computed as y = k·x + (β − k·rm) with
+ * k = γ/√(rv + ε): one `channelAffine` pass over x instead of Sub, Mul and Add (issue 24 notebook).
+ */
 export function batchNormInference(x: Tensor, scale: Tensor, bias: Tensor, runningMean: Tensor, runningVar: Tensor, epsilon = 1e-5): Tensor {
   const c = x.shape[1];
   if (c === undefined) shapeError('batchNormInference', 'input must have rank ≥ 2');
-  const col = (t: Tensor) => reshape(t, [c, ...x.shape.slice(2).map(() => 1)]);
   const k = div(scale, sqrt(add(runningVar, epsilon)));
-  return add(mul(sub(x, col(runningMean)), col(k)), col(bias));
+  return channelAffine(x, k, sub(bias, mul(k, runningMean)));
 }
 
 /**
