@@ -6,7 +6,7 @@ import { evaluate } from '../metrics/index.js';
 import { writeMatrixFile } from '../io/write-predictions.js';
 import { readInputText } from '../io/input-file.js';
 import { requirePredictionShape } from '../io/validate.js';
-import { DEFAULT_MIN_GROUP_SIZE, fitGroupwise, groupwiseFromJSON, isGroupwiseJSON, type CalibratorKind, type GroupwiseCalibrator, type Predictions } from '../posthoc/index.js';
+import { DEFAULT_MIN_GROUP_SIZE, fitGroupwise, groupwiseFromJSON, isGroupwiseJSON, requireWeightedMethod, type CalibratorKind, type GroupwiseCalibrator, type Predictions } from '../posthoc/index.js';
 import { atomicWriteFile } from '../util/atomic-write.js';
 import { InvalidArgumentError, invalidArgument, requireNumber } from '../util/errors.js';
 import { matrix } from '../util/matrix.js';
@@ -14,38 +14,45 @@ import type { FlagSpec } from './args.js';
 import type { CliIO } from './command.js';
 import { requireFiniteValues } from './finite-output.js';
 import { formatTable, percent } from './format-table.js';
-import { readGroups, type RowGroups } from './group-eval.js';
+import { idsPerRow, intersectionGroups, readGroupColumns, type GroupColumn } from './group-columns.js';
+import { weightsFromFlags } from './fit-selection.js';
 import { logitsWarning, openPredictions, openPredictionsAndLabels, readAll, validatedChunks, validatedPredictionChunks } from './inputs.js';
 import { requireOutputPath, writingOutput } from './output-path.js';
 
 export const GROUP_FIT_FLAGS = {
   groups: {
     type: 'string',
+    multiple: true,
     valueName: 'FILE',
-    description: 'one group id per row (as calib eval --groups reads them): fit --method per group plus a pooled calibrator (group-wise / Mondrian calibration)',
+    description: 'group ids per row (as calib eval --groups reads them; several columns: their intersection cells): fit --method per group plus a pooled calibrator (group-wise / Mondrian calibration)',
   },
   'min-group-size': {
     type: 'integer',
     valueName: 'K',
-    description: `with --groups: smallest group fitted on its own (default ${DEFAULT_MIN_GROUP_SIZE}); smaller groups use the pooled calibrator`,
+    description: `with --groups: smallest group (cell) fitted on its own (default ${DEFAULT_MIN_GROUP_SIZE}); smaller ones, and those whose own fit fails, use the pooled calibrator`,
   },
 } as const satisfies Record<string, FlagSpec>;
 
 export const GROUP_APPLY_FLAG = {
-  groups: { type: 'string', valueName: 'FILE', description: 'one group id per row: required by a group-wise calibrator (calib fit --groups), refused otherwise' },
+  groups: { type: 'string', multiple: true, valueName: 'FILE', description: 'group ids per row, the same columns as at fit time: required by a group-wise calibrator (calib fit --groups), refused otherwise' },
 } as const satisfies Record<string, FlagSpec>;
 
 export const GROUP_FIT_DESCRIPTION =
   '--groups FILE (group-wise / Mondrian calibration): one group id per row, read as calib eval --groups reads it (.npy/.npz/.safetensors/.json\n' +
-  'integers, or one string per line of a .csv/.txt with an optional header). --method is fitted on each group with at least --min-group-size K\n' +
-  `rows (default ${DEFAULT_MIN_GROUP_SIZE}) alone, and once on all rows (the pooled calibrator); calib apply --groups calibrates each row by its group's\n` +
-  'calibrator, and rows of smaller groups or of groups unseen at fit time by the pooled one (counted, with a warning for unseen groups).\n' +
-  'One JSON (kind "groupwise"); calib export refuses it (group ids are not an input of the ONNX model). Not with --method auto, --cv,\n' +
-  '--weights / --class-weight, --multilabel or --lm-eval.\n';
+  'integers, or one string per line of a .csv/.txt with an optional header). Several columns (a .npy N × K, a CSV with K columns, or --groups\n' +
+  "repeated): the groups are their intersection cells ('north × phone'). --method is fitted on each group with at least --min-group-size K\n" +
+  `rows (default ${DEFAULT_MIN_GROUP_SIZE}) alone, and once on all rows (the pooled calibrator). A group below K rows, or whose own fit fails (e.g.\n` +
+  'temperature scaling on rows that are all correct: the NLL has no minimum) or gives non-finite parameters, falls back to the pooled\n' +
+  'calibrator; the JSON records each fallback and its reason (groups[].fallback), and the summary names them. calib apply --groups (the same\n' +
+  "columns) calibrates each row by its group's calibrator, and rows of fallen-back groups or of groups unseen at fit time by the pooled one\n" +
+  '(counted, with a warning for unseen groups). --weights FILE / --class-weight balanced: every fit (each group\'s and the pooled one) is\n' +
+  'weighted by its rows\' weights (methods without a weighted form refused). One JSON (kind "groupwise"); calib export refuses it (group ids are\n' +
+  'not an input of the ONNX model). Not with --method auto, --cv, --multilabel or --lm-eval.\n';
 
-/** The id of each row's group. */
-function idsPerRow(groups: RowGroups): string[] {
-  return Array.from(groups.index, (k) => groups.ids[k]!);
+/** The groups of the --groups columns: the only column, or the intersection cells of several. */
+async function readCells(paths: readonly string[], rows: number, predictionsArg: string): Promise<{ columns: GroupColumn[]; cells: GroupColumn }> {
+  const columns = await readGroupColumns(paths, rows, predictionsArg);
+  return { columns, cells: intersectionGroups(columns) };
 }
 
 interface GroupFitFlags {
@@ -54,9 +61,13 @@ interface GroupFitFlags {
   probs?: string | undefined;
   labels?: string | undefined;
   'label-column'?: string | undefined;
-  groups: string;
+  groups: readonly string[];
   'min-group-size'?: number | undefined;
   out: string;
+  'cv-seed'?: number | undefined;
+  'cv-ensemble'?: boolean | undefined;
+  metric?: string | undefined;
+  candidates?: string | undefined;
   options: Record<string, unknown>;
   bins: number;
   json?: boolean | undefined;
@@ -73,10 +84,13 @@ export async function fitGroupwiseCommand(flags: GroupFitFlags, io: CliIO): Prom
     ['--lm-eval', flags['lm-eval']],
     ['--multilabel', flags.multilabel || undefined],
     ['--cv', flags.cv],
-    ['--weights', flags.weights],
-    ['--class-weight', flags['class-weight']],
+    ['--cv-seed', flags['cv-seed']],
+    ['--cv-ensemble', flags['cv-ensemble'] || undefined],
+    ['--metric', flags.metric],
+    ['--candidates', flags.candidates],
   ];
   for (const [name, value] of others) if (value !== undefined) invalidArgument(name, 'no such flag with --groups (a group-wise fit is a plain fit per group)', String(value));
+  if (flags.weights !== undefined || flags['class-weight'] !== undefined) requireWeightedMethod(flags.method, flags.weights !== undefined ? '--weights' : '--class-weight');
   if (flags.method === 'auto') invalidArgument('--method', 'a calibration method with --groups (auto selection per group is not implemented)', "'auto'");
   if (flags.labels === undefined) invalidArgument('--labels', 'the labels of the fitting rows (with --groups)', 'none');
   const minGroupSize = requireNumber('--min-group-size', flags['min-group-size'] ?? DEFAULT_MIN_GROUP_SIZE, { integer: true, min: 1 });
@@ -84,16 +98,23 @@ export async function fitGroupwiseCommand(flags: GroupFitFlags, io: CliIO): Prom
     { argName: '--logits', path: flags.logits },
     { argName: '--probs', path: flags.probs },
     { argName: '--labels', path: flags.labels },
-    { argName: '--groups', path: flags.groups },
+    ...flags.groups.map((path) => ({ argName: '--groups', path })),
   ]);
   const { predictions, labels } = await openPredictionsAndLabels({ ...flags, labels: flags.labels });
   const { rows, cols } = predictions.source;
   const all = await readAll(validatedChunks(predictions, labels), rows, cols);
   const warning = logitsWarning(predictions);
   if (warning) io.stderr.write(warning);
-  const groups = await readGroups(flags.groups, rows, predictions.argName);
+  const { columns, cells } = await readCells(flags.groups, rows, predictions.argName);
+  const groups = cells.groups;
+  const weights = await weightsFromFlags(flags, all.labels, cols, predictions.argName);
   const input: Predictions = predictions.kind === 'logits' ? { logits: all.matrix } : { probabilities: all.matrix };
-  const calibrator = fitGroupwise(flags.method as CalibratorKind, input, all.labels, idsPerRow(groups), flags.options as never, { minGroupSize, argName: '--groups' });
+  const calibrator = fitGroupwise(flags.method as CalibratorKind, input, all.labels, idsPerRow(groups), flags.options as never, {
+    minGroupSize,
+    argName: '--groups',
+    ...(weights && { sampleWeights: weights.values }),
+    ...(columns.length > 1 && { columns: columns.map((c) => c.name) }),
+  });
   requireFiniteValues(calibrator.toJSON(), predictions.argName, 'predictions on which the fitted parameters are finite');
   const calibrated = calibrator.apply(input, idsPerRow(groups), '--groups');
   const perGroup = groups.ids.map((id, g) => {
@@ -103,21 +124,37 @@ export async function fitGroupwiseCommand(flags: GroupFitFlags, io: CliIO): Prom
     const y = Int32Array.from(members, (i) => all.labels[i]!);
     const before = evaluate(pick(all.matrix), y, { input: predictions.kind, bins: flags.bins });
     const after = evaluate(pick(calibrated), y, { input: 'probabilities', bins: flags.bins });
-    const own = calibrator.groups[g]!.calibrator !== null;
-    return { id, rows: members.length, calibrator: own ? 'own' : 'pooled', nll_before: before.nll, nll_after: after.nll, ece_before: before.ece, ece_after: after.ece };
+    const member = calibrator.groups.find((m) => m.id === id)!;
+    const fallback = member.fallback;
+    return { id, rows: members.length, calibrator: fallback ? 'pooled' : 'own', ...(fallback && { fallback }), nll_before: before.nll, nll_after: after.nll, ece_before: before.ece, ece_after: after.ece };
   });
   await writingOutput(flags.out, '--out', () => atomicWriteFile(flags.out, `${JSON.stringify(calibrator.toJSON(), null, 2)}\n`));
   const fitted = perGroup.filter((g) => g.calibrator === 'own').length;
+  const failed = perGroup.filter((g) => g.fallback?.reason === 'fit_failed');
+  const weighting = weights && { kind: weights.kind, sum: weights.values.reduce((a, b) => a + b, 0) };
   if (flags.json) {
-    io.stdout.write(`${JSON.stringify({ method: flags.method, kind: calibrator.kind, out: flags.out, rows, classes: cols, bins: flags.bins, min_group_size: minGroupSize, groups: perGroup }, null, 2)}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ method: flags.method, kind: calibrator.kind, out: flags.out, rows, classes: cols, bins: flags.bins, min_group_size: minGroupSize, ...(columns.length > 1 && { group_columns: columns.map((c) => c.name) }), ...(weighting && { weights: weighting }), groups: perGroup }, null, 2)}\n`,
+    );
     return;
   }
+  const what = columns.length > 1 ? `intersection cells of ${columns.map((c) => c.name).join(' × ')}` : 'groups';
+  const weightNote = weighting ? ` with ${weighting.kind === 'balanced' ? 'class-balanced' : 'sample'} weights (sum ${+weighting.sum.toPrecision(6)})` : '';
   io.stdout.write(
-    `fitted ${flags.method} on each of ${fitted} of ${groups.ids.length} groups (≥ ${minGroupSize} rows) and on all ${rows.toLocaleString('en-US')} rows (pooled), ${cols} classes -> ${flags.out}\n` +
+    `fitted ${flags.method}${weightNote} on each of ${fitted} of ${groups.ids.length} ${what} (≥ ${minGroupSize} rows) and on all ${rows.toLocaleString('en-US')} rows (pooled), ${cols} classes -> ${flags.out}\n` +
+      (failed.length > 0 ? `${failed.length} group${failed.length === 1 ? '' : 's'} fell back to the pooled calibrator because ${failed.length === 1 ? 'its' : 'their'} own fit failed: ${failed.map((g) => `${JSON.stringify(g.id)} (${g.fallback!.detail})`).join('; ')}\n` : '') +
       `on the fitting data, per group (${flags.bins} bins):\n` +
       formatTable(
         ['group', 'n', 'calibrator', 'NLL before', 'NLL after', 'ECE before (%)', 'ECE after (%)'],
-        perGroup.map((g) => [g.id, g.rows.toLocaleString('en-US'), g.calibrator === 'own' ? 'own' : `pooled (< ${minGroupSize} rows)`, g.nll_before.toFixed(4), g.nll_after.toFixed(4), percent(g.ece_before), percent(g.ece_after)]),
+        perGroup.map((g) => [
+          g.id,
+          g.rows.toLocaleString('en-US'),
+          g.fallback === undefined ? 'own' : g.fallback.reason === 'too_small' ? `pooled (< ${minGroupSize} rows)` : 'pooled (own fit failed)',
+          g.nll_before.toFixed(4),
+          g.nll_after.toFixed(4),
+          percent(g.ece_before),
+          percent(g.ece_after),
+        ]),
       ),
   );
 }
@@ -142,22 +179,25 @@ export async function readGroupwiseCalibrator(path: string): Promise<GroupwiseCa
 /** `calib apply --calibrator GROUPWISE.json --groups G`: each row calibrated by its group's calibrator. */
 export async function applyGroupwise(
   calibrator: GroupwiseCalibrator,
-  flags: { calibrator: string; logits?: string | undefined; probs?: string | undefined; groups?: string | undefined; out: string; dtype: string; output: string },
+  flags: { calibrator: string; logits?: string | undefined; probs?: string | undefined; groups: readonly string[]; out: string; dtype: string; output: string },
   io: CliIO,
 ): Promise<void> {
-  if (flags.groups === undefined) {
+  if (flags.groups.length === 0) {
     invalidArgument('--groups', `a group id per row: ${JSON.stringify(flags.calibrator)} is a group-wise calibrator (calib fit --groups) and calibrates each row by its group's calibrator`, 'no --groups');
   }
   const wantLogits = flags.output === 'logits';
   if (wantLogits && !calibrator.hasLogits) invalidArgument('--output', `'probs' for a group-wise ${calibrator.method} calibrator (it has no calibrated logits)`, "'logits'");
-  await requireOutputPath(flags.out, '--out', [{ argName: '--groups', path: flags.groups }]);
+  await requireOutputPath(flags.out, '--out', flags.groups.map((path) => ({ argName: '--groups', path })));
   const predictions = await openPredictions(flags);
   const { rows, cols } = predictions.source;
   requirePredictionShape(predictions.argName, rows, cols);
   if (cols !== calibrator.classes) invalidArgument(predictions.argName, `${calibrator.classes} columns (the calibrator was fitted for ${calibrator.classes} classes)`, `${cols}`);
   const all = await readAll(validatedPredictionChunks(predictions), rows, cols);
-  const groups = await readGroups(flags.groups, rows, predictions.argName);
-  const ids = idsPerRow(groups);
+  const { columns, cells } = await readCells(flags.groups, rows, predictions.argName);
+  const fitted = calibrator.columns ?? ['one column'];
+  if (columns.length !== fitted.length)
+    invalidArgument('--groups', `${fitted.length} group column${fitted.length === 1 ? '' : 's'}, as at fit time (${calibrator.columns ? calibrator.columns.join(', ') : 'one column'})`, `${columns.length} (${columns.map((c) => c.name).join(', ')})`);
+  const ids = idsPerRow(cells.groups);
   const routing = calibrator.route(ids, '--groups');
   const input: Predictions = predictions.kind === 'logits' ? { logits: all.matrix } : { probabilities: all.matrix };
   const out = wantLogits ? calibrator.applyLogits(input, ids, '--groups') : calibrator.apply(input, ids, '--groups');
@@ -180,7 +220,7 @@ export async function applyGroupwise(
   }
   io.stdout.write(
     `applied group-wise ${calibrator.method} to ${rows.toLocaleString('en-US')} × ${cols} ${predictions.kind} -> ${flags.out} (calibrated ${wantLogits ? 'logits' : 'probabilities'}, ${dtype}); ` +
-      `${routing.ownRows.toLocaleString('en-US')} rows by their group's calibrator, ${routing.smallGroupRows.toLocaleString('en-US')} of groups below ${calibrator.minGroupSize} fitting rows and ` +
-      `${routing.unseenRows.toLocaleString('en-US')} of unseen groups by the pooled one\n`,
+      `${routing.ownRows.toLocaleString('en-US')} rows by their group's calibrator, ${routing.smallGroupRows.toLocaleString('en-US')} of groups below ${calibrator.minGroupSize} fitting rows` +
+      `${routing.failedGroupRows > 0 ? `, ${routing.failedGroupRows.toLocaleString('en-US')} of groups whose own fit failed` : ''} and ${routing.unseenRows.toLocaleString('en-US')} of unseen groups by the pooled one\n`,
   );
 }

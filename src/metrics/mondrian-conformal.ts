@@ -15,12 +15,19 @@ import type { Matrix } from '../util/matrix.js';
  *     every class k (exchangeable rows of that class).
  *   - 'group': the category of x is its group g (known for every row); the set is {k : s(x, k) ≤ q̂_g} with q̂_g
  *     from the calibration rows of group g, and coverage ≥ 1 − α within every group.
+ *   - 'group-class': the category of (x, k) is the pair (group g of x, candidate class k); q̂_{g,k} from the
+ *     calibration rows of group g with true class k, the set {k : s(x, k) ≤ q̂_{g(x),k}}, and
+ *     P(y ∈ C(x) | g(x) = g, y = k) ≥ 1 − α for every cell with its own threshold (the Mondrian taxonomy
+ *     κ(x, y) = (g(x), y): exchangeable rows within the cell). A cell with fewer than `minCellSize` calibration
+ *     rows (at least `minimumCalibrationRows(α)`) falls back to the class-conditional q̂_k of all calibration rows
+ *     of class k (`fallback` marks it): its rows then have no within-cell guarantee — q̂_k's guarantee is for
+ *     class k over all groups — and are reported as such.
  * A category with fewer than `minimumCalibrationRows(α)` rows (or none, e.g. a group absent from the calibration
  * split) has q̂ = +∞: its class is in every set, or every set of its group holds every class.
  * Scores as in conformal-scores.ts (LAC, APS, RAPS); inputs are probabilities N × C.
  */
 
-export type MondrianTaxonomy = 'class' | 'group';
+export type MondrianTaxonomy = 'class' | 'group' | 'group-class';
 
 export interface MondrianConformalPredictor {
   readonly taxonomy: MondrianTaxonomy;
@@ -32,6 +39,9 @@ export interface MondrianConformalPredictor {
   readonly thresholds: Float64Array;
   /** Calibration rows per category. */
   readonly counts: Int32Array;
+  /** 'group-class': 1 where the cell (g·C + k) uses the class-conditional q̂_k (fewer than `minCellSize` rows). */
+  readonly fallback?: Uint8Array;
+  readonly minCellSize?: number;
 }
 
 export interface MondrianFitOptions {
@@ -72,15 +82,22 @@ function requireGroupIndex(groups: Int32Array, rows: number, groupCount: number,
 export function fitMondrianConformal(
   probabilities: Matrix,
   labels: ArrayLike<number>,
-  options: MondrianFitOptions & ({ readonly taxonomy: 'class' } | { readonly taxonomy: 'group'; readonly groups: Int32Array; readonly groupCount: number }),
+  options: MondrianFitOptions &
+    (
+      | { readonly taxonomy: 'class' }
+      | { readonly taxonomy: 'group'; readonly groups: Int32Array; readonly groupCount: number }
+      | { readonly taxonomy: 'group-class'; readonly groups: Int32Array; readonly groupCount: number; readonly minCellSize?: number }
+    ),
 ): MondrianConformalPredictor {
   const { alpha, score } = requireOptions(options);
   requirePredictionValues(probabilities, 'probabilities', 'probabilities');
   const { rows: n, cols } = probabilities;
   requireLabels(labels, n, cols, 'labels');
-  const categories = options.taxonomy === 'class' ? cols : requireNumber('groupCount', options.groupCount, { integer: true, min: 1 });
-  if (options.taxonomy === 'group') requireGroupIndex(options.groups, n, categories, 'groups');
-  const categoryOf = (i: number): number => (options.taxonomy === 'class' ? labels[i]! : options.groups[i]!);
+  const groupCount = options.taxonomy === 'class' ? 1 : requireNumber('groupCount', options.groupCount, { integer: true, min: 1 });
+  if (options.taxonomy !== 'class') requireGroupIndex(options.groups, n, groupCount, 'groups');
+  const categories = options.taxonomy === 'class' ? cols : options.taxonomy === 'group' ? groupCount : groupCount * cols;
+  const categoryOf = (i: number): number =>
+    options.taxonomy === 'class' ? labels[i]! : options.taxonomy === 'group' ? options.groups[i]! : options.groups[i]! * cols + labels[i]!;
   const counts = new Int32Array(categories);
   for (let i = 0; i < n; i++) counts[categoryOf(i)]!++;
   const scores = Array.from(counts, (c) => new Float64Array(c));
@@ -93,7 +110,24 @@ export function fitMondrianConformal(
     scores[c]![filled[c]!++] = row[labels[i]!]!;
   }
   const thresholds = Float64Array.from(scores, (s) => conformalQuantile(s, alpha));
-  return { taxonomy: options.taxonomy, method: score.method, alpha, lambda: score.lambda!, kReg: score.kReg!, thresholds, counts };
+  const base = { taxonomy: options.taxonomy, method: score.method, alpha, lambda: score.lambda!, kReg: score.kReg!, thresholds, counts };
+  if (options.taxonomy !== 'group-class') return base;
+  const needed = minimumCalibrationRows(alpha);
+  const minCellSize = Math.max(needed, requireNumber('minCellSize', options.minCellSize ?? needed, { integer: true, min: 1 }));
+  // Class-conditional q̂_k over every group's rows of class k, for the cells below minCellSize.
+  const byClass = Array.from({ length: cols }, (_, k) => {
+    const all: number[] = [];
+    for (let g = 0; g < groupCount; g++) all.push(...scores[g * cols + k]!);
+    return conformalQuantile(Float64Array.from(all), alpha);
+  });
+  const fallback = new Uint8Array(categories);
+  for (let c = 0; c < categories; c++) {
+    if (counts[c]! < minCellSize) {
+      fallback[c] = 1;
+      thresholds[c] = byClass[c % cols]!;
+    }
+  }
+  return { ...base, fallback, minCellSize };
 }
 
 /** Prediction sets as a 0/1 mask N × C; `groups` (a group index per row) for a group-conditional predictor. */
@@ -101,9 +135,11 @@ export function mondrianPredictionSets(probabilities: Matrix, predictor: Mondria
   requirePredictionValues(probabilities, 'probabilities', 'probabilities');
   const { rows, cols } = probabilities;
   if (predictor.taxonomy === 'class' && predictor.thresholds.length !== cols) invalidArgument('probabilities', `${predictor.thresholds.length} columns (classes)`, `${cols}`);
-  if (predictor.taxonomy === 'group') {
+  if (predictor.taxonomy !== 'class') {
     if (!groups) invalidArgument('groups', 'a group index per row (the predictor is group-conditional)', 'none');
-    requireGroupIndex(groups, rows, predictor.thresholds.length, 'groups');
+    const groupCount = predictor.taxonomy === 'group' ? predictor.thresholds.length : predictor.thresholds.length / cols;
+    if (!Number.isInteger(groupCount)) invalidArgument('probabilities', `columns dividing the ${predictor.thresholds.length} group × class cells`, `${cols}`);
+    requireGroupIndex(groups, rows, groupCount, 'groups');
   }
   const mask = new Uint8Array(rows * cols);
   const opts: ConformalScoreOptions = { method: predictor.method, lambda: predictor.lambda, kReg: predictor.kReg };
@@ -112,7 +148,8 @@ export function mondrianPredictionSets(probabilities: Matrix, predictor: Mondria
   for (let i = 0; i < rows; i++) {
     classScores(probabilities.data, i * cols, cols, opts, row, order);
     for (let k = 0; k < cols; k++) {
-      const q = predictor.taxonomy === 'class' ? predictor.thresholds[k]! : predictor.thresholds[groups![i]!]!;
+      const q =
+        predictor.taxonomy === 'class' ? predictor.thresholds[k]! : predictor.taxonomy === 'group' ? predictor.thresholds[groups![i]!]! : predictor.thresholds[groups![i]! * cols + k]!;
       if (row[k]! <= q) mask[i * cols + k] = 1;
     }
   }
@@ -120,7 +157,7 @@ export function mondrianPredictionSets(probabilities: Matrix, predictor: Mondria
 }
 
 export interface CategoryMetrics {
-  /** Test rows of the category (true class k, or group g). */
+  /** Test rows of the category (true class k, group g, or group g with true class k). */
   readonly n: number;
   /** Fraction of those rows whose set holds the label (NaN when n = 0). */
   readonly coverage: number;
@@ -147,7 +184,7 @@ export function mondrianConformalMetrics(probabilities: Matrix, labels: ArrayLik
   const sizes = new Float64Array(categories);
   let empty = 0;
   for (let i = 0; i < rows; i++) {
-    const c = predictor.taxonomy === 'class' ? labels[i]! : groups![i]!;
+    const c = predictor.taxonomy === 'class' ? labels[i]! : predictor.taxonomy === 'group' ? groups![i]! : groups![i]! * cols + labels[i]!;
     let s = 0;
     for (let k = 0; k < cols; k++) s += mask[i * cols + k]!;
     n[c]!++;

@@ -6,7 +6,10 @@
  *
  * c_i the top-label confidence, a_i = 1 if the top label is right, S_gm the rows of group g whose confidence falls
  * in bin m (M equal-width bins on [0, 1], '(l,u]': a confidence on an edge goes to the lower bin, 0 to the first).
- * Cells below the minimum are skipped (too few rows to estimate their mean) and counted.
+ * Cells below the minimum are skipped (too few rows to estimate their mean) and counted. With sample weights w_i
+ * the cell mean is Σ w_i (c_i − a_i) / Σ w_i (cells of zero weight skipped; the minimum still counts rows).
+ * `multicalibrationOverColumns`: the same maximum over the cells of several group columns (a row is in one group
+ * of each column, so the collection of sets is the union of the columns' groups).
  *
  * Source of the notion: Hébert-Johnson, Kim, Reingold & Rothblum (2018), "Multicalibration: Calibration for the
  * (Computationally-Identifiable) Masses" (ICML), define α-multicalibration of a predictor with respect to a
@@ -47,16 +50,20 @@ export function multicalibrationError(
   correct: ArrayLike<number>,
   group: ArrayLike<number>,
   groupCount: number,
-  options: { bins?: number; minCellSize?: number } = {},
+  options: { bins?: number; minCellSize?: number; weights?: ArrayLike<number> } = {},
 ): MulticalibrationResult {
   const bins = options.bins ?? 15;
   const minCellSize = options.minCellSize ?? 20;
+  const w = options.weights;
   const count = new Float64Array(groupCount * bins);
+  const mass = new Float64Array(groupCount * bins);
   const gap = new Float64Array(groupCount * bins);
   for (let i = 0; i < confidence.length; i++) {
     const cell = group[i]! * bins + binOf(confidence[i]!, bins);
+    const wi = w === undefined ? 1 : w[i]!;
     count[cell]! += 1;
-    gap[cell]! += confidence[i]! - correct[i]!;
+    mass[cell]! += wi;
+    gap[cell]! += wi * (confidence[i]! - correct[i]!);
   }
   let best = -1;
   let at = -1;
@@ -65,12 +72,12 @@ export function multicalibrationError(
   for (let cell = 0; cell < count.length; cell++) {
     const n = count[cell]!;
     if (n === 0) continue;
-    if (n < minCellSize) {
+    if (n < minCellSize || !(mass[cell]! > 0)) {
       skipped++;
       continue;
     }
     evaluated++;
-    const value = Math.abs(gap[cell]! / n);
+    const value = Math.abs(gap[cell]! / mass[cell]!);
     if (value > best) (best = value), (at = cell);
   }
   const found = at >= 0;
@@ -83,5 +90,39 @@ export function multicalibrationError(
     cellsSkipped: skipped,
     bins,
     minCellSize,
+  };
+}
+
+/** The result over several group columns: the largest cell of any column (`column` its index; null with value). */
+export interface ColumnsMulticalibrationResult extends MulticalibrationResult {
+  readonly column: number | null;
+}
+
+/**
+ * Multicalibration error over the union of several columns' groups: the maximum of `multicalibrationError` over
+ * the columns (a cell of column j is (group of column j, bin)); evaluated and skipped cells are summed.
+ */
+export function multicalibrationOverColumns(
+  confidence: ArrayLike<number>,
+  correct: ArrayLike<number>,
+  columns: readonly { readonly index: ArrayLike<number>; readonly count: number }[],
+  options: { bins?: number; minCellSize?: number; weights?: ArrayLike<number> } = {},
+): ColumnsMulticalibrationResult {
+  const results = columns.map((c) => multicalibrationError(confidence, correct, c.index, c.count, options));
+  let column: number | null = null;
+  results.forEach((r, j) => {
+    if (r.value !== null && (column === null || r.value > results[column]!.value!)) column = j;
+  });
+  const best = column === null ? null : results[column]!;
+  return {
+    value: best?.value ?? null,
+    group: best?.group ?? null,
+    bin: best?.bin ?? null,
+    cellSize: best?.cellSize ?? null,
+    cellsEvaluated: results.reduce((s, r) => s + r.cellsEvaluated, 0),
+    cellsSkipped: results.reduce((s, r) => s + r.cellsSkipped, 0),
+    bins: options.bins ?? 15,
+    minCellSize: options.minCellSize ?? 20,
+    column,
   };
 }

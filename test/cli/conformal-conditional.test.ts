@@ -82,9 +82,36 @@ test('calib conformal --class-conditional / --groups: bad input refused in one l
     assert.ok(r.stderr.includes(flag), r.stderr);
     if (pattern) assert.match(r.stderr, pattern);
   };
-  await bad([...BASE, '--class-conditional', '--groups', p('test-g.csv'), '--calib-groups', p('cal-g.csv')], '--groups', /either --class-conditional or --groups/);
+  await bad([...BASE, '--class-conditional', '--groups', p('test-g.csv'), '--calib-groups', p('cal-g.csv'), '--min-cell-size', '0'], '--min-cell-size');
   await bad([...BASE, '--groups', p('test-g.csv')], '--calib-groups', /group ids of the calibration rows/);
   await bad([...BASE, '--calib-groups', p('cal-g.csv')], '--calib-groups', /only with --groups/);
   await bad([...BASE, '--groups', p('short-g.csv'), '--calib-groups', p('cal-g.csv')], '--groups', /3 group ids.*2 lines/);
   await bad([...BASE, '--groups', p('test-g.csv'), '--calib-groups', p('test-g.csv')], '--calib-groups', /5 group ids/);
+});
+
+test('calib conformal --class-conditional --groups: one threshold per group × class cell; small cells use the class threshold, counted in a warning', async () => {
+  const r = await run([...BASE, '--class-conditional', '--groups', p('test-g.csv'), '--calib-groups', p('cal-g.csv'), '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  // Cells with fewer than 1 calibration row (α = 0.5): x × 2, y × 2 and the three cells of z (absent from calibration).
+  assert.match(r.stderr, /^calib: warning: 5 of 9 group × class cells have fewer than 1 calibration rows \("x × class 2", "y × class 2", "z × class 0", "z × class 1", "z × class 2"\): they use their class's threshold over all groups, with no coverage guarantee within the cell\n$/);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.conditional, 'group-class');
+  assert.equal(out.min_cell_size, 1);
+  const cells = out.methods.lac.per_cell;
+  [cells['x × class 0'].threshold, cells['x × class 1'].threshold, cells['y × class 0'].threshold, cells['y × class 1'].threshold].forEach((q: number, i: number) =>
+    assert.ok(Math.abs(q - [0.2, 0.3, 0.4, 0.45][i]!) < 1e-15, `${q}`),
+  );
+  // z × class 1 falls back to class 1's threshold over all groups: (0.3, 0.45), rank ⌈3 · 0.5⌉ = 2 → 0.45.
+  assert.ok(Math.abs(cells['z × class 1'].threshold - 0.45) < 1e-15);
+  assert.deepEqual([cells['z × class 1'].fallback, cells['x × class 1'].fallback, cells['z × class 2'].threshold], [true, false, null]);
+  // Test rows: y {0, 2} covers 0; x {2} misses 1; z {1, 2} covers 2 → coverage 2/3, mean size 5/3.
+  assert.ok(Math.abs(out.methods.lac.coverage - 2 / 3) < 1e-12);
+  assert.ok(Math.abs(out.methods.lac.mean_set_size - 5 / 3) < 1e-12);
+  const human = await run([...BASE, '--class-conditional', '--groups', p('test-g.csv'), '--calib-groups', p('cal-g.csv'), '--min-cell-size', '2']);
+  assert.equal(human.code, 0, human.stderr);
+  assert.match(human.stdout, /one threshold per group × class cell/);
+  assert.match(human.stdout, /\nx × class 1 +1 +0\.4500 \(class's, < 2 rows\)/);
+  const bad = await run([...BASE, '--class-conditional', '--min-cell-size', '3']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /^calib: error: --min-cell-size: expected only with --class-conditional and --groups/);
 });

@@ -85,6 +85,10 @@ test('every README calib example runs as written on the quick start\'s outputs',
     // The group-wise examples' sites: three named sites, one of them small (the pooled calibrator's case).
     const sites = Array.from(labels, (_, i) => (i % 10 === 9 ? 'clinic' : i % 2 === 0 ? 'north' : 'south'));
     for (const name of ['sites.csv', 'val-sites.csv', 'test-sites.csv', 'cal-sites.csv']) writeFileSync(name, `site\n${sites.join('\n')}\n`);
+    // The two-column examples: the site and a device per row, and sample weights.
+    for (const name of ['val-site.csv', 'test-site.csv']) writeFileSync(name, `site\n${sites.join('\n')}\n`);
+    for (const name of ['val-device.csv', 'test-device.csv']) writeFileSync(name, `device\n${Array.from(labels, (_, i) => (i % 3 === 0 ? 'phone' : 'scanner')).join('\n')}\n`);
+    await writeNpy('val-w.npy', Float64Array.from(labels, (_, i) => 1 + (i % 3)), [n]);
     // The conformal example's calibration files (the Deploy section rewrites val-logits.npy from 200 images).
     await writeNpy('cal-logits.npy', valLogits.data as Float32Array, [n, c]);
     await writeNpy('cal-labels.npy', labels, [n], { dtype: 'int64' });

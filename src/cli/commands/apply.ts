@@ -26,6 +26,7 @@ export const applyCommand = defineCommand({
     'calib apply --calibrator calibrator.json --logits z.npy --out z-calibrated.npy --output logits --dtype float64',
     'calib apply --calibrator tags-platt.json --logits test-tag-logits.npy --out test-tag-probs.npy',
     'calib apply --calibrator per-site-ts.json --groups test-sites.csv --logits test-logits.npy --out test-probs.npy',
+    'calib apply --calibrator site-device-ts.json --groups test-site.csv --groups test-device.csv --logits test-logits.npy --out test-probs.npy',
   ],
   flags: {
     calibrator: { type: 'string', required: true, valueName: 'FILE', description: 'calibrator JSON written by calib fit (a --multilabel one calibrates N × L sigmoid outputs per label)' },
@@ -50,10 +51,17 @@ export const applyCommand = defineCommand({
     ]);
     const groupwise = await readGroupwiseCalibrator(flags.calibrator);
     if (groupwise) return applyGroupwise(groupwise, flags, io);
-    if (flags.groups !== undefined) invalidArgument('--groups', 'no --groups for a calibrator fitted without them (calib fit --groups writes a group-wise one)', `--groups with ${JSON.stringify(flags.calibrator)}`);
     const multilabel = await readMultilabelCalibrator(flags.calibrator);
-    if (multilabel) return applyMultilabel(multilabel, flags, io);
+    const refuseGroups = (what: string): void => {
+      if (flags.groups.length > 0) invalidArgument('--groups', `no --groups for ${what} fitted without them (calib fit --groups writes a group-wise one)`, `--groups with ${JSON.stringify(flags.calibrator)}`);
+    };
+    if (multilabel) {
+      refuseGroups('a multi-label calibrator');
+      return applyMultilabel(multilabel, flags, io);
+    }
+    // Read (and so validate: a missing or malformed file is reported as such) before refusing --groups.
     const calibrator = await readCalibratorFile(flags.calibrator, '--calibrator');
+    refuseGroups(`a ${calibrator.kind} calibrator`);
     const wantLogits = flags.output === 'logits';
     if (wantLogits && !calibrator.applyLogits) {
       invalidArgument('--output', `'probs' for a ${calibrator.kind} calibrator (it has no calibrated logits)`, "'logits'");

@@ -18,7 +18,7 @@ import { readGroups } from '../group-eval.js';
 export const conformalCommand = defineCommand({
   name: 'conformal',
   summary: 'Conformal prediction sets (LAC, APS, RAPS): threshold on a calibration split, coverage and set size on the rest.',
-  usage: '(--logits FILE | --probs FILE) --labels FILE [--calib-logits FILE | --calib-probs FILE --calib-labels FILE] [--class-conditional | --groups FILE [--calib-groups FILE]] [options]',
+  usage: '(--logits FILE | --probs FILE) --labels FILE [--calib-logits FILE | --calib-probs FILE --calib-labels FILE] [--class-conditional] [--groups FILE [--calib-groups FILE]] [--min-cell-size K] [options]',
   description: [
     'Sets {k : s(x, k) ≤ q̂} with q̂ the ⌈(n+1)(1−α)⌉-th smallest calibration score; marginal coverage ≥ 1 − α on',
     'exchangeable data. Scores: lac 1 − p_k (Sadinle et al. 2019), aps the mass of the classes ranked at or above k',
@@ -36,6 +36,7 @@ export const conformalCommand = defineCommand({
     'calib conformal --logits test.npy --labels y.npy --calib-logits val.npy --calib-labels yv.npy --method raps --json',
     'calib conformal --logits logits.npy --labels labels.npy --class-conditional --method lac --alpha 0.1',
     'calib conformal --logits test.npy --labels y.npy --groups sites.csv --calib-logits val.npy --calib-labels yv.npy --calib-groups val-sites.csv',
+    'calib conformal --logits logits.npy --labels labels.npy --groups sites.csv --class-conditional --min-cell-size 30 --method lac',
   ],
   flags: {
     logits: { type: 'string', valueName: 'FILE', description: 'N × C logits of the test rows (or of all rows)' },
@@ -68,7 +69,9 @@ export const conformalCommand = defineCommand({
     let cal: Matrix;
     let calLabels: Int32Array;
     const separate = flags['calib-logits'] !== undefined || flags['calib-probs'] !== undefined;
-    if (flags['class-conditional'] && flags.groups !== undefined) invalidArgument('--groups', 'either --class-conditional or --groups (one threshold per group × class is not implemented)', 'both');
+    if (flags['min-cell-size'] !== undefined && !(flags['class-conditional'] && flags.groups !== undefined))
+      invalidArgument('--min-cell-size', 'only with --class-conditional and --groups (group × class cells)', String(flags['min-cell-size']));
+    if (flags['min-cell-size'] !== undefined) requireNumber('--min-cell-size', flags['min-cell-size'], { integer: true, min: 1 });
     if (flags['calib-groups'] !== undefined && (flags.groups === undefined || !separate)) invalidArgument('--calib-groups', 'only with --groups and --calib-logits/--calib-probs files', JSON.stringify(flags['calib-groups']));
     if (flags.groups !== undefined && separate && flags['calib-groups'] === undefined) invalidArgument('--calib-groups', 'the group ids of the calibration rows (--groups gives those of --logits/--probs)', 'none');
     const groupsFile = flags.groups !== undefined ? await readGroups(flags.groups, test.rows, flags.logits !== undefined ? '--logits' : '--probs') : undefined;
@@ -125,7 +128,7 @@ export const conformalCommand = defineCommand({
       const how = separate ? '' : flags.split === 'first' ? ' (the first rows of the input)' : ` (${flags.split} split of the input, seed ${flags.seed})`;
       return runConditionalConformal(
         {
-          taxonomy: testGroups ? 'group' : 'class',
+          taxonomy: testGroups ? (flags['class-conditional'] ? 'group-class' : 'group') : 'class',
           cal,
           calLabels,
           test,
@@ -137,6 +140,7 @@ export const conformalCommand = defineCommand({
           alpha,
           lambda: flags.lambda,
           kReg: flags['k-reg'],
+          minCellSize: flags['min-cell-size'],
           json: flags.json === true,
           header: { alpha, n_calibration: cal.rows, n_test: test.rows, split, ...(split === 'random' || split === 'stratified' ? { seed: flags.seed } : {}) },
           heading: `${cal.rows.toLocaleString('en-US')} calibration rows${how}, ${test.rows.toLocaleString('en-US')} test rows, α = ${alpha}`,

@@ -44,7 +44,8 @@ import { bootstrapWeighted, bootstrapWeightedTopLabel, formatWeightedTable, read
 import { MODEL_INPUT_FLAGS } from '../model-inputs.js';
 import { evalLmEval, LM_EVAL_FLAGS, requireLmEvalOnly } from '../lm-eval-input.js';
 import { evalMultilabel, MULTILABEL_FLAG } from '../multilabel-eval.js';
-import { evaluateGroups, GROUP_DESCRIPTION, GROUP_FLAGS, groupJson, readGroups, requireGroupFlags, writeGroupTable } from '../group-eval.js';
+import { GROUP_DESCRIPTION, GROUP_FLAGS } from '../group-eval.js';
+import { evalGroupsCommand, requireGroupCombination } from '../group-eval-command.js';
 import { CLINICAL_DESCRIPTION, CLINICAL_FLAGS, clinicalFor, clinicalJson, requireClinicalFlags, riskOf, writeClinicalTable } from '../clinical-eval.js';
 import type { ClinicalStatistics } from '../../metrics/clinical/index.js';
 import { computeOptIn, evaluateOptIn, TopLabelAccumulator } from '../../metrics/index.js';
@@ -192,14 +193,14 @@ export const evalCommand = defineCommand({
           throw new UsageError(`--metrics ${optInNames.join(',')} applies to unweighted --logits/--probs/--positive-probs/--confidence inputs, not with --${name}`);
     }
     if (flags['lm-eval'] !== undefined) {
-      requireLmEvalOnly(flags, ['logits', 'probs', 'positive-probs', 'confidence', 'predicted', 'columns', 'labels', 'model', 'run', 'weights', 'ignore-index', 'nll-clip', 'classwise-separate-one', 'groups']);
+      requireLmEvalOnly({ ...flags, groups: flags.groups.length > 0 ? flags.groups : undefined }, ['logits', 'probs', 'positive-probs', 'confidence', 'predicted', 'columns', 'labels', 'model', 'run', 'weights', 'ignore-index', 'nll-clip', 'classwise-separate-one', 'groups']);
       if (flags.reliability !== undefined) await requireReliabilityPath(flags.reliability);
       requireNumber('--norm', flags.norm, { min: 1 });
       return evalLmEval(flags, io);
     }
     if (flags.multilabel) {
       for (const name of ['positive-probs', 'confidence', 'model', 'run', 'weights', 'bootstrap', 'ignore-index', 'reliability', 'calibrator', 'nll-clip', 'classwise-separate-one', 'groups'] as const)
-        if (flags[name] !== undefined) throw new UsageError(`--${name} cannot be combined with --multilabel`);
+        if (name === 'groups' ? flags.groups.length > 0 : flags[name] !== undefined) throw new UsageError(`--${name} cannot be combined with --multilabel`);
       return evalMultilabel(flags, io);
     }
     if (flags.calibrator !== undefined) throw new UsageError('--calibrator applies to --lm-eval inputs (use calib apply for --logits/--probs)');
@@ -207,10 +208,7 @@ export const evalCommand = defineCommand({
       throw new UsageError('--weights applies to --logits/--probs/--positive-probs/--confidence inputs, not to --model / --run');
     if (flags.clinical && (flags.model !== undefined || flags.run !== undefined || flags.weights !== undefined))
       throw new UsageError('--clinical applies to unweighted --logits/--probs/--positive-probs/--confidence inputs (not --model, --run or --weights: weighted slope/intercept, Hosmer–Lemeshow, lowess and SKCE are not implemented)');
-    if (flags.groups !== undefined) {
-      for (const name of ['model', 'run', 'confidence', 'weights', 'bootstrap', 'ignore-index', 'reliability', 'nll-clip', 'classwise-separate-one', 'clinical'] as const)
-        if (flags[name] !== undefined && flags[name] !== false) throw new UsageError(`--${name} cannot be combined with --groups (it takes --logits, --probs or --positive-probs)`);
-    }
+    requireGroupCombination(flags);
     if (flags.model !== undefined || flags.run !== undefined) return evalModel(flags, io);
     if (flags.clinical) requireClinicalFlags(flags);
     if (flags.bootstrap !== undefined) requireNumber('--bootstrap', flags.bootstrap, { integer: true, min: 1, max: MAX_BOOTSTRAP_RESAMPLES });
@@ -261,20 +259,11 @@ export const evalCommand = defineCommand({
     const ignore = flags['ignore-index'];
     const chunks = (): AsyncIterable<InputChunk> =>
       binary ? (async function* () { yield binary; })() : validatedChunks(predictions!, labels!, undefined, ignore);
-    if (flags.groups !== undefined) {
-      const groupOptions = requireGroupFlags(flags);
+    if (flags.groups.length > 0) {
       const argName = predictions?.argName ?? '--positive-probs';
       const all = binary ? { matrix: binary.matrix, labels: binary.labels } : await readAll(chunks(), rows, cols);
-      const rowGroups = await readGroups(flags.groups, all.matrix.rows, argName);
-      const { metrics: overall } = await evaluateChunks([{ offset: 0, ...all }], settings);
-      const result = evaluateGroups(all.matrix, all.labels, rowGroups, settings, groupOptions);
       const warning = predictions ? logitsWarning(predictions) : undefined;
-      if (warning) io.stderr.write(warning);
-      if (flags.json) return void io.stdout.write(`${JSON.stringify({ ...metricsJson(overall, settings), ...groupJson(result, settings) })}\n`);
-      io.stdout.write(`${overall.n.toLocaleString('en-US')} samples, ${cols} classes, groups from ${flags.groups}; ${overall.bins} bins ${overall.convention}\n\n`);
-      io.stdout.write(formatMetricsTable(overall));
-      writeGroupTable(result, io);
-      return;
+      return evalGroupsCommand({ ...flags, groups: flags.groups }, all, settings, argName, warning, io);
     }
     if (flags.weights !== undefined) {
       if (ignore !== undefined) throw new UsageError('--weights cannot be combined with --ignore-index (the weights are per row of the file)');

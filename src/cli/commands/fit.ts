@@ -42,7 +42,7 @@ export const fitCommand = defineCommand({
   summary: 'Fit a post-hoc calibrator (temperature scaling, vector/matrix/Dirichlet, histogram, isotonic, ...) and save it as JSON.',
   usage:
     '--method METHOD|auto (--logits FILE | --probs FILE | --lm-eval FILE) [--labels FILE] --out FILE [--opt KEY=VALUE ...] [--weights FILE | --class-weight balanced] ' +
-    '[--cv K [--cv-seed S] [--cv-ensemble]] [--metric nll|ece|brier] [--candidates A,B,...] [--multilabel] [--groups FILE [--min-group-size K]] [--json]',
+    '[--cv K [--cv-seed S] [--cv-ensemble]] [--metric nll|ece|brier] [--candidates A,B,...] [--multilabel] [--groups FILE ... [--min-group-size K]] [--json]',
   description:
     'Fit on a validation split, never on the test split. --lm-eval FILE (a multiple-choice LLM log, see calib eval --help)\n' +
     'fits one temperature over the choices of every question (--method temperature; --lm-eval-score acc_norm for\n' +
@@ -67,6 +67,7 @@ export const fitCommand = defineCommand({
     'calib fit --method temperature --lm-eval val-samples.jsonl --out lm-ts.json',
     'calib fit --multilabel --method platt --logits val-tag-logits.npy --labels val-tags.npy --out tags-platt.json',
     'calib fit --method temperature --logits val-logits.npy --labels val-labels.npy --groups val-sites.csv --min-group-size 50 --out per-site-ts.json',
+    'calib fit --method temperature --logits val-logits.npy --labels val-labels.npy --groups val-site.csv --groups val-device.csv --weights val-w.npy --out site-device-ts.json',
   ],
   flags: {
     method: { type: 'string', required: true, choices: [...CALIBRATOR_KINDS, 'auto'], description: "calibration method, or 'auto' (choose out of fold)" },
@@ -90,7 +91,7 @@ export const fitCommand = defineCommand({
     requireBins(flags.bins, '--bins');
     const options = parseKeyValues('opt', flags.opt);
     if (extname(flags.out).toLowerCase() !== '.json') invalidArgument('--out', 'a file ending in .json (the calibrator is written as JSON)', JSON.stringify(flags.out));
-    if (flags.groups !== undefined) return fitGroupwiseCommand({ ...flags, groups: flags.groups, options }, io);
+    if (flags.groups.length > 0) return fitGroupwiseCommand({ ...flags, options }, io);
     if (flags['min-group-size'] !== undefined) invalidArgument('--min-group-size', 'only with --groups FILE (a group-wise fit)', String(flags['min-group-size']));
     if (flags['lm-eval'] !== undefined) {
       if (flags.logits !== undefined || flags.probs !== undefined || flags.labels !== undefined || (flags.opt ?? []).length > 0)
