@@ -90,7 +90,7 @@ test('the suite report: Markdown and HTML from one document — same sections in
   assert.ok(md.includes('\n| Method | Acc. (%) | ECE (%) | AdaECE (%) | NLL | Mean conf. (%) | ECE after TS (%) | NLL after TS | T |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'), md);
   assert.ok(md.includes('\n| CE | **90.00 ± 0.00** | 5.50 ± 0.71 | 5.50 ± 0.71 | **0.300 ± 0.000** | 95.50 ± 0.71 | 2.75 ± 0.35 |'), 'ties are all marked');
   assert.ok(md.includes('\n| LS \\| ε | **90.00 ± 0.00** | **3.50 ± 0.71** |'), 'the best mean in bold, the row label escaped');
-  assert.ok(md.includes('ECE and AdaECE: 15 bins, equal-width bins with convention (l,u\\] for ECE.'));
+  assert.ok(md.includes('ECE and AdaECE: 15 bins (ECE: equal-width, convention (l,u\\]; AdaECE: equal-mass).'));
   assert.ok(md.includes('![Reliability &lt;before&gt;](report-figures/reliability-1.svg)\n\n*Reliability &lt;before&gt;*\n'));
   // One structure: the same headings in both formats, in the same order.
   assert.deepEqual(markdownHeadings(md), htmlHeadings(root));

@@ -150,7 +150,7 @@ export function suiteDocument(parts: SuiteReportParts): ReportDocument {
   if (failed.length) blocks.push({ kind: 'paragraph', className: 'warning', content: [{ strong: 'Post-hoc fits without a result' }, ` (n/a in the tables): ${failed.join('; ')}.`] });
   for (const t of tables) {
     blocks.push(heading(2, `Results: ${t.group}`), suiteTable(t, 'results'));
-    blocks.push(paragraph(`Test-set metrics, mean ± ${spreadName(s.spread)} over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE and AdaECE: ${s.bins} bins, equal-width bins with convention (l,u] for ECE.${trainNote(t)}`, 'note'));
+    blocks.push(paragraph(`Test-set metrics, mean ± ${spreadName(s.spread)} over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE and AdaECE: ${s.bins} bins (ECE: equal-width, convention (l,u]; AdaECE: equal-mass).${trainNote(t)}`, 'note'));
   }
   blocks.push(...ensembleBlocks(ensembles));
   blocks.push(...claimsBlocks(results, verdicts));
