@@ -189,7 +189,7 @@ export const evalCommand = defineCommand({
     const optInNames = parseMetricsFlag(flags.metrics);
     if (optInNames.length > 0) {
       for (const name of ['lm-eval', 'multilabel', 'weights', 'groups', 'model', 'run'] as const)
-        if (flags[name] !== undefined && flags[name] !== false)
+        if (name === 'groups' ? flags.groups.length > 0 : flags[name] !== undefined && flags[name] !== false)
           throw new UsageError(`--metrics ${optInNames.join(',')} applies to unweighted --logits/--probs/--positive-probs/--confidence inputs, not with --${name}`);
     }
     if (flags['lm-eval'] !== undefined) {
