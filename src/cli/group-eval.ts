@@ -240,7 +240,7 @@ export function writeGroupTable(result: GroupEvaluation, io: CliIO): void {
     '',
     s.worst === null
       ? `${metric} summary: none — ${s.reason}`
-      : `worst group by ECE: ${result.worstEce?.id ?? '—'} (${result.worstEce ? percent(result.worstEce.value) : '—'}); by ${metric}: ${s.worst.id} (${show(s.worst.value)})`,
+      : `worst group by ECE: ${result.worstEce?.id ?? '—'} (${result.worstEce ? percent(result.worstEce.value) : '—'})${metric === 'ece' ? '' : `; by ${metric}: ${s.worst.id} (${show(s.worst.value)})`}`,
     ...(s.worst === null ? [] : [`${metric} over ${s.evaluatedGroups} groups: size-weighted mean ${show(s.weightedMean)}, spread (max − min) ${show(s.spread)}`]),
     mc.value === null
       ? `multicalibration error: none — no group × bin cell has at least ${mc.minCellSize} rows (${mc.cellsSkipped} cells skipped)`
