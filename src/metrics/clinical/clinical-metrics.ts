@@ -27,6 +27,21 @@ import { skce, type SkceResult } from './skce.js';
  * difference and is weighted.
  */
 
+/**
+ * Mean prediction p̄, observed rate ȳ and calibration-in-the-large ȳ − p̄ — one summation, shared by the record's
+ * entry and `clinicalStatistics`, so both give the same bits.
+ */
+export function meansOf(p: ArrayLike<number>, y: ArrayLike<number>): { meanPredicted: number; meanObserved: number; calibrationInTheLarge: number } {
+  const n = p.length;
+  let sumP = 0;
+  let sumY = 0;
+  for (let i = 0; i < n; i++) {
+    sumP += p[i]!;
+    sumY += y[i]!;
+  }
+  return { meanPredicted: sumP / n, meanObserved: sumY / n, calibrationInTheLarge: sumY / n - sumP / n };
+}
+
 /** The parts of the statistics an entry reads (computed lazily in the record, eagerly by `clinicalStatistics`). */
 export interface ClinicalParts {
   readonly n: number;
@@ -53,16 +68,9 @@ function topLabelParts(context: MetricContext): ClinicalParts {
     const hl = once(() => hosmerLemeshow(p, y, s.groups));
     const loess = once(() => loessCalibration(p, y, s.span));
     const kernel = once(() => skce(p, y, { resamples: s.resamples, seed: s.seed }));
-    // mean y − mean p, summed as clinicalStatistics sums them (so both give the same bits).
-    let sumP = 0;
-    let sumY = 0;
-    for (let i = 0; i < p.length; i++) {
-      sumP += p[i]!;
-      sumY += y[i]!;
-    }
     return {
       n: p.length,
-      calibrationInTheLarge: sumY / p.length - sumP / p.length,
+      calibrationInTheLarge: meansOf(p, y).calibrationInTheLarge,
       get recalibration() {
         return recalibration();
       },

@@ -4,6 +4,7 @@ import { loessCalibration, type LoessCalibration } from './loess-calibration.js'
 import { logisticRecalibration, type LogisticRecalibration } from './logistic-recalibration.js';
 import { skce, type SkceResult } from './skce.js';
 import {
+  meansOf,
   calibrationInTheLarge,
   calibrationIntercept,
   calibrationSlope,
@@ -66,18 +67,9 @@ export function clinicalStatistics(p: ArrayLike<number>, y: ArrayLike<number>, o
   const span = options.span ?? 2 / 3;
   if (!(span > 0 && span <= 1)) invalidArgument('span', 'a lowess span in (0, 1]', `${span}`);
   requireBinaryOutcomes(p, y, { p: 'p', y: 'y' }, groups);
-  const n = p.length;
-  let sumP = 0;
-  let sumY = 0;
-  for (let i = 0; i < n; i++) {
-    sumP += p[i]!;
-    sumY += y[i]!;
-  }
   return {
-    n,
-    meanPredicted: sumP / n,
-    meanObserved: sumY / n,
-    calibrationInTheLarge: sumY / n - sumP / n,
+    n: p.length,
+    ...meansOf(p, y),
     recalibration: logisticRecalibration(p, y, options.level ?? 0.95),
     hosmerLemeshow: hosmerLemeshow(p, y, groups),
     loess: loessCalibration(p, y, span),
