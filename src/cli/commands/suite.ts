@@ -175,7 +175,7 @@ export const suiteCommand = defineCommand({
         const dir = needTarget('a suite directory');
         const s = await suiteStatus(dir);
         const count = (...st: string[]): number => s.runs.filter((r) => st.includes(r.state)).length;
-        const extra = [count('stale') ? `${count('stale')} stale` : '', count('broken') ? `${count('broken')} broken` : ''].filter((x) => x).join(', ');
+        const extra = [count('running') ? `${count('running')} running` : '', count('stale') ? `${count('stale')} stale` : '', count('broken') ? `${count('broken')} broken` : ''].filter((x) => x).join(', ');
         io.stdout.write(`suite ${s.record.suite.name} (${s.record.scale}) in ${dir}: ${s.runs.length} runs — ${count('done')} done, ${count('failed')} failed, ${count('partial', 'trained')} interrupted, ${count('pending')} not started${extra ? `, ${extra}` : ''}\n`);
         for (const r of s.runs) io.stdout.write(`  ${r.state.padEnd(8)} ${r.id}  ${r.epochs}/${r.totalEpochs} epochs${r.detail ? `  ${r.detail}` : ''}\n`);
         if (count('stale', 'broken', 'trained')) io.stdout.write('calib suite run with the same suite and --out recomputes the stale and broken runs\n');
