@@ -21,8 +21,8 @@
 #   [QUICK=1] [BUDGET_S=420] [CORES=0,1] [OUT=/tmp] [NODE=node] [PYTHON=/usr/bin/python3]
 #   [FMNIST_DIR=/usr/share/datasets/fashion-mnist] bash bench/idle-machine.sh
 # Sizes (defaults; QUICK=1 in parentheses): S2_IMAGES 15000 (1000), DEEP_TRAIN 10000 (500) training images of the
-# deep scale (+ 5,000 validation, so FMNIST_DIR needs DEEP_TRAIN + 5000 training images), DEEP_EPOCHS 3 (1),
-# SUITE_RUNS 4 (2), SUITE_EPOCHS 2 (1); BUDGET_S 420 (150); SHARES "0.2 0.3 0.22 0.28" (the sections' shares).
+# deep scale (+ 5,000 validation, so FMNIST_DIR needs DEEP_TRAIN + 5000 training images), DEEP_EPOCHS 2 (1),
+# SUITE_RUNS 2, SUITE_EPOCHS 1; BUDGET_S 420 (150); SHARES "0.2 0.25 0.25 0.3" (the sections' shares).
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT" || exit 1
@@ -47,10 +47,10 @@ NODE=${NODE:-node}
 FMNIST_DIR=${FMNIST_DIR:-/usr/share/datasets/fashion-mnist}
 S2_IMAGES=${S2_IMAGES:-$(q 15000 1000)}
 DEEP_TRAIN=${DEEP_TRAIN:-$(q 10000 500)}
-DEEP_EPOCHS=${DEEP_EPOCHS:-$(q 3 1)}
-SUITE_RUNS=${SUITE_RUNS:-$(q 4 2)}
-SUITE_EPOCHS=${SUITE_EPOCHS:-$(q 2 1)}
-read -r -a SHARES <<< "${SHARES:-0.2 0.3 0.22 0.28}"
+DEEP_EPOCHS=${DEEP_EPOCHS:-$(q 2 1)}
+SUITE_RUNS=${SUITE_RUNS:-2}
+SUITE_EPOCHS=${SUITE_EPOCHS:-1}
+read -r -a SHARES <<< "${SHARES:-0.2 0.25 0.25 0.3}"
 CLI=(dist/src/cli/main.js)
 J=$OUT/idle-machine.jsonl
 LOG=$OUT/idle-machine.log
@@ -139,7 +139,7 @@ done
 section 2 "whole runs"
 CUT=$WORK/fashion-mnist-$S2_IMAGES
 "$PYTHON" bench/fashion_mnist_head.py "$FMNIST_DIR" "$CUT" "$S2_IMAGES" | tag "fashion-mnist cut"
-for spec in $(q "mlp:3 lenet:3 resnet20:1" "mlp:1 lenet:1 resnet20:1"); do
+for spec in $(q "mlp:2 lenet:2 resnet20:1" "mlp:1 lenet:1 resnet20:1"); do
   model=${spec%%:*}
   step "train-run $model" 10 0 "$NODE" dist/bench/train-run.js --model "$model" --epochs "$(q 2 1)" --rounds "${spec##*:}" --threads 2 --data "$CUT"
 done
@@ -151,14 +151,13 @@ step "deep splits" 5 0 "$NODE" dist/bench/idle-machine-splits.js --data "$FMNIST
 "$NODE" "${CLI[@]}" suite show mbls --scale deep > "$WORK/mbls-deep.json"
 "$NODE" -e '
 const fs = require("fs");
-const [file, out, epochs, train, dir, runs] = process.argv.slice(1);
+const [file, out, epochs, train, dir, runs, suiteEpochs] = process.argv.slice(1);
 const suite = JSON.parse(fs.readFileSync(file, "utf8"));
 const base = { ...suite.base, epochs: Number(epochs), subset: Number(train) + suite.base.validation, datasetOptions: { directory: dir } };
 fs.writeFileSync(`${out}/deep-train.json`, JSON.stringify({ ...base, loss: "ce", seed: 0 }, null, 2));
 const seeds = Array.from({ length: Number(runs) }, (_, i) => i);
-fs.writeFileSync(`${out}/deep-suite.json`, JSON.stringify({ ...suite, name: "idle-machine-deep", description: "CE runs of the deep scale, short epochs: bench/idle-machine.sh", base: { ...base, epochs: Number(process.env.SUITE_EPOCHS) }, grids: {}, methods: [{ name: "ce", label: "CE", loss: "ce" }], sweeps: [], seeds, posthoc: ["temperature"], ood: false, compare: [], claims: [] }, null, 2));
-' "$WORK/mbls-deep.json" "$WORK" "$DEEP_EPOCHS" "$DEEP_TRAIN" "$FMNIST_DIR" "$SUITE_RUNS" 2>> "$LOG" || echo "idle-machine.sh: could not derive the deep setting (see $LOG)" >&2
-export SUITE_EPOCHS
+fs.writeFileSync(`${out}/deep-suite.json`, JSON.stringify({ ...suite, name: "idle-machine-deep", description: "CE runs of the deep scale, short epochs: bench/idle-machine.sh", base: { ...base, epochs: Number(suiteEpochs) }, grids: {}, methods: [{ name: "ce", label: "CE", loss: "ce" }], sweeps: [], seeds, posthoc: ["temperature"], ood: false, compare: [], claims: [] }, null, 2));
+' "$WORK/mbls-deep.json" "$WORK" "$DEEP_EPOCHS" "$DEEP_TRAIN" "$FMNIST_DIR" "$SUITE_RUNS" "$SUITE_EPOCHS" 2>> "$LOG" || echo "idle-machine.sh: could not derive the deep setting (see $LOG)" >&2
 deep_calib() {
   local t=$1
   step "deep-run calib threads $t" 20 "$(share_of "$2")" "$TIME" -f '%e %U %S %M' -o "$WORK/deep-calib-t$t.time" "$NODE" "${CLI[@]}" train --config "$WORK/deep-train.json" --threads "$t" --calibrate temperature --out "$WORK/deep-calib-t$t" --force --progress none
