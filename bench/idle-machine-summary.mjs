@@ -83,12 +83,16 @@ const describe = (s) => `${s.jobs} × ${s.threads} thread${s.threads === 1 ? '' 
 if (suites.length) {
   const calib = suites.filter((s) => s.framework === 'calib');
   const torch = suites.filter((s) => s.framework === 'torch');
-  const best = (xs) => xs.reduce((a, b) => (b.epochs_per_hour > (a?.epochs_per_hour ?? -1) ? b : a), null);
+  // Whole runs per hour when every configuration ran to its end; else epochs done per hour (a cut configuration's
+  // unfinished runs count their epochs but not their final evaluations, so that ratio favours the cut side).
+  const whole = suites.every((s) => !s.cut && s.finished === s.runs);
+  const key = whole ? 'runs_per_hour' : 'epochs_per_hour';
+  const best = (xs) => xs.reduce((a, b) => (b[key] > (a?.[key] ?? -1) ? b : a), null);
   const bc = best(calib);
   const bt = best(torch);
-  const r = bc && bt ? bc.epochs_per_hour / bt.epochs_per_hour : NaN;
+  const r = bc && bt ? bc[key] / bt[key] : NaN;
   const e = (bc ?? bt).epochs;
-  rows.push(`| suite throughput at the deep scale (CE runs of ${e} epoch${e === 1 ? '' : 's'}, post-hoc step and report included for calibkit), runs side by side × threads each on 2 cores${load(bc ?? bt)} | ${calib.map(describe).join('; ') || 'not measured'} | ${torch.map((s) => `${torchName} ${describe(s)}`).join('; ') || 'not measured'} | ${ratio(r)} (best split each, by epochs/h) |`);
+  rows.push(`| suite throughput at the deep scale (CE runs of ${e} epoch${e === 1 ? '' : 's'}, post-hoc step and report included for calibkit), runs side by side × threads each on 2 cores${load(bc ?? bt)} | ${calib.map(describe).join('; ') || 'not measured'} | ${torch.map((s) => `${torchName} ${describe(s)}`).join('; ') || 'not measured'} | ${ratio(r)} (best split each, ${whole ? 'runs/h' : 'epochs/h: some configurations were cut, not comparable to runs/h'}) |`);
 }
 
 const heading = machine
@@ -97,5 +101,5 @@ const heading = machine
 const notes = lines.filter((x) => x.skipped || (x.cut && x.limit_s !== undefined) || x.error).map((x) => `- section ${x.section}, ${x.step}: ${x.skipped ? `skipped (${x.skipped})` : x.cut ? `cut at its limit of ${x.limit_s} s` : x.error}`);
 const sections = lines.filter((x) => x.step === 'end of section').map((x) => `${x.section} ${x.name} ${x.elapsed_s} s (load ${x.load_average?.[0]})`);
 process.stdout.write(`${heading}\n\n| what | calibkit | peer, same run | ratio |\n| --- | --- | --- | --- |\n${rows.join('\n')}\n\n`
-  + `Ratio = PyTorch's time ÷ calibkit's (> 1: calibkit faster); suite throughput: calibkit's epochs per hour ÷ PyTorch's.\n`
+  + `Ratio = PyTorch's time ÷ calibkit's (> 1: calibkit faster); suite throughput: calibkit's runs (or epochs) per hour ÷ PyTorch's.\n`
   + `Sections: ${sections.join('; ') || '—'}.\n${notes.length ? `\nNot measured or incomplete:\n${notes.join('\n')}\n` : ''}`);
