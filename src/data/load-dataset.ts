@@ -20,6 +20,7 @@ import { cifar100Definition, cifar10Definition } from './cifar.js';
 import type { DefaultAugmentation, LoadedSplits } from './dataset-definition.js';
 import { debianPackagesDefinition } from './debian-packages.js';
 import { fashionMnistDefinition } from './fashion-mnist.js';
+import { kmnistDefinition } from './kmnist.js';
 import { mnistSegmentationDefinition } from './mnist-seg.js';
 import { mnistDefinition } from './mnist.js';
 import { newsgroupsDefinition } from './newsgroups.js';
@@ -36,6 +37,7 @@ export const DATASETS = defineRegistry('dataset', [
   mnistDefinition,
   mnistSegmentationDefinition,
   fashionMnistDefinition,
+  kmnistDefinition,
   cifar10Definition,
   cifar100Definition,
   svhnDefinition,

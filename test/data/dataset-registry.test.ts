@@ -26,7 +26,7 @@ test('the record holds what was spread over four files: task, default augmentati
   const auto = Object.fromEntries(DATASET_NAMES.map((n) => [n, defaultAugmentation(n)]));
   assert.deepEqual(Object.entries(auto).filter(([, a]) => a !== 'none'), [['cifar10', 'crop-flip'], ['cifar100', 'crop-flip'], ['svhn', 'crop']]);
   const pairs = Object.fromEntries(DATASET_NAMES.map((n) => [n, defaultOodDataset(n)]).filter(([, p]) => p !== null));
-  assert.deepEqual(pairs, { mnist: 'fashion-mnist', 'fashion-mnist': 'mnist', cifar10: 'svhn', cifar100: 'svhn', svhn: 'cifar10' });
+  assert.deepEqual(pairs, { mnist: 'fashion-mnist', 'fashion-mnist': 'mnist', kmnist: 'mnist', cifar10: 'svhn', cifar100: 'svhn', svhn: 'cifar10' });
   for (const d of DATASETS.definitions) {
     if (d.oodPartner === null) continue;
     assert.equal(DATASETS.get('partner', d.oodPartner).task, 'image', `${d.name}'s OOD partner is an image dataset`);
