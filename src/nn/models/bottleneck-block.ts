@@ -2,7 +2,7 @@
  * The bottleneck residual block of He et al. (2016, §4.1) in torchvision's layout ("ResNet v1.5": the stride
  * sits on the 3×3 convolution):
  *   out = ReLU( BN3(conv1×1(ReLU(BN2(conv3×3(ReLU(BN1(conv1×1(x))), stride))))) + downsample(x) )
- * with `planes` channels inside and 4·planes out; downsample = conv1×1(stride) + BN when the shape changes.
+ * with `planes` channels inside (or `innerWidth`, the 3×3 in `groups` groups: ResNeXt) and 4·planes out; downsample = conv1×1(stride) + BN when the shape changes.
  * Paths: conv1, bn1, conv2, bn2, conv3, bn3, downsample.0, downsample.1 (torchvision's names).
  */
 import type { Tensor } from '../../engine/index.js';
@@ -23,18 +23,23 @@ export interface BottleneckBlockOptions {
   readonly planes: number;
   readonly stride: number;
   readonly weightInit: Initializer;
+  /** Channels of the 3×3 convolution (default `planes`; ResNeXt: planes · baseWidth/64 · groups). */
+  readonly innerWidth?: number;
+  /** Groups of the 3×3 convolution (default 1; ResNeXt's cardinality). */
+  readonly groups?: number;
 }
 
 /** Declare one bottleneck block under `path`; returns its apply function. */
 export function bottleneckBlock(b: DeclarationBuilder, path: string, o: BottleneckBlockOptions): (ctx: ForwardContext, x: Tensor) => Tensor {
   const out = o.planes * BOTTLENECK_EXPANSION;
-  const conv = (name: string, inC: number, outC: number, kernel: number, stride = 1) =>
-    conv2d(b, joinPath(path, name), { inChannels: inC, outChannels: outC, kernel, stride, padding: kernel === 3 ? 1 : 0, bias: false, weightInit: o.weightInit });
-  const conv1 = conv('conv1', o.inChannels, o.planes, 1);
-  const bn1 = batchNorm(b, joinPath(path, 'bn1'), { channels: o.planes });
-  const conv2 = conv('conv2', o.planes, o.planes, 3, o.stride);
-  const bn2 = batchNorm(b, joinPath(path, 'bn2'), { channels: o.planes });
-  const conv3 = conv('conv3', o.planes, out, 1);
+  const inner = o.innerWidth ?? o.planes;
+  const conv = (name: string, inC: number, outC: number, kernel: number, stride = 1, groups = 1) =>
+    conv2d(b, joinPath(path, name), { inChannels: inC, outChannels: outC, kernel, stride, padding: kernel === 3 ? 1 : 0, groups, bias: false, weightInit: o.weightInit });
+  const conv1 = conv('conv1', o.inChannels, inner, 1);
+  const bn1 = batchNorm(b, joinPath(path, 'bn1'), { channels: inner });
+  const conv2 = conv('conv2', inner, inner, 3, o.stride, o.groups ?? 1);
+  const bn2 = batchNorm(b, joinPath(path, 'bn2'), { channels: inner });
+  const conv3 = conv('conv3', inner, out, 1);
   const bn3 = batchNorm(b, joinPath(path, 'bn3'), { channels: out });
   let downsample: ((ctx: ForwardContext, x: Tensor) => Tensor) | null = null;
   if (o.stride !== 1 || o.inChannels !== out) {

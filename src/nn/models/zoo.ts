@@ -23,6 +23,7 @@ import type { ModelOptionSchema } from './model-definition.js';
 import { preactResnetDefinition } from './preact-resnet.js';
 import { resnetDefinition } from './resnet.js';
 import { resnet18Definition } from './resnet18.js';
+import { resnextDefinition } from './resnext.js';
 import { segNetDefinition } from './seg-net.js';
 import { textCnnDefinition } from './text-cnn.js';
 import { vggDefinition } from './vgg.js';
@@ -37,6 +38,7 @@ export const MODELS = defineRegistry('model', [
   resnetDefinition,
   preactResnetDefinition,
   densenetDefinition,
+  resnextDefinition,
   wideResnetDefinition,
   vggDefinition,
   textCnnDefinition,
