@@ -17,7 +17,7 @@ export interface ReportOptions {
   readonly description?: string;
   /** Metric columns (names or full specs); default every metric present, in first-seen order. */
   readonly columns?: readonly (string | MetricColumn)[];
-  /** Folder of the figures, relative to the report (default 'figures'). Markdown and JSON only. */
+  /** Folder of the figures, relative to the report (default 'figures'). Markdown only (HTML inlines them; JSON holds the data). */
   readonly figureDir?: string;
 }
 

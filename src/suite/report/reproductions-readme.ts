@@ -20,6 +20,9 @@
  * produced (runs in progress)". Reports written before the claims registry
  * (their verdicts have no `origin`) are shown with every comparison as the suite's own check and the old outcome
  * "does not hold" read as "contradicted".
+ *
+ * The page is a report document (report/document/document.ts) rendered by the one Markdown renderer; the prose blocks
+ * are its `prose` blocks, kept verbatim.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -177,7 +180,7 @@ function suiteSection(name: string, r: ReportJson, currency: ReportCurrency, blo
   return out;
 }
 
-/** A column of plain text cells, left-aligned like every column of the README's tables. */
+/** The alignment of a table of `columns` columns, all left (every table of the README is). */
 const leftAligned = (columns: number): ('left' | 'right')[] => Array.from({ length: columns }, () => 'left');
 
 /** The outcome cell: bold in Markdown, its verdict class in HTML (as in the suite report's claims table). */
