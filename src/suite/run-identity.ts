@@ -119,12 +119,20 @@ export function identityPath(runDir: string): string {
  * messages saying why a run is retrained. At most `limit` entries, then "…".
  */
 export function settingsDiff(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>, limit = 4): string {
-  const a = flatten(trainingSettings(before));
-  const b = flatten(trainingSettings(after));
-  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
-  const changes = keys.filter((k) => a[k] !== b[k]).map((k) => `${k} ${a[k] ?? 'unset'} → ${b[k] ?? 'unset'}`);
+  const changes = changedSettings(trainingSettings(before), trainingSettings(after), 'unset');
   if (changes.length === 0) return 'the same settings';
   return changes.length > limit ? `${changes.slice(0, limit).join(', ')}, … (${changes.length} keys)` : changes.join(', ');
+}
+
+/**
+ * Every key whose value differs between two settings records, as "key a → b" in key order: nested objects flattened
+ * to dotted keys, values as JSON, `absent` for a key one side lacks (or holds undefined).
+ */
+export function changedSettings(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>, absent: string): string[] {
+  const a = flatten(before);
+  const b = flatten(after);
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+  return keys.filter((k) => a[k] !== b[k]).map((k) => `${k} ${a[k] ?? absent} → ${b[k] ?? absent}`);
 }
 
 function flatten(o: Readonly<Record<string, unknown>>, prefix = ''): Record<string, string> {
