@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { resolveTrainConfig, type TrainConfig } from '../train/train-config.js';
 import { SPLIT_SEED } from '../train/trainer-data.js';
 import { CALIBKIT_VERSION } from '../util/version.js';
+import type { SuiteRun } from './expand-suite.js';
 
 /** The file of a run directory that says which run of which suite it holds. */
 export const IDENTITY_FILE = 'identity.json';
@@ -108,6 +109,11 @@ export interface RunIdentityRecord {
   readonly calibkit: string;
   /** Set when the run was trained before identities were recorded and adopted from its own config.json. */
   readonly adopted?: true;
+}
+
+/** identity.json's fields for run `run` of suite `suite` trained from settings of hash `training`, recorded by this calibkit. */
+export function runIdentityRecord(suite: string, run: Pick<SuiteRun, 'id' | 'method' | 'sweep' | 'seed'>, training: string): RunIdentityRecord {
+  return { format: 1, suite, run: run.id, method: run.method, sweep: run.sweep ?? null, seed: run.seed, training, calibkit: CALIBKIT_VERSION };
 }
 
 export function identityPath(runDir: string): string {
