@@ -91,7 +91,7 @@ class TorchPeer {
     this.lines = createInterface({ input: proc.stdout })[Symbol.asyncIterator]();
   }
   static async start(model: string, batch: number, threads: number): Promise<{ peer: TorchPeer; info: { torch: string; params: number } } | null> {
-    const python = '/usr/bin/python3';
+    const python = process.env['PYTHON'] ?? '/usr/bin/python3'; // $PYTHON: a Python with torch elsewhere (bench/idle-machine.sh)
     if (!existsSync(python) || spawnSync(python, ['-c', 'import torch'], { stdio: 'ignore' }).status !== 0) return null;
     const script = fileURLToPath(new URL('../../bench/torch_train_step.py', import.meta.url));
     const proc = spawn(python, [script, model, String(batch), String(threads)], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, OMP_NUM_THREADS: String(threads) } });
