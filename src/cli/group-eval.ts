@@ -184,6 +184,19 @@ function groupEntry(g: GroupResult, settings: EvalSettings): Record<string, unkn
   return { ...metrics, n: g.n, too_small: g.tooSmall };
 }
 
+/** The --json keys of the multicalibration error's largest cell and its counts, after the keys naming its group. */
+function multicalibrationCellJson(mc: MulticalibrationResult): Record<string, unknown> {
+  return {
+    bin: mc.bin,
+    cell_size: mc.cellSize,
+    cells_evaluated: mc.cellsEvaluated,
+    cells_skipped: mc.cellsSkipped,
+    bins: mc.bins,
+    min_cell_size: mc.minCellSize,
+    reason: mc.value === null ? `no group × bin cell has at least ${mc.minCellSize} rows (--min-group-size)` : null,
+  };
+}
+
 /** The --json keys of a group evaluation: `groups`, `group_summary`, `multicalibration_error` (+ its cell). */
 export function groupJson(result: GroupEvaluation, settings: EvalSettings): Record<string, unknown> {
   const s = result.summary;
@@ -205,13 +218,7 @@ export function groupJson(result: GroupEvaluation, settings: EvalSettings): Reco
     multicalibration_error: mc.value,
     multicalibration: {
       group: mc.group === null ? null : result.groups[mc.group]!.id,
-      bin: mc.bin,
-      cell_size: mc.cellSize,
-      cells_evaluated: mc.cellsEvaluated,
-      cells_skipped: mc.cellsSkipped,
-      bins: mc.bins,
-      min_cell_size: mc.minCellSize,
-      reason: mc.value === null ? `no group × bin cell has at least ${mc.minCellSize} rows (--min-group-size)` : null,
+      ...multicalibrationCellJson(mc),
     },
   };
 }
@@ -302,13 +309,7 @@ export function groupColumnsJson(result: GroupColumnsEvaluation, settings: EvalS
       collection: result.columns.some((c) => c.intersection) ? "the union of every column's groups and their intersection cells" : "the union of every column's groups",
       column: at?.name ?? null,
       group: at === null ? null : at.evaluation.groups[mc.group!]!.id,
-      bin: mc.bin,
-      cell_size: mc.cellSize,
-      cells_evaluated: mc.cellsEvaluated,
-      cells_skipped: mc.cellsSkipped,
-      bins: mc.bins,
-      min_cell_size: mc.minCellSize,
-      reason: mc.value === null ? `no group × bin cell has at least ${mc.minCellSize} rows (--min-group-size)` : null,
+      ...multicalibrationCellJson(mc),
     },
   };
 }

@@ -1,6 +1,6 @@
 import { softmax } from './softmax.js';
-import { type Labels, type PredictionKind, requireLabels, requireMatrix, requirePredictionKind, requirePredictionValues } from './validation.js';
-import { invalidArgument, requireNumber } from '../util/errors.js';
+import { type Labels, type PredictionKind, requirePredictionKind, requirePredictionsAndLabels } from './validation.js';
+import { requireNumber } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
 
 /**
@@ -18,11 +18,8 @@ export function clippedLogLoss(
 ): number {
   const input = requirePredictionKind(options.input ?? 'probabilities');
   const eps = requireNumber('eps', options.eps ?? 1e-15, { min: 0, max: 0.5, exclusiveMin: true });
-  requireMatrix(predictions);
+  requirePredictionsAndLabels(predictions, labels, input, { nonEmpty: true });
   const { rows, cols } = predictions;
-  if (rows < 1) invalidArgument('predictions', 'at least one sample', '0 samples');
-  requireLabels(labels, rows, cols);
-  requirePredictionValues(predictions, input);
   const p = input === 'logits' ? softmax(predictions).data : predictions.data;
   let total = 0;
   for (let i = 0; i < rows; i++) {

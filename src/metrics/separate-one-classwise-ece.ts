@@ -1,6 +1,6 @@
 import { binLowerClosed, equalWidthEdges, requireBins } from './binning.js';
 import { softmax } from './softmax.js';
-import { type Labels, type PredictionKind, requireLabels, requireMatrix, requirePredictionKind, requirePredictionValues } from './validation.js';
+import { type Labels, type PredictionKind, requirePredictionKind, requirePredictionsAndLabels } from './validation.js';
 import { describe, invalidArgument } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
 
@@ -26,11 +26,8 @@ export function separateOneClasswiseEce(
   const bins = requireBins(options.bins ?? 14);
   const reduction = options.reduction ?? 'mean';
   if (reduction !== 'mean' && reduction !== 'sum') invalidArgument('reduction', "'mean' or 'sum'", describe(reduction));
-  requireMatrix(predictions);
+  requirePredictionsAndLabels(predictions, labels, input, { nonEmpty: true });
   const { rows, cols } = predictions;
-  if (rows < 1) invalidArgument('predictions', 'at least one sample', '0 samples');
-  requireLabels(labels, rows, cols);
-  requirePredictionValues(predictions, input);
   const p = input === 'logits' ? softmax(predictions).data : predictions.data;
   const edges = equalWidthEdges(bins);
   const count = new Float64Array(bins + 1);

@@ -47,7 +47,8 @@ export {
 export { fitVector, vectorFromJSON, type VectorOptions } from './vector.js';
 export { fitMatrix, matrixFromJSON, type MatrixOptions } from './matrix.js';
 export { fitDirichlet, dirichletFromJSON, type DirichletOptions } from './dirichlet.js';
-export { LinearCalibrator, type LinearKind, type LinearStructure } from './linear-scaling.js';
+export { LinearCalibrator, type LinearKind } from './linear-scaling.js';
+export { AffineCalibrator, type LinearStructure } from './affine-calibrator.js';
 export { fitHistogram, histogramFromJSON, HistogramCalibrator, type HistogramOptions } from './histogram.js';
 export { fitIsotonicCalibrator, isotonicFromJSON, IsotonicCalibrator, type IsotonicOptions } from './isotonic.js';
 export { fitPlatt, plattFromJSON, PlattCalibrator, type PlattOptions } from './platt.js';

@@ -17,16 +17,15 @@
  * and P(θ*) are those of the original problem. The result returned is P(θ*).
  */
 import type { FitOptions } from './fit-progress.js';
-import type { Matrix } from '../util/matrix.js';
-import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
+import type { CalibratorJSON, Predictions } from './calibrator.js';
+import { AffineCalibrator, linearLogit, linearLogits, readAffineParameters, weightCount, type LinearStructure } from './affine-calibrator.js';
 import { CalibrationFitError } from './fit-error.js';
 import { invalidArgument } from '../util/errors.js';
-import { jsonHeader, matrixToRows, readHeader, readMatrix, readVector } from './json.js';
+import { jsonHeader, readHeader } from './json.js';
 import type { OptionSpecs, SettingsOf } from './options.js';
 import { CALIBRATION_RELATIVE_TOLERANCE, lbfgs } from './lbfgs.js';
-import { checkLabels, checkPredictions, logitsOf, logProbabilitiesOf, requireFiniteOutput, softmaxRowsInPlace, type CheckedPredictions } from './predictions.js';
+import { checkLabels, checkPredictions, logitsOf, logProbabilitiesOf, softmaxRowsInPlace, type CheckedPredictions } from './predictions.js';
 
-export type LinearStructure = 'diagonal' | 'full';
 export type LinearKind = 'vector' | 'matrix' | 'dirichlet';
 export type LinearFeatures = 'logits' | 'log-probabilities';
 
@@ -45,47 +44,11 @@ export interface Penalty {
   curvature?(index: number): number;
 }
 
-/** Number of weights for the structure: C (diagonal) or C² (full). */
-export function weightCount(structure: LinearStructure, classes: number): number {
-  return structure === 'full' ? classes * classes : classes;
-}
-
 /** The identity parameters θ₀ (W = I, b = 0). */
 export function identityParameters(structure: LinearStructure, classes: number): Float64Array {
   const theta = new Float64Array(weightCount(structure, classes) + classes);
   for (let k = 0; k < classes; k++) theta[structure === 'full' ? k * classes + k : k] = 1;
   return theta;
-}
-
-/** Z = W x + b for every row of `features` (N × C) → N × C. */
-export function linearLogits(
-  features: Float64Array,
-  rows: number,
-  classes: number,
-  structure: LinearStructure,
-  theta: Float64Array,
-  out: Float64Array = new Float64Array(rows * classes),
-): Float64Array {
-  const C = classes;
-  const bOff = weightCount(structure, C);
-  const full = structure === 'full';
-  for (let i = 0; i < rows; i++) {
-    const o = i * C;
-    for (let k = 0; k < C; k++) out[o + k] = linearLogit(theta, features, o, k, C, full, bOff);
-  }
-  return out;
-}
-
-/** z_k = b_k + Σ_j W_kj x_j ('full') or b_k + w_k x_k ('diagonal') for the row of `features` at offset `o`. */
-function linearLogit(theta: Float64Array, features: Float64Array, o: number, k: number, C: number, full: boolean, bOff: number): number {
-  let z = theta[bOff + k]!;
-  if (full) {
-    const w = k * C;
-    for (let j = 0; j < C; j++) z += theta[w + j]! * features[o + j]!;
-  } else {
-    z += theta[k]! * features[o + k]!;
-  }
-  return z;
 }
 
 /**
@@ -641,21 +604,13 @@ export function fitLinearCalibrator(
 /** Rebuild the linear calibrator `method` from its JSON (`weights`: C values or C × C rows, `bias`: C values). */
 export function linearCalibratorFromJSON<S extends OptionSpecs>(method: LinearMethod, json: unknown, spec: S): LinearCalibrator {
   const { record, classes: C, settings } = readHeader(json, method.kind, spec);
-  const count = weightCount(method.structure, C);
-  const theta = new Float64Array(count + C);
-  theta.set(method.structure === 'full' ? readMatrix('json.weights', record.weights, C, C) : readVector('json.weights', record.weights, C));
-  theta.set(readVector('json.bias', record.bias, C), count);
-  return new LinearCalibrator(method.kind, C, method.structure, method.features, theta, settings as SettingsOf<S>);
+  return new LinearCalibrator(method.kind, C, method.structure, method.features, readAffineParameters(record, method.structure, C), settings as SettingsOf<S>);
 }
 
-/** A fitted vector / matrix / Dirichlet calibrator: q = softmax(W x + b). Immutable. */
-export class LinearCalibrator implements Calibrator {
+/** A fitted vector / matrix / Dirichlet calibrator: q = softmax(W x + b), x = logits or log-probabilities per method. Immutable. */
+export class LinearCalibrator extends AffineCalibrator {
   readonly kind: LinearKind;
-  readonly classes: number;
-  readonly structure: LinearStructure;
   readonly features: LinearFeatures;
-  readonly settings: Readonly<Record<string, unknown>>;
-  readonly #theta: Float64Array;
 
   constructor(
     kind: LinearKind,
@@ -665,54 +620,17 @@ export class LinearCalibrator implements Calibrator {
     parameters: Float64Array,
     settings: Readonly<Record<string, unknown>>,
   ) {
+    super(classes, structure, parameters, settings);
     this.kind = kind;
-    this.classes = classes;
-    this.structure = structure;
     this.features = features;
-    this.#theta = Float64Array.from(parameters);
-    this.settings = Object.freeze({ ...settings });
     Object.freeze(this);
   }
 
-  /** Parameter vector [W row-major (C or C² values), b (C values)], a copy. */
-  get parameters(): Float64Array {
-    return this.#theta.slice();
-  }
-
-  /** W (C values for 'diagonal', C × C row-major for 'full'), a copy. */
-  get weights(): Float64Array {
-    return this.#theta.slice(0, weightCount(this.structure, this.classes));
-  }
-
-  /** b (C values), a copy. */
-  get bias(): Float64Array {
-    return this.#theta.slice(weightCount(this.structure, this.classes));
-  }
-
-  /** softmax(W x + b): N × C float64. */
-  apply(input: Predictions): Matrix<Float64Array> {
-    const z = this.applyLogits(input);
-    softmaxRowsInPlace(z.data, z.rows, z.cols);
-    return z;
-  }
-
-  /** W x + b: N × C float64 (x = logits or log-probabilities of the input, per method). */
-  applyLogits(input: Predictions): Matrix<Float64Array> {
-    const checked = checkPredictions('input', input, this.classes);
-    const { rows } = checked.matrix;
-    const x = linearFeatures(checked, this.features);
-    const data = linearLogits(x, rows, this.classes, this.structure, this.#theta);
-    requireFiniteOutput(data, this.classes, this.kind, 'W x + b');
-    return { rows, cols: this.classes, data };
+  protected featuresOf(checked: CheckedPredictions): Float64Array {
+    return linearFeatures(checked, this.features);
   }
 
   toJSON(): CalibratorJSON {
-    const C = this.classes;
-    const w = this.weights;
-    return {
-      ...jsonHeader(this.kind, C, this.settings),
-      weights: this.structure === 'full' ? matrixToRows(w, C, C) : Array.from(w),
-      bias: Array.from(this.bias),
-    };
+    return { ...jsonHeader(this.kind, this.classes, this.settings), ...this.affineJSON() };
   }
 }

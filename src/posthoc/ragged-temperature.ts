@@ -6,11 +6,12 @@
  * weighted by its share of the questions. With one C for every question, `fitTemperature` is used instead (the
  * same minimiser as `calib fit --method temperature`).
  *
- * The minimiser: Newton steps on β inside a sign-change bracket of NLL' (geometric bisection when a step leaves
- * it, ×4 expansion while there is no bracket), β ∈ [1/MAX_TEMPERATURE, 1/MIN_TEMPERATURE], stopped at a relative
- * step below 1e−10.
+ * The minimiser: Newton steps on β inside a sign-change bracket of NLL' (beta-bracket.ts: geometric bisection when a
+ * step leaves it, ×4 expansion while there is no bracket), β ∈ [1/MAX_TEMPERATURE, 1/MIN_TEMPERATURE], stopped at a
+ * relative step below 1e−10.
  */
 import { matrix } from '../util/matrix.js';
+import { BetaBracket } from './beta-bracket.js';
 import { CalibrationFitError } from './fit-error.js';
 import { fitTemperature, MAX_TEMPERATURE, MIN_TEMPERATURE, temperatureNll } from './temperature.js';
 
@@ -63,29 +64,18 @@ export function raggedTemperature(scores: readonly Float64Array[], gold: ArrayLi
   }
   const groups = groupByWidth(scores, gold);
   const method = 'temperature';
-  const betaMin = 1 / MAX_TEMPERATURE;
-  const betaMax = 1 / MIN_TEMPERATURE;
-  let lo = betaMin;
-  let hi = betaMax;
-  let loKnown = false;
-  let hiKnown = false;
+  const bracket = new BetaBracket(1 / MAX_TEMPERATURE, 1 / MIN_TEMPERATURE, method, {
+    atMax: () => `the validation NLL keeps decreasing as T → 0 (down to T = ${MIN_TEMPERATURE}): the answers are (nearly) all correct`,
+    atMin: () => `the validation NLL keeps decreasing as T → ∞ (up to T = ${MAX_TEMPERATURE}): the scores carry no information about the answers`,
+  });
   let beta = 1;
   for (let iteration = 0; iteration < 200; iteration++) {
     const { d1, d2 } = derivatives(groups, scores.length, beta);
     if (!Number.isFinite(d1) || !Number.isFinite(d2)) throw new CalibrationFitError(method, `the NLL derivative is not finite at T = ${1 / beta}`);
-    if (d1 <= 0) (lo = beta), (loKnown = true);
-    else (hi = beta), (hiKnown = true);
+    const falling = d1 <= 0;
+    bracket.narrow(beta, falling);
     let next = d2 > 0 ? beta - d1 / d2 : NaN;
-    if (!(next > lo && next < hi)) {
-      if (loKnown && hiKnown) next = Math.sqrt(lo * hi);
-      else if (!hiKnown) {
-        if (beta >= betaMax) throw new CalibrationFitError(method, `the validation NLL keeps decreasing as T → 0 (down to T = ${MIN_TEMPERATURE}): the answers are (nearly) all correct`);
-        next = Math.min(beta * 4, betaMax);
-      } else {
-        if (beta <= betaMin) throw new CalibrationFitError(method, `the validation NLL keeps decreasing as T → ∞ (up to T = ${MAX_TEMPERATURE}): the scores carry no information about the answers`);
-        next = Math.max(beta / 4, betaMin);
-      }
-    }
+    if (!bracket.contains(next)) next = bracket.fallback(beta, falling);
     if (Math.abs(next - beta) <= 1e-10 * beta) return 1 / next;
     beta = next;
   }

@@ -18,15 +18,15 @@
  * b ← b + c1 and (full W) W ← W + 1vᵀ; `project` applies the penalty-minimising shift in closed form, so the
  * optimum found is the reference's unique one.
  */
-import type { Matrix } from '../util/matrix.js';
-import type { Calibrator, CalibratorJSON, Predictions } from './calibrator.js';
+import type { CalibratorJSON, Predictions } from './calibrator.js';
+import { AffineCalibrator, readAffineParameters, weightCount, type LinearStructure } from './affine-calibrator.js';
 import type { FitOptions } from './fit-progress.js';
 import { progressPart } from './fit-progress.js';
 import { CalibrationFitError } from './fit-error.js';
-import { jsonHeader, matrixToRows, readHeader, readMatrix, readVector } from './json.js';
-import { fitLinear, linearLogits, weightCount, type LinearStructure, type Penalty } from './linear-scaling.js';
+import { jsonHeader, readHeader } from './json.js';
+import { fitLinear, type Penalty } from './linear-scaling.js';
 import type { OptionSpecs, SettingsOf } from './options.js';
-import { checkLabels, checkPredictions, requireFiniteOutput, softmaxRowsInPlace } from './predictions.js';
+import { checkLabels, checkPredictions, type CheckedPredictions } from './predictions.js';
 import { centre } from './vector.js';
 import { fitMixedTemperature, logInPlace, mixedProbabilities, readMixedTemperature, type MixedTemperature } from './ts-mix.js';
 
@@ -195,69 +195,33 @@ function svsStart(
 /** Rebuild an SVS / SMS calibrator from its JSON (`temperature`, `uniformWeight`, `weights`, `bias`). */
 export function structuredFromJSON<S extends OptionSpecs>(method: StructuredMethod, json: unknown, spec: S): StructuredScalingCalibrator {
   const { record, classes: C, settings } = readHeader(json, method.kind, spec);
-  const count = weightCount(method.structure, C);
-  const theta = new Float64Array(count + C);
-  theta.set(method.structure === 'full' ? readMatrix('json.weights', record.weights, C, C) : readVector('json.weights', record.weights, C));
-  theta.set(readVector('json.bias', record.bias, C), count);
-  return new StructuredScalingCalibrator(method, C, readMixedTemperature(record), theta, settings as SettingsOf<S>);
+  return new StructuredScalingCalibrator(method, C, readMixedTemperature(record), readAffineParameters(record, method.structure, C), settings as SettingsOf<S>);
 }
 
-/** A fitted SVS / SMS calibrator: q = softmax(W log ts-mix(z) + b). Immutable. */
-export class StructuredScalingCalibrator implements Calibrator {
+/** A fitted SVS / SMS calibrator: q = softmax(W x + b), x = log ts-mix(z) = log((1 − ε) softmax(z / T) + ε / C). Immutable. */
+export class StructuredScalingCalibrator extends AffineCalibrator {
   readonly kind: StructuredKind;
-  readonly classes: number;
-  readonly structure: LinearStructure;
   readonly temperature: number;
   readonly uniformWeight: number;
-  readonly settings: Readonly<Record<string, unknown>>;
-  readonly #theta: Float64Array;
 
   constructor(method: StructuredMethod, classes: number, stage: MixedTemperature, parameters: Float64Array, settings: Readonly<Record<string, unknown>>) {
+    super(classes, method.structure, parameters, settings);
     this.kind = method.kind;
-    this.structure = method.structure;
-    this.classes = classes;
     this.temperature = stage.temperature;
     this.uniformWeight = stage.uniformWeight;
-    this.#theta = Float64Array.from(parameters);
-    this.settings = Object.freeze({ ...settings });
     Object.freeze(this);
   }
 
-  /** W (C values for SVS, C × C row-major for SMS), a copy. */
-  get weights(): Float64Array {
-    return this.#theta.slice(0, weightCount(this.structure, this.classes));
-  }
-
-  /** b (C values), a copy. */
-  get bias(): Float64Array {
-    return this.#theta.slice(weightCount(this.structure, this.classes));
-  }
-
-  apply(input: Predictions): Matrix<Float64Array> {
-    const z = this.applyLogits(input);
-    softmaxRowsInPlace(z.data, z.rows, z.cols);
-    return z;
-  }
-
-  /** W x + b with x = log((1 − ε) softmax(z / T) + ε / C). */
-  applyLogits(input: Predictions): Matrix<Float64Array> {
-    const checked = checkPredictions('input', input, this.classes);
-    const { rows } = checked.matrix;
-    const x = logInPlace(mixedProbabilities(checked, this, this.kind));
-    const data = linearLogits(x, rows, this.classes, this.structure, this.#theta);
-    requireFiniteOutput(data, this.classes, this.kind, 'W x + b');
-    return { rows, cols: this.classes, data };
+  protected featuresOf(checked: CheckedPredictions): Float64Array {
+    return logInPlace(mixedProbabilities(checked, this, this.kind));
   }
 
   toJSON(): CalibratorJSON {
-    const C = this.classes;
-    const w = this.weights;
     return {
-      ...jsonHeader(this.kind, C, this.settings),
+      ...jsonHeader(this.kind, this.classes, this.settings),
       temperature: this.temperature,
       uniformWeight: this.uniformWeight,
-      weights: this.structure === 'full' ? matrixToRows(w, C, C) : Array.from(w),
-      bias: Array.from(this.bias),
+      ...this.affineJSON(),
     };
   }
 }

@@ -25,6 +25,7 @@ import type { FitOptions } from './fit-progress.js';
 import type { FloatArray } from '../util/matrix.js';
 import type { Predictions } from './calibrator.js';
 import { expNonPositive } from './fast-exp.js';
+import { BetaBracket } from './beta-bracket.js';
 import { CalibrationFitError } from './fit-error.js';
 import { readHeader, readNumber } from './json.js';
 import { enumOption, numberOption, parseOptions, type OptionsOf } from './options.js';
@@ -168,10 +169,14 @@ function nllTerms(prep: Prepared, beta: number): NllInBeta {
 function solveBeta(prep: Prepared, beta0: number, method: string, loose = false): number {
   const betaMin = 1 / MAX_TEMPERATURE;
   const betaMax = 1 / MIN_TEMPERATURE;
-  let lo = betaMin;
-  let hi = betaMax;
-  let loKnown = false;
-  let hiKnown = false;
+  const bracket = new BetaBracket(betaMin, betaMax, method, {
+    atMax: () =>
+      `the validation NLL keeps decreasing as T → 0 (down to T = ${MIN_TEMPERATURE * prep.scale}${rangeNote(prep)}): the validation ` +
+      'predictions are (nearly) all correct, so the NLL has no minimum; use objective "grid-ece" or a larger validation split',
+    atMin: () =>
+      `the validation NLL keeps decreasing as T → ∞ (up to T = ${MAX_TEMPERATURE * prep.scale}${rangeNote(prep)}): ` +
+      'the predictions carry no information about the labels',
+  });
   if (prep.constant) {
     throw new CalibrationFitError(method, 'the NLL does not depend on T (every row of logits is constant)');
   }
@@ -186,13 +191,7 @@ function solveBeta(prep: Prepared, beta0: number, method: string, loose = false)
     // g = h = 0: every softmax is numerically one-hot and every prediction correct (rows are not all constant,
     // checked above), so the NLL is still falling toward T → 0: treat as g < 0.
     const falling = g < 0 || g === 0;
-    if (falling) {
-      lo = beta;
-      loKnown = true;
-    } else {
-      hi = beta;
-      hiKnown = true;
-    }
+    bracket.narrow(beta, falling);
     // Halley step (third order), else Newton, else bisection / expansion. A Halley step of relative size δ
     // leaves an error O(δ³), a Newton step O(δ²): stop after a Halley step below 1e−6 or a Newton step below
     // 1e−8 (error ~1e−16 relative), after any other step below 1e−10 (`loose`: 1e−3 for every kind).
@@ -201,7 +200,7 @@ function solveBeta(prep: Prepared, beta0: number, method: string, loose = false)
     if (h > 0) {
       const den = 2 * h * h - g * d3;
       next = den > 0 ? beta - (2 * g * h) / den : NaN;
-      if (next > lo && next < hi) stop = loose ? 1e-3 : 1e-6;
+      if (bracket.contains(next)) stop = loose ? 1e-3 : 1e-6;
       else {
         next = beta - g / h;
         stop = loose ? 1e-3 : 1e-8;
@@ -211,29 +210,8 @@ function solveBeta(prep: Prepared, beta0: number, method: string, loose = false)
     // Without a bracket, steps that do not shrink (ratio > ½, same direction) mean a flat tail (e.g. the NLL
     // decaying exponentially as T → 0): expand geometrically instead of creeping.
     const step = next - beta;
-    const creeping = !(loKnown && hiKnown) && step * previousStep > 0 && Math.abs(step) > 0.5 * Math.abs(previousStep);
-    if (creeping || !(next > lo && next < hi)) {
-      if (loKnown && hiKnown) next = Math.sqrt(lo * hi);
-      else if (falling) {
-        if (beta >= betaMax) {
-          throw new CalibrationFitError(
-            method,
-            `the validation NLL keeps decreasing as T → 0 (down to T = ${MIN_TEMPERATURE * prep.scale}${rangeNote(prep)}): the validation ` +
-              'predictions are (nearly) all correct, so the NLL has no minimum; use objective "grid-ece" or a larger validation split',
-          );
-        }
-        next = Math.min(beta * 4, betaMax);
-      } else {
-        if (beta <= betaMin) {
-          throw new CalibrationFitError(
-            method,
-            `the validation NLL keeps decreasing as T → ∞ (up to T = ${MAX_TEMPERATURE * prep.scale}${rangeNote(prep)}): ` +
-              'the predictions carry no information about the labels',
-          );
-        }
-        next = Math.max(beta / 4, betaMin);
-      }
-    }
+    const creeping = !bracket.closed && step * previousStep > 0 && Math.abs(step) > 0.5 * Math.abs(previousStep);
+    if (creeping || !bracket.contains(next)) next = bracket.fallback(beta, falling);
     if (Math.abs(next - beta) <= (loose ? 1e-3 : 1e-10) * beta) return next;
     previousStep = next - beta;
     beta = next;

@@ -1,6 +1,6 @@
 import { describe, invalidArgument } from '../util/errors.js';
 import { calibrationFigureSvg } from './calibration-figure.js';
-import type { Block, Figure, ReportDocument } from './document/document.js';
+import type { Block, DataDocument, Figure } from './document/document.js';
 import { heading, paragraph } from './document/document.js';
 import { binningNote, metricTable, uniqueSlug, type MethodResult, type MetricColumn } from './metric-table.js';
 import { COLORS, FONT_FAMILY } from './theme.js';
@@ -9,14 +9,15 @@ import { COLORS, FONT_FAMILY } from './theme.js';
  * The single-run comparison report as a document (document/document.ts): a title, an optional description, the
  * table of metrics per method (best value per column marked) with the binning convention under it, and one
  * calibration figure (confidence histogram + reliability diagram) per method that has reliability data, at
- * `<figureDir>/<slug>.svg`. markdown.ts, html.ts and write-report.ts render it.
+ * `<figureDir>/<slug>.svg`. Its data (the JSON form) holds the numbers: per method every metric value, the columns
+ * it was marked best in, and its reliability data. markdown.ts, html.ts and write-report.ts render it.
  */
 export interface ReportOptions {
   readonly title: string;
   readonly description?: string;
   /** Metric columns (names or full specs); default every metric present, in first-seen order. */
   readonly columns?: readonly (string | MetricColumn)[];
-  /** Folder of the figures, relative to the report (default 'figures'). Markdown and JSON only. */
+  /** Folder of the figures, relative to the report (default 'figures'). Markdown only (HTML inlines them; JSON holds the data). */
   readonly figureDir?: string;
 }
 
@@ -39,7 +40,7 @@ const STYLES = [
 ];
 
 /** The comparison report of `results` as a document. */
-export function comparisonDocument(results: readonly MethodResult[], options: ReportOptions): ReportDocument {
+export function comparisonDocument(results: readonly MethodResult[], options: ReportOptions): DataDocument {
   checkReportOptions(options);
   const table = metricTable(results, options.columns);
   const figureDir = (options.figureDir ?? 'figures').replace(/[\\/]+$/, '');
@@ -68,5 +69,17 @@ export function comparisonDocument(results: readonly MethodResult[], options: Re
       };
     });
   if (figures.length > 0) blocks.push(heading(2, 'Reliability'), { kind: 'figure-group', figures });
-  return { title: options.title, styles: STYLES, blocks };
+  const data = {
+    title: options.title,
+    description: options.description ?? null,
+    binning: note,
+    columns: table.columns,
+    methods: results.map((r, i) => ({
+      name: r.name,
+      metrics: r.metrics,
+      best: table.columns.filter((_, j) => table.rows[i]!.cells[j]!.best).map((c) => c.key),
+      reliability: r.reliability ?? null,
+    })),
+  };
+  return { title: options.title, styles: STYLES, blocks, data };
 }

@@ -1,19 +1,10 @@
 import type { ReliabilityData } from '../metrics/reliability-types.js';
-import {
-  AXIS_BOTTOM_MARGIN,
-  AXIS_LEFT_MARGIN,
-  axesBackground,
-  axesForeground,
-  linearScale,
-  niceTicks,
-  unitTicks,
-  type AxesOptions,
-  type PlotArea,
-} from './axes.js';
+import { axesBackground, axesForeground, linearScale, niceTicks, type AxesOptions, type PlotArea } from './axes.js';
+import { binBar, confidenceAxis, panelHeading, panelPlotArea, standalonePanelSvg } from './bin-panel.js';
 import { checkReliabilityData } from './check-reliability-data.js';
-import { binInterval, optionalText, panelTitle, requireSize, type PanelBox } from './panel-box.js';
-import { el, formatNumber, svgDocument, type SvgElement } from './svg.js';
-import { COLORS, FONT_FAMILY, FONT_SIZES, percent, percentLabel, textWidth } from './theme.js';
+import { binInterval, optionalText, type PanelBox } from './panel-box.js';
+import { el, formatNumber, type SvgElement } from './svg.js';
+import { COLORS, FONT_SIZES, percent, percentLabel, textWidth } from './theme.js';
 
 /**
  * Confidence histogram (Guo et al. 2017, Fig. 1 top row): for each bin B_m the fraction of samples |B_m| / N
@@ -43,28 +34,11 @@ export function confidenceHistogramPanel(
   options: ConfidenceHistogramOptions = {},
 ): SvgElement {
   checkReliabilityData(data);
-  const title = optionalText('title', options.title, 'Confidence histogram');
-  const left = AXIS_LEFT_MARGIN;
-  const right = 14;
-  const children: SvgElement[] = [];
-  let top = box.y + 6;
-  if (title !== null && title !== '') {
-    const heading = panelTitle(title, box, left, right, top);
-    children.push(heading.element);
-    top += heading.height;
-  }
+  const heading = panelHeading(optionalText('title', options.title, 'Confidence histogram'), box);
+  const children: SvgElement[] = [...heading.elements];
   // The accuracy and average-confidence lines are named in a legend row above the plot (never over the bars).
-  const legendRow = histogramLegendHeight(data);
-  const legendTop = top;
-  top += 4 + legendRow;
-  const area: PlotArea = {
-    x: box.x + left,
-    y: top,
-    width: box.width - left - right,
-    height: box.y + box.height - AXIS_BOTTOM_MARGIN - top,
-  };
-  requireSize('width (plot area)', area.width, 40);
-  requireSize('height (plot area)', area.height, 30);
+  const legendTop = heading.top;
+  const area = panelPlotArea(box, legendTop + 4 + histogramLegendHeight(data), 30);
 
   let maxFraction = 0;
   if (data.total > 0) for (const bin of data.bins) maxFraction = Math.max(maxFraction, bin.count / data.total);
@@ -75,35 +49,19 @@ export function confidenceHistogramPanel(
   const step = yTicks.length > 1 ? yTicks[1]! - yTicks[0]! : yMax;
   let decimals = 0;
   while (decimals < 4 && Math.abs(Math.round(step * 100 * 10 ** decimals) - step * 100 * 10 ** decimals) > 1e-6) decimals++;
-  const axes: AxesOptions = {
-    xTicks: unitTicks(5),
-    yTicks,
-    xFormat: (v) => v.toFixed(1),
-    yFormat: (v) => formatNumber(v * 100, decimals),
-    xLabel: 'Confidence',
-    yLabel: '% of samples',
-  };
+  const axes: AxesOptions = { ...confidenceAxis(), yTicks, yFormat: (v) => formatNumber(v * 100, decimals), yLabel: '% of samples' };
   children.push(axesBackground(area, x, y, axes));
 
   const bars: SvgElement[] = [];
   data.bins.forEach((bin, b) => {
     if (bin.count === 0 || data.total === 0) return;
     const fraction = bin.count / data.total;
-    const x0 = x(bin.lower);
-    const width = x(bin.upper) - x0;
+    const bar = binBar(bin, x);
     const yTop = y(fraction);
     bars.push(
       el(
         'rect',
-        {
-          class: 'bar-fraction',
-          'data-bin': b,
-          x: x0,
-          y: yTop,
-          width,
-          height: y(0) - yTop,
-          'stroke-width': width >= 5 ? 1 : width >= 2 ? 0.5 : 0,
-        },
+        { class: 'bar-fraction', 'data-bin': b, x: bar.x, y: yTop, width: bar.width, height: y(0) - yTop, 'stroke-width': bar.strokeWidth },
         el('title', {}, `${binInterval(data, b)}: n = ${bin.count} (${percent(fraction, 1)}%)`),
       ),
     );
@@ -170,20 +128,11 @@ function referenceLegend(lines: readonly LineLabel[], area: PlotArea, top: numbe
 
 /** Standalone confidence histogram as an SVG document (default 420 × 260 px). */
 export function confidenceHistogramSvg(data: ReliabilityData, options: ConfidenceHistogramOptions = {}): string {
-  checkReliabilityData(data);
-  const width = requireSize('width', options.width ?? 420, 160);
-  const height = requireSize('height', options.height ?? 260, 120);
-  const title = optionalText('title', options.title, 'Confidence histogram');
-  return svgDocument(
-    width,
-    height,
-    { title: title ?? 'Confidence histogram', fontFamily: FONT_FAMILY, background: COLORS.background },
-    el(
-      'desc',
-      {},
-      `${data.bins.length} bins, convention ${data.convention}, n = ${data.total}, ` +
-        `accuracy ${percentLabel(data.accuracy)}, mean confidence ${percentLabel(data.meanConfidence)}`,
-    ),
-    confidenceHistogramPanel(data, { x: 0, y: 0, width, height }, options),
-  );
+  return standalonePanelSvg(data, options, {
+    height: 260,
+    minHeight: 120,
+    defaultTitle: 'Confidence histogram',
+    documentTitle: (title) => title ?? 'Confidence histogram',
+    panel: (box) => confidenceHistogramPanel(data, box, options),
+  });
 }

@@ -1,20 +1,11 @@
 import type { ReliabilityData } from '../metrics/reliability-types.js';
-import {
-  AXIS_BOTTOM_MARGIN,
-  AXIS_LEFT_MARGIN,
-  axesBackground,
-  axesForeground,
-  linearScale,
-  unitTicks,
-  type AxesOptions,
-  type LinearScale,
-  type PlotArea,
-} from './axes.js';
+import { AXIS_BOTTOM_MARGIN, AXIS_LEFT_MARGIN, axesBackground, axesForeground, linearScale, unitTicks, type AxesOptions, type LinearScale, type PlotArea } from './axes.js';
+import { binBar, confidenceAxis, PANEL_RIGHT_MARGIN, panelHeading, panelPlotArea, standalonePanelSvg } from './bin-panel.js';
 import { checkReliabilityData } from './check-reliability-data.js';
 import { LOGIT_CLIP_RULE, logitDomain, logitPoints, type LogitPoint } from './logit-axis.js';
-import { binInterval, compactCount, optionalText, panelTitle, requireIdPrefix, requireSize, type PanelBox } from './panel-box.js';
-import { el, formatNumber, svgDocument, type SvgElement } from './svg.js';
-import { COLORS, FONT_FAMILY, FONT_SIZES, percent, percentLabel, textWidth } from './theme.js';
+import { binInterval, compactCount, optionalText, requireIdPrefix, type PanelBox } from './panel-box.js';
+import { el, formatNumber, type SvgElement } from './svg.js';
+import { COLORS, FONT_SIZES, percent, textWidth } from './theme.js';
 
 /**
  * Reliability diagram (Guo et al. 2017, Fig. 1 bottom row; DeGroot & Fienberg 1983; METHODS.md "Metrics"):
@@ -85,9 +76,6 @@ function countLayout(data: ReliabilityData, plotWidth: number): CountLayout {
   if (fs * 1.1 <= minWidth) return { mode: 'rotated', fontSize: fs, height: widest(fs) + 6 };
   return { mode: 'strip', fontSize: fs, height: 10 };
 }
-
-/** Right margin of every panel (the left one is AXIS_LEFT_MARGIN). */
-export const PANEL_RIGHT_MARGIN = 14;
 
 /**
  * Height of the count strip a reliability diagram draws above its plot when it fills a box `boxWidth` wide
@@ -168,18 +156,23 @@ function hatchPattern(id: string): SvgElement {
   );
 }
 
-/**
- * Legend corner: the first of top-left, bottom-right, top-right, bottom-left whose box covers the least bar
- * area (bars reach up to max(acc, conf) in their bin), so the legend hides as little data as possible.
- */
-function legendCorner(data: ReliabilityData, area: PlotArea, width: number, height: number): { x: number; y: number } {
+/** Where a legend box `width` × `height` may sit, 8 px inside the plot: top-left, bottom-right, top-right, bottom-left. */
+function legendCorners(area: PlotArea, width: number, height: number): { x: number; y: number }[] {
   const pad = 8;
-  const corners = [
+  return [
     { x: area.x + pad, y: area.y + pad },
     { x: area.x + area.width - pad - width, y: area.y + area.height - pad - height },
     { x: area.x + area.width - pad - width, y: area.y + pad },
     { x: area.x + pad, y: area.y + area.height - pad - height },
   ];
+}
+
+/**
+ * Legend corner: the first of top-left, bottom-right, top-right, bottom-left whose box covers the least bar
+ * area (bars reach up to max(acc, conf) in their bin), so the legend hides as little data as possible.
+ */
+function legendCorner(data: ReliabilityData, area: PlotArea, width: number, height: number): { x: number; y: number } {
+  const corners = legendCorners(area, width, height);
   let best = corners[0]!;
   let bestOverlap = Infinity;
   for (const c of corners) {
@@ -260,45 +253,20 @@ export function reliabilityDiagramPanel(
   const title = optionalText('title', options.title, 'Reliability diagram');
   const idPrefix = requireIdPrefix(options.idPrefix);
   const hatchId = `${idPrefix}-gap-hatch`;
-  const left = AXIS_LEFT_MARGIN;
-  const right = PANEL_RIGHT_MARGIN;
-  const children: SvgElement[] = [];
-  let top = box.y + 6;
-  if (title !== null && title !== '') {
-    const text = reliabilityTitle(title, data.ece, data.total);
-    const heading = panelTitle(text, box, left, right, top);
-    children.push(heading.element);
-    top += heading.height;
-  }
-  const plotWidth = box.width - left - right;
+  const heading = panelHeading(title === null || title === '' ? null : reliabilityTitle(title, data.ece, data.total), box);
+  const children: SvgElement[] = [...heading.elements];
   const logit = options.scale === 'logit';
   const showCounts = options.showCounts !== false && !logit;
-  const counts = showCounts ? countLayout(data, plotWidth) : null;
-  const stripTop = top;
-  if (counts !== null) top += counts.height + 3;
-  else top += 4;
-  const area: PlotArea = {
-    x: box.x + left,
-    y: top,
-    width: plotWidth,
-    height: box.y + box.height - AXIS_BOTTOM_MARGIN - (logit ? CAPTION_HEIGHT : 0) - top,
-  };
-  requireSize('width (plot area)', area.width, 40);
-  requireSize('height (plot area)', area.height, 40);
+  const counts = showCounts ? countLayout(data, box.width - AXIS_LEFT_MARGIN - PANEL_RIGHT_MARGIN) : null;
+  const stripTop = heading.top;
+  const area = panelPlotArea(box, stripTop + (counts !== null ? counts.height + 3 : 4), 40, logit ? CAPTION_HEIGHT : 0);
   if (logit) {
     children.push(...logitPanelContent(data, area, options));
     return el('g', { class: 'reliability-diagram logit-scale' }, ...children);
   }
   const x = linearScale(0, 1, area.x, area.x + area.width);
   const y = linearScale(0, 1, area.y + area.height, area.y);
-  const axes: AxesOptions = {
-    xTicks: unitTicks(5),
-    yTicks: unitTicks(5),
-    xFormat: (v) => v.toFixed(1),
-    yFormat: (v) => v.toFixed(1),
-    xLabel: options.axisLabels?.x ?? 'Confidence',
-    yLabel: options.axisLabels?.y ?? 'Accuracy',
-  };
+  const axes: AxesOptions = { ...confidenceAxis(options.axisLabels?.x), yTicks: unitTicks(5), yFormat: (v) => v.toFixed(1), yLabel: options.axisLabels?.y ?? 'Accuracy' };
   children.push(el('defs', {}, gapPattern(hatchId, minBinWidth(data, area.width) >= 6)));
   children.push(axesBackground(area, x, y, axes));
 
@@ -306,9 +274,7 @@ export function reliabilityDiagramPanel(
   const gaps: SvgElement[] = [];
   data.bins.forEach((bin, b) => {
     if (bin.count === 0) return;
-    const x0 = x(bin.lower);
-    const width = x(bin.upper) - x0;
-    const edge = width >= 5 ? 1 : width >= 2 ? 0.5 : 0;
+    const { x: x0, width, strokeWidth: edge } = binBar(bin, x);
     const tooltip =
       `${binInterval(data, b)}: n = ${bin.count}, accuracy ${percent(bin.accuracy, 1)}%, ` +
       `confidence ${percent(bin.meanConfidence, 1)}%`;
@@ -443,13 +409,7 @@ function logitLegend(points: readonly LogitPoint[], area: PlotArea, x: LinearSca
   const rowHeight = fs + 6;
   const width = 8 + 16 + 6 + Math.max(...rows.map((r) => textWidth(r, fs))) + 8;
   const height = rows.length * rowHeight + 8;
-  const pad = 8;
-  const corners = [
-    { x: area.x + pad, y: area.y + pad },
-    { x: area.x + area.width - pad - width, y: area.y + area.height - pad - height },
-    { x: area.x + area.width - pad - width, y: area.y + pad },
-    { x: area.x + pad, y: area.y + area.height - pad - height },
-  ];
+  const corners = legendCorners(area, width, height);
   const inside = (c: { x: number; y: number }): number =>
     points.filter((p) => x(p.x) >= c.x - 4 && x(p.x) <= c.x + width + 4 && y(p.y) >= c.y - 4 && y(p.y) <= c.y + height + 4).length;
   let best = corners[0]!;
@@ -469,25 +429,12 @@ function logitLegend(points: readonly LogitPoint[], area: PlotArea, x: LinearSca
 
 /** Standalone reliability diagram as an SVG document (default 420 × 470 px). See `reliabilityDiagramPanel`. */
 export function reliabilityDiagramSvg(data: ReliabilityData, options: ReliabilityDiagramOptions = {}): string {
-  checkReliabilityData(data);
-  const width = requireSize('width', options.width ?? 420, 160);
-  const height = requireSize('height', options.height ?? 470, 160);
-  const title = optionalText('title', options.title, 'Reliability diagram');
-  return svgDocument(
-    width,
-    height,
-    {
-      title: reliabilityTitle(title ?? '', data.ece, data.total),
-      fontFamily: FONT_FAMILY,
-      background: COLORS.background,
-    },
-    el(
-      'desc',
-      {},
-      `${data.bins.length} bins, convention ${data.convention}, n = ${data.total}, ` +
-        `accuracy ${percentLabel(data.accuracy)}, mean confidence ${percentLabel(data.meanConfidence)}` +
-        (options.scale === 'logit' ? `; logit axes, ${LOGIT_CLIP_RULE}; ${logitCaption(logitPoints(data))}` : ''),
-    ),
-    reliabilityDiagramPanel(data, { x: 0, y: 0, width, height }, options),
-  );
+  return standalonePanelSvg(data, options, {
+    height: 470,
+    minHeight: 160,
+    defaultTitle: 'Reliability diagram',
+    documentTitle: (title) => reliabilityTitle(title ?? '', data.ece, data.total),
+    descriptionSuffix: () => (options.scale === 'logit' ? `; logit axes, ${LOGIT_CLIP_RULE}; ${logitCaption(logitPoints(data))}` : ''),
+    panel: (box) => reliabilityDiagramPanel(data, box, options),
+  });
 }

@@ -11,8 +11,9 @@ import type { MethodResult } from './metric-table.js';
 
 /**
  * Write a comparison report (comparison-document.ts); the extension decides: `.html` writes one self-contained file;
- * `.md` writes the Markdown, and `.json` the document as JSON (document/render-json.ts), each with its SVG figures
- * in `<figureDir>` beside it (default `<name>-figures/`). All writes are atomic. Returns the paths written.
+ * `.json` its data (document/render-json.ts: every method's metrics, best marks and reliability data); `.md` the
+ * Markdown with its SVG figures in `<figureDir>` beside it (default `<name>-figures/`). All writes are atomic.
+ * Returns the paths written.
  */
 export async function writeReport(path: string, results: readonly MethodResult[], options: ReportOptions): Promise<string[]> {
   if (typeof path !== 'string' || path === '') invalidArgument('path', 'a file path', describe(path));
@@ -21,7 +22,11 @@ export async function writeReport(path: string, results: readonly MethodResult[]
     await atomicWriteFile(path, renderHtml(comparisonDocument(results, options)));
     return [path];
   }
-  if (ext !== '.md' && ext !== '.json') invalidArgument('path', 'a file name ending in .md, .json or .html', describe(path));
+  if (ext === '.json') {
+    await atomicWriteFile(path, renderJson(comparisonDocument(results, options)));
+    return [path];
+  }
+  if (ext !== '.md') invalidArgument('path', 'a file name ending in .md, .json or .html', describe(path));
   const figureDir = options.figureDir ?? `${basename(path, extname(path)).replace(/[^A-Za-z0-9._-]+/g, '-')}-figures`;
   const doc = comparisonDocument(results, { ...options, figureDir });
   const figures = documentFigures(doc);
@@ -32,7 +37,7 @@ export async function writeReport(path: string, results: readonly MethodResult[]
     await atomicWriteFile(target, f.svg);
     written.push(target);
   }
-  await atomicWriteFile(path, ext === '.json' ? renderJson(doc) : renderMarkdown(doc) + '\n');
+  await atomicWriteFile(path, renderMarkdown(doc) + '\n');
   written.push(path);
   return written;
 }

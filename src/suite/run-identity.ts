@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { resolveTrainConfig, type TrainConfig } from '../train/train-config.js';
 import { SPLIT_SEED } from '../train/trainer-data.js';
 import { CALIBKIT_VERSION } from '../util/version.js';
+import type { SuiteRun } from './expand-suite.js';
 
 /** The file of a run directory that says which run of which suite it holds. */
 export const IDENTITY_FILE = 'identity.json';
@@ -110,6 +111,11 @@ export interface RunIdentityRecord {
   readonly adopted?: true;
 }
 
+/** identity.json's fields for run `run` of suite `suite` trained from settings of hash `training`, recorded by this calibkit. */
+export function runIdentityRecord(suite: string, run: Pick<SuiteRun, 'id' | 'method' | 'sweep' | 'seed'>, training: string): RunIdentityRecord {
+  return { format: 1, suite, run: run.id, method: run.method, sweep: run.sweep ?? null, seed: run.seed, training, calibkit: CALIBKIT_VERSION };
+}
+
 export function identityPath(runDir: string): string {
   return join(runDir, IDENTITY_FILE);
 }
@@ -119,12 +125,20 @@ export function identityPath(runDir: string): string {
  * messages saying why a run is retrained. At most `limit` entries, then "…".
  */
 export function settingsDiff(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>, limit = 4): string {
-  const a = flatten(trainingSettings(before));
-  const b = flatten(trainingSettings(after));
-  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
-  const changes = keys.filter((k) => a[k] !== b[k]).map((k) => `${k} ${a[k] ?? 'unset'} → ${b[k] ?? 'unset'}`);
+  const changes = changedSettings(trainingSettings(before), trainingSettings(after), 'unset');
   if (changes.length === 0) return 'the same settings';
   return changes.length > limit ? `${changes.slice(0, limit).join(', ')}, … (${changes.length} keys)` : changes.join(', ');
+}
+
+/**
+ * Every key whose value differs between two settings records, as "key a → b" in key order: nested objects flattened
+ * to dotted keys, values as JSON, `absent` for a key one side lacks (or holds undefined).
+ */
+export function changedSettings(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>, absent: string): string[] {
+  const a = flatten(before);
+  const b = flatten(after);
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+  return keys.filter((k) => a[k] !== b[k]).map((k) => `${k} ${a[k] ?? absent} → ${b[k] ?? absent}`);
 }
 
 function flatten(o: Readonly<Record<string, unknown>>, prefix = ''): Record<string, string> {

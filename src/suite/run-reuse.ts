@@ -16,9 +16,8 @@ import { copyFile, lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/
 import { constants } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runPaths } from '../train/run-directory.js';
-import { CALIBKIT_VERSION } from '../util/version.js';
 import type { SuiteRun } from './expand-suite.js';
-import { identityPath, trainingHash, type RunIdentityRecord } from './run-identity.js';
+import { identityPath, runIdentityRecord, trainingHash, type RunIdentityRecord } from './run-identity.js';
 import { readJsonObject, trainedFileProblems } from './run-files.js';
 import { readRunIdentity } from './run-check.js';
 import { runDirectory } from './suite-directory.js';
@@ -89,17 +88,7 @@ export async function reuseRun(suiteDir: string, suite: string, run: SuiteRun, s
     const config = await readJsonObject(join(staging, 'config.json'), 'config.json');
     if ('problem' in config) throw new Error(`${source.dir}: ${config.problem}`);
     await writeFile(join(staging, 'config.json'), `${JSON.stringify({ ...config.value, out: target }, null, 2)}\n`);
-    const record: RunIdentityRecord & { readonly reusedFrom: string } = {
-      format: 1,
-      suite,
-      run: run.id,
-      method: run.method,
-      sweep: run.sweep ?? null,
-      seed: run.seed,
-      training: source.training,
-      calibkit: CALIBKIT_VERSION,
-      reusedFrom: resolve(source.dir),
-    };
+    const record: RunIdentityRecord & { readonly reusedFrom: string } = { ...runIdentityRecord(suite, run, source.training), reusedFrom: resolve(source.dir) };
     await writeFile(identityPath(staging), `${JSON.stringify(record, null, 2)}\n`);
     await rename(staging, target);
   } catch (e) {

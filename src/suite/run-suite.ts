@@ -21,11 +21,10 @@ import { runPosthoc } from './posthoc-step.js';
 import { isOptInMetricName } from '../metrics/opt-in-metrics.js';
 import { checkPosthoc, checkTraining, expectedPosthoc, type SuiteExpectation } from './run-check.js';
 import type { RunExecutor, RunOutcome } from './run-executor.js';
-import { identityPath, trainingHash, type RunIdentityRecord } from './run-identity.js';
+import { identityPath, runIdentityRecord, trainingHash, type RunIdentityRecord } from './run-identity.js';
 import { reuseRun, reusableRunsOf } from './run-reuse.js';
 import { epochsDone, failedFile, placedConfig, POSTHOC_FILE, runDirectory, type SuiteRecord } from './suite-directory.js';
 import { SILENT_SUITE_PROGRESS, type SuiteProgress } from './suite-progress.js';
-import { CALIBKIT_VERSION } from '../util/version.js';
 
 export interface RunSuiteOptions {
   readonly executor: RunExecutor;
@@ -64,17 +63,7 @@ export interface SuiteOutcome {
 async function writeRunIdentity(dir: string, suite: string, run: SuiteRun, adopted: boolean): Promise<void> {
   const rd = runDirectory(dir, run.id);
   const config = (await readJson(runPaths(rd).config)) as Record<string, unknown>;
-  const record: RunIdentityRecord = {
-    format: 1,
-    suite,
-    run: run.id,
-    method: run.method,
-    sweep: run.sweep ?? null,
-    seed: run.seed,
-    training: trainingHash(config),
-    calibkit: CALIBKIT_VERSION,
-    ...(adopted ? { adopted: true as const } : {}),
-  };
+  const record: RunIdentityRecord = { ...runIdentityRecord(suite, run, trainingHash(config)), ...(adopted ? { adopted: true as const } : {}) };
   await writeJson(identityPath(rd), record);
 }
 

@@ -51,6 +51,16 @@ export function requireWithin(argument: string, requested: number, available: nu
   if (requested > available) invalidArgument(argument, `at most the ${available} ${what}`, String(requested));
 }
 
+/**
+ * `size` samples of `d`: a stratified hold-out of that size (`split`), or all of `d` when it has exactly `size`;
+ * more than it has is refused, naming `argument` and `what` the samples are.
+ */
+function subsetOf(d: Dataset, size: number, argument: string, what: string): Dataset {
+  const n = datasetSize(d);
+  requireWithin(argument, size, n, what);
+  return size < n ? split(d, size, argument).heldOut : d;
+}
+
 /** Carve the run's splits out of loaded dataset splits (see the module comment). */
 export function runSplits(splits: LoadedSplits, config: TrainConfig): RunData {
   let train: Dataset = splits.train;
@@ -61,11 +71,7 @@ export function runSplits(splits: LoadedSplits, config: TrainConfig): RunData {
     train = s.rest;
     test = s.heldOut;
   }
-  if (config.subset !== undefined) {
-    const n = datasetSize(train);
-    requireWithin('config.subset', config.subset, n, `training samples of ${config.dataset}`);
-    if (config.subset < n) train = split(train, config.subset, 'config.subset').heldOut;
-  }
+  if (config.subset !== undefined) train = subsetOf(train, config.subset, 'config.subset', `training samples of ${config.dataset}`);
   const v = split(train, config.validation, 'config.validation');
   train = v.rest;
   let heldOut: Dataset | undefined;
@@ -75,11 +81,7 @@ export function runSplits(splits: LoadedSplits, config: TrainConfig): RunData {
     train = h.rest;
     heldOut = h.heldOut;
   }
-  if (config.testSubset !== undefined) {
-    const n = datasetSize(test);
-    requireWithin('config.testSubset', config.testSubset, n, `test samples of ${config.dataset}`);
-    if (config.testSubset < n) test = split(test, config.testSubset, 'config.testSubset').heldOut;
-  }
+  if (config.testSubset !== undefined) test = subsetOf(test, config.testSubset, 'config.testSubset', `test samples of ${config.dataset}`);
   return { train, validation: v.heldOut, test, ...(heldOut ? { heldOut } : {}), classes: splits.train.classes, ...(splits.source ? { source: splits.source } : {}) };
 }
 

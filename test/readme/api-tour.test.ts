@@ -32,7 +32,7 @@ test('README: measure, recalibrate and plot predictions from any framework', asy
   const dir = mkdtempSync(join(tmpdir(), 'calib-readme-'));
   await report.writeFigure(join(dir, 'reliability.svg'), report.calibrationFigureSvg(acc.reliability(), { title: 'After TS' }));
   const rows = [{ name: 'CE', metrics: { accuracy: before.accuracy, ece: before.ece } }, { name: 'TS', metrics: { accuracy: after.accuracy, ece: after.ece }, reliability: acc.reliability() }];
-  await report.writeReport(join(dir, 'compare.md'), rows, { title: 'Before and after TS' });  // .md, .html or .json
+  await report.writeReport(join(dir, 'compare.md'), rows, { title: 'Before and after TS' });  // .md, .html or .json (the data)
   const doc = report.comparisonDocument(rows, { title: 'Before and after TS' });          // headings, tables, figures
   const html = report.renderHtml(doc);                                                     // or renderMarkdown, renderJson
 

@@ -69,7 +69,7 @@ test('the HTML report is well-formed XHTML-compatible markup with inline figures
   assert.ok(!/<script/i.test(htmlReport([{ name: '<script>x</script>', metrics: {} }], { title: 't' })));
 });
 
-test('writeReport writes Markdown with figures beside it, or a single HTML file', async () => {
+test('writeReport writes Markdown with figures beside it, or a single HTML file, or the data as JSON', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'calibkit-report-'));
   try {
     const written = await writeReport(join(dir, 'my run.md'), RESULTS, { title: 'Run' });
@@ -79,6 +79,16 @@ test('writeReport writes Markdown with figures beside it, or a single HTML file'
     assert.match(readFileSync(join(dir, 'my run.md'), 'utf8'), /\(my-run-figures\/ce\.svg\)/);
     await writeReport(join(dir, 'r.html'), RESULTS, { title: 'Run' });
     assert.match(readFileSync(join(dir, 'r.html'), 'utf8'), /^<!DOCTYPE html>/);
+    // JSON: the numbers the table was formatted from (NaN as null), the columns each method is best in, no figures.
+    assert.deepEqual(await writeReport(join(dir, 'r.json'), RESULTS, { title: 'Run' }), [join(dir, 'r.json')]);
+    const json = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { title: string; binning: string; columns: { key: string }[]; methods: { name: string; metrics: Record<string, number | null>; best: string[]; reliability: unknown }[] };
+    assert.equal(json.title, 'Run');
+    assert.deepEqual(json.columns.map((c) => c.key), ['accuracy', 'ece', 'nll']);
+    assert.deepEqual(json.methods.map((m) => [m.name, m.best]), [['CE', []], ['LS (ε = 0.05)', ['accuracy', 'ece']], ['Focal | γ=3', ['nll']]]);
+    assert.deepEqual(json.methods[2]!.metrics, { accuracy: 0.74, ece: null, nll: 0.84995 });
+    assert.equal((json.methods[0]!.reliability as { total: number }).total, CE.total);
+    assert.equal(json.methods[2]!.reliability, null);
+    assert.match(json.binning, /equal-width bins, convention/);
     await assert.rejects(writeReport(join(dir, 'r.txt'), RESULTS, { title: 'Run' }), (e: unknown) => e instanceof InvalidArgumentError && e.argument === 'path');
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import type { SuiteRun } from '../../src/suite/expand-suite.js';
 import type { TrainConfig } from '../../src/train/train-config.js';
 import { suiteVerdicts, type Verdict } from '../../src/suite/report/verdicts.js';
 import { holmAdjust } from '../../src/suite/report/holm.js';
-import { claimCoverage, claimsBlocks, definitionsMarkdown, verdictJson } from '../../src/suite/report/claims-section.js';
+import { claimCoverage, claimsBlocks, definitionsBlocks, verdictJson } from '../../src/suite/report/claims-section.js';
 import { renderMarkdownBlocks } from '../../src/report/document/render-markdown.js';
 import { OUTCOME_DEFINITIONS } from '../../src/suite/report/verdict-vocabulary.js';
 import { readFileSync } from 'node:fs';
@@ -325,7 +325,7 @@ test('the README defines holds as the verdicts decide it, and the reproductions 
   assert.match(readme, /\*holds\* \(interval wholly on the claimed side of 0\)/);
   assert.match(OUTCOME_DEFINITIONS.holds, /95 % interval of metric\(A\) − metric\(B\) lies wholly on the claimed side of 0/);
   const reproductions = readFileSync(new URL('../../../docs/reproductions/README.md', import.meta.url), 'utf8');
-  for (const line of definitionsMarkdown('##').slice(2)) assert.ok(reproductions.includes(line), line);
+  for (const line of renderMarkdownBlocks(definitionsBlocks(2)).split('\n').slice(2)) assert.ok(reproductions.includes(line), line);
 });
 
 test('t quantiles of the five-seed design (df = 4) are exact', async () => {

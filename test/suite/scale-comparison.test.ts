@@ -25,11 +25,11 @@ test('compare-scales pairs claims by id and says which verdicts flipped, with bo
   const md = scaleComparisonMarkdown(MACHINE, DEEP, 'deep');
   assert.match(md, /^## p: verdicts at machine vs deep scale$/m);
   assert.match(md, /^2 flipped, 1 unchanged, 1 decided at one scale only, 1 untested at both/m);
-  assert.match(md, /^\| \*\*flips\*\* \| Table 1 \| holds -2\.00 \[-3\.00, -1\.00\] \| contradicted 1\.50 \[0\.50, 2\.50\] \| flipped \|$/m);
+  assert.match(md, /^\| \*\*flips\*\* \| Table 1 \| holds -2\.00 \\\[-3\.00, -1\.00\\\] \| contradicted 1\.50 \\\[0\.50, 2\.50\\\] \| flipped \|$/m);
   // NLL differences are not fractions: shown as they are.
-  assert.match(md, /^\| nll-claim \| Table 1 \| contradicted 0\.05 \[0\.01, 0\.09\] \| holds -0\.07 \[-0\.10, -0\.04\] \| flipped \|$/m);
-  assert.match(md, /^\| trimmed \| Table 1 \| holds -1\.00 \[-2\.00, -0\.50\] \| not tested \| decided at one scale \|$/m);
-  const lines = md.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| claim'));
+  assert.match(md, /^\| nll-claim \| Table 1 \| contradicted 0\.05 \\\[0\.01, 0\.09\\\] \| holds -0\.07 \\\[-0\.10, -0\.04\\\] \| flipped \|$/m);
+  assert.match(md, /^\| trimmed \| Table 1 \| holds -1\.00 \\\[-2\.00, -0\.50\\\] \| not tested \| decided at one scale \|$/m);
+  const lines = md.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| claim') && !l.startsWith('| ---'));
   assert.deepEqual(lines.map((l) => l.split(' | ').at(-1)), ['flipped |', 'flipped |', 'decided at one scale |', 'same |', 'untested at both |'], 'flips first');
 });
 

@@ -11,6 +11,7 @@ import type { ReportFigure } from '../../src/suite/report/suite-figures.js';
 import type { MethodResults, RunResult, SuiteResults } from '../../src/suite/report/suite-results.js';
 import { renderMarkdown } from '../../src/report/document/render-markdown.js';
 import { renderHtml } from '../../src/report/document/render-html.js';
+import { renderJson } from '../../src/report/document/render-json.js';
 import { markdownReport } from '../../src/report/markdown.js';
 import { htmlReport } from '../../src/report/html.js';
 import { findAll, parseXml, textOf, type XmlElement } from '../report/xml-check.js';
@@ -71,10 +72,12 @@ test('the suite report: Markdown and HTML from one document — same sections in
   const r = results();
   const verdicts = await suiteVerdicts(r);
   const tables = suiteTables(r);
-  const doc = suiteDocument({ results: r, tables, verdicts, figures: FIGURES, findings: findings(r, verdicts), ensembles: [], shift: { ood: [], severity: [], differences: [] } });
+  const doc = suiteDocument({ results: r, tables, verdicts, figures: FIGURES, findings: findings(r, verdicts), ensembles: [], shift: { ood: [], severity: [], differences: [] }, data: { suite: 'golden-suite' } });
   const md = renderMarkdown(doc);
   const html = renderHtml(doc);
   const root = htmlRoot(html);
+  // report.json is the same document's JSON rendering: its data, not its blocks.
+  assert.equal(renderJson(doc), '{\n  "suite": "golden-suite"\n}\n');
   // Golden: the head of the Markdown, escaped once by the Markdown rules.
   assert.deepEqual(md.split('\n').slice(0, 8), [
     '# Suite golden-suite',

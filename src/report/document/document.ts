@@ -4,19 +4,30 @@
  * (report/comparison-document.ts) and the suite report (suite/report/suite-document.ts) both build one.
  *
  * Text is plain text everywhere: each renderer escapes it by its format's rules (one escaper per format). The only
- * markup a document carries is an inline SVG figure, which the builder drew itself (report/svg.ts escapes its text).
- * HTML-only details — a heading's anchor id, a paragraph's or table's class, a row's `data-*` attributes — are hints
+ * markup a document carries is an inline SVG figure, which the builder drew itself (report/svg.ts escapes its text),
+ * and a prose block: hand-written Markdown a generated page keeps as its author wrote it. HTML-only details — a heading's anchor id, a paragraph's or table's class, a row's `data-*` attributes — are hints
  * the Markdown renderer ignores; everything a reader needs is in the node types themselves.
  */
 
-/** A run of inline text: plain, strong (**bold** / <b>), emphasised (*italic* / <i>) or code. */
-export type Inline = string | { readonly strong: string } | { readonly emphasis: string } | { readonly code: string };
+/**
+ * A run of inline text: plain, strong (**bold** / <b>), emphasised (*italic* / <i>), code, or a link (`[text](href)`
+ * / `<a href>`; `href` is a URL or a path relative to the page, written as given).
+ */
+export type Inline =
+  | string
+  | { readonly strong: string }
+  | { readonly emphasis: string }
+  | { readonly code: string }
+  | { readonly link: string; readonly href: string };
+
+/** Text of a heading or a table cell: plain text, or runs of inline text (a suite name as code, links). */
+export type Text = string | readonly Inline[];
 
 /** A heading of level 1–4 (`#`…`####`, `<h1>`…`<h4>`); `id` is the HTML anchor. */
 export interface Heading {
   readonly kind: 'heading';
   readonly level: 1 | 2 | 3 | 4;
-  readonly text: string;
+  readonly text: Text;
   readonly id?: string;
 }
 
@@ -51,7 +62,7 @@ export interface CodeBlock {
  * bold. `attributes` are HTML-only hooks (`data-outcome`).
  */
 export interface TableCell {
-  readonly text: string;
+  readonly text: Text;
   readonly best?: boolean;
   readonly highlight?: string;
   readonly attributes?: Readonly<Record<string, string>>;
@@ -59,7 +70,7 @@ export interface TableCell {
 
 /** A table row: its header cell (the method, the claim), its data cells, HTML-only attributes (`data-method`, `class`). */
 export interface TableRow {
-  readonly header: string;
+  readonly header: Text;
   readonly cells: readonly TableCell[];
   readonly attributes?: Readonly<Record<string, string>>;
 }
@@ -96,16 +107,47 @@ export interface FigureGroup {
   readonly className?: string;
 }
 
-export type Block = Heading | Paragraph | List | CodeBlock | Table | Figure | FigureGroup;
+/** A comment for whoever edits the file (`<!-- text -->` in both formats; a reader of the page never sees it). */
+export interface Comment {
+  readonly kind: 'comment';
+  readonly text: string;
+}
+
+/**
+ * Hand-written Markdown that a generated page keeps as written, between the markers `<!-- prose:NAME -->` and
+ * `<!-- /prose:NAME -->` so that the next generation finds it again (the reproductions README). The Markdown
+ * renderer writes it verbatim; the HTML renderer, which parses no Markdown, shows it as preformatted text.
+ */
+export interface Prose {
+  readonly kind: 'prose';
+  readonly name: string;
+  readonly markdown: string;
+}
+
+export type Block = Heading | Paragraph | List | CodeBlock | Table | Figure | FigureGroup | Comment | Prose;
 
 /**
  * A whole report: `title` is the page's title (HTML `<title>`); the visible level-1 heading is a block of its own.
- * `styles` are the HTML page's CSS rules, one string per line of the stylesheet.
+ * `styles` are the HTML page's CSS rules, one string per line of the stylesheet. `data` is what the page shows, as
+ * numbers and names for programs rather than text for readers (a suite's report.json: every run's metrics, the
+ * tables, the verdicts); the JSON renderer writes it, the page renderers do not read it.
  */
 export interface ReportDocument {
   readonly title: string;
   readonly styles: readonly string[];
   readonly blocks: readonly Block[];
+  readonly data?: ReportData;
+}
+
+/** The data of a report (JSON-serialisable; NaN and ±Infinity are written as null). */
+export type ReportData = Readonly<Record<string, unknown>>;
+
+/** A document that carries its data: what the JSON renderer takes. */
+export type DataDocument = ReportDocument & { readonly data: ReportData };
+
+/** Text as inline runs (plain text is one run). */
+export function inlineRuns(text: Text): readonly Inline[] {
+  return typeof text === 'string' ? [text] : text;
 }
 
 /** A paragraph of plain text (with an optional HTML class). */
@@ -114,7 +156,7 @@ export function paragraph(text: string, className?: string): Paragraph {
 }
 
 /** A heading (with an optional HTML anchor id). */
-export function heading(level: Heading['level'], text: string, id?: string): Heading {
+export function heading(level: Heading['level'], text: Text, id?: string): Heading {
   return { kind: 'heading', level, text, ...(id === undefined ? {} : { id }) };
 }
 

@@ -1,5 +1,6 @@
 import { escapeXml } from '../svg.js';
-import type { Block, Figure, Inline, ReportDocument, Table, TableCell } from './document.js';
+import { inlineRuns, type Block, type Figure, type Inline, type ReportDocument, type Table, type TableCell } from './document.js';
+import { commentLine } from './render-markdown.js';
 
 /**
  * The HTML renderer of a report document: one self-contained page (inline CSS, figures as inline SVG, no scripts,
@@ -27,6 +28,7 @@ export function htmlInline(content: readonly Inline[]): string {
       if (typeof run === 'string') return escapeHtml(run);
       if ('strong' in run) return `<b>${escapeHtml(run.strong)}</b>`;
       if ('emphasis' in run) return `<i>${escapeHtml(run.emphasis)}</i>`;
+      if ('link' in run) return `<a href="${escapeHtml(run.href)}">${escapeHtml(run.link)}</a>`;
       return `<code>${escapeHtml(run.code)}</code>`;
     })
     .join('');
@@ -34,7 +36,7 @@ export function htmlInline(content: readonly Inline[]): string {
 
 /** A cell: the highlight as its class (the stylesheet shows it), the best value of its column in bold. */
 function cell(c: TableCell): string {
-  const text = c.best ? `<b>${escapeHtml(c.text)}</b>` : escapeHtml(c.text);
+  const text = c.best ? `<b>${htmlInline(inlineRuns(c.text))}</b>` : htmlInline(inlineRuns(c.text));
   return `<td${classAttribute(c.highlight)}${attributes(c.attributes)}>${text}</td>`;
 }
 
@@ -43,7 +45,7 @@ function tableLines(t: Table): string[] {
   return [
     `<div class="table-wrap"><table${classAttribute(t.className)}>`,
     `<thead><tr>${t.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr></thead><tbody>`,
-    ...t.rows.map((r) => `<tr${attributes(r.attributes)}><th scope="row">${escapeHtml(r.header)}</th>${r.cells.map(cell).join('')}</tr>`),
+    ...t.rows.map((r) => `<tr${attributes(r.attributes)}><th scope="row">${htmlInline(inlineRuns(r.header))}</th>${r.cells.map(cell).join('')}</tr>`),
     '</tbody></table></div>',
   ];
 }
@@ -59,7 +61,7 @@ function figureLine(f: Figure): string {
 function blockLines(b: Block): string[] {
   switch (b.kind) {
     case 'heading':
-      return [`<h${b.level}${b.id === undefined ? '' : ` id="${escapeHtml(b.id)}"`}>${escapeHtml(b.text)}</h${b.level}>`];
+      return [`<h${b.level}${b.id === undefined ? '' : ` id="${escapeHtml(b.id)}"`}>${htmlInline(inlineRuns(b.text))}</h${b.level}>`];
     case 'paragraph':
       return [`<p${classAttribute(b.className)}>${htmlInline(b.content)}</p>`];
     case 'list':
@@ -72,6 +74,11 @@ function blockLines(b: Block): string[] {
       return [figureLine(b)];
     case 'figure-group':
       return b.className === undefined ? b.figures.map(figureLine) : [`<div class="${escapeHtml(b.className)}">`, ...b.figures.map(figureLine), '</div>'];
+    case 'comment':
+      return [commentLine(b.text)];
+    case 'prose':
+      // No Markdown parser here: the hand-written Markdown is shown as written.
+      return [`<pre class="prose" data-prose="${escapeHtml(b.name)}">${escapeHtml(b.markdown)}</pre>`];
   }
 }
 

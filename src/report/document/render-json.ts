@@ -1,31 +1,18 @@
-import type { Block, ReportDocument } from './document.js';
+import type { DataDocument } from './document.js';
 
 /**
- * The JSON renderer of a report document: the blocks as they are, except that a figure carries its path (its SVG is
- * written beside the report, as for Markdown) instead of its markup. `jsonText` is the one JSON writer of the
- * reports: 2-space indentation, a final newline, NaN and ±Infinity as null (JSON has no such numbers).
+ * The JSON renderer of a report document: its data (`doc.data`, the numbers and names behind the page — a suite's
+ * report.json), not its blocks. The blocks are text laid out for a reader (a cell reads "4.21 ± 0.30"); a program
+ * reads the numbers they were formatted from, so the JSON form of a report is its data, and this is the one place
+ * that serialises it: 2-space indentation, a final newline, NaN and ±Infinity as null (JSON has no such numbers).
  */
 
-/** JSON text of any report data: NaN and ±Infinity become null. */
-export function jsonText(value: unknown): string {
+/** JSON text of any value: NaN and ±Infinity become null. */
+function jsonText(value: unknown): string {
   return `${JSON.stringify(value, (_key, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n`;
 }
 
-function blockJson(b: Block): unknown {
-  if (b.kind === 'figure') {
-    const { svg: _svg, ...rest } = b;
-    return rest;
-  }
-  if (b.kind === 'figure-group') return { ...b, figures: b.figures.map(blockJson) };
-  return b;
-}
-
-/** The document as a JSON value: `{ title, blocks }` (figures without their SVG markup). */
-export function documentJson(doc: ReportDocument): { title: string; blocks: unknown[] } {
-  return { title: doc.title, blocks: doc.blocks.map(blockJson) };
-}
-
-/** The document as JSON text. */
-export function renderJson(doc: ReportDocument): string {
-  return jsonText(documentJson(doc));
+/** The document's data as JSON text. */
+export function renderJson(doc: DataDocument): string {
+  return jsonText(doc.data);
 }

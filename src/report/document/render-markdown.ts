@@ -1,4 +1,4 @@
-import type { Block, Figure, Inline, ReportDocument, Table, TableCell } from './document.js';
+import { inlineRuns, type Block, type Figure, type Inline, type ReportDocument, type Table, type TableCell } from './document.js';
 
 /**
  * The Markdown renderer of a report document (GitHub-flavoured: pipe tables, `![alt](path)` figures whose SVG files
@@ -32,6 +32,7 @@ export function markdownInline(content: readonly Inline[]): string {
       if (typeof run === 'string') return escapeMarkdown(run);
       if ('strong' in run) return `**${escapeMarkdown(run.strong)}**`;
       if ('emphasis' in run) return `*${escapeMarkdown(run.emphasis)}*`;
+      if ('link' in run) return `[${escapeMarkdown(run.link)}](${run.href})`;
       return inlineCode(run.code);
     })
     .join('');
@@ -39,7 +40,7 @@ export function markdownInline(content: readonly Inline[]): string {
 
 /** A cell: escaped; bold when it is its column's best or carries a highlight (Markdown has no classes). */
 function cell(c: TableCell): string {
-  const text = escapeMarkdown(c.text);
+  const text = markdownInline(inlineRuns(c.text));
   return c.best || c.highlight !== undefined ? `**${text}**` : text;
 }
 
@@ -48,7 +49,7 @@ function tableLines(t: Table): string[] {
   return [
     `| ${t.columns.map(escapeMarkdown).join(' | ')} |`,
     `| ${align.map((a) => (a === 'right' ? '---:' : '---')).join(' | ')} |`,
-    ...t.rows.map((r) => `| ${[escapeMarkdown(r.header), ...r.cells.map(cell)].join(' | ')} |`),
+    ...t.rows.map((r) => `| ${[markdownInline(inlineRuns(r.header)), ...r.cells.map(cell)].join(' | ')} |`),
   ];
 }
 
@@ -57,10 +58,15 @@ function figureLines(f: Figure): string[] {
   return f.caption === undefined ? [image] : [image, '', `*${escapeMarkdown(f.caption)}*`];
 }
 
+/** `<!-- text -->` (a "-->" inside the text would end the comment early: its dashes are spaced). */
+export function commentLine(text: string): string {
+  return `<!-- ${text.replace(/--+>/g, (m) => `${m.slice(0, -1).split('').join(' ')} >`)} -->`;
+}
+
 function blockLines(b: Block): string[] {
   switch (b.kind) {
     case 'heading':
-      return [`${'#'.repeat(b.level)} ${escapeMarkdown(b.text)}`];
+      return [`${'#'.repeat(b.level)} ${markdownInline(inlineRuns(b.text))}`];
     case 'paragraph':
       return [markdownInline(b.content)];
     case 'list':
@@ -75,6 +81,10 @@ function blockLines(b: Block): string[] {
       return figureLines(b);
     case 'figure-group':
       return b.figures.flatMap((f, i) => (i === 0 ? figureLines(f) : ['', ...figureLines(f)]));
+    case 'comment':
+      return [commentLine(b.text)];
+    case 'prose':
+      return [`<!-- prose:${b.name} -->`, ...(b.markdown === '' ? [] : [b.markdown]), `<!-- /prose:${b.name} -->`];
   }
 }
 

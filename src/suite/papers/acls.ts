@@ -21,8 +21,7 @@
  * - Checkpoint: best validation accuracy; TS: `ts-grid-ece` (T from 0.1 … 10 by validation ECE), as the code
  *   (both from the MbLS code base); Guo et al.'s NLL fit (`temperature`) is reported beside it.
  */
-import { BASE, CIFAR_RECIPE, QUICK } from './scales.js';
-import { CIFAR_MILESTONES, MARGIN_MACHINE, MARGIN_SEEDS, TEN_CLASS_MARGIN } from './margin-scales.js';
+import { MARGIN_EVALUATION, MARGIN_TRAINING, marginScalesDescription, TEN_CLASS_MARGIN } from './margin-scales.js';
 import { ACLS_CLAIMS } from './acls-claims.js';
 
 export const ACLS_SUITE = {
@@ -31,14 +30,8 @@ export const ACLS_SUITE = {
     name: 'acls',
     description:
       'Park et al. 2023, Tables 1, 3, 5, supplement Tables A, B and Fig. A: does ACLS (M = 6, the paper\'s CIFAR-10 margin; λ1 = 0.1, λ2 = 0.01) give lower ECE and AECE than CE, CE + TS, the regularised losses (MMCE, ECP, LS, FL, FLSD, MDCA, CPC, CRL), MbLS and the MC-dropout (p = 0.3, 10 passes) and CutMix (α = 1, every batch) baselines, and are both its adaptive and conditional parts needed? ' +
-      'quick: MNIST MLP smoke test; machine: a 512-unit MLP on 10,000 Fashion-MNIST images (5,000 more validate), 30 epochs without weight decay (so that CE ends overconfident, the paper\'s premise; the paper uses 5e-4 on ResNets), η ÷10 at 150/350 and 250/350 of the epochs as the paper, the epoch of best validation accuracy and TS by validation ECE on the grid 0.1…10 as the official code, 5 seeds; paper: CIFAR-10 ResNet-50 (with dropout 0.3 before the classifier for MC dropout), 350 epochs, η ÷10 at 150 and 250 (§4.1). ' +
-      'Not reproduced from the code: its gradient-norm clipping at 2 (the toolkit\'s trainer has none).',
-    base: BASE,
-    scales: {
-      quick: QUICK,
-      machine: MARGIN_MACHINE,
-      paper: { ...CIFAR_RECIPE, model: 'resnet50', epochs: 350, schedule: CIFAR_MILESTONES },
-    },
+      marginScalesDescription(' (with dropout 0.3 before the classifier for MC dropout)', ' (§4.1)'),
+    ...MARGIN_TRAINING,
     methods: [
       { name: 'ce', label: 'CE', loss: 'ce' },
       { name: 'mmce', label: 'MMCE', loss: 'ce', secondary: 'mmce' },
@@ -67,10 +60,8 @@ export const ACLS_SUITE = {
       { key: 'lossOptions.lambda1', values: [0, 0.5, 1, 1.5], methods: ['acls-lambda1'], label: 'λ1 (code units, ×0.1 = paper)' },
       { key: 'lossOptions.lambda2', values: [0, 0.05, 0.1, 0.15], methods: ['acls-lambda2'], label: 'λ2 (code units, ×0.1 = paper)' },
     ],
-    seeds: MARGIN_SEEDS,
-    posthoc: ['ts-grid-ece', 'temperature'],
-    // A swept method's tables row: the value of lowest validation ECE (the paper chose λ1, λ2 by grid search on a held-out split, Table A).
-    select: 'ece',
+    // MARGIN_EVALUATION's `select: 'ece'`: a swept method's tables row is the value of lowest validation ECE (the paper chose λ1, λ2 by grid search on a held-out split, Table A).
+    ...MARGIN_EVALUATION,
     claims: ACLS_CLAIMS,
     // Fig. 3: per-sample L_REG = α·reg of ACLS (the acls method's options) on every method's test logits, 20 bins over [0, 0.1].
     regulariserHistogram: { loss: 'acls', options: { margin: TEN_CLASS_MARGIN }, bins: 20, min: 0, max: 0.1 },

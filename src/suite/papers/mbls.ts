@@ -18,8 +18,7 @@
  * The claims (mbls-claims.ts) are the paper's, each with its table or section, including App. D's comparison of MbLS
  * *without* TS against CE *with* TS.
  */
-import { BASE, CIFAR_RECIPE, QUICK } from './scales.js';
-import { CIFAR_MILESTONES, MARGIN_MACHINE, MARGIN_SEEDS, TEN_CLASS_MARGIN } from './margin-scales.js';
+import { MARGIN_EVALUATION, MARGIN_TRAINING, marginScalesDescription, TEN_CLASS_MARGIN } from './margin-scales.js';
 import { MBLS_CLAIMS } from './mbls-claims.js';
 
 export const MBLS_SUITE = {
@@ -28,14 +27,8 @@ export const MBLS_SUITE = {
     name: 'mbls',
     description:
       'Liu et al. 2022, Tables 1, 2, 7 and Fig. 2: does margin-based label smoothing (m = 6, the paper\'s CIFAR-10 margin; λ = 0.1) give lower ECE than CE, ECP, LS, focal and FLSD-53, does a positive margin beat m = 0, is MbLS without TS better than CE with TS (App. D), and how does ECE depend on m? ' +
-      'quick: MNIST MLP smoke test; machine: a 512-unit MLP on 10,000 Fashion-MNIST images (5,000 more validate), 30 epochs without weight decay (so that CE ends overconfident, the paper\'s premise; the paper uses 5e-4 on ResNets), η ÷10 at 150/350 and 250/350 of the epochs as the paper, the epoch of best validation accuracy and TS by validation ECE on the grid 0.1…10 as the official code, 5 seeds; paper: CIFAR-10 ResNet-50, 350 epochs, η ÷10 at 150 and 250. ' +
-      'Not reproduced from the code: its gradient-norm clipping at 2 (the toolkit\'s trainer has none).',
-    base: BASE,
-    scales: {
-      quick: QUICK,
-      machine: MARGIN_MACHINE,
-      paper: { ...CIFAR_RECIPE, model: 'resnet50', epochs: 350, schedule: CIFAR_MILESTONES },
-    },
+      marginScalesDescription('', ''),
+    ...MARGIN_TRAINING,
     methods: [
       { name: 'ce', label: 'CE', loss: 'ce' },
       { name: 'ecp', label: 'ECP', loss: 'ecp', lossOptions: { alpha: 0.1 } },
@@ -48,9 +41,7 @@ export const MBLS_SUITE = {
       { name: 'mbls-margin', label: 'MbLS, m swept', loss: 'mbls', lossOptions: { alpha: 0.1 } },
     ],
     sweeps: [{ key: 'lossOptions.margin', values: [2, 4, 6, 8, 10, 15], methods: ['mbls-margin'], label: 'margin m' }],
-    seeds: MARGIN_SEEDS,
-    posthoc: ['ts-grid-ece', 'temperature'],
-    select: 'ece',
+    ...MARGIN_EVALUATION,
     claims: MBLS_CLAIMS,
   },
 };

@@ -5,7 +5,6 @@
  * and the definitions of the verdict vocabulary (verdict-vocabulary.ts).
  */
 import { heading, paragraph, type Block, type TableCell } from '../../report/document/document.js';
-import { renderMarkdownBlocks } from '../../report/document/render-markdown.js';
 import { jsonNumber } from '../../report/metrics-json.js';
 import { claimMetricDescription, claimMetricPercent } from '../claim-metric.js';
 import type { SuiteResults } from './suite-results.js';
@@ -162,11 +161,6 @@ export function claimsBlocks(results: SuiteResults, verdicts: readonly Verdict[]
 /** The vocabulary's definitions under a heading of level `level`: "**term**: definition." per entry. */
 export function definitionsBlocks(level: 2 | 3): Block[] {
   return [heading(level, 'How the verdicts are decided'), { kind: 'list', className: 'note definitions', items: definitionEntries().map(([term, text]) => [{ strong: term }, `: ${text}.`]) }];
-}
-
-/** The definitions as Markdown lines under a heading `level` ('##', '###'), for the reproductions README. */
-export function definitionsMarkdown(level: '##' | '###'): string[] {
-  return renderMarkdownBlocks(definitionsBlocks(level === '##' ? 2 : 3)).split('\n');
 }
 
 /** One verdict as report.json writes it (CLAIMS-SPEC.md's fields; NaN → null). */

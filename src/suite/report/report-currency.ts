@@ -18,7 +18,7 @@ import { lossDefinition } from '../../losses/registry.js';
 import { BUILTIN_SUITES } from '../builtin-suites.js';
 import { scaledSuite } from '../scale-grid.js';
 import { expandSuite } from '../expand-suite.js';
-import { trainingSettings } from '../run-identity.js';
+import { changedSettings, trainingSettings } from '../run-identity.js';
 import { parseSuite, type Suite, type SuiteScale } from '../suite-schema.js';
 import { claimEntries, type ClaimEntry } from './claim-entries.js';
 
@@ -44,10 +44,10 @@ export interface ReportCurrency {
 }
 
 /**
- * A configuration's training settings, flattened: the run identity's (run-identity.ts: resolved, without `out`,
- * `threads` and a non-OOD run's OOD keys), with the loss options' defaults filled.
+ * A configuration's training settings: the run identity's (run-identity.ts: resolved, without `out`, `threads` and a
+ * non-OOD run's OOD keys), with the loss options' defaults filled.
  */
-function settings(config: Readonly<Record<string, unknown>>): Record<string, string> {
+function settings(config: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const resolved = trainingSettings(config);
   // The loss options with their defaults filled (a method that now states a default explicitly is unchanged).
   for (const [loss, options] of [['loss', 'lossOptions'], ['secondary', 'secondaryOptions']] as const) {
@@ -58,16 +58,7 @@ function settings(config: Readonly<Record<string, unknown>>): Record<string, str
       // A loss or option today's registry does not know: compared as written.
     }
   }
-  return flatten(resolved);
-}
-
-function flatten(o: Readonly<Record<string, unknown>>, prefix = ''): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(o)) {
-    if (v !== null && typeof v === 'object' && !Array.isArray(v)) Object.assign(out, flatten(v as Record<string, unknown>, `${prefix}${k}.`));
-    else if (v !== undefined) out[`${prefix}${k}`] = JSON.stringify(v);
-  }
-  return out;
+  return resolved;
 }
 
 /** "a, b, c" with at most `limit` items, then "… (N in all)". */
@@ -81,13 +72,7 @@ function settingChanges(report: ReportForCurrency, now: ReadonlyMap<string, Read
   for (const r of report.runs) {
     const current = now.get(r.id);
     if (current === undefined) continue;
-    const a = settings(r.config);
-    const b = settings(current);
-    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
-      if (a[k] === b[k]) continue;
-      const change = `${k} ${a[k] ?? 'default'} → ${b[k] ?? 'default'}`;
-      counts.set(change, (counts.get(change) ?? 0) + 1);
-    }
+    for (const change of changedSettings(settings(r.config), settings(current), 'default')) counts.set(change, (counts.get(change) ?? 0) + 1);
   }
   return [...counts].map(([change, n]) => `${change}${n === report.runs.length ? '' : ` (${n} run${n === 1 ? '' : 's'})`}`);
 }

@@ -20,18 +20,22 @@
  * produced (runs in progress)". Reports written before the claims registry
  * (their verdicts have no `origin`) are shown with every comparison as the suite's own check and the old outcome
  * "does not hold" read as "contradicted".
+ *
+ * The page is a report document (report/document/document.ts) rendered by the one Markdown renderer; the prose blocks
+ * are its `prose` blocks, kept verbatim.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { escapeMarkdown } from '../../report/markdown.js';
+import { heading, paragraph, type Block, type Inline, type Prose, type ReportDocument, type TableCell } from '../../report/document/document.js';
+import { renderMarkdown } from '../../report/document/render-markdown.js';
 import { atomicWriteFile } from '../../util/atomic-write.js';
 import { invalidArgument } from '../../util/errors.js';
 import { pathExists } from '../../util/path-exists.js';
 import { BUILTIN_SUITES } from '../builtin-suites.js';
 import { claimMetricPercent } from '../claim-metric.js';
-import { definitionsMarkdown } from './claims-section.js';
+import { definitionsBlocks } from './claims-section.js';
 import { currencyText, reportCurrency, type ReportCurrency, type ReportForCurrency } from './report-currency.js';
-import { scaleComparisonMarkdown, type ScaleReport } from './scale-comparison.js';
+import { scaleComparisonBlocks, type ScaleReport } from './scale-comparison.js';
 
 export const README_FILE = 'README.md';
 
@@ -94,9 +98,9 @@ export function proseBlocks(text: string, path = README_FILE): Map<string, strin
   return blocks;
 }
 
-function block(name: string, blocks: ReadonlyMap<string, string>): string[] {
-  const body = blocks.get(name);
-  return [`<!-- prose:${name} -->`, ...(body !== undefined && body !== '' ? [body] : []), CLOSE(name)];
+/** The prose block `name` as the existing README has it (empty when it has none yet). */
+function block(name: string, blocks: ReadonlyMap<string, string>): Prose {
+  return { kind: 'prose', name, markdown: blocks.get(name) ?? '' };
 }
 
 /** The metric of an entry: its `metric`, or the "… on METRIC" of an older entry's text. */
@@ -160,53 +164,71 @@ export function builtinHasDeepScale(name: string): boolean {
   return grids?.['deep'] !== undefined;
 }
 
-function suiteSection(name: string, r: ReportJson, currency: ReportCurrency, blocks: ReadonlyMap<string, string>, deep?: { readonly name: string; readonly report: ReportJson | null; readonly currency: ReportCurrency | null }): string[] {
-  const lines = [`## \`${name}\``, ''];
-  if (r.description) lines.push(escapeMarkdown(r.description), '');
-  if (deep === undefined) return [...lines, ...scaleBody(name, r, currency, '###'), ...block(name, blocks), ''];
+function suiteSection(name: string, r: ReportJson, currency: ReportCurrency, blocks: ReadonlyMap<string, string>, deep?: { readonly name: string; readonly report: ReportJson | null; readonly currency: ReportCurrency | null }): Block[] {
+  const out: Block[] = [heading(2, [{ code: name }])];
+  if (r.description) out.push(paragraph(r.description));
+  if (deep === undefined) return [...out, ...scaleBody(name, r, currency, 3), block(name, blocks)];
   if (deep.report === null || deep.currency === null) {
-    lines.push('**Deep scale:** deep-scale report not yet produced (runs in progress).', '', `### Machine scale`, '');
-    return [...lines, ...scaleBody(name, r, currency, '####'), ...block(name, blocks), ''];
+    out.push({ kind: 'paragraph', content: [{ strong: 'Deep scale:' }, ' deep-scale report not yet produced (runs in progress).'] }, heading(3, 'Machine scale'));
+    return [...out, ...scaleBody(name, r, currency, 4), block(name, blocks)];
   }
-  lines.push(`### Deep scale (\`${deep.name}\`)`, '', ...scaleBody(deep.name, deep.report, deep.currency, '####'), ...block(deep.name, blocks), '');
-  lines.push(`### Machine scale`, '', ...scaleBody(name, r, currency, '####'), ...block(name, blocks), '');
+  out.push(heading(3, ['Deep scale (', { code: deep.name }, ')']), ...scaleBody(deep.name, deep.report, deep.currency, 4), block(deep.name, blocks));
+  out.push(heading(3, 'Machine scale'), ...scaleBody(name, r, currency, 4), block(name, blocks));
   // The flip table of `calib suite compare-scales NAME NAME-deep`, under this section's own heading.
-  const flips = scaleComparisonMarkdown(r as unknown as ScaleReport, deep.report as unknown as ScaleReport, 'deep').split('\n').slice(1);
-  lines.push(`### Verdicts at ${r.scale} vs ${deep.report.scale} scale`, '', `(\`calib suite compare-scales ${name} ${deep.name}\`; flips first.)`, ...flips);
-  return lines;
+  const [, ...flips] = scaleComparisonBlocks(r as unknown as ScaleReport, deep.report as unknown as ScaleReport, 'deep');
+  out.push(heading(3, `Verdicts at ${r.scale} vs ${deep.report.scale} scale`), { kind: 'paragraph', content: ['(', { code: `calib suite compare-scales ${name} ${deep.name}` }, '; flips first.)'] }, ...flips);
+  return out;
+}
+
+/** The alignment of a table of `columns` columns, all left (every table of the README is). */
+const leftAligned = (columns: number): ('left' | 'right')[] => Array.from({ length: columns }, () => 'left');
+
+/** The outcome cell: bold in Markdown, its verdict class in HTML (as in the suite report's claims table). */
+function outcomeCell(v: VerdictEntry): TableCell {
+  const outcome = outcomeOf(v);
+  return { text: outcome, highlight: `verdict-${outcome.replace(/ /g, '-')}` };
 }
 
 /** One report's settings, currency, coverage, link and claims tables, under headings of level `level`. */
-function scaleBody(name: string, r: ReportJson, currency: ReportCurrency, level: string): string[] {
-  const e = escapeMarkdown;
+function scaleBody(name: string, r: ReportJson, currency: ReportCurrency, level: 3 | 4): Block[] {
   const layout = r.verdicts.every((v) => v.origin !== undefined);
   const paper = layout ? r.verdicts.filter((v) => v.origin === 'paper') : [];
   const ordered = [...paper.filter((v) => v.headline), ...paper.filter((v) => !v.headline)];
   const checks = layout ? r.verdicts.filter((v) => v.origin === 'suite') : r.verdicts;
   const tested = paper.filter((v) => v.outcome !== 'not tested' && v.outcome !== 'not evaluated').length;
-  const lines: string[] = [];
   const diverged = r.diverged?.length ? ` ${r.diverged.length} run(s) diverged (training loss NaN or infinite): ${r.diverged.map((d) => d.id).join(', ')}.` : '';
-  lines.push(`**Settings:** ${e(settingsOf(r))}.${r.missing.length ? ` **Incomplete:** ${r.missing.length} run(s) not finished.` : ''}${e(diverged)}`, '');
-  lines.push(`**${currency.state === 'current' ? 'Current' : 'Not current'}:** ${e(currencyText(currency, r.suite, r.scale))}.`, '');
-  lines.push(
-    layout
-      ? `**Coverage:** ${tested} of the ${paper.length} claims of the paper listed are tested (${paper.filter((v) => v.outcome === 'not tested').length} not tested on this machine, ${paper.filter((v) => v.outcome === 'not evaluated').length} not evaluated); ${checks.length} checks of the suite's own.`
-      : `**Coverage:** this report was written before the claims registry: it lists no claims of the paper, and its ${checks.length} comparisons are shown as the suite's own checks (the older outcome "does not hold" reads "contradicted"). Rerunning the suite with its registry replaces them.`,
-    '',
-    `Report: [${name}/report.md](${name}/report.md) · [html](${name}/report.html)`,
-    '',
-  );
+  const incomplete: Inline[] = r.missing.length ? [' ', { strong: 'Incomplete:' }, ` ${r.missing.length} run(s) not finished.`] : [];
+  const out: Block[] = [
+    { kind: 'paragraph', content: [{ strong: 'Settings:' }, ` ${settingsOf(r)}.`, ...incomplete, diverged] },
+    { kind: 'paragraph', content: [{ strong: `${currency.state === 'current' ? 'Current' : 'Not current'}:` }, ` ${currencyText(currency, r.suite, r.scale)}.`] },
+    {
+      kind: 'paragraph',
+      content: [
+        { strong: 'Coverage:' },
+        layout
+          ? ` ${tested} of the ${paper.length} claims of the paper listed are tested (${paper.filter((v) => v.outcome === 'not tested').length} not tested on this machine, ${paper.filter((v) => v.outcome === 'not evaluated').length} not evaluated); ${checks.length} checks of the suite's own.`
+          : ` this report was written before the claims registry: it lists no claims of the paper, and its ${checks.length} comparisons are shown as the suite's own checks (the older outcome "does not hold" reads "contradicted"). Rerunning the suite with its registry replaces them.`,
+      ],
+    },
+    { kind: 'paragraph', content: ['Report: ', { link: `${name}/report.md`, href: `${name}/report.md` }, ' · ', { link: 'html', href: `${name}/report.html` }] },
+  ];
   if (ordered.length) {
-    lines.push(`${level} The paper's claims`, '', '| Claim (test) | Source | Statement | Paper | Ours [interval] | Outcome | Holm |', '| --- | --- | --- | --- | --- | --- | --- |');
-    for (const v of ordered) lines.push(`| ${e(`${v.id ?? ''}${v.headline ? ' (headline)' : ''}: ${v.claim ?? '—'}`)} | ${e(v.source ?? '—')} | ${e(v.statement ?? '')} | ${e(paperText(v))} | ${e(oursText(v))} | **${e(outcomeOf(v))}** | ${e(holmText(v))} |`);
-    lines.push('');
+    out.push(heading(level, "The paper's claims"), {
+      kind: 'table',
+      columns: ['Claim (test)', 'Source', 'Statement', 'Paper', 'Ours [interval]', 'Outcome', 'Holm'],
+      align: leftAligned(7),
+      rows: ordered.map((v) => ({ header: `${v.id ?? ''}${v.headline ? ' (headline)' : ''}: ${v.claim ?? '—'}`, cells: [{ text: v.source ?? '—' }, { text: v.statement ?? '' }, { text: paperText(v) }, { text: oursText(v) }, outcomeCell(v), { text: holmText(v) }] })),
+    });
   }
   if (checks.length) {
-    lines.push(`${level} The suite's own checks`, '', '| Check | Ours [interval] | Outcome | Holm |', '| --- | --- | --- | --- |');
-    for (const v of checks) lines.push(`| ${e(v.id ? `${v.id}: ${v.statement ?? v.claim ?? ''}` : (v.claim ?? v.statement ?? ''))} | ${e(oursText(v))} | **${e(outcomeOf(v))}** | ${e(holmText(v))} |`);
-    lines.push('');
+    out.push(heading(level, "The suite's own checks"), {
+      kind: 'table',
+      columns: ['Check', 'Ours [interval]', 'Outcome', 'Holm'],
+      align: leftAligned(4),
+      rows: checks.map((v) => ({ header: v.id ? `${v.id}: ${v.statement ?? v.claim ?? ''}` : (v.claim ?? v.statement ?? ''), cells: [{ text: oursText(v) }, outcomeCell(v), { text: holmText(v) }] })),
+    });
   }
-  return lines;
+  return out;
 }
 
 /** A report's state in the overview table. */
@@ -226,27 +248,43 @@ export async function reproductionsReadme(dir: string, existing = '', currency: 
   if (names.length === 0) invalidArgument('DIR', 'a folder whose subfolders hold report.json files (calib report)', `none in ${dir}`);
   const reports = new Map<string, ReportJson>();
   for (const n of names) reports.set(n, JSON.parse(await readFile(join(dir, n, 'report.json'), 'utf8')) as ReportJson);
-  const blocks = proseBlocks(existing, join(dir, README_FILE));
-  const e = escapeMarkdown;
-  const lines = [
-    '# Reproductions of the papers at this machine’s scale',
-    '',
-    "<!-- Generated by `calib suite readme DIR` (DIR = this folder; `npm run docs` runs it) from the report.json files below. Edit only inside the prose blocks, which regeneration keeps. -->",
-    '',
-    ...block('intro', blocks),
-    '',
-    '| suite | scale | runs | seeds | claims of the paper tested / listed | suite checks | current settings | report |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
-  ];
+  return renderMarkdown(readmeDocument(reports, proseBlocks(existing, join(dir, README_FILE)), currency, hasDeepScale));
+}
+
+/** The README as a document: title, overview table, the verdicts' definitions, one section per paper, orphaned notes. */
+function readmeDocument(reports: ReadonlyMap<string, ReportJson>, blocks: ReadonlyMap<string, string>, currency: CurrencyOf, hasDeepScale: (name: string) => boolean): ReportDocument {
+  const title = 'Reproductions of the papers at this machine’s scale';
   const states = new Map([...reports].map(([n, r]) => [n, currency(r)] as const));
-  for (const [n, r] of reports) {
-    const layout = r.verdicts.every((v) => v.origin !== undefined);
-    const paper = r.verdicts.filter((v) => v.origin === 'paper');
-    const tested = paper.filter((v) => v.outcome !== 'not tested' && v.outcome !== 'not evaluated').length;
-    const seeds = new Set(r.runs.map((x) => x.seed)).size;
-    lines.push(`| \`${n}\` | ${e(r.scale)} | ${r.missing.length || r.diverged?.length ? `${r.runs.length} of ${r.runs.length + r.missing.length + (r.diverged?.length ?? 0)}${r.diverged?.length ? ` (${r.diverged.length} diverged)` : ''}` : r.runs.length} | ${seeds} | ${layout ? `${tested} / ${paper.length}` : 'no registry (older report)'} | ${layout ? r.verdicts.length - paper.length : r.verdicts.length} | ${currencyCell(states.get(n)!)} | [md](${n}/report.md) · [html](${n}/report.html) |`);
-  }
-  lines.push('', ...definitionsMarkdown('##'));
+  const out: Block[] = [
+    heading(1, title),
+    { kind: 'comment', text: 'Generated by `calib suite readme DIR` (DIR = this folder; `npm run docs` runs it) from the report.json files below. Edit only inside the prose blocks, which regeneration keeps.' },
+    block('intro', blocks),
+    {
+      kind: 'table',
+      columns: ['suite', 'scale', 'runs', 'seeds', 'claims of the paper tested / listed', 'suite checks', 'current settings', 'report'],
+      align: leftAligned(8),
+      rows: [...reports].map(([n, r]) => {
+        const layout = r.verdicts.every((v) => v.origin !== undefined);
+        const paper = r.verdicts.filter((v) => v.origin === 'paper');
+        const tested = paper.filter((v) => v.outcome !== 'not tested' && v.outcome !== 'not evaluated').length;
+        const diverged = r.diverged?.length ?? 0;
+        const runs = r.missing.length || diverged ? `${r.runs.length} of ${r.runs.length + r.missing.length + diverged}${diverged ? ` (${diverged} diverged)` : ''}` : String(r.runs.length);
+        return {
+          header: [{ code: n }],
+          cells: [
+            { text: r.scale },
+            { text: runs },
+            { text: String(new Set(r.runs.map((x) => x.seed)).size) },
+            { text: layout ? `${tested} / ${paper.length}` : 'no registry (older report)' },
+            { text: String(layout ? r.verdicts.length - paper.length : r.verdicts.length) },
+            { text: currencyCell(states.get(n)!) },
+            { text: [{ link: 'md', href: `${n}/report.md` }, ' · ', { link: 'html', href: `${n}/report.html` }] },
+          ],
+        };
+      }),
+    },
+    ...definitionsBlocks(2),
+  ];
   // A deep report beside its machine report goes into that paper's section (first); alone, it has a section of its own.
   const companion = (n: string): boolean => n.endsWith(DEEP_SUFFIX) && reports.has(n.slice(0, -DEEP_SUFFIX.length));
   for (const [n, r] of reports) {
@@ -254,14 +292,11 @@ export async function reproductionsReadme(dir: string, existing = '', currency: 
     const deepName = `${n}${DEEP_SUFFIX}`;
     const deepReport = reports.get(deepName) ?? null;
     const deep = deepReport !== null || hasDeepScale(n) ? { name: deepName, report: deepReport, currency: deepReport ? states.get(deepName)! : null } : undefined;
-    lines.push(...suiteSection(n, r, states.get(n)!, blocks, deep));
+    out.push(...suiteSection(n, r, states.get(n)!, blocks, deep));
   }
   const orphans = [...blocks.keys()].filter((k) => k !== 'intro' && !reports.has(k));
-  if (orphans.length) {
-    lines.push('## Notes without a report', '');
-    for (const k of orphans) lines.push(...block(k, blocks), '');
-  }
-  return `${lines.join('\n').replace(/\n+$/, '')}\n`;
+  if (orphans.length) out.push(heading(2, 'Notes without a report'), ...orphans.map((k) => block(k, blocks)));
+  return { title, styles: [], blocks: out };
 }
 
 /** Write `dir`/README.md from its reports, keeping the existing README's prose blocks; whether it changed. */

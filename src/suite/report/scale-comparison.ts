@@ -9,6 +9,8 @@
  * met); a claim decided at one scale only is listed as "decided at one scale".
  */
 import { readFile } from 'node:fs/promises';
+import { heading, paragraph, type Block } from '../../report/document/document.js';
+import { renderMarkdownBlocks } from '../../report/document/render-markdown.js';
 import { invalidArgument } from '../../util/errors.js';
 import { claimMetricPercent } from '../claim-metric.js';
 import { pathExists } from '../../util/path-exists.js';
@@ -97,25 +99,33 @@ function percentOf(c: ClaimAtScales): boolean {
   return typeof metric === 'string' && claimMetricPercent(metric);
 }
 
-/** The Markdown section: a summary line and the table (flips first, then the rest in the report's order). */
-export function scaleComparisonMarkdown(a: ScaleReport, b: ScaleReport | null, bScale: string): string {
-  const title = `## ${a.suite}: verdicts at ${a.scale} vs ${b?.scale ?? bScale} scale`;
-  if (b === null) return `${title}\n\n${bScale}-scale report not yet produced.\n`;
+/**
+ * The comparison as report blocks: a heading, the summary line and the table (flips first, then the rest in the
+ * report's order; headline claims in bold). Without the second report, the heading and a line saying so.
+ */
+export function scaleComparisonBlocks(a: ScaleReport, b: ScaleReport | null, bScale: string): Block[] {
+  const title = heading(2, `${a.suite}: verdicts at ${a.scale} vs ${b?.scale ?? bScale} scale`);
+  if (b === null) return [title, paragraph(`${bScale}-scale report not yet produced.`)];
   const rows = compareScales(a, b);
   const count = (s: FlipState): number => rows.filter((r) => r.state === s).length;
   const order: FlipState[] = ['flipped', 'decided at one scale', 'same', 'untested at both'];
   const sorted = [...rows].sort((x, y) => order.indexOf(x.state) - order.indexOf(y.state));
-  const lines = [
+  return [
     title,
-    '',
-    `${count('flipped')} flipped, ${count('same')} unchanged, ${count('decided at one scale')} decided at one scale only, ${count('untested at both')} untested at both (differences in points of % where the metric is a fraction; 95 % intervals, 90 % for equivalence).`,
-    '',
-    `| claim | source | ${a.scale} | ${b.scale} | state |`,
-    '|---|---|---|---|---|',
+    paragraph(`${count('flipped')} flipped, ${count('same')} unchanged, ${count('decided at one scale')} decided at one scale only, ${count('untested at both')} untested at both (differences in points of % where the metric is a fraction; 95 % intervals, 90 % for equivalence).`),
+    {
+      kind: 'table',
+      columns: ['claim', 'source', a.scale, b.scale, 'state'],
+      align: ['left', 'left', 'left', 'left', 'left'],
+      rows: sorted.map((r) => {
+        const p = percentOf(r);
+        return { header: r.headline ? [{ strong: r.id }] : r.id, cells: [{ text: r.source ?? '' }, { text: verdictText(r.a, p) }, { text: verdictText(r.b, p) }, { text: r.state }] };
+      }),
+    },
   ];
-  for (const r of sorted) {
-    const p = percentOf(r);
-    lines.push(`| ${r.headline ? '**' : ''}${r.id}${r.headline ? '**' : ''} | ${r.source ?? ''} | ${verdictText(r.a, p)} | ${verdictText(r.b, p)} | ${r.state} |`);
-  }
-  return `${lines.join('\n')}\n`;
+}
+
+/** The comparison as Markdown (`calib suite compare-scales`). */
+export function scaleComparisonMarkdown(a: ScaleReport, b: ScaleReport | null, bScale: string): string {
+  return renderMarkdownBlocks(scaleComparisonBlocks(a, b, bScale));
 }

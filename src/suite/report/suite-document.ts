@@ -5,7 +5,7 @@
  * dataset · model, the ensembles, the claims and the suite's own checks, then the figure sections (the OOD section
  * with its OOD, severity and calibrator-difference tables).
  */
-import { heading, paragraph, type Block, type Figure, type ReportDocument, type Table } from '../../report/document/document.js';
+import { heading, paragraph, type Block, type DataDocument, type Figure, type ReportData, type Table } from '../../report/document/document.js';
 import { COLORS, FONT_FAMILY } from '../../report/theme.js';
 import { CLAIMS_CSS, claimsBlocks } from './claims-section.js';
 import { ensembleBlocks, type EnsembleRow } from './ensemble-table.js';
@@ -133,10 +133,12 @@ export interface SuiteReportParts {
   readonly findings: readonly string[];
   readonly ensembles: readonly EnsembleRow[];
   readonly shift: ShiftTables;
+  /** report.json: the data behind the page (write-suite-report.ts). */
+  readonly data: ReportData;
 }
 
 /** The suite report as a document. */
-export function suiteDocument(parts: SuiteReportParts): ReportDocument {
+export function suiteDocument(parts: SuiteReportParts): DataDocument {
   const { results, tables, verdicts, figures, findings, ensembles, shift } = parts;
   const s = results.record.suite;
   const blocks: Block[] = [heading(1, `Suite ${s.name}`)];
@@ -170,5 +172,5 @@ export function suiteDocument(parts: SuiteReportParts): ReportDocument {
     // Reliability diagrams one under another; the other charts side by side in HTML.
     blocks.push({ kind: 'figure-group', figures: fs.map(suiteFigure), ...(section === 'reliability' ? {} : { className: 'charts' }) });
   }
-  return { title: `Suite ${s.name} — calibkit report`, styles: STYLES, blocks };
+  return { title: `Suite ${s.name} — calibkit report`, styles: STYLES, blocks, data: parts.data };
 }

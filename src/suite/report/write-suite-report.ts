@@ -14,7 +14,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renderHtml } from '../../report/document/render-html.js';
-import { jsonText } from '../../report/document/render-json.js';
+import { renderJson } from '../../report/document/render-json.js';
 import { renderMarkdown } from '../../report/document/render-markdown.js';
 import { jsonNumber } from '../../report/metrics-json.js';
 import { atomicWriteFile } from '../../util/atomic-write.js';
@@ -158,9 +158,10 @@ export async function writeSuiteReport(dir: string): Promise<WrittenReport> {
   const md = join(dir, 'report.md');
   const html = join(dir, 'report.html');
   const json = join(dir, 'report.json');
-  const doc = suiteDocument({ results, tables, verdicts, figures, findings: found, ensembles, shift });
+  const data = { ...reportJson(results, tables, verdicts, found, shift), ensembles, regulariser_histogram: regulariser };
+  const doc = suiteDocument({ results, tables, verdicts, figures, findings: found, ensembles, shift, data });
   await atomicWriteFile(md, renderMarkdown(doc) + '\n');
   await atomicWriteFile(html, renderHtml(doc));
-  await atomicWriteFile(json, jsonText({ ...reportJson(results, tables, verdicts, found, shift), ensembles, regulariser_histogram: regulariser }));
+  await atomicWriteFile(json, renderJson(doc));
   return { paths: [md, html, json], summary: found.map((f) => `  ${f}`).join('\n') };
 }
