@@ -13,6 +13,8 @@ import { type CliIO, defineCommand } from '../command.js';
 import { UsageError } from '../args.js';
 import { suiteCommand } from './suite.js';
 import { formatComparisonTable, metricsJson, type EvalSettings } from '../metrics-report.js';
+import { flag } from '../flag.js';
+import { boolean, number, optional, string } from '../../util/schema.js';
 
 /** The demo suite's scales (it has no deep scale: the deep scale is the paper suites'). */
 const DEMO_SCALE_NAMES = ['quick', 'machine', 'paper'] as const;
@@ -50,17 +52,17 @@ export const demoCommand = defineCommand({
   ].join('\n'),
   examples: ['calib demo', 'calib demo --out /tmp/demo --jobs 2', 'calib demo --synthetic --out /tmp/synthetic --n 100000 --seed 7'],
   flags: {
-    out: { type: 'string', default: 'calib-demo', valueName: 'DIR', description: 'output directory (created if missing)' },
-    jobs: { type: 'integer', default: 1, valueName: 'N', description: 'runs trained side by side' },
-    scale: { type: 'string', choices: DEMO_SCALE_NAMES, default: 'quick', description: 'quick (≈ 1 min), machine (all 7,000 training images) or paper (LeNet with batch norm, weight decay 5e-4)' },
-    progress: { type: 'string', choices: ['auto', 'bar', 'lines', 'none'], default: 'auto', description: 'progress display: auto = live line on a terminal' },
-    synthetic: { type: 'boolean', description: 'the post-hoc workflow on synthetic data instead (no training)' },
-    n: { type: 'integer', default: 20000, description: '--synthetic: number of synthetic samples (split in halves)' },
-    classes: { type: 'integer', default: 10, description: '--synthetic: number of classes' },
-    overconfidence: { type: 'number', default: 3, description: '--synthetic: factor tau multiplying the logits (> 1: overconfident)' },
-    seed: { type: 'integer', default: 0, description: '--synthetic: seed of the synthetic data' },
-    bins: { type: 'integer', default: 15, description: '--synthetic: number of confidence bins M' },
-    png: { type: 'boolean', default: true, description: '--synthetic: also render the figures as PNG (--png=false: SVG only)' },
+    out: flag(optional(string(), 'calib-demo', 'output directory (created if missing)'), { valueName: 'DIR' }),
+    jobs: flag(optional(number({ integer: true }), 1, 'runs trained side by side'), { valueName: 'N' }),
+    scale: flag(optional(string(DEMO_SCALE_NAMES), 'quick', 'quick (≈ 1 min), machine (all 7,000 training images) or paper (LeNet with batch norm, weight decay 5e-4)')),
+    progress: flag(optional(string(['auto', 'bar', 'lines', 'none']), 'auto', 'progress display: auto = live line on a terminal')),
+    synthetic: flag(optional(boolean(), false, 'the post-hoc workflow on synthetic data instead (no training)')),
+    n: flag(optional(number({ integer: true }), 20000, '--synthetic: number of synthetic samples (split in halves)')),
+    classes: flag(optional(number({ integer: true }), 10, '--synthetic: number of classes')),
+    overconfidence: flag(optional(number(), 3, '--synthetic: factor tau multiplying the logits (> 1: overconfident)')),
+    seed: flag(optional(number({ integer: true }), 0, '--synthetic: seed of the synthetic data')),
+    bins: flag(optional(number({ integer: true }), 15, '--synthetic: number of confidence bins M')),
+    png: flag(optional(boolean(), true, '--synthetic: also render the figures as PNG (--png=false: SVG only)')),
   },
   async run(flags, io) {
     if (flags.synthetic) return syntheticDemo(flags, io);
