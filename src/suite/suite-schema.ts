@@ -64,6 +64,30 @@ function name(): Schema<string> {
 export const PARTIAL_CONFIG_SCHEMA = partial(TRAIN_CONFIG_SCHEMA, ['out']);
 export type PartialConfig = Infer<typeof PARTIAL_CONFIG_SCHEMA>;
 
+/**
+ * Training settings as a suite's base, scale or method writes them: every key optional, each name typed by the
+ * training configuration's schema (`loss: LossName`, `model: ModelName`, `schedule: ScheduleText`, …), so that a
+ * misspelt name in a built-in suite (src/suite/papers) is a compile error.
+ */
+export type SettingsInput = { readonly [K in Exclude<keyof PartialConfig, 'mcDropout'>]?: PartialConfig[K] } & {
+  readonly mcDropout?: Partial<NonNullable<PartialConfig['mcDropout']>>;
+};
+
+/**
+ * A built-in suite: a one-line summary for `calib suite list` and the suite's JSON (its `name` is the suite's name);
+ * the settings parts are type-checked (SettingsInput), the rest by the suite schema when the suite is parsed.
+ */
+export type BuiltinSuite = {
+  readonly summary: string;
+  readonly suite: {
+    readonly name: string;
+    readonly base?: SettingsInput;
+    readonly scales?: Partial<Record<SuiteScale, SettingsInput>>;
+    readonly methods?: readonly (SettingsInput & { readonly name: string; readonly label?: string; readonly seeds?: readonly number[] })[];
+    readonly [key: string]: unknown;
+  };
+};
+
 const METHOD_SCHEMA = object({
   /** Name of the method (run directories start with it; comparisons refer to it). */
   name: name(),

@@ -21,6 +21,7 @@
 import { BASE, CIFAR_RECIPE, QUICK } from './scales.js';
 import { CIFAR_MILESTONES, MARGIN_MACHINE, MARGIN_SEEDS, TEN_CLASS_MARGIN } from './margin-scales.js';
 import { MBLS_CLAIMS } from './mbls-claims.js';
+import type { BuiltinSuite } from '../suite-schema.js';
 
 export const MBLS_SUITE = {
   summary: 'MbLS (Liu et al. 2022): CE, ECP, LS, FL, FLSD-53, MbLS m=0 and m=6, the margin sweep (Fig. 2), before/after TS',
@@ -53,4 +54,4 @@ export const MBLS_SUITE = {
     select: 'ece',
     claims: MBLS_CLAIMS,
   },
-};
+} satisfies BuiltinSuite;
