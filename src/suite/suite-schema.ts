@@ -17,8 +17,8 @@ import { evaluateLoss } from '../losses/evaluate-loss.js';
 import { DIRECTIONAL_METRIC_NAMES } from '../metrics/metric-display.js';
 import { RECORD_METRIC_NAMES, type MetricName } from '../metrics/metric-registry.js';
 import { resolveOptions } from '../losses/options.js';
-import { lossDefinition } from '../losses/registry.js';
-import { CALIBRATOR_KINDS } from '../posthoc/calibrators.js';
+import { LOSS_NAMES, lossDefinition } from '../losses/registry.js';
+import { CALIBRATOR_KINDS, type CalibratorKind } from '../posthoc/calibrators.js';
 import { describe, invalidArgument } from '../util/errors.js';
 import { boolean, type Infer, list, number, object, optional, options, partial, record, scalar, string, type Schema } from '../util/schema.js';
 import { SHIFT_METRIC_KEYS } from '../train/shift-metrics.js';
@@ -84,6 +84,8 @@ export type BuiltinSuite = {
     readonly base?: SettingsInput;
     readonly scales?: Partial<Record<SuiteScale, SettingsInput>>;
     readonly methods?: readonly (SettingsInput & { readonly name: string; readonly label?: string; readonly seeds?: readonly number[] })[];
+    readonly posthoc?: readonly CalibratorKind[];
+    readonly regulariserHistogram?: Partial<SuiteRegulariserHistogram>;
     readonly [key: string]: unknown;
   };
 };
@@ -134,7 +136,7 @@ export type SuiteSweep = Infer<typeof SWEEP_SCHEMA>;
  */
 const REGULARISER_HISTOGRAM_SCHEMA = object({
   /** The per-example loss whose quantity is evaluated (e.g. 'acls'). */
-  loss: string(),
+  loss: string(LOSS_NAMES),
   /** Its options (as `lossOptions`; default the loss's defaults). */
   options: optional(options(), {}),
   /** 'regulariser' (R_i of a CE + R method: ACLS α·reg, the paper's L_REG), 'loss' (ℓ_i) or a term's name. */

@@ -40,6 +40,17 @@ test('misspelt names in suite settings and configurations do not compile', () =>
     // @ts-expect-error a method's loss inside a suite literal is checked too
     suite: { name: 'x', base: { dataset: 'mnist' }, methods: [{ name: 'ce', loss: 'c-e' }] },
   } satisfies BuiltinSuite;
+  const posthoc = {
+    summary: 's',
+    // @ts-expect-error 'temprature' is no calibrator
+    suite: { name: 'x', methods: [{ name: 'ce' }], posthoc: ['temprature'] },
+  } satisfies BuiltinSuite;
+  const histogram = {
+    summary: 's',
+    // @ts-expect-error the regulariser histogram's loss is a loss name
+    suite: { name: 'x', methods: [{ name: 'ce' }], regulariserHistogram: { loss: 'acsl' } },
+  } satisfies BuiltinSuite;
+  assert.equal(posthoc.suite.name + histogram.suite.name, 'xx');
   const loss: TrainConfig['loss'] = 'mbls';
   assert.equal(settings.length, 12);
   assert.equal(suite.suite.name, 'x');
