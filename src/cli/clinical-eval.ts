@@ -7,7 +7,6 @@
  */
 import { clinicalJson, clinicalStatistics, requireBinaryOutcomes, type ClinicalStatistics } from '../metrics/clinical/index.js';
 import { topLabel } from '../metrics/top-label.js';
-import { requireNumber } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
 import type { CliIO } from './command.js';
 import type { Flag } from './flag.js';
@@ -16,9 +15,9 @@ import { boolean, number, optional } from '../util/schema.js';
 
 export const CLINICAL_FLAGS = {
   clinical: flag(optional(boolean(), false, 'add calibration slope/intercept, Hosmer–Lemeshow, ICI/E50/E90/Emax and the SKCE test')),
-  'hl-groups': flag(optional(number({ integer: true }), 10, 'Hosmer–Lemeshow groups (deciles of risk: 10; df = G − 2)'), { valueName: 'G' }),
-  'loess-span': flag(optional(number(), 2 / 3, 'lowess span of the ICI / E50 / E90 / Emax curve'), { valueName: 'F' }),
-  'skce-resamples': flag(optional(number({ integer: true }), 1000, 'Monte Carlo resamples of the SKCE test (0: no p-value)'), { valueName: 'B' }),
+  'hl-groups': flag(optional(number({ integer: true, min: 3 }), 10, 'Hosmer–Lemeshow groups (deciles of risk: 10; df = G − 2)'), { valueName: 'G' }),
+  'loess-span': flag(optional(number({ min: 0, exclusiveMin: true, max: 1 }), 2 / 3, 'lowess span of the ICI / E50 / E90 / Emax curve'), { valueName: 'F' }),
+  'skce-resamples': flag(optional(number({ integer: true, min: 0, max: 1_000_000 }), 1000, 'Monte Carlo resamples of the SKCE test (0: no p-value)'), { valueName: 'B' }),
 } as const satisfies Record<string, Flag>;
 
 export const CLINICAL_DESCRIPTION = [
@@ -39,13 +38,6 @@ export interface ClinicalFlags {
   'skce-resamples': number;
   level: number;
   seed: number;
-}
-
-/** Validate the --clinical settings (before any file is read). */
-export function requireClinicalFlags(flags: ClinicalFlags): void {
-  requireNumber('--hl-groups', flags['hl-groups'], { integer: true, min: 3 });
-  requireNumber('--loess-span', flags['loess-span'], { min: 0, exclusiveMin: true, max: 1 });
-  requireNumber('--skce-resamples', flags['skce-resamples'], { integer: true, min: 0, max: 1_000_000 });
 }
 
 /** The risk p and outcome y of predictions N × C: class 1 of two columns, else the top label. */

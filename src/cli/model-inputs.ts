@@ -21,7 +21,7 @@ import { resolveTrainConfig } from '../train/train-config.js';
 import { runSplits } from '../train/trainer-data.js';
 import { createRunModel } from '../train/trainer-model.js';
 import { runPaths } from '../train/run-directory.js';
-import { invalidArgument, requireNumber } from '../util/errors.js';
+import { invalidArgument } from '../util/errors.js';
 import { parseKeyValues, UsageError } from './args.js';
 import { flag } from './flag.js';
 import { described, number, optional, string } from '../util/schema.js';
@@ -35,7 +35,7 @@ export const MODEL_INPUT_FLAGS = {
   'data-opt': flag(described(string(), 'dataset loader option (as calib train)'), { repeatable: true, valueName: 'KEY=VALUE' }),
   split: flag(optional(string(['train', 'val', 'test']), 'test', "split of --dataset / --run (val = calib train's default 10 % hold-out, seed 0)")),
   images: flag(described(optional(string()), 'folder of PNG/JPEG images (one subfolder per class gives labels)'), { valueName: 'DIR' }),
-  'max-image-pixels': flag(optional(number({ integer: true }), DEFAULT_MAX_IMAGE_PIXELS, 'refuse --images files whose header gives more pixels (width × height, checked before decoding)')),
+  'max-image-pixels': flag(optional(number({ integer: true, min: 1 }), DEFAULT_MAX_IMAGE_PIXELS, 'refuse --images files whose header gives more pixels (width × height, checked before decoding)')),
   size: flag(described(optional(string()), 'resize --images to H×W (default: the model\'s input size)'), { valueName: 'HxW' }),
   mean: flag(described(optional(string()), 'per-channel mean subtracted (default 0)'), { valueName: 'M[,M,M]' }),
   std: flag(described(optional(string()), 'per-channel std divided by (default 1)'), { valueName: 'S[,S,S]' }),
@@ -155,7 +155,7 @@ export async function resolveModelInputs(flags: ModelInputFlags): Promise<Resolv
       height = h;
       width = w;
     }
-    const maxPixels = requireNumber('--max-image-pixels', flags['max-image-pixels'], { integer: true, min: 1 });
+    const maxPixels = flags['max-image-pixels'];
     const folder = await readImageFolder(flags.images, { channels, height, width }, '--images', { maxPixels });
     images = folder.images;
     count = folder.count;

@@ -4,7 +4,6 @@ import { defineCommand } from '../command.js';
 import { candidateList, formatSelection, SELECTION_FLAGS, WEIGHT_FLAGS, weightsFromFlags } from '../fit-selection.js';
 import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, validatedChunks } from '../inputs.js';
 import { fitWithProgress } from '../work-progress.js';
-import { requireNumber } from '../../util/errors.js';
 import { flag } from '../flag.js';
 import { boolean, number, optional } from '../../util/schema.js';
 
@@ -35,14 +34,12 @@ export const compareCommand = defineCommand({
     ...SELECTION_FLAGS,
     ...WEIGHT_FLAGS,
     bins: flag(optional(number({ integer: true }), 15, 'equal-width bins of the ECE')),
-    resamples: flag(optional(number({ integer: true }), 200, 'bootstrap resamples of each paired difference'), { valueName: 'B' }),
-    level: flag(optional(number(), 0.95, 'coverage of the bootstrap intervals'), { valueName: 'P' }),
+    resamples: flag(optional(number({ integer: true, min: 1 }), 200, 'bootstrap resamples of each paired difference'), { valueName: 'B' }),
+    level: flag(optional(number({ min: 0, exclusiveMin: true, max: 1, exclusiveMax: true }), 0.95, 'coverage of the bootstrap intervals'), { valueName: 'P' }),
     json: flag(optional(boolean(), false, 'print one JSON object instead of the table')),
   },
   async run(flags, io) {
     requireBins(flags.bins, '--bins');
-    requireNumber('--resamples', flags.resamples, { integer: true, min: 1 });
-    requireNumber('--level', flags.level, { min: 0, exclusiveMin: true, max: 1, exclusiveMax: true });
     const { predictions, labels } = await openPredictionsAndLabels(flags);
     const { rows, cols } = predictions.source;
     const all = await readAll(validatedChunks(predictions, labels), rows, cols);

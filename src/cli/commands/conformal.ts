@@ -51,14 +51,14 @@ export const conformalCommand = defineCommand({
     split: flag(optional(string(['random', 'stratified', 'first']), 'random', 'how the rows are split without --calib-*: seeded random, stratified by label, or the first rows')),
     seed: flag(optional(number({ integer: true }), 0, 'seed of the random / stratified split')),
     method: flag(described(string([...CONFORMAL_METHODS]), 'score function(s) (default: all three)'), { repeatable: true }),
-    alpha: flag(optional(number(), 0.1, 'miscoverage level α in (0, 1); needs at least ⌈1/α⌉ − 1 calibration rows')),
+    alpha: flag(optional(number({ min: 0, exclusiveMin: true, max: 1, exclusiveMax: true }), 0.1, 'miscoverage level α in (0, 1); needs at least ⌈1/α⌉ − 1 calibration rows')),
     lambda: flag(optional(number(), 0.01, 'RAPS penalty λ')),
     'k-reg': flag(optional(number({ integer: true }), 5, 'RAPS rank k_reg')),
     ...CONDITIONAL_CONFORMAL_FLAGS,
     json: flag(optional(boolean(), false, 'print one JSON object')),
   },
   async run(flags, io) {
-    const alpha = requireNumber('--alpha', flags.alpha, { min: 0, exclusiveMin: true, max: 1, exclusiveMax: true });
+    const alpha = flags.alpha;
     const read = async (logitsPath: string | undefined, probsPath: string | undefined, arg: string): Promise<Matrix> => {
       if ((logitsPath === undefined) === (probsPath === undefined)) throw new UsageError(`give ${arg}logits FILE or ${arg}probs FILE`);
       const m = await readMatrixFile((logitsPath ?? probsPath)!, logitsPath ? `${arg}logits` : `${arg}probs`);

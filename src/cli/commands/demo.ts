@@ -6,7 +6,7 @@ import { CalibrationAccumulator, requireBins, type CalibrationMetrics } from '..
 import { fitCalibrator } from '../../posthoc/index.js';
 import { calibrationFigureSvg, writeFigure } from '../../report/index.js';
 import { atomicWriteFile } from '../../util/atomic-write.js';
-import { invalidArgument, requireNumber } from '../../util/errors.js';
+import { invalidArgument } from '../../util/errors.js';
 import { matrix, type Matrix } from '../../util/matrix.js';
 import { writeCalibratorFile } from '../calibrator-file.js';
 import { type CliIO, defineCommand } from '../command.js';
@@ -57,9 +57,9 @@ export const demoCommand = defineCommand({
     scale: flag(optional(string(DEMO_SCALE_NAMES), 'quick', 'quick (≈ 1 min), machine (all 7,000 training images) or paper (LeNet with batch norm, weight decay 5e-4)')),
     progress: flag(optional(string(['auto', 'bar', 'lines', 'none']), 'auto', 'progress display: auto = live line on a terminal')),
     synthetic: flag(optional(boolean(), false, 'the post-hoc workflow on synthetic data instead (no training)')),
-    n: flag(optional(number({ integer: true }), 20000, '--synthetic: number of synthetic samples (split in halves)')),
-    classes: flag(optional(number({ integer: true }), 10, '--synthetic: number of classes')),
-    overconfidence: flag(optional(number(), 3, '--synthetic: factor tau multiplying the logits (> 1: overconfident)')),
+    n: flag(optional(number({ integer: true, min: 4 }), 20000, '--synthetic: number of synthetic samples (split in halves)')),
+    classes: flag(optional(number({ integer: true, min: 2 }), 10, '--synthetic: number of classes')),
+    overconfidence: flag(optional(number({ min: 0, exclusiveMin: true }), 3, '--synthetic: factor tau multiplying the logits (> 1: overconfident)')),
     seed: flag(optional(number({ integer: true }), 0, '--synthetic: seed of the synthetic data')),
     bins: flag(optional(number({ integer: true }), 15, '--synthetic: number of confidence bins M')),
     png: flag(optional(boolean(), true, '--synthetic: also render the figures as PNG (--png=false: SVG only)')),
@@ -77,12 +77,12 @@ const DEMO_DEFAULTS = { n: 20000, classes: 10, overconfidence: 3, seed: 0, bins:
 
 /** `calib demo --synthetic`: the post-hoc workflow on synthetic overconfident data. */
 async function syntheticDemo(flags: { out: string; n: number; classes: number; overconfidence: number; seed: number; bins: number; png: boolean }, io: CliIO): Promise<void> {
-    const n = requireNumber('--n', flags.n, { integer: true, min: 4 });
-    const classes = requireNumber('--classes', flags.classes, { integer: true, min: 2 });
+    const n = flags.n;
+    const classes = flags.classes;
     if (n * classes > MAX_DEMO_VALUES) {
       invalidArgument('--n', `--n × --classes ≤ ${MAX_DEMO_VALUES.toLocaleString('en-US')} logits (the demo holds them in memory)`, `${n} × ${classes}`);
     }
-    const tau = requireNumber('--overconfidence', flags.overconfidence, { min: 0, exclusiveMin: true });
+    const tau = flags.overconfidence;
     const bins = requireBins(flags.bins, '--bins');
     const dir = flags.out;
     try {

@@ -46,7 +46,7 @@ import { evalLmEval, LM_EVAL_FLAGS, requireLmEvalOnly } from '../lm-eval-input.j
 import { evalMultilabel, MULTILABEL_FLAG } from '../multilabel-eval.js';
 import { GROUP_DESCRIPTION, GROUP_FLAGS } from '../group-eval.js';
 import { evalGroupsCommand, requireGroupCombination } from '../group-eval-command.js';
-import { CLINICAL_DESCRIPTION, CLINICAL_FLAGS, clinicalFor, clinicalJson, requireClinicalFlags, riskOf, writeClinicalTable } from '../clinical-eval.js';
+import { CLINICAL_DESCRIPTION, CLINICAL_FLAGS, clinicalFor, clinicalJson, riskOf, writeClinicalTable } from '../clinical-eval.js';
 import type { ClinicalStatistics } from '../../metrics/clinical/index.js';
 import { computeOptIn, evaluateOptIn, TopLabelAccumulator } from '../../metrics/index.js';
 import { OPT_IN_DESCRIPTION, OPT_IN_FLAG, optInJson, parseMetricsFlag, writeOptInTable } from '../opt-in-eval.js';
@@ -207,7 +207,6 @@ export const evalCommand = defineCommand({
       throw new UsageError('--clinical applies to unweighted --logits/--probs/--positive-probs/--confidence inputs (not --model, --run or --weights: weighted slope/intercept, Hosmer–Lemeshow, lowess and SKCE are not implemented)');
     requireGroupCombination(flags);
     if (flags.model !== undefined || flags.run !== undefined) return evalModel(flags, io);
-    if (flags.clinical) requireClinicalFlags(flags);
     if (flags.bootstrap !== undefined) requireNumber('--bootstrap', flags.bootstrap, { integer: true, min: 1, max: MAX_BOOTSTRAP_RESAMPLES });
     requireNumber('--level', flags.level, { min: 0, exclusiveMin: true, max: 0.999999 });
     requireNumber('--threads', flags.threads, { integer: true, min: 1, max: MAX_THREADS });

@@ -4,7 +4,7 @@ import { beforeAfterFigureSvg, calibrationFigureSvg, confidenceHistogramSvg, rel
 import { riskCoverageSvg, smoothedReliabilitySvg } from '../../report/curve-plot.js';
 import { readLabelsFile, readMatrixFile } from '../../io/read-predictions.js';
 import { readCalibratorFile } from '../calibrator-file.js';
-import { invalidArgument, requireNumber } from '../../util/errors.js';
+import { invalidArgument } from '../../util/errors.js';
 import { defineCommand } from '../command.js';
 import { percent } from '../format-table.js';
 import { logitsWarning, openPredictionsAndLabels, validatedChunks } from '../inputs.js';
@@ -50,7 +50,6 @@ export const plotCommand = defineCommand({
       { argName: '--probs', path: flags.probs },
       { argName: '--labels', path: flags.labels },
     ]);
-    if (flags.width !== undefined) requireNumber('--width', flags.width, { integer: true, min: 16, max: 16384 });
     if (flags['logit-scale']) {
       requireLogitScaleFlags(flags);
       return plotLogitScale(flags, io);
@@ -78,7 +77,6 @@ export const plotCommand = defineCommand({
         curveSvg = riskCoverageSvg(riskCoverageCurve(confidence, correct), aurc, title);
         summary = `risk–coverage curve (AURC ${percent(aurc)}%)`;
       } else {
-        requireNumber('--resamples', flags.resamples, { integer: true, min: 0 });
         const smooth = smoothedReliability(confidence, correct, { resamples: flags.resamples, seed: flags.seed });
         curveSvg = smoothedReliabilitySvg(smooth, title);
         summary = `smoothed reliability diagram (smECE ${percent(smooth.smoothEce)}%, σ ${smooth.bandwidth.toFixed(4)}, ${smooth.resamples} resamples)`;

@@ -1,4 +1,3 @@
-import { requireNumber } from '../../util/errors.js';
 import { defineCommand } from '../command.js';
 import { maskQueueUrl, parseQueueUrl } from '../../suite/queue-connection.js';
 import { flag } from '../flag.js';
@@ -21,14 +20,13 @@ export const workerCommand = defineCommand({
   examples: ['calib worker --queue redis://127.0.0.1:6379 --jobs 2', 'calib worker --queue rediss://calib:s3cret@redis.example.org:6380 --jobs 4'],
   flags: {
     queue: flag(described(string(), 'the Redis server of the queue: redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss:// for TLS'), { valueName: 'URL' }),
-    jobs: flag(optional(number({ integer: true }), 1, 'runs trained side by side'), { valueName: 'N' }),
-    threads: flag(described(optional(number({ integer: true })), 'ONNX Runtime threads per run (default: as the suite asked)'), { valueName: 'T' }),
-    lock: flag(optional(number(), 30, 'job lock duration in seconds: a dead worker\'s job is requeued after it'), { valueName: 'S' }),
+    jobs: flag(optional(number({ integer: true, min: 1 }), 1, 'runs trained side by side'), { valueName: 'N' }),
+    threads: flag(described(optional(number({ integer: true, min: 1 })), 'ONNX Runtime threads per run (default: as the suite asked)'), { valueName: 'T' }),
+    lock: flag(optional(number({ min: 1 }), 30, 'job lock duration in seconds: a dead worker\'s job is requeued after it'), { valueName: 'S' }),
   },
   async run(flags, io) {
-    const jobs = requireNumber('--jobs', flags.jobs, { integer: true, min: 1 });
-    if (flags.threads !== undefined) requireNumber('--threads', flags.threads, { integer: true, min: 1 });
-    const lock = requireNumber('--lock', flags.lock, { min: 1 });
+    const jobs = flags.jobs;
+    const lock = flags.lock;
     parseQueueUrl(flags.queue);
     const { startQueueWorker } = await import('../../suite/queue-worker.js'); // BullMQ is loaded only here and with --queue
     const worker = await startQueueWorker(flags.queue, { jobs, ...(flags.threads !== undefined ? { threads: flags.threads } : {}), lockSeconds: lock, log: (l) => io.stdout.write(`${l}\n`) });
