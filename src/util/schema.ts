@@ -3,7 +3,8 @@
  * configuration's TypeScript type (`Infer<typeof schema>`), its defaults and its validation — `calib train
  * --config` (train/train-config.ts), suite files (suite/suite-schema.ts) and the post-hoc calibrators' options
  * (posthoc/options.ts, whose descriptions feed `calib fit --help` and the README), the losses' options
- * (losses/options.ts), the model zoo's and the optimizers' options (nn/models, optim). A schema may carry a
+ * (losses/options.ts), the model zoo's and the optimizers' options (nn/models, optim), and every `calib` flag
+ * (cli/flag.ts: a flag is a schema field plus its placeholder; cli/args.ts parses with `parse`). A schema may carry a
  * one-line `description` (`optional(inner, fallback, description)`, `described(schema, description)`): with the
  * fallback it is what `--help` shows, so a default is stated once. Errors are
  * `InvalidArgumentError`s naming the key path: `config.mixup: expected a finite number ≥ 0, got -1`,
