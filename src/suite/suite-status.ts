@@ -5,6 +5,7 @@
  *   done      trained with the suite's settings, files whole, posthoc.json computed from them with the suite's
  *             post-hoc settings (or adopted: written before identities were recorded, with the same settings)
  *   trained   trained; the post-hoc step is left (interrupted)
+ *   running   a live process holds the run's lock (run.lock): being trained or finalised now, files still coming
  *   partial   interrupted during training: resumes from its checkpoint
  *   failed    the last attempt failed (the reason)
  *   pending   not started
@@ -12,10 +13,12 @@
  *   broken    missing, unreadable or invalid files (non-finite logits, a deleted logits file, a corrupt posthoc.json),
  *             or not the run's own directory (a copy, a link, an edited config.json): repaired by `calib suite run`
  */
+import { hostname } from 'node:os';
+import { runDirectoryHolder } from '../train/run-lock.js';
 import { checkRun } from './run-check.js';
 import { epochsDone, readSuiteRecord, runDirectory, type SuiteRecord } from './suite-directory.js';
 
-export type RunStatusState = 'done' | 'trained' | 'partial' | 'failed' | 'pending' | 'stale' | 'broken';
+export type RunStatusState = 'done' | 'running' | 'trained' | 'partial' | 'failed' | 'pending' | 'stale' | 'broken';
 
 export interface RunStatus {
   readonly id: string;
@@ -37,6 +40,12 @@ export async function suiteStatus(dir: string): Promise<SuiteStatus> {
   const expect = { suite: record.suite.name, posthoc: record.suite.posthoc, bins: record.suite.bins };
   const runs: RunStatus[] = [];
   for (const r of record.runs) {
+    const holder = await runDirectoryHolder(runDirectory(dir, r.id)).catch(() => null);
+    if (holder !== null) {
+      const where = holder.host === hostname() ? `process ${holder.pid}` : `process ${holder.pid} on ${holder.host}`;
+      runs.push({ id: r.id, state: 'running', epochs: await epochsDone(runDirectory(dir, r.id)), totalEpochs: r.config.epochs, detail: `in progress: ${where} holds its lock (started ${holder.started})` });
+      continue;
+    }
     const check = await checkRun(dir, r, expect);
     const t = check.training;
     const p = check.posthoc;

@@ -20,7 +20,7 @@ export { taskOf } from './task-of-config.js';
 export { classificationTask } from './classification-task.js';
 export { segmentationTask, loadSegmentationData, keptImages, SEGMENTATION_LOGIT_IMAGES, type SegmentationSummary } from './segmentation-task.js';
 export { TrainingError, type TrainingFailureKind } from './training-error.js';
-export { lockRunDirectory, LOCK_FILE, type RunLock } from './run-lock.js';
+export { lockRunDirectory, LOCK_FILE, runDirectoryHolder, type RunLock } from './run-lock.js';
 export { TRAIN_CONFIG_SCHEMA, TRAIN_CONFIG_KEYS, resolveTrainConfig, mergeConfig, within, MIXUP_KINDS, SECONDARY_PLACEMENTS, AUGMENTATIONS, type TrainConfig, type MixupKind, type SecondaryPlacement } from './train-config.js';
 export { parseSchedule, epochSchedule, LearningRate, type ScheduleSpec } from './lr-schedule-spec.js';
 export { BestEpoch, SELECTION_METRICS, type SelectionMetric, type BestState, type ValidationScores } from './best-epoch.js';

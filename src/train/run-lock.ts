@@ -129,6 +129,14 @@ export async function lockRunDirectory(dir: string, argument = '--out'): Promise
   }
 }
 
+/** The process holding run directory `dir`'s lock while it may still run (another host, or a live PID here); null when unlocked or stale. */
+export async function runDirectoryHolder(dir: string): Promise<{ readonly pid: number; readonly host: string; readonly started: string } | null> {
+  const text = await readText(join(dir, LOCK_FILE));
+  const held = text === null ? null : parseLock(text);
+  if (held === null) return null;
+  return held.host !== hostname() || alive(held.pid) ? { pid: held.pid, host: held.host, started: held.started } : null;
+}
+
 /** Refuses when the lock's holder may still run: another host, this very process, or a live PID. */
 function refuseLiveHolder(held: LockContent | null, dir: string, path: string, argument: string): void {
   if (held === null) return;

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../io/temp-dir.js';
 import { run } from '../cli/capture.js';
@@ -98,6 +99,24 @@ test('suite run trains every run into an ordinary run directory, fits TS, writes
   const status = await run(['suite', 'status', out]);
   assert.equal(status.code, 0);
   assert.match(status.stdout, /2 runs — 2 done, 0 failed, 0 interrupted, 0 not started/);
+
+  // A run whose lock a live process holds is being trained or finalised: status says running, not broken.
+  const lock = join(out, 'runs', 'ce-seed0', 'run.lock');
+  const posthocFile = join(out, 'runs', 'ce-seed0', 'posthoc.json');
+  const kept = readFileSync(posthocFile);
+  rmSync(posthocFile);
+  writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), started: '2026-11-28T06:00:00.000Z' }));
+  const busy = await run(['suite', 'status', out]);
+  assert.equal(busy.code, 1);
+  assert.match(busy.stdout, /2 runs — 1 done, 0 failed, 0 interrupted, 0 not started, 1 running/);
+  assert.match(busy.stdout, new RegExp(`running {2}ce-seed0 .*in progress: process ${process.pid} holds its lock`));
+  // A lock left by a process that is gone is stale: the run's own state shows (post-hoc step left).
+  const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+  writeFileSync(lock, JSON.stringify({ pid: gone, host: hostname(), started: '2026-11-28T06:00:00.000Z' }));
+  const stale = await run(['suite', 'status', out]);
+  assert.match(stale.stdout, /trained {2}ce-seed0 .*post-hoc step left/);
+  rmSync(lock);
+  writeFileSync(posthocFile, kept);
 });
 
 test('one failing run does not stop the others: the summary names it, the exit code is 1, a re-run completes it', async () => {

@@ -94,8 +94,8 @@ export const suiteCommand = defineCommand({
     '--queue URL: redis://HOST:PORT, redis://[USER]:PASSWORD@HOST:PORT, rediss://… (TLS), /DB; the password is',
     'never printed. An unreachable server is refused before DIR is created; a lost connection, jobs Redis lost',
     '(re-queued) and no worker for --worker-wait seconds are reported.',
-    'status: every run with its state (done, trained, partial, failed, pending, stale, broken) and, for stale and',
-    'broken runs, the reason naming the file.',
+    'status: every run with its state (done, running, trained, partial, failed, pending, stale, broken) and, for',
+    'running runs the process holding its lock, for stale and broken runs the reason naming the file.',
     '--dry-run prints the plan and writes nothing: runs left (from DIR when it holds the suite already) × measured',
     'minutes per run = machine time with --jobs side by side. Minutes per run come from the run\'s own trained',
     'epochs, else the suite\'s runs of the same method and cost (model, data, batch, threads per run), else a measured',
@@ -177,7 +177,7 @@ export const suiteCommand = defineCommand({
         const dir = needTarget('a suite directory');
         const s = await suiteStatus(dir);
         const count = (...st: string[]): number => s.runs.filter((r) => st.includes(r.state)).length;
-        const extra = [count('stale') ? `${count('stale')} stale` : '', count('broken') ? `${count('broken')} broken` : ''].filter((x) => x).join(', ');
+        const extra = [count('running') ? `${count('running')} running` : '', count('stale') ? `${count('stale')} stale` : '', count('broken') ? `${count('broken')} broken` : ''].filter((x) => x).join(', ');
         io.stdout.write(`suite ${s.record.suite.name} (${s.record.scale}) in ${dir}: ${s.runs.length} runs — ${count('done')} done, ${count('failed')} failed, ${count('partial', 'trained')} interrupted, ${count('pending')} not started${extra ? `, ${extra}` : ''}\n`);
         for (const r of s.runs) io.stdout.write(`  ${r.state.padEnd(8)} ${r.id}  ${r.epochs}/${r.totalEpochs} epochs${r.detail ? `  ${r.detail}` : ''}\n`);
         if (count('stale', 'broken', 'trained')) io.stdout.write('calib suite run with the same suite and --out recomputes the stale and broken runs\n');
