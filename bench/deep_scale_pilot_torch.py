@@ -26,7 +26,11 @@ import time
 import numpy as np
 import torch
 import torch.nn.functional as F
-from scipy.optimize import minimize_scalar
+
+try:
+    from scipy.optimize import minimize_scalar
+except ImportError:  # a machine with torch and numpy only: fit_temperature's golden-section search
+    minimize_scalar = None
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from train_fashion_mnist_torch import ResNet, ece  # noqa: E402
@@ -41,7 +45,23 @@ def fit_temperature(z, y):
     """T = argmin NLL(softmax(z / T), y) over log T in [log 0.05, log 20] (float64)."""
     z, y = torch.from_numpy(z).double(), torch.from_numpy(y).long()
     nll = lambda log_t: F.cross_entropy(z / np.exp(log_t), y).item()
-    return float(np.exp(minimize_scalar(nll, bounds=(np.log(0.05), np.log(20)), method="bounded", options={"xatol": 1e-6}).x))
+    lo, hi = np.log(0.05), np.log(20)
+    if minimize_scalar is not None:
+        return float(np.exp(minimize_scalar(nll, bounds=(lo, hi), method="bounded", options={"xatol": 1e-6}).x))
+    g = (np.sqrt(5) - 1) / 2  # golden-section search on the same interval to the same tolerance (NLL is convex in 1/T)
+    a, b = lo, hi
+    c, d = b - g * (b - a), a + g * (b - a)
+    fc, fd = nll(c), nll(d)
+    while b - a > 1e-6:
+        if fc < fd:
+            b, d, fd = d, c, fc
+            c = b - g * (b - a)
+            fc = nll(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + g * (b - a)
+            fd = nll(d)
+    return float(np.exp((a + b) / 2))
 
 
 def metrics(z, y):
@@ -79,6 +99,7 @@ def main():
     ap.add_argument("--weight-decay", type=float, default=0.0)
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
+    torch.set_num_interop_threads(1)
     os.makedirs(a.out, exist_ok=True)
     if os.path.exists(f"{a.out}/summary.json"):
         print(f"{a.out} finished already", file=sys.stderr)
@@ -95,7 +116,7 @@ def main():
     start, wall_before, cpu_before = 0, 0.0, 0.0
     ckpt = f"{a.out}/checkpoint.pt"
     if os.path.exists(ckpt):
-        state = torch.load(ckpt)
+        state = torch.load(ckpt, weights_only=False)  # our own checkpoint: it holds the scheduler's Counter and the RNG state
         model.load_state_dict(state["model"])
         opt.load_state_dict(state["opt"])
         sched.load_state_dict(state["sched"])

@@ -107,6 +107,7 @@ def build(name):
 def main():
     name, batch, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     torch.set_num_threads(threads)
+    torch.set_num_interop_threads(1)
     torch.manual_seed(0)
     model, shape = build(name)
     model.train()

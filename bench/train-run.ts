@@ -41,6 +41,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 const CLI = join(here, '..', 'src', 'cli', 'main.js');
 const PEER = join(root, 'bench', 'train_run_torch.py');
+/** $PYTHON: the Python with torch (default /usr/bin/python3); $CALIBKIT_TIME: a GNU-time-compatible timer (default /usr/bin/time; bench/gnu_time.py where it is missing). */
+const PYTHON = process.env['PYTHON'] ?? '/usr/bin/python3';
+const TIME = process.env['CALIBKIT_TIME'] ?? '/usr/bin/time';
 const MODELS: Record<string, string> = { mlp: 'mlp', lenet: 'lenet', resnet20: 'cifar-resnet-20', resnet8: 'cifar-resnet-8' };
 if (!(values.model! in MODELS)) throw new Error(`--model: expected mlp, lenet, resnet20 or resnet8, got ${values.model}`);
 
@@ -51,13 +54,15 @@ interface Timed {
   readonly cpu_s: number;
   readonly peak_rss_mb: number;
   readonly test_accuracy: number;
+  /** Images the run trained on (after the validation hold-out): 54,000 with the full training file. */
+  readonly train_images?: number;
 }
 
 /** Run `cmd args` under /usr/bin/time; wall seconds, CPU seconds (user + sys) and peak RSS from its report. */
 function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv): { wall: number; cpu: number; rssMb: number } {
   const dir = mkdtempSync(join(tmpdir(), 'train-run-time-'));
   const report = join(dir, 'time.txt');
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', '-o', report, cmd, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const r = spawnSync(TIME, ['-f', '%e %U %S %M', '-o', report, cmd, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status}: ${r.stderr.slice(-2000)}`);
   const [wall, user, sys, kb] = readFileSync(report, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
   rmSync(dir, { recursive: true, force: true });
@@ -69,15 +74,15 @@ function runCalib(round: number, out: string): Timed {
   const modelOptions = values.model === 'lenet' ? ['--model-opt', 'batchNorm=false'] : [];
   const args = [CLI, 'train', '--dataset', 'fashion-mnist', '--data-opt', `directory=${values.data}`, '--model', MODELS[values.model!]!, ...modelOptions, '--epochs', values.epochs!, '--threads', values.threads!, '--seed', values.seed!, '--replicas', values.replicas!, '--out', out, '--force', '--progress', 'none'];
   const t = timed(process.execPath, args, process.env);
-  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { test: { accuracy: number } };
-  return { side: 'calib', round, wall_s: t.wall, cpu_s: t.cpu, peak_rss_mb: t.rssMb, test_accuracy: summary.test.accuracy };
+  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { test: { accuracy: number }; data?: { train?: number } };
+  return { side: 'calib', round, wall_s: t.wall, cpu_s: t.cpu, peak_rss_mb: t.rssMb, test_accuracy: summary.test.accuracy, ...(summary.data?.train !== undefined ? { train_images: summary.data.train } : {}) };
 }
 
 function runTorch(round: number, out: string): Timed {
   const env = { ...process.env, OMP_NUM_THREADS: values.threads!, OPENBLAS_NUM_THREADS: values.threads!, MKL_NUM_THREADS: values.threads! };
-  const t = timed('/usr/bin/python3', [PEER, '--model', values.model!, '--epochs', values.epochs!, '--threads', values.threads!, '--seed', values.seed!, '--out', out, '--data', values.data!], env);
-  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { test_accuracy: number };
-  return { side: 'torch', round, wall_s: t.wall, cpu_s: t.cpu, peak_rss_mb: t.rssMb, test_accuracy: summary.test_accuracy };
+  const t = timed(PYTHON, [PEER, '--model', values.model!, '--epochs', values.epochs!, '--threads', values.threads!, '--seed', values.seed!, '--out', out, '--data', values.data!], env);
+  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { test_accuracy: number; train_images?: number };
+  return { side: 'torch', round, wall_s: t.wall, cpu_s: t.cpu, peak_rss_mb: t.rssMb, test_accuracy: summary.test_accuracy, ...(summary.train_images !== undefined ? { train_images: summary.train_images } : {}) };
 }
 
 const median = (xs: number[]): number => {

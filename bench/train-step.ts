@@ -11,7 +11,10 @@
  * Each side also reports its process CPU time per step (cpu_ms_per_step, torch_cpu_ms_per_step, cpu_ratio). On a
  * machine shared with other work, wall times stretch with the load while CPU time does not: with --threads 1
  * (no thread pool spinning on either side) cpu_ratio is a load-robust proxy of the single-thread speed ratio.
- * With --profile, ORT's own profiler times one more batch of steps and the JSON gets the time per ONNX op type.
+ * With --profile, ORT's own profiler times one more batch of steps and the JSON gets the time per ONNX op type
+ * (wall time of each kernel: under load it over-weights some kernels, e.g. ReLU-mask Casts and NCHWc reorders,
+ * against a CPU-time sample — see the issue-24 notebook in src/engine/README.md), and the count of each op type
+ * in ORT's optimised model (`optimizedModelFilePath`, after ORT's own rewrites such as its NCHWc transformer).
  *
  *   npm run -s bench -- train-step --model mlp|lenet|resnet20|resnet32|resnet56|fmnist-resnet20 [--batch 128] [--steps N] [--rounds R]
  *                                  [--threads 2] [--replicas R] [--packing flat|tensors] [--no-torch] [--no-nchwc] [--profile] [--json]
@@ -28,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { type Feed, type Graph, lowerToOnnx } from '../src/engine/index.js';
 import { encodeModel } from '../src/engine/onnx/onnx-model.js';
+import { decodeOnnx } from '../src/deploy/onnx-file.js';
 import { nchwcBlockSize } from '../src/engine/runtime/nchwc.js';
 import { cifarResNet, lenet, type Model, mlp, parameterCount } from '../src/nn/index.js';
 import { sgd } from '../src/optim/index.js';
@@ -91,7 +95,7 @@ class TorchPeer {
     this.lines = createInterface({ input: proc.stdout })[Symbol.asyncIterator]();
   }
   static async start(model: string, batch: number, threads: number): Promise<{ peer: TorchPeer; info: { torch: string; params: number } } | null> {
-    const python = '/usr/bin/python3';
+    const python = process.env['PYTHON'] ?? '/usr/bin/python3'; // $PYTHON: a Python with torch elsewhere (bench/idle-machine.sh)
     if (!existsSync(python) || spawnSync(python, ['-c', 'import torch'], { stdio: 'ignore' }).status !== 0) return null;
     const script = fileURLToPath(new URL('../../bench/torch_train_step.py', import.meta.url));
     const proc = spawn(python, [script, model, String(batch), String(threads)], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, OMP_NUM_THREADS: String(threads) } });
@@ -132,14 +136,30 @@ function nodeRoles(graph: Graph, nchwcBlock: number): Map<string, string> {
   return roles;
 }
 
-/** ORT's profiler over `steps` runs of a graph: ms per step by op type (Conv split by role). */
-async function profile(graph: Graph, feeds: Record<string, Feed>, steps: number, threads: number, nchwc: boolean): Promise<Record<string, number>> {
+/** Count of each op type (`domain.OpType` outside the default domain) among the nodes of an ONNX model. */
+function opTypeCounts(model: Uint8Array): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const node of decodeOnnx(model, 'optimized model').graph?.node ?? []) {
+    const key = node.domain ? `${node.domain}.${node.opType ?? ''}` : node.opType ?? '';
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return Object.fromEntries(Object.entries(counts).sort((a, b) => b[1] - a[1]));
+}
+
+/**
+ * ORT's profiler over `steps` runs of a graph: ms per step by op type (Conv split by role), and the op types of
+ * the model as ORT optimised it (`ort_optimized_ops`).
+ */
+async function profile(graph: Graph, feeds: Record<string, Feed>, steps: number, threads: number, nchwc: boolean): Promise<Record<string, unknown>> {
   const nchwcBlock = nchwc ? nchwcBlockSize() : 0;
   const dir = mkdtempSync(join(tmpdir(), 'calibkit-prof-'));
   try {
+    const optimized = join(dir, 'optimized.onnx');
     const session = await ort.InferenceSession.create(encodeModel(lowerToOnnx(graph, { nchwcBlock })), {
       enableProfiling: true, profileFilePrefix: join(dir, 'p'), intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all',
+      optimizedModelFilePath: optimized, logSeverityLevel: 3,
     });
+    const optimizedOps = opTypeCounts(readFileSync(optimized));
     const ortFeeds: Record<string, ort.Tensor> = {};
     for (const t of graph.inputs) {
       if (t.source.kind !== 'input') continue;
@@ -151,7 +171,7 @@ async function profile(graph: Graph, feeds: Record<string, Feed>, steps: number,
     session.endProfiling();
     await session.release();
     const file = readdirSync(dir).find((f) => f.endsWith('.json'));
-    if (!file) return {};
+    if (!file) return { ort_optimized_ops: optimizedOps };
     const events = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { cat: string; name: string; dur: number; args?: { op_name?: string } }[];
     const roles = nodeRoles(graph, nchwcBlock);
     const byOp: Record<string, number> = {};
@@ -163,7 +183,7 @@ async function profile(graph: Graph, feeds: Record<string, Feed>, steps: number,
       total += e.dur / 1000 / steps;
     }
     const sorted = Object.entries(byOp).sort((a, b) => b[1] - a[1]).filter(([, v]) => v >= 0.05);
-    return { total_kernel_ms: Number(total.toFixed(2)), ...Object.fromEntries(sorted.map(([k, v]) => [k, Number(v.toFixed(2))])) };
+    return { total_kernel_ms: Number(total.toFixed(2)), ...Object.fromEntries(sorted.map(([k, v]) => [k, Number(v.toFixed(2))])), ort_optimized_ops: optimizedOps };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
