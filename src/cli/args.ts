@@ -1,50 +1,18 @@
 /**
- * A small, dependency-free command-line flag parser with typed flag specs.
+ * A small, dependency-free command-line flag parser over flags declared as option-schema fields (flag.ts).
  *
  * Accepted forms: `--flag value`, `--flag=value`, booleans as `--flag` (or `--flag=true|false`), repeated flags
- * for specs with `multiple: true` (`--opt k=v --opt k2=v2`), `--` to end the flags. Unknown flags, a missing value,
- * a value that is not a number, a value outside `choices`, a non-repeatable flag given twice, a missing required
- * flag and positional arguments are `UsageError`s (one line, exit code 2 in the CLI).
+ * for `repeatable` flags (`--opt k=v --opt k2=v2`), `--` to end the flags. A value is read as its schema's JSON
+ * type (a number for `number()`, true/false for `boolean()`) and checked by the schema's own `parse`, the code
+ * that checks configuration files: `--bins: expected an integer ≥ 1, got 0`. Unknown flags, a missing value, a
+ * value the schema refuses, a non-repeatable flag given twice, a missing required flag and positional arguments
+ * are `UsageError`s (one line, exit code 2 in the CLI).
  */
 
-import { didYouMean } from '../util/typo-hint.js';
+import { InvalidArgumentError } from '../util/errors.js';
+import { type Flag, type Flags, isRequired, type ParsedFlags } from './flag.js';
 
-export type FlagType = 'string' | 'number' | 'integer' | 'boolean';
-
-export interface FlagSpec {
-  readonly type: FlagType;
-  /** One line for --help. */
-  readonly description: string;
-  /** Placeholder in --help (default by type: FILE-like names are chosen per flag, else VALUE / N). */
-  readonly valueName?: string;
-  readonly required?: boolean;
-  /** The flag may be repeated; the value is an array in the order given. */
-  readonly multiple?: boolean;
-  /** Allowed values (string flags). */
-  readonly choices?: readonly string[];
-  /** Default value when the flag is absent (shown in --help). */
-  readonly default?: string | number | boolean;
-  /**
-   * A default that is not filled in by the parser but applied later by someone else — a configuration schema whose
-   * fallback it is (`calib train`: the flag stays absent so a --config file's value is kept): shown in --help only.
-   */
-  readonly shownDefault?: string;
-}
-
-export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
-
-type ValueOf<S extends FlagSpec> = S['type'] extends 'boolean' ? boolean : S['type'] extends 'number' | 'integer' ? number : string;
-
-/** The parsed flags: arrays for `multiple`, booleans always present, required/defaulted flags never undefined. */
-export type ParsedFlags<F extends FlagSpecs> = {
-  -readonly [K in keyof F]: F[K] extends { multiple: true }
-    ? ValueOf<F[K]>[]
-    : F[K] extends { type: 'boolean' }
-      ? boolean
-      : F[K] extends { required: true } | { default: string | number | boolean }
-        ? ValueOf<F[K]>
-        : ValueOf<F[K]> | undefined;
-};
+export type { Flag, Flags, ParsedFlags } from './flag.js';
 
 /** A mistake in how the command line was written (not in the data): printed as one line, exit code 2. */
 export class UsageError extends Error {
@@ -56,36 +24,26 @@ export class UsageError extends Error {
 
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-function convert(name: string, spec: FlagSpec, raw: string): string | number | boolean {
-  switch (spec.type) {
-    case 'boolean':
-      if (raw === 'true') return true;
-      if (raw === 'false') return false;
-      throw new UsageError(`--${name}: expected true or false, got ${JSON.stringify(raw)}`);
-    case 'number':
-    case 'integer': {
-      const v = NUMBER.test(raw.trim()) ? Number(raw) : Number.NaN;
-      if (!Number.isFinite(v) || (spec.type === 'integer' && !Number.isInteger(v))) {
-        throw new UsageError(`--${name}: expected ${spec.type === 'integer' ? 'an integer' : 'a number'}, got ${JSON.stringify(raw)}`);
-      }
-      return v;
-    }
-    case 'string':
-      if (spec.choices && !spec.choices.includes(raw)) {
-        throw new UsageError(`--${name}: expected one of ${spec.choices.map((c) => `'${c}'`).join(', ')}, got ${JSON.stringify(raw)}${didYouMean(raw, spec.choices)}`);
-      }
-      return raw;
+/** The value of `--name raw`: the text read as the schema's JSON type, then checked by the schema. */
+function convert(name: string, f: Flag, raw: string): unknown {
+  const type = f.schema.type;
+  const value = type === 'number' ? (NUMBER.test(raw.trim()) ? Number(raw) : raw) : type === 'boolean' ? (raw === 'true' ? true : raw === 'false' ? false : raw) : raw;
+  try {
+    return f.schema.parse(value, `--${name}`);
+  } catch (error) {
+    if (error instanceof InvalidArgumentError) throw new UsageError(error.message);
+    throw error;
   }
 }
 
 /** Result of `parseArgs`: the flags, or a request for help. */
-export type ParseResult<F extends FlagSpecs> = { readonly help: true } | { readonly help: false; readonly flags: ParsedFlags<F> };
+export type ParseResult<F extends Flags> = { readonly help: true } | { readonly help: false; readonly flags: ParsedFlags<F> };
 
 /**
  * Parse `argv` (the arguments after the command name) against `specs`. `-h`/`--help` anywhere returns
  * `{ help: true }` before any other check, so help always works.
  */
-export function parseArgs<F extends FlagSpecs>(specs: F, argv: readonly string[], command: string): ParseResult<F> {
+export function parseArgs<F extends Flags>(specs: F, argv: readonly string[], command: string): ParseResult<F> {
   const prefix = command ? `${command}: ` : '';
   const seeHelp = ` (see calib ${command ? command + ' ' : ''}--help)`;
   if (argv.some((a) => a === '--help' || a === '-h')) return { help: true };
@@ -109,7 +67,7 @@ export function parseArgs<F extends FlagSpecs>(specs: F, argv: readonly string[]
     }
     let raw: string;
     if (eq >= 0) raw = arg.slice(eq + 1);
-    else if (spec.type === 'boolean') raw = 'true';
+    else if (spec.schema.type === 'boolean') raw = 'true';
     else {
       const next = argv[i + 1];
       if (next === undefined || (next.startsWith('--') && next.length > 2)) {
@@ -119,16 +77,16 @@ export function parseArgs<F extends FlagSpecs>(specs: F, argv: readonly string[]
       i++;
     }
     const value = convert(name, spec, raw);
-    if (spec.multiple) ((values[name] ??= []) as unknown[]).push(value);
+    if (spec.repeatable) ((values[name] ??= []) as unknown[]).push(value);
     else if (name in values) throw new UsageError(`${prefix}--${name} given more than once`);
     else values[name] = value;
   }
   for (const [name, spec] of Object.entries(specs)) {
     if (name in values) continue;
-    if (spec.required) throw new UsageError(`${prefix}missing required flag --${name}${seeHelp}`);
-    if (spec.multiple) values[name] = [];
-    else if (spec.default !== undefined) values[name] = spec.default;
-    else if (spec.type === 'boolean') values[name] = false;
+    if (isRequired(spec)) throw new UsageError(`${prefix}missing required flag --${name}${seeHelp}`);
+    const fallback = (spec.schema as { fallback?: unknown }).fallback;
+    if (spec.repeatable) values[name] = [];
+    else if (fallback !== undefined) values[name] = structuredClone(fallback);
   }
   return { help: false, flags: values as ParsedFlags<F> };
 }

@@ -7,17 +7,18 @@
  */
 import { clinicalJson, clinicalStatistics, requireBinaryOutcomes, type ClinicalStatistics } from '../metrics/clinical/index.js';
 import { topLabel } from '../metrics/top-label.js';
-import { requireNumber } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
 import type { CliIO } from './command.js';
-import type { FlagSpec } from './args.js';
+import type { Flag } from './flag.js';
+import { flag } from './flag.js';
+import { boolean, number, optional } from '../util/schema.js';
 
 export const CLINICAL_FLAGS = {
-  clinical: { type: 'boolean', description: 'add calibration slope/intercept, Hosmer–Lemeshow, ICI/E50/E90/Emax and the SKCE test' },
-  'hl-groups': { type: 'integer', default: 10, valueName: 'G', description: 'Hosmer–Lemeshow groups (deciles of risk: 10; df = G − 2)' },
-  'loess-span': { type: 'number', default: 2 / 3, valueName: 'F', description: 'lowess span of the ICI / E50 / E90 / Emax curve' },
-  'skce-resamples': { type: 'integer', default: 1000, valueName: 'B', description: 'Monte Carlo resamples of the SKCE test (0: no p-value)' },
-} as const satisfies Record<string, FlagSpec>;
+  clinical: flag(optional(boolean(), false, 'add calibration slope/intercept, Hosmer–Lemeshow, ICI/E50/E90/Emax and the SKCE test')),
+  'hl-groups': flag(optional(number({ integer: true, min: 3 }), 10, 'Hosmer–Lemeshow groups (deciles of risk: 10; df = G − 2)'), { valueName: 'G' }),
+  'loess-span': flag(optional(number({ min: 0, exclusiveMin: true, max: 1 }), 2 / 3, 'lowess span of the ICI / E50 / E90 / Emax curve'), { valueName: 'F' }),
+  'skce-resamples': flag(optional(number({ integer: true, min: 0, max: 1_000_000 }), 1000, 'Monte Carlo resamples of the SKCE test (0: no p-value)'), { valueName: 'B' }),
+} as const satisfies Record<string, Flag>;
 
 export const CLINICAL_DESCRIPTION = [
   '--clinical adds the clinical / tabular statistics of the risk p (p of --positive-probs; the class-1 probability of',
@@ -37,13 +38,6 @@ export interface ClinicalFlags {
   'skce-resamples': number;
   level: number;
   seed: number;
-}
-
-/** Validate the --clinical settings (before any file is read). */
-export function requireClinicalFlags(flags: ClinicalFlags): void {
-  requireNumber('--hl-groups', flags['hl-groups'], { integer: true, min: 3 });
-  requireNumber('--loess-span', flags['loess-span'], { min: 0, exclusiveMin: true, max: 1 });
-  requireNumber('--skce-resamples', flags['skce-resamples'], { integer: true, min: 0, max: 1_000_000 });
 }
 
 /** The risk p and outcome y of predictions N × C: class 1 of two columns, else the top label. */

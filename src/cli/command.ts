@@ -1,4 +1,4 @@
-import type { FlagSpecs, ParsedFlags } from './args.js';
+import type { Flags, ParsedFlags } from './flag.js';
 
 /** Where a command writes: stdout for results, stderr for progress and errors. */
 export interface Writer {
@@ -15,11 +15,11 @@ export interface CliIO {
 }
 
 /**
- * One `calib` subcommand: its flags (typed specs, also the source of its --help) and `run`, which returns the
+ * One `calib` subcommand: its flags (option-schema fields, flag.ts: also the source of its --help) and `run`, which returns the
  * exit code (default 0). Errors are thrown, not printed: the program turns them into one stderr line.
  * Adding a command = one file in commands/ exporting a `defineCommand(...)` + one line in commands/index.ts.
  */
-export interface Command<F extends FlagSpecs = FlagSpecs> {
+export interface Command<F extends Flags = Flags> {
   readonly name: string;
   /** One line for the command list. */
   readonly summary: string;
@@ -38,6 +38,6 @@ export interface Command<F extends FlagSpecs = FlagSpecs> {
 }
 
 /** Identity function that infers the literal flag specs, so `run` receives precisely typed flags. */
-export function defineCommand<const F extends FlagSpecs>(command: Command<F>): Command<F> {
+export function defineCommand<const F extends Flags>(command: Command<F>): Command<F> {
   return command;
 }

@@ -5,16 +5,18 @@
  */
 import { fitMondrianConformal, minimumCalibrationRows, mondrianConformalMetrics, type ConformalMethod, type MondrianConformalMetrics, type MondrianConformalPredictor, type MondrianTaxonomy } from '../metrics/index.js';
 import type { Matrix } from '../util/matrix.js';
-import type { FlagSpec } from './args.js';
+import type { Flag } from './flag.js';
 import type { CliIO } from './command.js';
 import { formatTable, percent } from './format-table.js';
+import { flag } from './flag.js';
+import { boolean, described, number, optional, string } from '../util/schema.js';
 
 export const CONDITIONAL_CONFORMAL_FLAGS = {
-  'class-conditional': { type: 'boolean', description: 'one threshold per true class (label-conditional / Mondrian conformal): coverage ≥ 1 − α within every class' },
-  groups: { type: 'string', valueName: 'FILE', description: 'one group id per row of --logits/--probs (as calib eval --groups reads them): one threshold per group' },
-  'calib-groups': { type: 'string', valueName: 'FILE', description: 'with --groups and --calib-* files: the group ids of the calibration rows' },
-  'min-cell-size': { type: 'integer', valueName: 'K', description: "with --class-conditional --groups: smallest group × class cell with its own threshold (default ⌈1/α⌉ − 1); smaller cells use the class's" },
-} as const satisfies Record<string, FlagSpec>;
+  'class-conditional': flag(optional(boolean(), false, 'one threshold per true class (label-conditional / Mondrian conformal): coverage ≥ 1 − α within every class')),
+  groups: flag(described(optional(string()), 'one group id per row of --logits/--probs (as calib eval --groups reads them): one threshold per group'), { valueName: 'FILE' }),
+  'calib-groups': flag(described(optional(string()), 'with --groups and --calib-* files: the group ids of the calibration rows'), { valueName: 'FILE' }),
+  'min-cell-size': flag(described(optional(number({ integer: true })), "with --class-conditional --groups: smallest group × class cell with its own threshold (default ⌈1/α⌉ − 1); smaller cells use the class's"), { valueName: 'K' }),
+} as const satisfies Record<string, Flag>;
 
 export const CONDITIONAL_CONFORMAL_DESCRIPTION = [
   '--class-conditional: one threshold q̂_k per class k from the calibration rows of true class k (label-conditional',

@@ -7,15 +7,17 @@ import { balancedClassWeights, SELECTION_METRICS, type Selection, type WeightsKi
 import { invalidArgument } from '../util/errors.js';
 import { formatTable, percent } from './format-table.js';
 import { readWeights } from './weighted-eval.js';
+import { flag } from './flag.js';
+import { described, optional, string } from '../util/schema.js';
 
 export const WEIGHT_FLAGS = {
-  weights: { type: 'string', valueName: 'FILE', description: 'per-row sample weights ≥ 0, one per validation row (as calib eval --weights); methods whose fit has no weighted form are refused' },
-  'class-weight': { type: 'string', choices: ['balanced'], valueName: 'MODE', description: "balanced: w_i = N / (C · n_{y_i}), scikit-learn's class_weight='balanced' (C = classes present)" },
+  weights: flag(described(optional(string()), 'per-row sample weights ≥ 0, one per validation row (as calib eval --weights); methods whose fit has no weighted form are refused'), { valueName: 'FILE' }),
+  'class-weight': flag(described(optional(string(['balanced'])), "balanced: w_i = N / (C · n_{y_i}), scikit-learn's class_weight='balanced' (C = classes present)"), { valueName: 'MODE' }),
 } as const;
 
 export const SELECTION_FLAGS = {
-  metric: { type: 'string', choices: SELECTION_METRICS, valueName: 'METRIC', description: 'held-out metric ranking the candidates (default nll)' },
-  candidates: { type: 'string', valueName: 'A,B,...', description: 'methods to compare (default: every applicable one, slow ones skipped above a stated size)' },
+  metric: flag(described(optional(string(SELECTION_METRICS)), 'held-out metric ranking the candidates (default nll)'), { valueName: 'METRIC' }),
+  candidates: flag(described(optional(string()), 'methods to compare (default: every applicable one, slow ones skipped above a stated size)'), { valueName: 'A,B,...' }),
 } as const;
 
 /** The sample weights of `--weights FILE` or `--class-weight balanced` (not both), or undefined. */

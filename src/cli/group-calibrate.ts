@@ -10,7 +10,7 @@ import { DEFAULT_MIN_GROUP_SIZE, fitGroupwise, groupwiseFromJSON, isGroupwiseJSO
 import { atomicWriteFile } from '../util/atomic-write.js';
 import { InvalidArgumentError, invalidArgument, requireNumber } from '../util/errors.js';
 import { matrix } from '../util/matrix.js';
-import type { FlagSpec } from './args.js';
+import type { Flag } from './flag.js';
 import type { CliIO } from './command.js';
 import { requireFiniteValues } from './finite-output.js';
 import { formatTable, percent } from './format-table.js';
@@ -18,24 +18,17 @@ import { idsPerRow, intersectionGroups, readGroupColumns, type GroupColumn } fro
 import { weightsFromFlags } from './fit-selection.js';
 import { logitsWarning, openPredictions, openPredictionsAndLabels, readAll, validatedChunks, validatedPredictionChunks } from './inputs.js';
 import { requireOutputPath, writingOutput } from './output-path.js';
+import { flag } from './flag.js';
+import { described, number, optional, string } from '../util/schema.js';
 
 export const GROUP_FIT_FLAGS = {
-  groups: {
-    type: 'string',
-    multiple: true,
-    valueName: 'FILE',
-    description: 'group ids per row (as calib eval --groups reads them; several columns: their intersection cells): fit --method per group plus a pooled calibrator (group-wise / Mondrian calibration)',
-  },
-  'min-group-size': {
-    type: 'integer',
-    valueName: 'K',
-    description: `with --groups: smallest group (cell) fitted on its own (default ${DEFAULT_MIN_GROUP_SIZE}); smaller ones, and those whose own fit fails, use the pooled calibrator`,
-  },
-} as const satisfies Record<string, FlagSpec>;
+  groups: flag(described(string(), 'group ids per row (as calib eval --groups reads them; several columns: their intersection cells): fit --method per group plus a pooled calibrator (group-wise / Mondrian calibration)'), { repeatable: true, valueName: 'FILE' }),
+  'min-group-size': flag(described(optional(number({ integer: true })), `with --groups: smallest group (cell) fitted on its own (default ${DEFAULT_MIN_GROUP_SIZE}); smaller ones, and those whose own fit fails, use the pooled calibrator`), { valueName: 'K' }),
+} as const satisfies Record<string, Flag>;
 
 export const GROUP_APPLY_FLAG = {
-  groups: { type: 'string', multiple: true, valueName: 'FILE', description: 'group ids per row, the same columns as at fit time: required by a group-wise calibrator (calib fit --groups), refused otherwise' },
-} as const satisfies Record<string, FlagSpec>;
+  groups: flag(described(string(), 'group ids per row, the same columns as at fit time: required by a group-wise calibrator (calib fit --groups), refused otherwise'), { repeatable: true, valueName: 'FILE' }),
+} as const satisfies Record<string, Flag>;
 
 export const GROUP_FIT_DESCRIPTION =
   '--groups FILE (group-wise / Mondrian calibration): one group id per row, read as calib eval --groups reads it (.npy/.npz/.safetensors/.json\n' +

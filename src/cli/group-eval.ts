@@ -7,14 +7,15 @@ import { DIRECTIONAL_METRIC_NAMES, evaluate, metricDefinition, metricDirection, 
 import { multicalibrationError, type MulticalibrationResult } from '../metrics/multicalibration.js';
 import { multicalibrationOverColumns, type ColumnsMulticalibrationResult } from '../metrics/multicalibration.js';
 import { evaluateWeighted, type WeightedMetrics } from '../metrics/weighted-evaluate.js';
-import { requireNumber } from '../util/errors.js';
 import { intersectionGroups, readGroupFile, type GroupColumn, type RowGroups } from './group-columns.js';
 import { matrix, type Matrix } from '../util/matrix.js';
 import type { CalibrationMetrics } from '../metrics/calibration-accumulator.js';
 import { metricsJson, type EvalSettings } from './metrics-report.js';
 import { fixed, formatTable, percent } from './format-table.js';
 import type { CliIO } from './command.js';
-import type { FlagSpec } from './args.js';
+import type { Flag } from './flag.js';
+import { flag } from './flag.js';
+import { boolean, described, number, optional, string } from '../util/schema.js';
 
 /**
  * Metrics `--group-metric` can summarise: every metric of the record with a better direction; the worst group is
@@ -24,16 +25,11 @@ export const GROUP_METRICS: readonly MetricName[] = DIRECTIONAL_METRIC_NAMES;
 export type GroupMetric = MetricName;
 
 export const GROUP_FLAGS = {
-  groups: {
-    type: 'string',
-    multiple: true,
-    valueName: 'FILE',
-    description: 'group ids per row (.npy N or N × K integers, .json integers, or CSV/text columns of strings; repeat for more columns): every metric per group and multicalibration_error',
-  },
-  'group-intersections': { type: 'boolean', description: 'with several group columns: also every intersection cell (a × b) as a group, in the table and in multicalibration_error' },
-  'group-metric': { type: 'string', choices: GROUP_METRICS, default: 'ece', description: 'with --groups: the metric of the worst group, size-weighted mean and spread' },
-  'min-group-size': { type: 'integer', default: 20, valueName: 'K', description: 'with --groups: smallest group (and group × bin cell of multicalibration_error) evaluated' },
-} as const satisfies Record<string, FlagSpec>;
+  groups: flag(described(string(), 'group ids per row (.npy N or N × K integers, .json integers, or CSV/text columns of strings; repeat for more columns): every metric per group and multicalibration_error'), { repeatable: true, valueName: 'FILE' }),
+  'group-intersections': flag(optional(boolean(), false, 'with several group columns: also every intersection cell (a × b) as a group, in the table and in multicalibration_error')),
+  'group-metric': flag(optional(string(GROUP_METRICS), 'ece', 'with --groups: the metric of the worst group, size-weighted mean and spread')),
+  'min-group-size': flag(optional(number({ integer: true, min: 1 }), 20, 'with --groups: smallest group (and group × bin cell of multicalibration_error) evaluated'), { valueName: 'K' }),
+} as const satisfies Record<string, Flag>;
 
 export const GROUP_DESCRIPTION = [
   '--groups FILE: one group id per row of the predictions (.npy / .npz / .safetensors / .json: integers; .csv / .txt:',
@@ -170,9 +166,8 @@ export function evaluateGroups(predictions: Matrix, labels: Int32Array, rowGroup
   return { groups, summary: summarise(groups, options.metric, options.minGroupSize), worstEce: eceSummary.worst, multicalibration, minGroupSize: options.minGroupSize };
 }
 
-/** Validate --group-metric and --min-group-size. */
+/** The group options of the flags (--group-metric's choices and --min-group-size's range are checked at parsing). */
 export function requireGroupFlags(flags: GroupFlags): { metric: GroupMetric; minGroupSize: number } {
-  requireNumber('--min-group-size', flags['min-group-size'], { integer: true, min: 1 });
   return { metric: flags['group-metric'] as GroupMetric, minGroupSize: flags['min-group-size'] };
 }
 

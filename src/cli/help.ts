@@ -1,18 +1,27 @@
-import type { FlagSpec } from './args.js';
+import { defaultText } from '../util/schema.js';
 import type { Command } from './command.js';
+import { type Flag, isRequired } from './flag.js';
 
-/** Help texts generated from the command table and the flag specs (so they cannot drift from the parser). */
+/** Help texts generated from the command table and the flags' schemas (so they cannot drift from the parser). */
 
-function flagUsage(name: string, spec: FlagSpec): string {
-  if (spec.type === 'boolean') return `--${name}`;
-  const value = spec.valueName ?? (spec.choices ? spec.choices.join('|') : spec.type === 'string' ? 'VALUE' : 'N');
+function flagUsage(name: string, spec: Flag): string {
+  if (spec.schema.type === 'boolean') return `--${name}`;
+  const value = spec.valueName ?? (spec.schema.choices ? spec.schema.choices.join('|') : spec.schema.type === 'number' ? 'N' : 'VALUE');
   return `--${name} ${value}`;
+}
+
+/** The notes after a flag's help line: required, repeatable, its default (a boolean's `false` goes without saying). */
+export function flagNotes(spec: Flag): string {
+  const shown = spec.shownDefault ?? defaultText(spec.schema);
+  return [isRequired(spec) ? 'required' : '', spec.repeatable ? 'repeatable' : '', shown !== undefined && !(spec.schema.type === 'boolean' && shown === 'false') ? `default ${shown}` : '']
+    .filter(Boolean)
+    .join(', ');
 }
 
 /** `calib <command> --help`. */
 export function commandHelp(command: Command): string {
   const entries = Object.entries(command.flags);
-  const required = entries.filter(([, s]) => s.required).map(([n, s]) => flagUsage(n, s));
+  const required = entries.filter(([, s]) => isRequired(s)).map(([n, s]) => flagUsage(n, s));
   const generated = `${required.length ? ' ' + required.join(' ') : ''}${entries.length > required.length ? ' [options]' : ''}`;
   const lines = [`Usage: calib ${command.name}${command.usage !== undefined ? ' ' + command.usage : generated}`, ''];
   lines.push(command.summary);
@@ -22,12 +31,10 @@ export function commandHelp(command: Command): string {
     const left = entries.map(([n, s]) => flagUsage(n, s));
     const width = Math.min(34, Math.max(...left.map((l) => l.length)));
     entries.forEach(([, spec], i) => {
-      const notes = [spec.required ? 'required' : '', spec.multiple ? 'repeatable' : '', spec.default !== undefined ? `default ${spec.default}` : spec.shownDefault !== undefined ? `default ${spec.shownDefault}` : '']
-        .filter(Boolean)
-        .join(', ');
+      const notes = flagNotes(spec);
       const l = left[i]!;
       const pad = l.length > width ? `\n  ${' '.repeat(width)}  ` : ' '.repeat(width - l.length) + '  ';
-      lines.push(`  ${l}${pad}${spec.description}${notes ? ` (${notes})` : ''}`);
+      lines.push(`  ${l}${pad}${spec.schema.description ?? ''}${notes ? ` (${notes})` : ''}`);
     });
     lines.push(`  ${'--help'.padEnd(width)}  show this help`);
   }

@@ -4,6 +4,8 @@ import { openLabelsSource, openMatrixSource, type LabelsSource, type MatrixSourc
 import { requirePredictionShape } from '../io/validate.js';
 import { matrix, type Matrix } from '../util/matrix.js';
 import { UsageError } from './args.js';
+import { flag } from './flag.js';
+import { described, optional, string } from '../util/schema.js';
 
 /**
  * The prediction/label inputs shared by the commands: flag specs, `--logits` xor `--probs`, shape checks before
@@ -12,13 +14,13 @@ import { UsageError } from './args.js';
  */
 
 export const PREDICTION_FLAGS = {
-  logits: { type: 'string', valueName: 'FILE', description: 'N × C logits (.npy, .csv or .json), or dense N × C × H × W (.npy; labels N × H × W)' },
-  probs: { type: 'string', valueName: 'FILE', description: 'N × C probabilities, rows summing to 1 (instead of --logits)' },
+  logits: flag(described(optional(string()), 'N × C logits (.npy, .csv or .json), or dense N × C × H × W (.npy; labels N × H × W)'), { valueName: 'FILE' }),
+  probs: flag(described(optional(string()), 'N × C probabilities, rows summing to 1 (instead of --logits)'), { valueName: 'FILE' }),
 } as const;
 
 export const LABEL_FLAGS = {
-  labels: { type: 'string', valueName: 'FILE', required: true, description: 'N integer class labels in [0, C) (.npy, .csv or .json)' },
-  'label-column': { type: 'string', valueName: 'NAME', description: 'column of a multi-column labels CSV' },
+  labels: flag(described(string(), 'N integer class labels in [0, C) (.npy, .csv or .json)'), { valueName: 'FILE' }),
+  'label-column': flag(described(optional(string()), 'column of a multi-column labels CSV'), { valueName: 'NAME' }),
 } as const;
 
 /** Rows per chunk when streaming .npy inputs (64 Ki rows × C float32 is a few MB). */

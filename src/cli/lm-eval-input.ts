@@ -17,6 +17,8 @@ import type { BootstrapIntervals } from '../report/metrics-json.js';
 import { requireOutputPath, writingOutput } from './output-path.js';
 import { writeReliability } from './reliability-output.js';
 import { bootstrapTopLabel, evaluateTopLabel, formatTopLabelTable, topLabelJson } from './top-label-eval.js';
+import { flag } from './flag.js';
+import { described, optional, string } from '../util/schema.js';
 
 /**
  * `calib eval --lm-eval FILE` and `calib fit --lm-eval FILE`: multiple-choice LLM evaluation logs
@@ -34,8 +36,8 @@ import { bootstrapTopLabel, evaluateTopLabel, formatTopLabelTable, topLabelJson 
  */
 
 export const LM_EVAL_FLAGS = {
-  'lm-eval': { type: 'string', valueName: 'FILE', description: 'multiple-choice LLM log: lm-evaluation-harness --log_samples JSONL, or lighteval details as JSON/JSONL' },
-  'lm-eval-score': { type: 'string', choices: ['acc', 'acc_norm'], default: 'acc', description: "with --lm-eval: raw log-likelihoods ('acc') or divided by the choice's length in characters ('acc_norm')" },
+  'lm-eval': flag(described(optional(string()), 'multiple-choice LLM log: lm-evaluation-harness --log_samples JSONL, or lighteval details as JSON/JSONL'), { valueName: 'FILE' }),
+  'lm-eval-score': flag(optional(string(['acc', 'acc_norm']), 'acc', "with --lm-eval: raw log-likelihoods ('acc') or divided by the choice's length in characters ('acc_norm')")),
 } as const;
 
 export interface LmEvalScores {

@@ -5,9 +5,8 @@
  * class-1 probability of two-column --probs/--logits against label = 1; the top-label confidence against
  * correctness otherwise.
  */
-import type { BinConvention } from '../metrics/index.js';
 import { reliabilityDiagram } from '../metrics/index.js';
-import { reliabilityDiagramSvg, writeFigure } from '../report/index.js';
+import { reliabilityDiagramSvg } from '../report/index.js';
 import { logitPoints } from '../report/logit-axis.js';
 import { invalidArgument } from '../util/errors.js';
 import { UsageError } from './args.js';
@@ -16,7 +15,7 @@ import { riskOf } from './clinical-eval.js';
 import type { CliIO } from './command.js';
 import { percent } from './format-table.js';
 import { logitsWarning, openPredictionsAndLabels, readAll, validatedChunks } from './inputs.js';
-import { writingOutput } from './output-path.js';
+import { type PlotFlags, writePlot } from './plot-flags.js';
 
 export const LOGIT_SCALE_DESCRIPTION = [
   '--logit-scale: the calibration plot on logit axes, as clinical calibration plots draw it: one point per non-empty',
@@ -28,24 +27,8 @@ export const LOGIT_SCALE_DESCRIPTION = [
   'diagram has this form: --figure other than diagram, --calibrator and --multilabel are refused.',
 ];
 
-export interface LogitPlotFlags {
-  logits?: string | undefined;
-  probs?: string | undefined;
-  'positive-probs'?: string | undefined;
-  labels: string;
-  'label-column'?: string | undefined;
-  out: string;
-  bins: number;
-  convention: string;
-  title?: string | undefined;
-  figure?: string | undefined;
-  width?: number | undefined;
-  calibrator?: string | undefined;
-  multilabel?: boolean | undefined;
-}
-
 /** Refuse what has no logit-scale form (before any file is read). */
-export function requireLogitScaleFlags(flags: LogitPlotFlags): void {
+export function requireLogitScaleFlags(flags: PlotFlags): void {
   if (flags.figure !== undefined && flags.figure !== 'diagram')
     invalidArgument('--figure', "'diagram' (or none) with --logit-scale: only the reliability diagram has a logit-scale form", `'${flags.figure}'`);
   if (flags.calibrator !== undefined) throw new UsageError('--logit-scale cannot be combined with --calibrator (draw the calibrated predictions with calib apply, then plot them)');
@@ -55,7 +38,7 @@ export function requireLogitScaleFlags(flags: LogitPlotFlags): void {
 }
 
 /** Draw the logit-scale calibration plot of the inputs into flags.out. */
-export async function plotLogitScale(flags: LogitPlotFlags, io: CliIO): Promise<void> {
+export async function plotLogitScale(flags: PlotFlags, io: CliIO): Promise<void> {
   let p: Float64Array;
   let y: Uint8Array;
   let risk: string;
@@ -71,13 +54,13 @@ export async function plotLogitScale(flags: LogitPlotFlags, io: CliIO): Promise<
     risk = predictions.source.cols === 2 ? 'the class-1 probability' : 'the top-label confidence';
   }
   const binary = risk !== 'the top-label confidence';
-  const data = reliabilityDiagram(p, y, { bins: flags.bins, convention: flags.convention as BinConvention });
+  const data = reliabilityDiagram(p, y, { bins: flags.bins, convention: flags.convention });
   const svg = reliabilityDiagramSvg(data, {
     title: flags.title ?? 'Calibration (logit scale)',
     scale: 'logit',
     axisLabels: binary ? { x: 'predicted probability', y: 'observed frequency' } : { x: 'confidence', y: 'accuracy' },
   });
-  await writingOutput(flags.out, '--out', () => writeFigure(flags.out, svg, flags.width !== undefined ? { width: flags.width } : {}));
+  await writePlot(flags, svg);
   const points = logitPoints(data);
   const clipped = points.filter((q) => q.clipped).length;
   io.stdout.write(

@@ -21,31 +21,29 @@ import { resolveTrainConfig } from '../train/train-config.js';
 import { runSplits } from '../train/trainer-data.js';
 import { createRunModel } from '../train/trainer-model.js';
 import { runPaths } from '../train/run-directory.js';
-import { invalidArgument, requireNumber } from '../util/errors.js';
+import { invalidArgument } from '../util/errors.js';
 import { parseKeyValues, UsageError } from './args.js';
+import { flag } from './flag.js';
+import { described, number, optional, string } from '../util/schema.js';
 
 export const MODEL_INPUT_FLAGS = {
-  model: { type: 'string', valueName: 'FILE', description: 'ONNX classifier (any producer)' },
-  run: { type: 'string', valueName: 'DIR', description: 'a calib train run directory instead of --model (its dataset by default)' },
-  checkpoint: { type: 'string', choices: ['last', 'best'], default: 'best', description: 'checkpoint of --run' },
-  inputs: { type: 'string', valueName: 'X.npy', description: 'samples as .npy [N, ...] in the model\'s layout, already preprocessed' },
-  dataset: { type: 'string', choices: DATASET_NAMES, description: 'a built-in dataset (images in [0, 1], NCHW; then --mean/--std/--layout)' },
-  'data-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'dataset loader option (as calib train)' },
-  split: { type: 'string', choices: ['train', 'val', 'test'], default: 'test', description: "split of --dataset / --run (val = calib train's default 10 % hold-out, seed 0)" },
-  images: { type: 'string', valueName: 'DIR', description: 'folder of PNG/JPEG images (one subfolder per class gives labels)' },
-  'max-image-pixels': {
-    type: 'integer',
-    default: DEFAULT_MAX_IMAGE_PIXELS,
-    description: 'refuse --images files whose header gives more pixels (width × height, checked before decoding)',
-  },
-  size: { type: 'string', valueName: 'HxW', description: 'resize --images to H×W (default: the model\'s input size)' },
-  mean: { type: 'string', valueName: 'M[,M,M]', description: 'per-channel mean subtracted (default 0)' },
-  std: { type: 'string', valueName: 'S[,S,S]', description: 'per-channel std divided by (default 1)' },
-  layout: { type: 'string', choices: ['nchw', 'nhwc'], description: "image layout the model takes (default: read from the model's input shape)" },
-  'input-name': { type: 'string', valueName: 'NAME', description: 'model input to feed (when it has several)' },
-  'output-name': { type: 'string', valueName: 'NAME', description: 'model output to read (when it has several [N, C] outputs)' },
-  batch: { type: 'integer', default: 256, description: 'batch size (a model with a fixed batch uses its own)' },
-  threads: { type: 'integer', default: 2, description: 'ONNX Runtime threads' },
+  model: flag(described(optional(string()), 'ONNX classifier (any producer)'), { valueName: 'FILE' }),
+  run: flag(described(optional(string()), 'a calib train run directory instead of --model (its dataset by default)'), { valueName: 'DIR' }),
+  checkpoint: flag(optional(string(['last', 'best']), 'best', 'checkpoint of --run')),
+  inputs: flag(described(optional(string()), 'samples as .npy [N, ...] in the model\'s layout, already preprocessed'), { valueName: 'X.npy' }),
+  dataset: flag(described(optional(string(DATASET_NAMES)), 'a built-in dataset (images in [0, 1], NCHW; then --mean/--std/--layout)')),
+  'data-opt': flag(described(string(), 'dataset loader option (as calib train)'), { repeatable: true, valueName: 'KEY=VALUE' }),
+  split: flag(optional(string(['train', 'val', 'test']), 'test', "split of --dataset / --run (val = calib train's default 10 % hold-out, seed 0)")),
+  images: flag(described(optional(string()), 'folder of PNG/JPEG images (one subfolder per class gives labels)'), { valueName: 'DIR' }),
+  'max-image-pixels': flag(optional(number({ integer: true, min: 1 }), DEFAULT_MAX_IMAGE_PIXELS, 'refuse --images files whose header gives more pixels (width × height, checked before decoding)')),
+  size: flag(described(optional(string()), 'resize --images to H×W (default: the model\'s input size)'), { valueName: 'HxW' }),
+  mean: flag(described(optional(string()), 'per-channel mean subtracted (default 0)'), { valueName: 'M[,M,M]' }),
+  std: flag(described(optional(string()), 'per-channel std divided by (default 1)'), { valueName: 'S[,S,S]' }),
+  layout: flag(described(optional(string(['nchw', 'nhwc'])), "image layout the model takes (default: read from the model's input shape)")),
+  'input-name': flag(described(optional(string()), 'model input to feed (when it has several)'), { valueName: 'NAME' }),
+  'output-name': flag(described(optional(string()), 'model output to read (when it has several [N, C] outputs)'), { valueName: 'NAME' }),
+  batch: flag(optional(number({ integer: true }), 256, 'batch size (a model with a fixed batch uses its own)')),
+  threads: flag(optional(number({ integer: true }), 2, 'ONNX Runtime threads')),
 } as const;
 
 export interface ModelInputFlags {
@@ -157,7 +155,7 @@ export async function resolveModelInputs(flags: ModelInputFlags): Promise<Resolv
       height = h;
       width = w;
     }
-    const maxPixels = requireNumber('--max-image-pixels', flags['max-image-pixels'], { integer: true, min: 1 });
+    const maxPixels = flags['max-image-pixels'];
     const folder = await readImageFolder(flags.images, { channels, height, width }, '--images', { maxPixels });
     images = folder.images;
     count = folder.count;

@@ -14,6 +14,8 @@ import type { CliIO } from './command.js';
 import { fixed, formatTable, percent } from './format-table.js';
 import { requireOutputPath, writingOutput } from './output-path.js';
 import { jsonNumber } from '../report/metrics-json.js';
+import { flag } from './flag.js';
+import { boolean, optional } from '../util/schema.js';
 
 /**
  * `--multilabel` of `calib eval`, `calib fit` and `calib apply`: N × L independent sigmoid logits (`--logits`) or
@@ -23,7 +25,7 @@ import { jsonNumber } from '../report/metrics-json.js';
  */
 
 export const MULTILABEL_FLAG = {
-  multilabel: { type: 'boolean', description: 'N × L independent sigmoid logits/probabilities with N × L 0/1 --labels (per-label binary calibration)' },
+  multilabel: flag(optional(boolean(), false, 'N × L independent sigmoid logits/probabilities with N × L 0/1 --labels (per-label binary calibration)')),
 } as const;
 
 interface InputFlags {

@@ -9,30 +9,14 @@
  */
 import { reliabilityDiagram } from '../metrics/index.js';
 import { sigmoid } from '../metrics/multilabel.js';
-import type { BinConvention } from '../metrics/index.js';
 import { readInputText } from '../io/input-file.js';
 import { smallMultiplesSvg } from '../report/small-multiples.js';
-import { writeFigure } from '../report/index.js';
 import { invalidArgument } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
 import type { CliIO } from './command.js';
 import { percent } from './format-table.js';
 import { readMultilabelCalibrator, readMultilabelInputs } from './multilabel-eval.js';
-import { writingOutput } from './output-path.js';
-
-export interface MultilabelPlotFlags {
-  logits?: string | undefined;
-  probs?: string | undefined;
-  labels?: string | undefined;
-  out: string;
-  bins: number;
-  convention: string;
-  title?: string | undefined;
-  figure?: string | undefined;
-  width?: number | undefined;
-  calibrator?: string | undefined;
-  'label-names'?: string | undefined;
-}
+import { type PlotFlags, writePlot } from './plot-flags.js';
 
 /** Label names from a text file, one per line (a final newline allowed), exactly one per label column. */
 export async function readLabelNames(path: string, labels: number, argName = '--label-names'): Promise<string[]> {
@@ -59,7 +43,7 @@ function labelColumn(p: Matrix, kind: 'logits' | 'probabilities', targets: Uint8
 }
 
 /** Draw the per-label small multiples to flags.out (.svg or .png, checked by the caller). */
-export async function plotMultilabel(flags: MultilabelPlotFlags, io: CliIO): Promise<void> {
+export async function plotMultilabel(flags: PlotFlags, io: CliIO): Promise<void> {
   if (flags.figure !== undefined && flags.figure !== 'combined' && flags.figure !== 'diagram') {
     invalidArgument('--figure', "'diagram' (or the default) with --multilabel: one reliability diagram per label", `'${flags.figure}'`);
   }
@@ -79,7 +63,7 @@ export async function plotMultilabel(flags: MultilabelPlotFlags, io: CliIO): Pro
   const panels = names.map((name, l) => {
     const { p, y } = labelColumn(predictions, kind, inputs.targets, l);
     const support = y.reduce((s, v) => s + v, 0);
-    return { title: `${name} (${support} pos.)`, data: reliabilityDiagram(p, y, { bins: flags.bins, convention: flags.convention as BinConvention }) };
+    return { title: `${name} (${support} pos.)`, data: reliabilityDiagram(p, y, { bins: flags.bins, convention: flags.convention }) };
   });
   const n = inputs.predictions.rows;
   const title = `${flags.title ?? 'Per-label reliability'}${after} — ${n.toLocaleString('en-US')} samples × ${L} labels`;
@@ -87,7 +71,7 @@ export async function plotMultilabel(flags: MultilabelPlotFlags, io: CliIO): Pro
     axisLabels: { x: 'Predicted probability', y: 'Observed frequency' },
     legendLabels: { outputs: 'Observed frequency of the label per bin', gap: 'Gap to mean predicted probability' },
   });
-  await writingOutput(flags.out, '--out', () => writeFigure(flags.out, svg, flags.width !== undefined ? { width: flags.width } : {}));
+  await writePlot(flags, svg);
   const eces = panels.map((p) => p.data.ece);
   const macro = eces.reduce((a, b) => a + b, 0) / L;
   io.stdout.write(

@@ -7,16 +7,14 @@
 import { isMetricName, metricDefinition, metricDigits, OPT_IN_METRIC_NAMES, requireOptInNames, type OptInMetricName } from '../metrics/index.js';
 import { jsonNumber } from '../report/metrics-json.js';
 import { invalidArgument } from '../util/errors.js';
-import type { FlagSpec } from './args.js';
+import type { Flag } from './flag.js';
 import type { CliIO } from './command.js';
+import { flag } from './flag.js';
+import { described, optional, string } from '../util/schema.js';
 
 export const OPT_IN_FLAG = {
-  metrics: {
-    type: 'string',
-    valueName: 'LIST',
-    description: `add opt-in metrics of the top label, comma-separated: ${OPT_IN_METRIC_NAMES.join(', ')}`,
-  },
-} as const satisfies Record<string, FlagSpec>;
+  metrics: flag(described(optional(string()), `add opt-in metrics of the top label, comma-separated: ${OPT_IN_METRIC_NAMES.join(', ')}`), { valueName: 'LIST' }),
+} as const satisfies Record<string, Flag>;
 
 export const OPT_IN_DESCRIPTION = [
   '--metrics LIST adds opt-in entries of the metric record, computed from the top label (confidence against',

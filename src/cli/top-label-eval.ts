@@ -6,6 +6,8 @@ import { describe, invalidArgument } from '../util/errors.js';
 import { formatTable } from './format-table.js';
 import { METRIC_DISPLAY, percentileBootstrap, showMetric, type BootstrapIntervals } from './metrics-report.js';
 import { UsageError } from './args.js';
+import { flag } from './flag.js';
+import { described, optional, string } from '../util/schema.js';
 
 /**
  * `calib eval` on top-label results only — a confidence, a predicted class and a label per sample (LLM
@@ -16,13 +18,9 @@ import { UsageError } from './args.js';
  */
 
 export const TOP_LABEL_FLAGS = {
-  confidence: { type: 'string', valueName: 'FILE', description: 'top-label confidences c_i ∈ [0, 1] (instead of --logits/--probs)' },
-  predicted: { type: 'string', valueName: 'FILE', description: 'predicted classes (with --confidence and --labels)' },
-  columns: {
-    type: 'string',
-    valueName: 'SPEC',
-    description: 'named CSV/JSON/npz columns, e.g. confidence=conf,predicted=pred,label=gold (or correct=ok); files default to --confidence',
-  },
+  confidence: flag(described(optional(string()), 'top-label confidences c_i ∈ [0, 1] (instead of --logits/--probs)'), { valueName: 'FILE' }),
+  predicted: flag(described(optional(string()), 'predicted classes (with --confidence and --labels)'), { valueName: 'FILE' }),
+  columns: flag(described(optional(string()), 'named CSV/JSON/npz columns, e.g. confidence=conf,predicted=pred,label=gold (or correct=ok); files default to --confidence'), { valueName: 'SPEC' }),
 } as const;
 
 /** Roles a --columns entry may name. */

@@ -31,10 +31,10 @@ import { THULASIDASAN_SUITE } from './papers/thulasidasan.js';
 import { THULASIDASAN_TEXT_SUITE } from './papers/thulasidasan-text.js';
 import { ACLS_DEEP_GRID, KARANDIKAR_DEEP_GRID, MARONAS_DEEP_GRID, MBLS_DEEP_GRID, THULASIDASAN_DEEP_GRID } from './papers/deep-grids.js';
 import { DEEP } from './papers/scales.js';
-import type { SuiteGridInput, SuiteScale } from './suite-schema.js';
+import type { BuiltinSuite, SettingsInput, SuiteGridInput, SuiteScale } from './suite-schema.js';
 import { defineRegistry } from '../util/registry.js';
 
-const DEMO_BASE = {
+const DEMO_BASE: SettingsInput = {
   dataset: 'mnist',
   model: 'mlp',
   modelOptions: { hidden: [512] },
@@ -46,14 +46,11 @@ const DEMO_BASE = {
   threads: 2,
 };
 
-const DEMO_SCALES: Partial<Record<SuiteScale, Record<string, unknown>>> = {
+const DEMO_SCALES: Partial<Record<SuiteScale, SettingsInput>> = {
   quick: { subset: 2000, epochs: 40 },
   machine: { epochs: 60 },
   paper: { model: 'lenet', modelOptions: {}, epochs: 60, weightDecay: 5e-4, select: 'accuracy' },
 };
-
-/** A built-in suite: a one-line summary for `calib suite list` and the suite's JSON (its `name` is the suite's name). */
-type BuiltinSuite = { readonly summary: string; readonly suite: Record<string, unknown> };
 
 /**
  * A paper suite with the shared `deep` scale (papers/scales.ts DEEP over the suite's base) when it declares no

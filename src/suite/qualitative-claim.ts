@@ -21,6 +21,7 @@
 import { describe, invalidArgument } from '../util/errors.js';
 import { boolean, list, number, object, optional, scalar, string, type Infer, type Schema } from '../util/schema.js';
 import { CLAIM_METRIC_FAMILIES, claimMetricDirection, parseClaimMetric } from './claim-metric.js';
+import { CALIBRATOR_KINDS } from '../posthoc/calibrators.js';
 
 export const QUALITATIVE_KINDS = ['argmin', 'argmax', 'u-shape', 'monotone', 'order'] as const;
 export type QualitativeKind = (typeof QUALITATIVE_KINDS)[number];
@@ -31,7 +32,7 @@ const COMMON = {
   /** The split whose values the criterion uses. */
   split: optional(string(['validation', 'test'] as const), 'test'),
   /** A post-hoc calibrator of the suite applied before the metric (test split only). */
-  after: optional(string()),
+  after: optional(string(CALIBRATOR_KINDS)),
 };
 
 const SWEPT = { ...COMMON, method: string(), sweep: string() };

@@ -17,8 +17,8 @@ import { evaluateLoss } from '../losses/evaluate-loss.js';
 import { DIRECTIONAL_METRIC_NAMES } from '../metrics/metric-display.js';
 import { RECORD_METRIC_NAMES, type MetricName } from '../metrics/metric-registry.js';
 import { resolveOptions } from '../losses/options.js';
-import { lossDefinition } from '../losses/registry.js';
-import { CALIBRATOR_KINDS } from '../posthoc/calibrators.js';
+import { LOSS_NAMES, lossDefinition } from '../losses/registry.js';
+import { CALIBRATOR_KINDS, type CalibratorKind } from '../posthoc/calibrators.js';
 import { describe, invalidArgument } from '../util/errors.js';
 import { boolean, type Infer, list, number, object, optional, options, partial, record, scalar, string, type Schema } from '../util/schema.js';
 import { SHIFT_METRIC_KEYS } from '../train/shift-metrics.js';
@@ -63,6 +63,32 @@ function name(): Schema<string> {
 /** A partial training configuration: the keys of `calib train --config` except `out` (the runner places runs). */
 export const PARTIAL_CONFIG_SCHEMA = partial(TRAIN_CONFIG_SCHEMA, ['out']);
 export type PartialConfig = Infer<typeof PARTIAL_CONFIG_SCHEMA>;
+
+/**
+ * Training settings as a suite's base, scale or method writes them: every key optional, each name typed by the
+ * training configuration's schema (`loss: LossName`, `model: ModelName`, `schedule: ScheduleText`, …), so that a
+ * misspelt name in a built-in suite (src/suite/papers) is a compile error.
+ */
+export type SettingsInput = { readonly [K in Exclude<keyof PartialConfig, 'mcDropout'>]?: PartialConfig[K] } & {
+  readonly mcDropout?: Partial<NonNullable<PartialConfig['mcDropout']>>;
+};
+
+/**
+ * A built-in suite: a one-line summary for `calib suite list` and the suite's JSON (its `name` is the suite's name);
+ * the settings parts are type-checked (SettingsInput), the rest by the suite schema when the suite is parsed.
+ */
+export type BuiltinSuite = {
+  readonly summary: string;
+  readonly suite: {
+    readonly name: string;
+    readonly base?: SettingsInput;
+    readonly scales?: Partial<Record<SuiteScale, SettingsInput>>;
+    readonly methods?: readonly (SettingsInput & { readonly name: string; readonly label?: string; readonly seeds?: readonly number[] })[];
+    readonly posthoc?: readonly CalibratorKind[];
+    readonly regulariserHistogram?: Partial<SuiteRegulariserHistogram>;
+    readonly [key: string]: unknown;
+  };
+};
 
 const METHOD_SCHEMA = object({
   /** Name of the method (run directories start with it; comparisons refer to it). */
@@ -110,7 +136,7 @@ export type SuiteSweep = Infer<typeof SWEEP_SCHEMA>;
  */
 const REGULARISER_HISTOGRAM_SCHEMA = object({
   /** The per-example loss whose quantity is evaluated (e.g. 'acls'). */
-  loss: string(),
+  loss: string(LOSS_NAMES),
   /** Its options (as `lossOptions`; default the loss's defaults). */
   options: optional(options(), {}),
   /** 'regulariser' (R_i of a CE + R method: ACLS α·reg, the paper's L_REG), 'loss' (ℓ_i) or a term's name. */

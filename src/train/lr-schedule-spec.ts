@@ -15,6 +15,33 @@
  */
 import { describe, invalidArgument, requireNumber } from '../util/errors.js';
 import { constantLr, cosineLr, type LrSchedule, multiStepLr, stepLr } from '../optim/schedule.js';
+import type { Schema } from '../util/schema.js';
+import { didYouMean } from '../util/typo-hint.js';
+
+/** The schedule kinds, the part of a schedule string before its first ':'. */
+export const SCHEDULE_KINDS = ['constant', 'cosine', 'step', 'multistep'] as const;
+
+/** A schedule string as the type checker sees it: a known kind, with the parameters of the kinds that take them. */
+export type ScheduleText = 'constant' | 'cosine' | `step:${string}` | `multistep:${string}`;
+
+const SCHEDULE_USAGE = 'constant, cosine, step:S[,γ] or multistep:m1,m2,…[:γ]';
+
+/**
+ * The option schema of a schedule string: its kind is checked where it is read (a typo hint names the closest
+ * kind); the parameters need the run's epochs and are checked by `parseSchedule` with the whole configuration.
+ */
+export function scheduleText(): Schema<ScheduleText> {
+  return {
+    type: 'string',
+    expected: SCHEDULE_USAGE,
+    parse(value, path) {
+      if (typeof value !== 'string') return invalidArgument(path, SCHEDULE_USAGE, describe(value));
+      const kind = value.trim().split(':')[0]!;
+      if (!(SCHEDULE_KINDS as readonly string[]).includes(kind)) invalidArgument(path, `${SCHEDULE_USAGE}${didYouMean(kind, SCHEDULE_KINDS)}`, describe(value));
+      return value as ScheduleText;
+    },
+  };
+}
 
 /** A parsed schedule string. */
 export type ScheduleSpec =
@@ -37,7 +64,7 @@ function num(text: string, argument: string): number {
 export function parseSchedule(text: string, epochs: number, argument = 'schedule'): ScheduleSpec {
   if (typeof text !== 'string') invalidArgument(argument, 'a schedule string', describe(text));
   requireNumber('epochs', epochs, { integer: true, min: 1 });
-  const usage = "constant, cosine, step:S[,γ] or multistep:m1,m2,…[:γ]";
+  const usage = SCHEDULE_USAGE;
   const [kind, ...rest] = text.trim().split(':');
   switch (kind) {
     case 'constant':

@@ -16,10 +16,10 @@ import { MODEL_OPTIONS, type ModelKind } from '../nn/models/zoo.js';
 import { createOptimizer, OPTIMIZER_NAMES, type OptimizerSpec } from '../optim/create.js';
 import { describe, InvalidArgumentError, invalidArgument } from '../util/errors.js';
 import { boolean, described, type Infer, list, number, object, optional, options, partial, string } from '../util/schema.js';
-import { parseSchedule } from './lr-schedule-spec.js';
+import { parseSchedule, scheduleText } from './lr-schedule-spec.js';
 import { defaultOodDataset } from './ood-evaluation.js';
 import { SELECTION_METRICS } from './best-epoch.js';
-import { modelAlias } from './trainer-model.js';
+import { modelAlias, modelName } from './trainer-model.js';
 import { MAX_BINS } from '../metrics/binning.js';
 
 /** Mixup variants: host-side input mixup (soft targets), feature-only (hard label of the nearer sample), and
@@ -46,6 +46,12 @@ function lossNamesOf(roles: readonly string[]): string {
 /** Defaults of the settings whose presence the cross-key checks look at. */
 const TRAIN_CONFIG_DEFAULTS = { weight: 1, holdout: 0.1, mixupKind: 'input' } as const;
 
+/** Monte-Carlo dropout at the final evaluation (the `mcDropout` key below; `calib train --mc-dropout K` sets its passes). */
+export const MC_DROPOUT_SCHEMA = object({
+  passes: optional(number({ integer: true, min: 2 }), 10, 'stochastic forward passes K'),
+  seed: described(optional(number({ integer: true })), 'seed of the dropout masks (default: the run seed)'),
+});
+
 /**
  * The schema of a run's configuration (keys = the CLI's flags in camelCase). Each key's default and one-line
  * description are stated here only: `calib train --help` prints them (cli/commands/train.ts).
@@ -56,19 +62,19 @@ export const TRAIN_CONFIG_SCHEMA = object({
   subset: described(optional(number({ integer: true, min: 2 })), 'train on a class-stratified subset of N training samples (before the validation split)'),
   testSubset: described(optional(number({ integer: true, min: 1 })), 'evaluate on a class-stratified subset of N test samples'),
   validation: optional(number({ min: 0, exclusiveMin: true }), 0.1, 'validation split held out of train: a fraction in (0, 1) or a count'),
-  model: optional(string(), 'mlp', 'mlp, lenet, cifar-resnet-D (D = 6n+2; resnet20/32/44/56/110 as aliases), resnet18 (CIFAR), resnet50/101/152 (bottleneck, torchvision), preact-resnet18, densenet121, wrn-28-10, vgg16, text-cnn, seg-net (segmentation datasets)'),
+  model: optional(modelName(), 'mlp', 'mlp, lenet, cifar-resnet-D (D = 6n+2; resnet20/32/44/56/110 as aliases), resnet18 (CIFAR), resnet50/101/152 (bottleneck, torchvision), preact-resnet18, densenet121, wrn-28-10, vgg16, text-cnn, seg-net (segmentation datasets)'),
   /** Checked against the model's option schema (nn/models/zoo.ts MODEL_OPTIONS); input shape and class count come from the dataset. */
   modelOptions: optional(options(), {}, 'model options (e.g. hidden=256,256 or hidden=[256] for mlp, width=8 for resnets, stem=cifar|imagenet, dropout=0.3)'),
-  loss: optional(string(), 'ce', `primary loss: ${lossNamesOf(['primary', 'combined'])}`),
+  loss: optional(string(LOSS_NAMES), 'ce', `primary loss: ${lossNamesOf(['primary', 'combined'])}`),
   lossOptions: optional(options(), {}, 'options of the primary loss (e.g. epsilon=0.05 for ls, margin=6 for mbls)'),
-  secondary: described(optional(string()), `secondary calibration term, total = loss + weight · secondary: ${lossNamesOf(['term'])}`),
+  secondary: described(optional(string(LOSS_NAMES)), `secondary calibration term, total = loss + weight · secondary: ${lossNamesOf(['term'])}`),
   secondaryOptions: optional(options(), {}, 'options of the secondary term'),
   weight: described(optional(number({ min: 0 })), "weight β of the secondary term (default: the term's defaultWeight — 2 for mmce and mmce-weighted as the focal-calibration code — else 1)"),
   epochs: optional(number({ integer: true, min: 1 }), 30, 'epochs'),
   batch: optional(number({ integer: true, min: 1 }), 128, 'batch size'),
   evalBatch: optional(number({ integer: true, min: 1 }), 500, 'batch size of evaluation passes'),
   lr: optional(number({ min: 0, exclusiveMin: true }), 0.1, 'base learning rate η₀'),
-  schedule: optional(string(), 'multistep:0.5,0.75', 'constant | cosine | step:S[,γ] | multistep:m1,m2,…[:γ] (milestones < 1 are fractions of the epochs)'),
+  schedule: optional(scheduleText(), 'multistep:0.5,0.75', 'constant | cosine | step:S[,γ] | multistep:m1,m2,…[:γ] (milestones < 1 are fractions of the epochs)'),
   warmup: optional(number({ min: 0 }), 0, 'linear learning-rate warm-up over this many epochs (fractional allowed; per step)'),
   optimizer: optional(string(OPTIMIZERS), 'sgd', 'optimizer'),
   momentum: optional(number({ min: 0, max: 1 }), 0.9, 'SGD momentum'),
@@ -113,12 +119,7 @@ export const TRAIN_CONFIG_SCHEMA = object({
    * selection stays deterministic (dropout off). Absent = off (kept absent so older run configurations stay identical).
    */
   mcDropout: described(
-    optional(
-      object({
-        passes: optional(number({ integer: true, min: 2 }), 10, 'stochastic forward passes K'),
-        seed: described(optional(number({ integer: true })), 'seed of the dropout masks (default: the run seed)'),
-      }),
-    ),
+    optional(MC_DROPOUT_SCHEMA),
     'final evaluation by MC dropout: {"passes": K (default 10), "seed": S (default the run seed)}; logits written are log of the mean softmax of K passes with dropout on (the model needs dropout, e.g. modelOptions.dropout 0.3); best-epoch selection stays deterministic',
   ),
   out: described(string(), 'run directory'),

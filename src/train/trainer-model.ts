@@ -12,10 +12,37 @@
  * Any other name is an error that lists the valid ones.
  */
 import type { Dataset } from '../data/dataset.js';
-import { createModel, MODEL_KINDS, type ModelSpec } from '../nn/models/zoo.js';
+import { createModel, MODEL_KINDS, type ModelKind, type ModelSpec } from '../nn/models/zoo.js';
 import type { Model } from '../nn/model.js';
 import { describe, invalidArgument } from '../util/errors.js';
+import type { Schema } from '../util/schema.js';
 import { didYouMean } from '../util/typo-hint.js';
+
+/**
+ * A model name as the type checker sees it: a zoo kind or one of the alias families (the depths and widths are
+ * checked by `modelAlias` when the name is read).
+ */
+export type ModelName =
+  | ModelKind
+  | `cifar-resnet-${number}`
+  | `resnet${number}`
+  | `preact-resnet${18 | 34}`
+  | `densenet${121 | 169 | 201}`
+  | `wrn-${number}-${number}`
+  | `vgg${number}`;
+
+/** The option schema of a model name: checked by `modelAlias` where it is read, with a typo hint. */
+export function modelName(): Schema<ModelName> {
+  return {
+    type: 'string',
+    expected: 'a model kind or alias',
+    parse(value, path) {
+      if (typeof value !== 'string') return invalidArgument(path, 'a model name', describe(value));
+      modelAlias(value, path);
+      return value as ModelName;
+    },
+  };
+}
 
 /** Examples of every alias family, for documentation and error messages. */
 export const MODEL_ALIASES = [

@@ -3,7 +3,8 @@
  * configuration's TypeScript type (`Infer<typeof schema>`), its defaults and its validation — `calib train
  * --config` (train/train-config.ts), suite files (suite/suite-schema.ts) and the post-hoc calibrators' options
  * (posthoc/options.ts, whose descriptions feed `calib fit --help` and the README), the losses' options
- * (losses/options.ts), the model zoo's and the optimizers' options (nn/models, optim). A schema may carry a
+ * (losses/options.ts), the model zoo's and the optimizers' options (nn/models, optim), and every `calib` flag
+ * (cli/flag.ts: a flag is a schema field plus its placeholder; cli/args.ts parses with `parse`). A schema may carry a
  * one-line `description` (`optional(inner, fallback, description)`, `described(schema, description)`): with the
  * fallback it is what `--help` shows, so a default is stated once. Errors are
  * `InvalidArgumentError`s naming the key path: `config.mixup: expected a finite number ≥ 0, got -1`,
@@ -20,6 +21,11 @@ export interface Schema<T> {
   readonly description?: string;
   /** The values it accepts when they are a fixed set (`string(choices)`), for help texts and docs tables. */
   readonly choices?: readonly T[];
+  /**
+   * The JSON type of a scalar schema's values: how a command-line text becomes a value before `parse` sees it
+   * (cli/args.ts: '12' → 12 for 'number', 'true' → true for 'boolean'); absent for lists and objects.
+   */
+  readonly type?: 'number' | 'string' | 'boolean';
   parse(value: unknown, path: string): T;
 }
 
@@ -49,6 +55,7 @@ export function number(options: NumberSchemaOptions = {}): Schema<number> {
     options.max !== undefined ? `${options.exclusiveMax ? '<' : '≤'} ${options.max}` : '',
   ].filter((s) => s !== '');
   return {
+    type: 'number',
     expected: `${kind}${bounds.length ? ' ' + bounds.join(' and ') : ''}`,
     parse: (value, path) => requireNumber(path, value, options),
   };
@@ -57,6 +64,7 @@ export function number(options: NumberSchemaOptions = {}): Schema<number> {
 /** A string, optionally one of `choices`. */
 export function string<const C extends string = string>(choices?: readonly C[]): Schema<C> {
   return {
+    type: 'string',
     expected: choices ? `one of ${choices.map((c) => `'${c}'`).join(', ')}` : 'a string',
     ...(choices ? { choices } : {}),
     parse(value, path) {
@@ -70,6 +78,7 @@ export function string<const C extends string = string>(choices?: readonly C[]):
 /** true or false. */
 export function boolean(): Schema<boolean> {
   return {
+    type: 'boolean',
     expected: 'true or false',
     parse(value, path) {
       if (typeof value !== 'boolean') invalidArgument(path, 'true or false', describe(value));
@@ -136,6 +145,7 @@ export function defaultText(schema: Schema<unknown>): string | undefined {
 export function oneOf<const V extends number>(values: readonly V[]): Schema<V> {
   const expected = `one of ${values.join(', ')}`;
   return {
+    type: 'number',
     expected,
     parse(value, path) {
       if (typeof value !== 'number' || !values.includes(value as V)) invalidArgument(path, expected, describe(value));

@@ -41,7 +41,7 @@ test('every name flag of calib train is checked at parsing with a typo hint', as
 test('calibrator names: calib fit --method and suite posthoc lists', async () => {
   const r = await run(['fit', '--method', 'temprature', '--logits', 'absent.npy', '--labels', 'absent.npy', '--out', join(dir, 'c.json')]);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /^calib: error: --method: expected one of .*\(did you mean temperature\?\)\n$/);
+  assert.match(r.stderr, /^calib: error: --method: expected one of .*\(did you mean 'temperature'\?\), got "temprature"\n$/);
   const suite = join(dir, 'posthoc.json');
   writeFileSync(suite, JSON.stringify({ name: 's', base: { dataset: 'mnist' }, methods: [{ name: 'ce', loss: 'ce' }], seeds: [0], posthoc: ['temprature'] }));
   const s = await run(['suite', 'run', suite, '--out', join(dir, 'suite-out'), '--dry-run']);
@@ -58,7 +58,7 @@ test('suite names and names inside suite files: the suite, its dataset, OOD data
     [{ dataset: 'fashion-mnsit' }, {}, /base\.dataset: expected one of .*\(did you mean 'fashion-mnist'\?\)/],
     [{ dataset: 'mnist', ood: true, oodDataset: 'fashion-mnsit' }, {}, /oodDataset: expected one of .*\(did you mean 'fashion-mnist'\?\)/],
     [{ dataset: 'mnist', optimizer: 'rmsprp' }, {}, /optimizer: expected one of .*\(did you mean 'rmsprop'\?\)/],
-    [{ dataset: 'mnist' }, { loss: 'focl' }, /loss: expected one of .*\(did you mean focal\?\)/],
+    [{ dataset: 'mnist' }, { loss: 'focl' }, /methods\[0\]\.loss: expected one of .*\(did you mean 'focal'\?\), got "focl"/],
   ];
   for (const [base, method, pattern] of cases) {
     const file = join(dir, `suite-${Math.random().toString(36).slice(2)}.json`);

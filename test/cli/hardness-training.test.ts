@@ -465,5 +465,5 @@ test('--resume accepts the checkpoint and progress flags (they are not part of t
   assert.match(bad.stderr, /--resume continues a run with its own config\.json; remove --lr/);
   const negative = await run(['train', '--resume', ref, '--checkpoint-minutes', '-1']);
   assert.equal(negative.code, 2);
-  assert.match(negative.stderr, /--checkpoint-minutes: expected a number ≥ 0, got -1/);
+  assert.match(negative.stderr, /--checkpoint-minutes: expected a finite number ≥ 0, got -1/);
 });

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { defineCommand, type Command } from '../../src/cli/command.js';
 import { invalidArgument } from '../../src/util/errors.js';
 import { run } from './capture.js';
+import { flag } from '../../src/cli/flag.js';
+import { described, number, optional, string } from '../../src/util/schema.js';
 
 const echo = defineCommand({
   name: 'echo',
@@ -10,8 +12,8 @@ const echo = defineCommand({
   description: 'Test command.',
   examples: ['calib echo --text hi'],
   flags: {
-    text: { type: 'string', description: 'what to print', required: true, valueName: 'TEXT' },
-    times: { type: 'integer', description: 'repetitions', default: 1 },
+    text: flag(described(string(), 'what to print'), { valueName: 'TEXT' }),
+    times: flag(optional(number({ integer: true }), 1, 'repetitions')),
   },
   async run(flags, io) {
     for (let i = 0; i < flags.times; i++) io.stdout.write(`${flags.text}\n`);

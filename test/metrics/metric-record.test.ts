@@ -127,7 +127,7 @@ test('shift metric info, best-epoch and sweep selection, claim directions and th
   // selectCalibrator (`calib fit --method auto`, `calib compare`) ranks by the lowest held-out value: lower-is-better metrics only.
   for (const k of POSTHOC_SELECTION_METRICS) assert.equal(metricDefinition(k).better, 'lower', k);
   assert.deepEqual(GROUP_METRICS, METRIC_NAMES.filter((k) => metricDefinition(k).better !== 'none'));
-  assert.deepEqual(GROUP_FLAGS['group-metric'].choices, DIRECTIONAL_METRIC_NAMES);
+  assert.deepEqual(GROUP_FLAGS['group-metric'].schema.choices, DIRECTIONAL_METRIC_NAMES);
 });
 
 test('the weighted lists and refusals are the record\'s', () => {

@@ -4,6 +4,7 @@ import { BUILTIN_SUITES, withDeepScale } from '../../src/suite/builtin-suites.js
 import { expandSuite } from '../../src/suite/expand-suite.js';
 import { DEEP, DEEP_TRAIN_IMAGES } from '../../src/suite/papers/scales.js';
 import { parseSuite } from '../../src/suite/suite-schema.js';
+import type { BuiltinSuite } from '../../src/suite/suite-schema.js';
 
 const PAPERS = ['maronas', 'thulasidasan', 'mbls', 'acls', 'karandikar'];
 
@@ -24,9 +25,9 @@ test('every paper suite runs at the deep scale: the BN ResNet-8 on Fashion-MNIST
 });
 
 test("withDeepScale adds the shared deep scale to a suite without one and keeps a suite's own", () => {
-  const own = { summary: 's', suite: { name: 'x', base: { dataset: 'mnist' }, scales: { deep: { epochs: 3 } }, methods: [{ name: 'ce' }] } };
+  const own = { summary: 's', suite: { name: 'x', base: { dataset: 'mnist' }, scales: { deep: { epochs: 3 } }, methods: [{ name: 'ce' }] } } satisfies BuiltinSuite;
   assert.equal(withDeepScale(own), own);
-  const plain = { summary: 's', suite: { name: 'x', base: { dataset: 'mnist' }, scales: { quick: { epochs: 1 } }, methods: [{ name: 'ce' }] } };
+  const plain = { summary: 's', suite: { name: 'x', base: { dataset: 'mnist' }, scales: { quick: { epochs: 1 } }, methods: [{ name: 'ce' }] } } satisfies BuiltinSuite;
   const added = withDeepScale(plain).suite['scales'] as Record<string, unknown>;
   assert.deepEqual(added, { quick: { epochs: 1 }, deep: DEEP });
   assert.deepEqual(plain.suite.scales, { quick: { epochs: 1 } }, 'the input is not changed');

@@ -47,10 +47,10 @@ test('each registry parses as its suite\'s claims: unique ids, a source and a st
     assert.ok(paperClaims(suite).filter((c) => c.headline && c.notTested === undefined).length >= 2, `${name}: tested headline claims`);
   }
   // A registry entry with a duplicated id, or a paper claim without a source, is refused when the suite is read.
-  const broken = structuredClone(BUILTIN_SUITES['maronas']!.suite) as { claims: { id: string; source?: string }[] };
+  const broken = structuredClone(BUILTIN_SUITES['maronas']!.suite) as unknown as { claims: { id: string; source?: string }[] };
   broken.claims[1]!.id = broken.claims[0]!.id;
   assert.throws(() => parseSuite(broken, 'maronas'), /maronas\.claims\[1\]\.id: expected an id not used by another claim/);
-  const unsourced = structuredClone(BUILTIN_SUITES['maronas']!.suite) as { claims: { source?: string }[] };
+  const unsourced = structuredClone(BUILTIN_SUITES['maronas']!.suite) as unknown as { claims: { source?: string }[] };
   delete unsourced.claims[0]!.source;
   assert.throws(() => parseSuite(unsourced, 'maronas'), /maronas\.claims\[0\]\.source/);
 });

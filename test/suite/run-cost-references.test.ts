@@ -32,7 +32,7 @@ test('every measured cost reference is a row of the committed pilot (docs/reprod
 });
 
 test("the deep scale is the pilot's chosen setting (provisional until a second CE seed passes), and a deep run's cost class has a measured reference", () => {
-  assert.equal(pilot.chosen ?? pilot.provisional, `resnet8-w${DEEP.modelOptions.width}-n${DEEP_TRAIN_IMAGES}-e${DEEP.epochs}`);
+  assert.equal(pilot.chosen ?? pilot.provisional, `resnet8-w${DEEP.modelOptions!['width']}-n${DEEP_TRAIN_IMAGES}-e${DEEP.epochs}`);
   const config = resolveTrainConfig({ ...DEEP, out: 'x' });
   const one = costClass(config, 1);
   assert.ok(RUN_COST_REFERENCES.some((r) => JSON.stringify(r.cost) === JSON.stringify(one)), 'a reference for one thread per run');

@@ -78,7 +78,7 @@ test('regulariserHistogram: a per-example loss, its options and a quantity it ha
   assert.deepEqual(s.regulariserHistogram, { loss: 'acls', options: {}, quantity: 'regulariser', bins: 20, max: 0.1 });
   assert.equal(parseSuite(suite()).regulariserHistogram, undefined, 'absent by default');
   assert.equal((BUILTIN_SUITES['acls']!.suite as { regulariserHistogram?: { loss: string } }).regulariserHistogram?.loss, 'acls', 'the ACLS suite asks for it (Fig. 3)');
-  assert.throws(() => parseSuite(suite({ regulariserHistogram: { loss: 'acl' } })), /suite\.regulariserHistogram\.loss: expected one of ce, .*acls.*, got "acl"/);
+  assert.throws(() => parseSuite(suite({ regulariserHistogram: { loss: 'acl' } })), /suite\.regulariserHistogram\.loss: expected one of 'ce', .*'acls'.*, got "acl"/);
   assert.throws(() => parseSuite(suite({ regulariserHistogram: { loss: 'mdca' } })), /suite\.regulariserHistogram\.loss: expected a per-example loss \(mdca is batch-level/);
   assert.throws(() => parseSuite(suite({ regulariserHistogram: { loss: 'acls', options: { margn: 6 } } })), /suite\.regulariserHistogram\.options\.margn: expected a known key \(did you mean margin\?\)/);
   assert.throws(() => parseSuite(suite({ regulariserHistogram: { loss: 'acls', quantity: 'regularizer' } })), /suite\.regulariserHistogram\.quantity: expected 'loss', 'regulariser' or a term of acls \(ce, reg, positive, negative\), got "regularizer"/);

@@ -51,7 +51,7 @@ test('each text suite runs end to end at quick scale on generated Debian lists (
   mkdirSync(lists);
   writeDebianLists(lists, 400);
   for (const [name, methods] of Object.entries(TEXT_SUITES)) {
-    const suite = structuredClone(BUILTIN_SUITES[name]!.suite) as { scales: { quick: Record<string, unknown> }; seeds: number[] };
+    const suite = structuredClone(BUILTIN_SUITES[name]!.suite) as unknown as { scales: { quick: Record<string, unknown> }; seeds: number[] };
     const quick = suite.scales.quick;
     // The generated lists: 400 packages (≈ 320 train), so a smaller subset (the scale's 2,000 is more than there
     // is, which a suite refuses) and validation split; one seed.

@@ -58,7 +58,7 @@ test('validationScores carries every metric of the record, equal to evaluate on 
 test('a bad --select is refused at parsing with the valid names and a hint; a config file is checked likewise', async () => {
   const r = await run(['train', '--dataset', 'mnist', '--select', 'breir', '--out', join(dir, 'bad')]);
   assert.equal(r.code, 2, r.stderr);
-  assert.match(r.stderr, /^calib: error: --select: expected one of 'accuracy', 'nll', 'ece', 'adaece', 'refinement', 'last', .*'brier'.*'cov_at_5risk'.*, got "breir" \(did you mean [^)]*brier[^)]*\)\n$/);
+  assert.match(r.stderr, /^calib: error: --select: expected one of 'accuracy', 'nll', 'ece', 'adaece', 'refinement', 'last', .*'brier'.*'cov_at_5risk'.* \(did you mean [^)]*brier[^)]*\), got "breir"\n$/);
   const none = await run(['train', '--dataset', 'mnist', '--select', 'mean_confidence', '--out', join(dir, 'bad2')]);
   assert.equal(none.code, 2, none.stderr);
   assert.match(none.stderr, /^calib: error: --select: expected one of .*, got "mean_confidence"/);

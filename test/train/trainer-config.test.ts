@@ -67,7 +67,7 @@ test('dataset and OOD-dataset options are checked against their loaders, the def
 });
 
 test('loss names and options are validated through the loss registry, with the config path', () => {
-  throwsNaming(() => resolveTrainConfig({ ...minimal, loss: 'nope' }), /^config\.loss: expected one of ce, /);
+  throwsNaming(() => resolveTrainConfig({ ...minimal, loss: 'nope' }), /^config\.loss: expected one of 'ce', .*, got "nope"$/);
   throwsNaming(() => resolveTrainConfig({ ...minimal, loss: 'ls', lossOptions: { eps: 0.1 } }), /^config\.lossOptions\.eps: expected a known key \(epsilon, variant, ignoreIndex\), got an unknown key$/);
   throwsNaming(() => resolveTrainConfig({ ...minimal, loss: 'ls', lossOptions: { epsilon: 2 } }), /^config\.lossOptions\.epsilon: expected a finite number ≤ 1, got 2$/);
   throwsNaming(() => resolveTrainConfig({ ...minimal, loss: 'mmce' }), /^config\.loss: expected a primary loss or combined method/);

@@ -11,6 +11,8 @@ import { logitsWarning, openPredictions, PREDICTION_FLAGS, readAll, validatedPre
 import { requireOutputPath, writingOutput } from '../output-path.js';
 import { applyMultilabel, readMultilabelCalibrator } from '../multilabel-eval.js';
 import { applyGroupwise, GROUP_APPLY_FLAG, readGroupwiseCalibrator } from '../group-calibrate.js';
+import { flag } from '../flag.js';
+import { described, optional, string } from '../../util/schema.js';
 
 /**
  * `calib apply`: calibrated probabilities (or logits) from a saved calibrator. A .npy output is written chunk by
@@ -29,17 +31,12 @@ export const applyCommand = defineCommand({
     'calib apply --calibrator site-device-ts.json --groups test-site.csv --groups test-device.csv --logits test-logits.npy --out test-probs.npy',
   ],
   flags: {
-    calibrator: { type: 'string', required: true, valueName: 'FILE', description: 'calibrator JSON written by calib fit (a --multilabel one calibrates N × L sigmoid outputs per label)' },
+    calibrator: flag(described(string(), 'calibrator JSON written by calib fit (a --multilabel one calibrates N × L sigmoid outputs per label)'), { valueName: 'FILE' }),
     ...PREDICTION_FLAGS,
     ...GROUP_APPLY_FLAG,
-    out: { type: 'string', required: true, valueName: 'FILE', description: 'output file (.npy, .csv or .json)' },
-    dtype: { type: 'string', choices: ['float32', 'float64'], default: 'float32', description: 'precision of the output' },
-    output: {
-      type: 'string',
-      choices: ['probs', 'logits'],
-      default: 'probs',
-      description: 'calibrated probabilities, or calibrated logits (not for histogram/isotonic)',
-    },
+    out: flag(described(string(), 'output file (.npy, .csv or .json)'), { valueName: 'FILE' }),
+    dtype: flag(optional(string(['float32', 'float64']), 'float32', 'precision of the output')),
+    output: flag(optional(string(['probs', 'logits']), 'probs', 'calibrated probabilities, or calibrated logits (not for histogram/isotonic)')),
   },
   async run(flags, io) {
     const ext = extname(flags.out).toLowerCase();

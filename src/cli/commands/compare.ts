@@ -4,7 +4,8 @@ import { defineCommand } from '../command.js';
 import { candidateList, formatSelection, SELECTION_FLAGS, WEIGHT_FLAGS, weightsFromFlags } from '../fit-selection.js';
 import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, validatedChunks } from '../inputs.js';
 import { fitWithProgress } from '../work-progress.js';
-import { requireNumber } from '../../util/errors.js';
+import { flag } from '../flag.js';
+import { boolean, number, optional } from '../../util/schema.js';
 
 /**
  * `calib compare`: the out-of-fold ranking of `calib fit --method auto` (posthoc/auto-select.ts) without saving a
@@ -28,19 +29,17 @@ export const compareCommand = defineCommand({
   flags: {
     ...PREDICTION_FLAGS,
     ...LABEL_FLAGS,
-    cv: { type: 'integer', default: 5, valueName: 'K', description: 'number of stratified folds' },
-    'cv-seed': { type: 'integer', default: 0, valueName: 'S', description: 'seed of the folds and of the bootstrap' },
+    cv: flag(optional(number({ integer: true }), 5, 'number of stratified folds'), { valueName: 'K' }),
+    'cv-seed': flag(optional(number({ integer: true }), 0, 'seed of the folds and of the bootstrap'), { valueName: 'S' }),
     ...SELECTION_FLAGS,
     ...WEIGHT_FLAGS,
-    bins: { type: 'integer', default: 15, description: 'equal-width bins of the ECE' },
-    resamples: { type: 'integer', default: 200, valueName: 'B', description: 'bootstrap resamples of each paired difference' },
-    level: { type: 'number', default: 0.95, valueName: 'P', description: 'coverage of the bootstrap intervals' },
-    json: { type: 'boolean', description: 'print one JSON object instead of the table' },
+    bins: flag(optional(number({ integer: true }), 15, 'equal-width bins of the ECE')),
+    resamples: flag(optional(number({ integer: true, min: 1 }), 200, 'bootstrap resamples of each paired difference'), { valueName: 'B' }),
+    level: flag(optional(number({ min: 0, exclusiveMin: true, max: 1, exclusiveMax: true }), 0.95, 'coverage of the bootstrap intervals'), { valueName: 'P' }),
+    json: flag(optional(boolean(), false, 'print one JSON object instead of the table')),
   },
   async run(flags, io) {
     requireBins(flags.bins, '--bins');
-    requireNumber('--resamples', flags.resamples, { integer: true, min: 1 });
-    requireNumber('--level', flags.level, { min: 0, exclusiveMin: true, max: 1, exclusiveMax: true });
     const { predictions, labels } = await openPredictionsAndLabels(flags);
     const { rows, cols } = predictions.source;
     const all = await readAll(validatedChunks(predictions, labels), rows, cols);

@@ -9,6 +9,8 @@ import { defineCommand } from '../command.js';
 import { formatTable, percent } from '../format-table.js';
 import { CONDITIONAL_CONFORMAL_DESCRIPTION, CONDITIONAL_CONFORMAL_FLAGS, runConditionalConformal } from '../conformal-conditional.js';
 import { readGroups } from '../group-eval.js';
+import { flag } from '../flag.js';
+import { boolean, described, number, optional, string } from '../../util/schema.js';
 
 /**
  * `calib conformal`: split-conformal prediction sets (metrics/conformal-prediction.ts: LAC, APS, RAPS) fitted on
@@ -39,24 +41,24 @@ export const conformalCommand = defineCommand({
     'calib conformal --logits logits.npy --labels labels.npy --groups sites.csv --class-conditional --min-cell-size 30 --method lac',
   ],
   flags: {
-    logits: { type: 'string', valueName: 'FILE', description: 'N × C logits of the test rows (or of all rows)' },
-    probs: { type: 'string', valueName: 'FILE', description: 'N × C probabilities instead of --logits' },
-    labels: { type: 'string', required: true, valueName: 'FILE', description: 'N labels' },
-    'calib-logits': { type: 'string', valueName: 'FILE', description: 'calibration logits (else a split of --logits)' },
-    'calib-probs': { type: 'string', valueName: 'FILE', description: 'calibration probabilities' },
-    'calib-labels': { type: 'string', valueName: 'FILE', description: 'calibration labels' },
-    'calibration-fraction': { type: 'number', default: 0.5, valueName: 'F', description: 'fraction of the rows used to calibrate without --calib-*' },
-    split: { type: 'string', choices: ['random', 'stratified', 'first'], default: 'random', description: 'how the rows are split without --calib-*: seeded random, stratified by label, or the first rows' },
-    seed: { type: 'integer', default: 0, description: 'seed of the random / stratified split' },
-    method: { type: 'string', choices: [...CONFORMAL_METHODS], multiple: true, description: 'score function(s) (default: all three)' },
-    alpha: { type: 'number', default: 0.1, description: 'miscoverage level α in (0, 1); needs at least ⌈1/α⌉ − 1 calibration rows' },
-    lambda: { type: 'number', default: 0.01, description: 'RAPS penalty λ' },
-    'k-reg': { type: 'integer', default: 5, description: 'RAPS rank k_reg' },
+    logits: flag(described(optional(string()), 'N × C logits of the test rows (or of all rows)'), { valueName: 'FILE' }),
+    probs: flag(described(optional(string()), 'N × C probabilities instead of --logits'), { valueName: 'FILE' }),
+    labels: flag(described(string(), 'N labels'), { valueName: 'FILE' }),
+    'calib-logits': flag(described(optional(string()), 'calibration logits (else a split of --logits)'), { valueName: 'FILE' }),
+    'calib-probs': flag(described(optional(string()), 'calibration probabilities'), { valueName: 'FILE' }),
+    'calib-labels': flag(described(optional(string()), 'calibration labels'), { valueName: 'FILE' }),
+    'calibration-fraction': flag(optional(number(), 0.5, 'fraction of the rows used to calibrate without --calib-*'), { valueName: 'F' }),
+    split: flag(optional(string(['random', 'stratified', 'first']), 'random', 'how the rows are split without --calib-*: seeded random, stratified by label, or the first rows')),
+    seed: flag(optional(number({ integer: true }), 0, 'seed of the random / stratified split')),
+    method: flag(described(string([...CONFORMAL_METHODS]), 'score function(s) (default: all three)'), { repeatable: true }),
+    alpha: flag(optional(number({ min: 0, exclusiveMin: true, max: 1, exclusiveMax: true }), 0.1, 'miscoverage level α in (0, 1); needs at least ⌈1/α⌉ − 1 calibration rows')),
+    lambda: flag(optional(number(), 0.01, 'RAPS penalty λ')),
+    'k-reg': flag(optional(number({ integer: true }), 5, 'RAPS rank k_reg')),
     ...CONDITIONAL_CONFORMAL_FLAGS,
-    json: { type: 'boolean', description: 'print one JSON object' },
+    json: flag(optional(boolean(), false, 'print one JSON object')),
   },
   async run(flags, io) {
-    const alpha = requireNumber('--alpha', flags.alpha, { min: 0, exclusiveMin: true, max: 1, exclusiveMax: true });
+    const alpha = flags.alpha;
     const read = async (logitsPath: string | undefined, probsPath: string | undefined, arg: string): Promise<Matrix> => {
       if ((logitsPath === undefined) === (probsPath === undefined)) throw new UsageError(`give ${arg}logits FILE or ${arg}probs FILE`);
       const m = await readMatrixFile((logitsPath ?? probsPath)!, logitsPath ? `${arg}logits` : `${arg}probs`);

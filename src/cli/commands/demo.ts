@@ -6,13 +6,15 @@ import { CalibrationAccumulator, requireBins, type CalibrationMetrics } from '..
 import { fitCalibrator } from '../../posthoc/index.js';
 import { calibrationFigureSvg, writeFigure } from '../../report/index.js';
 import { atomicWriteFile } from '../../util/atomic-write.js';
-import { invalidArgument, requireNumber } from '../../util/errors.js';
+import { invalidArgument } from '../../util/errors.js';
 import { matrix, type Matrix } from '../../util/matrix.js';
 import { writeCalibratorFile } from '../calibrator-file.js';
 import { type CliIO, defineCommand } from '../command.js';
 import { UsageError } from '../args.js';
 import { suiteCommand } from './suite.js';
 import { formatComparisonTable, metricsJson, type EvalSettings } from '../metrics-report.js';
+import { flag } from '../flag.js';
+import { boolean, number, optional, string } from '../../util/schema.js';
 
 /** The demo suite's scales (it has no deep scale: the deep scale is the paper suites'). */
 const DEMO_SCALE_NAMES = ['quick', 'machine', 'paper'] as const;
@@ -50,17 +52,17 @@ export const demoCommand = defineCommand({
   ].join('\n'),
   examples: ['calib demo', 'calib demo --out /tmp/demo --jobs 2', 'calib demo --synthetic --out /tmp/synthetic --n 100000 --seed 7'],
   flags: {
-    out: { type: 'string', default: 'calib-demo', valueName: 'DIR', description: 'output directory (created if missing)' },
-    jobs: { type: 'integer', default: 1, valueName: 'N', description: 'runs trained side by side' },
-    scale: { type: 'string', choices: DEMO_SCALE_NAMES, default: 'quick', description: 'quick (≈ 1 min), machine (all 7,000 training images) or paper (LeNet with batch norm, weight decay 5e-4)' },
-    progress: { type: 'string', choices: ['auto', 'bar', 'lines', 'none'], default: 'auto', description: 'progress display: auto = live line on a terminal' },
-    synthetic: { type: 'boolean', description: 'the post-hoc workflow on synthetic data instead (no training)' },
-    n: { type: 'integer', default: 20000, description: '--synthetic: number of synthetic samples (split in halves)' },
-    classes: { type: 'integer', default: 10, description: '--synthetic: number of classes' },
-    overconfidence: { type: 'number', default: 3, description: '--synthetic: factor tau multiplying the logits (> 1: overconfident)' },
-    seed: { type: 'integer', default: 0, description: '--synthetic: seed of the synthetic data' },
-    bins: { type: 'integer', default: 15, description: '--synthetic: number of confidence bins M' },
-    png: { type: 'boolean', default: true, description: '--synthetic: also render the figures as PNG (--png=false: SVG only)' },
+    out: flag(optional(string(), 'calib-demo', 'output directory (created if missing)'), { valueName: 'DIR' }),
+    jobs: flag(optional(number({ integer: true }), 1, 'runs trained side by side'), { valueName: 'N' }),
+    scale: flag(optional(string(DEMO_SCALE_NAMES), 'quick', 'quick (≈ 1 min), machine (all 7,000 training images) or paper (LeNet with batch norm, weight decay 5e-4)')),
+    progress: flag(optional(string(['auto', 'bar', 'lines', 'none']), 'auto', 'progress display: auto = live line on a terminal')),
+    synthetic: flag(optional(boolean(), false, 'the post-hoc workflow on synthetic data instead (no training)')),
+    n: flag(optional(number({ integer: true, min: 4 }), 20000, '--synthetic: number of synthetic samples (split in halves)')),
+    classes: flag(optional(number({ integer: true, min: 2 }), 10, '--synthetic: number of classes')),
+    overconfidence: flag(optional(number({ min: 0, exclusiveMin: true }), 3, '--synthetic: factor tau multiplying the logits (> 1: overconfident)')),
+    seed: flag(optional(number({ integer: true }), 0, '--synthetic: seed of the synthetic data')),
+    bins: flag(optional(number({ integer: true }), 15, '--synthetic: number of confidence bins M')),
+    png: flag(optional(boolean(), true, '--synthetic: also render the figures as PNG (--png=false: SVG only)')),
   },
   async run(flags, io) {
     if (flags.synthetic) return syntheticDemo(flags, io);
@@ -75,12 +77,12 @@ const DEMO_DEFAULTS = { n: 20000, classes: 10, overconfidence: 3, seed: 0, bins:
 
 /** `calib demo --synthetic`: the post-hoc workflow on synthetic overconfident data. */
 async function syntheticDemo(flags: { out: string; n: number; classes: number; overconfidence: number; seed: number; bins: number; png: boolean }, io: CliIO): Promise<void> {
-    const n = requireNumber('--n', flags.n, { integer: true, min: 4 });
-    const classes = requireNumber('--classes', flags.classes, { integer: true, min: 2 });
+    const n = flags.n;
+    const classes = flags.classes;
     if (n * classes > MAX_DEMO_VALUES) {
       invalidArgument('--n', `--n × --classes ≤ ${MAX_DEMO_VALUES.toLocaleString('en-US')} logits (the demo holds them in memory)`, `${n} × ${classes}`);
     }
-    const tau = requireNumber('--overconfidence', flags.overconfidence, { min: 0, exclusiveMin: true });
+    const tau = flags.overconfidence;
     const bins = requireBins(flags.bins, '--bins');
     const dir = flags.out;
     try {

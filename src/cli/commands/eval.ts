@@ -46,11 +46,13 @@ import { evalLmEval, LM_EVAL_FLAGS, requireLmEvalOnly } from '../lm-eval-input.j
 import { evalMultilabel, MULTILABEL_FLAG } from '../multilabel-eval.js';
 import { GROUP_DESCRIPTION, GROUP_FLAGS } from '../group-eval.js';
 import { evalGroupsCommand, requireGroupCombination } from '../group-eval-command.js';
-import { CLINICAL_DESCRIPTION, CLINICAL_FLAGS, clinicalFor, clinicalJson, requireClinicalFlags, riskOf, writeClinicalTable } from '../clinical-eval.js';
+import { CLINICAL_DESCRIPTION, CLINICAL_FLAGS, clinicalFor, clinicalJson, riskOf, writeClinicalTable } from '../clinical-eval.js';
 import type { ClinicalStatistics } from '../../metrics/clinical/index.js';
 import { computeOptIn, evaluateOptIn, TopLabelAccumulator } from '../../metrics/index.js';
 import { OPT_IN_DESCRIPTION, OPT_IN_FLAG, optInJson, parseMetricsFlag, writeOptInTable } from '../opt-in-eval.js';
 import { bootstrapAllMetrics, evaluateChunks, MAX_BOOTSTRAP_RESAMPLES, formatMetricsTable, metricsJson, type EvalSettings, type MetricIntervals } from '../metrics-report.js';
+import { flag, optionalFlag } from '../flag.js';
+import { boolean, described, number, optional, string } from '../../util/schema.js';
 
 /**
  * `calib eval`: every calibration metric of METHODS.md § Metrics for a set of predictions and labels. Inputs
@@ -149,37 +151,32 @@ export const evalCommand = defineCommand({
   flags: {
     ...PREDICTION_FLAGS,
     ...TOP_LABEL_FLAGS,
-    'positive-probs': { type: 'string', valueName: 'FILE', description: 'binary problems: N probabilities of class 1 (labels 0/1)' },
-    labels: { ...LABEL_FLAGS.labels, required: false },
+    'positive-probs': flag(described(optional(string()), 'binary problems: N probabilities of class 1 (labels 0/1)'), { valueName: 'FILE' }),
+    labels: optionalFlag(LABEL_FLAGS.labels),
     'label-column': LABEL_FLAGS['label-column'],
     ...MODEL_INPUT_FLAGS,
-    threads: { type: 'integer', default: 1, valueName: 'N', description: `threads for inputs of ≥ ${PARALLEL_MIN_ROWS} rows (1 streams the rows)` },
-    'ort-threads': { type: 'integer', default: 2, valueName: 'N', description: 'ONNX Runtime threads of --model / --run' },
-    bins: { type: 'integer', default: 15, description: 'number of confidence bins M' },
-    convention: { type: 'string', choices: ['(l,u]', '[l,u)'], default: '(l,u]', description: 'which side of each bin is closed' },
-    json: { type: 'boolean', description: 'print one JSON object instead of the table' },
-    bootstrap: { type: 'integer', valueName: 'B', description: 'add percentile-bootstrap intervals from B resamples' },
-    seed: { type: 'integer', default: 0, description: 'seed of the bootstrap resamples' },
-    level: { type: 'number', default: 0.95, valueName: 'P', description: 'coverage of the bootstrap intervals' },
-    'nll-clip': { type: 'number', valueName: 'EPS', description: "also report nll_clipped: scikit-learn's clipped log-loss (published: 1e-15)" },
-    'classwise-reduction': { type: 'string', choices: ['mean', 'sum'], default: 'mean', description: 'sum: also report classwise_ece_sum (Σ over classes)' },
-    'classwise-separate-one': { type: 'integer', valueName: 'M', description: 'also report classwise ECE with M [l,u) bins plus a bin for p = 1' },
-    adaptive: { type: 'string', choices: ['equal-mass', 'interp'], default: 'equal-mass', description: "AdaECE bins: equal counts, or 'interp' (np.interp edges of the MbLS/ACLS code)" },
-    'marginal-binning': { type: 'string', choices: ['equal-width', 'equal-mass'], default: 'equal-width', description: 'bins of marginal_ece' },
-    'refinement-calibrator': {
-      type: 'string',
-      choices: [...REFINEMENT_SETTINGS],
-      default: 'temperature',
-      description: "recalibrator of refinement_nll / calibration_nll / refinement_brier / calibration_brier, fitted on the evaluated rows ('none': skip the split, ~20 passes over the rows)",
-    },
-    norm: { type: 'number', default: 2, valueName: 'P', description: 'norm p ≥ 1 of the label-binned ECE (ece_lb)' },
-    'ignore-index': { type: 'integer', valueName: 'K', description: 'drop rows whose label is K (e.g. -100 or 255 of dense/segmentation labels)' },
-    reliability: { type: 'string', valueName: 'FILE', description: 'write the reliability bins as .json or .csv' },
+    threads: flag(optional(number({ integer: true }), 1, `threads for inputs of ≥ ${PARALLEL_MIN_ROWS} rows (1 streams the rows)`), { valueName: 'N' }),
+    'ort-threads': flag(optional(number({ integer: true }), 2, 'ONNX Runtime threads of --model / --run'), { valueName: 'N' }),
+    bins: flag(optional(number({ integer: true }), 15, 'number of confidence bins M')),
+    convention: flag(optional(string(['(l,u]', '[l,u)']), '(l,u]', 'which side of each bin is closed')),
+    json: flag(optional(boolean(), false, 'print one JSON object instead of the table')),
+    bootstrap: flag(described(optional(number({ integer: true })), 'add percentile-bootstrap intervals from B resamples'), { valueName: 'B' }),
+    seed: flag(optional(number({ integer: true }), 0, 'seed of the bootstrap resamples')),
+    level: flag(optional(number(), 0.95, 'coverage of the bootstrap intervals'), { valueName: 'P' }),
+    'nll-clip': flag(described(optional(number()), "also report nll_clipped: scikit-learn's clipped log-loss (published: 1e-15)"), { valueName: 'EPS' }),
+    'classwise-reduction': flag(optional(string(['mean', 'sum']), 'mean', 'sum: also report classwise_ece_sum (Σ over classes)')),
+    'classwise-separate-one': flag(described(optional(number({ integer: true })), 'also report classwise ECE with M [l,u) bins plus a bin for p = 1'), { valueName: 'M' }),
+    adaptive: flag(optional(string(['equal-mass', 'interp']), 'equal-mass', "AdaECE bins: equal counts, or 'interp' (np.interp edges of the MbLS/ACLS code)")),
+    'marginal-binning': flag(optional(string(['equal-width', 'equal-mass']), 'equal-width', 'bins of marginal_ece')),
+    'refinement-calibrator': flag(optional(string([...REFINEMENT_SETTINGS]), 'temperature', "recalibrator of refinement_nll / calibration_nll / refinement_brier / calibration_brier, fitted on the evaluated rows ('none': skip the split, ~20 passes over the rows)")),
+    norm: flag(optional(number(), 2, 'norm p ≥ 1 of the label-binned ECE (ece_lb)'), { valueName: 'P' }),
+    'ignore-index': flag(described(optional(number({ integer: true })), 'drop rows whose label is K (e.g. -100 or 255 of dense/segmentation labels)'), { valueName: 'K' }),
+    reliability: flag(described(optional(string()), 'write the reliability bins as .json or .csv'), { valueName: 'FILE' }),
     ...LM_EVAL_FLAGS,
     ...MULTILABEL_FLAG,
-    calibrator: { type: 'string', valueName: 'FILE', description: 'with --lm-eval: a temperature calibrator (calib fit --lm-eval) applied to the scores first' },
-    weights: { type: 'string', valueName: 'FILE', description: 'per-row sample weights ≥ 0 (weighted metrics; the rest are listed as not weighted)' },
-    'reliability-strategy': { type: 'string', choices: ['uniform', 'quantile'], default: 'uniform', description: 'equal-width or quantile bins of --reliability (sklearn calibration_curve)' },
+    calibrator: flag(described(optional(string()), 'with --lm-eval: a temperature calibrator (calib fit --lm-eval) applied to the scores first'), { valueName: 'FILE' }),
+    weights: flag(described(optional(string()), 'per-row sample weights ≥ 0 (weighted metrics; the rest are listed as not weighted)'), { valueName: 'FILE' }),
+    'reliability-strategy': flag(optional(string(['uniform', 'quantile']), 'uniform', 'equal-width or quantile bins of --reliability (sklearn calibration_curve)')),
     ...CLINICAL_FLAGS,
     ...OPT_IN_FLAG,
     ...GROUP_FLAGS,
@@ -210,7 +207,6 @@ export const evalCommand = defineCommand({
       throw new UsageError('--clinical applies to unweighted --logits/--probs/--positive-probs/--confidence inputs (not --model, --run or --weights: weighted slope/intercept, Hosmer–Lemeshow, lowess and SKCE are not implemented)');
     requireGroupCombination(flags);
     if (flags.model !== undefined || flags.run !== undefined) return evalModel(flags, io);
-    if (flags.clinical) requireClinicalFlags(flags);
     if (flags.bootstrap !== undefined) requireNumber('--bootstrap', flags.bootstrap, { integer: true, min: 1, max: MAX_BOOTSTRAP_RESAMPLES });
     requireNumber('--level', flags.level, { min: 0, exclusiveMin: true, max: 0.999999 });
     requireNumber('--threads', flags.threads, { integer: true, min: 1, max: MAX_THREADS });

@@ -9,6 +9,8 @@ import { readCalibratorFile } from '../calibrator-file.js';
 import { defineCommand } from '../command.js';
 import { readMultilabelCalibrator } from '../multilabel-eval.js';
 import { requireOutputPath, writingOutput } from '../output-path.js';
+import { flag } from '../flag.js';
+import { boolean, described, optional, string } from '../../util/schema.js';
 
 /**
  * `calib export`: append a calibrator (calib fit's JSON) to an ONNX classifier so that the exported model outputs
@@ -36,11 +38,11 @@ export const exportCommand = defineCommand({
     'calib export --model tagger.onnx --calibrator tags-platt.json --out tagger-calibrated.onnx',
   ],
   flags: {
-    model: { type: 'string', required: true, valueName: 'FILE', description: 'ONNX classifier' },
-    calibrator: { type: 'string', required: true, valueName: 'FILE', description: 'calibrator JSON written by calib fit (a --multilabel one goes on an [N, L] sigmoid head)' },
-    out: { type: 'string', required: true, valueName: 'FILE', description: 'calibrated model (.onnx)' },
-    'keep-outputs': { type: 'boolean', description: "keep the model's original outputs" },
-    'output-name': { type: 'string', valueName: 'NAME', description: 'the [N, C] output to calibrate (when there are several)' },
+    model: flag(described(string(), 'ONNX classifier'), { valueName: 'FILE' }),
+    calibrator: flag(described(string(), 'calibrator JSON written by calib fit (a --multilabel one goes on an [N, L] sigmoid head)'), { valueName: 'FILE' }),
+    out: flag(described(string(), 'calibrated model (.onnx)'), { valueName: 'FILE' }),
+    'keep-outputs': flag(optional(boolean(), false, "keep the model's original outputs")),
+    'output-name': flag(described(optional(string()), 'the [N, C] output to calibrate (when there are several)'), { valueName: 'NAME' }),
   },
   async run(flags, io) {
     if (extname(flags.out).toLowerCase() !== '.onnx') invalidArgument('--out', 'a file ending in .onnx', JSON.stringify(flags.out));

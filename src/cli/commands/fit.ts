@@ -31,6 +31,8 @@ import { UsageError } from '../args.js';
 import { fitMultilabelCommand, MULTILABEL_FLAG } from '../multilabel-eval.js';
 import { candidateList, formatSelection, SELECTION_FLAGS, WEIGHT_FLAGS, weightsFromFlags } from '../fit-selection.js';
 import { fitGroupwiseCommand, GROUP_FIT_DESCRIPTION, GROUP_FIT_FLAGS } from '../group-calibrate.js';
+import { flag, optionalFlag } from '../flag.js';
+import { boolean, described, number, optional, string } from '../../util/schema.js';
 
 /**
  * `calib fit`: fit a post-hoc calibrator (src/posthoc) on validation predictions and labels and save it as
@@ -70,22 +72,22 @@ export const fitCommand = defineCommand({
     'calib fit --method temperature --logits val-logits.npy --labels val-labels.npy --groups val-site.csv --groups val-device.csv --weights val-w.npy --out site-device-ts.json',
   ],
   flags: {
-    method: { type: 'string', required: true, choices: [...CALIBRATOR_KINDS, 'auto'], description: "calibration method, or 'auto' (choose out of fold)" },
+    method: flag(described(string([...CALIBRATOR_KINDS, 'auto']), "calibration method, or 'auto' (choose out of fold)")),
     ...PREDICTION_FLAGS,
-    labels: { ...LABEL_FLAGS.labels, required: false },
+    labels: optionalFlag(LABEL_FLAGS.labels),
     'label-column': LABEL_FLAGS['label-column'],
     ...LM_EVAL_FLAGS,
     ...MULTILABEL_FLAG,
     ...GROUP_FIT_FLAGS,
-    out: { type: 'string', required: true, valueName: 'FILE', description: 'where to write the calibrator JSON' },
-    opt: { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'a method option' },
-    bins: { type: 'integer', default: 15, description: 'bins of the ECE in the summary line' },
+    out: flag(described(string(), 'where to write the calibrator JSON'), { valueName: 'FILE' }),
+    opt: flag(described(string(), 'a method option'), { repeatable: true, valueName: 'KEY=VALUE' }),
+    bins: flag(optional(number({ integer: true }), 15, 'bins of the ECE in the summary line')),
     ...WEIGHT_FLAGS,
-    cv: { type: 'integer', valueName: 'K', description: 'fit out of fold on K stratified folds and report the held-out metrics (auto: default 5)' },
-    'cv-seed': { type: 'integer', valueName: 'S', description: 'seed of the fold assignment (default 0)' },
-    'cv-ensemble': { type: 'boolean', description: 'keep the K fold calibrators and average their probabilities instead of refitting on all rows' },
+    cv: flag(described(optional(number({ integer: true })), 'fit out of fold on K stratified folds and report the held-out metrics (auto: default 5)'), { valueName: 'K' }),
+    'cv-seed': flag(described(optional(number({ integer: true })), 'seed of the fold assignment (default 0)'), { valueName: 'S' }),
+    'cv-ensemble': flag(optional(boolean(), false, 'keep the K fold calibrators and average their probabilities instead of refitting on all rows')),
     ...SELECTION_FLAGS,
-    json: { type: 'boolean', description: 'print one JSON object (metrics, weights, cv, selection) instead of the summary lines' },
+    json: flag(optional(boolean(), false, 'print one JSON object (metrics, weights, cv, selection) instead of the summary lines')),
   },
   async run(flags, io) {
     requireBins(flags.bins, '--bins');

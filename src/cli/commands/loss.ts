@@ -7,6 +7,8 @@ import { invalidArgument } from '../../util/errors.js';
 import { parseKeyValues, UsageError } from '../args.js';
 import { defineCommand } from '../command.js';
 import { requireOutputPath, writingOutput } from '../output-path.js';
+import { flag } from '../flag.js';
+import { boolean, described, number, optional, string } from '../../util/schema.js';
 
 const PRIMARY_NAMES = LOSS_NAMES.filter((n) => LOSSES[n].role !== 'term');
 const TERM_NAMES = LOSS_NAMES.filter((n) => LOSSES[n].role === 'term');
@@ -42,21 +44,21 @@ export const lossCommand = defineCommand({
     'calib loss acls --logits L.npy --labels Y.npy --per-sample reg.npy --per-sample-of regulariser',
   ],
   flags: {
-    name: { type: 'string', required: true, valueName: 'LOSS', choices: LOSS_NAMES, description: 'the loss or term to evaluate' },
-    logits: { type: 'string', required: true, valueName: 'FILE', description: 'logits N × C (.npy, .csv, .json) or N × C × H × W (.npy)' },
-    labels: { type: 'string', required: true, valueName: 'FILE', description: 'integer labels N (or N × H × W), or soft targets shaped like the logits (float .npy)' },
-    opt: { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'an option of the loss (e.g. gamma=3, bins=5,15,30)' },
-    primary: { type: 'string', valueName: 'LOSS', choices: PRIMARY_NAMES, description: 'primary loss: evaluate PRIMARY + BETA * term' },
-    'primary-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'an option of the primary loss' },
-    weight: { type: 'number', valueName: 'BETA', description: 'weight β of the term (with --primary; default the term\'s: 2 for mmce and mmce-weighted as in the focal-calibration code, else 1)' },
-    'ignore-index': { type: 'integer', valueName: 'K', description: 'label value of positions to leave out (segmentation)' },
-    history: { type: 'string', valueName: 'FILE', description: 'CRL: per-sample correctness counts (N values)' },
-    epochs: { type: 'number', valueName: 'E', description: 'CRL: number of epochs the counts were accumulated over (≥ 1)' },
-    dtype: { type: 'string', choices: ['float32', 'float64'], default: 'float32', description: 'computation dtype' },
-    grad: { type: 'string', valueName: 'FILE', description: 'write d loss / d logits here (float64 .npy, the logits\' shape)' },
-    'per-sample': { type: 'string', valueName: 'FILE', description: 'write one value per sample here (float64 .npy, shape N or N × H × W; 0 at ignored positions)' },
-    'per-sample-of': { type: 'string', valueName: 'WHAT', description: "with --per-sample: 'loss' (default), 'regulariser' (R_i of a CE + R method, e.g. ACLS alpha*reg) or a term's name (e.g. reg)" },
-    json: { type: 'boolean', description: 'print {"loss": number, "terms": {...}} as JSON' },
+    name: flag(described(string(LOSS_NAMES), 'the loss or term to evaluate'), { valueName: 'LOSS' }),
+    logits: flag(described(string(), 'logits N × C (.npy, .csv, .json) or N × C × H × W (.npy)'), { valueName: 'FILE' }),
+    labels: flag(described(string(), 'integer labels N (or N × H × W), or soft targets shaped like the logits (float .npy)'), { valueName: 'FILE' }),
+    opt: flag(described(string(), 'an option of the loss (e.g. gamma=3, bins=5,15,30)'), { repeatable: true, valueName: 'KEY=VALUE' }),
+    primary: flag(described(optional(string(PRIMARY_NAMES)), 'primary loss: evaluate PRIMARY + BETA * term'), { valueName: 'LOSS' }),
+    'primary-opt': flag(described(string(), 'an option of the primary loss'), { repeatable: true, valueName: 'KEY=VALUE' }),
+    weight: flag(described(optional(number()), 'weight β of the term (with --primary; default the term\'s: 2 for mmce and mmce-weighted as in the focal-calibration code, else 1)'), { valueName: 'BETA' }),
+    'ignore-index': flag(described(optional(number({ integer: true })), 'label value of positions to leave out (segmentation)'), { valueName: 'K' }),
+    history: flag(described(optional(string()), 'CRL: per-sample correctness counts (N values)'), { valueName: 'FILE' }),
+    epochs: flag(described(optional(number()), 'CRL: number of epochs the counts were accumulated over (≥ 1)'), { valueName: 'E' }),
+    dtype: flag(optional(string(['float32', 'float64']), 'float32', 'computation dtype')),
+    grad: flag(described(optional(string()), 'write d loss / d logits here (float64 .npy, the logits\' shape)'), { valueName: 'FILE' }),
+    'per-sample': flag(described(optional(string()), 'write one value per sample here (float64 .npy, shape N or N × H × W; 0 at ignored positions)'), { valueName: 'FILE' }),
+    'per-sample-of': flag(described(optional(string()), "with --per-sample: 'loss' (default), 'regulariser' (R_i of a CE + R method, e.g. ACLS alpha*reg) or a term's name (e.g. reg)"), { valueName: 'WHAT' }),
+    json: flag(optional(boolean(), false, 'print {"loss": number, "terms": {...}} as JSON')),
   },
   async run(flags, io) {
     if (flags.primary === undefined && flags['primary-opt'].length) throw new UsageError('loss: --primary-opt needs --primary');

@@ -4,6 +4,8 @@ import { readMatrixFile } from '../../io/read-predictions.js';
 import { describe, invalidArgument } from '../../util/errors.js';
 import { defineCommand } from '../command.js';
 import { formatTable, percent } from '../format-table.js';
+import { flag } from '../flag.js';
+import { boolean, described, optional, string } from '../../util/schema.js';
 
 /**
  * `calib ood`: out-of-distribution detection from two files of model outputs, without training: per-sample
@@ -25,11 +27,11 @@ export const oodCommand = defineCommand({
     'calib ood --in id.npz:logits --out ood.npz:logits --score energy --score max-logit --json',
   ],
   flags: {
-    in: { type: 'string', required: true, valueName: 'FILE', description: 'N_in × C outputs on in-distribution inputs' },
-    out: { type: 'string', required: true, valueName: 'FILE', description: 'N_out × C outputs on out-of-distribution inputs' },
-    input: { type: 'string', choices: ['logits', 'probs'], default: 'logits', description: 'what the files hold' },
-    score: { type: 'string', multiple: true, valueName: 'NAME', description: `score(s) to evaluate: ${OOD_SCORES.join(', ')} (default: all that apply)` },
-    json: { type: 'boolean', description: 'print one JSON object {score: {auroc, fpr95}}' },
+    in: flag(described(string(), 'N_in × C outputs on in-distribution inputs'), { valueName: 'FILE' }),
+    out: flag(described(string(), 'N_out × C outputs on out-of-distribution inputs'), { valueName: 'FILE' }),
+    input: flag(optional(string(['logits', 'probs']), 'logits', 'what the files hold')),
+    score: flag(described(string(), `score(s) to evaluate: ${OOD_SCORES.join(', ')} (default: all that apply)`), { repeatable: true, valueName: 'NAME' }),
+    json: flag(optional(boolean(), false, 'print one JSON object {score: {auroc, fpr95}}')),
   },
   async run(flags, io) {
     const kind = flags.input === 'probs' ? 'probabilities' : 'logits';

@@ -1,18 +1,17 @@
 import { extname } from 'node:path';
 import { CalibrationAccumulator, requireBins, riskCoverageCurve, selectivePredictionMetrics, smoothedReliability } from '../../metrics/index.js';
-import type { BinConvention } from '../../metrics/index.js';
-import { beforeAfterFigureSvg, calibrationFigureSvg, confidenceHistogramSvg, reliabilityDiagramSvg, writeFigure } from '../../report/index.js';
+import { beforeAfterFigureSvg, calibrationFigureSvg, confidenceHistogramSvg, reliabilityDiagramSvg } from '../../report/index.js';
 import { riskCoverageSvg, smoothedReliabilitySvg } from '../../report/curve-plot.js';
 import { readLabelsFile, readMatrixFile } from '../../io/read-predictions.js';
 import { readCalibratorFile } from '../calibrator-file.js';
-import { invalidArgument, requireNumber } from '../../util/errors.js';
+import { invalidArgument } from '../../util/errors.js';
 import { defineCommand } from '../command.js';
 import { percent } from '../format-table.js';
-import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, validatedChunks } from '../inputs.js';
-import { requireOutputPath, writingOutput } from '../output-path.js';
-import { MULTILABEL_FLAG } from '../multilabel-eval.js';
+import { logitsWarning, openPredictionsAndLabels, validatedChunks } from '../inputs.js';
+import { requireOutputPath } from '../output-path.js';
 import { plotMultilabel } from '../multilabel-plot.js';
 import { LOGIT_SCALE_DESCRIPTION, plotLogitScale, requireLogitScaleFlags } from '../logit-plot.js';
+import { PLOT_FLAGS, writePlot } from '../plot-flags.js';
 
 /**
  * `calib plot`: the reliability diagram and confidence histogram (src/report) of predictions, as SVG or PNG
@@ -41,29 +40,7 @@ export const plotCommand = defineCommand({
     'calib plot --logit-scale --positive-probs risk.csv --labels outcome.csv --out calibration-logit.svg',
     'calib plot --multilabel --logits tag-logits.npy --labels tags.npy --label-names tags.txt --out tags.svg',
   ],
-  flags: {
-    ...PREDICTION_FLAGS,
-    ...LABEL_FLAGS,
-    out: { type: 'string', required: true, valueName: 'FILE', description: 'output image, .svg or .png' },
-    bins: { type: 'integer', default: 15, description: 'number of confidence bins M' },
-    convention: { type: 'string', choices: ['(l,u]', '[l,u)'], default: '(l,u]', description: 'which side of each bin is closed' },
-    title: { type: 'string', valueName: 'TEXT', description: "figure title (the ECE is appended; default 'Calibration')" },
-    figure: {
-      type: 'string',
-      choices: ['combined', 'diagram', 'histogram', 'smooth-reliability', 'risk-coverage'],
-      description: "histogram above the reliability diagram (combined, the default), either alone, the smoothed reliability diagram with its bootstrap band (Błasiok & Nakkiran 2023), or the risk–coverage curve (with --logit-scale: diagram only)",
-    },
-    resamples: { type: 'integer', default: 200, valueName: 'B', description: 'bootstrap resamples of the smooth-reliability band (0: none)' },
-    seed: { type: 'integer', default: 0, description: 'seed of the band resamples' },
-    layout: { type: 'string', choices: ['stacked', 'side-by-side'], default: 'stacked', description: 'layout of the combined figure' },
-    width: { type: 'integer', valueName: 'PX', description: 'PNG width in pixels (default: twice the SVG size)' },
-    calibrator: { type: 'string', valueName: 'FILE', description: 'also draw the predictions after this calibrator (calib fit JSON): before and after in one figure' },
-    'before-after': { type: 'string', choices: ['panels', 'overlay'], default: 'panels', description: 'with --calibrator: two diagrams side by side, or both curves on one plot' },
-    'positive-probs': { type: 'string', valueName: 'FILE', description: 'with --logit-scale: N probabilities of class 1 of a binary problem (labels 0/1), instead of --logits/--probs' },
-    'logit-scale': { type: 'boolean', description: 'the calibration plot on logit axes (see above); 0/1 bin frequencies clipped to [0.5/n, 1 − 0.5/n]' },
-    ...MULTILABEL_FLAG,
-    'label-names': { type: 'string', valueName: 'FILE', description: "with --multilabel: one name per line for the L label columns (default 'label 0', 'label 1', …)" },
-  },
+  flags: PLOT_FLAGS,
   async run(flags, io) {
     const ext = extname(flags.out).toLowerCase();
     if (ext !== '.svg' && ext !== '.png') invalidArgument('--out', 'a file ending in .svg or .png', JSON.stringify(flags.out));
@@ -73,7 +50,6 @@ export const plotCommand = defineCommand({
       { argName: '--probs', path: flags.probs },
       { argName: '--labels', path: flags.labels },
     ]);
-    if (flags.width !== undefined) requireNumber('--width', flags.width, { integer: true, min: 16, max: 16384 });
     if (flags['logit-scale']) {
       requireLogitScaleFlags(flags);
       return plotLogitScale(flags, io);
@@ -85,7 +61,7 @@ export const plotCommand = defineCommand({
     const accumulator = new CalibrationAccumulator({
       input: predictions.kind,
       bins: flags.bins,
-      convention: flags.convention as BinConvention,
+      convention: flags.convention,
       classes: predictions.source.cols,
     });
     for await (const chunk of validatedChunks(predictions, labels)) accumulator.update(chunk.matrix, chunk.labels);
@@ -101,12 +77,11 @@ export const plotCommand = defineCommand({
         curveSvg = riskCoverageSvg(riskCoverageCurve(confidence, correct), aurc, title);
         summary = `risk–coverage curve (AURC ${percent(aurc)}%)`;
       } else {
-        requireNumber('--resamples', flags.resamples, { integer: true, min: 0 });
         const smooth = smoothedReliability(confidence, correct, { resamples: flags.resamples, seed: flags.seed });
         curveSvg = smoothedReliabilitySvg(smooth, title);
         summary = `smoothed reliability diagram (smECE ${percent(smooth.smoothEce)}%, σ ${smooth.bandwidth.toFixed(4)}, ${smooth.resamples} resamples)`;
       }
-      await writingOutput(flags.out, '--out', () => writeFigure(flags.out, curveSvg, flags.width !== undefined ? { width: flags.width } : {}));
+      await writePlot(flags, curveSvg);
       io.stdout.write(`wrote ${summary} of ${accumulator.top.count.toLocaleString('en-US')} samples -> ${flags.out}\n`);
       return;
     }
@@ -116,11 +91,11 @@ export const plotCommand = defineCommand({
       const m = flags.logits !== undefined ? await readMatrixFile(flags.logits, '--logits') : await readMatrixFile(flags.probs!, '--probs');
       const y = await readLabelsFile(flags.labels, '--labels');
       const calibrated = calibrator.apply(flags.logits !== undefined ? { logits: m } : { probabilities: m });
-      const after = new CalibrationAccumulator({ input: 'probabilities', bins: flags.bins, convention: flags.convention as BinConvention, classes: m.cols }).update(calibrated, y).reliability();
+      const after = new CalibrationAccumulator({ input: 'probabilities', bins: flags.bins, convention: flags.convention, classes: m.cols }).update(calibrated, y).reliability();
       const t = calibrator.toJSON()['temperature'];
       const afterLabel = `After ${calibrator.kind}${typeof t === 'number' ? ` (T = ${t.toFixed(2)})` : ''}`;
-      const svg = beforeAfterFigureSvg(data, after, { layout: flags['before-after'] as 'panels' | 'overlay', labels: ['Before', afterLabel], ...(flags.title ? { title: flags.title } : {}) });
-      await writingOutput(flags.out, '--out', () => writeFigure(flags.out, svg, flags.width !== undefined ? { width: flags.width } : {}));
+      const svg = beforeAfterFigureSvg(data, after, { layout: flags['before-after'], labels: ['Before', afterLabel], ...(flags.title ? { title: flags.title } : {}) });
+      await writePlot(flags, svg);
       io.stdout.write(`wrote before/after ${calibrator.kind} (${flags['before-after']}) of ${data.total.toLocaleString('en-US')} samples (ECE ${percent(data.ece)}% -> ${percent(after.ece)}%, ${data.bins.length} bins ${data.convention}) -> ${flags.out}\n`);
       return;
     }
@@ -128,8 +103,8 @@ export const plotCommand = defineCommand({
     const svg =
       figure === 'diagram' ? reliabilityDiagramSvg(data, title)
       : figure === 'histogram' ? confidenceHistogramSvg(data, title)
-      : calibrationFigureSvg(data, { ...title, layout: flags.layout as 'stacked' | 'side-by-side' });
-    await writingOutput(flags.out, '--out', () => writeFigure(flags.out, svg, flags.width !== undefined ? { width: flags.width } : {}));
+      : calibrationFigureSvg(data, { ...title, layout: flags.layout });
+    await writePlot(flags, svg);
     io.stdout.write(
       `wrote ${figure === 'combined' ? 'reliability diagram + confidence histogram' : figure === 'diagram' ? 'reliability diagram' : 'confidence histogram'} ` +
         `of ${data.total.toLocaleString('en-US')} samples (ECE ${percent(data.ece)}%, ${data.bins.length} bins ${data.convention}) -> ${flags.out}\n`,

@@ -6,6 +6,8 @@ import { invalidArgument, requireNumber } from '../../util/errors.js';
 import { defineCommand, type Writer } from '../command.js';
 import { MODEL_INPUT_FLAGS, resolveModelInputs } from '../model-inputs.js';
 import { requireOutputPath, writingOutput } from '../output-path.js';
+import { flag } from '../flag.js';
+import { boolean, described, optional, string } from '../../util/schema.js';
 
 /** A one-line progress bar on stderr, redrawn in place ("\r"), ended by a newline. */
 export function progressBar(stderr: Writer, label: string): (done: number, total: number) => void {
@@ -38,9 +40,9 @@ export const predictCommand = defineCommand({
   ],
   flags: {
     ...MODEL_INPUT_FLAGS,
-    out: { type: 'string', required: true, valueName: 'FILE', description: 'output .npy (float32 [N, C])' },
-    'labels-out': { type: 'string', valueName: 'FILE', description: 'also write the labels (.npy int32) of --dataset / --images / --run' },
-    quiet: { type: 'boolean', description: 'no progress bar' },
+    out: flag(described(string(), 'output .npy (float32 [N, C])'), { valueName: 'FILE' }),
+    'labels-out': flag(described(optional(string()), 'also write the labels (.npy int32) of --dataset / --images / --run'), { valueName: 'FILE' }),
+    quiet: flag(optional(boolean(), false, 'no progress bar')),
   },
   async run(flags, io) {
     if (extname(flags.out).toLowerCase() !== '.npy') invalidArgument('--out', 'a file ending in .npy', JSON.stringify(flags.out));

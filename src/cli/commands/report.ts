@@ -1,5 +1,7 @@
 import { writeSuiteReport } from '../../suite/report/write-suite-report.js';
 import { defineCommand } from '../command.js';
+import { flag } from '../flag.js';
+import { described, string } from '../../util/schema.js';
 
 /** `calib report DIR`: the comparison report of a suite directory (src/suite/report/). */
 export const reportCommand = defineCommand({
@@ -18,7 +20,7 @@ export const reportCommand = defineCommand({
   examples: ['calib report suites/demo-quick'],
   positional: 'dir',
   flags: {
-    dir: { type: 'string', required: true, valueName: 'DIR', description: 'suite directory (written by calib suite run)' },
+    dir: flag(described(string(), 'suite directory (written by calib suite run)'), { valueName: 'DIR' }),
   },
   async run(flags, io) {
     const written = await writeSuiteReport(flags.dir);

@@ -31,6 +31,8 @@ import { invalidArgument, requireNumber } from '../../util/errors.js';
 import { requireOutputPath } from '../output-path.js';
 import { UsageError } from '../args.js';
 import { type CliIO, defineCommand } from '../command.js';
+import { flag } from '../flag.js';
+import { boolean, described, number, optional, string } from '../../util/schema.js';
 
 /**
  * `calib suite list | show NAME | run FILE|NAME | status DIR | readme DIR`: experiment suites (src/suite/). `run`
@@ -138,21 +140,21 @@ export const suiteCommand = defineCommand({
   ],
   positional: ['action', 'target', 'second'],
   flags: {
-    action: { type: 'string', required: true, choices: ['list', 'show', 'run', 'status', 'budget', 'compare-scales', 'readme'], valueName: 'ACTION', description: 'list, show, run, status, budget, compare-scales or readme' },
-    second: { type: 'string', valueName: 'SECOND', description: 'compare-scales: the second directory (a report.json or the directory holding one)' },
-    target: { type: 'string', valueName: 'NAME|FILE|DIR', description: 'the suite (show, run), suite directory (status) or folder of reports (readme)' },
-    out: { type: 'string', valueName: 'DIR', description: 'suite directory (default suites/<name>-<scale>)' },
-    scale: { type: 'string', choices: SUITE_SCALES, description: "the suite's scale (default: the suite's defaultScale)" },
-    jobs: { type: 'integer', default: 1, valueName: 'N', description: 'runs trained side by side (local; status: for its estimate)' },
-    threads: { type: 'integer', valueName: 'T', description: "ONNX Runtime threads in total, split across jobs (default: the suite's threads where it states them, else the CPU count)" },
-    queue: { type: 'string', valueName: 'URL', description: 'put the runs on a BullMQ queue for calib worker processes: redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss:// for TLS' },
-    'worker-wait': { type: 'number', default: 60, valueName: 'S', description: 'with --queue: say so when no worker has been connected for S seconds while runs wait (repeated every S s)' },
-    'reuse-from': { type: 'string', valueName: 'DIR[,DIR…]', description: 'run: copy in the finished runs of these suite directories whose training identity equals a run of the suite, instead of training them' },
-    markdown: { type: 'string', valueName: 'FILE', description: 'budget: also write the budget as a Markdown page' },
-    'dry-run': { type: 'boolean', description: 'run: print the runs left and the estimated machine time, write nothing' },
-    report: { type: 'boolean', default: true, description: 'write the report when the suite ends (--report=false: do not)' },
-    progress: { type: 'string', choices: ['auto', 'bar', 'lines', 'none'], default: 'auto', description: 'progress display: auto = live line on a terminal' },
-    check: { type: 'boolean', default: false, description: 'readme: write nothing; exit 1 when DIR/README.md differs from what the reports give' },
+    action: flag(described(string(['list', 'show', 'run', 'status', 'budget', 'compare-scales', 'readme']), 'list, show, run, status, budget, compare-scales or readme'), { valueName: 'ACTION' }),
+    second: flag(described(optional(string()), 'compare-scales: the second directory (a report.json or the directory holding one)'), { valueName: 'SECOND' }),
+    target: flag(described(optional(string()), 'the suite (show, run), suite directory (status) or folder of reports (readme)'), { valueName: 'NAME|FILE|DIR' }),
+    out: flag(described(optional(string()), 'suite directory (default suites/<name>-<scale>)'), { valueName: 'DIR' }),
+    scale: flag(described(optional(string(SUITE_SCALES)), "the suite's scale (default: the suite's defaultScale)")),
+    jobs: flag(optional(number({ integer: true }), 1, 'runs trained side by side (local; status: for its estimate)'), { valueName: 'N' }),
+    threads: flag(described(optional(number({ integer: true })), "ONNX Runtime threads in total, split across jobs (default: the suite's threads where it states them, else the CPU count)"), { valueName: 'T' }),
+    queue: flag(described(optional(string()), 'put the runs on a BullMQ queue for calib worker processes: redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss:// for TLS'), { valueName: 'URL' }),
+    'worker-wait': flag(optional(number(), 60, 'with --queue: say so when no worker has been connected for S seconds while runs wait (repeated every S s)'), { valueName: 'S' }),
+    'reuse-from': flag(described(optional(string()), 'run: copy in the finished runs of these suite directories whose training identity equals a run of the suite, instead of training them'), { valueName: 'DIR[,DIR…]' }),
+    markdown: flag(described(optional(string()), 'budget: also write the budget as a Markdown page'), { valueName: 'FILE' }),
+    'dry-run': flag(optional(boolean(), false, 'run: print the runs left and the estimated machine time, write nothing')),
+    report: flag(optional(boolean(), true, 'write the report when the suite ends (--report=false: do not)')),
+    progress: flag(optional(string(['auto', 'bar', 'lines', 'none']), 'auto', 'progress display: auto = live line on a terminal')),
+    check: flag(optional(boolean(), false, 'readme: write nothing; exit 1 when DIR/README.md differs from what the reports give')),
   },
   async run(flags, io) {
     const needTarget = (what: string): string => {

@@ -1,20 +1,17 @@
 import { readFile } from 'node:fs/promises';
-import { DATASET_NAMES } from '../../data/load-dataset.js';
-import { LOSS_NAMES } from '../../losses/registry.js';
-import { modelAlias } from '../../train/trainer-model.js';
 import type { SegmentationSummary } from '../../train/segmentation-task.js';
-import { SELECTION_METRICS } from '../../train/best-epoch.js';
 import { ConsoleProgress, type TrainProgress, SILENT_PROGRESS } from '../../train/progress.js';
-import { AUGMENTATIONS, MIXUP_KINDS, mergeConfig, OPTIMIZERS, resolveTrainConfig, SECONDARY_PLACEMENTS, TRAIN_CONFIG_SCHEMA } from '../../train/train-config.js';
+import { MC_DROPOUT_SCHEMA, mergeConfig, resolveTrainConfig, TRAIN_CONFIG_SCHEMA } from '../../train/train-config.js';
 import { resumeTraining, train, type TrainResult } from '../../train/trainer.js';
 import { readJson, runPaths } from '../../train/run-directory.js';
 import { invalidArgument } from '../../util/errors.js';
-import { defaultText } from '../../util/schema.js';
+import { boolean, defaultText, described, type Infer, number, optional, type Schema, string } from '../../util/schema.js';
 import { parseKeyValues, UsageError } from '../args.js';
 import { type CliIO, defineCommand } from '../command.js';
 import { percent } from '../format-table.js';
 import { calibrateRun } from '../calibrate-run.js';
 import type { CalibratorKind } from '../../posthoc/index.js';
+import { flag, type FlagPresentation } from '../flag.js';
 
 /**
  * `calib train`: train a classifier with a calibration loss (src/train/trainer.ts) into a run directory, or
@@ -24,64 +21,86 @@ import type { CalibratorKind } from '../../posthoc/index.js';
  */
 
 type ConfigKey = keyof typeof TRAIN_CONFIG_SCHEMA.shape;
+type ConfigValue<K extends ConfigKey> = Infer<(typeof TRAIN_CONFIG_SCHEMA.shape)[K]>;
 
 /**
- * The help of a flag that sets configuration key `key`: its description and default come from the configuration's
- * schema (train/train-config.ts), where each is stated once. `description` replaces the schema's text where the
- * command line reads differently (a flag's own syntax); the default is still the schema's.
+ * The flag that sets configuration key `key`: the key's own schema (train/train-config.ts) — its type, choices, range
+ * and description, so `--epochs 0` is refused at parsing as `config.epochs: 0` would be in a file — without its
+ * fallback, which is only shown: an absent flag stays absent so that a --config file's value is kept.
+ * `description` replaces the schema's text where the command line reads differently (a flag's own syntax).
  */
-function fromSchema(key: ConfigKey, description?: string): { readonly description: string; readonly shownDefault?: string } {
-  const schema = TRAIN_CONFIG_SCHEMA.shape[key];
-  const shown = defaultText(schema);
-  return { description: description ?? schema.description ?? key, ...(shown !== undefined && shown !== 'false' ? { shownDefault: shown } : {}) };
+function setting<K extends ConfigKey, const P extends FlagPresentation>(key: K, presentation: P, description?: string) {
+  const schema = TRAIN_CONFIG_SCHEMA.shape[key] as Schema<ConfigValue<K>>;
+  return flag(described(optional(schema), description ?? schema.description ?? key), { ...shownDefault(key), ...presentation });
 }
 
-/** Flags that map one to one onto configuration keys (kebab-case → camelCase). */
+/**
+ * A flag that fills configuration key `key` from text of its own syntax (`--opt k=v`, `--mixup-layers L1,L2`): `schema`
+ * reads the text, the key's schema gives the description and the default shown.
+ */
+function fillsSetting<T, const P extends FlagPresentation>(key: ConfigKey, schema: Schema<T>, presentation: P, description?: string) {
+  return flag(described(schema, description ?? TRAIN_CONFIG_SCHEMA.shape[key].description ?? key), { ...shownDefault(key), ...presentation });
+}
+
+/** The configuration's fallback of `key` as --help shows it (none for a boolean's false). */
+function shownDefault(key: ConfigKey): { readonly shownDefault?: string } {
+  const shown = defaultText(TRAIN_CONFIG_SCHEMA.shape[key]);
+  return shown !== undefined && shown !== 'false' ? { shownDefault: shown } : {};
+}
+
+const KEY_VALUE = { repeatable: true, valueName: 'KEY=VALUE' } as const;
+
+/** Flags that set configuration keys (kebab-case → camelCase). */
 const SETTING_FLAGS = {
-  dataset: { type: 'string', choices: DATASET_NAMES, ...fromSchema('dataset', 'dataset (mnist is embedded; others load from files, see --data-opt)') },
-  'data-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', ...fromSchema('datasetOptions') },
-  subset: { type: 'integer', valueName: 'N', ...fromSchema('subset') },
-  'test-subset': { type: 'integer', valueName: 'N', ...fromSchema('testSubset') },
-  validation: { type: 'number', valueName: 'F', ...fromSchema('validation') },
-  model: { type: 'string', valueName: 'NAME', ...fromSchema('model') },
-  'model-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', ...fromSchema('modelOptions') },
-  loss: { type: 'string', valueName: 'NAME', choices: LOSS_NAMES, ...fromSchema('loss') },
-  opt: { type: 'string', multiple: true, valueName: 'KEY=VALUE', ...fromSchema('lossOptions') },
-  secondary: { type: 'string', valueName: 'NAME', choices: LOSS_NAMES, ...fromSchema('secondary') },
-  'secondary-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', ...fromSchema('secondaryOptions') },
-  weight: { type: 'number', valueName: 'β', ...fromSchema('weight') },
-  epochs: { type: 'integer', ...fromSchema('epochs') },
-  batch: { type: 'integer', ...fromSchema('batch') },
-  'eval-batch': { type: 'integer', ...fromSchema('evalBatch') },
-  lr: { type: 'number', ...fromSchema('lr') },
-  schedule: { type: 'string', valueName: 'SPEC', ...fromSchema('schedule') },
-  warmup: { type: 'number', valueName: 'E', ...fromSchema('warmup', 'linear learning-rate warm-up over E epochs (fractional allowed; per step)') },
-  optimizer: { type: 'string', choices: OPTIMIZERS, ...fromSchema('optimizer') },
-  momentum: { type: 'number', ...fromSchema('momentum') },
-  nesterov: { type: 'boolean', ...fromSchema('nesterov') },
-  'weight-decay': { type: 'number', ...fromSchema('weightDecay') },
-  mixup: { type: 'number', valueName: 'α', ...fromSchema('mixup') },
-  'mixup-kind': { type: 'string', choices: MIXUP_KINDS, ...fromSchema('mixupKind') },
-  cutmix: { type: 'number', valueName: 'α', description: 'CutMix (Yun et al. 2019) with λ ~ Beta(α, α): the same as --mixup α --mixup-kind cutmix' },
-  'mixup-layers': { type: 'string', valueName: 'L1,L2', ...fromSchema('mixupLayers') },
-  'arc-placement': { type: 'string', choices: SECONDARY_PLACEMENTS, ...fromSchema('arcPlacement') },
-  interleaved: { type: 'number', valueName: 'F', ...fromSchema('interleaved', 'interleaved training: hold out fraction F of train for the secondary term') },
-  holdout: { type: 'number', valueName: 'F', ...fromSchema('holdout', 'fraction held out for --arc-placement holdout') },
-  augment: { type: 'string', choices: AUGMENTATIONS, ...fromSchema('augment') },
-  select: { type: 'string', choices: SELECTION_METRICS, ...fromSchema('select') },
-  bins: { type: 'integer', ...fromSchema('bins') },
-  seed: { type: 'integer', ...fromSchema('seed') },
-  threads: { type: 'integer', ...fromSchema('threads') },
-  replicas: { type: 'integer', valueName: 'R', ...fromSchema('replicas') },
-  'epoch-logits': { type: 'boolean', ...fromSchema('epochLogits') },
-  'evaluate-train': { type: 'boolean', ...fromSchema('evaluateTrain') },
-  'mc-dropout': { type: 'integer', valueName: 'K', ...fromSchema('mcDropout', 'final evaluation by MC dropout with K ≥ 2 passes (config key mcDropout: {"passes": K, "seed": S}): logits = log of the mean softmax of K passes with dropout on; the model needs dropout (--model-opt dropout=0.3); best-epoch selection stays deterministic') },
-  ood: { type: 'boolean', ...fromSchema('ood') },
-  'ood-dataset': { type: 'string', valueName: 'NAME', choices: DATASET_NAMES, ...fromSchema('oodDataset') },
-  'ood-data-opt': { type: 'string', multiple: true, valueName: 'KEY=VALUE', ...fromSchema('oodDatasetOptions') },
-  'ood-subset': { type: 'integer', valueName: 'N', ...fromSchema('oodSubset') },
+  dataset: setting('dataset', {}, 'dataset (mnist is embedded; others load from files, see --data-opt)'),
+  'data-opt': fillsSetting('datasetOptions', string(), KEY_VALUE),
+  subset: setting('subset', { valueName: 'N' }),
+  'test-subset': setting('testSubset', { valueName: 'N' }),
+  validation: setting('validation', { valueName: 'F' }),
+  model: setting('model', { valueName: 'NAME' }),
+  'model-opt': fillsSetting('modelOptions', string(), KEY_VALUE),
+  loss: setting('loss', { valueName: 'NAME' }),
+  opt: fillsSetting('lossOptions', string(), KEY_VALUE),
+  secondary: setting('secondary', { valueName: 'NAME' }),
+  'secondary-opt': fillsSetting('secondaryOptions', string(), KEY_VALUE),
+  weight: setting('weight', { valueName: 'β' }),
+  epochs: setting('epochs', {}),
+  batch: setting('batch', {}),
+  'eval-batch': setting('evalBatch', {}),
+  lr: setting('lr', {}),
+  schedule: setting('schedule', { valueName: 'SPEC' }),
+  warmup: setting('warmup', { valueName: 'E' }, 'linear learning-rate warm-up over E epochs (fractional allowed; per step)'),
+  optimizer: setting('optimizer', {}),
+  momentum: setting('momentum', {}),
+  nesterov: setting('nesterov', {}),
+  'weight-decay': setting('weightDecay', {}),
+  mixup: setting('mixup', { valueName: 'α' }),
+  'mixup-kind': setting('mixupKind', {}),
+  cutmix: flag(described(optional(number({ min: 0 })), 'CutMix (Yun et al. 2019) with λ ~ Beta(α, α): the same as --mixup α --mixup-kind cutmix'), { valueName: 'α' }),
+  'mixup-layers': fillsSetting('mixupLayers', optional(string()), { valueName: 'L1,L2' }),
+  'arc-placement': setting('arcPlacement', {}),
+  interleaved: setting('interleaved', { valueName: 'F' }, 'interleaved training: hold out fraction F of train for the secondary term'),
+  holdout: setting('holdout', { valueName: 'F' }, 'fraction held out for --arc-placement holdout'),
+  augment: setting('augment', {}),
+  select: setting('select', {}),
+  bins: setting('bins', {}),
+  seed: setting('seed', {}),
+  threads: setting('threads', {}),
+  replicas: setting('replicas', { valueName: 'R' }),
+  'epoch-logits': setting('epochLogits', {}),
+  'evaluate-train': setting('evaluateTrain', {}),
+  'mc-dropout': fillsSetting(
+    'mcDropout',
+    optional(MC_DROPOUT_SCHEMA.shape.passes),
+    { valueName: 'K' },
+    'final evaluation by MC dropout with K ≥ 2 passes (config key mcDropout: {"passes": K, "seed": S}): logits = log of the mean softmax of K passes with dropout on; the model needs dropout (--model-opt dropout=0.3); best-epoch selection stays deterministic',
+  ),
+  ood: setting('ood', {}),
+  'ood-dataset': setting('oodDataset', { valueName: 'NAME' }),
+  'ood-data-opt': fillsSetting('oodDatasetOptions', string(), KEY_VALUE),
+  'ood-subset': setting('oodSubset', { valueName: 'N' }),
   // The schema requires `out`; the command fills it in when absent, so this default is the command's own.
-  out: { type: 'string', valueName: 'DIR', ...fromSchema('out'), shownDefault: 'runs/<dataset>-<model>-<loss>' },
+  out: fillsSetting('out', optional(string()), { valueName: 'DIR', shownDefault: 'runs/<dataset>-<model>-<loss>' }),
 } as const;
 
 /** Flags whose values are `key=value` option lists, and the configuration key they fill. */
@@ -222,23 +241,20 @@ export const trainCommand = defineCommand({
     'calib train --resume runs/fm-mbls',
   ],
   flags: {
-    config: { type: 'string', valueName: 'FILE', description: 'JSON settings (flags override them)' },
-    resume: { type: 'string', valueName: 'DIR', description: 'continue the stopped run in DIR from its last checkpoint' },
-    force: { type: 'boolean', description: 'replace an existing run in --out' },
-    progress: { type: 'string', choices: ['auto', 'bar', 'lines', 'none'], default: 'auto', description: 'progress display: auto = live bar on a terminal, lines otherwise' },
-    'progress-seconds': { type: 'number', valueName: 'S', default: 30, description: 'without a live bar: a progress line every S seconds within an epoch (0 = epoch lines only)' },
-    'checkpoint-minutes': { type: 'number', valueName: 'M', default: 5, description: 'mid-epoch checkpoint every M minutes (0 = off); not part of the run\'s config' },
-    'checkpoint-steps': { type: 'integer', valueName: 'N', default: 0, description: 'mid-epoch checkpoint every N updates (0 = off); not part of the run\'s config' },
-    calibrate: { type: 'string', choices: ['temperature'], description: 'end the run with a calibrated export: fit on the validation logits, write calibrator.json and model-calibrated.onnx' },
+    config: flag(described(optional(string()), 'JSON settings (flags override them)'), { valueName: 'FILE' }),
+    resume: flag(described(optional(string()), 'continue the stopped run in DIR from its last checkpoint'), { valueName: 'DIR' }),
+    force: flag(optional(boolean(), false, 'replace an existing run in --out')),
+    progress: flag(optional(string(['auto', 'bar', 'lines', 'none']), 'auto', 'progress display: auto = live bar on a terminal, lines otherwise')),
+    'progress-seconds': flag(optional(number({ min: 0 }), 30, 'without a live bar: a progress line every S seconds within an epoch (0 = epoch lines only)'), { valueName: 'S' }),
+    'checkpoint-minutes': flag(optional(number({ min: 0 }), 5, 'mid-epoch checkpoint every M minutes (0 = off); not part of the run\'s config'), { valueName: 'M' }),
+    'checkpoint-steps': flag(optional(number({ integer: true, min: 0 }), 0, 'mid-epoch checkpoint every N updates (0 = off); not part of the run\'s config'), { valueName: 'N' }),
+    calibrate: flag(described(optional(string(['temperature'])), 'end the run with a calibrated export: fit on the validation logits, write calibrator.json and model-calibrated.onnx')),
     ...SETTING_FLAGS,
   },
   async run(flags, io) {
-    // Names with a fixed list are checked by the parser (`choices`); a model name may also be an alias family
-    // (resnet20, wrn-28-10), checked here before anything is read or trained so the error names the flag.
-    if (flags.model !== undefined) modelAlias(flags.model, '--model');
     const overrides = flagOverrides(flags as Record<string, unknown>);
-    const progressSeconds = nonNegative('progress-seconds', flags['progress-seconds']);
-    const checkpointEvery = { seconds: 60 * nonNegative('checkpoint-minutes', flags['checkpoint-minutes']), steps: nonNegative('checkpoint-steps', flags['checkpoint-steps']) };
+    const progressSeconds = flags['progress-seconds'];
+    const checkpointEvery = { seconds: 60 * flags['checkpoint-minutes'], steps: flags['checkpoint-steps'] };
     const controller = new AbortController();
     let stoppedBy: keyof typeof STOP_CODES | null = null;
     const onSignal = (signal: keyof typeof STOP_CODES): void => {
@@ -313,11 +329,6 @@ export const trainCommand = defineCommand({
  */
 function checkCalibrate(mcDropout: boolean): void {
   if (mcDropout) throw new UsageError('train: --calibrate exports model.onnx (the deterministic network) with a calibrator fitted on the run\'s logits, which MC dropout (--mc-dropout / config mcDropout) replaces by the mean of K stochastic passes; fit with calib fit on the run\'s logits instead');
-}
-
-function nonNegative(flag: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new UsageError(`--${flag}: expected a number ≥ 0, got ${String(value)}`);
-  return value;
 }
 
 /**

@@ -1,6 +1,7 @@
-import { requireNumber } from '../../util/errors.js';
 import { defineCommand } from '../command.js';
 import { maskQueueUrl, parseQueueUrl } from '../../suite/queue-connection.js';
+import { flag } from '../flag.js';
+import { described, number, optional, string } from '../../util/schema.js';
 
 /** `calib worker --queue URL [--jobs N]`: train suite runs from a BullMQ queue (src/suite/queue-worker.ts). */
 export const workerCommand = defineCommand({
@@ -18,15 +19,14 @@ export const workerCommand = defineCommand({
   ].join('\n'),
   examples: ['calib worker --queue redis://127.0.0.1:6379 --jobs 2', 'calib worker --queue rediss://calib:s3cret@redis.example.org:6380 --jobs 4'],
   flags: {
-    queue: { type: 'string', required: true, valueName: 'URL', description: 'the Redis server of the queue: redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss:// for TLS' },
-    jobs: { type: 'integer', default: 1, valueName: 'N', description: 'runs trained side by side' },
-    threads: { type: 'integer', valueName: 'T', description: 'ONNX Runtime threads per run (default: as the suite asked)' },
-    lock: { type: 'number', default: 30, valueName: 'S', description: 'job lock duration in seconds: a dead worker\'s job is requeued after it' },
+    queue: flag(described(string(), 'the Redis server of the queue: redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss:// for TLS'), { valueName: 'URL' }),
+    jobs: flag(optional(number({ integer: true, min: 1 }), 1, 'runs trained side by side'), { valueName: 'N' }),
+    threads: flag(described(optional(number({ integer: true, min: 1 })), 'ONNX Runtime threads per run (default: as the suite asked)'), { valueName: 'T' }),
+    lock: flag(optional(number({ min: 1 }), 30, 'job lock duration in seconds: a dead worker\'s job is requeued after it'), { valueName: 'S' }),
   },
   async run(flags, io) {
-    const jobs = requireNumber('--jobs', flags.jobs, { integer: true, min: 1 });
-    if (flags.threads !== undefined) requireNumber('--threads', flags.threads, { integer: true, min: 1 });
-    const lock = requireNumber('--lock', flags.lock, { min: 1 });
+    const jobs = flags.jobs;
+    const lock = flags.lock;
     parseQueueUrl(flags.queue);
     const { startQueueWorker } = await import('../../suite/queue-worker.js'); // BullMQ is loaded only here and with --queue
     const worker = await startQueueWorker(flags.queue, { jobs, ...(flags.threads !== undefined ? { threads: flags.threads } : {}), lockSeconds: lock, log: (l) => io.stdout.write(`${l}\n`) });

@@ -23,6 +23,7 @@
  */
 import { MARGIN_EVALUATION, MARGIN_TRAINING, marginScalesDescription, TEN_CLASS_MARGIN } from './margin-scales.js';
 import { ACLS_CLAIMS } from './acls-claims.js';
+import type { BuiltinSuite } from '../suite-schema.js';
 
 export const ACLS_SUITE = {
   summary: 'ACLS (Park et al. 2023): 11 losses + CE+TS, the AR-only/CR-only ablations, the λ grid and margin sweeps, MC-dropout and CutMix baselines',
@@ -66,4 +67,4 @@ export const ACLS_SUITE = {
     // Fig. 3: per-sample L_REG = α·reg of ACLS (the acls method's options) on every method's test logits, 20 bins over [0, 0.1].
     regulariserHistogram: { loss: 'acls', options: { margin: TEN_CLASS_MARGIN }, bins: 20, min: 0, max: 0.1 },
   },
-};
+} satisfies BuiltinSuite;

@@ -30,8 +30,10 @@
  */
 import { KARANDIKAR_CLAIMS } from './karandikar-claims.js';
 import { BASE, CIFAR_RECIPE, MACHINE, QUICK } from './scales.js';
+import type { LossName } from '../../losses/registry.js';
+import type { BuiltinSuite } from '../suite-schema.js';
 
-const SECONDARIES: readonly (readonly [string, string | undefined])[] = [
+const SECONDARIES: readonly (readonly [string, LossName | undefined])[] = [
   ['', undefined],
   ['-mmce', 'mmce'],
   ['-avuc', 'avuc'],
@@ -40,7 +42,7 @@ const SECONDARIES: readonly (readonly [string, string | undefined])[] = [
   ['-sbece', 'sb-ece-lb'],
   ['-savuc', 's-avuc'],
 ];
-const PRIMARIES: readonly (readonly [string, string, string])[] = [
+const PRIMARIES: readonly (readonly [string, LossName, string])[] = [
   ['nll', 'ce', 'NLL'],
   ['focal', 'focal', 'Focal'],
   ['mse', 'mse', 'MSE'],
@@ -95,4 +97,4 @@ export const KARANDIKAR_SUITE = {
     shiftMetric: 'adaece_l2',
     claims: KARANDIKAR_CLAIMS,
   },
-};
+} satisfies BuiltinSuite;

@@ -4,9 +4,11 @@
  * github.com/cvlab-yonsei/ACLS is a fork), so their machine scale follows the same rules.
  */
 import { BASE, CIFAR_RECIPE, MACHINE, QUICK } from './scales.js';
+import type { ScheduleText } from '../../train/lr-schedule-spec.js';
+import type { SettingsInput } from '../suite-schema.js';
 
 /** The papers' CIFAR-10 schedule as fractions of the epochs (η ÷ 10 at epochs 150 and 250 of 350). */
-export const CIFAR_MILESTONES = 'multistep:0.428571,0.714286';
+export const CIFAR_MILESTONES: ScheduleText = 'multistep:0.428571,0.714286';
 
 /**
  * The machine scale of the MbLS and ACLS suites: the shared MACHINE recipe (scales.ts; its 5,000-image validation
@@ -14,7 +16,7 @@ export const CIFAR_MILESTONES = 'multistep:0.428571,0.714286';
  * codes' trainer keeps `best.pth` by validation `acc`) instead of the last epoch, and η ÷ 10 at 150/350 and 250/350
  * of the epochs (both papers' CIFAR-10 milestones, 150 and 250 of 350 epochs, as fractions).
  */
-export const MARGIN_MACHINE = { ...MACHINE, select: 'accuracy', schedule: CIFAR_MILESTONES };
+export const MARGIN_MACHINE: SettingsInput = { ...MACHINE, select: 'accuracy', schedule: CIFAR_MILESTONES };
 
 /** Seeds of the MbLS and ACLS suites (issue #22: at least 5 at machine scale; one list for every scale). */
 export const MARGIN_SEEDS = [0, 1, 2, 3, 4];
@@ -28,7 +30,7 @@ export const MARGIN_TRAINING = {
   scales: {
     quick: QUICK,
     machine: MARGIN_MACHINE,
-    paper: { ...CIFAR_RECIPE, model: 'resnet50', epochs: 350, schedule: CIFAR_MILESTONES },
+    paper: { ...CIFAR_RECIPE, model: 'resnet50', epochs: 350, schedule: CIFAR_MILESTONES } satisfies SettingsInput,
   },
 };
 
@@ -39,8 +41,8 @@ export const MARGIN_TRAINING = {
  */
 export const MARGIN_EVALUATION = {
   seeds: MARGIN_SEEDS,
-  posthoc: ['ts-grid-ece', 'temperature'],
-  select: 'ece',
+  posthoc: ['ts-grid-ece', 'temperature'] as const,
+  select: 'ece' as const,
 };
 
 /**

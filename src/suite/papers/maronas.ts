@@ -25,9 +25,11 @@
  */
 import { BASE, CIFAR_RECIPE, MACHINE, QUICK } from './scales.js';
 import { MARONAS_CLAIMS } from './maronas-claims.js';
+import type { ScheduleText } from '../../train/lr-schedule-spec.js';
+import type { BuiltinSuite, SettingsInput } from '../suite-schema.js';
 
 /** The official code's WRN-28-10 CIFAR-10 schedule (SGD.py): η₀ = 0.1 × 0.2 after epochs 60, 120 and 160 of 200. */
-export const MARONAS_SCHEDULE = 'multistep:0.3,0.6,0.8:0.2';
+export const MARONAS_SCHEDULE: ScheduleText = 'multistep:0.3,0.6,0.8:0.2';
 
 /** Mixup α (the paper's CIFAR-10 value). */
 const ALPHA = 1;
@@ -35,10 +37,10 @@ const ALPHA = 1;
 /** The β grid every ARC method is searched over on validation. */
 export const MARONAS_ARC_BETAS = [1, 4, 16, 42];
 
-const ARC_V1 = { secondary: 'arc', secondaryOptions: { version: 'v1', bins: [1] } };
+const ARC_V1: SettingsInput = { secondary: 'arc', secondaryOptions: { version: 'v1', bins: [1] } };
 
 /** The paper's MMCE baseline as its code computes it (MMCE_net.cost_MMCE: Kumar et al.'s weighted MMCE, normalised once). */
-const MMCE_ARC_CODE = { secondary: 'mmce-weighted', secondaryOptions: { normalisation: 'kumar' } };
+const MMCE_ARC_CODE: SettingsInput = { secondary: 'mmce-weighted', secondaryOptions: { normalisation: 'kumar' } };
 
 export const MARONAS_SUITE = {
   summary: 'Maroñas et al. 2021: B, B+M, MMCE(+M), ARC and ARC+M (on x1, x2 or on x̃; V1 or V2), β searched on validation',
@@ -69,4 +71,4 @@ export const MARONAS_SUITE = {
     select: 'ece-near-best-accuracy',
     claims: MARONAS_CLAIMS,
   },
-};
+} satisfies BuiltinSuite;

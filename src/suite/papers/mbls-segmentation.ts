@@ -21,8 +21,9 @@
 import { BASE } from './scales.js';
 import { MARGIN_SEEDS, TINY_IMAGENET_MARGIN } from './margin-scales.js';
 import { MBLS_SEGMENTATION_CLAIMS } from './mbls-claims.js';
+import type { BuiltinSuite, SettingsInput } from '../suite-schema.js';
 
-const SEG = { dataset: 'mnist-seg', model: 'seg-net', batch: 50, optimizer: 'adam', weightDecay: 0, schedule: 'constant', select: 'accuracy' };
+const SEG: SettingsInput = { dataset: 'mnist-seg', model: 'seg-net', batch: 50, optimizer: 'adam', weightDecay: 0, schedule: 'constant', select: 'accuracy' };
 
 export const MBLS_SEGMENTATION_SUITE = {
   summary: 'MbLS Table 5 at toolkit scale: CE, ECP, LS, FL, MbLS m=10 on mnist-seg pixels (ECE, AECE, mIoU; w/o background and TS added)',
@@ -50,4 +51,4 @@ export const MBLS_SEGMENTATION_SUITE = {
     posthoc: ['temperature'],
     claims: MBLS_SEGMENTATION_CLAIMS,
   },
-};
+} satisfies BuiltinSuite;

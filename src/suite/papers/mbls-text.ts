@@ -11,6 +11,7 @@ import { BASE } from './scales.js';
 import { NEWSGROUPS_PAPER, TEXT_MACHINE, TEXT_QUICK } from './text-scales.js';
 import { MARGIN_SEEDS, TEN_CLASS_MARGIN } from './margin-scales.js';
 import { MBLS_TEXT_CLAIMS } from './mbls-claims.js';
+import type { BuiltinSuite, SettingsInput } from '../suite-schema.js';
 
 /** The margin MbLS chose on 20 Newsgroups (§5 "Our method"; the same value as CIFAR-10's). */
 export const NEWSGROUPS_MARGIN = TEN_CLASS_MARGIN;
@@ -20,7 +21,7 @@ export const NEWSGROUPS_MARGIN = TEN_CLASS_MARGIN;
  * selection and the TS fit use) with the checkpoint of best validation accuracy instead of the last epoch and η ÷ 10
  * after half the epochs (App. B: after 50 of 100), as the paper and its code.
  */
-export const MBLS_TEXT_MACHINE = { ...TEXT_MACHINE, select: 'accuracy', schedule: 'multistep:0.5' };
+export const MBLS_TEXT_MACHINE: SettingsInput = { ...TEXT_MACHINE, select: 'accuracy', schedule: 'multistep:0.5' };
 
 export const MBLS_TEXT_SUITE = {
   summary: 'MbLS (Liu et al. 2022) Table 6: text CNN, CE, LS, FL, FLSD and MbLS m=6 on Debian package descriptions / 20 Newsgroups',
@@ -47,4 +48,4 @@ export const MBLS_TEXT_SUITE = {
     posthoc: ['ts-grid-ece', 'temperature'],
     claims: MBLS_TEXT_CLAIMS,
   },
-};
+} satisfies BuiltinSuite;

@@ -20,6 +20,7 @@
  */
 import { MARGIN_EVALUATION, MARGIN_TRAINING, marginScalesDescription, TEN_CLASS_MARGIN } from './margin-scales.js';
 import { MBLS_CLAIMS } from './mbls-claims.js';
+import type { BuiltinSuite } from '../suite-schema.js';
 
 export const MBLS_SUITE = {
   summary: 'MbLS (Liu et al. 2022): CE, ECP, LS, FL, FLSD-53, MbLS m=0 and m=6, the margin sweep (Fig. 2), before/after TS',
@@ -44,4 +45,4 @@ export const MBLS_SUITE = {
     ...MARGIN_EVALUATION,
     claims: MBLS_CLAIMS,
   },
-};
+} satisfies BuiltinSuite;

@@ -1,3 +1,5 @@
+import type { SettingsInput } from '../suite-schema.js';
+
 /**
  * Shared scale settings of the five paper suites (`calib suite run <paper> --scale quick|machine|paper`).
  *
@@ -20,14 +22,14 @@
  *   T ≥ 2 and ≥ 70 % of test confidences above 0.99 — measured in docs/reproductions/deep-scale-pilot.md.
  * - `paper`: the paper's own recipe (dataset, model, epochs, schedule), set per suite.
  */
-export const QUICK = { dataset: 'mnist', subset: 2000, validation: 500, model: 'mlp', modelOptions: { hidden: [64] }, epochs: 3, batch: 64, lr: 0.1, weightDecay: 0, select: 'last' };
+export const QUICK: SettingsInput = { dataset: 'mnist', subset: 2000, validation: 500, model: 'mlp', modelOptions: { hidden: [64] }, epochs: 3, batch: 64, lr: 0.1, weightDecay: 0, select: 'last' };
 
-export const MACHINE = { dataset: 'fashion-mnist', subset: 15000, validation: 5000, model: 'mlp', modelOptions: { hidden: [512] }, epochs: 30, batch: 64, lr: 0.1, weightDecay: 0, select: 'last' };
+export const MACHINE: SettingsInput = { dataset: 'fashion-mnist', subset: 15000, validation: 5000, model: 'mlp', modelOptions: { hidden: [512] }, epochs: 30, batch: 64, lr: 0.1, weightDecay: 0, select: 'last' };
 
 /** Training images of the deep scale (besides its 5,000 validation images): the pilot's cheapest passing setting. */
 export const DEEP_TRAIN_IMAGES = 10000;
 
-export const DEEP = {
+export const DEEP: SettingsInput = {
   dataset: 'fashion-mnist',
   subset: DEEP_TRAIN_IMAGES + 5000,
   validation: 5000,
@@ -45,7 +47,7 @@ export const DEEP = {
 };
 
 /** The CIFAR recipe the papers share (SGD, momentum 0.9, weight decay 5e-4, batch 128, η₀ = 0.1, 10 % validation). */
-export const CIFAR_RECIPE = { dataset: 'cifar10', validation: 5000, batch: 128, lr: 0.1, momentum: 0.9, weightDecay: 5e-4, select: 'accuracy', augment: 'auto' };
+export const CIFAR_RECIPE: SettingsInput = { dataset: 'cifar10', validation: 5000, batch: 128, lr: 0.1, momentum: 0.9, weightDecay: 5e-4, select: 'accuracy', augment: 'auto' };
 
 /** Base keys common to every scale. */
-export const BASE = { threads: 2 };
+export const BASE: SettingsInput = { threads: 2 };

@@ -1,3 +1,5 @@
+import type { SettingsInput } from '../suite-schema.js';
+
 /**
  * Scale settings of the text suites (`thulasidasan-text`, `mbls-text`): the text counterparts of scales.ts.
  *
@@ -19,7 +21,7 @@
  *   set per suite: the papers' text CNNs start from GloVe vectors, which the toolkit does not load, so embeddings
  *   are trained from scratch.
  */
-export const TEXT_QUICK = {
+export const TEXT_QUICK: SettingsInput = {
   dataset: 'debian-packages',
   datasetOptions: { sections: 20, maxLength: 16, maxVocabulary: 5000 },
   subset: 2000,
@@ -35,7 +37,7 @@ export const TEXT_QUICK = {
   select: 'last',
 };
 
-export const TEXT_MACHINE = {
+export const TEXT_MACHINE: SettingsInput = {
   dataset: 'debian-packages',
   datasetOptions: { sections: 20, maxLength: 16, maxVocabulary: 10000 },
   subset: 15000,
@@ -52,7 +54,7 @@ export const TEXT_MACHINE = {
 };
 
 /** 20 Newsgroups bydate with a 900-post validation split (the MbLS split's size), 20,000-word vocabulary. */
-export const NEWSGROUPS_PAPER = {
+export const NEWSGROUPS_PAPER: SettingsInput = {
   dataset: 'newsgroups',
   datasetOptions: { maxLength: 256, maxVocabulary: 20000 },
   validation: 900,

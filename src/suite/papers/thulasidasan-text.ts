@@ -14,6 +14,7 @@
 import { BASE } from './scales.js';
 import { THULASIDASAN_TEXT_CLAIMS } from './thulasidasan-claims.js';
 import { NEWSGROUPS_PAPER, TEXT_MACHINE, TEXT_QUICK } from './text-scales.js';
+import type { BuiltinSuite } from '../suite-schema.js';
 
 export const THULASIDASAN_TEXT_SUITE = {
   summary: 'Thulasidasan et al. 2019 §4: text CNN, CE vs embedding mixup (α=0.4), LS and ERL on Debian package descriptions / 20 Newsgroups',
@@ -39,4 +40,4 @@ export const THULASIDASAN_TEXT_SUITE = {
     posthoc: ['temperature'],
     claims: THULASIDASAN_TEXT_CLAIMS,
   },
-};
+} satisfies BuiltinSuite;

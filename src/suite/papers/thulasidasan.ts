@@ -24,9 +24,11 @@
  */
 import { BASE, CIFAR_RECIPE, MACHINE, QUICK } from './scales.js';
 import { THULASIDASAN_CLAIMS } from './thulasidasan-claims.js';
+import type { ScheduleText } from '../../train/lr-schedule-spec.js';
+import type { BuiltinSuite } from '../suite-schema.js';
 
 /** §3.1: SGD with Nesterov momentum, η₀ = 0.1 halved at epochs 60, 120 and 160 of 200 (as fractions of the epochs). */
-export const THULASIDASAN_SCHEDULE = 'multistep:0.3,0.6,0.8:0.5';
+export const THULASIDASAN_SCHEDULE: ScheduleText = 'multistep:0.3,0.6,0.8:0.5';
 
 /** The α of the paper's OOD experiment (Table 1) and best CIFAR-10 model (App. A Table 2). */
 export const THULASIDASAN_OOD_ALPHA = 0.4;
@@ -68,4 +70,4 @@ export const THULASIDASAN_SUITE = {
     select: 'accuracy',
     claims: THULASIDASAN_CLAIMS,
   },
-};
+} satisfies BuiltinSuite;
