@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
+import { basename } from 'node:path';
 import { trace, type Tensor } from '../../src/engine/index.js';
 import {
   calibrationObjective,
@@ -28,16 +29,17 @@ function throwsNaming(fn: () => unknown, pattern: RegExp): void {
   assert.throws(fn, (e: unknown) => e instanceof InvalidArgumentError && pattern.test(e.message), String(pattern));
 }
 
-test('the registry holds every loss exported by a file of src/losses (name = file name), each with a role and a scope; the papers losses have their roles', async () => {
+test('the registry holds every loss exported by a file of src/losses or its sub-folders (name = file name), each with a role and a scope; the papers losses have their roles', async () => {
   const dir = new URL('../../src/losses/', import.meta.url);
   const declared = new Set<string>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.js') && f !== 'index.js' && f !== 'registry.js')) {
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js') && f !== 'index.js' && f !== 'registry.js');
+  for (const file of files) {
     const module = (await import(new URL(file, dir).href)) as Record<string, unknown>;
     for (const value of Object.values(module)) {
       const v = value as { name?: unknown; role?: unknown; scope?: unknown; apply?: unknown };
       if (v && typeof v === 'object' && typeof v.name === 'string' && typeof v.role === 'string' && typeof v.scope === 'string' && typeof v.apply === 'function') {
         declared.add(v.name);
-        assert.equal(`${v.name}.js`, file, `loss ${v.name} lives in ${v.name}.ts`);
+        assert.equal(`${v.name}.js`, basename(file), `loss ${v.name} lives in ${v.name}.ts`);
       }
     }
   }

@@ -33,9 +33,9 @@ function fit(kind: CalibratorKind) {
   return fitted.get(kind)!;
 }
 
-test('CALIBRATORS holds every calibrator declared in src/posthoc, among them the ten of the brief, ETS and the issue-12 methods, each with the input it needs', () => {
+test('CALIBRATORS holds every calibrator declared in src/posthoc (and its sub-folders), among them the ten of the brief, ETS and the issue-12 methods, each with the input it needs', () => {
   const dir = new URL('../../../src/posthoc/', import.meta.url);
-  const declared = readdirSync(dir)
+  const declared = readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.ts'))
     .map((f) => readFileSync(new URL(f, dir), 'utf8'))
     .map((text) => /^export const \w+ = defineCalibrator\(\{\s*kind: '([a-z0-9-]+)'/m.exec(text)?.[1])
