@@ -204,24 +204,26 @@ test('importViolations: a forbidden import fails, allowed ones and listed except
   };
   const ok = new Map([
     ['src/index.ts', "export * as posthoc from './posthoc/index.js';"],
-    ['src/posthoc/fit.ts', "import { ece } from '../metrics/ece.js';\nimport type { M } from '../util/matrix.js';"],
-    ['src/metrics/ece.ts', "import { bins } from './binning.js';\nimport { invalidArgument } from '../util/errors.js';"],
-    ['src/engine/ops/add.ts', "import { Tensor } from '../ir/tensor.js';"],
+    ['src/posthoc/fit.ts', "import { ece } from '../metrics/fake-ece.js';\nimport type { M } from '../util/matrix.js';"],
+    ['src/metrics/fake-ece.ts', "import { bins } from './binning.js';\nimport { invalidArgument } from '../util/errors.js';"],
+    ['src/engine/ops/fake-add.ts', "import { Tensor } from '../ir/tensor.js';"],
     ['src/engine/ir/tensor.ts', "import * as F from '../ops/functional.js';"],
-    ['src/engine/index.ts', "export { add } from './ops/add.js';"],
+    ['src/engine/index.ts', "export { add } from './ops/fake-add.js';"],
   ]);
   assert.deepEqual(importViolations(ok, rules), []);
 
   const bad = new Map(ok);
   bad.set('src/metrics/corp.ts', "import type { Calibrator } from '../posthoc/fit.js';"); // up a tier (type-only)
-  bad.set('src/engine/ops/mul.ts', "import { x } from '../../metrics/ece.js';"); // same tier
-  bad.set('src/engine/ir/shape.ts', "import { add } from '../ops/add.js';"); // up inside engine, not the listed file
-  bad.set('src/report/plot.ts', "import { ece } from '../metrics/ece.js';"); // a folder the table does not list
+  bad.set('src/engine/ops/fake-mul.ts', "import { x } from '../../metrics/fake-ece.js';"); // same tier
+  bad.set('src/engine/ir/shape.ts', "import { add } from '../ops/fake-add.js';"); // up inside engine, not the listed file
+  bad.set('src/report/plot.ts', "import { ece } from '../metrics/fake-ece.js';"); // a folder the table does not list
+  bad.set('src/metrics/fake-sub/corp.ts', "import { fit } from '../../posthoc/fit.js';"); // a sub-folder is its layer's
   assert.deepEqual(importViolations(bad, rules), [
     "src/metrics/corp.ts imports '../posthoc/fit.js': metrics may not depend on posthoc (src tiers: posthoc is above metrics)",
-    "src/engine/ops/mul.ts imports '../../metrics/ece.js': engine may not depend on metrics (src tiers: metrics is in the same tier as engine)",
-    "src/engine/ir/shape.ts imports '../ops/add.js': ir may not depend on ops (engine tiers: ops is above ir)",
-    "src/report/plot.ts imports '../metrics/ece.js': report is in no tier of the src table",
+    "src/engine/ops/fake-mul.ts imports '../../metrics/fake-ece.js': engine may not depend on metrics (src tiers: metrics is in the same tier as engine)",
+    "src/engine/ir/shape.ts imports '../ops/fake-add.js': ir may not depend on ops (engine tiers: ops is above ir)",
+    "src/report/plot.ts imports '../metrics/fake-ece.js': report is in no tier of the src table",
+    "src/metrics/fake-sub/corp.ts imports '../../posthoc/fit.js': metrics may not depend on posthoc (src tiers: posthoc is above metrics)",
   ]);
 
   const stale = new Map(ok);
