@@ -6,10 +6,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { batchPositions, gatherBatch } from '../src/data/batching.js';
-import { CORRUPTIONS, corrupt } from '../src/data/corruptions.js';
+import { CORRUPTIONS, corrupt } from '../src/data/corruptions/corruptions.js';
 import { imageDataset } from '../src/data/dataset.js';
-import { DEBIAN_FASHION_MNIST_DIRECTORY, loadFashionMnist } from '../src/data/fashion-mnist.js';
-import { loadMnist } from '../src/data/mnist.js';
+import { DEBIAN_FASHION_MNIST_DIRECTORY, loadFashionMnist } from '../src/data/datasets/fashion-mnist.js';
+import { loadMnist } from '../src/data/datasets/mnist.js';
 import { augmentBatch } from '../src/data/transforms.js';
 import { Random } from '../src/util/random.js';
 

@@ -29,9 +29,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { readNpy, writeNpy } from '../src/io/npy.js';
-import { evaluate } from '../src/metrics/evaluate.js';
+import { evaluate } from '../src/metrics/accumulators/evaluate.js';
 import { resolveTrainConfig } from '../src/train/train-config.js';
-import { loadRunData } from '../src/train/trainer-data.js';
+import { loadRunData } from '../src/train/run/trainer-data.js';
 import { atomicWriteFile } from '../src/util/atomic-write.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -6,9 +6,9 @@
  * Run: node dist/bench/engine-conv-dw.js [rounds] [threads]
  */
 import * as E from '../src/engine/index.js';
-import { conv2dWeightGradChunked, conv2dWeightGradGemm } from '../src/engine/ops/conv2d.js';
-import { conv2dWeightGradShifted } from '../src/engine/ops/conv-weight-grad-shifted.js';
-import { im2colCnhw } from '../src/engine/ops/im2col-cnhw.js';
+import { conv2dWeightGradChunked, conv2dWeightGradGemm } from '../src/engine/ops/layers/conv2d.js';
+import { conv2dWeightGradShifted } from '../src/engine/ops/layers/conv-weight-grad-shifted.js';
+import { im2colCnhw } from '../src/engine/ops/layers/im2col-cnhw.js';
 import { Random } from '../src/util/random.js';
 
 const rounds = Number(process.argv[2] ?? 20);

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import * as E from '../src/engine/index.js';
-import { conv2dInputGrad, conv2dWeightGradChunked, conv2dWeightGradGemm } from '../src/engine/ops/conv2d.js';
+import { conv2dInputGrad, conv2dWeightGradChunked, conv2dWeightGradGemm } from '../src/engine/ops/layers/conv2d.js';
 import { Random } from '../src/util/random.js';
 
 const quick = process.argv.includes('--quick');

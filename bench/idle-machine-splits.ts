@@ -1,6 +1,6 @@
 /**
  * The deep scale's data splits as .npy files for the PyTorch side of bench/idle-machine.sh: calibkit's own
- * class-stratified subset of TRAIN + 5,000 images and its 5,000-image validation hold-out (src/train/trainer-data.ts,
+ * class-stratified subset of TRAIN + 5,000 images and its 5,000-image validation hold-out (src/train/run/trainer-data.ts,
  * fixed split seed), and the test split, loaded from a Fashion-MNIST directory — so that bench/deep_scale_pilot_torch.py
  * trains on exactly the images `calib train` does. (bench/deep-scale-pilot.ts writes the same files, from the default
  * data location only.) A directory that already holds test-labels.npy is left as it is.
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeNpy } from '../src/io/npy.js';
 import { resolveTrainConfig } from '../src/train/train-config.js';
-import { loadRunData } from '../src/train/trainer-data.js';
+import { loadRunData } from '../src/train/run/trainer-data.js';
 
 /** The deep scale's validation images (src/suite/papers/scales.ts DEEP). */
 const VALIDATION = 5000;

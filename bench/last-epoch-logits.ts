@@ -6,12 +6,12 @@
  */
 import { readFile, mkdir } from 'node:fs/promises';
 import { writeNpy } from '../src/io/npy.js';
-import { loadCheckpoint } from '../src/train/checkpoint.js';
-import { EvalStep } from '../src/train/compile-eval-step.js';
-import { datasetInputs, predictLogits } from '../src/train/predict.js';
+import { loadCheckpoint } from '../src/train/artefacts/checkpoint.js';
+import { EvalStep } from '../src/train/steps/compile-eval-step.js';
+import { datasetInputs, predictLogits } from '../src/train/evaluation/predict.js';
 import { resolveTrainConfig } from '../src/train/train-config.js';
-import { loadRunData } from '../src/train/trainer-data.js';
-import { createRunModel } from '../src/train/trainer-model.js';
+import { loadRunData } from '../src/train/run/trainer-data.js';
+import { createRunModel } from '../src/train/run/trainer-model.js';
 
 const dir = process.argv[2];
 if (!dir) {

@@ -17,9 +17,9 @@ import { compile, grad, trace, type Session, type Tensor } from '../src/engine/i
 import { calibrationObjective, LOSSES, LOSS_NAMES, type LossName, type LossResult, type LossTargets } from '../src/losses/index.js';
 import { cifarResNet } from '../src/nn/index.js';
 import { sgd } from '../src/optim/index.js';
-import { compileTrainStep, type TrainStep } from '../src/train/compile-train-step.js';
-import type { LossFn } from '../src/train/loss-fn.js';
-import { createTrainState } from '../src/train/train-state.js';
+import { compileTrainStep, type TrainStep } from '../src/train/steps/compile-train-step.js';
+import type { LossFn } from '../src/train/steps/loss-fn.js';
+import { createTrainState } from '../src/train/steps/train-state.js';
 import { Random } from '../src/util/random.js';
 
 const args = process.argv.slice(2);

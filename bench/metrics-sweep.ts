@@ -1,5 +1,5 @@
 /**
- * Monotonic-sweep ECE (src/metrics/sweep-ece.ts) on top-label outcomes of a highly accurate model, N = 100,000:
+ * Monotonic-sweep ECE (src/metrics/binned/sweep-ece.ts) on top-label outcomes of a highly accurate model, N = 100,000:
  * - 'separable-1-inversion': errors at the lowest confidences with one adjacent inversion (b* ≈ N/2, the
  *   worst case of the former O(b*²) search, ~10 s there);
  * - 'bernoulli-99.5': correctness ~ Bernoulli(0.99 + 0.01·rank/N) (b* small);

@@ -1,5 +1,5 @@
 /**
- * Benchmark: ensemble temperature scaling (src/posthoc/ensemble-temperature.ts) on 50,000 × 100 float32 logits,
+ * Benchmark: ensemble temperature scaling (src/posthoc/temperature/ensemble-temperature.ts) on 50,000 × 100 float32 logits,
  * both losses, against temperature scaling by NLL on the same data (ratio) and, when a checkout of the official
  * Mix-n-Match code is given, against the official `temperature_scaling` + `ensemble_scaling` run by /usr/bin/python3
  * on the same logits (numpy/scipy): time and the fitted T and w side by side. Prints JSON.
@@ -12,8 +12,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syntheticOverconfident } from '../src/data/synthetic.js';
-import { fitEnsembleTemperature } from '../src/posthoc/ensemble-temperature.js';
-import { fitTemperature } from '../src/posthoc/temperature.js';
+import { fitEnsembleTemperature } from '../src/posthoc/temperature/ensemble-temperature.js';
+import { fitTemperature } from '../src/posthoc/temperature/temperature.js';
 
 const N = 50_000;
 const C = 100;

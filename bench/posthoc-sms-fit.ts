@@ -18,10 +18,10 @@ import { fileURLToPath } from 'node:url';
 import { readNpy } from '../src/io/npy.js';
 import { fitSms, fitSvs } from '../src/posthoc/index.js';
 import type { SolverSummary } from '../src/posthoc/fit-progress.js';
-import { fitLinear, identityParameters, linearObjective, type LinearSolverOptions } from '../src/posthoc/linear-scaling.js';
+import { fitLinear, identityParameters, linearObjective, type LinearSolverOptions } from '../src/posthoc/scaling/linear-scaling.js';
 import { checkPredictions } from '../src/posthoc/predictions.js';
-import { ridgeStrengths, structuredPenalty, StructuredScalingCalibrator } from '../src/posthoc/structured-scaling.js';
-import { fitMixedTemperature, logInPlace, mixedProbabilities } from '../src/posthoc/ts-mix.js';
+import { ridgeStrengths, structuredPenalty, StructuredScalingCalibrator } from '../src/posthoc/scaling/structured-scaling.js';
+import { fitMixedTemperature, logInPlace, mixedProbabilities } from '../src/posthoc/temperature/ts-mix.js';
 
 const ROOT = fileURLToPath(new URL('../../../shared/data/real-predictions/', import.meta.url));
 const REFERENCE = JSON.parse(

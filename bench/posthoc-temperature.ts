@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syntheticOverconfident } from '../src/data/synthetic.js';
-import { fitTemperature, temperatureNll } from '../src/posthoc/temperature.js';
+import { fitTemperature, temperatureNll } from '../src/posthoc/temperature/temperature.js';
 
 const N = 50_000;
 const C = 100;

@@ -21,8 +21,8 @@ import { fileURLToPath } from 'node:url';
 import { readNpy } from '../src/io/npy.js';
 import { evaluate, expectedCalibrationError } from '../src/metrics/index.js';
 import { CALIBRATOR_KINDS, fitCalibrator, type CalibratorKind, type Predictions } from '../src/posthoc/index.js';
-import { applyScoreMap, fitScoreMap } from '../src/posthoc/score-map.js';
-import { fitScalingBinningMap } from '../src/posthoc/scaling-binning.js';
+import { applyScoreMap, fitScoreMap } from '../src/posthoc/nonparametric/score-map.js';
+import { fitScalingBinningMap } from '../src/posthoc/nonparametric/scaling-binning.js';
 import type { Matrix } from '../src/util/matrix.js';
 
 const ROOT = fileURLToPath(new URL('../../../shared/data/real-predictions/', import.meta.url));

@@ -15,11 +15,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { writeNpy } from '../src/io/npy.js';
-import { modelAlias } from '../src/train/trainer-model.js';
-import { ConsoleProgress } from '../src/train/progress.js';
+import { modelAlias } from '../src/train/run/trainer-model.js';
+import { ConsoleProgress } from '../src/train/run/progress.js';
 import { resolveTrainConfig } from '../src/train/train-config.js';
-import { train } from '../src/train/trainer.js';
-import { loadRunData } from '../src/train/trainer-data.js';
+import { train } from '../src/train/run/trainer.js';
+import { loadRunData } from '../src/train/run/trainer-data.js';
 
 const { values } = parseArgs({
   options: {

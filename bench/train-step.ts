@@ -6,7 +6,7 @@
  * Prints ONE JSON object: model, batch, ms_per_step (median of the timed steps after warm-up), ms_min,
  * samples_per_s, compile_ms (trace + ONNX + session) with its parts, and — when /usr/bin/python3 has torch —
  * torch_ms_per_step, torch_ms_min and ratio = torch_ms_per_step / ms_per_step (> 1: we are faster).
- * --replicas R splits each batch over R data-parallel replicas on worker threads (train/replicated-step.ts).
+ * --replicas R splits each batch over R data-parallel replicas on worker threads (train/steps/replicated-step.ts).
  * --no-nchwc keeps every convolution on ORT's portable Conv (A/B against the NCHWc kernels, the default).
  * Each side also reports its process CPU time per step (cpu_ms_per_step, torch_cpu_ms_per_step, cpu_ratio). On a
  * machine shared with other work, wall times stretch with the load while CPU time does not: with --threads 1

@@ -6,7 +6,7 @@
 import { balancedClassWeights, SELECTION_METRICS, type Selection, type WeightsKind } from '../posthoc/index.js';
 import { invalidArgument } from '../util/errors.js';
 import { formatTable, percent } from './format-table.js';
-import { readWeights } from './weighted-eval.js';
+import { readWeights } from './eval/weighted-eval.js';
 import { flag } from './flag.js';
 import { described, optional, string } from '../util/schema.js';
 

@@ -1,5 +1,5 @@
 /**
- * `--groups` of `calib fit` and `calib apply`: group-wise (Mondrian) calibrators (posthoc/groupwise-calibrator.ts).
+ * `--groups` of `calib fit` and `calib apply`: group-wise (Mondrian) calibrators (posthoc/composite/groupwise-calibrator.ts).
  * Group ids are read exactly as `calib eval --groups` reads them (group-eval.ts `readGroups`).
  */
 import { evaluate } from '../metrics/index.js';
@@ -14,7 +14,7 @@ import type { Flag } from './flag.js';
 import type { CliIO } from './command.js';
 import { requireFiniteValues } from './finite-output.js';
 import { formatTable, percent } from './format-table.js';
-import { idsPerRow, intersectionGroups, readGroupColumns, type GroupColumn } from './group-columns.js';
+import { idsPerRow, intersectionGroups, readGroupColumns, type GroupColumn } from './eval/group-columns.js';
 import { weightsFromFlags } from './fit-selection.js';
 import { logitsWarning, openPredictions, openPredictionsAndLabels, readAll, validatedChunks, validatedPredictionChunks } from './inputs.js';
 import { requireOutputPath, writingOutput } from './output-path.js';

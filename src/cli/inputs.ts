@@ -1,5 +1,5 @@
 import { PROBABILITY_SUM_TOLERANCE, requireLabels, requirePredictionValues } from '../metrics/validation.js';
-import { sharedFloat32Array, sharedFloat64Array } from '../metrics/shared-arrays.js';
+import { sharedFloat32Array, sharedFloat64Array } from '../metrics/accumulators/shared-arrays.js';
 import { openLabelsSource, openMatrixSource, type LabelsSource, type MatrixSource } from '../io/read-predictions.js';
 import { requirePredictionShape } from '../io/validate.js';
 import { matrix, type Matrix } from '../util/matrix.js';

@@ -1,7 +1,7 @@
 /**
  * `calib plot --logit-scale`: the calibration plot of clinical reporting — the reliability diagram's bins drawn on
  * logit axes (src/report/logit-axis.ts) by the same renderer (`scale: 'logit'`). The risk p and outcome y are those
- * of `calib eval --clinical` (src/cli/clinical-eval.ts `riskOf`): p of --positive-probs against the 0/1 labels; the
+ * of `calib eval --clinical` (src/cli/eval/clinical-eval.ts `riskOf`): p of --positive-probs against the 0/1 labels; the
  * class-1 probability of two-column --probs/--logits against label = 1; the top-label confidence against
  * correctness otherwise.
  */
@@ -11,7 +11,7 @@ import { logitPoints } from '../report/logit-axis.js';
 import { invalidArgument } from '../util/errors.js';
 import { UsageError } from './args.js';
 import { readBinaryInputs } from './binary-inputs.js';
-import { riskOf } from './clinical-eval.js';
+import { riskOf } from './eval/clinical-eval.js';
 import type { CliIO } from './command.js';
 import { percent } from './format-table.js';
 import { logitsWarning, openPredictionsAndLabels, readAll, validatedChunks } from './inputs.js';

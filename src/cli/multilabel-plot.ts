@@ -15,7 +15,7 @@ import { invalidArgument } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
 import type { CliIO } from './command.js';
 import { percent } from './format-table.js';
-import { readMultilabelCalibrator, readMultilabelInputs } from './multilabel-eval.js';
+import { readMultilabelCalibrator, readMultilabelInputs } from './eval/multilabel-eval.js';
 import { type PlotFlags, writePlot } from './plot-flags.js';
 
 /** Label names from a text file, one per line (a final newline allowed), exactly one per label column. */

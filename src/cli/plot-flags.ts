@@ -7,7 +7,7 @@ import { writeFigure } from '../report/index.js';
 import { boolean, described, number, optional, string } from '../util/schema.js';
 import { flag, type ParsedFlags } from './flag.js';
 import { LABEL_FLAGS, PREDICTION_FLAGS } from './inputs.js';
-import { MULTILABEL_FLAG } from './multilabel-eval.js';
+import { MULTILABEL_FLAG } from './eval/multilabel-eval.js';
 import { writingOutput } from './output-path.js';
 
 /** The bin conventions of `--convention` (the metrics' `BinConvention`). */

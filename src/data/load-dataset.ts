@@ -16,19 +16,19 @@
 import { describe, InvalidArgumentError, invalidArgument } from '../util/errors.js';
 import { defineRegistry, type NameOf } from '../util/registry.js';
 import { didYouMean } from '../util/typo-hint.js';
-import { cifar100Definition, cifar10Definition } from './cifar.js';
+import { cifar100Definition, cifar10Definition } from './datasets/cifar.js';
 import type { DefaultAugmentation, LoadedSplits } from './dataset-definition.js';
-import { debianPackagesDefinition } from './debian-packages.js';
-import { fashionMnistDefinition } from './fashion-mnist.js';
-import { kmnistDefinition } from './kmnist.js';
-import { mnistSegmentationDefinition } from './mnist-seg.js';
-import { mnistDefinition } from './mnist.js';
-import { newsgroupsDefinition } from './newsgroups.js';
-import { npyDatasetDefinition } from './npy-dataset.js';
-import { stl10Definition } from './stl10.js';
-import { svhnDefinition } from './svhn.js';
-import { textDatasetDefinition } from './text.js';
-import { tinyImageNetDefinition } from './tiny-imagenet.js';
+import { debianPackagesDefinition } from './datasets/debian-packages.js';
+import { fashionMnistDefinition } from './datasets/fashion-mnist.js';
+import { kmnistDefinition } from './datasets/kmnist.js';
+import { mnistSegmentationDefinition } from './datasets/mnist-seg.js';
+import { mnistDefinition } from './datasets/mnist.js';
+import { newsgroupsDefinition } from './datasets/newsgroups.js';
+import { npyDatasetDefinition } from './datasets/npy-dataset.js';
+import { stl10Definition } from './datasets/stl10.js';
+import { svhnDefinition } from './datasets/svhn.js';
+import { textDatasetDefinition } from './datasets/text.js';
+import { tinyImageNetDefinition } from './datasets/tiny-imagenet.js';
 
 export type { LoadedSplits } from './dataset-definition.js';
 
@@ -75,7 +75,7 @@ export const TEXT_DATASET_NAMES: readonly DatasetName[] = DATASET_NAMES.filter((
 /** Whether `name` is a text dataset (see TEXT_DATASET_NAMES). */
 export const isTextDataset = (name: string): boolean => DATASETS.has(name) && DATASETS.get('dataset', name).task === 'text';
 
-/** The datasets with per-pixel masks (`calib train` runs them with the segmentation task, train/segmentation-task.ts). */
+/** The datasets with per-pixel masks (`calib train` runs them with the segmentation task, train/tasks/segmentation-task.ts). */
 export const SEGMENTATION_DATASET_NAMES: readonly DatasetName[] = DATASET_NAMES.filter((name) => DATASETS.get('dataset', name).task === 'segmentation');
 
 /** Whether `name` is a segmentation dataset (see SEGMENTATION_DATASET_NAMES). */

@@ -9,7 +9,7 @@
  * A calibrator fitted on logits reads a sigmoid model's pre-sigmoid tensor (the Sigmoid's input); a calibrator
  * fitted on probabilities on a model without a final Sigmoid is refused (fit it on the logits instead).
  */
-import type { MultilabelCalibrator } from '../posthoc/multilabel-calibrator.js';
+import type { MultilabelCalibrator } from '../posthoc/composite/multilabel-calibrator.js';
 import { multilabelToOnnx } from '../posthoc/onnx/multilabel.js';
 import { CAST_TO, type SnippetNode } from '../posthoc/onnx/index.js';
 import { invalidArgument } from '../util/errors.js';

@@ -1,12 +1,12 @@
 /**
  * A folder of PNG/JPEG images as a batch of model inputs (each decoded, converted to the model's channels, resized
- * to H × W and scaled to [0, 1] by data/decode-image.ts). One subfolder per class gives the labels (classes =
+ * to H × W and scaled to [0, 1] by data/formats/decode-image.ts). One subfolder per class gives the labels (classes =
  * subfolder names in sorted order, as torchvision's ImageFolder); images directly in the folder are unlabelled.
  * Files are read in sorted order.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { decodeImage, toPlanes, type DecodeImageOptions } from '../data/decode-image.js';
+import { decodeImage, toPlanes, type DecodeImageOptions } from '../data/formats/decode-image.js';
 import { invalidArgument } from '../util/errors.js';
 
 const EXTENSIONS = new Set(['.png', '.jpg', '.jpeg']);
@@ -23,7 +23,7 @@ export interface ImageFolder {
 
 /**
  * Read every PNG/JPEG in `dir` (and its class subfolders) as channels × height × width inputs in [0, 1]. Each file's
- * header is checked against `decode.maxPixels` before it is decoded (data/decode-image.ts).
+ * header is checked against `decode.maxPixels` before it is decoded (data/formats/decode-image.ts).
  */
 export async function readImageFolder(
   dir: string,

@@ -1,9 +1,9 @@
 import { describe, InvalidArgumentError } from '../util/errors.js';
 import { checkShape, formatShape, type Shape, shapeSize } from './ir/shape.js';
 import type { Tensor } from './ir/tensor.js';
-import { concat } from './ops/concat.js';
-import { reshape } from './ops/reshape.js';
-import { slice } from './ops/slice.js';
+import { concat } from './ops/shape/concat.js';
+import { reshape } from './ops/shape/reshape.js';
+import { slice } from './ops/shape/slice.js';
 
 /** One named tensor's place inside a flat vector. */
 export interface FlatEntry {

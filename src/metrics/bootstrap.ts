@@ -1,5 +1,5 @@
-import { CalibrationAccumulator, type CalibrationOptions } from './calibration-accumulator.js';
-import { METRIC_NAMES, type MetricName } from './evaluate.js';
+import { CalibrationAccumulator, type CalibrationOptions } from './accumulators/calibration-accumulator.js';
+import { METRIC_NAMES, type MetricName } from './accumulators/evaluate.js';
 import { type Labels, requireLabels, requireMatrix } from './validation.js';
 import { describe, invalidArgument, requireNumber } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';

@@ -1,14 +1,14 @@
-import { defineMetric, type MetricShape, type RowBlock } from './metric-definition.js';
-import type { MetricContext } from './metric-context.js';
-import type { MetricState, StateSpec } from './metric-state.js';
-import { NLL_CLIP } from './probability-kernel.js';
+import { defineMetric, type MetricShape, type RowBlock } from './record/metric-definition.js';
+import type { MetricContext } from './record/metric-context.js';
+import type { MetricState, StateSpec } from './accumulators/metric-state.js';
+import { NLL_CLIP } from './accumulators/probability-kernel.js';
 import { type Labels, requireLabels } from './validation.js';
 import { describe, invalidArgument, requireNumber } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
-import { brierTemperature } from '../posthoc/brier-temperature.js';
+import { brierTemperature } from '../posthoc/temperature/brier-temperature.js';
 import { CalibrationFitError } from '../posthoc/fit-error.js';
-import { fitIsotonicCalibrator } from '../posthoc/isotonic.js';
-import { MAX_TEMPERATURE, MIN_TEMPERATURE, nllTemperature } from '../posthoc/temperature.js';
+import { fitIsotonicCalibrator } from '../posthoc/nonparametric/isotonic.js';
+import { MAX_TEMPERATURE, MIN_TEMPERATURE, nllTemperature } from '../posthoc/temperature/temperature.js';
 
 /**
  * The calibration–refinement split of a proper loss ℓ (log loss or Brier score) of predictions p_i against labels y_i:
@@ -26,10 +26,10 @@ import { MAX_TEMPERATURE, MIN_TEMPERATURE, nllTemperature } from '../posthoc/tem
  *
  * Recalibrators (`RefinementCalibrator`):
  * - 'temperature' (default): q = softmax(β log p) with β = 1/T minimising the loss being split — the NLL for
- *   `*_nll` (posthoc/temperature.ts's exact 1-D solver), the Brier score for `*_brier` (posthoc/brier-temperature.ts).
+ *   `*_nll` (posthoc/temperature/temperature.ts's exact 1-D solver), the Brier score for `*_brier` (posthoc/temperature/brier-temperature.ts).
  *   T = 1 is in the family, so 0 ≤ calibration_ℓ and refinement_ℓ ≤ ℓ exactly; T* > 1 means over-confidence,
  *   T* < 1 under-confidence. Invariant to a temperature change of the logits (the family absorbs it).
- * - 'isotonic': one-vs-rest isotonic regression of every class's probability, renormalised (posthoc/isotonic.ts).
+ * - 'isotonic': one-vs-rest isotonic regression of every class's probability, renormalised (posthoc/nonparametric/isotonic.ts).
  *   Not loss-specific and not a superset of the identity: calibration_ℓ can be (slightly) negative.
  *
  * Over- and under-confidence parts (calibration_ℓ = over + under): row i is over-confident when the recalibrated

@@ -1,4 +1,4 @@
-import { softmax } from './softmax.js';
+import { softmax } from './numeric/softmax.js';
 import { type Labels, type PredictionKind, requirePredictionKind, requirePredictionsAndLabels } from './validation.js';
 import { requireNumber } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';

@@ -1,11 +1,11 @@
-import { sortTopLabel, type SortedTopLabel } from './sorted-top-label.js';
+import { sortTopLabel, type SortedTopLabel } from './numeric/sorted-top-label.js';
 import { requireTopLabel } from './validation.js';
 import { pav } from '../util/pav.js';
 import { invalidArgument } from '../util/errors.js';
 import type { FloatArray } from '../util/matrix.js';
-import { defineMetric } from './metric-definition.js';
-import { ScratchPool } from './scratch-pool.js';
-import type { MetricContext } from './metric-context.js';
+import { defineMetric } from './record/metric-definition.js';
+import { ScratchPool } from './numeric/scratch-pool.js';
+import type { MetricContext } from './record/metric-context.js';
 
 /**
  * CORP decomposition of the Brier score (Dimitriadis, Gneiting & Jordan 2021, "Stable reliability diagrams for

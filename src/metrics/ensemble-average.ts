@@ -4,7 +4,7 @@
  */
 import { invalidArgument } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
-import { softmax } from './softmax.js';
+import { softmax } from './numeric/softmax.js';
 import { type PredictionKind, requireMatrix, requirePredictionKind, requirePredictionValues } from './validation.js';
 
 /** Average of K ≥ 1 members' probabilities (members given as logits or probabilities, all N × C). */

@@ -12,8 +12,8 @@
  */
 import { invalidArgument } from '../util/errors.js';
 import type { Matrix } from '../util/matrix.js';
-import { binaryCalibrationError } from './binary-calibration-error.js';
-import { smoothEce } from './smooth-ece.js';
+import { binaryCalibrationError } from './binned/binary-calibration-error.js';
+import { smoothEce } from './smooth/smooth-ece.js';
 
 export const MULTILABEL_METRICS = ['ece', 'smooth_ece', 'brier', 'nll'] as const;
 export type MultilabelMetric = (typeof MULTILABEL_METRICS)[number];

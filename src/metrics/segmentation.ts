@@ -5,7 +5,7 @@
  * ignore index (VOC's void boundary, 255) are always left out. No new calibration math: the pixels become rows of
  * an M × C matrix and go through `evaluate`.
  */
-import { evaluate } from './evaluate.js';
+import { evaluate } from './accumulators/evaluate.js';
 import { invalidArgument, requireNumber } from '../util/errors.js';
 import { argmaxRow } from '../util/argmax.js';
 import { matrix, type FloatArray, type Matrix } from '../util/matrix.js';

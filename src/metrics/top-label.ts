@@ -1,4 +1,4 @@
-import { expShifted } from './softmax.js';
+import { expShifted } from './numeric/softmax.js';
 import { type Labels, type PredictionKind, requirePredictionKind, requirePredictionsAndLabels } from './validation.js';
 import { argmaxRow } from '../util/argmax.js';
 import type { Matrix } from '../util/matrix.js';

@@ -8,8 +8,8 @@ export { type FitOptions, type FitProgress } from './fit-progress.js';
 export { fitCalibrator, calibratorFromJSON, calibratedLogits, requireWeightedMethod, weightedKinds } from './registry.js';
 export { balancedClassWeights } from './class-weights.js';
 export { fitRecordOf, withFitRecord, RecordedCalibrator, type FitRecord, type WeightsKind, type WeightsRecord } from './fit-record.js';
-export { crossValidate, heldOutMetrics, predictionRows, requireFoldCount, stratifiedFolds, type CrossValidationOptions, type CrossValidationResult, type OutOfFoldMetrics } from './cross-validation.js';
-export { CvEnsembleCalibrator, CV_ENSEMBLE_KIND } from './cv-ensemble.js';
+export { crossValidate, heldOutMetrics, predictionRows, requireFoldCount, stratifiedFolds, type CrossValidationOptions, type CrossValidationResult, type OutOfFoldMetrics } from './composite/cross-validation.js';
+export { CvEnsembleCalibrator, CV_ENSEMBLE_KIND } from './composite/cv-ensemble.js';
 export {
   DEFAULT_MIN_GROUP_SIZE,
   fitGroupwise,
@@ -19,7 +19,7 @@ export {
   isGroupwiseJSON,
   type GroupMember,
   type GroupRouting,
-} from './groupwise-calibrator.js';
+} from './composite/groupwise-calibrator.js';
 export {
   defaultCandidates,
   fitAuto,
@@ -32,49 +32,49 @@ export {
   type Selection,
   type SelectionMetric,
   type SelectionOptions,
-} from './auto-select.js';
-export { atGridEceEdge, fitTemperature, temperatureFromJSON, temperatureNll, type TemperatureOptions } from './temperature.js';
-export { fitTsSbEce, tsSbEceFromJSON, type TsSbEceOptions } from './ts-sb-ece.js';
-export { fitTsHbEce, tsHbEceFromJSON, type TsHbEceOptions } from './ts-hb-ece.js';
-export { fitTsGridEce, tsGridEceFromJSON, type TsGridEceOptions } from './ts-grid-ece.js';
-export { TemperatureCalibrator, type TemperatureKind } from './temperature-calibrator.js';
+} from './composite/auto-select.js';
+export { atGridEceEdge, fitTemperature, temperatureFromJSON, temperatureNll, type TemperatureOptions } from './temperature/temperature.js';
+export { fitTsSbEce, tsSbEceFromJSON, type TsSbEceOptions } from './temperature/ts-sb-ece.js';
+export { fitTsHbEce, tsHbEceFromJSON, type TsHbEceOptions } from './temperature/ts-hb-ece.js';
+export { fitTsGridEce, tsGridEceFromJSON, type TsGridEceOptions } from './temperature/ts-grid-ece.js';
+export { TemperatureCalibrator, type TemperatureKind } from './temperature/temperature-calibrator.js';
 export {
   fitEnsembleTemperature,
   ensembleTemperatureFromJSON,
   EnsembleTemperatureCalibrator,
   type EnsembleTemperatureOptions,
-} from './ensemble-temperature.js';
-export { fitVector, vectorFromJSON, type VectorOptions } from './vector.js';
-export { fitMatrix, matrixFromJSON, type MatrixOptions } from './matrix.js';
-export { fitDirichlet, dirichletFromJSON, type DirichletOptions } from './dirichlet.js';
-export { LinearCalibrator, type LinearKind } from './linear-scaling.js';
-export { AffineCalibrator, type LinearStructure } from './affine-calibrator.js';
-export { fitHistogram, histogramFromJSON, HistogramCalibrator, type HistogramOptions } from './histogram.js';
-export { fitIsotonicCalibrator, isotonicFromJSON, IsotonicCalibrator, type IsotonicOptions } from './isotonic.js';
-export { fitPlatt, plattFromJSON, PlattCalibrator, type PlattOptions } from './platt.js';
-export { fitBeta, betaFromJSON, BetaCalibrator, type BetaOptions } from './beta.js';
+} from './temperature/ensemble-temperature.js';
+export { fitVector, vectorFromJSON, type VectorOptions } from './scaling/vector.js';
+export { fitMatrix, matrixFromJSON, type MatrixOptions } from './scaling/matrix.js';
+export { fitDirichlet, dirichletFromJSON, type DirichletOptions } from './scaling/dirichlet.js';
+export { LinearCalibrator, type LinearKind } from './scaling/linear-scaling.js';
+export { AffineCalibrator, type LinearStructure } from './scaling/affine-calibrator.js';
+export { fitHistogram, histogramFromJSON, HistogramCalibrator, type HistogramOptions } from './nonparametric/histogram.js';
+export { fitIsotonicCalibrator, isotonicFromJSON, IsotonicCalibrator, type IsotonicOptions } from './nonparametric/isotonic.js';
+export { fitPlatt, plattFromJSON, PlattCalibrator, type PlattOptions } from './scaling/platt.js';
+export { fitBeta, betaFromJSON, BetaCalibrator, type BetaOptions } from './scaling/beta.js';
 export {
   fitQuadraticScaling,
   quadraticScalingFromJSON,
   QuadraticScalingCalibrator,
   type QuadraticScalingOptions,
-} from './quadratic-scaling.js';
-export { softBinnedEce, sbEceBinCenters, SB_ECE_DEFAULTS, type SoftBinnedEceOptions } from '../metrics/soft-binned-ece.js';
-export { lbfgs, type LbfgsOptions, type LbfgsResult, type Objective } from './lbfgs.js';
-export { fitClassTemperature, classTemperatureFromJSON, ClassTemperatureCalibrator, type ClassTemperatureOptions } from './class-temperature.js';
-export { fitTopVersusAll, topVersusAllFromJSON, TopVersusAllCalibrator, type TopVersusAllOptions } from './top-versus-all.js';
-export { fitTopLabel, topLabelFromJSON, TopLabelCalibrator, type TopLabelOptions } from './top-label-calibrator.js';
-export { fitScalingBinning, scalingBinningFromJSON, ScalingBinningCalibrator, type ScalingBinningOptions } from './scaling-binning.js';
-export { fitVennAbers, vennAbersFromJSON, vennAbersPredict, VennAbersCalibrator, type VennAbersOptions } from './venn-abers.js';
-export { fitScoreMap, applyScoreMap, equalMassEdges, SCORE_MAP_KINDS, type ScoreMap, type ScoreMapKind } from './score-map.js';
-export { fitSpline, splineFromJSON, SplineCalibrator, type SplineOptions } from './spline.js';
-export { bbqBinRange, bbqFromJSON, fitBbq, fitBbqEnsemble, type BbqCalibrator, type BbqOptions } from './bbq.js';
-export { enirFromJSON, fitEnir, fitEnirEnsemble, type EnirCalibrator, type EnirOptions } from './enir.js';
-export { fitNearIsotonic, fitNearIsotonicStep, nearIsotonicFromJSON, type NearIsotonicCalibrator, type NearIsotonicOptions } from './near-isotonic.js';
-export { nearIsotonicAt, nearIsotonicPath, type NearIsotonicKnot } from './near-isotonic-regression.js';
-export { binaryLogLikelihood, elbow, modelScores, SCORE_FUNCTIONS, type ScoreFunction } from './model-averaging.js';
-export { applyStepEnsemble, StepEnsembleCalibrator, STEP_ENSEMBLE_MODES, type StepEnsemble, type StepEnsembleMode, type StepFunction } from './step-ensemble.js';
-export { fitTsMix, tsMixFromJSON, TsMixCalibrator, type TsMixOptions } from './ts-mix.js';
-export { fitSvs, svsFromJSON, type SvsOptions } from './svs.js';
-export { fitSms, smsFromJSON, type SmsOptions } from './sms.js';
-export { StructuredScalingCalibrator, type StructuredKind } from './structured-scaling.js';
+} from './scaling/quadratic-scaling.js';
+export { softBinnedEce, sbEceBinCenters, SB_ECE_DEFAULTS, type SoftBinnedEceOptions } from '../metrics/smooth/soft-binned-ece.js';
+export { lbfgs, type LbfgsOptions, type LbfgsResult, type Objective } from './solvers/lbfgs.js';
+export { fitClassTemperature, classTemperatureFromJSON, ClassTemperatureCalibrator, type ClassTemperatureOptions } from './temperature/class-temperature.js';
+export { fitTopVersusAll, topVersusAllFromJSON, TopVersusAllCalibrator, type TopVersusAllOptions } from './composite/top-versus-all.js';
+export { fitTopLabel, topLabelFromJSON, TopLabelCalibrator, type TopLabelOptions } from './composite/top-label-calibrator.js';
+export { fitScalingBinning, scalingBinningFromJSON, ScalingBinningCalibrator, type ScalingBinningOptions } from './nonparametric/scaling-binning.js';
+export { fitVennAbers, vennAbersFromJSON, vennAbersPredict, VennAbersCalibrator, type VennAbersOptions } from './nonparametric/venn-abers.js';
+export { fitScoreMap, applyScoreMap, equalMassEdges, SCORE_MAP_KINDS, type ScoreMap, type ScoreMapKind } from './nonparametric/score-map.js';
+export { fitSpline, splineFromJSON, SplineCalibrator, type SplineOptions } from './nonparametric/spline.js';
+export { bbqBinRange, bbqFromJSON, fitBbq, fitBbqEnsemble, type BbqCalibrator, type BbqOptions } from './nonparametric/bbq.js';
+export { enirFromJSON, fitEnir, fitEnirEnsemble, type EnirCalibrator, type EnirOptions } from './nonparametric/enir.js';
+export { fitNearIsotonic, fitNearIsotonicStep, nearIsotonicFromJSON, type NearIsotonicCalibrator, type NearIsotonicOptions } from './nonparametric/near-isotonic.js';
+export { nearIsotonicAt, nearIsotonicPath, type NearIsotonicKnot } from './nonparametric/near-isotonic-regression.js';
+export { binaryLogLikelihood, elbow, modelScores, SCORE_FUNCTIONS, type ScoreFunction } from './nonparametric/model-averaging.js';
+export { applyStepEnsemble, StepEnsembleCalibrator, STEP_ENSEMBLE_MODES, type StepEnsemble, type StepEnsembleMode, type StepFunction } from './nonparametric/step-ensemble.js';
+export { fitTsMix, tsMixFromJSON, TsMixCalibrator, type TsMixOptions } from './temperature/ts-mix.js';
+export { fitSvs, svsFromJSON, type SvsOptions } from './scaling/svs.js';
+export { fitSms, smsFromJSON, type SmsOptions } from './scaling/sms.js';
+export { StructuredScalingCalibrator, type StructuredKind } from './scaling/structured-scaling.js';

@@ -5,11 +5,11 @@
  * converted (predictions.ts).
  */
 import { invalidArgument } from '../util/errors.js';
-import { requireSampleWeights } from '../metrics/sample-weights.js';
+import { requireSampleWeights } from '../metrics/weighted/sample-weights.js';
 import type { CalibratorDefinition } from './calibrator-definition.js';
 import { readFitRecord, weightsRecord, withFitRecord, type WeightsKind } from './fit-record.js';
-import { cvEnsembleFromJSON, CV_ENSEMBLE_KIND } from './cv-ensemble.js';
-import { GROUPWISE_KIND } from './groupwise-calibrator.js';
+import { cvEnsembleFromJSON, CV_ENSEMBLE_KIND } from './composite/cv-ensemble.js';
+import { GROUPWISE_KIND } from './composite/groupwise-calibrator.js';
 import type { Matrix } from '../util/matrix.js';
 import type { Calibrator, Predictions } from './calibrator.js';
 import { calibratorDefinition, CALIBRATOR_KINDS, CALIBRATORS, type CalibratorKind, type CalibratorOptions } from './calibrators.js';

@@ -1,4 +1,4 @@
-import type { ReliabilityData } from '../metrics/reliability-types.js';
+import type { ReliabilityData } from '../metrics/binned/reliability-types.js';
 import { describe, invalidArgument } from '../util/errors.js';
 import { AXIS_BOTTOM_MARGIN, AXIS_LEFT_MARGIN, axesBackground, axesForeground, linearScale, unitTicks, type PlotArea } from './axes.js';
 import { checkReliabilityData } from './check-reliability-data.js';

@@ -1,4 +1,4 @@
-import type { ReliabilityBin, ReliabilityData } from '../metrics/reliability-types.js';
+import type { ReliabilityBin, ReliabilityData } from '../metrics/binned/reliability-types.js';
 import { AXIS_BOTTOM_MARGIN, AXIS_LEFT_MARGIN, unitTicks, type AxesOptions, type LinearScale, type PlotArea } from './axes.js';
 import { checkReliabilityData } from './check-reliability-data.js';
 import { optionalText, panelTitle, requireSize, type PanelBox } from './panel-box.js';

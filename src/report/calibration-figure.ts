@@ -1,4 +1,4 @@
-import type { ReliabilityData } from '../metrics/reliability-types.js';
+import type { ReliabilityData } from '../metrics/binned/reliability-types.js';
 import { describe, invalidArgument } from '../util/errors.js';
 import { checkReliabilityData } from './check-reliability-data.js';
 import { confidenceHistogramPanel, histogramLegendHeight } from './confidence-histogram.js';

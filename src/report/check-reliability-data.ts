@@ -1,4 +1,4 @@
-import type { ReliabilityData } from '../metrics/reliability-types.js';
+import type { ReliabilityData } from '../metrics/binned/reliability-types.js';
 import { describe, invalidArgument } from '../util/errors.js';
 
 /** Absolute tolerance on bin edges (edges computed as m/M in floating point may overshoot 1 by an ulp or so). */

@@ -1,4 +1,4 @@
-import type { ReliabilityData } from '../metrics/reliability-types.js';
+import type { ReliabilityData } from '../metrics/binned/reliability-types.js';
 import { axesBackground, axesForeground, linearScale, niceTicks, type AxesOptions, type PlotArea } from './axes.js';
 import { binBar, confidenceAxis, panelHeading, panelPlotArea, standalonePanelSvg } from './bin-panel.js';
 import { checkReliabilityData } from './check-reliability-data.js';

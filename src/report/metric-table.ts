@@ -1,7 +1,7 @@
-import type { MetricDefinition } from '../metrics/metric-definition.js';
-import { metricDigits, metricHeader } from '../metrics/metric-display.js';
-import { METRICS } from '../metrics/metric-registry.js';
-import type { ReliabilityData } from '../metrics/reliability-types.js';
+import type { MetricDefinition } from '../metrics/record/metric-definition.js';
+import { metricDigits, metricHeader } from '../metrics/record/metric-display.js';
+import { METRICS } from '../metrics/record/metric-registry.js';
+import type { ReliabilityData } from '../metrics/binned/reliability-types.js';
 import { describe, invalidArgument } from '../util/errors.js';
 import { checkReliabilityData } from './check-reliability-data.js';
 
@@ -29,7 +29,7 @@ export interface MetricColumn {
 
 /**
  * Defaults for the names the toolkit produces: every metric of the record under its `calib eval --json` key
- * (header, % or plain number, decimals and better direction from its declaration, metrics/metric-definition.ts), and
+ * (header, % or plain number, decimals and better direction from its declaration, metrics/record/metric-definition.ts), and
  * the fitted temperature `temperature`; other keys print as plain numbers without a best mark.
  */
 export const KNOWN_COLUMNS: Readonly<Record<string, Omit<MetricColumn, 'key'>>> = Object.freeze({

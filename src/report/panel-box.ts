@@ -1,5 +1,5 @@
 import { describe, invalidArgument } from '../util/errors.js';
-import type { ReliabilityBin, ReliabilityData } from '../metrics/reliability-types.js';
+import type { ReliabilityBin, ReliabilityData } from '../metrics/binned/reliability-types.js';
 import { el, formatNumber, type SvgElement } from './svg.js';
 import { COLORS, FONT_SIZES, textWidth, wrapText } from './theme.js';
 

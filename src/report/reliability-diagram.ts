@@ -1,4 +1,4 @@
-import type { ReliabilityData } from '../metrics/reliability-types.js';
+import type { ReliabilityData } from '../metrics/binned/reliability-types.js';
 import { AXIS_BOTTOM_MARGIN, AXIS_LEFT_MARGIN, axesBackground, axesForeground, linearScale, unitTicks, type AxesOptions, type LinearScale, type PlotArea } from './axes.js';
 import { binBar, confidenceAxis, PANEL_RIGHT_MARGIN, panelHeading, panelPlotArea, standalonePanelSvg } from './bin-panel.js';
 import { checkReliabilityData } from './check-reliability-data.js';

@@ -2,7 +2,7 @@
  * Reliability diagrams as small multiples: one panel per method (suite reports) or per label (`calib plot
  * --multilabel`) under a figure title and one shared legend row, in rows of at most six.
  */
-import type { ReliabilityData } from '../metrics/reliability-types.js';
+import type { ReliabilityData } from '../metrics/binned/reliability-types.js';
 import { reliabilityDiagramPanel, type ReliabilityDiagramOptions } from './reliability-diagram.js';
 import { el, svgDocument, type SvgElement } from './svg.js';
 import { COLORS, FONT_FAMILY, FONT_SIZES, fittedFontSize, textWidth } from './theme.js';

@@ -16,7 +16,7 @@
  * applied to every OOD and corrupted set too, evaluated by the same `shiftReport` as ood.json (same bins, same
  * seed), so raw (ood.json) and calibrated (`shift`) numbers read alike. Runs without shift/ get no `shift` key.
  *
- * Segmentation runs (summary.json `"task": "segmentation"`, train/segmentation-task.ts): the logits files are dense
+ * Segmentation runs (summary.json `"task": "segmentation"`, train/tasks/segmentation-task.ts): the logits files are dense
  * [n, C, H, W] and are read as pixel rows; pixels labelled `ignore_index` are dropped everywhere (fit, metrics,
  * figures, verdicts), as `calib eval --ignore-index` does, and `foreground` repeats the test metrics (before and
  * after each calibrator) without the background pixels (MbLS Table 5's "w/o background" columns).
@@ -25,23 +25,23 @@ import { join } from 'node:path';
 import { readNpy } from '../io/npy.js';
 import { invalidArgument } from '../util/errors.js';
 import { readLabelsFile, readMatrixFile } from '../io/read-predictions.js';
-import { evaluate } from '../metrics/evaluate.js';
-import type { BinConvention } from '../metrics/binning.js';
+import { evaluate } from '../metrics/accumulators/evaluate.js';
+import type { BinConvention } from '../metrics/binned/binning.js';
 import { CalibrationFitError } from '../posthoc/fit-error.js';
 import { fitCalibrator } from '../posthoc/registry.js';
 import type { CalibratorKind } from '../posthoc/calibrators.js';
 import { jsonNumber, metricsJson } from '../report/metrics-json.js';
-import { evaluateOptIn } from '../metrics/evaluate-opt-in.js';
-import type { OptInMetricName } from '../metrics/opt-in-metrics.js';
+import { evaluateOptIn } from '../metrics/record/evaluate-opt-in.js';
+import type { OptInMetricName } from '../metrics/record/opt-in-metrics.js';
 import { topLabel } from '../metrics/top-label.js';
-import { readJson, runPaths, writeJson } from '../train/run-directory.js';
-import { readShiftLogits } from '../train/shift-logits.js';
-import { mapShiftSets, shiftReport, type ShiftReport } from '../train/shift-metrics.js';
+import { readJson, runPaths, writeJson } from '../train/artefacts/run-directory.js';
+import { readShiftLogits } from '../train/evaluation/shift-logits.js';
+import { mapShiftSets, shiftReport, type ShiftReport } from '../train/evaluation/shift-metrics.js';
 import { pixelRows, selectRows } from '../metrics/segmentation.js';
 import { pathExists } from '../util/path-exists.js';
 import type { Matrix } from '../util/matrix.js';
 import { POSTHOC_FILE } from './suite-directory.js';
-import { posthocIdentity, trainingHash, type PosthocIdentity } from './run-identity.js';
+import { posthocIdentity, trainingHash, type PosthocIdentity } from './identity/run-identity.js';
 
 export interface PosthocResult {
   readonly bins: number;
@@ -114,7 +114,7 @@ export async function readPixelRows(logitsPath: string, labelsPath: string, igno
 /**
  * Fit `calibrators` on run `dir`'s validation split, evaluate on its test split, write posthoc.json; `metrics` (the
  * suite's `metrics:` outside the default list) adds those opt-in entries of the record, of the top label, to every
- * set of metrics (metrics/opt-in-metrics.ts).
+ * set of metrics (metrics/record/opt-in-metrics.ts).
  */
 export async function runPosthoc(dir: string, calibrators: readonly CalibratorKind[], bins: number, metrics: readonly OptInMetricName[] = []): Promise<PosthocResult> {
   const seg = await segmentationLabels(dir);

@@ -14,15 +14,15 @@
 import { lstat, mkdir, rm, unlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { CalibratorKind } from '../posthoc/calibrators.js';
-import { readJson, runPaths, writeJson } from '../train/run-directory.js';
+import { readJson, runPaths, writeJson } from '../train/artefacts/run-directory.js';
 import type { TrainingFailureKind } from '../train/training-error.js';
 import type { SuiteRun } from './expand-suite.js';
 import { runPosthoc } from './posthoc-step.js';
-import { isOptInMetricName } from '../metrics/opt-in-metrics.js';
-import { checkPosthoc, checkTraining, expectedPosthoc, type SuiteExpectation } from './run-check.js';
+import { isOptInMetricName } from '../metrics/record/opt-in-metrics.js';
+import { checkPosthoc, checkTraining, expectedPosthoc, type SuiteExpectation } from './identity/run-check.js';
 import type { RunExecutor, RunOutcome } from './run-executor.js';
-import { identityPath, runIdentityRecord, trainingHash, type RunIdentityRecord } from './run-identity.js';
-import { reuseRun, reusableRunsOf } from './run-reuse.js';
+import { identityPath, runIdentityRecord, trainingHash, type RunIdentityRecord } from './identity/run-identity.js';
+import { reuseRun, reusableRunsOf } from './identity/run-reuse.js';
 import { epochsDone, failedFile, placedConfig, POSTHOC_FILE, runDirectory, type SuiteRecord } from './suite-directory.js';
 import { SILENT_SUITE_PROGRESS, type SuiteProgress } from './suite-progress.js';
 

@@ -15,8 +15,8 @@
  * budget table).
  */
 import { describe, invalidArgument } from '../util/errors.js';
-import type { SuiteClaim } from './claim-schema.js';
-import { parseComparison, parseEquivalence } from './comparison.js';
+import type { SuiteClaim } from './claims/claim-schema.js';
+import { parseComparison, parseEquivalence } from './claims/comparison.js';
 import type { Suite, SuiteGrid, SuiteScale, SuiteSweep } from './suite-schema.js';
 
 /** The methods a claim of `suite` reads (none for an untested claim). */

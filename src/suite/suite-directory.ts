@@ -17,10 +17,10 @@ import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { pathExists } from '../util/path-exists.js';
 import { describe, invalidArgument } from '../util/errors.js';
-import { readJson, runPaths, writeJson } from '../train/run-directory.js';
+import { readJson, runPaths, writeJson } from '../train/artefacts/run-directory.js';
 import type { TrainConfig } from '../train/train-config.js';
 import type { SuiteRun } from './expand-suite.js';
-import { canonicalJson, trainingSettings } from './run-identity.js';
+import { canonicalJson, trainingSettings } from './identity/run-identity.js';
 import { parseSuite, type Suite, type SuiteScale } from './suite-schema.js';
 
 export const SUITE_FILE = 'suite.json';

@@ -9,10 +9,10 @@
  */
 import { datasetSizes, type DatasetSizes } from '../data/dataset-sizes.js';
 import type { DatasetName } from '../data/load-dataset.js';
-import { requireWithin } from '../train/trainer-data.js';
+import { requireWithin } from '../train/run/trainer-data.js';
 import { invalidArgument } from '../util/errors.js';
 import type { SuiteRun } from './expand-suite.js';
-import { canonicalJson } from './run-identity.js';
+import { canonicalJson } from './identity/run-identity.js';
 
 export const MAX_SUITE_FILE_BYTES = 1 << 20;
 export const MAX_SUITE_RUNS = 10_000;

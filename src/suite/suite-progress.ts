@@ -7,7 +7,7 @@
  * started): the rate already includes the runs trained side by side, and a resumed suite estimates from its own
  * speed. Before the first epoch finishes the ETA is unknown ('?').
  */
-import { formatDuration, type ProgressWriter } from '../train/progress.js';
+import { formatDuration, type ProgressWriter } from '../train/run/progress.js';
 
 export interface SuiteProgressSnapshot {
   readonly total: number;

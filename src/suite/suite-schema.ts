@@ -14,21 +14,21 @@
  * validated in full by `resolveTrainConfig` before anything trains.
  */
 import { evaluateLoss } from '../losses/evaluate-loss.js';
-import { DIRECTIONAL_METRIC_NAMES } from '../metrics/metric-display.js';
-import { RECORD_METRIC_NAMES, type MetricName } from '../metrics/metric-registry.js';
+import { DIRECTIONAL_METRIC_NAMES } from '../metrics/record/metric-display.js';
+import { RECORD_METRIC_NAMES, type MetricName } from '../metrics/record/metric-registry.js';
 import { resolveOptions } from '../losses/options.js';
 import { LOSS_NAMES, lossDefinition } from '../losses/registry.js';
 import { CALIBRATOR_KINDS, type CalibratorKind } from '../posthoc/calibrators.js';
 import { describe, invalidArgument } from '../util/errors.js';
 import { boolean, type Infer, list, number, object, optional, options, partial, record, scalar, string, type Schema } from '../util/schema.js';
-import { SHIFT_METRIC_KEYS } from '../train/shift-metrics.js';
+import { SHIFT_METRIC_KEYS } from '../train/evaluation/shift-metrics.js';
 import { TRAIN_CONFIG_SCHEMA } from '../train/train-config.js';
-import { checkClaims, CLAIM_SCHEMA } from './claim-schema.js';
-import { parseComparison } from './comparison.js';
+import { checkClaims, CLAIM_SCHEMA } from './claims/claim-schema.js';
+import { parseComparison } from './claims/comparison.js';
 import { checkGrid } from './scale-grid.js';
 import { checkSuiteRunCount, MAX_SUITE_BINS } from './suite-limits.js';
 
-export type { SuiteClaim, SuiteClaimInput } from './claim-schema.js';
+export type { SuiteClaim, SuiteClaimInput } from './claims/claim-schema.js';
 
 /** The scales a suite may declare overrides for (`calib suite run --scale`). */
 export const SUITE_SCALES = ['quick', 'machine', 'deep', 'paper'] as const;
@@ -218,7 +218,7 @@ export const SUITE_SCHEMA = object({
   /**
    * More metrics of the record as columns of the report's tables (before and after each calibrator), e.g.
    * [prr, auarc, calibration_slope_error, ici]: names of the default list are read from posthoc.json; opt-in ones
-   * (metrics/opt-in-metrics.ts) are computed by the post-hoc step (a run whose posthoc.json lacks them is refitted).
+   * (metrics/record/opt-in-metrics.ts) are computed by the post-hoc step (a run whose posthoc.json lacks them is refitted).
    */
   metrics: optional(list(string(RECORD_METRIC_NAMES), 0), []),
   /** Bins of the report's ECE / reliability diagrams ((l,u] convention); at most MAX_SUITE_BINS. */

@@ -14,8 +14,8 @@
  *             or not the run's own directory (a copy, a link, an edited config.json): repaired by `calib suite run`
  */
 import { hostname } from 'node:os';
-import { runDirectoryHolder } from '../train/run-lock.js';
-import { checkRun } from './run-check.js';
+import { runDirectoryHolder } from '../train/artefacts/run-lock.js';
+import { checkRun } from './identity/run-check.js';
 import { epochsDone, readSuiteRecord, runDirectory, type SuiteRecord } from './suite-directory.js';
 
 export type RunStatusState = 'done' | 'running' | 'trained' | 'partial' | 'failed' | 'pending' | 'stale' | 'broken';

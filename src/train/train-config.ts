@@ -17,10 +17,10 @@ import { createOptimizer, OPTIMIZER_NAMES, type OptimizerSpec } from '../optim/c
 import { describe, InvalidArgumentError, invalidArgument } from '../util/errors.js';
 import { boolean, described, type Infer, list, number, object, optional, options, partial, string } from '../util/schema.js';
 import { parseSchedule, scheduleText } from './lr-schedule-spec.js';
-import { defaultOodDataset } from './ood-evaluation.js';
-import { SELECTION_METRICS } from './best-epoch.js';
-import { modelAlias, modelName } from './trainer-model.js';
-import { MAX_BINS } from '../metrics/binning.js';
+import { defaultOodDataset } from './evaluation/ood-evaluation.js';
+import { SELECTION_METRICS } from './run/best-epoch.js';
+import { modelAlias, modelName } from './run/trainer-model.js';
+import { MAX_BINS } from '../metrics/binned/binning.js';
 
 /** Mixup variants: host-side input mixup (soft targets), feature-only (hard label of the nearer sample), and
  * graph-side mixing of hidden activations (manifold) or of word embeddings (embedding). */

@@ -1,5 +1,5 @@
 /**
- * log Γ(x) for x > 0 (the Poisson sampler's acceptance test, data/poisson.ts; the Student-t distribution's
+ * log Γ(x) for x > 0 (the Poisson sampler's acceptance test, data/corruptions/poisson.ts; the Student-t distribution's
  * normalising constant, suite/report/student-t.ts).
  */
 const STIRLING = [

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cutmix } from '../../src/augment/cutmix.js';
-import { prepareBatch } from '../../src/train/trainer-batch.js';
+import { prepareBatch } from '../../src/train/run/trainer-batch.js';
 import { Random } from '../../src/util/random.js';
 
 test('CutMix pastes the partner box (official rand_bbox geometry) and mixes the one-hot targets by the box share', () => {

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../io/temp-dir.js';
 import { run } from './capture.js';
-import { runJobId } from '../../src/suite/queue-executor.js';
-import { maskQueueUrl, maskSecrets, parseQueueUrl, QUEUE_NAME } from '../../src/suite/queue-connection.js';
-import { posthocIdentity } from '../../src/suite/run-identity.js';
-import { packRun, type PackedRun } from '../../src/suite/run-transfer.js';
+import { runJobId } from '../../src/suite/queue/queue-executor.js';
+import { maskQueueUrl, maskSecrets, parseQueueUrl, QUEUE_NAME } from '../../src/suite/queue/queue-connection.js';
+import { posthocIdentity } from '../../src/suite/identity/run-identity.js';
+import { packRun, type PackedRun } from '../../src/suite/queue/run-transfer.js';
 
 /**
  * The hardness catalogue, issue 28's queue cases: a coordinator never waits silently (unreachable Redis, no worker,

@@ -11,15 +11,15 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { decodeCheckpoint, encodeCheckpoint, loadCheckpoint } from '../../src/train/checkpoint.js';
-import { ConsoleProgress } from '../../src/train/progress.js';
-import { chanceWarning } from '../../src/train/run-evaluate.js';
-import { lockRunDirectory } from '../../src/train/run-lock.js';
-import { readLog, type EpochRecord } from '../../src/train/train-log.js';
+import { decodeCheckpoint, encodeCheckpoint, loadCheckpoint } from '../../src/train/artefacts/checkpoint.js';
+import { ConsoleProgress } from '../../src/train/run/progress.js';
+import { chanceWarning } from '../../src/train/run/run-evaluate.js';
+import { lockRunDirectory } from '../../src/train/artefacts/run-lock.js';
+import { readLog, type EpochRecord } from '../../src/train/artefacts/train-log.js';
 import { resolveTrainConfig } from '../../src/train/train-config.js';
-import { train } from '../../src/train/trainer.js';
-import { loadRunData } from '../../src/train/trainer-data.js';
-import { CorrectnessHistory, CRL_HOST_STATE } from '../../src/losses/crl-history.js';
+import { train } from '../../src/train/run/trainer.js';
+import { loadRunData } from '../../src/train/run/trainer-data.js';
+import { CorrectnessHistory, CRL_HOST_STATE } from '../../src/losses/combined/crl-history.js';
 import { tempDir } from '../io/temp-dir.js';
 import { run } from './capture.js';
 
@@ -189,7 +189,7 @@ test('run.lock: a live holder is refused, a dead PID is stale and taken over, an
 
 /** Runs `processes` node children that all call lockRunDirectory(d) at the same instant; their outcomes. */
 async function simultaneousLocks(d: string, processes: number): Promise<string[]> {
-  const lockModule = new URL('../../src/train/run-lock.js', import.meta.url).href;
+  const lockModule = new URL('../../src/train/artefacts/run-lock.js', import.meta.url).href;
   const start = Date.now() + 600; // every child has started and waits for this instant
   // Each child marks its decision in `decided`; a holder keeps the lock until every child has decided (so a child
   // that starts late on a loaded machine still meets the lock held, never a released one).
@@ -272,10 +272,10 @@ test('a checkpoint with a missing field, or a checkpoint path that is a director
   const ckpt = decodeCheckpoint(new Uint8Array(readFileSync(join(ref, 'checkpoint-last.ckpt'))));
   const { records: _records, ...withoutRecords } = ckpt.header.metadata as Record<string, unknown>;
   // Re-encode with the same content but the metadata's `records` left out (a valid CRC: a foreign or hand-made file).
-  const { createRunModel } = await import('../../src/train/trainer-model.js');
+  const { createRunModel } = await import('../../src/train/run/trainer-model.js');
   const config = resolveTrainConfig(JSON.parse(readFileSync(join(ref, 'config.json'), 'utf8')));
   const data = await loadRunData(config);
-  const { runOptimizer } = await import('../../src/train/run-setup.js');
+  const { runOptimizer } = await import('../../src/train/run/run-setup.js');
   const model = createRunModel(config.model, config.modelOptions, data.train);
   const missing = join(dir, 'missing-field');
   mkdirSync(missing);
@@ -450,7 +450,7 @@ test('time-based mid-epoch checkpoints: a run that crashes (an exception) mid-ep
   );
   assert.equal((await loadCheckpoint(join(out, 'checkpoint-last.ckpt'))).header.step, 6, 'the checkpoint of the update before the crash');
   assert.ok(!existsSync(join(out, 'run.lock')), 'the lock is released on an exception');
-  const { resumeTraining } = await import('../../src/train/trainer.js');
+  const { resumeTraining } = await import('../../src/train/run/trainer.js');
   const b = await resumeTraining(out, { data });
   assert.ok(Buffer.from(a.state.params.buffer).equals(Buffer.from(b.state.params.buffer)), 'same weights, bit for bit');
   assert.ok(readFileSync(join(dir, 'timed-a', 'test-logits.npy')).equals(readFileSync(join(out, 'test-logits.npy'))));

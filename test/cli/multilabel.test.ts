@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readNpy, writeNpy } from '../../src/io/npy.js';
-import { smoothEce } from '../../src/metrics/smooth-ece.js';
+import { smoothEce } from '../../src/metrics/smooth/smooth-ece.js';
 import { sigmoid } from '../../src/metrics/multilabel.js';
 import { tempDir } from '../io/temp-dir.js';
 import { run } from './capture.js';

@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { CIFAR_MD5, loadCifar10, loadCifar100 } from '../../src/data/cifar.js';
+import { CIFAR_MD5, loadCifar10, loadCifar100 } from '../../src/data/datasets/cifar.js';
 import { loadDataset } from '../../src/data/load-dataset.js';
-import { readTar, writeTar } from '../../src/data/tar.js';
+import { readTar, writeTar } from '../../src/data/formats/tar.js';
 import { FIXTURES, md5Of, serveFiles, withTempDir } from './helpers.js';
 
 test('tar archives written by Python (pax and GNU formats) are read with long names, sizes and contents', () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import jpeg from 'jpeg-js';
-import { CORRUPTIONS, RANDOM_CORRUPTIONS, corrupt, type Corruption } from '../../src/data/corruptions.js';
-import { plasmaFractal } from '../../src/data/corruption-weather.js';
-import { affineFrom } from '../../src/data/corruption-digital.js';
-import { clippedZoom, motionBlurPlane, zoomBilinear } from '../../src/data/image-filters.js';
+import { CORRUPTIONS, RANDOM_CORRUPTIONS, corrupt, type Corruption } from '../../src/data/corruptions/corruptions.js';
+import { plasmaFractal } from '../../src/data/corruptions/corruption-weather.js';
+import { affineFrom } from '../../src/data/corruptions/corruption-digital.js';
+import { clippedZoom, motionBlurPlane, zoomBilinear } from '../../src/data/corruptions/image-filters.js';
 import { Random } from '../../src/util/random.js';
 import { smoothImages } from './helpers.js';
 

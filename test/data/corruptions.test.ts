@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CORRUPTIONS, boxWeights, corrupt, corruptDataset, defocusKernel, gaussianKernel1d, type Corruption } from '../../src/data/corruptions.js';
+import { CORRUPTIONS, boxWeights, corrupt, corruptDataset, defocusKernel, gaussianKernel1d, type Corruption } from '../../src/data/corruptions/corruptions.js';
 import { imageDataset } from '../../src/data/dataset.js';
 import { Random } from '../../src/util/random.js';
 import { FIXTURES, moments, smoothImages } from './helpers.js';

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { classCounts } from '../../src/data/dataset.js';
 import { downloadFile } from '../../src/data/download.js';
-import { DEBIAN_FASHION_MNIST_DIRECTORY, FASHION_MNIST_FILES, loadFashionMnist } from '../../src/data/fashion-mnist.js';
-import { encodeIdx } from '../../src/data/idx.js';
+import { DEBIAN_FASHION_MNIST_DIRECTORY, FASHION_MNIST_FILES, loadFashionMnist } from '../../src/data/datasets/fashion-mnist.js';
+import { encodeIdx } from '../../src/data/formats/idx.js';
 import { md5Of, serveFiles, withTempDir } from './helpers.js';
 
 /** Four Fashion-MNIST-format files with n train / m test images of 28×28 whose pixel (y, x) of image i is (i + y + x) mod 256. */

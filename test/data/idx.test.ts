@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
-import { encodeIdx, idxImageDataset, parseIdx } from '../../src/data/idx.js';
+import { encodeIdx, idxImageDataset, parseIdx } from '../../src/data/formats/idx.js';
 
 test('IDX headers are read as big-endian: a hand-written uint8 file of shape [2, 2, 3]', () => {
   const bytes = Uint8Array.from([0, 0, 0x08, 3, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 3, ...Array.from({ length: 12 }, (_, i) => i * 20)]);

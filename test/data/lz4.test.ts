@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decompressLz4, isLz4 } from '../../src/data/lz4.js';
+import { decompressLz4, isLz4 } from '../../src/data/formats/lz4.js';
 import { InvalidArgumentError } from '../../src/util/errors.js';
 
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { imageDataset } from '../../src/data/dataset.js';
 import { loadDataset } from '../../src/data/load-dataset.js';
-import { digitMask, isSegmentationDataset, segmentationSubset, withDigitMasks } from '../../src/data/mnist-seg.js';
+import { digitMask, isSegmentationDataset, segmentationSubset, withDigitMasks } from '../../src/data/datasets/mnist-seg.js';
 
 test('digitMask: background below 0.1, digit + 1 from 0.5, 255 (ignored) in between, on a hand-made 3×3 image', () => {
   const pixels = [0, 0.05, 0.0999, 0.1, 0.3, 0.4999, 0.5, 0.8, 1];

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadMnist, loadMnistAll, mnistPackageDirectory } from '../../src/data/mnist.js';
+import { loadMnist, loadMnistAll, mnistPackageDirectory } from '../../src/data/datasets/mnist.js';
 import { classCounts } from '../../src/data/dataset.js';
 
 test('the embedded MNIST digits load as 10,000 images [1, 28, 28] in [0, 1] with the package class counts', async () => {

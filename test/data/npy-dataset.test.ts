@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { writeNpy } from '../../src/io/npy.js';
-import { loadNpyDataset } from '../../src/data/npy-dataset.js';
+import { loadNpyDataset } from '../../src/data/datasets/npy-dataset.js';
 import { withTempDir } from './helpers.js';
 
 test('NHWC uint8 images and int64 labels load as NCHW images scaled by 1/255', async () => {

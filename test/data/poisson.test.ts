@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { logGamma, poisson } from '../../src/data/poisson.js';
+import { logGamma, poisson } from '../../src/data/corruptions/poisson.js';
 import { Random } from '../../src/util/random.js';
 import { moments } from './helpers.js';
 

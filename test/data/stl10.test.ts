@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { DatasetNotFoundError, loadDataset, loadStl10, stl10FromBytes } from '../../src/data/index.js';
-import { writeTar } from '../../src/data/tar.js';
+import { writeTar } from '../../src/data/formats/tar.js';
 import { md5Of, serveFiles, withTempDir } from './helpers.js';
 
 /** Byte of image n, channel k, row r, column c in the generated files. */

@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseMat, readMat } from '../../src/data/mat.js';
+import { parseMat, readMat } from '../../src/data/formats/mat.js';
 import { loadDataset } from '../../src/data/load-dataset.js';
-import { loadSvhn, SVHN_MD5 } from '../../src/data/svhn.js';
+import { loadSvhn, SVHN_MD5 } from '../../src/data/datasets/svhn.js';
 import { FIXTURES, md5Of, serveFiles, withTempDir } from './helpers.js';
 
 /** X[r, c, k, n] as written by test/fixtures/scripts/make-svhn-mat-fixtures.py. */

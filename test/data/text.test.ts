@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { csvRecords, jsonlRecords, loadTextDataset, parseCsv, textDatasets } from '../../src/data/text.js';
+import { csvRecords, jsonlRecords, loadTextDataset, parseCsv, textDatasets } from '../../src/data/datasets/text.js';
 import { buildVocabulary, encodeDocuments, labelNames, tokenize } from '../../src/data/vocabulary.js';
 import { withTempDir } from './helpers.js';
 

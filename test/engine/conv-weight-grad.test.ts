@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as E from '../../src/engine/index.js';
-import { conv2dWeightGradChunked, conv2dWeightGradGemm } from '../../src/engine/ops/conv2d.js';
-import { conv2dWeightGradShifted, convWeightGradShiftedApplies, convWeightGradShiftedPreferred } from '../../src/engine/ops/conv-weight-grad-shifted.js';
-import { im2colCnhw } from '../../src/engine/ops/im2col-cnhw.js';
+import { conv2dWeightGradChunked, conv2dWeightGradGemm } from '../../src/engine/ops/layers/conv2d.js';
+import { conv2dWeightGradShifted, convWeightGradShiftedApplies, convWeightGradShiftedPreferred } from '../../src/engine/ops/layers/conv-weight-grad-shifted.js';
+import { im2colCnhw } from '../../src/engine/ops/layers/im2col-cnhw.js';
 import { Random } from '../../src/util/random.js';
 
 const f32 = (...shape: number[]) => ({ dtype: 'float32', shape }) as const;

@@ -58,7 +58,7 @@ test('each training-mode batch norm gets running-stat initializers with distinct
 });
 
 test('a reduction over non-adjacent axes lowers to one Reduce per run of adjacent axes, innermost first', async () => {
-  const { contiguousAxisRuns } = await import('../../src/engine/ops/reduce.js');
+  const { contiguousAxisRuns } = await import('../../src/engine/ops/reduce/reduce.js');
   assert.deepEqual(contiguousAxisRuns([0, 2]), [[2], [0]]);
   assert.deepEqual(contiguousAxisRuns([0, 2, 3]), [[2, 3], [0]]);
   assert.deepEqual(contiguousAxisRuns([1, 2]), [[1, 2]]);

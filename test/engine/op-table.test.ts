@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as E from '../../src/engine/index.js';
-import { im2colCnhw } from '../../src/engine/ops/im2col-cnhw.js';
+import { im2colCnhw } from '../../src/engine/ops/layers/im2col-cnhw.js';
 import { type OpCase, runCase, samplers } from './op-harness.js';
 
 const { positive, awayFromZero, bool, int } = samplers;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { argsortStable } from '../../src/metrics/argsort.js';
-import { sortTopLabel } from '../../src/metrics/sorted-top-label.js';
+import { argsortStable } from '../../src/metrics/numeric/argsort.js';
+import { sortTopLabel } from '../../src/metrics/numeric/sorted-top-label.js';
 import { Random } from '../../src/util/random.js';
 
 function naiveArgsort(keys: ArrayLike<number>): number[] {

@@ -1,5 +1,5 @@
 import { test } from 'node:test';
-import { binaryCalibrationError } from '../../src/metrics/binary-calibration-error.js';
+import { binaryCalibrationError } from '../../src/metrics/binned/binary-calibration-error.js';
 import { close } from './helpers.js';
 
 test("binary ECE (torchmetrics' definition) on a hand-worked case: [l,u) bins over p, p = 1 in its own bin", () => {

@@ -12,7 +12,7 @@ import {
   interpEqualMassEdges,
   midpointEqualMassEdges,
   upperEdgeBin,
-} from '../../src/metrics/binning.js';
+} from '../../src/metrics/binned/binning.js';
 import { InvalidArgumentError } from '../../src/util/errors.js';
 import { Random } from '../../src/util/random.js';
 import { loadFixture, naiveBin } from './helpers.js';

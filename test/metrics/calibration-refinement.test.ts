@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { calibrationRefinement, evaluate } from '../../src/metrics/index.js';
-import { nllTemperature } from '../../src/posthoc/temperature.js';
+import { nllTemperature } from '../../src/posthoc/temperature/temperature.js';
 import { syntheticOverconfident } from '../../src/data/synthetic.js';
 import { writeNpy } from '../../src/io/npy.js';
 import { matrix } from '../../src/util/matrix.js';

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spiegelhalterTest } from '../../src/metrics/spiegelhalter-test.js';
-import { brownianMaxAbsCdf, brownianRangeCdf, cumulativeCalibrationTests } from '../../src/metrics/cumulative-calibration-tests.js';
-import { normalUpperTail } from '../../src/metrics/normal-tail.js';
-import { ksError } from '../../src/metrics/ks-error.js';
+import { spiegelhalterTest } from '../../src/metrics/statistical-tests/spiegelhalter-test.js';
+import { brownianMaxAbsCdf, brownianRangeCdf, cumulativeCalibrationTests } from '../../src/metrics/statistical-tests/cumulative-calibration-tests.js';
+import { normalUpperTail } from '../../src/metrics/statistical-tests/normal-tail.js';
+import { ksError } from '../../src/metrics/statistical-tests/ks-error.js';
 import { Random } from '../../src/util/random.js';
 import { close } from './helpers.js';
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { corpDecomposition } from '../../src/metrics/corp-decomposition.js';
 import { conformalMetrics, fitConformal, predictionSets } from '../../src/metrics/conformal-prediction.js';
-import { oodScores } from '../../src/metrics/ood-scores.js';
+import { oodScores } from '../../src/metrics/selective/ood-scores.js';
 import { matrix } from '../../src/util/matrix.js';
 import { Random } from '../../src/util/random.js';
 import { close, randomProbabilities, sampleLabels } from './helpers.js';

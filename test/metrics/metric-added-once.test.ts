@@ -39,7 +39,7 @@ export const throwawayGap = {
 const HOOKS = `
 export async function load(url, context, nextLoad) {
   const result = await nextLoad(url, context);
-  if (!url.endsWith('/src/metrics/metric-registry.js')) return result;
+  if (!url.endsWith('/src/metrics/record/metric-registry.js')) return result;
   const source = Buffer.from(result.source).toString('utf8');
   const patched = source.replace(/(export const METRICS = \\[[\\s\\S]*?)(\\n\\];)/, '$1\\n    throwawayGap,$2');
   if (patched === source) throw new Error('metric-added-once: METRICS array not found in metric-registry.js');
@@ -57,8 +57,8 @@ const { metricTable } = await at('src/report/metric-table.js');
 const { metricColumn } = await at('src/suite/report/suite-table.js');
 const { SELECTION_RULES } = await at('src/suite/suite-schema.js');
 const { chooseSweepValue, selectionRuleText } = await at('src/suite/report/sweep-selection.js');
-const { SELECTION_METRICS, BestEpoch } = await at('src/train/best-epoch.js');
-const { evaluateWeighted, WEIGHTED_METRIC_NAMES } = await at('src/metrics/weighted-evaluate.js');
+const { SELECTION_METRICS, BestEpoch } = await at('src/train/run/best-epoch.js');
+const { evaluateWeighted, WEIGHTED_METRIC_NAMES } = await at('src/metrics/weighted/weighted-evaluate.js');
 const { readNpy } = await at('src/io/npy.js');
 const [z, y, w] = process.argv.slice(2);
 const evalJson = JSON.parse((await run(['eval', '--logits', z, '--labels', y, '--json'])).stdout);

@@ -1,24 +1,24 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { METRIC_NAMES, METRICS, metricDefinition, type MetricName } from '../../src/metrics/metric-registry.js';
-import type { MetricDefinition } from '../../src/metrics/metric-definition.js';
-import { DIRECTIONAL_METRIC_NAMES, metricDigits, metricHeader, metricShortName } from '../../src/metrics/metric-display.js';
-import { evaluate } from '../../src/metrics/evaluate.js';
-import { evaluateWeighted, WEIGHTED_METRIC_NAMES, WEIGHTED_TOP_LABEL_NAMES, weightRefusal } from '../../src/metrics/weighted-evaluate.js';
+import { METRIC_NAMES, METRICS, metricDefinition, type MetricName } from '../../src/metrics/record/metric-registry.js';
+import type { MetricDefinition } from '../../src/metrics/record/metric-definition.js';
+import { DIRECTIONAL_METRIC_NAMES, metricDigits, metricHeader, metricShortName } from '../../src/metrics/record/metric-display.js';
+import { evaluate } from '../../src/metrics/accumulators/evaluate.js';
+import { evaluateWeighted, WEIGHTED_METRIC_NAMES, WEIGHTED_TOP_LABEL_NAMES, weightRefusal } from '../../src/metrics/weighted/weighted-evaluate.js';
 import { KNOWN_COLUMNS, metricTable } from '../../src/report/metric-table.js';
 import { tableColumns, metricColumn } from '../../src/suite/report/suite-table.js';
 import { SHIFT_METRIC_INFO } from '../../src/suite/report/shift-tables.js';
 import { chooseSweepValue, selectionMetric, selectionRuleText } from '../../src/suite/report/sweep-selection.js';
 import { SELECTION_RULES } from '../../src/suite/suite-schema.js';
-import { claimMetricDirection } from '../../src/suite/claim-metric.js';
-import { higherIsBetter } from '../../src/suite/qualitative-claim.js';
-import { BestEpoch, SELECTION_METRIC_KEYS } from '../../src/train/best-epoch.js';
-import { SHIFT_METRIC_KEYS } from '../../src/train/shift-metrics.js';
-import { GROUP_FLAGS, GROUP_METRICS } from '../../src/cli/group-eval.js';
-import { formatMetricsTable } from '../../src/cli/metrics-report.js';
+import { claimMetricDirection } from '../../src/suite/claims/claim-metric.js';
+import { higherIsBetter } from '../../src/suite/claims/qualitative-claim.js';
+import { BestEpoch, SELECTION_METRIC_KEYS } from '../../src/train/run/best-epoch.js';
+import { SHIFT_METRIC_KEYS } from '../../src/train/evaluation/shift-metrics.js';
+import { GROUP_FLAGS, GROUP_METRICS } from '../../src/cli/eval/group-eval.js';
+import { formatMetricsTable } from '../../src/cli/eval/metrics-report.js';
 import { metricsTable } from '../../src/cli/docs/generated-tables.js';
 import { matrix } from '../../src/util/matrix.js';
-import { SELECTION_METRICS as POSTHOC_SELECTION_METRICS } from '../../src/posthoc/auto-select.js';
+import { SELECTION_METRICS as POSTHOC_SELECTION_METRICS } from '../../src/posthoc/composite/auto-select.js';
 
 /**
  * The metric record (issue 27 item 2): every metric declares its direction, label and format, and whether it takes

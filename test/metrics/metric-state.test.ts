@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MetricState, stateBuffers, type StateSpec } from '../../src/metrics/index.js';
-import { CompensatedSum } from '../../src/metrics/compensated-sum.js';
+import { CompensatedSum } from '../../src/metrics/numeric/compensated-sum.js';
 
 const SPEC: StateSpec = {
   count: { merge: 'sum' },

@@ -2,15 +2,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { smoothEce, SmoothEceEvaluator } from '../../src/metrics/smooth-ece.js';
-import { smoothedReliability } from '../../src/metrics/smoothed-reliability.js';
-import { mmce } from '../../src/metrics/mmce.js';
-import { spiegelhalterTest } from '../../src/metrics/spiegelhalter-test.js';
+import { smoothEce, SmoothEceEvaluator } from '../../src/metrics/smooth/smooth-ece.js';
+import { smoothedReliability } from '../../src/metrics/smooth/smoothed-reliability.js';
+import { mmce } from '../../src/metrics/smooth/mmce.js';
+import { spiegelhalterTest } from '../../src/metrics/statistical-tests/spiegelhalter-test.js';
 import { corpDecomposition } from '../../src/metrics/corp-decomposition.js';
-import { selectivePredictionMetrics } from '../../src/metrics/risk-coverage.js';
-import { errorFprAtTpr } from '../../src/metrics/fpr-at-tpr.js';
-import { brownianMaxAbsCdf, brownianRangeCdf } from '../../src/metrics/cumulative-calibration-tests.js';
-import { calibrationCurve } from '../../src/metrics/calibration-curve.js';
+import { selectivePredictionMetrics } from '../../src/metrics/selective/risk-coverage.js';
+import { errorFprAtTpr } from '../../src/metrics/selective/fpr-at-tpr.js';
+import { brownianMaxAbsCdf, brownianRangeCdf } from '../../src/metrics/statistical-tests/cumulative-calibration-tests.js';
+import { calibrationCurve } from '../../src/metrics/binned/calibration-curve.js';
 import { close } from './helpers.js';
 
 // Reference values produced by relplot (apple/ml-calibration), ecevecce's dists.py, scikit-learn and numpy:

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mmce } from '../../src/metrics/mmce.js';
+import { mmce } from '../../src/metrics/smooth/mmce.js';
 import { Random } from '../../src/util/random.js';
 import { close } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { evaluate, logSoftmax, NLL_CLIP, softmax } from '../../src/metrics/index.js';
-import { logFloat32Bits } from '../../src/metrics/fast-log.js';
+import { logFloat32Bits } from '../../src/metrics/numeric/fast-log.js';
 import { Random } from '../../src/util/random.js';
 import { close } from './helpers.js';
 

@@ -15,7 +15,7 @@ import {
   RECORD_METRIC_NAMES,
   type OptInMetricName,
 } from '../../src/metrics/index.js';
-import { auarc, predictionRejectionRatio } from '../../src/metrics/rejection-curve.js';
+import { auarc, predictionRejectionRatio } from '../../src/metrics/selective/rejection-curve.js';
 import { InvalidArgumentError } from '../../src/util/errors.js';
 import { Random } from '../../src/util/random.js';
 

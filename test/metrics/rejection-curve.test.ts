@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accuracyRejectionCurve, auarc, predictionRejectionRatio } from '../../src/metrics/rejection-curve.js';
+import { accuracyRejectionCurve, auarc, predictionRejectionRatio } from '../../src/metrics/selective/rejection-curve.js';
 
 const close = (a: number, b: number, tol = 1e-12) => assert.ok(Math.abs(a - b) <= tol, `${a} vs ${b}`);
 

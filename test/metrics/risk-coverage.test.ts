@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { coverageAtRisk, riskAtCoverage, riskCoverageCurve, selectivePredictionMetrics } from '../../src/metrics/risk-coverage.js';
-import { errorFprAtTpr, fprAtTpr } from '../../src/metrics/fpr-at-tpr.js';
+import { coverageAtRisk, riskAtCoverage, riskCoverageCurve, selectivePredictionMetrics } from '../../src/metrics/selective/risk-coverage.js';
+import { errorFprAtTpr, fprAtTpr } from '../../src/metrics/selective/fpr-at-tpr.js';
 import { close } from './helpers.js';
 
 // Hand-worked: confidences 0.9 (correct), 0.8 (wrong), 0.7 (correct), 0.6 (wrong).

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { corpFromSorted } from '../../src/metrics/corp-decomposition.js';
-import { cumulativeErrors } from '../../src/metrics/risk-coverage.js';
-import { ScratchPool } from '../../src/metrics/scratch-pool.js';
-import { sortTopLabel } from '../../src/metrics/sorted-top-label.js';
-import { sweepFromSorted } from '../../src/metrics/sweep-ece.js';
+import { cumulativeErrors } from '../../src/metrics/selective/risk-coverage.js';
+import { ScratchPool } from '../../src/metrics/numeric/scratch-pool.js';
+import { sortTopLabel } from '../../src/metrics/numeric/sorted-top-label.js';
+import { sweepFromSorted } from '../../src/metrics/binned/sweep-ece.js';
 import { Random } from '../../src/util/random.js';
 
 /** A pool holding one buffer of garbage (NaN and huge values), as a previous metric might leave it. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluate } from '../../src/metrics/evaluate.js';
+import { evaluate } from '../../src/metrics/accumulators/evaluate.js';
 import { meanIoU, pixelRows, segmentationMetrics } from '../../src/metrics/segmentation.js';
 import { matrix } from '../../src/util/matrix.js';
 

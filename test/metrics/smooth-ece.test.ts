@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { smoothEce, SmoothEceEvaluator } from '../../src/metrics/smooth-ece.js';
-import { reflectedConvolve } from '../../src/metrics/reflected-gaussian-smoother.js';
+import { smoothEce, SmoothEceEvaluator } from '../../src/metrics/smooth/smooth-ece.js';
+import { reflectedConvolve } from '../../src/metrics/smooth/reflected-gaussian-smoother.js';
 import { Random } from '../../src/util/random.js';
 
 test('reflected convolution keeps the total mass of a grid away from the edges and reflects it at the edges', () => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { expectedCalibrationError } from '../../src/metrics/ece.js';
-import { SB_ECE_DEFAULTS, sbEceBinCenters, softBinnedEce } from '../../src/metrics/soft-binned-ece.js';
+import { expectedCalibrationError } from '../../src/metrics/binned/ece.js';
+import { SB_ECE_DEFAULTS, sbEceBinCenters, softBinnedEce } from '../../src/metrics/smooth/soft-binned-ece.js';
 import { lcg } from '../posthoc/helpers.js';
 
 /** SB-ECE straight from the formula (METHODS.md), with nested arrays and no shared intermediates. */

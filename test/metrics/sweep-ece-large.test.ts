@@ -16,7 +16,7 @@ const DEADLINE_MS = 30_000;
 
 /** `sweepCalibrationError(c, a)` in a worker thread, terminated (and rejected) after `DEADLINE_MS`. */
 function sweepInWorker(c: Float64Array, a: Uint8Array): Promise<{ value: number; bins: number }> {
-  const url = new URL('../../src/metrics/sweep-ece.js', import.meta.url).href;
+  const url = new URL('../../src/metrics/binned/sweep-ece.js', import.meta.url).href;
   const source = `const { parentPort, workerData } = require('node:worker_threads');
 import(workerData.url).then((m) => parentPort.postMessage(m.sweepCalibrationError(workerData.c, workerData.a)));`;
   const worker = new Worker(source, { eval: true, workerData: { url, c, a } });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { checkGradients, evaluate, type Tensor } from '../../src/engine/index.js';
-import { objectiveLossFn } from '../../src/train/trainer-objective.js';
+import { objectiveLossFn } from '../../src/train/run/trainer-objective.js';
 import { createModel, initModel, outputSize, parameterCount, segNet } from '../../src/nn/index.js';
 import { compileEvalStep } from '../../src/train/index.js';
 import { Random } from '../../src/util/random.js';

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fitBeta } from '../../src/posthoc/beta.js';
-import { logisticObjective } from '../../src/posthoc/logistic-regression.js';
-import { newtonMinimize } from '../../src/posthoc/newton.js';
-import { fitPlatt } from '../../src/posthoc/platt.js';
+import { fitBeta } from '../../src/posthoc/scaling/beta.js';
+import { logisticObjective } from '../../src/posthoc/scaling/logistic-regression.js';
+import { newtonMinimize } from '../../src/posthoc/solvers/newton.js';
+import { fitPlatt } from '../../src/posthoc/scaling/platt.js';
 import { InvalidArgumentError } from '../../src/util/errors.js';
 import { assertProbabilityRows, lcg, loadReference, mat } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classTemperatureFromJSON, fitClassTemperature } from '../../src/posthoc/class-temperature.js';
+import { classTemperatureFromJSON, fitClassTemperature } from '../../src/posthoc/temperature/class-temperature.js';
 import { calibratorFromJSON, fitCalibrator } from '../../src/posthoc/registry.js';
 import { assertClose, assertProbabilityRows, loadCalibrators12Reference, mat, naiveSoftmax, rowsToMatrix } from './helpers.js';
 

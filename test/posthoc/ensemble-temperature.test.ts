@@ -4,15 +4,15 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { syntheticOverconfident } from '../../src/data/synthetic.js';
 import { InvalidArgumentError } from '../../src/util/errors.js';
-import { brierTemperature, temperatureBrier } from '../../src/posthoc/brier-temperature.js';
+import { brierTemperature, temperatureBrier } from '../../src/posthoc/temperature/brier-temperature.js';
 import {
   ensembleTemperatureFromJSON,
   ensembleWeights,
   fitEnsembleTemperature,
-} from '../../src/posthoc/ensemble-temperature.js';
+} from '../../src/posthoc/temperature/ensemble-temperature.js';
 import { CalibrationFitError } from '../../src/posthoc/fit-error.js';
 import { calibratedLogits, calibratorFromJSON, fitCalibrator } from '../../src/posthoc/registry.js';
-import { fitTemperature, temperatureFromJSON } from '../../src/posthoc/temperature.js';
+import { fitTemperature, temperatureFromJSON } from '../../src/posthoc/temperature/temperature.js';
 import { assertClose, assertProbabilityRows, mat, naiveEce, naiveSoftmax, splits } from './helpers.js';
 
 /** Written by test/fixtures/scripts/make-ets-fixtures.py from the official Mix-n-Match code (dist/test/posthoc → test/fixtures). */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { expNonPositive } from '../../src/posthoc/fast-exp.js';
+import { expNonPositive } from '../../src/posthoc/solvers/fast-exp.js';
 import { lcg } from './helpers.js';
 
 test('expNonPositive matches Math.exp to 1e-15 relative over [-708, 0]', () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { syntheticOverconfident } from '../../src/data/synthetic.js';
 import { CALIBRATOR_KINDS, fitCalibrator, type CalibratorKind } from '../../src/posthoc/index.js';
 import { monotoneProgress, optimizerFraction, progressPart } from '../../src/posthoc/fit-progress.js';
-import { lbfgs } from '../../src/posthoc/lbfgs.js';
+import { lbfgs } from '../../src/posthoc/solvers/lbfgs.js';
 
 const N = 600;
 const C = 5;

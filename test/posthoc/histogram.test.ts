@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fitHistogram, histogramFromJSON } from '../../src/posthoc/histogram.js';
+import { fitHistogram, histogramFromJSON } from '../../src/posthoc/nonparametric/histogram.js';
 import { assertClose, assertProbabilityRows, mat, naiveSoftmax, splits } from './helpers.js';
 
 test('histogram binning: bin values are class frequencies, empty bins their midpoint (hand-worked, M = 2)', () => {

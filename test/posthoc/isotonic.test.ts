@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fitIsotonicCalibrator, isotonicFromJSON } from '../../src/posthoc/isotonic.js';
-import { fitIsotonic, predictIsotonic } from '../../src/posthoc/isotonic-regression.js';
+import { fitIsotonicCalibrator, isotonicFromJSON } from '../../src/posthoc/nonparametric/isotonic.js';
+import { fitIsotonic, predictIsotonic } from '../../src/posthoc/nonparametric/isotonic-regression.js';
 import { pav } from '../../src/util/pav.js';
 import { InvalidArgumentError } from '../../src/util/errors.js';
 import { assertClose, assertProbabilityRows, lcg, loadReference, mat } from './helpers.js';

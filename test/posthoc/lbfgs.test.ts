@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lbfgs, type Objective } from '../../src/posthoc/lbfgs.js';
+import { lbfgs, type Objective } from '../../src/posthoc/solvers/lbfgs.js';
 
 /** Extended Rosenbrock: Σ 100 (x_{2i+1} − x_{2i}²)² + (1 − x_{2i})², minimum 0 at all ones. */
 const rosenbrock: Objective = (x, g) => {

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fitDirichlet, odirPenalty } from '../../src/posthoc/dirichlet.js';
-import { identityParameters, linearObjective, type Penalty } from '../../src/posthoc/linear-scaling.js';
-import type { LinearStructure } from '../../src/posthoc/affine-calibrator.js';
-import { fitMatrix, matrixPenalty } from '../../src/posthoc/matrix.js';
-import { fitVector, vectorPenalty } from '../../src/posthoc/vector.js';
+import { fitDirichlet, odirPenalty } from '../../src/posthoc/scaling/dirichlet.js';
+import { identityParameters, linearObjective, type Penalty } from '../../src/posthoc/scaling/linear-scaling.js';
+import type { LinearStructure } from '../../src/posthoc/scaling/affine-calibrator.js';
+import { fitMatrix, matrixPenalty } from '../../src/posthoc/scaling/matrix.js';
+import { fitVector, vectorPenalty } from '../../src/posthoc/scaling/vector.js';
 import { assertClose, assertProbabilityRows, lcg, loadReference, mat, naiveSoftmax, splits } from './helpers.js';
 
 const C = 4;

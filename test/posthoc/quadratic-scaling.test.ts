@@ -6,15 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { readNpy, writeNpy } from '../../src/io/npy.js';
 import { calibratorFromJSON, fitCalibrator } from '../../src/posthoc/index.js';
 import { CalibrationFitError } from '../../src/posthoc/fit-error.js';
-import { fitPlatt } from '../../src/posthoc/platt.js';
-import { fitQuadraticScaling, QUADRATIC_LOGIT_LIMIT } from '../../src/posthoc/quadratic-scaling.js';
+import { fitPlatt } from '../../src/posthoc/scaling/platt.js';
+import { fitQuadraticScaling, QUADRATIC_LOGIT_LIMIT } from '../../src/posthoc/scaling/quadratic-scaling.js';
 import { InvalidArgumentError } from '../../src/util/errors.js';
 import { tempDir } from '../io/temp-dir.js';
 import { run } from '../cli/capture.js';
 import { assertProbabilityRows, lcg, mat } from './helpers.js';
 
 /**
- * Quadratic scaling q₁ = σ(a + b x + c x²) (src/posthoc/quadratic-scaling.ts) against scikit-learn
+ * Quadratic scaling q₁ = σ(a + b x + c x²) (src/posthoc/scaling/quadratic-scaling.ts) against scikit-learn
  * LogisticRegression(penalty=None) on [x, x²] (fixture from test/fixtures/scripts/make-quadratic-scaling-fixtures.py),
  * its ridge optimum by the gradient written from the formula, Platt on affine data, extreme inputs, JSON, the CLI
  * and refusals. The ONNX export is checked against `apply` in test/deploy/export-equivalence.test.ts.

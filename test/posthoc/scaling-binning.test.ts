@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fitScalingBinning } from '../../src/posthoc/scaling-binning.js';
+import { fitScalingBinning } from '../../src/posthoc/nonparametric/scaling-binning.js';
 import { calibratorFromJSON } from '../../src/posthoc/registry.js';
 import { assertClose, assertProbabilityRows, loadCalibrators12Reference, rowsToMatrix } from './helpers.js';
 

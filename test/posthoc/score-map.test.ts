@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyScoreMap, equalMassEdges, fitScoreMap, scoreMapFromJSON, scoreMapToJSON } from '../../src/posthoc/score-map.js';
+import { applyScoreMap, equalMassEdges, fitScoreMap, scoreMapFromJSON, scoreMapToJSON } from '../../src/posthoc/nonparametric/score-map.js';
 import { assertClose, loadCalibrators12Reference } from './helpers.js';
 
 test('equal-mass edges: midpoints between numpy array_split parts, last edge 1 (hand-worked)', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { minimizeOnSimplex, type SimplexObjective } from '../../src/posthoc/simplex-minimize.js';
+import { minimizeOnSimplex, type SimplexObjective } from '../../src/posthoc/solvers/simplex-minimize.js';
 import { assertClose, lcg } from './helpers.js';
 
 /** f(w) = |w − c|²: its minimiser on the simplex is the Euclidean projection of c. */

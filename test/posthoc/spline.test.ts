@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fitSpline, fitSplineTable, interpolateTable } from '../../src/posthoc/spline.js';
+import { fitSpline, fitSplineTable, interpolateTable } from '../../src/posthoc/nonparametric/spline.js';
 import { calibratorFromJSON } from '../../src/posthoc/registry.js';
 import { assertClose, assertProbabilityRows, loadCalibrators12Reference, mat, splits } from './helpers.js';
 

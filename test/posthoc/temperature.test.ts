@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { syntheticOverconfident } from '../../src/data/synthetic.js';
 import { InvalidArgumentError } from '../../src/util/errors.js';
 import { CalibrationFitError } from '../../src/posthoc/fit-error.js';
-import { fitTemperature, temperatureNll } from '../../src/posthoc/temperature.js';
+import { fitTemperature, temperatureNll } from '../../src/posthoc/temperature/temperature.js';
 import { assertProbabilityRows, loadReference, mat, naiveEce, naiveNll, naiveSoftmax, splits } from './helpers.js';
 
 /** Mean NLL of softmax(z / T), computed naively. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fitTopLabel } from '../../src/posthoc/top-label-calibrator.js';
+import { fitTopLabel } from '../../src/posthoc/composite/top-label-calibrator.js';
 import { calibratorFromJSON } from '../../src/posthoc/registry.js';
 import { assertClose, assertProbabilityRows, mat, splits } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fitTopVersusAll, replaceTopProbability } from '../../src/posthoc/top-versus-all.js';
+import { fitTopVersusAll, replaceTopProbability } from '../../src/posthoc/composite/top-versus-all.js';
 import { calibratorFromJSON } from '../../src/posthoc/registry.js';
 import { assertClose, assertProbabilityRows, mat, splits } from './helpers.js';
 

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { expectedCalibrationError } from '../../src/metrics/ece.js';
-import { confidencesAt, topLabel } from '../../src/posthoc/top-label.js';
-import { fitTsHbEce } from '../../src/posthoc/ts-hb-ece.js';
-import { fitTsSbEce, sbEceOfLogTemperature } from '../../src/posthoc/ts-sb-ece.js';
+import { expectedCalibrationError } from '../../src/metrics/binned/ece.js';
+import { confidencesAt, topLabel } from '../../src/posthoc/temperature/top-label.js';
+import { fitTsHbEce } from '../../src/posthoc/temperature/ts-hb-ece.js';
+import { fitTsSbEce, sbEceOfLogTemperature } from '../../src/posthoc/temperature/ts-sb-ece.js';
 import { InvalidArgumentError } from '../../src/util/errors.js';
 import { naiveEce, naiveSoftmax, splits } from './helpers.js';
 

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { syntheticOverconfident } from '../../src/data/synthetic.js';
-import { fitTemperature } from '../../src/posthoc/temperature.js';
-import { fitTsGridEce, tsGridEceFromJSON } from '../../src/posthoc/ts-grid-ece.js';
+import { fitTemperature } from '../../src/posthoc/temperature/temperature.js';
+import { fitTsGridEce, tsGridEceFromJSON } from '../../src/posthoc/temperature/ts-grid-ece.js';
 import { fitCalibrator } from '../../src/posthoc/registry.js';
 import { naiveEce, naiveSoftmax, splits } from './helpers.js';
 

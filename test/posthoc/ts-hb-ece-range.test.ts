@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CalibrationFitError } from '../../src/posthoc/fit-error.js';
-import { fitTsHbEce } from '../../src/posthoc/ts-hb-ece.js';
+import { fitTsHbEce } from '../../src/posthoc/temperature/ts-hb-ece.js';
 import { mat, naiveEce, naiveSoftmax, splits } from './helpers.js';
 
 /**

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fitVennAbers, fitVennAbersTable, vennAbersPredict } from '../../src/posthoc/venn-abers.js';
+import { fitVennAbers, fitVennAbersTable, vennAbersPredict } from '../../src/posthoc/nonparametric/venn-abers.js';
 import { calibratorFromJSON } from '../../src/posthoc/registry.js';
 import { assertClose, assertProbabilityRows, loadCalibrators12Reference, mat, splits } from './helpers.js';
 

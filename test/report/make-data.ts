@@ -1,4 +1,4 @@
-import type { BinConvention, ReliabilityBin, ReliabilityData } from '../../src/metrics/reliability-types.js';
+import type { BinConvention, ReliabilityBin, ReliabilityData } from '../../src/metrics/binned/reliability-types.js';
 
 /** One hand-written bin: [count, accuracy, meanConfidence] (accuracy/confidence ignored when count is 0). */
 export type BinSpec = readonly [number, number, number];

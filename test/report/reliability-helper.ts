@@ -1,4 +1,4 @@
-import type { ReliabilityBin, ReliabilityData } from '../../src/metrics/reliability-types.js';
+import type { ReliabilityBin, ReliabilityData } from '../../src/metrics/binned/reliability-types.js';
 
 /**
  * Test-only helper: a naive ReliabilityData from logits (N × C, row-major) and labels, with M equal-width

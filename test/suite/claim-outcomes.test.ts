@@ -9,7 +9,7 @@ import { claimCoverage, claimsBlocks, definitionsBlocks, verdictJson } from '../
 import { renderMarkdownBlocks } from '../../src/report/document/render-markdown.js';
 import { OUTCOME_DEFINITIONS } from '../../src/suite/report/verdict-vocabulary.js';
 import { readFileSync } from 'node:fs';
-import { claimMetricDescription } from '../../src/suite/claim-metric.js';
+import { claimMetricDescription } from '../../src/suite/claims/claim-metric.js';
 import type { MethodResults, RunResult, SuiteResults } from '../../src/suite/report/suite-results.js';
 
 // t quantiles by SciPy (scipy.stats.t.ppf): df = 2 and df = 4.

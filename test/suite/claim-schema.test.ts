@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseSuite, type SuiteClaimInput } from '../../src/suite/suite-schema.js';
-import { parseEquivalence } from '../../src/suite/comparison.js';
+import { parseEquivalence } from '../../src/suite/claims/comparison.js';
 
 const base = { dataset: 'mnist', subset: 300, modelOptions: { hidden: [16] }, epochs: 2 };
 const suite = (claims: readonly unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> => ({

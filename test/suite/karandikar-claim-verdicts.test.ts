@@ -12,14 +12,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BUILTIN_SUITES } from '../../src/suite/builtin-suites.js';
-import { parseClaimMetric } from '../../src/suite/claim-metric.js';
+import { parseClaimMetric } from '../../src/suite/claims/claim-metric.js';
 import { expandSuite, type SuiteRun } from '../../src/suite/expand-suite.js';
 import { KARANDIKAR_CLAIMS } from '../../src/suite/papers/karandikar-claims.js';
 import { claimCoverage } from '../../src/suite/report/claims-section.js';
 import type { MethodResults, RunResult, SuiteResults } from '../../src/suite/report/suite-results.js';
 import { suiteVerdicts, type Verdict } from '../../src/suite/report/verdicts.js';
 import { parseSuite, type Suite } from '../../src/suite/suite-schema.js';
-import type { SuiteClaimInput } from '../../src/suite/claim-schema.js';
+import type { SuiteClaimInput } from '../../src/suite/claims/claim-schema.js';
 
 /** The built-in suite, optionally with claims added after the registry's. */
 const suiteWith = (extra: readonly SuiteClaimInput[] = []): Suite => {

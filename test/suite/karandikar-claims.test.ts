@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { BUILTIN_SUITES } from '../../src/suite/builtin-suites.js';
-import { parseComparison, parseEquivalence } from '../../src/suite/comparison.js';
+import { parseComparison, parseEquivalence } from '../../src/suite/claims/comparison.js';
 import { expandSuite } from '../../src/suite/expand-suite.js';
 import { KARANDIKAR_CLAIMS } from '../../src/suite/papers/karandikar-claims.js';
 import { KARANDIKAR_SHIFT_METHODS } from '../../src/suite/papers/karandikar.js';

@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { writeTar } from '../../src/data/tar.js';
+import { writeTar } from '../../src/data/formats/tar.js';
 import { BUILTIN_SUITES } from '../../src/suite/builtin-suites.js';
 import { expandSuite } from '../../src/suite/expand-suite.js';
 import { parseSuite } from '../../src/suite/suite-schema.js';
 import { resolveTrainConfig } from '../../src/train/train-config.js';
-import { train } from '../../src/train/trainer.js';
+import { train } from '../../src/train/run/trainer.js';
 import { tempDir } from '../io/temp-dir.js';
 
 const dir = tempDir('paper-scale');

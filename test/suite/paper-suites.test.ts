@@ -4,8 +4,8 @@ import { BUILTIN_SUITES } from '../../src/suite/builtin-suites.js';
 import { expandSuite } from '../../src/suite/expand-suite.js';
 import { parseSuite, SUITE_SCALES } from '../../src/suite/suite-schema.js';
 import { imageDataset } from '../../src/data/dataset.js';
-import { McDropoutStep } from '../../src/train/mc-dropout.js';
-import { createRunModel } from '../../src/train/trainer-model.js';
+import { McDropoutStep } from '../../src/train/evaluation/mc-dropout.js';
+import { createRunModel } from '../../src/train/run/trainer-model.js';
 
 /** Runs per suite: (unswept methods + swept values) × seeds, counted by hand from the suite files. */
 const RUNS: Record<string, number> = { maronas: (4 + 4 * 4) * 5, thulasidasan: (6 + 4 + 2) * 5, mbls: (7 + 6) * 5, acls: (15 + 6 + 4 + 4) * 5, karandikar: (3 + 13 * 3) * 5 };

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { queueFailureReason, readQueueFailureReason } from '../../src/suite/queue-failure.js';
+import { queueFailureReason, readQueueFailureReason } from '../../src/suite/queue/queue-failure.js';
 
 test("a queue job's failure reason carries the trainer's failure kind and reads back unchanged", () => {
   const reason = queueFailureReason('diverged', 'the training loss became NaN at epoch 3');

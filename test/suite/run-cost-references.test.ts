@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { DEEP, DEEP_TRAIN_IMAGES } from '../../src/suite/papers/scales.js';
-import { costClass } from '../../src/suite/run-cost-class.js';
-import { RUN_COST_REFERENCES } from '../../src/suite/run-cost-references.js';
+import { costClass } from '../../src/suite/estimate/run-cost-class.js';
+import { RUN_COST_REFERENCES } from '../../src/suite/estimate/run-cost-references.js';
 import { resolveTrainConfig } from '../../src/train/train-config.js';
 
 interface PilotCost {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { posthocChanges } from '../../src/suite/run-check.js';
-import { canonicalJson, posthocIdentity, settingsDiff, trainingHash, trainingSettings } from '../../src/suite/run-identity.js';
+import { posthocChanges } from '../../src/suite/identity/run-check.js';
+import { canonicalJson, posthocIdentity, settingsDiff, trainingHash, trainingSettings } from '../../src/suite/identity/run-identity.js';
 import { parseSuite } from '../../src/suite/suite-schema.js';
 import { expandSuite } from '../../src/suite/expand-suite.js';
 import { runIdentity } from '../../src/suite/suite-directory.js';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packRun, unpackRun } from '../../src/suite/run-transfer.js';
+import { packRun, unpackRun } from '../../src/suite/queue/run-transfer.js';
 import { tempDir } from '../io/temp-dir.js';
 
 const dir = tempDir('run-transfer');

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { BUILTIN_SUITES } from '../../src/suite/builtin-suites.js';
 import { expandSuite } from '../../src/suite/expand-suite.js';
 import { methodsOfClaim, scaledSuite } from '../../src/suite/scale-grid.js';
-import { suiteBudget } from '../../src/suite/suite-budget.js';
+import { suiteBudget } from '../../src/suite/estimate/suite-budget.js';
 import { parseSuite, type Suite } from '../../src/suite/suite-schema.js';
 import { DEEP_BUDGET_HOURS, DEEP_BUDGET_ORDER } from '../../src/cli/commands/suite.js';
 
@@ -93,7 +93,7 @@ test('the five papers at deep scale, in reuse order with two runs side by side, 
 });
 
 test('docs/reproductions/deep-budget.md is what calib suite budget --markdown gives', async () => {
-  const { budgetMarkdown } = await import('../../src/suite/suite-budget.js');
+  const { budgetMarkdown } = await import('../../src/suite/estimate/suite-budget.js');
   const { readFileSync } = await import('node:fs');
   const suites = DEEP_BUDGET_ORDER.map((name) => ({ name, suite: parseSuite(structuredClone(BUILTIN_SUITES[name]!.suite), name) }));
   const path = 'docs/reproductions/deep-budget.md';

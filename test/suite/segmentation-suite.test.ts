@@ -54,7 +54,7 @@ test('the quick scale of mbls-segmentation runs (one seed here): pixel post-hoc 
 });
 
 test('the paper scale of mbls-segmentation (SGD, momentum 0.9, batch 8, η ÷ 10 every 40 epochs, width 16) trains, cut to one epoch on 40 images', async () => {
-  const { train } = await import('../../src/train/trainer.js');
+  const { train } = await import('../../src/train/run/trainer.js');
   const { resolveTrainConfig } = await import('../../src/train/train-config.js');
   const suite = parseSuite(structuredClone(BUILTIN_SUITES['mbls-segmentation']!.suite), 'mbls-segmentation');
   const paper = expandSuite(suite, 'paper').find((r) => r.id === 'mbls-seed0')!.config;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readNpy } from '../../src/io/npy.js';
-import { softmax } from '../../src/metrics/softmax.js';
+import { softmax } from '../../src/metrics/numeric/softmax.js';
 import { matrix } from '../../src/util/matrix.js';
 import { tempDir } from '../io/temp-dir.js';
 import { run } from '../cli/capture.js';

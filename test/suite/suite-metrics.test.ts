@@ -7,8 +7,8 @@ import { evaluateOptIn, topLabel } from '../../src/metrics/index.js';
 import { runPosthoc } from '../../src/suite/posthoc-step.js';
 import { buildTable, tableColumns } from '../../src/suite/report/suite-table.js';
 import { parseSuite } from '../../src/suite/suite-schema.js';
-import { posthocChanges } from '../../src/suite/run-check.js';
-import { posthocIdentity } from '../../src/suite/run-identity.js';
+import { posthocChanges } from '../../src/suite/identity/run-check.js';
+import { posthocIdentity } from '../../src/suite/identity/run-identity.js';
 import { Random } from '../../src/util/random.js';
 import { tempDir } from '../io/temp-dir.js';
 

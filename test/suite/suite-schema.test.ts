@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseSuite } from '../../src/suite/suite-schema.js';
 import { expandSuite, RUN_OUT_PLACEHOLDER } from '../../src/suite/expand-suite.js';
-import { parseComparison } from '../../src/suite/comparison.js';
+import { parseComparison } from '../../src/suite/claims/comparison.js';
 import { BUILTIN_SUITES, BUILTIN_SUITE_NAMES } from '../../src/suite/builtin-suites.js';
 
 const base = { dataset: 'mnist', subset: 300, modelOptions: { hidden: [16] }, epochs: 2 };

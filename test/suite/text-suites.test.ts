@@ -6,7 +6,7 @@ import { BUILTIN_SUITES } from '../../src/suite/builtin-suites.js';
 import { expandSuite } from '../../src/suite/expand-suite.js';
 import { parseSuite, SUITE_SCALES } from '../../src/suite/suite-schema.js';
 import { resolveTrainConfig } from '../../src/train/train-config.js';
-import { train } from '../../src/train/trainer.js';
+import { train } from '../../src/train/run/trainer.js';
 import { run } from '../cli/capture.js';
 import { writeDebianLists } from '../data/debian-lists.js';
 import { tempDir } from '../io/temp-dir.js';

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { dropoutMask, evaluate } from '../../src/engine/index.js';
 import { cifarResNet, initModel, mlp } from '../../src/nn/index.js';
 import { compileEvalStep, compileMcDropoutStep, mcDropoutProbabilities, predictLogits } from '../../src/train/index.js';
-import { ModelLayout } from '../../src/train/model-layout.js';
+import { ModelLayout } from '../../src/train/steps/model-layout.js';
 import { Random } from '../../src/util/random.js';
 
 function softmax(z: ArrayLike<number>, off: number, c: number): number[] {

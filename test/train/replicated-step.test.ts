@@ -1,5 +1,5 @@
 /**
- * Data-parallel replicas (train/replicated-step.ts): shard sizes; a replicated MLP step equals the single-session
+ * Data-parallel replicas (train/steps/replicated-step.ts): shard sizes; a replicated MLP step equals the single-session
  * step; a replicated batch-norm CNN step equals the float64 reference evaluator running each shard's gradient
  * graph, combined and updated by hand; the trainer's exact resume holds with replicas; configurations that cannot
  * be split are refused naming the key.
@@ -11,10 +11,10 @@ import { evaluate } from '../../src/engine/index.js';
 import { lenet, mlp } from '../../src/nn/index.js';
 import { sgd } from '../../src/optim/index.js';
 import { compileTrainStep, createTrainState, crossEntropy } from '../../src/train/index.js';
-import { shardSizes } from '../../src/train/replicated-step.js';
+import { shardSizes } from '../../src/train/steps/replicated-step.js';
 import { resolveTrainConfig } from '../../src/train/train-config.js';
-import { resumeTraining, train } from '../../src/train/trainer.js';
-import { loadRunData } from '../../src/train/trainer-data.js';
+import { resumeTraining, train } from '../../src/train/run/trainer.js';
+import { loadRunData } from '../../src/train/run/trainer-data.js';
 import { Random } from '../../src/util/random.js';
 import { tempDir } from '../io/temp-dir.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { keptImages, SEGMENTATION_LOGIT_IMAGES } from '../../src/train/segmentation-task.js';
+import { keptImages, SEGMENTATION_LOGIT_IMAGES } from '../../src/train/tasks/segmentation-task.js';
 
 test('segmentation runs keep the logits of every image of a small split, and of a seeded spread-out sample of a large one', () => {
   assert.deepEqual([...keptImages(5)], [0, 1, 2, 3, 4]);

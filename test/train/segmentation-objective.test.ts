@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertGradients, type Tensor } from '../../src/engine/index.js';
-import { objectiveLossFn } from '../../src/train/trainer-objective.js';
+import { objectiveLossFn } from '../../src/train/run/trainer-objective.js';
 import { evalLoss } from '../losses/helpers.js';
 
 // The segmentation path's objective (trainer-objective.ts with ignoreIndex): logits [1, C, 2, 2], masks [1, 2, 2].

@@ -71,9 +71,9 @@ test('a finished segmentation run, even with its checkpoints deleted, is not rep
 });
 
 test('a segmentation run stopped between epochs is refused as a new run, and --resume ends with the uninterrupted run\'s numbers', async () => {
-  const { train } = await import('../../src/train/trainer.js');
+  const { train } = await import('../../src/train/run/trainer.js');
   const { resolveTrainConfig } = await import('../../src/train/train-config.js');
-  const { SILENT_PROGRESS } = await import('../../src/train/progress.js');
+  const { SILENT_PROGRESS } = await import('../../src/train/run/progress.js');
   const settings = { dataset: 'mnist-seg', model: 'seg-net', modelOptions: { width: 4 }, subset: 120, validation: 20, testSubset: 30, epochs: 4, batch: 25, lr: 0.05, select: 'nll', threads: 2 };
   const whole = await train(resolveTrainConfig({ ...settings, out: join(dir, 'whole') }));
   const out = join(dir, 'stopped');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { readNpy } from '../../src/io/npy.js';
 import { evaluate } from '../../src/metrics/index.js';
 import { resolveTrainConfig } from '../../src/train/train-config.js';
-import { train } from '../../src/train/trainer.js';
+import { train } from '../../src/train/run/trainer.js';
 import { matrix } from '../../src/util/matrix.js';
 import { tempDir } from '../io/temp-dir.js';
 

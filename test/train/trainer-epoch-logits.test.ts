@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readNpy } from '../../src/io/npy.js';
 import { resolveTrainConfig } from '../../src/train/train-config.js';
-import { train } from '../../src/train/trainer.js';
+import { train } from '../../src/train/run/trainer.js';
 import { tempDir } from '../io/temp-dir.js';
 import { run } from '../cli/capture.js';
 import { tinySuite } from '../suite/tiny-suite.js';

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readNpy } from '../../src/io/npy.js';
-import { evaluate } from '../../src/metrics/evaluate.js';
+import { evaluate } from '../../src/metrics/accumulators/evaluate.js';
 import { matrix } from '../../src/util/matrix.js';
-import { loadRunData } from '../../src/train/trainer-data.js';
+import { loadRunData } from '../../src/train/run/trainer-data.js';
 import { resolveTrainConfig } from '../../src/train/train-config.js';
-import { train } from '../../src/train/trainer.js';
+import { train } from '../../src/train/run/trainer.js';
 import { tempDir } from '../io/temp-dir.js';
 
 const dir = tempDir('trainer-evaluate-train');

@@ -7,11 +7,11 @@ import { gatherBatch, type ImageBatch } from '../../src/data/batching.js';
 import { imageDataset, textDataset } from '../../src/data/dataset.js';
 import { initModel, mlp, paramShapes } from '../../src/nn/index.js';
 import { Random } from '../../src/util/random.js';
-import { prepareBatch, type BatchPlan } from '../../src/train/trainer-batch.js';
-import { objectiveLossFn, placementLossFn, type ObjectiveSettings } from '../../src/train/trainer-objective.js';
+import { prepareBatch, type BatchPlan } from '../../src/train/run/trainer-batch.js';
+import { objectiveLossFn, placementLossFn, type ObjectiveSettings } from '../../src/train/run/trainer-objective.js';
 import { resolveTrainConfig } from '../../src/train/train-config.js';
-import { train } from '../../src/train/trainer.js';
-import { loadRunData } from '../../src/train/trainer-data.js';
+import { train } from '../../src/train/run/trainer.js';
+import { loadRunData } from '../../src/train/run/trainer-data.js';
 import { tempDir } from '../io/temp-dir.js';
 
 const close = (a: number, b: number, tol = 1e-12): boolean => Math.abs(a - b) <= tol * Math.max(1, Math.abs(b));

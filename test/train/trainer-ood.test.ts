@@ -2,18 +2,18 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { FILTER_CORRUPTIONS, corruptDataset } from '../../src/data/corruptions.js';
+import { FILTER_CORRUPTIONS, corruptDataset } from '../../src/data/corruptions/corruptions.js';
 import { imageDataset, type ImageDataset } from '../../src/data/dataset.js';
 import { gaussianNoiseDataset } from '../../src/data/shift.js';
-import { evaluate } from '../../src/metrics/evaluate.js';
+import { evaluate } from '../../src/metrics/accumulators/evaluate.js';
 import { matrix } from '../../src/util/matrix.js';
 import { Random } from '../../src/util/random.js';
-import { evaluateShift } from '../../src/train/ood-evaluation.js';
-import { confidences } from '../../src/train/predict.js';
-import { readShiftLogits } from '../../src/train/shift-logits.js';
-import { shiftReport } from '../../src/train/shift-metrics.js';
+import { evaluateShift } from '../../src/train/evaluation/ood-evaluation.js';
+import { confidences } from '../../src/train/evaluation/predict.js';
+import { readShiftLogits } from '../../src/train/evaluation/shift-logits.js';
+import { shiftReport } from '../../src/train/evaluation/shift-metrics.js';
 import { resolveTrainConfig } from '../../src/train/train-config.js';
-import { train } from '../../src/train/trainer.js';
+import { train } from '../../src/train/run/trainer.js';
 import { tempDir } from '../io/temp-dir.js';
 
 /** P(c_in > c_out) + ½ P(tie) by counting all pairs. */

@@ -9,7 +9,7 @@ import { readCalibratorFile } from '../calibrator-file.js';
 import { defineCommand } from '../command.js';
 import { logitsWarning, openPredictions, PREDICTION_FLAGS, readAll, validatedPredictionChunks } from '../inputs.js';
 import { requireOutputPath, writingOutput } from '../output-path.js';
-import { applyMultilabel, readMultilabelCalibrator } from '../multilabel-eval.js';
+import { applyMultilabel, readMultilabelCalibrator } from '../eval/multilabel-eval.js';
 import { applyGroupwise, GROUP_APPLY_FLAG, readGroupwiseCalibrator } from '../group-calibrate.js';
 import { flag } from '../flag.js';
 import { described, optional, string } from '../../util/schema.js';

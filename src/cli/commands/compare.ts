@@ -8,7 +8,7 @@ import { flag } from '../flag.js';
 import { boolean, number, optional } from '../../util/schema.js';
 
 /**
- * `calib compare`: the out-of-fold ranking of `calib fit --method auto` (posthoc/auto-select.ts) without saving a
+ * `calib compare`: the out-of-fold ranking of `calib fit --method auto` (posthoc/composite/auto-select.ts) without saving a
  * calibrator: every applicable method (or --candidates) fitted on K − 1 stratified folds of the validation rows and
  * scored on the held-out fold, ranked by --metric with a paired bootstrap of each difference to the best.
  */

@@ -8,7 +8,7 @@ import { UsageError } from '../args.js';
 import { defineCommand } from '../command.js';
 import { formatTable, percent } from '../format-table.js';
 import { CONDITIONAL_CONFORMAL_DESCRIPTION, CONDITIONAL_CONFORMAL_FLAGS, runConditionalConformal } from '../conformal-conditional.js';
-import { readGroups } from '../group-eval.js';
+import { readGroups } from '../eval/group-eval.js';
 import { flag } from '../flag.js';
 import { boolean, described, number, optional, string } from '../../util/schema.js';
 

@@ -12,7 +12,7 @@ import { writeCalibratorFile } from '../calibrator-file.js';
 import { type CliIO, defineCommand } from '../command.js';
 import { UsageError } from '../args.js';
 import { suiteCommand } from './suite.js';
-import { formatComparisonTable, metricsJson, type EvalSettings } from '../metrics-report.js';
+import { formatComparisonTable, metricsJson, type EvalSettings } from '../eval/metrics-report.js';
 import { flag } from '../flag.js';
 import { boolean, number, optional, string } from '../../util/schema.js';
 

@@ -20,7 +20,7 @@ import { REFINEMENT_SETTINGS, type RefinementSetting } from '../../metrics/calib
 import { requireNumber } from '../../util/errors.js';
 import type { Matrix } from '../../util/matrix.js';
 import { UsageError } from '../args.js';
-import { requireReliabilityPath, writeReliability } from '../reliability-output.js';
+import { requireReliabilityPath, writeReliability } from '../eval/reliability-output.js';
 import {
   bootstrapTopLabel,
   evaluateTopLabel,
@@ -31,26 +31,26 @@ import {
   topLabelJson,
   type TopLabelInputs,
   type TopLabelSettings,
-} from '../top-label-eval.js';
+} from '../eval/top-label-eval.js';
 
 import { defineCommand, type CliIO } from '../command.js';
 import { requireFiniteValues } from '../finite-output.js';
 import { commandProgress } from '../work-progress.js';
 import { wrapText } from '../format-table.js';
 import { LABEL_FLAGS, logitsWarning, openPredictionsAndLabels, PREDICTION_FLAGS, readAll, readAllShared, validatedChunks, type InputChunk } from '../inputs.js';
-import { evalModel } from '../eval-model.js';
+import { evalModel } from '../eval/eval-model.js';
 import { readBinaryInputs } from '../binary-inputs.js';
-import { bootstrapWeighted, bootstrapWeightedTopLabel, formatWeightedTable, readWeights, refusedMetrics, weightedJson } from '../weighted-eval.js';
+import { bootstrapWeighted, bootstrapWeightedTopLabel, formatWeightedTable, readWeights, refusedMetrics, weightedJson } from '../eval/weighted-eval.js';
 import { MODEL_INPUT_FLAGS } from '../model-inputs.js';
-import { evalLmEval, LM_EVAL_FLAGS, requireLmEvalOnly } from '../lm-eval-input.js';
-import { evalMultilabel, MULTILABEL_FLAG } from '../multilabel-eval.js';
-import { GROUP_DESCRIPTION, GROUP_FLAGS } from '../group-eval.js';
-import { evalGroupsCommand, requireGroupCombination } from '../group-eval-command.js';
-import { CLINICAL_DESCRIPTION, CLINICAL_FLAGS, clinicalFor, clinicalJson, riskOf, writeClinicalTable } from '../clinical-eval.js';
+import { evalLmEval, LM_EVAL_FLAGS, requireLmEvalOnly } from '../eval/lm-eval-input.js';
+import { evalMultilabel, MULTILABEL_FLAG } from '../eval/multilabel-eval.js';
+import { GROUP_DESCRIPTION, GROUP_FLAGS } from '../eval/group-eval.js';
+import { evalGroupsCommand, requireGroupCombination } from '../eval/group-eval-command.js';
+import { CLINICAL_DESCRIPTION, CLINICAL_FLAGS, clinicalFor, clinicalJson, riskOf, writeClinicalTable } from '../eval/clinical-eval.js';
 import type { ClinicalStatistics } from '../../metrics/clinical/index.js';
 import { computeOptIn, evaluateOptIn, TopLabelAccumulator } from '../../metrics/index.js';
-import { OPT_IN_DESCRIPTION, OPT_IN_FLAG, optInJson, parseMetricsFlag, writeOptInTable } from '../opt-in-eval.js';
-import { bootstrapAllMetrics, evaluateChunks, MAX_BOOTSTRAP_RESAMPLES, formatMetricsTable, metricsJson, type EvalSettings, type MetricIntervals } from '../metrics-report.js';
+import { OPT_IN_DESCRIPTION, OPT_IN_FLAG, optInJson, parseMetricsFlag, writeOptInTable } from '../eval/opt-in-eval.js';
+import { bootstrapAllMetrics, evaluateChunks, MAX_BOOTSTRAP_RESAMPLES, formatMetricsTable, metricsJson, type EvalSettings, type MetricIntervals } from '../eval/metrics-report.js';
 import { flag, optionalFlag } from '../flag.js';
 import { boolean, described, number, optional, string } from '../../util/schema.js';
 

@@ -7,7 +7,7 @@ import { atomicWriteFile } from '../../util/atomic-write.js';
 import { invalidArgument } from '../../util/errors.js';
 import { readCalibratorFile } from '../calibrator-file.js';
 import { defineCommand } from '../command.js';
-import { readMultilabelCalibrator } from '../multilabel-eval.js';
+import { readMultilabelCalibrator } from '../eval/multilabel-eval.js';
 import { requireOutputPath, writingOutput } from '../output-path.js';
 import { flag } from '../flag.js';
 import { boolean, described, optional, string } from '../../util/schema.js';

@@ -9,7 +9,7 @@ import { boolean, described, optional, string } from '../../util/schema.js';
 
 /**
  * `calib ood`: out-of-distribution detection from two files of model outputs, without training: per-sample
- * scores (metrics/ood-scores.ts: MSP, max logit, energy, negative entropy), then the AUROC of in-distribution
+ * scores (metrics/selective/ood-scores.ts: MSP, max logit, energy, negative entropy), then the AUROC of in-distribution
  * against OOD samples and the FPR at 95 % TPR (in-distribution as positives).
  */
 export const oodCommand = defineCommand({

@@ -1,21 +1,21 @@
 import { existsSync } from 'node:fs';
-import { isOptInMetricName } from '../../metrics/opt-in-metrics.js';
+import { isOptInMetricName } from '../../metrics/record/opt-in-metrics.js';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { expandSuite, explicitThreads, type SuiteRun } from '../../suite/expand-suite.js';
-import { planReuse, reuseSummary, type ReusePlan } from '../../suite/reuse-plan.js';
-import { reusableRuns } from '../../suite/run-reuse.js';
-import { trainingHash } from '../../suite/run-identity.js';
+import { planReuse, reuseSummary, type ReusePlan } from '../../suite/identity/reuse-plan.js';
+import { reusableRuns } from '../../suite/identity/run-reuse.js';
+import { trainingHash } from '../../suite/identity/run-identity.js';
 import { readScaleReport, scaleComparisonMarkdown } from '../../suite/report/scale-comparison.js';
-import { budgetMarkdown, formatBudget, suiteBudget } from '../../suite/suite-budget.js';
+import { budgetMarkdown, formatBudget, suiteBudget } from '../../suite/estimate/suite-budget.js';
 import { atomicWriteFile } from '../../util/atomic-write.js';
 import { loadSuite } from '../../suite/load-suite.js';
 import { scaledSuite } from '../../suite/scale-grid.js';
 import { BUILTIN_SUITE_NAMES, BUILTIN_SUITES } from '../../suite/builtin-suites.js';
 import { localExecutor } from '../../suite/local-executor.js';
 import { mergeConfig } from '../../train/train-config.js';
-import { maskQueueUrl, parseQueueUrl } from '../../suite/queue-connection.js';
+import { maskQueueUrl, parseQueueUrl } from '../../suite/queue/queue-connection.js';
 import { runSuite, type SuiteOutcome } from '../../suite/run-suite.js';
 import { checkSuiteOutDirectory, prepareSuiteDirectory, readSuiteRecord, SUITE_FILE } from '../../suite/suite-directory.js';
 import { checkRunData } from '../../suite/suite-limits.js';
@@ -23,8 +23,8 @@ import { suiteStatus } from '../../suite/suite-status.js';
 import { ConsoleSuiteProgress, SILENT_SUITE_PROGRESS, type SuiteProgress } from '../../suite/suite-progress.js';
 import { SUITE_SCALES, type Suite, type SuiteScale } from '../../suite/suite-schema.js';
 import { writeSuiteReport } from '../../suite/report/write-suite-report.js';
-import { estimateSuite, formatEstimate } from '../../suite/suite-estimate.js';
-import { suiteRunProgress } from '../../suite/suite-run-times.js';
+import { estimateSuite, formatEstimate } from '../../suite/estimate/suite-estimate.js';
+import { suiteRunProgress } from '../../suite/estimate/suite-run-times.js';
 import { pathExists } from '../../util/path-exists.js';
 import { README_FILE, reproductionsReadme, writeReproductionsReadme } from '../../suite/report/reproductions-readme.js';
 import { invalidArgument, requireNumber } from '../../util/errors.js';
@@ -261,7 +261,7 @@ export const suiteCommand = defineCommand({
         // Everything is checked before anything is written: --out (above), the data sizes, and the queue's Redis.
         await checkRunData(runs, path);
         const executor = flags.queue !== undefined
-          ? await (await import('../../suite/queue-executor.js')).queueExecutor(flags.queue, {
+          ? await (await import('../../suite/queue/queue-executor.js')).queueExecutor(flags.queue, {
               suiteName: suite.name,
               posthoc: suite.posthoc,
               bins: suite.bins,

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import type { SegmentationSummary } from '../../train/segmentation-task.js';
-import { ConsoleProgress, type TrainProgress, SILENT_PROGRESS } from '../../train/progress.js';
+import type { SegmentationSummary } from '../../train/tasks/segmentation-task.js';
+import { ConsoleProgress, type TrainProgress, SILENT_PROGRESS } from '../../train/run/progress.js';
 import { MC_DROPOUT_SCHEMA, mergeConfig, resolveTrainConfig, TRAIN_CONFIG_SCHEMA } from '../../train/train-config.js';
-import { resumeTraining, train, type TrainResult } from '../../train/trainer.js';
-import { readJson, runPaths } from '../../train/run-directory.js';
+import { resumeTraining, train, type TrainResult } from '../../train/run/trainer.js';
+import { readJson, runPaths } from '../../train/artefacts/run-directory.js';
 import { invalidArgument } from '../../util/errors.js';
 import { boolean, defaultText, described, type Infer, number, optional, type Schema, string } from '../../util/schema.js';
 import { parseKeyValues, UsageError } from '../args.js';
@@ -14,7 +14,7 @@ import type { CalibratorKind } from '../../posthoc/index.js';
 import { flag, type FlagPresentation } from '../flag.js';
 
 /**
- * `calib train`: train a classifier with a calibration loss (src/train/trainer.ts) into a run directory, or
+ * `calib train`: train a classifier with a calibration loss (src/train/run/trainer.ts) into a run directory, or
  * continue a stopped run with --resume. Every setting is a flag or a key of --config FILE (the same names,
  * camelCase in the file: --weight-decay ↔ "weightDecay"); flags override the file. Ctrl-C stops after the current
  * update; the run resumes from its last finished epoch with the same results.

@@ -1,9 +1,9 @@
 import { defineCommand } from '../command.js';
-import { maskQueueUrl, parseQueueUrl } from '../../suite/queue-connection.js';
+import { maskQueueUrl, parseQueueUrl } from '../../suite/queue/queue-connection.js';
 import { flag } from '../flag.js';
 import { described, number, optional, string } from '../../util/schema.js';
 
-/** `calib worker --queue URL [--jobs N]`: train suite runs from a BullMQ queue (src/suite/queue-worker.ts). */
+/** `calib worker --queue URL [--jobs N]`: train suite runs from a BullMQ queue (src/suite/queue/queue-worker.ts). */
 export const workerCommand = defineCommand({
   name: 'worker',
   summary: 'Train suite runs taken from a BullMQ queue in Redis (for calib suite run --queue), on any machine.',
@@ -28,7 +28,7 @@ export const workerCommand = defineCommand({
     const jobs = flags.jobs;
     const lock = flags.lock;
     parseQueueUrl(flags.queue);
-    const { startQueueWorker } = await import('../../suite/queue-worker.js'); // BullMQ is loaded only here and with --queue
+    const { startQueueWorker } = await import('../../suite/queue/queue-worker.js'); // BullMQ is loaded only here and with --queue
     const worker = await startQueueWorker(flags.queue, { jobs, ...(flags.threads !== undefined ? { threads: flags.threads } : {}), lockSeconds: lock, log: (l) => io.stdout.write(`${l}\n`) });
     io.stdout.write(`worker ${process.pid}: taking runs from ${maskQueueUrl(flags.queue)} (${jobs} at a time)\n`);
     await new Promise<void>((resolve) => {

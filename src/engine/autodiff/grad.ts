@@ -3,9 +3,9 @@ import { isFloat } from '../ir/dtype.js';
 import { formatShape, sameShape } from '../ir/shape.js';
 import { type Node, Tensor } from '../ir/tensor.js';
 import { topologicalNodes } from '../ir/topological-order.js';
-import { add } from '../ops/add.js';
-import { cast } from '../ops/cast.js';
-import { full, zerosLike } from '../ops/fill.js';
+import { add } from '../ops/math/add.js';
+import { cast } from '../ops/logic/cast.js';
+import { full, zerosLike } from '../ops/shape/fill.js';
 import { sumTo } from './sum-to.js';
 
 /**

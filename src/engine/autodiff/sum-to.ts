@@ -1,7 +1,7 @@
 import { formatShape, type Shape, sameShape } from '../ir/shape.js';
 import type { Tensor } from '../ir/tensor.js';
-import { reshape } from '../ops/reshape.js';
-import { sum } from '../ops/sum.js';
+import { reshape } from '../ops/shape/reshape.js';
+import { sum } from '../ops/reduce/sum.js';
 
 /**
  * Sum a cotangent of a broadcast result back to an operand's `shape` (the inverse of NumPy broadcasting):

@@ -1,7 +1,7 @@
 /**
  * ORT sessions on worker threads, driven synchronously from the calling thread: `runEach` hands each worker its
  * own feeds, all workers compute at the same time, and the call returns when every one has answered — the
- * building block of data-parallel train steps (train/replicated-step.ts). ONNX Runtime scales modestly from one to
+ * building block of data-parallel train steps (train/steps/replicated-step.ts). ONNX Runtime scales modestly from one to
  * two intra-op threads (ENGINE-NOTES: three single-thread runs side by side reach ≈ 1.45× one two-thread run), so
  * two single-thread sessions on halves of a batch beat one two-thread session on the whole batch.
  *

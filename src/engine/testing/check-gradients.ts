@@ -5,10 +5,10 @@ import { type DType, isFloat } from '../ir/dtype.js';
 import type { Shape } from '../ir/shape.js';
 import { formatShape, shapeSize } from '../ir/shape.js';
 import type { Tensor } from '../ir/tensor.js';
-import { add } from '../ops/add.js';
+import { add } from '../ops/math/add.js';
 import { constant } from '../ops/constant.js';
-import { mul } from '../ops/mul.js';
-import { sum } from '../ops/sum.js';
+import { mul } from '../ops/math/mul.js';
+import { sum } from '../ops/reduce/sum.js';
 import { evaluate } from '../reference/evaluate.js';
 import { namedOutputs, type TraceResult, trace } from '../trace.js';
 

@@ -1,6 +1,6 @@
-import { defineMetric } from '../metric-definition.js';
-import type { MetricContext } from '../metric-context.js';
-import { WEIGHTS_REFUSED_TEST } from '../weighted-context.js';
+import { defineMetric } from '../record/metric-definition.js';
+import type { MetricContext } from '../record/metric-context.js';
+import { WEIGHTS_REFUSED_TEST } from '../weighted/weighted-context.js';
 import { hosmerLemeshow, type HosmerLemeshow } from './hosmer-lemeshow.js';
 import { loessCalibration, type LoessCalibration } from './loess-calibration.js';
 import { logisticRecalibration, type LogisticRecalibration } from './logistic-recalibration.js';
@@ -8,7 +8,7 @@ import { skce, type SkceResult } from './skce.js';
 
 /**
  * The clinical / tabular calibration statistics (clinical-statistics.ts) as entries of the metric record
- * (metric-definition.ts), opt-in (metrics/opt-in-metrics.ts: `calib eval --metrics`, suite `metrics:`), of the top
+ * (metric-definition.ts), opt-in (metrics/record/opt-in-metrics.ts: `calib eval --metrics`, suite `metrics:`), of the top
  * label: p = the top-label confidence, y = its correctness. Each entry reads its value from a
  * `ClinicalStatistics`-shaped object with `of`; `clinicalJson` (the `calib eval --clinical` keys) reads the same
  * accessors, so each value has one definition. In the record the settings are the defaults of `clinicalStatistics`:

@@ -1,4 +1,4 @@
-import { argsortStable } from '../argsort.js';
+import { argsortStable } from '../numeric/argsort.js';
 import { quantile } from '../bootstrap.js';
 
 /**

@@ -1,4 +1,4 @@
-import { normalUpperTail } from '../normal-tail.js';
+import { normalUpperTail } from '../statistical-tests/normal-tail.js';
 
 /**
  * The standard normal quantile z_q = Φ⁻¹(q) for 0 < q < 1, by bisection on the upper tail Q(z) = 1 − Φ(z)

@@ -1,5 +1,5 @@
 /**
- * ONNX emission of the binary (C = 2) calibrators, as in posthoc/platt.ts, beta.ts and binary-score.ts:
+ * ONNX emission of the binary (C = 2) calibrators, as in posthoc/scaling/platt.ts, beta.ts and binary-score.ts:
  * Platt q₁ = σ(a f + b) with f = z₁ − z₀ (from probabilities ln max(p₁, ε) − ln max(p₀, ε), ε = 2.2e−308);
  * beta q₁ = σ(a ln p − b ln(1 − p) + c) with ln p, ln(1 − p) clipped to [ln ε, ln(1 − ε)], ε = 2^−52 (from logits
  * the log-sigmoids −softplus(∓f); from probabilities p = min(max(p₁, ε), 1 − ε)). Calibrated logits [0, s],

@@ -1,10 +1,10 @@
 /**
- * ONNX emission of the one-vs-rest probability maps: histogram binning (posthoc/histogram.ts) and isotonic
- * regression as piecewise-linear interpolation (posthoc/isotonic.ts, isotonic-regression.ts), each followed by
+ * ONNX emission of the one-vs-rest probability maps: histogram binning (posthoc/nonparametric/histogram.ts) and isotonic
+ * regression as piecewise-linear interpolation (posthoc/nonparametric/isotonic.ts, isotonic-regression.ts), each followed by
  * the row renormalisation.
  *
  * Histogram: the bin of p under the (l, u] convention is the number of interior edges m/M (m = 1 … M−1) strictly
- * below p — exactly metrics/binning.ts' `binUpperClosed` (p ≤ 1/M → bin 0) — then θ[k·M + bin] by Gather.
+ * below p — exactly metrics/binned/binning.ts' `binUpperClosed` (p ≤ 1/M → bin 0) — then θ[k·M + bin] by Gather.
  * Isotonic: per class k, t = min(max(p, x₀), x_last); i = #{x_j < t} (searchsorted 'left') clamped to
  * [1, n_k − 1]; y = (y_i − y_{i−1}) / (x_i − x_{i−1}) · (t − x_{i−1}) + y_{i−1}, the same arithmetic as
  * `predictIsotonic`. Classes with fewer points are padded with their last point (never < t, so i is unchanged);

@@ -6,7 +6,7 @@
 import { invalidArgument } from '../../util/errors.js';
 import type { Calibrator } from '../calibrator.js';
 import { CALIBRATOR_KINDS, calibratorDefinition, CALIBRATORS, type CalibratorKind } from '../calibrators.js';
-import { CV_ENSEMBLE_KIND } from '../cv-ensemble.js';
+import { CV_ENSEMBLE_KIND } from '../composite/cv-ensemble.js';
 import { OnnxSnippet, type SnippetInput, type SnippetOutput } from './snippet.js';
 
 export { OnnxSnippet, CAST_TO, type CalibratorToOnnx, type SnippetConstant, type SnippetInput, type SnippetNode, type SnippetOutput } from './snippet.js';

@@ -1,6 +1,6 @@
 /**
  * ONNX emission of vector scaling (softmax(w ⊙ z + b)), matrix scaling (softmax(W z + b)) and Dirichlet
- * calibration (softmax(W ln p + b)), as in posthoc/linear-scaling.ts. W z is a MatMul with Wᵀ.
+ * calibration (softmax(W ln p + b)), as in posthoc/scaling/linear-scaling.ts. W z is a MatMul with Wᵀ.
  */
 import type { CalibratorJSON } from '../calibrator.js';
 import type { OnnxSnippet, SnippetInput, SnippetOutput } from './snippet.js';

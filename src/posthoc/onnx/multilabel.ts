@@ -1,11 +1,11 @@
 /**
- * ONNX emission of a multi-label calibrator (posthoc/multilabel-calibrator.ts) on N × L independent sigmoid
+ * ONNX emission of a multi-label calibrator (posthoc/composite/multilabel-calibrator.ts) on N × L independent sigmoid
  * outputs: label l's column is made the two-class input the calibrator was fitted on — logits z as [0, z],
  * probabilities p as [1 − p, p], exactly as `MultilabelCalibrator.apply` does — then label l's own calibrator is
  * emitted by its registry emitter (calibratorToOnnx, so every kind ONNX can express, isotonic included), and its
  * class-1 probability is label l's calibrated probability; the L columns are concatenated into [N, L].
  */
-import type { MultilabelCalibrator } from '../multilabel-calibrator.js';
+import type { MultilabelCalibrator } from '../composite/multilabel-calibrator.js';
 import { calibratorToOnnx } from './index.js';
 import { OnnxSnippet, type SnippetConstant, type SnippetNode } from './snippet.js';
 

@@ -1,5 +1,5 @@
 /**
- * ONNX emission of BBQ, ENIR and near-isotonic regression (posthoc/step-ensemble.ts), mode=one-vs-rest:
+ * ONNX emission of BBQ, ENIR and near-isotonic regression (posthoc/nonparametric/step-ensemble.ts), mode=one-vs-rest:
  * each class's ensemble collapsed to one step function (`collapseStepEnsemble`, equal to `apply` bit for bit);
  * the group of p_k is the number of its interior upper bounds strictly below p_k (bounds padded with 2 to a common
  * width), its value fetched by Gather. C > 2: rows renormalised (a class without a map gives 0); C = 2: the map of
@@ -7,7 +7,7 @@
  * confidence through the top-label reduction (top-label.ts).
  */
 import type { CalibratorJSON } from '../calibrator.js';
-import { collapseStepEnsemble, type StepFunction } from '../step-ensemble.js';
+import { collapseStepEnsemble, type StepFunction } from '../nonparametric/step-ensemble.js';
 import { countBelow, gatherPerClass } from './binning.js';
 import { recalibrateTopLabelOnnx, stepOfColumn } from './top-label.js';
 import type { OnnxSnippet, SnippetInput, SnippetOutput } from './snippet.js';

@@ -1,6 +1,6 @@
 /**
  * ONNX emission of ts-mix ((1 − ε) softmax(z / T) + ε / C) and of structured vector / matrix scaling
- * (softmax(W log ts-mix(z) + b)), as in posthoc/ts-mix.ts and structured-scaling.ts.
+ * (softmax(W log ts-mix(z) + b)), as in posthoc/temperature/ts-mix.ts and structured-scaling.ts.
  */
 import type { CalibratorJSON } from '../calibrator.js';
 import type { OnnxSnippet, SnippetInput, SnippetOutput } from './snippet.js';

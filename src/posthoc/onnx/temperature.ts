@@ -1,7 +1,7 @@
 /**
  * ONNX emission of the temperature family (temperature, ts-sb-ece, ts-hb-ece, ts-grid-ece: p = softmax(z / T)) and of
  * ensemble temperature scaling (p = w₀ softmax(z / T) + w₁ softmax(z) + w₂ / C) and class-wise temperature
- * (p = softmax(z_k / T_k)), as in posthoc/temperature-calibrator.ts, ensemble-temperature.ts and class-temperature.ts.
+ * (p = softmax(z_k / T_k)), as in posthoc/temperature/temperature-calibrator.ts, ensemble-temperature.ts and class-temperature.ts.
  */
 import type { CalibratorJSON } from '../calibrator.js';
 import type { OnnxSnippet, SnippetInput, SnippetOutput } from './snippet.js';

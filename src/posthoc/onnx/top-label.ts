@@ -1,5 +1,5 @@
 /**
- * ONNX emission of the top-label reduction (posthoc/top-versus-all.ts `recalibrateTopLabel`): ŷ = ArgMax (first
+ * ONNX emission of the top-label reduction (posthoc/composite/top-versus-all.ts `recalibrateTopLabel`): ŷ = ArgMax (first
  * maximum), c = p_ŷ, q = g(c) for a binary map g of the confidence, then q at ŷ and the other classes rescaled,
  * p_k (1 − q) / Σ_{j≠ŷ} p_j (uniform (1 − q)/(C − 1) when that sum is 0). Maps of the confidence ([N, 1] → [N, 1]):
  * the score maps of score-map.ts ('histogram': the first edge ≥ c, 'isotonic': interpolation as
@@ -7,8 +7,8 @@
  * top-versus-all and by BBQ / ENIR / near-isotonic with mode=top-label.
  */
 import type { CalibratorJSON } from '../calibrator.js';
-import type { StepFunction } from '../step-ensemble.js';
-import { LOGIT_CLIP } from '../score-map.js';
+import type { StepFunction } from '../nonparametric/step-ensemble.js';
+import { LOGIT_CLIP } from '../nonparametric/score-map.js';
 import { CAST_TO, type OnnxSnippet, type SnippetInput, type SnippetOutput } from './snippet.js';
 
 /** #{thresholds < x} for x [N, 1] and the [K] thresholds → int64 [N, 1]. */
@@ -74,14 +74,14 @@ export function recalibrateTopLabelOnnx(b: OnnxSnippet, p: string, g: (c: string
   return b.op('Where', [isTop, q, others]);
 }
 
-/** Top-versus-all (posthoc/top-versus-all.ts): its one score map on the confidence. */
+/** Top-versus-all (posthoc/composite/top-versus-all.ts): its one score map on the confidence. */
 export function topVersusAllToOnnx(json: CalibratorJSON, b: OnnxSnippet, input: SnippetInput): SnippetOutput {
   const map = json.map as Record<string, unknown>;
   return { probabilities: recalibrateTopLabelOnnx(b, b.probabilitiesOf(input), (c) => scoreMapOfColumn(b, c, map)) };
 }
 
 /**
- * Top-label calibration (posthoc/top-label-calibrator.ts): every class's map applied to the confidence, the
+ * Top-label calibration (posthoc/composite/top-label-calibrator.ts): every class's map applied to the confidence, the
  * predicted class's value kept (q = Σ_l 1[ŷ = l] g_l(c)); a class without a map (never predicted) keeps c.
  */
 export function topLabelToOnnx(json: CalibratorJSON, b: OnnxSnippet, input: SnippetInput): SnippetOutput {
@@ -103,7 +103,7 @@ function columnOf(b: OnnxSnippet, p: string, k: number): string {
   return b.op('MatMul', [p, b.constant('unit', [b.classes, 1], Array.from({ length: b.classes }, (_, j) => (j === k ? 1 : 0)))]);
 }
 
-/** Scaling-binning (posthoc/scaling-binning.ts): binned(platt(s)); marginal per class then rows renormalised, or top-label. */
+/** Scaling-binning (posthoc/nonparametric/scaling-binning.ts): binned(platt(s)); marginal per class then rows renormalised, or top-label. */
 export function scalingBinningToOnnx(json: CalibratorJSON, b: OnnxSnippet, input: SnippetInput): SnippetOutput {
   const maps = json.maps as { platt: Record<string, unknown>; binned: Record<string, unknown> }[];
   const g = (s: string, m: (typeof maps)[number]) => scoreMapOfColumn(b, scoreMapOfColumn(b, s, m.platt), m.binned);
@@ -114,7 +114,7 @@ export function scalingBinningToOnnx(json: CalibratorJSON, b: OnnxSnippet, input
 }
 
 /**
- * Spline (posthoc/spline.ts `interpolateTable`, clipped to [0, 1]) on the confidence: y_0 at or below x_0, y_last
+ * Spline (posthoc/nonparametric/spline.ts `interpolateTable`, clipped to [0, 1]) on the confidence: y_0 at or below x_0, y_last
  * at or above x_last, else (α y_lo + β y_{lo−1}) / (α + β) with lo = #{x < c}, α = c − x_{lo−1}, β = x_lo − c.
  */
 export function splineToOnnx(json: CalibratorJSON, b: OnnxSnippet, input: SnippetInput): SnippetOutput {
@@ -141,7 +141,7 @@ export function splineToOnnx(json: CalibratorJSON, b: OnnxSnippet, input: Snippe
   return { probabilities: recalibrateTopLabelOnnx(b, b.probabilitiesOf(input), g) };
 }
 
-/** Venn–Abers (posthoc/venn-abers.ts `vennAbersPredict`): p0 at #{x ≤ s}, p1 at #{x < s}, p = p1 / (1 − p0 + p1). */
+/** Venn–Abers (posthoc/nonparametric/venn-abers.ts `vennAbersPredict`): p0 at #{x ≤ s}, p1 at #{x < s}, p = p1 / (1 − p0 + p1). */
 function vennAbersOfColumn(b: OnnxSnippet, s: string, table: { scores: number[]; p0: number[]; p1: number[] }): string {
   const K = table.scores.length;
   const above = b.op('Less', [s, b.constant('thresholds', [1, K], table.scores)]); // [N, K]: x > s

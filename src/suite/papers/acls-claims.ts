@@ -9,7 +9,7 @@
  * left − right in percentage points. Table 3's CIFAR-10 numbers of CE, ECP, LS, FL, FLSD and MbLS are MbLS's (§4.2:
  * "taken from MbLS"); MMCE, CRL, CPC and MDCA are the authors' reproductions.
  */
-import type { SuiteClaimInput } from '../claim-schema.js';
+import type { SuiteClaimInput } from '../claims/claim-schema.js';
 
 const TS_NOTE =
   "CE + TS: T fitted on the validation split (Table 3, footnote 1) as the official code does it (ts-grid-ece: T from 0.1, 0.2, …, 10 at the lowest validation ECE; the code is the MbLS code base's calibrate/net/temperature_scaling.py). The paper cites Guo et al. [10], whose NLL fit the report shows beside it.";
@@ -117,7 +117,7 @@ export const ACLS_CLAIMS: readonly SuiteClaimInput[] = [
     source: 'Table 5, §4.3',
     paper: { text: 'Tiny-ImageNet ResNet-50: ECE 1.54 % (AR only) vs 3.17 % (LS); ResNet-101: 1.34 % vs 2.20 %', difference: -1.63 },
     compare: 'acls-ar < ls on ece',
-    note: 'AR only: eq. 10\'s smoothing without eq. 11\'s indicator (squares without ReLU); the paper gives only the gradients\' shapes for the ablation rows (losses/acls.ts).',
+    note: 'AR only: eq. 10\'s smoothing without eq. 11\'s indicator (squares without ReLU); the paper gives only the gradients\' shapes for the ablation rows (losses/combined/acls.ts).',
   },
   {
     id: 'cr-only-beats-ls',

@@ -2,7 +2,7 @@
  * ACLS (Park et al., ICCV 2023, "ACLS: Adaptive and Conditional Label Smoothing"): CE (and CE + TS), MMCE, ECP, LS,
  * FL, FLSD-53, MDCA, CPC, CRL, MbLS and ACLS (Table 3), the AR-only / CR-only ablations (Table 5), the λ grid
  * (supplement Table A, as two one-dimensional sweeps), ECE against the margin M (supplement Fig. A), and the
- * MC-dropout (p = 0.3, 10 passes; train/run-predictor.ts) and CutMix (α = 1, Yun et al. 2019; augment/cutmix.ts)
+ * MC-dropout (p = 0.3, 10 passes; train/run/run-predictor.ts) and CutMix (α = 1, Yun et al. 2019; augment/cutmix.ts)
  * baselines of supplement Table B. CutMix pastes boxes into the NCHW images on the host before the model sees them,
  * so it applies at every scale (the MLP of quick and machine flattens the cut images itself). The report adds Fig. 3,
  * the histogram of ACLS's per-sample regulariser over each method's test samples.
@@ -10,7 +10,7 @@
  * Hyperparameters by the paper's rules (§4.1 "Hyperparameters", supplement S2.2) and its official code
  * (github.com/cvlab-yonsei/ACLS, configs/loss/acls.yaml):
  * - ACLS: the paper's λ1 = 0.1, λ2 = 0.01 (grid-searched on Tiny-ImageNet and used for every dataset) are the code's
- *   α = 0.1 times pos_lambda = 1 and neg_lambda = 0.1 — the loss's defaults (losses/acls.ts); M = 6 "for CIFAR10"
+ *   α = 0.1 times pos_lambda = 1 and neg_lambda = 0.1 — the loss's defaults (losses/combined/acls.ts); M = 6 "for CIFAR10"
  *   (this 10-class task). The positive part uses the code's raw max logit (the paper writes z_ŷ − min_k z_k).
  * - MbLS: m = 6, λ = 0.1 (its CIFAR-10 setting; Table 3 takes MbLS's CIFAR-10 numbers from the MbLS paper).
  * - "For other regularization-based methods, we use default hyperparameters, provided by the authors": LS ε = 0.05,

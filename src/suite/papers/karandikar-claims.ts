@@ -21,7 +21,7 @@
  * relative — App. G's rule — it is 0.85 pt at the machine scale's ≈ 85 % accuracy; the paper's largest Table 1b
  * drop is 1.1 pt, focal + S-AvUC).
  */
-import type { SuiteClaimInput } from '../claim-schema.js';
+import type { SuiteClaimInput } from '../claims/claim-schema.js';
 
 /** The metric of the paper's tables: ECE, ℓ2, 15 equal-mass bins. */
 const ECE = 'adaece_l2';

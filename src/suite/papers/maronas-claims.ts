@@ -11,7 +11,7 @@
  * model of the appendix), arc-m-mixed (ARC on the mixup image x̃), arc-m-v2 (V2 on the sources); every ARC method's β
  * is searched on validation (maronas.ts).
  */
-import type { SuiteClaimInput } from '../claim-schema.js';
+import type { SuiteClaimInput } from '../claims/claim-schema.js';
 
 export const MARONAS_CLAIMS: readonly SuiteClaimInput[] = [
   {

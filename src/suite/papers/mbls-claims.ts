@@ -19,7 +19,7 @@
  * between losses real differences (§5.1, FL/FLSD accuracy) and calls LS and "Ours (m = 0)" almost consistent at
  * gaps up to 0.93 point (Table 1, CIFAR-10 ResNet-50).
  */
-import type { SuiteClaimInput } from '../claim-schema.js';
+import type { SuiteClaimInput } from '../claims/claim-schema.js';
 
 const TS_NOTE =
   "TS is the official code's fit (ts-grid-ece: T from 0.1, 0.2, …, 10 at the lowest validation ECE, 15 bins; by-liu/MbLS calibrate/net/temperature_scaling.py); the paper cites Guo et al. [9], whose NLL fit the report shows beside it.";

@@ -3,7 +3,7 @@
  * backbones): CE, ECP, LS, FL and MbLS trained on pixels, compared by pixel ECE / AECE and mIoU, plus ECE without
  * background and temperature scaling fitted on validation pixels (both the suite's own additions: Table 5 has
  * neither). Toolkit scale: the `mnist-seg` masks (MNIST digits, background / digit + 1 / 255 void band) and the
- * `seg-net` encoder–decoder (train/segmentation-task.ts).
+ * `seg-net` encoder–decoder (train/tasks/segmentation-task.ts).
  *
  * Hyperparameters by the paper's rule (App. B): VOC takes "the best hyper-parameters found on the Tiny-ImageNet
  * classification benchmark for all the methods, without any further tuning": MbLS m = 10, λ = 0.1; ECP 0.1,

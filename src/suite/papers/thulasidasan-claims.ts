@@ -15,7 +15,7 @@
  *   model (App. A Table 2), also used where two mixup variants are compared at one α (feature-only mixup, Fig. 6;
  *   manifold mixup, App. C Table 3, whose "Mixup (200 epochs)" row is App. A's α = 0.4 model).
  */
-import type { SuiteClaimInput } from '../claim-schema.js';
+import type { SuiteClaimInput } from '../claims/claim-schema.js';
 
 /** Why the paper's own settings are not those of the machine scale (said once, referred to by the notes). */
 const SCALE = 'machine scale: a 512-unit MLP on Fashion-MNIST (the paper: VGG-16 / ResNets on STL-10, CIFAR-10/100, Fashion-MNIST with a ResNet-18)';

@@ -2,7 +2,7 @@
  * Thulasidasan et al. (NeurIPS 2019, "On mixup training: improved calibration and predictive uncertainty"): CE
  * against input mixup over α, label smoothing (ε on the other classes), the entropy-regularised loss (ERL), feature-only
  * mixup (inputs mixed, label of the nearer sample), manifold mixup and the MC-dropout baseline (dropout p = 0.3, the
- * mean softmax of 10 stochastic passes at test time, also on the OOD sets; train/run-predictor.ts). The claims, read
+ * mean softmax of 10 stochastic passes at test time, also on the OOD sets; train/run/run-predictor.ts). The claims, read
  * from the paper claim by claim, are thulasidasan-claims.ts.
  *
  * Hyperparameters by the paper's rules (every machine-scale run):

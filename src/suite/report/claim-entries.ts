@@ -2,9 +2,9 @@
  * The claims a suite report decides, in one shape: the suite's `claims` (claim-schema.ts; the paper's claims and the
  * suite's own checks), then its plain `compare` strings (the suite's own checks, as user suites write them).
  */
-import { claimTestKey, type SuiteClaim } from '../claim-schema.js';
-import { parseComparison, parseEquivalence, type Comparison, type Equivalence } from '../comparison.js';
-import type { QualitativeClaim } from '../qualitative-claim.js';
+import { claimTestKey, type SuiteClaim } from '../claims/claim-schema.js';
+import { parseComparison, parseEquivalence, type Comparison, type Equivalence } from '../claims/comparison.js';
+import type { QualitativeClaim } from '../claims/qualitative-claim.js';
 import type { Suite } from '../suite-schema.js';
 
 /** What a claim is decided by. */

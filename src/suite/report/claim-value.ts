@@ -7,7 +7,7 @@
  * `shift_M` is the mean of M over the report's corrupted sets (every corruption × severity, or severity K only for
  * `shift_M_sK`), each set weighted equally.
  */
-import type { ClaimMetric } from '../claim-metric.js';
+import type { ClaimMetric } from '../claims/claim-metric.js';
 import { corruptionMean, shiftOf } from './shift-tables.js';
 import { foregroundMetric, testMetric, trainMetric, type RunResult } from './suite-results.js';
 

@@ -6,7 +6,7 @@
  */
 import { heading, paragraph, type Block, type TableCell } from '../../report/document/document.js';
 import { jsonNumber } from '../../report/metrics-json.js';
-import { claimMetricDescription, claimMetricPercent } from '../claim-metric.js';
+import { claimMetricDescription, claimMetricPercent } from '../claims/claim-metric.js';
 import type { SuiteResults } from './suite-results.js';
 import type { Verdict } from './verdicts.js';
 import { CLAIM_OUTCOMES, definitionEntries, OUTCOME_DEFINITIONS, STATISTIC_DEFINITIONS } from './verdict-vocabulary.js';

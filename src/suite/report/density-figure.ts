@@ -7,7 +7,7 @@
 import { groupConfidenceAccuracy } from '../../metrics/group-confidence-accuracy.js';
 import { readLabelsFile, readMatrixFile } from '../../io/read-predictions.js';
 import { jointDensitySvg, type DensityPanel } from '../../report/joint-density-chart.js';
-import { epochLogitsPath, runPaths } from '../../train/run-directory.js';
+import { epochLogitsPath, runPaths } from '../../train/artefacts/run-directory.js';
 import { pathExists } from '../../util/path-exists.js';
 import type { MethodResults } from './suite-results.js';
 

@@ -4,9 +4,9 @@
  * members. An ensemble of K independently trained networks is the papers' strongest uncertainty baseline.
  */
 import { ensembleProbabilities } from '../../metrics/ensemble-average.js';
-import { evaluate } from '../../metrics/evaluate.js';
-import { metricHeader } from '../../metrics/metric-display.js';
-import { metricDefinition } from '../../metrics/metric-registry.js';
+import { evaluate } from '../../metrics/accumulators/evaluate.js';
+import { metricHeader } from '../../metrics/record/metric-display.js';
+import { metricDefinition } from '../../metrics/record/metric-registry.js';
 import { heading, paragraph, type Block } from '../../report/document/document.js';
 import { readRunPredictions } from '../posthoc-step.js';
 import { mean } from './statistics.js';

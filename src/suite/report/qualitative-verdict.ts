@@ -1,5 +1,5 @@
 /**
- * Shape claims (suite/qualitative-claim.ts) decided from the runs: each kind's criterion is computed from the seed
+ * Shape claims (suite/claims/qualitative-claim.ts) decided from the runs: each kind's criterion is computed from the seed
  * means of the claim's metric (and, where the criterion asks for it, paired 95 % t-intervals over seeds), and the
  * verdict carries the criterion as a sentence with every number it used.
  *
@@ -14,8 +14,8 @@
  * - order: the methods' seed means are in the claimed order, best first (with `significant`, each adjacent pair's
  *   paired interval excludes 0 that way).
  */
-import { claimMetricPercent, parseClaimMetric } from '../claim-metric.js';
-import { higherIsBetter, type QualitativeClaim } from '../qualitative-claim.js';
+import { claimMetricPercent, parseClaimMetric } from '../claims/claim-metric.js';
+import { higherIsBetter, type QualitativeClaim } from '../claims/qualitative-claim.js';
 import { claimValue } from './claim-value.js';
 import { extremumTest, type ExtremumTest } from './extremum-test.js';
 import { mean, tInterval } from './statistics.js';

@@ -8,7 +8,7 @@
  * method's outputs sit under that regulariser. Counts use the metrics' equal-width binning of (v − min)/(max − min)
  * clipped to [0, 1] (bins (l,u], a value at min in the first bin; values outside [min, max] in the end bins).
  */
-import { equalWidthBinSums } from '../../metrics/bin-statistics.js';
+import { equalWidthBinSums } from '../../metrics/binned/bin-statistics.js';
 import { evaluateLoss } from '../../losses/evaluate-loss.js';
 import { readRunPredictions } from '../posthoc-step.js';
 import type { SuiteRegulariserHistogram } from '../suite-schema.js';

@@ -18,7 +18,7 @@ import { lossDefinition } from '../../losses/registry.js';
 import { BUILTIN_SUITES } from '../builtin-suites.js';
 import { scaledSuite } from '../scale-grid.js';
 import { expandSuite } from '../expand-suite.js';
-import { changedSettings, trainingSettings } from '../run-identity.js';
+import { changedSettings, trainingSettings } from '../identity/run-identity.js';
 import { parseSuite, type Suite, type SuiteScale } from '../suite-schema.js';
 import { claimEntries, type ClaimEntry } from './claim-entries.js';
 

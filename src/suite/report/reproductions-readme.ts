@@ -32,7 +32,7 @@ import { atomicWriteFile } from '../../util/atomic-write.js';
 import { invalidArgument } from '../../util/errors.js';
 import { pathExists } from '../../util/path-exists.js';
 import { BUILTIN_SUITES } from '../builtin-suites.js';
-import { claimMetricPercent } from '../claim-metric.js';
+import { claimMetricPercent } from '../claims/claim-metric.js';
 import { definitionsBlocks } from './claims-section.js';
 import { currencyText, reportCurrency, type ReportCurrency, type ReportForCurrency } from './report-currency.js';
 import { scaleComparisonBlocks, type ScaleReport } from './scale-comparison.js';

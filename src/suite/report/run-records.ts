@@ -12,16 +12,16 @@
  *   - refuses runs that disagree among themselves on bins or calibrators (a rerun of `calib suite run` refits them).
  */
 import { join } from 'node:path';
-import { readJson, runPaths } from '../../train/run-directory.js';
+import { readJson, runPaths } from '../../train/artefacts/run-directory.js';
 import type { TrainConfig } from '../../train/train-config.js';
 import { invalidArgument } from '../../util/errors.js';
 import { pathExists } from '../../util/path-exists.js';
-import { parseComparison } from '../comparison.js';
+import { parseComparison } from '../claims/comparison.js';
 import { RUN_OUT_PLACEHOLDER, type SuiteRun } from '../expand-suite.js';
 import type { PosthocResult } from '../posthoc-step.js';
-import { misfiling, posthocShapeProblem, readRunIdentity, runFile } from '../run-check.js';
-import { readJsonObject, trainedFileProblems } from '../run-files.js';
-import { settingsDiff, trainingHash } from '../run-identity.js';
+import { misfiling, posthocShapeProblem, readRunIdentity, runFile } from '../identity/run-check.js';
+import { readJsonObject, trainedFileProblems } from '../identity/run-files.js';
+import { settingsDiff, trainingHash } from '../identity/run-identity.js';
 import { POSTHOC_FILE, runDirectory, type SuiteRecord } from '../suite-directory.js';
 
 /** A finished run as the report reads it: suite.json's entry with the run's own configuration. */

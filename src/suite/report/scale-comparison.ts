@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { heading, paragraph, type Block } from '../../report/document/document.js';
 import { renderMarkdownBlocks } from '../../report/document/render-markdown.js';
 import { invalidArgument } from '../../util/errors.js';
-import { claimMetricPercent } from '../claim-metric.js';
+import { claimMetricPercent } from '../claims/claim-metric.js';
 import { pathExists } from '../../util/path-exists.js';
 
 /** The fields of a report.json verdict the comparison reads. */

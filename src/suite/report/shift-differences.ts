@@ -7,7 +7,7 @@
  * mean ± t_{0.975, n−1}·sd/√n (statistics.ts tInterval). K is lower than TS at s when the whole interval is below 0,
  * higher when wholly above, inconclusive otherwise (verdicts.ts decide); with fewer than two seeds, not evaluated.
  */
-import type { ShiftMetricKey } from '../../train/shift-metrics.js';
+import type { ShiftMetricKey } from '../../train/evaluation/shift-metrics.js';
 import { paragraph, type Block } from '../../report/document/document.js';
 import { corruptionMethods, metricAtSeverity, SHIFT_METRIC_INFO, SHIFT_SEVERITIES, shiftOf, shiftVariants } from './shift-tables.js';
 import { tInterval } from './statistics.js';

@@ -10,9 +10,9 @@
  *   severity s = 1…5 the mean of the suite's `shiftMetric` (default ECE) over the corruption kinds, at s = 0 the clean
  *   test subset's; one table row and one figure line per calibrator, mean ± std (or SEM) over seeds.
  */
-import { metricShortName } from '../../metrics/metric-display.js';
-import { metricDefinition, type MetricName } from '../../metrics/metric-registry.js';
-import { SHIFT_METRIC_KEYS, type ShiftMetricKey, type ShiftMetrics, type ShiftReport } from '../../train/shift-metrics.js';
+import { metricShortName } from '../../metrics/record/metric-display.js';
+import { metricDefinition, type MetricName } from '../../metrics/record/metric-registry.js';
+import { SHIFT_METRIC_KEYS, type ShiftMetricKey, type ShiftMetrics, type ShiftReport } from '../../train/evaluation/shift-metrics.js';
 import { mean } from './statistics.js';
 import { methodGroups, type MethodResults, type RunResult, type SuiteResults } from './suite-results.js';
 import { buildTable, calibratorShort, methodLabel, type SuiteTable, type TableColumn } from './suite-table.js';
@@ -28,7 +28,7 @@ export function shiftOf(r: RunResult, after?: string): ShiftReport | undefined {
 
 /**
  * How the report names each plottable shift metric, whether it shows as %, and which direction is better — read from
- * the metric record (metrics/metric-definition.ts: short name, percent, better).
+ * the metric record (metrics/record/metric-definition.ts: short name, percent, better).
  */
 export const SHIFT_METRIC_INFO: Readonly<Record<ShiftMetricKey, { readonly name: string; readonly percent: boolean; readonly better: 'lower' | 'higher' }>> = Object.freeze(
   Object.fromEntries(

@@ -7,8 +7,8 @@
  * (raw and after each calibrator), and the per-sample regulariser histogram where the suite asks for one
  * (regulariser-histogram.ts).
  */
-import { CalibrationAccumulator } from '../../metrics/calibration-accumulator.js';
-import type { ReliabilityData } from '../../metrics/reliability-types.js';
+import { CalibrationAccumulator } from '../../metrics/accumulators/calibration-accumulator.js';
+import type { ReliabilityData } from '../../metrics/binned/reliability-types.js';
 import { calibratorFromJSON } from '../../posthoc/registry.js';
 import { barChartSvg, lineChartSvg, type LineSeries } from '../../report/line-chart.js';
 import { smallMultiplesSvg } from '../../report/small-multiples.js';
@@ -16,7 +16,7 @@ import { readRunPredictions } from '../posthoc-step.js';
 import { mean, spreadName, spreadOf, type Spread } from './statistics.js';
 import { densityFigureSvg } from './density-figure.js';
 import type { RegulariserHistogramData } from './regulariser-histogram.js';
-import type { ShiftMetricKey } from '../../train/shift-metrics.js';
+import type { ShiftMetricKey } from '../../train/evaluation/shift-metrics.js';
 import { corruptionMethods, metricAtSeverity, SHIFT_METRIC_INFO, SHIFT_SEVERITIES, shiftMetricLabel, shiftOf, shiftVariants } from './shift-tables.js';
 import { selectionRuleText } from './sweep-selection.js';
 import { calibratorShort } from './suite-table.js';

@@ -10,8 +10,8 @@
  * left out of the methods, and the claims that read it say so (divergedRunsNote in verdicts.ts).
  */
 import { readFile } from 'node:fs/promises';
-import { readJson, runPaths } from '../../train/run-directory.js';
-import type { EpochRecord } from '../../train/train-log.js';
+import { readJson, runPaths } from '../../train/artefacts/run-directory.js';
+import type { EpochRecord } from '../../train/artefacts/train-log.js';
 import { pathExists } from '../../util/path-exists.js';
 import type { SuiteRun } from '../expand-suite.js';
 import type { PosthocResult } from '../posthoc-step.js';
@@ -96,7 +96,7 @@ export function sweepsAwaitingRuns(results: Pick<SuiteResults, 'record' | 'missi
 /**
  * Fallback only, for failed.json files without `kind` (written before the runner recorded the trainer's kind, or by
  * the queue executor, which cannot read the trainer's failure.json): the trainer's error for a non-finite training
- * loss (src/train/run-epoch.ts).
+ * loss (src/train/run/run-epoch.ts).
  */
 const DIVERGENCE = /the training loss became (NaN|-?Infinity)\b/;
 

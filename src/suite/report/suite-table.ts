@@ -3,8 +3,8 @@
  * over seeds, before and after each post-hoc calibrator, and the fitted temperature; the best mean per column is
  * marked (highest accuracy, lowest everything else; the temperature has no best).
  */
-import { metricShortName } from '../../metrics/metric-display.js';
-import { metricDefinition, type RecordMetricName } from '../../metrics/metric-registry.js';
+import { metricShortName } from '../../metrics/record/metric-display.js';
+import { metricDefinition, type RecordMetricName } from '../../metrics/record/metric-registry.js';
 import { mean, spreadOf, type Spread } from './statistics.js';
 import { foregroundMetric, methodGroups, testMetric, trainMetric, type MethodResults, type SuiteResults } from './suite-results.js';
 
@@ -80,7 +80,7 @@ function inPhrase(name: string): string {
 
 /**
  * The column of metric `metric` (its name, unit and better direction from the metric record,
- * metrics/metric-definition.ts): of the test split, of the training split ("Train acc. (%)"), of the foreground pixels
+ * metrics/record/metric-definition.ts): of the test split, of the training split ("Train acc. (%)"), of the foreground pixels
  * ("ECE w/o bg (%)"), and after calibrator `after` ("ECE after TS (%)").
  */
 export function metricColumn(metric: RecordMetricName, where: { readonly after?: string; readonly split?: 'train' | 'foreground' } = {}): TableColumn {

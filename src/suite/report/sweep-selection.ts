@@ -7,7 +7,7 @@
  * - `refinement`: the value with the lowest mean validation refinement NLL (`refinement_nll`: the NLL after temperature
  *   scaling fitted on the validation split itself, metrics/calibration-refinement.ts) — Berta et al. 2025's "refine,
  *   then calibrate": choose on the refinement error, calibrate post hoc. The same criterion as `calib train --select
- *   refinement` (train/best-epoch.ts), read from the same metric.
+ *   refinement` (train/run/best-epoch.ts), read from the same metric.
  * - `accuracy`: the value with the highest mean validation accuracy — Thulasidasan et al. 2019 (§3.4: "We report the
  *   calibration error for the best performing model (in terms of validation accuracy)").
  * - `ece-near-best-accuracy`, `adaece-l2-near-best-accuracy`: among the values whose mean validation accuracy is at
@@ -18,8 +18,8 @@
  *
  * Ties keep the earlier value in the sweep's order.
  */
-import { metricDirection, metricShortName } from '../../metrics/metric-display.js';
-import { metricDefinition, type MetricName } from '../../metrics/metric-registry.js';
+import { metricDirection, metricShortName } from '../../metrics/record/metric-display.js';
+import { metricDefinition, type MetricName } from '../../metrics/record/metric-registry.js';
 import type { SelectionRule } from '../suite-schema.js';
 
 /** A swept value's mean validation accuracy and the mean validation metric its rule optimises. */

@@ -22,16 +22,16 @@
  * suite's own checks as another), and the outcome at the adjusted level is the raw one where the adjusted p < 0.05,
  * inconclusive otherwise.
  */
-import { adaptiveCalibrationError } from '../../metrics/adaptive-ece.js';
+import { adaptiveCalibrationError } from '../../metrics/binned/adaptive-ece.js';
 import { bootstrapInterval } from '../../metrics/bootstrap.js';
-import { expectedCalibrationError } from '../../metrics/ece.js';
-import { evaluate } from '../../metrics/evaluate.js';
+import { expectedCalibrationError } from '../../metrics/binned/ece.js';
+import { evaluate } from '../../metrics/accumulators/evaluate.js';
 import { topLabel } from '../../metrics/top-label.js';
 import { calibratorFromJSON } from '../../posthoc/registry.js';
 import { invalidArgument } from '../../util/errors.js';
 import type { Matrix } from '../../util/matrix.js';
-import { parseClaimMetric, type ClaimMetric } from '../claim-metric.js';
-import type { Comparison, Equivalence } from '../comparison.js';
+import { parseClaimMetric, type ClaimMetric } from '../claims/claim-metric.js';
+import type { Comparison, Equivalence } from '../claims/comparison.js';
 import { readRunPredictions } from '../posthoc-step.js';
 import { claimEntries, type ClaimEntry } from './claim-entries.js';
 import { claimValue } from './claim-value.js';

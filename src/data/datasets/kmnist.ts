@@ -1,0 +1,99 @@
+import { join } from 'node:path';
+import { DatasetNotFoundError } from '../dataset-not-found.js';
+import { cacheRoot, downloadFile } from '../download.js';
+import type { DatasetSplits, ImageDataset } from '../dataset.js';
+import { idxImageDataset, readIdx } from '../formats/idx.js';
+import { pathExists } from '../../util/path-exists.js';
+import { defineDataset } from '../dataset-definition.js';
+
+/**
+ * Kuzushiji-MNIST (Clanuwat et al. 2018, "Deep Learning for Classical Japanese Literature", arXiv:1812.01718):
+ * 60,000 training and 10,000 test grayscale 28×28 images of 10 cursive Hiragana characters, in the IDX format of
+ * MNIST (a drop-in replacement for it). Shape [1, 28, 28], values byte/255.
+ */
+export const KMNIST_CLASS_NAMES: readonly string[] = ['o', 'ki', 'su', 'tsu', 'na', 'ha', 'ma', 'ya', 're', 'wo'];
+
+/** The four official files (each may also be present uncompressed, without ".gz"). */
+export const KMNIST_FILES = {
+  trainImages: 'train-images-idx3-ubyte.gz',
+  trainLabels: 'train-labels-idx1-ubyte.gz',
+  testImages: 't10k-images-idx3-ubyte.gz',
+  testLabels: 't10k-labels-idx1-ubyte.gz',
+} as const;
+
+/** MD5 of the official .gz files, as torchvision's `datasets.KMNIST.resources` lists them (github.com/pytorch/vision). */
+export const KMNIST_MD5: Readonly<Record<string, string>> = {
+  'train-images-idx3-ubyte.gz': 'bdb82020997e1d708af4cf47b453dcf7',
+  'train-labels-idx1-ubyte.gz': 'e144d726b3acfaa3e44228e80efcd344',
+  't10k-images-idx3-ubyte.gz': '5c965bf0a639b31b8f53240b1b52f4d7',
+  't10k-labels-idx1-ubyte.gz': '7320c461ea6c1c855c0b718fb2a4b134',
+};
+
+/** The official files (ROIS-DS Center for Open Data in the Humanities; github.com/rois-codh/kmnist links them). */
+export const KMNIST_URL = 'https://codh.rois.ac.jp/kmnist/dataset/kmnist/';
+
+/** Options of `loadKmnist`. */
+export interface KmnistOptions {
+  /** Directory holding the four files; when given, only it is searched (and downloads go there). */
+  directory?: string;
+  /** Download the files when they are not found (default false). */
+  download?: boolean;
+  /** Cache directory for downloads when no `directory` is given (default <cacheRoot()>/kmnist). */
+  cacheDirectory?: string;
+  /** Base URL of the four files (default KMNIST_URL). */
+  baseUrl?: string;
+  /** Expected MD5 per file name; default KMNIST_MD5 for the official URL, none for another base URL. */
+  md5?: Readonly<Record<string, string>>;
+}
+
+/** The path of `file` (or its uncompressed twin) in `directory`, or undefined. */
+async function findFile(directory: string, file: string): Promise<string | undefined> {
+  for (const candidate of [file, file.replace(/\.gz$/, '')]) {
+    const path = join(directory, candidate);
+    if (await pathExists(path)) return path;
+  }
+  return undefined;
+}
+
+/**
+ * Load KMNIST from `directory`, else from the cache directory; when the four files are in neither and `download` is
+ * set, fetch them (MD5-checked) into `directory` if given, else into the cache.
+ */
+export async function loadKmnist(options: KmnistOptions = {}): Promise<Required<DatasetSplits<ImageDataset>>> {
+  const directory = options.directory ?? options.cacheDirectory ?? join(cacheRoot(), 'kmnist');
+  const files = Object.values(KMNIST_FILES);
+  const missing: string[] = [];
+  for (const file of files) if ((await findFile(directory, file)) === undefined) missing.push(file);
+  if (missing.length > 0 && !options.download) {
+    throw new DatasetNotFoundError('kmnist',
+      `kmnist: ${missing.join(', ')} (gzipped or not) not found in ${directory}. Put the four files from ${KMNIST_URL} in a directory ` +
+        `and pass it as the directory option (on the command line: --data-opt directory=DIR), or pass download: true (--data-opt download=true).`,
+    );
+  }
+  const base = options.baseUrl ?? KMNIST_URL;
+  const md5 = options.md5 ?? (base === KMNIST_URL ? KMNIST_MD5 : {});
+  for (const file of missing) {
+    const expected = md5[file];
+    await downloadFile(new URL(file, base.endsWith('/') ? base : base + '/').href, join(directory, file), expected ? { md5: expected } : {});
+  }
+  const read = async (file: string) => readIdx((await findFile(directory, file))!);
+  const fields = { classes: 10, classNames: KMNIST_CLASS_NAMES };
+  const train = idxImageDataset(await read(KMNIST_FILES.trainImages), await read(KMNIST_FILES.trainLabels), { name: 'kmnist/train', ...fields });
+  const test = idxImageDataset(await read(KMNIST_FILES.testImages), await read(KMNIST_FILES.testLabels), { name: 'kmnist/test', ...fields });
+  return { train, test };
+}
+
+/**
+ * The `kmnist` dataset's declaration (load-dataset.ts lists it). Its OOD partner is `mnist`: the same 28×28
+ * grayscale format and ten classes but a different script (digits, not Hiragana), so a KMNIST model's AUROC against
+ * it measures content shift alone, and mnist is embedded (no files needed). No augmentation, as for the other 28×28 sets.
+ */
+export const kmnistDefinition = defineDataset({
+  name: 'kmnist',
+  summary: 'Kuzushiji-MNIST (Clanuwat et al. 2018): 28×28 cursive Hiragana, 10 classes, 60,000 / 10,000, from a directory of IDX files or downloaded',
+  task: 'image',
+  optionKeys: ['directory', 'download', 'cacheDirectory', 'baseUrl', 'md5'],
+  load: (options: KmnistOptions | undefined) => loadKmnist(options ?? {}),
+  augmentation: 'none',
+  oodPartner: 'mnist',
+});
