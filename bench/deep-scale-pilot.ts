@@ -73,7 +73,11 @@ function codeCommit(): string {
 
 /** Epoch lines in a run's log.jsonl (0 before the run starts). */
 function epochsLogged(path: string): number {
-  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '').length : 0;
+  return existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '').length
+    : 0;
 }
 
 /** Run `cmd args` under /usr/bin/time; append wall/CPU seconds and the load average to `timesFile`. */
@@ -85,7 +89,10 @@ function timed(cmd: string, args: string[], timesFile: string, log: string, epoc
   const out = spawnSync('/usr/bin/time', ['-f', '%e %U %S', '-o', report, cmd, ...args], { env, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   const [wall, user, sys] = readFileSync(report, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
-  appendFileSync(timesFile, `${JSON.stringify({ command: [cmd, ...args].join(' '), status: out.status, wall_s: wall, cpu_s: user! + sys!, load_start: loadStart, load_end: loadavg()[0], epochs_before: epochsBefore, epochs_after: epochsLogged(epochsLog), at: new Date().toISOString(), commit: codeCommit() })}\n`);
+  appendFileSync(
+    timesFile,
+    `${JSON.stringify({ command: [cmd, ...args].join(' '), status: out.status, wall_s: wall, cpu_s: user! + sys!, load_start: loadStart, load_end: loadavg()[0], epochs_before: epochsBefore, epochs_after: epochsLogged(epochsLog), at: new Date().toISOString(), commit: codeCommit() })}\n`,
+  );
   return out.status ?? 1;
 }
 
@@ -94,7 +101,11 @@ async function exportSplits(dir: string, train: number): Promise<void> {
   if (existsSync(join(dir, 'test-labels.npy'))) return;
   mkdirSync(dir, { recursive: true });
   const data = await loadRunData(resolveTrainConfig({ dataset: 'fashion-mnist', subset: train + VALIDATION, validation: VALIDATION, out: dir }));
-  for (const [name, d] of [['train', data.train], ['val', data.validation], ['test', data.test]] as const) {
+  for (const [name, d] of [
+    ['train', data.train],
+    ['val', data.validation],
+    ['test', data.test],
+  ] as const) {
     if (d.kind !== 'image') throw new Error('image data expected');
     await writeNpy(join(dir, `${name}-images.npy`), d.images, [d.labels.length, ...d.shape]);
     await writeNpy(join(dir, `${name}-labels.npy`), d.labels, [d.labels.length]);
@@ -114,18 +125,76 @@ async function run(values: Record<string, string | undefined>): Promise<number> 
   if (framework === 'torch') {
     const splits = join(root, `splits-n${setting.train}`);
     await exportSplits(splits, setting.train);
-    const args = [PEER, '--splits', splits, '--out', dir, '--epochs', String(setting.epochs), '--width', String(setting.width), '--depth', String(setting.depth), '--loss', loss, '--seed', seed, '--threads', threads];
+    const args = [
+      PEER,
+      '--splits',
+      splits,
+      '--out',
+      dir,
+      '--epochs',
+      String(setting.epochs),
+      '--width',
+      String(setting.width),
+      '--depth',
+      String(setting.depth),
+      '--loss',
+      loss,
+      '--seed',
+      seed,
+      '--threads',
+      threads,
+    ];
     return timed('/usr/bin/python3', args, times, log, join(dir, 'log.jsonl'), { ...process.env, OMP_NUM_THREADS: threads });
   }
   const resume = existsSync(join(dir, 'config.json')) && readdirSync(dir).some((f) => f.startsWith('checkpoint-'));
   const args = resume
     ? [CLI, 'train', '--resume', dir, '--calibrate', 'temperature', '--progress', 'lines', '--progress-seconds', '0']
     : [
-        CLI, 'train', '--dataset', 'fashion-mnist', '--subset', String(setting.train + VALIDATION), '--validation', String(VALIDATION),
-        '--model', `cifar-resnet-${setting.depth}`, '--model-opt', `width=${setting.width}`, '--loss', loss, ...(loss === 'focal' ? ['--opt', 'gamma=3'] : []),
-        '--epochs', String(setting.epochs), '--batch', '128', '--lr', '0.1', '--momentum', '0.9', '--weight-decay', '0', '--schedule', 'multistep:0.5,0.75',
-        '--augment', 'none', '--select', 'last', '--evaluate-train', '--calibrate', 'temperature', '--seed', seed, '--threads', threads,
-        '--progress', 'lines', '--progress-seconds', '0', '--out', dir, '--force',
+        CLI,
+        'train',
+        '--dataset',
+        'fashion-mnist',
+        '--subset',
+        String(setting.train + VALIDATION),
+        '--validation',
+        String(VALIDATION),
+        '--model',
+        `cifar-resnet-${setting.depth}`,
+        '--model-opt',
+        `width=${setting.width}`,
+        '--loss',
+        loss,
+        ...(loss === 'focal' ? ['--opt', 'gamma=3'] : []),
+        '--epochs',
+        String(setting.epochs),
+        '--batch',
+        '128',
+        '--lr',
+        '0.1',
+        '--momentum',
+        '0.9',
+        '--weight-decay',
+        '0',
+        '--schedule',
+        'multistep:0.5,0.75',
+        '--augment',
+        'none',
+        '--select',
+        'last',
+        '--evaluate-train',
+        '--calibrate',
+        'temperature',
+        '--seed',
+        seed,
+        '--threads',
+        threads,
+        '--progress',
+        'lines',
+        '--progress-seconds',
+        '0',
+        '--out',
+        dir,
+        '--force',
       ];
   return timed(process.execPath, args, times, log, join(dir, 'log.jsonl'));
 }
@@ -207,17 +276,25 @@ async function calibTestMetrics(dir: string, t: number): Promise<{ raw: ReturnTy
 function processTimes(dir: string): ProcessTime[] {
   const file = `${dir}.times.jsonl`;
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').trim().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as ProcessTime);
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as ProcessTime);
 }
 
 /** The epoch lines of a run's log.jsonl (calib: epoch_time_s, val_accuracy; the PyTorch script: epoch_s, val_accuracy). */
 function epochLog(dir: string): { seconds: number; trainLoss: number; valAccuracy: number }[] {
   const file = join(dir, 'log.jsonl');
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').trim().split('\n').filter((l) => l !== '').map((l) => {
-    const r = JSON.parse(l) as { epoch_time_s?: number; epoch_s?: number; train_loss: number; val_accuracy: number };
-    return { seconds: (r.epoch_time_s ?? r.epoch_s)!, trainLoss: r.train_loss, valAccuracy: r.val_accuracy };
-  });
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => {
+      const r = JSON.parse(l) as { epoch_time_s?: number; epoch_s?: number; train_loss: number; val_accuracy: number };
+      return { seconds: (r.epoch_time_s ?? r.epoch_s)!, trainLoss: r.train_loss, valAccuracy: r.val_accuracy };
+    });
 }
 
 function passes(r: Outcome): boolean {
@@ -229,14 +306,26 @@ async function outcomeOf(dir: string, framework: 'calib' | 'torch', s: Record<st
   if (framework === 'torch') {
     const test = s['test'] as Record<string, number>;
     return {
-      train_accuracy: trainAccuracy, test_accuracy: test['accuracy']!, mean_confidence: test['mean_confidence']!, ece: test['ece']!,
-      temperature: s['temperature'] as number, fraction_above_0_99: test['fraction_confidence_above_0_99']!,
+      train_accuracy: trainAccuracy,
+      test_accuracy: test['accuracy']!,
+      mean_confidence: test['mean_confidence']!,
+      ece: test['ece']!,
+      temperature: s['temperature'] as number,
+      fraction_above_0_99: test['fraction_confidence_above_0_99']!,
       ece_after_temperature: (s['test_after_temperature'] as Record<string, number>)['ece']!,
     };
   }
   const t = readJson(join(dir, 'calibrator.json'))['temperature'] as number;
   const { raw, scaled, above } = await calibTestMetrics(dir, t);
-  return { train_accuracy: trainAccuracy, test_accuracy: raw.accuracy, mean_confidence: raw.mean_confidence, ece: raw.ece, temperature: t, fraction_above_0_99: above, ece_after_temperature: scaled.ece };
+  return {
+    train_accuracy: trainAccuracy,
+    test_accuracy: raw.accuracy,
+    mean_confidence: raw.mean_confidence,
+    ece: raw.ece,
+    temperature: t,
+    fraction_above_0_99: above,
+    ece_after_temperature: scaled.ece,
+  };
 }
 
 /**
@@ -266,11 +355,20 @@ async function readRun(root: string, setting: string, name: string): Promise<Run
   const processes = processTimes(dir);
   const last = epochs[epochs.length - 1]!;
   return {
-    setting, framework, loss: m[2]!, seed: Number(m[3]), threads: Number(m[4] ?? 1),
-    epochs_reached: epochs.length, epochs: parseSettingId(setting)!.epochs, outcome, passes: outcome ? passes(outcome) : null,
-    last_train_loss: last.trainLoss, last_val_accuracy: last.valAccuracy,
+    setting,
+    framework,
+    loss: m[2]!,
+    seed: Number(m[3]),
+    threads: Number(m[4] ?? 1),
+    epochs_reached: epochs.length,
+    epochs: parseSettingId(setting)!.epochs,
+    outcome,
+    passes: outcome ? passes(outcome) : null,
+    last_train_loss: last.trainLoss,
+    last_val_accuracy: last.valAccuracy,
     wall_seconds_per_epoch: epochs.reduce((a, e) => a + e.seconds, 0) / epochs.length,
-    processes, commits: [...new Set(processes.map((p) => p.commit ?? PILOT_COMMIT))],
+    processes,
+    commits: [...new Set(processes.map((p) => p.commit ?? PILOT_COMMIT))],
     whole_run_cpu_s: finished ? wholeRunCpu(framework, readJson(join(dir, 'summary.json')), processes, parseSettingId(setting)!.epochs) : null,
     ...(finished && framework === 'torch' ? { torch: readJson(join(dir, 'summary.json'))['torch'] as string } : {}),
   };
@@ -302,7 +400,12 @@ function cpuCost(g: RunRow[]): { seconds_per_epoch: number | null; epochs_measur
   const finishing = g.flatMap((r) => r.processes.filter((p) => ends(r, p)));
   const overhead = perEpoch !== null && finishing.length ? meanStd(finishing.map((p) => (p.cpu_s - (p.epochs_after - p.epochs_before) * perEpoch) / perEpoch)).mean : null;
   const epochs = g[0]!.epochs;
-  return { seconds_per_epoch: perEpoch, epochs_measured: epochsMeasured, overhead_epochs: overhead, minutes_per_run: perEpoch !== null && overhead !== null ? (perEpoch * (epochs + overhead)) / 60 : null };
+  return {
+    seconds_per_epoch: perEpoch,
+    epochs_measured: epochsMeasured,
+    overhead_epochs: overhead,
+    minutes_per_run: perEpoch !== null && overhead !== null ? (perEpoch * (epochs + overhead)) / 60 : null,
+  };
 }
 
 /** Whole-run CPU seconds over the runs of a group whose every process was recorded (wholeRunCpu), with their seeds. */
@@ -319,9 +422,15 @@ function summarise(g: RunRow[]) {
   const done = g.filter((r) => r.outcome !== null);
   const stats = done.length ? (Object.fromEntries(OUTCOMES.map((k) => [k, meanStd(done.map((r) => r.outcome![k]))])) as Record<(typeof OUTCOMES)[number], Spread>) : null;
   return {
-    setting: first.setting, ...parseSettingId(first.setting)!, framework: first.framework, loss: first.loss, threads: first.threads,
-    seeds: done.map((r) => r.seed), unfinished: g.filter((r) => r.outcome === null).map((r) => ({ seed: r.seed, epochs_reached: r.epochs_reached })),
-    outcome: stats, all_seeds_pass: done.length > 0 && done.every((r) => r.passes),
+    setting: first.setting,
+    ...parseSettingId(first.setting)!,
+    framework: first.framework,
+    loss: first.loss,
+    threads: first.threads,
+    seeds: done.map((r) => r.seed),
+    unfinished: g.filter((r) => r.outcome === null).map((r) => ({ seed: r.seed, epochs_reached: r.epochs_reached })),
+    outcome: stats,
+    all_seeds_pass: done.length > 0 && done.every((r) => r.passes),
     wall_seconds_per_epoch: meanStd(g.map((r) => r.wall_seconds_per_epoch)).mean,
     cpu: cpuCost(g),
     whole_run_cpu: wholeRunSpread(g),
@@ -337,8 +446,12 @@ function resumeCommand(r: RunRow): string {
 
 async function table(root: string, out: string): Promise<void> {
   const runs: RunRow[] = [];
-  for (const setting of readdirSync(root).filter((d) => parseSettingId(d) !== null).sort()) {
-    for (const name of readdirSync(join(root, setting)).filter((n) => statSync(join(root, setting, n)).isDirectory()).sort()) {
+  for (const setting of readdirSync(root)
+    .filter((d) => parseSettingId(d) !== null)
+    .sort()) {
+    for (const name of readdirSync(join(root, setting))
+      .filter((n) => statSync(join(root, setting, n)).isDirectory())
+      .sort()) {
       const row = await readRun(root, setting, name);
       if (row) runs.push(row);
     }
@@ -349,7 +462,9 @@ async function table(root: string, out: string): Promise<void> {
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
   const cost = (r: Row): number => r.train * r.epochs;
-  const rows = [...groups.values()].map(summarise).sort((a, b) => cost(b) - cost(a) || a.setting.localeCompare(b.setting) || a.framework.localeCompare(b.framework) || a.loss.localeCompare(b.loss) || a.threads - b.threads);
+  const rows = [...groups.values()]
+    .map(summarise)
+    .sort((a, b) => cost(b) - cost(a) || a.setting.localeCompare(b.setting) || a.framework.localeCompare(b.framework) || a.loss.localeCompare(b.loss) || a.threads - b.threads);
   const calibCe = rows.filter((r) => r.framework === 'calib' && r.loss === 'ce' && r.threads === 1 && r.all_seeds_pass);
   const cheapest = (c: Row[]) => c.sort((a, b) => cost(a) - cost(b))[0];
   // Chosen: the cheapest calibkit setting whose CE runs (at least two finished seeds, one thread) all meet every criterion.
@@ -359,7 +474,14 @@ async function table(root: string, out: string): Promise<void> {
   const referenceCosts = rows
     .filter((r) => r.framework === 'calib' && r.loss === 'ce' && r.cpu.seconds_per_epoch !== null && r.cpu.overhead_epochs !== null)
     .map((r) => ({
-      setting: r.setting, model: `cifar-resnet-${r.depth}`, width: r.width, train: r.train, validation: VALIDATION, epochs: r.epochs, batch: 128, threads: r.threads,
+      setting: r.setting,
+      model: `cifar-resnet-${r.depth}`,
+      width: r.width,
+      train: r.train,
+      validation: VALIDATION,
+      epochs: r.epochs,
+      batch: 128,
+      threads: r.threads,
       // on `threads` cores of its own (a multi-thread run is taken to keep its cores busy)
       seconds_per_epoch: r.cpu.seconds_per_epoch! / r.threads,
       overhead_epochs: r.cpu.overhead_epochs!,
@@ -368,8 +490,14 @@ async function table(root: string, out: string): Promise<void> {
   const commit = [...new Set(runs.flatMap((r) => r.commits))].join(', ') || PILOT_COMMIT;
   const unfinished = runs.filter((r) => r.outcome === null);
   const json = {
-    criteria: CRITERIA, validation: VALIDATION, calibkit_commit: commit, generated_by: 'node dist/bench/deep-scale-pilot.js table',
-    chosen: chosen?.setting ?? null, provisional: provisional?.setting ?? null, reference_costs: referenceCosts, summary: rows,
+    criteria: CRITERIA,
+    validation: VALIDATION,
+    calibkit_commit: commit,
+    generated_by: 'node dist/bench/deep-scale-pilot.js table',
+    chosen: chosen?.setting ?? null,
+    provisional: provisional?.setting ?? null,
+    reference_costs: referenceCosts,
+    summary: rows,
     unfinished: unfinished.map((r) => ({ setting: r.setting, framework: r.framework, loss: r.loss, seed: r.seed, epochs_reached: r.epochs_reached, epochs: r.epochs, resume: resumeCommand(r) })),
     runs,
   };
@@ -397,13 +525,20 @@ function page(rows: Row[], choice: { chosen: Row | undefined; provisional: Row |
   const costs = [
     '| setting | framework | loss | threads | CPU s/epoch | epochs it is measured over | end of a run, epochs | CPU min/run | wall s/epoch here (logs) |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-    ...rows.map((r) => `| ${name(r)} | ${fw(r.framework)} | ${lossName(r.loss)} | ${r.threads} | ${r.cpu.seconds_per_epoch?.toFixed(1) ?? '—'} | ${r.cpu.epochs_measured} | ${r.cpu.overhead_epochs?.toFixed(2) ?? '—'} | ${r.cpu.minutes_per_run?.toFixed(1) ?? '—'} | ${r.wall_seconds_per_epoch.toFixed(0)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${name(r)} | ${fw(r.framework)} | ${lossName(r.loss)} | ${r.threads} | ${r.cpu.seconds_per_epoch?.toFixed(1) ?? '—'} | ${r.cpu.epochs_measured} | ${r.cpu.overhead_epochs?.toFixed(2) ?? '—'} | ${r.cpu.minutes_per_run?.toFixed(1) ?? '—'} | ${r.wall_seconds_per_epoch.toFixed(0)} |`,
+    ),
   ];
   const ratios = rows
     .filter((r) => r.framework === 'calib' && r.threads === 1 && r.cpu.seconds_per_epoch !== null)
     .flatMap((c) => {
       const t = rows.find((r) => r.framework === 'torch' && r.setting === c.setting && r.loss === c.loss && r.threads === 1 && r.cpu.seconds_per_epoch !== null);
-      return t ? [`${name(c)}, ${lossName(c.loss)}: PyTorch ${t.cpu.seconds_per_epoch!.toFixed(1)} CPU-s/epoch, calibkit ${c.cpu.seconds_per_epoch!.toFixed(1)} (calibkit ÷ PyTorch = ${(c.cpu.seconds_per_epoch! / t.cpu.seconds_per_epoch!).toFixed(2)})`] : [];
+      return t
+        ? [
+            `${name(c)}, ${lossName(c.loss)}: PyTorch ${t.cpu.seconds_per_epoch!.toFixed(1)} CPU-s/epoch, calibkit ${c.cpu.seconds_per_epoch!.toFixed(1)} (calibkit ÷ PyTorch = ${(c.cpu.seconds_per_epoch! / t.cpu.seconds_per_epoch!).toFixed(2)})`,
+          ]
+        : [];
     });
   const wholeRuns = rows
     .filter((r) => r.framework === 'calib' && r.threads === 1 && r.whole_run_cpu !== null)
@@ -411,7 +546,9 @@ function page(rows: Row[], choice: { chosen: Row | undefined; provisional: Row |
       const t = rows.find((r) => r.framework === 'torch' && r.setting === c.setting && r.loss === c.loss && r.threads === 1 && r.whole_run_cpu !== null);
       if (!t) return [];
       const seeds = (x: Row) => `seed${x.whole_run_cpu!.seeds.length === 1 ? '' : 's'} ${x.whole_run_cpu!.seeds.join(', ')}`;
-      return [`${name(c)}, ${lossName(c.loss)}, whole run (every epoch, the final evaluations and the temperature fit): PyTorch ${t.whole_run_cpu!.seconds.mean.toFixed(0)} CPU-s (${seeds(t)}), calibkit ${c.whole_run_cpu!.seconds.mean.toFixed(0)} CPU-s (${seeds(c)}) (calibkit ÷ PyTorch = ${(c.whole_run_cpu!.seconds.mean / t.whole_run_cpu!.seconds.mean).toFixed(2)}; < 1 = calibkit faster)`];
+      return [
+        `${name(c)}, ${lossName(c.loss)}, whole run (every epoch, the final evaluations and the temperature fit): PyTorch ${t.whole_run_cpu!.seconds.mean.toFixed(0)} CPU-s (${seeds(t)}), calibkit ${c.whole_run_cpu!.seconds.mean.toFixed(0)} CPU-s (${seeds(c)}) (calibkit ÷ PyTorch = ${(c.whole_run_cpu!.seconds.mean / t.whole_run_cpu!.seconds.mean).toFixed(2)}; < 1 = calibkit faster)`,
+      ];
     });
   const o = (r: Row) => r.outcome!;
   const verdict = choice.chosen
@@ -434,7 +571,10 @@ ${unfinished.map((r) => `| ${name(parseSettingId(r.setting)!)} | ${fw(r.framewor
 
 Generated by \`node dist/bench/deep-scale-pilot.js table\` from the runs' own records (log.jsonl, summary.json,
 calibrator.json, logits, and the /usr/bin/time record of every process that ended); raw numbers per run in
-[deep-scale-pilot.json](deep-scale-pilot.json). calibkit at commit ${commit.split(', ').map((c) => `\`${c.slice(0, 12)}\``).join(', ')} (the training
+[deep-scale-pilot.json](deep-scale-pilot.json). calibkit at commit ${commit
+    .split(', ')
+    .map((c) => `\`${c.slice(0, 12)}\``)
+    .join(', ')} (the training
 engine before the convolution speed-up of issue 24), PyTorch ${torch} (Debian, /usr/bin/python3).
 
 **Criteria** (issue 23): cross-entropy reaches ≥ ${100 * CRITERIA.trainAccuracy} % training accuracy (eval mode, on the training

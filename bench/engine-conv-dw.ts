@@ -16,7 +16,12 @@ const threads = Number(process.argv[3] ?? 2);
 const rng = new Random(1);
 const rand = (n: number) => Float32Array.from({ length: n }, () => rng.normal());
 // [N, Ci, H, W, Co, stride]
-const layers = [[128, 16, 32, 32, 16, 1], [128, 16, 32, 32, 32, 2], [128, 32, 16, 16, 32, 1], [128, 64, 8, 8, 64, 1]] as const;
+const layers = [
+  [128, 16, 32, 32, 16, 1],
+  [128, 16, 32, 32, 32, 2],
+  [128, 32, 16, 16, 32, 1],
+  [128, 64, 8, 8, 64, 1],
+] as const;
 const attrs = (s: number) => ({ strides: [s, s] as [number, number], pads: [1, 1, 1, 1] as [number, number, number, number], dilations: [1, 1] as [number, number], group: 1 });
 type Recipe = (x: E.Tensor, g: E.Tensor, w: readonly number[], s: number) => E.Tensor;
 const recipes: Record<string, Recipe> = {
@@ -38,19 +43,37 @@ for (const [n, ci, h, wd, co, s] of layers) {
   const specs = { x: f32(n, ci, h, wd), g: f32(n, co, ho, ho) };
   const feeds = { x: rand(n * ci * h * wd), g: rand(n * co * ho * ho) };
   const usable = Object.entries(recipes).filter(([name]) => s === 1 || name !== 'shifted');
-  const sessions = Object.fromEntries(usable.map(([name, fn]) => [name, E.compile(E.trace(({ x, g }) => E.sum(fn(x!, g!, [co, ci, 3, 3], s).square()), specs), { threads })]));
+  const sessions = Object.fromEntries(
+    usable.map(([name, fn]) => [
+      name,
+      E.compile(
+        E.trace(({ x, g }) => E.sum(fn(x!, g!, [co, ci, 3, 3], s).square()), specs),
+        { threads },
+      ),
+    ]),
+  );
   const ref = Number(sessions['chunk16']!.run(feeds)['output']![0]!);
   const times: Record<string, number[]> = Object.fromEntries(Object.keys(sessions).map((k) => [k, []]));
   const cpu: Record<string, number[]> = Object.fromEntries(Object.keys(sessions).map((k) => [k, []]));
-  for (const [name, sess] of Object.entries(sessions)) { const v = Number(sess.run(feeds)['output']![0]!); if (Math.abs(v - ref) > 1e-3 * Math.abs(ref)) throw new Error(`${name} disagrees: ${v} vs ${ref}`); }
-  for (let r = 0; r < rounds; r++) for (const [name, sess] of Object.entries(sessions)) {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    sess.run(feeds);
-    times[name]!.push(performance.now() - t0);
-    const d = process.cpuUsage(c0);
-    cpu[name]!.push((d.user + d.system) / 1000);
+  for (const [name, sess] of Object.entries(sessions)) {
+    const v = Number(sess.run(feeds)['output']![0]!);
+    if (Math.abs(v - ref) > 1e-3 * Math.abs(ref)) throw new Error(`${name} disagrees: ${v} vs ${ref}`);
   }
-  out[`${ci}->${co} ${h}x${wd} s${s}`] = Object.fromEntries(Object.entries(times).map(([k, t]) => { const v = [...t].sort((a, b) => a - b); const c = [...cpu[k]!].sort((a, b) => a - b); return [k, `${v[0]!.toFixed(2)} / ${v[v.length >> 1]!.toFixed(2)} / ${c[c.length >> 1]!.toFixed(2)}`]; }));
+  for (let r = 0; r < rounds; r++)
+    for (const [name, sess] of Object.entries(sessions)) {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      sess.run(feeds);
+      times[name]!.push(performance.now() - t0);
+      const d = process.cpuUsage(c0);
+      cpu[name]!.push((d.user + d.system) / 1000);
+    }
+  out[`${ci}->${co} ${h}x${wd} s${s}`] = Object.fromEntries(
+    Object.entries(times).map(([k, t]) => {
+      const v = [...t].sort((a, b) => a - b);
+      const c = [...cpu[k]!].sort((a, b) => a - b);
+      return [k, `${v[0]!.toFixed(2)} / ${v[v.length >> 1]!.toFixed(2)} / ${c[c.length >> 1]!.toFixed(2)}`];
+    }),
+  );
 }
 process.stdout.write(JSON.stringify(out, null, 1) + '\n');

@@ -18,7 +18,10 @@ import { Random } from '../src/util/random.js';
 const rng = new Random(1);
 const threads = Number(process.argv[2] ?? 2);
 const rand = (n: number) => Float32Array.from({ length: n }, () => rng.normal());
-const shapes = [[128, 16, 32, 32], [128, 64, 8, 8]] as const;
+const shapes = [
+  [128, 16, 32, 32],
+  [128, 64, 8, 8],
+] as const;
 type Recipe = (g: E.Tensor, y: E.Tensor) => E.Tensor;
 const recipes: Record<string, Recipe> = {
   baseline_sum: (g) => g,
@@ -35,11 +38,33 @@ for (const s of shapes) {
   const feeds = { g: rand(size), y: yv };
   const f32 = (...shape: number[]) => ({ dtype: 'float32', shape }) as const;
   const specs = { g: f32(...s), y: f32(...s) };
-  const sessions = Object.fromEntries(Object.entries(recipes).map(([name, fn]) => [name, E.compile(E.trace(({ g, y }) => E.sum(fn(g!, y!)), specs), { threads })]));
+  const sessions = Object.fromEntries(
+    Object.entries(recipes).map(([name, fn]) => [
+      name,
+      E.compile(
+        E.trace(({ g, y }) => E.sum(fn(g!, y!)), specs),
+        { threads },
+      ),
+    ]),
+  );
   const times: Record<string, number[]> = Object.fromEntries(Object.keys(recipes).map((k) => [k, []]));
-  for (const sess of Object.values(sessions)) { sess.run(feeds); sess.run(feeds); }
-  for (let r = 0; r < 40; r++) for (const [name, sess] of Object.entries(sessions)) { const t0 = process.cpuUsage(); sess.run(feeds); const d = process.cpuUsage(t0); times[name]!.push((d.user + d.system) / 1000); }
-  out[s.join('x')] = Object.fromEntries(Object.entries(times).map(([k, t]) => { const v = [...t].sort((a, b) => a - b); return [k, { min: +v[0]!.toFixed(3), median: +v[20]!.toFixed(3) }]; }));
+  for (const sess of Object.values(sessions)) {
+    sess.run(feeds);
+    sess.run(feeds);
+  }
+  for (let r = 0; r < 40; r++)
+    for (const [name, sess] of Object.entries(sessions)) {
+      const t0 = process.cpuUsage();
+      sess.run(feeds);
+      const d = process.cpuUsage(t0);
+      times[name]!.push((d.user + d.system) / 1000);
+    }
+  out[s.join('x')] = Object.fromEntries(
+    Object.entries(times).map(([k, t]) => {
+      const v = [...t].sort((a, b) => a - b);
+      return [k, { min: +v[0]!.toFixed(3), median: +v[20]!.toFixed(3) }];
+    }),
+  );
 }
 
 /** ReduceSum over axes [0, 2] of [N, C, HW] as a single ONNX node (what the engine emitted before issue 24). */
@@ -47,14 +72,24 @@ const reduceSum02OneNode: Primitive<Record<string, never>> = {
   name: 'bench_reduce_sum_0_2_one_node',
   infer: ([x]) => [{ dtype: x!.dtype, shape: [1, x!.shape[1]!, 1] }],
   emit: (node, ctx) => ctx.node('ReduceSum', [node.inputs[0]!, ctx.int64s([0, 2])], node.outputs, { keepdims: { type: 'int', value: 1 } }),
-  reference: () => { throw new Error('bench only'); },
+  reference: () => {
+    throw new Error('bench only');
+  },
 };
 type BnRecipe = (t: { g: E.Tensor; x: E.Tensor; k: E.Tensor; b: E.Tensor; c: E.Tensor }) => E.Tensor;
 const bnRecipes: Record<string, BnRecipe> = {
   baseline_sum: ({ g }) => E.sum(g),
   reduce_0_2_one_node: ({ g }) => E.sum(apply1(reduceSum02OneNode, [g], {})),
   reduce_0_2_engine: ({ g }) => E.sum(E.sum(g, [0, 2], true)),
-  dx_mul_add: ({ g, x, k, b, c }) => { const col = (t: E.Tensor) => t.reshape([1, -1, 1]); return E.sum(g.mul(col(k)).add(x.mul(col(b))).add(col(c))); },
+  dx_mul_add: ({ g, x, k, b, c }) => {
+    const col = (t: E.Tensor) => t.reshape([1, -1, 1]);
+    return E.sum(
+      g
+        .mul(col(k))
+        .add(x.mul(col(b)))
+        .add(col(c)),
+    );
+  },
   dx_channel_affine: ({ g, x, k, b, c }) => E.sum(g.mul(k.reshape([1, -1, 1])).add(E.channelAffine(x, b, c))),
   bn_relu_vjp: ({ g, x, k, b }) => {
     const [dx, dk, db] = E.vjp([E.relu(E.batchNormTraining(x, k, b).y)], [g], [x, k, b]);
@@ -69,10 +104,32 @@ for (const s of shapes) {
   const f32 = (...shape: number[]) => ({ dtype: 'float32', shape }) as const;
   const specs = { g: f32(...view), x: f32(...view), k: f32(ch), b: f32(ch), c: f32(ch) };
   const feeds = { g: rand(size), x: rand(size), k: rand(ch), b: rand(ch), c: rand(ch) };
-  const sessions = Object.fromEntries(Object.entries(bnRecipes).map(([name, fn]) => [name, E.compile(E.trace((t) => fn(t as Parameters<BnRecipe>[0]), specs), { threads })]));
+  const sessions = Object.fromEntries(
+    Object.entries(bnRecipes).map(([name, fn]) => [
+      name,
+      E.compile(
+        E.trace((t) => fn(t as Parameters<BnRecipe>[0]), specs),
+        { threads },
+      ),
+    ]),
+  );
   const times: Record<string, number[]> = Object.fromEntries(Object.keys(bnRecipes).map((k) => [k, []]));
-  for (const sess of Object.values(sessions)) { sess.run(feeds); sess.run(feeds); }
-  for (let r = 0; r < 40; r++) for (const [name, sess] of Object.entries(sessions)) { const t0 = process.cpuUsage(); sess.run(feeds); const d = process.cpuUsage(t0); times[name]!.push((d.user + d.system) / 1000); }
-  bnOut[s.join('x')] = Object.fromEntries(Object.entries(times).map(([k, t]) => { const v = [...t].sort((a, b) => a - b); return [k, { min: +v[0]!.toFixed(3), median: +v[20]!.toFixed(3) }]; }));
+  for (const sess of Object.values(sessions)) {
+    sess.run(feeds);
+    sess.run(feeds);
+  }
+  for (let r = 0; r < 40; r++)
+    for (const [name, sess] of Object.entries(sessions)) {
+      const t0 = process.cpuUsage();
+      sess.run(feeds);
+      const d = process.cpuUsage(t0);
+      times[name]!.push((d.user + d.system) / 1000);
+    }
+  bnOut[s.join('x')] = Object.fromEntries(
+    Object.entries(times).map(([k, t]) => {
+      const v = [...t].sort((a, b) => a - b);
+      return [k, { min: +v[0]!.toFixed(3), median: +v[20]!.toFixed(3) }];
+    }),
+  );
 }
 process.stdout.write(JSON.stringify({ relu: out, bn: bnOut, threads, load_average: loadavg().map((v) => +v.toFixed(2)) }) + '\n');

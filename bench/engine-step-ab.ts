@@ -61,11 +61,15 @@ async function load(dist: string): Promise<Build> {
   const name = values.model!;
   const depth = /^(?:fmnist-)?resnet(\d+)$/.exec(name);
   const model =
-    name === 'mlp' ? nn.mlp()
-    : name === 'lenet' ? nn.lenet({ batchNorm: false })
-    : depth && name.startsWith('fmnist-') ? nn.cifarResNet({ depth: Number(depth[1]), inputShape: [1, 28, 28] })
-    : depth ? nn.cifarResNet({ depth: Number(depth[1]) })
-    : fail(`--model: expected fmnist-resnet8, fmnist-resnet20, resnet20, lenet or mlp, got ${name}`);
+    name === 'mlp'
+      ? nn.mlp()
+      : name === 'lenet'
+        ? nn.lenet({ batchNorm: false })
+        : depth && name.startsWith('fmnist-')
+          ? nn.cifarResNet({ depth: Number(depth[1]), inputShape: [1, 28, 28] })
+          : depth
+            ? nn.cifarResNet({ depth: Number(depth[1]) })
+            : fail(`--model: expected fmnist-resnet8, fmnist-resnet20, resnet20, lenet or mlp, got ${name}`);
   const optimizer = optim.sgd({ momentum: 0.9, weightDecay: 5e-4 });
   const rng = new util.Random(1);
   const per = (model.input.shape as number[]).reduce((a, b) => a * b, 1);
@@ -89,7 +93,8 @@ const round = (v: number): number => Number(v.toFixed(2));
 
 const base = await load(values.base);
 const candidate = await load(values.candidate);
-let outBase = base.run(), outCandidate = candidate.run();
+let outBase = base.run(),
+  outCandidate = candidate.run();
 const cpuMs = (build: Build): number => {
   const c = process.cpuUsage();
   const out = build.run();
@@ -98,7 +103,8 @@ const cpuMs = (build: Build): number => {
   else outCandidate = out;
   return (d.user + d.system) / 1000;
 };
-const a: number[] = [], b: number[] = [];
+const a: number[] = [],
+  b: number[] = [];
 for (let i = 0; i < steps; i++) {
   if (i % 2) {
     a.push(cpuMs(base));
@@ -114,13 +120,25 @@ else {
   difference = 0;
   for (let i = 0; i < outBase.length; i++) difference = Math.max(difference, Math.abs(outBase[i]! - outCandidate[i]!));
 }
-process.stdout.write(`${JSON.stringify({
-  bench: 'engine-step-ab', model: values.model, mode: values.mode, batch, steps,
-  base: values.base, candidate: values.candidate, base_nodes: base.nodes, candidate_nodes: candidate.nodes,
-  base_cpu_ms_median: round(median(a)), candidate_cpu_ms_median: round(median(b)),
-  base_cpu_ms_min: round(Math.min(...a)), candidate_cpu_ms_min: round(Math.min(...b)),
-  base_cpu_ms_q25: round(quartile(a)), candidate_cpu_ms_q25: round(quartile(b)),
-  paired: Number(median(a.map((v, i) => b[i]! / v)).toFixed(3)),
-  [values.mode === 'train' ? 'last_loss_abs_difference' : 'logits_max_abs_difference']: difference,
-  load_average: loadavg().map((v) => Number(v.toFixed(1))),
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    bench: 'engine-step-ab',
+    model: values.model,
+    mode: values.mode,
+    batch,
+    steps,
+    base: values.base,
+    candidate: values.candidate,
+    base_nodes: base.nodes,
+    candidate_nodes: candidate.nodes,
+    base_cpu_ms_median: round(median(a)),
+    candidate_cpu_ms_median: round(median(b)),
+    base_cpu_ms_min: round(Math.min(...a)),
+    candidate_cpu_ms_min: round(Math.min(...b)),
+    base_cpu_ms_q25: round(quartile(a)),
+    candidate_cpu_ms_q25: round(quartile(b)),
+    paired: Number(median(a.map((v, i) => b[i]! / v)).toFixed(3)),
+    [values.mode === 'train' ? 'last_loss_abs_difference' : 'logits_max_abs_difference']: difference,
+    load_average: loadavg().map((v) => Number(v.toFixed(1))),
+  })}\n`,
+);

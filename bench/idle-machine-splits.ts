@@ -27,7 +27,11 @@ if (!existsSync(join(values.out, 'test-labels.npy'))) {
   const train = Number(values.train);
   const config = resolveTrainConfig({ dataset: 'fashion-mnist', datasetOptions: { directory: values.data }, subset: train + VALIDATION, validation: VALIDATION, out: values.out });
   const data = await loadRunData(config);
-  for (const [name, d] of [['train', data.train], ['val', data.validation], ['test', data.test]] as const) {
+  for (const [name, d] of [
+    ['train', data.train],
+    ['val', data.validation],
+    ['test', data.test],
+  ] as const) {
     if (d.kind !== 'image') throw new Error('image data expected');
     await writeNpy(join(values.out, `${name}-images.npy`), d.images, [d.labels.length, ...d.shape]);
     await writeNpy(join(values.out, `${name}-labels.npy`), d.labels, [d.labels.length]);

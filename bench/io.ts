@@ -65,8 +65,7 @@ print(json.dumps({
   const py = spawnSync('/usr/bin/python3', ['-c', script], { encoding: 'utf8' });
   if (py.status === 0) numpy = JSON.parse(py.stdout.trim()) as Record<string, number>;
   const mb = (rows * cols * 4) / 2 ** 20;
-  const ratio = (ours: number, key: string): number | null =>
-    'error' in numpy ? null : +(ours / (numpy as Record<string, number>)[key]!).toFixed(2);
+  const ratio = (ours: number, key: string): number | null => ('error' in numpy ? null : +(ours / (numpy as Record<string, number>)[key]!).toFixed(2));
   console.log(
     JSON.stringify(
       {

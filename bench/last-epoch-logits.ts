@@ -24,7 +24,10 @@ const model = createRunModel(config.model, config.modelOptions, data.train);
 const { header, state } = await loadCheckpoint(`${dir}/checkpoint-last.ckpt`, { model });
 const step = new EvalStep(model, { threads: 2 });
 await mkdir(`${dir}/last`, { recursive: true });
-for (const [name, split] of [['val', data.validation], ['test', data.test]] as const) {
+for (const [name, split] of [
+  ['val', data.validation],
+  ['test', data.test],
+] as const) {
   const logits = predictLogits(step, state, datasetInputs(split), config.evalBatch);
   await writeNpy(`${dir}/last/${name}-logits.npy`, logits, [split.labels.length, data.classes]);
   await writeNpy(`${dir}/last/${name}-labels.npy`, split.labels, [split.labels.length]);

@@ -69,10 +69,13 @@ for (const C of CLASSES) {
   const sessions = new Map<LossName, Session>();
   for (const name of NAMES) {
     const f = objective(name);
-    const graph = trace(({ logits, labels, counts: h }) => {
-      const r = f(logits!, labels!, h);
-      return { loss: r.loss, grad: grad(r.loss, [logits!])[0]! };
-    }, { logits: { dtype: 'float32', shape: [B, C] }, labels: { dtype: 'int32', shape: [B] }, counts: { dtype: 'float32', shape: [B] } });
+    const graph = trace(
+      ({ logits, labels, counts: h }) => {
+        const r = f(logits!, labels!, h);
+        return { loss: r.loss, grad: grad(r.loss, [logits!])[0]! };
+      },
+      { logits: { dtype: 'float32', shape: [B, C] }, labels: { dtype: 'int32', shape: [B] }, counts: { dtype: 'float32', shape: [B] } },
+    );
     sessions.set(name, compile(graph));
   }
   const feeds = { logits: z, labels: y, counts };

@@ -86,16 +86,15 @@ async function labelsOf(path: string): Promise<Int32Array> {
 async function realCases(): Promise<Case[]> {
   const cases: Case[] = [];
   if (!existsSync(REAL)) return cases;
-  const probabilitySets = [
-    ...readdirSync(join(REAL, 'netcal-records')).map((d) => `netcal-records/${d}`),
-    'vgg16-cifar10-kumar',
-  ];
+  const probabilitySets = [...readdirSync(join(REAL, 'netcal-records')).map((d) => `netcal-records/${d}`), 'vgg16-cifar10-kumar'];
   for (const set of probabilitySets) {
     const m = await matrix(join(REAL, set, 'probs.npy'));
     cases.push({ name: set, input: 'probabilities', ...m, labels: await labelsOf(join(REAL, set, 'labels.npy')) });
   }
   const outcomes = await labelsOf(join(REAL, 'solar-flares/outcomes.npy'));
-  for (const f of readdirSync(join(REAL, 'solar-flares')).filter((f) => f.endsWith('-probs-2class.npy')).sort()) {
+  for (const f of readdirSync(join(REAL, 'solar-flares'))
+    .filter((f) => f.endsWith('-probs-2class.npy'))
+    .sort()) {
     cases.push({ name: `solar-flares/${f}`, input: 'probabilities', ...(await matrix(join(REAL, 'solar-flares', f))), labels: outcomes });
   }
   const logitSets = ['densenet40-cifar10', ...readdirSync(join(REAL, 'sctl-cifar10-lt')).map((d) => `sctl-cifar10-lt/${d}`)];

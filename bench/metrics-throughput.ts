@@ -245,7 +245,8 @@ async function main(): Promise<void> {
     metrics_computed: 'accuracy nll brier ece ece_l2 ece_lb adaece adaece_l2 mce oe classwise_ece marginal_ece ks debiased_ece sweep_ece mean_confidence mean_entropy error_auroc',
     generate_seconds: generateSeconds,
     read_once_seconds: readOnceSeconds,
-    read_once_note: 'the memory-bandwidth floor: the fastest of 3 single-threaded passes that only read every probability once (a running sum); ours.median_seconds / read_once_seconds says how far the metrics are from it',
+    read_once_note:
+      'the memory-bandwidth floor: the fastest of 3 single-threaded passes that only read every probability once (a running sum); ours.median_seconds / read_once_seconds says how far the metrics are from it',
     ours: {
       seconds: seconds,
       cpu_seconds: cpuSeconds,

@@ -24,9 +24,7 @@ import { ridgeStrengths, structuredPenalty, StructuredScalingCalibrator } from '
 import { fitMixedTemperature, logInPlace, mixedProbabilities } from '../src/posthoc/temperature/ts-mix.js';
 
 const ROOT = fileURLToPath(new URL('../../../shared/data/real-predictions/', import.meta.url));
-const REFERENCE = JSON.parse(
-  readFileSync(fileURLToPath(new URL('../../test/fixtures/posthoc/reference-structured-scaling.json', import.meta.url)), 'utf8'),
-);
+const REFERENCE = JSON.parse(readFileSync(fileURLToPath(new URL('../../test/fixtures/posthoc/reference-structured-scaling.json', import.meta.url)), 'utf8'));
 const argv = process.argv.slice(2);
 const valueOf = (flag: string) => {
   const at = argv.indexOf(flag);
@@ -138,7 +136,9 @@ if (argv.includes('--variants')) {
     out.push({ variant: v.name, ...result, solver: summary, ...(svsSummary && { svs_start_solver: svsSummary }), load_average: loadavg().map((x) => Math.round(x * 100) / 100) });
     process.stderr.write(`${JSON.stringify(out[out.length - 1])}\n`);
   }
-  process.stdout.write(`${JSON.stringify({ bench: 'posthoc-sms-fit', mode: 'variants', set: `${model}-cifar-100`, gradient_tolerance: gtol, evaluation_cpu_s_median: perEvaluation[Math.floor(repeats / 2)], numpy_peer: numpy, probmetrics_test_log_loss: REFERENCE.densenet_bc_100_cifar100_even_odd?.sms?.test_log_loss, variants: out }, null, 1)}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ bench: 'posthoc-sms-fit', mode: 'variants', set: `${model}-cifar-100`, gradient_tolerance: gtol, evaluation_cpu_s_median: perEvaluation[Math.floor(repeats / 2)], numpy_peer: numpy, probmetrics_test_log_loss: REFERENCE.densenet_bc_100_cifar100_even_odd?.sms?.test_log_loss, variants: out }, null, 1)}\n`,
+  );
   process.exit(0);
 }
 

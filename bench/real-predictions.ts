@@ -28,7 +28,7 @@ import type { Matrix } from '../src/util/matrix.js';
 const ROOT = fileURLToPath(new URL('../../../shared/data/real-predictions/', import.meta.url));
 const markdown = process.argv.includes('--markdown');
 const onlyAt = process.argv.indexOf('--only');
-const only = onlyAt >= 0 ? process.argv[onlyAt + 1] ?? '' : '';
+const only = onlyAt >= 0 ? (process.argv[onlyAt + 1] ?? '') : '';
 const withMatrix = process.argv.includes('--with-matrix');
 const methodsAt = process.argv.indexOf('--methods');
 const methods = methodsAt >= 0 ? (process.argv[methodsAt + 1] ?? '').split(',') : [...CALIBRATOR_KINDS];
@@ -135,7 +135,9 @@ for (const set of await fullSets()) {
 }
 
 const topLabel: Record<string, unknown>[] = [];
-for (const name of readdirSync(ROOT + 'top-label').sort().filter((n) => n.includes(only))) {
+for (const name of readdirSync(ROOT + 'top-label')
+  .sort()
+  .filter((n) => n.includes(only))) {
   const c = (await readNpy(`${ROOT}top-label/${name}/confidence.npy`)).data as Float32Array;
   const pred = await labelsOf(`top-label/${name}/predicted.npy`);
   const y = await labelsOf(`top-label/${name}/labels.npy`);
@@ -158,10 +160,34 @@ for (const name of readdirSync(ROOT + 'top-label').sort().filter((n) => n.includ
     raw_ece: expectedCalibrationError(sTest, aTest, { bins: 15 }),
   };
   const maps: [string, (s: number) => number][] = [
-    ['histogram', ((m) => (s: number) => applyScoreMap(m, s))(fitScoreMap('histogram', sFit, aFit, 15))],
-    ['isotonic', ((m) => (s: number) => applyScoreMap(m, s))(fitScoreMap('isotonic', sFit, aFit, 15))],
-    ['platt', ((m) => (s: number) => applyScoreMap(m, s))(fitScoreMap('platt', sFit, aFit, 15))],
-    ['scaling-binning', ((m) => (s: number) => applyScoreMap(m.binned, applyScoreMap(m.platt, s)))(fitScalingBinningMap(sFit, aFit, 10))],
+    [
+      'histogram',
+      (
+        (m) => (s: number) =>
+          applyScoreMap(m, s)
+      )(fitScoreMap('histogram', sFit, aFit, 15)),
+    ],
+    [
+      'isotonic',
+      (
+        (m) => (s: number) =>
+          applyScoreMap(m, s)
+      )(fitScoreMap('isotonic', sFit, aFit, 15)),
+    ],
+    [
+      'platt',
+      (
+        (m) => (s: number) =>
+          applyScoreMap(m, s)
+      )(fitScoreMap('platt', sFit, aFit, 15)),
+    ],
+    [
+      'scaling-binning',
+      (
+        (m) => (s: number) =>
+          applyScoreMap(m.binned, applyScoreMap(m.platt, s))
+      )(fitScalingBinningMap(sFit, aFit, 10)),
+    ],
   ];
   for (const [kind, g] of maps) row[kind] = expectedCalibrationError(sTest.map(g), aTest, { bins: 15 });
   topLabel.push(row);
@@ -178,9 +204,7 @@ if (!markdown) {
     `| method | ${names.join(' | ')} |`,
     `| --- | ${names.map(() => '---').join(' | ')} |`,
     `| raw | ${results.map((r) => pct((r.raw as { ece: number }).ece)).join(' | ')} |`,
-    ...kinds.map(
-      (k) => `| ${k} | ${results.map((r) => pct(((r.calibrators as Record<string, Record<string, unknown>>)[k] ?? {}).ece)).join(' | ')} |`,
-    ),
+    ...kinds.map((k) => `| ${k} | ${results.map((r) => pct(((r.calibrators as Record<string, Record<string, unknown>>)[k] ?? {}).ece)).join(' | ')} |`),
     '',
     'Top-label sets (confidence, prediction, label only): test top-label ECE (%, 15 bins) of the 1-D maps.',
     '',

@@ -50,7 +50,16 @@ function record(config: string, jobs: number, threads: number, wall: number, out
   const files = posthocFiles(out);
   const identical = first === null ? null : files.size === first.size && [...files].every(([id, text]) => first!.get(id) === text);
   first ??= files;
-  const result: Result = { bench: 'suite-throughput', config, jobs, threads, wall_s: +wall.toFixed(2), runs: files.size, runs_per_hour: +((files.size * 3600) / wall).toFixed(1), posthoc_identical_to_first: identical };
+  const result: Result = {
+    bench: 'suite-throughput',
+    config,
+    jobs,
+    threads,
+    wall_s: +wall.toFixed(2),
+    runs: files.size,
+    runs_per_hour: +((files.size * 3600) / wall).toFixed(1),
+    posthoc_identical_to_first: identical,
+  };
   process.stdout.write(JSON.stringify(result) + '\n');
   return result;
 }
@@ -58,7 +67,9 @@ function record(config: string, jobs: number, threads: number, wall: number, out
 function local(jobs: number, threads: number): Result {
   const out = join(work, `local-${jobs}x${threads}`);
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [CLI, 'suite', 'run', values.suite!, '--scale', values.scale!, '--out', out, '--jobs', String(jobs), '--threads', String(threads), '--progress', 'none'], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [CLI, 'suite', 'run', values.suite!, '--scale', values.scale!, '--out', out, '--jobs', String(jobs), '--threads', String(threads), '--progress', 'none'], {
+    encoding: 'utf8',
+  });
   const wall = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`suite run --jobs ${jobs} --threads ${threads} exited with ${r.status}: ${(r.stdout + r.stderr).slice(-2000)}`);
   return record(`local --jobs ${jobs} --threads ${threads}`, jobs, threads, wall, out);
@@ -112,5 +123,13 @@ if (!values['no-queue']) {
   if (q) results.push(q);
 }
 const best = results.reduce((a, b) => (b.runs_per_hour > a.runs_per_hour ? b : a));
-process.stdout.write(JSON.stringify({ bench: 'suite-throughput-summary', suite: values.suite, scale: values.scale, best: best.config, runs_per_hour: Object.fromEntries(results.map((r) => [r.config, r.runs_per_hour])) }) + '\n');
+process.stdout.write(
+  JSON.stringify({
+    bench: 'suite-throughput-summary',
+    suite: values.suite,
+    scale: values.scale,
+    best: best.config,
+    runs_per_hour: Object.fromEntries(results.map((r) => [r.config, r.runs_per_hour])),
+  }) + '\n',
+);
 rmSync(work, { recursive: true, force: true });

@@ -87,7 +87,11 @@ for (const loss of values.losses.split(',').filter((l) => l !== '')) {
 if (values.torch) {
   const dir = `${values.out}/torch-data`;
   mkdirSync(dir, { recursive: true });
-  for (const [name, d] of [['train', data.train], ['val', data.validation], ['test', data.test]] as const) {
+  for (const [name, d] of [
+    ['train', data.train],
+    ['val', data.validation],
+    ['test', data.test],
+  ] as const) {
     if (d.kind !== 'image') throw new Error('image data expected');
     await writeNpy(`${dir}/${name}-images.npy`, d.images, [d.labels.length, ...d.shape]);
     await writeNpy(`${dir}/${name}-labels.npy`, d.labels, [d.labels.length]);

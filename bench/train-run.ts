@@ -72,17 +72,56 @@ function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv): { wall: num
 function runCalib(round: number, out: string): Timed {
   // The PyTorch peer's LeNet has no batch norm (calib's lenet has it by default): compare the same network.
   const modelOptions = values.model === 'lenet' ? ['--model-opt', 'batchNorm=false'] : [];
-  const args = [CLI, 'train', '--dataset', 'fashion-mnist', '--data-opt', `directory=${values.data}`, '--model', MODELS[values.model!]!, ...modelOptions, '--epochs', values.epochs!, '--threads', values.threads!, '--seed', values.seed!, '--replicas', values.replicas!, '--out', out, '--force', '--progress', 'none'];
+  const args = [
+    CLI,
+    'train',
+    '--dataset',
+    'fashion-mnist',
+    '--data-opt',
+    `directory=${values.data}`,
+    '--model',
+    MODELS[values.model!]!,
+    ...modelOptions,
+    '--epochs',
+    values.epochs!,
+    '--threads',
+    values.threads!,
+    '--seed',
+    values.seed!,
+    '--replicas',
+    values.replicas!,
+    '--out',
+    out,
+    '--force',
+    '--progress',
+    'none',
+  ];
   const t = timed(process.execPath, args, process.env);
   const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { test: { accuracy: number }; data?: { train?: number } };
-  return { side: 'calib', round, wall_s: t.wall, cpu_s: t.cpu, peak_rss_mb: t.rssMb, test_accuracy: summary.test.accuracy, ...(summary.data?.train !== undefined ? { train_images: summary.data.train } : {}) };
+  return {
+    side: 'calib',
+    round,
+    wall_s: t.wall,
+    cpu_s: t.cpu,
+    peak_rss_mb: t.rssMb,
+    test_accuracy: summary.test.accuracy,
+    ...(summary.data?.train !== undefined ? { train_images: summary.data.train } : {}),
+  };
 }
 
 function runTorch(round: number, out: string): Timed {
   const env = { ...process.env, OMP_NUM_THREADS: values.threads!, OPENBLAS_NUM_THREADS: values.threads!, MKL_NUM_THREADS: values.threads! };
   const t = timed(PYTHON, [PEER, '--model', values.model!, '--epochs', values.epochs!, '--threads', values.threads!, '--seed', values.seed!, '--out', out, '--data', values.data!], env);
   const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { test_accuracy: number; train_images?: number };
-  return { side: 'torch', round, wall_s: t.wall, cpu_s: t.cpu, peak_rss_mb: t.rssMb, test_accuracy: summary.test_accuracy, ...(summary.train_images !== undefined ? { train_images: summary.train_images } : {}) };
+  return {
+    side: 'torch',
+    round,
+    wall_s: t.wall,
+    cpu_s: t.cpu,
+    peak_rss_mb: t.rssMb,
+    test_accuracy: summary.test_accuracy,
+    ...(summary.train_images !== undefined ? { train_images: summary.train_images } : {}),
+  };
 }
 
 const median = (xs: number[]): number => {

@@ -140,7 +140,7 @@ function nodeRoles(graph: Graph, nchwcBlock: number): Map<string, string> {
 function opTypeCounts(model: Uint8Array): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const node of decodeOnnx(model, 'optimized model').graph?.node ?? []) {
-    const key = node.domain ? `${node.domain}.${node.opType ?? ''}` : node.opType ?? '';
+    const key = node.domain ? `${node.domain}.${node.opType ?? ''}` : (node.opType ?? '');
     counts[key] = (counts[key] ?? 0) + 1;
   }
   return Object.fromEntries(Object.entries(counts).sort((a, b) => b[1] - a[1]));
@@ -156,8 +156,14 @@ async function profile(graph: Graph, feeds: Record<string, Feed>, steps: number,
   try {
     const optimized = join(dir, 'optimized.onnx');
     const session = await ort.InferenceSession.create(encodeModel(lowerToOnnx(graph, { nchwcBlock })), {
-      enableProfiling: true, profileFilePrefix: join(dir, 'p'), intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all',
-      optimizedModelFilePath: optimized, logSeverityLevel: 3,
+      enableProfiling: true,
+      profileFilePrefix: join(dir, 'p'),
+      intraOpNumThreads: threads,
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+      graphOptimizationLevel: 'all',
+      optimizedModelFilePath: optimized,
+      logSeverityLevel: 3,
     });
     const optimizedOps = opTypeCounts(readFileSync(optimized));
     const ortFeeds: Record<string, ort.Tensor> = {};
@@ -182,7 +188,9 @@ async function profile(graph: Graph, feeds: Record<string, Feed>, steps: number,
       byOp[key] = (byOp[key] ?? 0) + e.dur / 1000 / steps;
       total += e.dur / 1000 / steps;
     }
-    const sorted = Object.entries(byOp).sort((a, b) => b[1] - a[1]).filter(([, v]) => v >= 0.05);
+    const sorted = Object.entries(byOp)
+      .sort((a, b) => b[1] - a[1])
+      .filter(([, v]) => v >= 0.05);
     return { total_kernel_ms: Number(total.toFixed(2)), ...Object.fromEntries(sorted.map(([k, v]) => [k, Number(v.toFixed(2))])), ort_optimized_ops: optimizedOps };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -268,7 +276,13 @@ async function main(): Promise<void> {
     const n = Math.max(3, Math.min(perRound, 10));
     result['profile_train_step_ms_by_op'] = await profile(step.graph(args.batch), step.feeds(state, batch, 0.01), n, args.threads, args.nchwc);
     const evalStep = new EvalStep(model);
-    result['profile_forward_only_ms_by_op'] = await profile(evalStep.graph(args.batch), { x: batch.x, params: state.params, ...(state.buffers.length ? { buffers: state.buffers } : {}) }, n, args.threads, args.nchwc);
+    result['profile_forward_only_ms_by_op'] = await profile(
+      evalStep.graph(args.batch),
+      { x: batch.x, params: state.params, ...(state.buffers.length ? { buffers: state.buffers } : {}) },
+      n,
+      args.threads,
+      args.nchwc,
+    );
   }
   result['load_average'] = loadavg().map((v) => Number(v.toFixed(2)));
   step.dispose();

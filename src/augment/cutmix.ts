@@ -46,17 +46,22 @@ export function cutmix(images: Float32Array, labels: Int32Array, shape: readonly
   const draw = drawMixup(b, options.alpha, options.rng);
   if (requireNumber('options.alpha', options.alpha, { min: 0 }) === 0) return identity;
   const cut = Math.sqrt(1 - draw.lambda);
-  const cw = Math.floor(w * cut), chh = Math.floor(h * cut);
-  const cx = options.rng.int(w), cy = options.rng.int(h);
+  const cw = Math.floor(w * cut),
+    chh = Math.floor(h * cut);
+  const cx = options.rng.int(w),
+    cy = options.rng.int(h);
   const clip = (v: number, hi: number) => Math.min(Math.max(v, 0), hi);
-  const x1 = clip(cx - Math.floor(cw / 2), w), x2 = clip(cx + Math.floor(cw / 2), w);
-  const y1 = clip(cy - Math.floor(chh / 2), h), y2 = clip(cy + Math.floor(chh / 2), h);
+  const x1 = clip(cx - Math.floor(cw / 2), w),
+    x2 = clip(cx + Math.floor(cw / 2), w);
+  const y1 = clip(cy - Math.floor(chh / 2), h),
+    y2 = clip(cy + Math.floor(chh / 2), h);
   const out = images.slice();
   const plane = h * w;
   for (let i = 0; i < b; i++) {
     const src = draw.perm[i]!;
     for (let c = 0; c < ch; c++) {
-      const to = (i * ch + c) * plane, from = (src * ch + c) * plane;
+      const to = (i * ch + c) * plane,
+        from = (src * ch + c) * plane;
       for (let y = y1; y < y2; y++) out.set(images.subarray(from + y * w + x1, from + y * w + x2), to + y * w + x1);
     }
   }

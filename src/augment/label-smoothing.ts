@@ -25,12 +25,7 @@ export function oneHot(labels: Int32Array, classes: number): Float32Array {
  * - 'others' (MDCA code): 1 − ε on y and ε / (C − 1) on each other class (C ≥ 2).
  * Every row sums to 1; ε = 0 gives one-hot targets.
  */
-export function smoothLabels(
-  labels: Int32Array,
-  classes: number,
-  epsilon: number,
-  variant: 'uniform' | 'others' = 'uniform',
-): Float32Array {
+export function smoothLabels(labels: Int32Array, classes: number, epsilon: number, variant: 'uniform' | 'others' = 'uniform'): Float32Array {
   const c = requireNumber('classes', classes, { integer: true, min: variant === 'others' ? 2 : 1 });
   const e = requireNumber('epsilon', epsilon, { min: 0, max: 1 });
   if (variant !== 'uniform' && variant !== 'others') invalidArgument('variant', '"uniform" or "others"', describe(variant));

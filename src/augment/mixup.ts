@@ -38,7 +38,7 @@ export function mixRows<T extends Float32Array | Float64Array>(rows: T, draw: Mi
   const b = draw.perm.length;
   if (rows.length % b !== 0) invalidArgument('rows', `a multiple of the batch size ${b} values`, `${rows.length}`);
   const d = rows.length / b;
-  const result = out ?? (new (rows.constructor as new (n: number) => T)(rows.length));
+  const result = out ?? new (rows.constructor as new (n: number) => T)(rows.length);
   if (result.length !== rows.length) invalidArgument('out', `${rows.length} values`, `${result.length}`);
   if (result.buffer === rows.buffer && result.byteOffset < rows.byteOffset + rows.byteLength && rows.byteOffset < result.byteOffset + result.byteLength)
     invalidArgument('out', 'an array that does not overlap rows', 'an overlapping view of the same memory');
@@ -71,11 +71,7 @@ export interface MixupOptions {
  * Input mixup with soft targets. `inputs`: [B, ...] float32 (any per-sample size); `targets`: either Int32Array
  * labels (then `classes` is required and targets are one-hot) or float32 soft targets [B, C] (e.g. smoothed labels).
  */
-export function mixup(
-  inputs: Float32Array,
-  targets: Int32Array | Float32Array,
-  options: MixupOptions & { classes?: number },
-): MixupBatch {
+export function mixup(inputs: Float32Array, targets: Int32Array | Float32Array, options: MixupOptions & { classes?: number }): MixupBatch {
   const soft = toSoftTargets(targets, inputs, options.classes);
   const draw = drawMixup(soft.rows, options.alpha, options.rng);
   return { ...draw, inputs: mixRows(inputs, draw), targets: mixRows(soft.data, draw) };
@@ -100,8 +96,7 @@ export function featureOnlyMixup(inputs: Float32Array, labels: Int32Array, optio
 
 function checkInputs(inputs: Float32Array, b: number): void {
   if (!(inputs instanceof Float32Array)) invalidArgument('inputs', 'a Float32Array', describe(inputs));
-  if (inputs.length % b !== 0 || inputs.length === 0)
-    invalidArgument('inputs', `B = ${b} samples of equal size (a non-zero multiple of ${b} values)`, `${inputs.length} values`);
+  if (inputs.length % b !== 0 || inputs.length === 0) invalidArgument('inputs', `B = ${b} samples of equal size (a non-zero multiple of ${b} values)`, `${inputs.length} values`);
 }
 
 function toSoftTargets(targets: Int32Array | Float32Array, inputs: Float32Array, classes: number | undefined): { rows: number; data: Float32Array } {

@@ -11,7 +11,7 @@ export async function readBinaryInputs(path: string, labelsPath: string, column:
   const source = await openLabelsSource(labelsPath, '--labels', column === undefined ? {} : { column });
   const labels = new Int32Array(source.length);
   let at = 0;
-  for await (const chunk of source.chunks(1 << 16)) labels.set(chunk, at), (at += chunk.length);
+  for await (const chunk of source.chunks(1 << 16)) (labels.set(chunk, at), (at += chunk.length));
   if (labels.length !== p.length) invalidArgument('--labels', `${p.length} labels, one per probability`, `${labels.length}`);
   const data = new Float64Array(2 * p.length);
   for (let i = 0; i < p.length; i++) {

@@ -43,5 +43,7 @@ export async function calibrateRun(dir: string, method: CalibratorKind, io: CliI
   const result = seg ? appendDenseCalibrator(model, calibrator, { keepOutputs: true, modelArg: '--calibrate' }) : appendCalibrator(model, calibrator, { keepOutputs: true, modelArg: '--calibrate' });
   await atomicWriteFile(join(dir, 'model-calibrated.onnx'), encodeOnnx(result.model));
   const t = calibrator.toJSON().temperature;
-  io.stdout.write(`calibrated: ${method}${typeof t === 'number' ? ` T = ${t.toPrecision(4)}` : ''} on ${rows} validation ${seg ? 'pixels' : 'logits'} -> ${dir}/calibrator.json, ${dir}/model-calibrated.onnx (outputs ${result.outputs.join(', ')})\n`);
+  io.stdout.write(
+    `calibrated: ${method}${typeof t === 'number' ? ` T = ${t.toPrecision(4)}` : ''} on ${rows} validation ${seg ? 'pixels' : 'logits'} -> ${dir}/calibrator.json, ${dir}/model-calibrated.onnx (outputs ${result.outputs.join(', ')})\n`,
+  );
 }

@@ -3,7 +3,15 @@
  * (metrics/mondrian-conformal.ts), with coverage and mean set size per class / group on the test rows, and a
  * warning per class / group whose calibration rows are too few for α (its threshold is infinite).
  */
-import { fitMondrianConformal, minimumCalibrationRows, mondrianConformalMetrics, type ConformalMethod, type MondrianConformalMetrics, type MondrianConformalPredictor, type MondrianTaxonomy } from '../metrics/index.js';
+import {
+  fitMondrianConformal,
+  minimumCalibrationRows,
+  mondrianConformalMetrics,
+  type ConformalMethod,
+  type MondrianConformalMetrics,
+  type MondrianConformalPredictor,
+  type MondrianTaxonomy,
+} from '../metrics/index.js';
 import type { Matrix } from '../util/matrix.js';
 import type { Flag } from './flag.js';
 import type { CliIO } from './command.js';
@@ -15,17 +23,20 @@ export const CONDITIONAL_CONFORMAL_FLAGS = {
   'class-conditional': flag(optional(boolean(), false, 'one threshold per true class (label-conditional / Mondrian conformal): coverage ≥ 1 − α within every class')),
   groups: flag(described(optional(string()), 'one group id per row of --logits/--probs (as calib eval --groups reads them): one threshold per group'), { valueName: 'FILE' }),
   'calib-groups': flag(described(optional(string()), 'with --groups and --calib-* files: the group ids of the calibration rows'), { valueName: 'FILE' }),
-  'min-cell-size': flag(described(optional(number({ integer: true })), "with --class-conditional --groups: smallest group × class cell with its own threshold (default ⌈1/α⌉ − 1); smaller cells use the class's"), { valueName: 'K' }),
+  'min-cell-size': flag(
+    described(optional(number({ integer: true })), "with --class-conditional --groups: smallest group × class cell with its own threshold (default ⌈1/α⌉ − 1); smaller cells use the class's"),
+    { valueName: 'K' },
+  ),
 } as const satisfies Record<string, Flag>;
 
 export const CONDITIONAL_CONFORMAL_DESCRIPTION = [
   '--class-conditional: one threshold q̂_k per class k from the calibration rows of true class k (label-conditional',
   "conformal, Vovk's Mondrian taxonomy by label); the set is {k : s(x, k) ≤ q̂_k} and covers each class with",
   'probability ≥ 1 − α. --groups FILE: one threshold per group (ids read as calib eval --groups reads them; with',
-  '--calib-* files, --calib-groups FILE gives the calibration rows\' groups); the set of a row uses its group\'s q̂ and',
+  "--calib-* files, --calib-groups FILE gives the calibration rows' groups); the set of a row uses its group's q̂ and",
   'covers each group with probability ≥ 1 − α. Coverage and mean set size are reported per class / group on the test',
   'rows. A class / group with fewer than ⌈1/α⌉ − 1 calibration rows (or none) gets no finite threshold: the class is',
-  'then in every set (its group\'s sets hold every class); each is named in a warning.',
+  "then in every set (its group's sets hold every class); each is named in a warning.",
   '--class-conditional --groups FILE: one threshold q̂_{g,k} per group × true class cell (the Mondrian taxonomy (group, label));',
   'the set of a row of group g is {k : s(x, k) ≤ q̂_{g,k}}, and P(y ∈ C(x) | group g, y = k) ≥ 1 − α in every cell with its own',
   'threshold. A cell with fewer than --min-cell-size K calibration rows (default and minimum: the ⌈1/α⌉ − 1 a finite q̂ needs)',
@@ -58,11 +69,7 @@ interface ConditionalSettings {
 }
 
 /** Fit and report the class-, group- or group × class-conditional sets of every method; writes the table or JSON. */
-export function runConditionalConformal(
-  inputs: ConditionalInputs,
-  settings: ConditionalSettings,
-  io: CliIO,
-): void {
+export function runConditionalConformal(inputs: ConditionalInputs, settings: ConditionalSettings, io: CliIO): void {
   const { taxonomy, cal, calLabels, test, testLabels } = inputs;
   const { alpha } = settings;
   let ids: string[];
@@ -84,7 +91,13 @@ export function runConditionalConformal(
         ? fitMondrianConformal(cal, calLabels, { ...options, taxonomy })
         : taxonomy === 'group'
           ? fitMondrianConformal(cal, calLabels, { ...options, taxonomy, groups: calIndex!, groupCount: groupIds.length })
-          : fitMondrianConformal(cal, calLabels, { ...options, taxonomy, groups: calIndex!, groupCount: groupIds.length, ...(settings.minCellSize !== undefined && { minCellSize: settings.minCellSize }) });
+          : fitMondrianConformal(cal, calLabels, {
+              ...options,
+              taxonomy,
+              groups: calIndex!,
+              groupCount: groupIds.length,
+              ...(settings.minCellSize !== undefined && { minCellSize: settings.minCellSize }),
+            });
     return { method, predictor, metrics: mondrianConformalMetrics(test, testLabels, predictor, testIndex) };
   });
   const needed = minimumCalibrationRows(alpha);
@@ -115,7 +128,17 @@ export function runConditionalConformal(
             ids.map((id, c) => {
               const m = r.metrics.perCategory[c]!;
               const q = r.predictor.thresholds[c]!;
-              return [id, { n_calibration: r.predictor.counts[c], threshold: finite(q), too_few_calibration_rows: !Number.isFinite(q), n_test: m.n, coverage: finite(m.coverage), mean_set_size: finite(m.meanSetSize) }];
+              return [
+                id,
+                {
+                  n_calibration: r.predictor.counts[c],
+                  threshold: finite(q),
+                  too_few_calibration_rows: !Number.isFinite(q),
+                  n_test: m.n,
+                  coverage: finite(m.coverage),
+                  mean_set_size: finite(m.meanSetSize),
+                },
+              ];
             }),
           ),
         },
@@ -169,7 +192,10 @@ function writeCells(
   const minCellSize = first.minCellSize!;
   const fallen = ids.filter((_, c) => first.fallback![c] === 1);
   if (fallen.length > 0) {
-    const shown = fallen.slice(0, 5).map((id) => JSON.stringify(id)).join(', ');
+    const shown = fallen
+      .slice(0, 5)
+      .map((id) => JSON.stringify(id))
+      .join(', ');
     io.stderr.write(
       `calib: warning: ${fallen.length} of ${ids.length} group × class cells have fewer than ${minCellSize} calibration rows (${shown}${fallen.length > 5 ? ', …' : ''}): ` +
         "they use their class's threshold over all groups, with no coverage guarantee within the cell\n",
@@ -187,7 +213,17 @@ function writeCells(
           per_cell: Object.fromEntries(
             ids.map((id, c) => {
               const m = r.metrics.perCategory[c]!;
-              return [id, { n_calibration: r.predictor.counts[c], threshold: finite(r.predictor.thresholds[c]!), fallback: r.predictor.fallback![c] === 1, n_test: m.n, coverage: finite(m.coverage), mean_set_size: finite(m.meanSetSize) }];
+              return [
+                id,
+                {
+                  n_calibration: r.predictor.counts[c],
+                  threshold: finite(r.predictor.thresholds[c]!),
+                  fallback: r.predictor.fallback![c] === 1,
+                  n_test: m.n,
+                  coverage: finite(m.coverage),
+                  mean_set_size: finite(m.meanSetSize),
+                },
+              ];
             }),
           ),
         },
@@ -216,7 +252,14 @@ function writeCells(
           const m = r.metrics.perCategory[c]!;
           const q = r.predictor.thresholds[c]!;
           const shown = Number.isFinite(q) ? q.toFixed(4) : 'none (every class)';
-          return [id, r.predictor.counts[c]!.toLocaleString('en-US'), r.predictor.fallback![c] === 1 ? `${shown} (class's, < ${minCellSize} rows)` : shown, m.n.toLocaleString('en-US'), m.n > 0 ? percent(m.coverage) : '—', m.n > 0 ? m.meanSetSize.toFixed(3) : '—'];
+          return [
+            id,
+            r.predictor.counts[c]!.toLocaleString('en-US'),
+            r.predictor.fallback![c] === 1 ? `${shown} (class's, < ${minCellSize} rows)` : shown,
+            m.n.toLocaleString('en-US'),
+            m.n > 0 ? percent(m.coverage) : '—',
+            m.n > 0 ? m.meanSetSize.toFixed(3) : '—',
+          ];
         }),
       ),
     );

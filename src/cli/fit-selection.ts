@@ -11,7 +11,9 @@ import { flag } from './flag.js';
 import { described, optional, string } from '../util/schema.js';
 
 export const WEIGHT_FLAGS = {
-  weights: flag(described(optional(string()), 'per-row sample weights ≥ 0, one per validation row (as calib eval --weights); methods whose fit has no weighted form are refused'), { valueName: 'FILE' }),
+  weights: flag(described(optional(string()), 'per-row sample weights ≥ 0, one per validation row (as calib eval --weights); methods whose fit has no weighted form are refused'), {
+    valueName: 'FILE',
+  }),
   'class-weight': flag(described(optional(string(['balanced'])), "balanced: w_i = N / (C · n_{y_i}), scikit-learn's class_weight='balanced' (C = classes present)"), { valueName: 'MODE' }),
 } as const;
 
@@ -38,7 +40,10 @@ export async function weightsFromFlags(
 /** The comma-separated `--candidates` list. */
 export function candidateList(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
-  const list = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (list.length === 0) invalidArgument('--candidates', 'a comma-separated list of methods', JSON.stringify(value));
   return list;
 }

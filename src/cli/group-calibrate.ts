@@ -22,12 +22,27 @@ import { flag } from './flag.js';
 import { described, number, optional, string } from '../util/schema.js';
 
 export const GROUP_FIT_FLAGS = {
-  groups: flag(described(string(), 'group ids per row (as calib eval --groups reads them; several columns: their intersection cells): fit --method per group plus a pooled calibrator (group-wise / Mondrian calibration)'), { repeatable: true, valueName: 'FILE' }),
-  'min-group-size': flag(described(optional(number({ integer: true })), `with --groups: smallest group (cell) fitted on its own (default ${DEFAULT_MIN_GROUP_SIZE}); smaller ones, and those whose own fit fails, use the pooled calibrator`), { valueName: 'K' }),
+  groups: flag(
+    described(
+      string(),
+      'group ids per row (as calib eval --groups reads them; several columns: their intersection cells): fit --method per group plus a pooled calibrator (group-wise / Mondrian calibration)',
+    ),
+    { repeatable: true, valueName: 'FILE' },
+  ),
+  'min-group-size': flag(
+    described(
+      optional(number({ integer: true })),
+      `with --groups: smallest group (cell) fitted on its own (default ${DEFAULT_MIN_GROUP_SIZE}); smaller ones, and those whose own fit fails, use the pooled calibrator`,
+    ),
+    { valueName: 'K' },
+  ),
 } as const satisfies Record<string, Flag>;
 
 export const GROUP_APPLY_FLAG = {
-  groups: flag(described(string(), 'group ids per row, the same columns as at fit time: required by a group-wise calibrator (calib fit --groups), refused otherwise'), { repeatable: true, valueName: 'FILE' }),
+  groups: flag(described(string(), 'group ids per row, the same columns as at fit time: required by a group-wise calibrator (calib fit --groups), refused otherwise'), {
+    repeatable: true,
+    valueName: 'FILE',
+  }),
 } as const satisfies Record<string, Flag>;
 
 export const GROUP_FIT_DESCRIPTION =
@@ -38,7 +53,7 @@ export const GROUP_FIT_DESCRIPTION =
   'temperature scaling on rows that are all correct: the NLL has no minimum) or gives non-finite parameters, falls back to the pooled\n' +
   'calibrator; the JSON records each fallback and its reason (groups[].fallback), and the summary names them. calib apply --groups (the same\n' +
   "columns) calibrates each row by its group's calibrator, and rows of fallen-back groups or of groups unseen at fit time by the pooled one\n" +
-  '(counted, with a warning for unseen groups). --weights FILE / --class-weight balanced: every fit (each group\'s and the pooled one) is\n' +
+  "(counted, with a warning for unseen groups). --weights FILE / --class-weight balanced: every fit (each group's and the pooled one) is\n" +
   'weighted by its rows\' weights (methods without a weighted form refused). One JSON (kind "groupwise"); calib export refuses it (group ids are\n' +
   'not an input of the ONNX model). Not with --method auto, --cv, --multilabel or --lm-eval.\n';
 
@@ -113,13 +128,23 @@ export async function fitGroupwiseCommand(flags: GroupFitFlags, io: CliIO): Prom
   const perGroup = groups.ids.map((id, g) => {
     const members: number[] = [];
     groups.index.forEach((k, i) => k === g && members.push(i));
-    const pick = (m: { cols: number; data: ArrayLike<number> }) => matrix(members.length, cols, Float64Array.from(members.flatMap((i) => Array.from({ length: cols }, (_, k) => m.data[i * cols + k]!))));
+    const pick = (m: { cols: number; data: ArrayLike<number> }) =>
+      matrix(members.length, cols, Float64Array.from(members.flatMap((i) => Array.from({ length: cols }, (_, k) => m.data[i * cols + k]!))));
     const y = Int32Array.from(members, (i) => all.labels[i]!);
     const before = evaluate(pick(all.matrix), y, { input: predictions.kind, bins: flags.bins });
     const after = evaluate(pick(calibrated), y, { input: 'probabilities', bins: flags.bins });
     const member = calibrator.groups.find((m) => m.id === id)!;
     const fallback = member.fallback;
-    return { id, rows: members.length, calibrator: fallback ? 'pooled' : 'own', ...(fallback && { fallback }), nll_before: before.nll, nll_after: after.nll, ece_before: before.ece, ece_after: after.ece };
+    return {
+      id,
+      rows: members.length,
+      calibrator: fallback ? 'pooled' : 'own',
+      ...(fallback && { fallback }),
+      nll_before: before.nll,
+      nll_after: after.nll,
+      ece_before: before.ece,
+      ece_after: after.ece,
+    };
   });
   await writingOutput(flags.out, '--out', () => atomicWriteFile(flags.out, `${JSON.stringify(calibrator.toJSON(), null, 2)}\n`));
   const fitted = perGroup.filter((g) => g.calibrator === 'own').length;
@@ -135,7 +160,9 @@ export async function fitGroupwiseCommand(flags: GroupFitFlags, io: CliIO): Prom
   const weightNote = weighting ? ` with ${weighting.kind === 'balanced' ? 'class-balanced' : 'sample'} weights (sum ${+weighting.sum.toPrecision(6)})` : '';
   io.stdout.write(
     `fitted ${flags.method}${weightNote} on each of ${fitted} of ${groups.ids.length} ${what} (≥ ${minGroupSize} rows) and on all ${rows.toLocaleString('en-US')} rows (pooled), ${cols} classes -> ${flags.out}\n` +
-      (failed.length > 0 ? `${failed.length} group${failed.length === 1 ? '' : 's'} fell back to the pooled calibrator because ${failed.length === 1 ? 'its' : 'their'} own fit failed: ${failed.map((g) => `${JSON.stringify(g.id)} (${g.fallback!.detail})`).join('; ')}\n` : '') +
+      (failed.length > 0
+        ? `${failed.length} group${failed.length === 1 ? '' : 's'} fell back to the pooled calibrator because ${failed.length === 1 ? 'its' : 'their'} own fit failed: ${failed.map((g) => `${JSON.stringify(g.id)} (${g.fallback!.detail})`).join('; ')}\n`
+        : '') +
       `on the fitting data, per group (${flags.bins} bins):\n` +
       formatTable(
         ['group', 'n', 'calibrator', 'NLL before', 'NLL after', 'ECE before (%)', 'ECE after (%)'],
@@ -176,11 +203,19 @@ export async function applyGroupwise(
   io: CliIO,
 ): Promise<void> {
   if (flags.groups.length === 0) {
-    invalidArgument('--groups', `a group id per row: ${JSON.stringify(flags.calibrator)} is a group-wise calibrator (calib fit --groups) and calibrates each row by its group's calibrator`, 'no --groups');
+    invalidArgument(
+      '--groups',
+      `a group id per row: ${JSON.stringify(flags.calibrator)} is a group-wise calibrator (calib fit --groups) and calibrates each row by its group's calibrator`,
+      'no --groups',
+    );
   }
   const wantLogits = flags.output === 'logits';
   if (wantLogits && !calibrator.hasLogits) invalidArgument('--output', `'probs' for a group-wise ${calibrator.method} calibrator (it has no calibrated logits)`, "'logits'");
-  await requireOutputPath(flags.out, '--out', flags.groups.map((path) => ({ argName: '--groups', path })));
+  await requireOutputPath(
+    flags.out,
+    '--out',
+    flags.groups.map((path) => ({ argName: '--groups', path })),
+  );
   const predictions = await openPredictions(flags);
   const { rows, cols } = predictions.source;
   requirePredictionShape(predictions.argName, rows, cols);
@@ -189,7 +224,11 @@ export async function applyGroupwise(
   const { columns, cells } = await readCells(flags.groups, rows, predictions.argName);
   const fitted = calibrator.columns ?? ['one column'];
   if (columns.length !== fitted.length)
-    invalidArgument('--groups', `${fitted.length} group column${fitted.length === 1 ? '' : 's'}, as at fit time (${calibrator.columns ? calibrator.columns.join(', ') : 'one column'})`, `${columns.length} (${columns.map((c) => c.name).join(', ')})`);
+    invalidArgument(
+      '--groups',
+      `${fitted.length} group column${fitted.length === 1 ? '' : 's'}, as at fit time (${calibrator.columns ? calibrator.columns.join(', ') : 'one column'})`,
+      `${columns.length} (${columns.map((c) => c.name).join(', ')})`,
+    );
   const ids = idsPerRow(cells.groups);
   const routing = calibrator.route(ids, '--groups');
   const input: Predictions = predictions.kind === 'logits' ? { logits: all.matrix } : { probabilities: all.matrix };
@@ -198,13 +237,20 @@ export async function applyGroupwise(
   for (let i = 0; i < out.data.length; i++) {
     const v = out.data[i]!;
     if (!Number.isFinite(v) || (dtype === 'float32' && !Number.isFinite(Math.fround(v))))
-      invalidArgument(Number.isFinite(v) ? '--dtype' : '--calibrator', Number.isFinite(v) ? "float64 for values beyond float32's range (±3.4e38)" : 'a calibrator that gives finite outputs on these inputs', `${v} at row ${Math.floor(i / cols)}, column ${i % cols}`);
+      invalidArgument(
+        Number.isFinite(v) ? '--dtype' : '--calibrator',
+        Number.isFinite(v) ? "float64 for values beyond float32's range (±3.4e38)" : 'a calibrator that gives finite outputs on these inputs',
+        `${v} at row ${Math.floor(i / cols)}, column ${i % cols}`,
+      );
   }
   await writingOutput(flags.out, '--out', () => writeMatrixFile(flags.out, out, { dtype, key: wantLogits ? 'logits' : 'probs', argName: '--out' }));
   const warning = logitsWarning(predictions);
   if (warning) io.stderr.write(warning);
   if (routing.unseenRows > 0) {
-    const shown = routing.unseenGroups.slice(0, 5).map((id) => JSON.stringify(id)).join(', ');
+    const shown = routing.unseenGroups
+      .slice(0, 5)
+      .map((id) => JSON.stringify(id))
+      .join(', ');
     const more = routing.unseenGroups.length > 5 ? `, … (${routing.unseenGroups.length} in all)` : '';
     io.stderr.write(
       `calib: warning: ${routing.unseenRows.toLocaleString('en-US')} row${routing.unseenRows === 1 ? '' : 's'} of ${routing.unseenGroups.length} group${routing.unseenGroups.length === 1 ? '' : 's'} not seen at fit time (${shown}${more}) ` +

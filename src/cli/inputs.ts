@@ -69,17 +69,14 @@ export function logitsWarning(predictions: PredictionInput): string | undefined 
   const { rows, probabilityLike } = predictions.look;
   if (predictions.kind !== 'logits' || rows === 0 || probabilityLike < rows) return undefined;
   return (
-    `calib: warning: every row of --logits is in [0, 1] and sums to 1, like probabilities; ` +
-    `if these are probabilities, pass them with --probs (softmax of probabilities gives wrong numbers)\n`
+    `calib: warning: every row of --logits is in [0, 1] and sums to 1, like probabilities; ` + `if these are probabilities, pass them with --probs (softmax of probabilities gives wrong numbers)\n`
   );
 }
 
 /** Open the one prediction input given as --logits or --probs. */
 export async function openPredictions(flags: { logits?: string | undefined; probs?: string | undefined }): Promise<PredictionInput> {
   if ((flags.logits === undefined) === (flags.probs === undefined)) {
-    throw new UsageError(
-      flags.logits === undefined ? 'give the predictions with --logits FILE or --probs FILE' : 'give either --logits or --probs, not both',
-    );
+    throw new UsageError(flags.logits === undefined ? 'give the predictions with --logits FILE or --probs FILE' : 'give either --logits or --probs, not both');
   }
   const logits = flags.logits !== undefined;
   const argName = logits ? '--logits' : '--probs';
@@ -117,12 +114,7 @@ export interface InputChunk {
  * (e.g. −100 or 255, the `ignore_index` of dense/segmentation losses) are dropped before the label check; the
  * chunks' offsets then count the kept rows.
  */
-export async function* validatedChunks(
-  predictions: PredictionInput,
-  labels: LabelsSource,
-  rowsPerChunk = ROWS_PER_CHUNK,
-  ignoreIndex?: number,
-): AsyncGenerator<InputChunk> {
+export async function* validatedChunks(predictions: PredictionInput, labels: LabelsSource, rowsPerChunk = ROWS_PER_CHUNK, ignoreIndex?: number): AsyncGenerator<InputChunk> {
   const labelChunks = labels.chunks(rowsPerChunk);
   let offset = 0;
   let kept = 0;

@@ -30,13 +30,13 @@ export const MODEL_INPUT_FLAGS = {
   model: flag(described(optional(string()), 'ONNX classifier (any producer)'), { valueName: 'FILE' }),
   run: flag(described(optional(string()), 'a calib train run directory instead of --model (its dataset by default)'), { valueName: 'DIR' }),
   checkpoint: flag(optional(string(['last', 'best']), 'best', 'checkpoint of --run')),
-  inputs: flag(described(optional(string()), 'samples as .npy [N, ...] in the model\'s layout, already preprocessed'), { valueName: 'X.npy' }),
+  inputs: flag(described(optional(string()), "samples as .npy [N, ...] in the model's layout, already preprocessed"), { valueName: 'X.npy' }),
   dataset: flag(described(optional(string(DATASET_NAMES)), 'a built-in dataset (images in [0, 1], NCHW; then --mean/--std/--layout)')),
   'data-opt': flag(described(string(), 'dataset loader option (as calib train)'), { repeatable: true, valueName: 'KEY=VALUE' }),
   split: flag(optional(string(['train', 'val', 'test']), 'test', "split of --dataset / --run (val = calib train's default 10 % hold-out, seed 0)")),
   images: flag(described(optional(string()), 'folder of PNG/JPEG images (one subfolder per class gives labels)'), { valueName: 'DIR' }),
   'max-image-pixels': flag(optional(number({ integer: true, min: 1 }), DEFAULT_MAX_IMAGE_PIXELS, 'refuse --images files whose header gives more pixels (width × height, checked before decoding)')),
-  size: flag(described(optional(string()), 'resize --images to H×W (default: the model\'s input size)'), { valueName: 'HxW' }),
+  size: flag(described(optional(string()), "resize --images to H×W (default: the model's input size)"), { valueName: 'HxW' }),
   mean: flag(described(optional(string()), 'per-channel mean subtracted (default 0)'), { valueName: 'M[,M,M]' }),
   std: flag(described(optional(string()), 'per-channel std divided by (default 1)'), { valueName: 'S[,S,S]' }),
   layout: flag(described(optional(string(['nchw', 'nhwc'])), "image layout the model takes (default: read from the model's input shape)")),
@@ -128,7 +128,11 @@ export async function resolveModelInputs(flags: ModelInputFlags): Promise<Resolv
     if (npy.shape.length < 2) invalidArgument('--inputs', 'an array of shape [N, ...] (N samples)', `shape [${npy.shape.join(', ')}]`);
     const data = npy.data instanceof Float32Array ? npy.data : Float32Array.from(npy.data as ArrayLike<number>);
     return {
-      bytes: loaded.bytes, model: loaded.model, modelSource: loaded.source, samplesArg: '--inputs', labels: null,
+      bytes: loaded.bytes,
+      model: loaded.model,
+      modelSource: loaded.source,
+      samplesArg: '--inputs',
+      labels: null,
       samples: { data, count: npy.shape[0]!, sampleShape: npy.shape.slice(1) },
     };
   }

@@ -63,13 +63,19 @@ function requireReplaceable(path: string, argName: string): void {
 
 function reason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ENOENT' ? 'no such directory'
-    : code === 'ENOTDIR' ? 'a parent is not a directory'
-    : code === 'EISDIR' ? 'a directory'
-    : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-    : code === 'EROFS' ? 'read-only file system'
-    : code === 'ENOSPC' ? 'no space left on device'
-    : (error as Error | undefined)?.message ?? String(error);
+  return code === 'ENOENT'
+    ? 'no such directory'
+    : code === 'ENOTDIR'
+      ? 'a parent is not a directory'
+      : code === 'EISDIR'
+        ? 'a directory'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : code === 'EROFS'
+            ? 'read-only file system'
+            : code === 'ENOSPC'
+              ? 'no space left on device'
+              : ((error as Error | undefined)?.message ?? String(error));
 }
 
 function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {

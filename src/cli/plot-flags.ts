@@ -20,7 +20,12 @@ export const PLOT_FLAGS = {
   bins: flag(optional(number({ integer: true }), 15, 'number of confidence bins M')),
   convention: flag(optional(string(CONVENTIONS), '(l,u]', 'which side of each bin is closed')),
   title: flag(described(optional(string()), "figure title (the ECE is appended; default 'Calibration')"), { valueName: 'TEXT' }),
-  figure: flag(described(optional(string(['combined', 'diagram', 'histogram', 'smooth-reliability', 'risk-coverage'])), "histogram above the reliability diagram (combined, the default), either alone, the smoothed reliability diagram with its bootstrap band (Błasiok & Nakkiran 2023), or the risk–coverage curve (with --logit-scale: diagram only)")),
+  figure: flag(
+    described(
+      optional(string(['combined', 'diagram', 'histogram', 'smooth-reliability', 'risk-coverage'])),
+      'histogram above the reliability diagram (combined, the default), either alone, the smoothed reliability diagram with its bootstrap band (Błasiok & Nakkiran 2023), or the risk–coverage curve (with --logit-scale: diagram only)',
+    ),
+  ),
   resamples: flag(optional(number({ integer: true, min: 0 }), 200, 'bootstrap resamples of the smooth-reliability band (0: none)'), { valueName: 'B' }),
   seed: flag(optional(number({ integer: true }), 0, 'seed of the band resamples')),
   layout: flag(optional(string(['stacked', 'side-by-side']), 'stacked', 'layout of the combined figure')),

@@ -35,9 +35,7 @@ function findCommand(commands: readonly Command[], name: string): Command {
   const command = commands.find((c) => c.name === name);
   if (command) return command;
   const close = commands.filter((c) => c.name.startsWith(name.slice(0, 2))).map((c) => c.name);
-  throw new UsageError(
-    `unknown command ${JSON.stringify(name)}${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}; commands: ${commands.map((c) => c.name).join(', ')}`,
-  );
+  throw new UsageError(`unknown command ${JSON.stringify(name)}${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}; commands: ${commands.map((c) => c.name).join(', ')}`);
 }
 
 /** Run `calib` with `argv` against a command table (default: the built-in commands). */

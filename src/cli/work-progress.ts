@@ -37,12 +37,7 @@ export class WorkProgress {
   #anchor: { t: number; done: number } | undefined;
   #live = false;
 
-  constructor(
-    stderr: Writer,
-    label: string,
-    total: number,
-    options: WorkProgressOptions = {},
-  ) {
+  constructor(stderr: Writer, label: string, total: number, options: WorkProgressOptions = {}) {
     this.#stderr = stderr;
     this.#label = label;
     this.#total = total;
@@ -66,9 +61,7 @@ export class WorkProgress {
     const eta = done > anchor.done ? (((t - anchor.t) / (done - anchor.done)) * (this.#total - done)) / 1000 : NaN;
     const share = `${Math.floor((100 * done) / this.#total).toFixed(0)}%`;
     const times = `${(elapsed / 1000).toFixed(0)} s elapsed${Number.isFinite(eta) ? `, ~${eta.toFixed(0)} s left` : ''}`;
-    const text = this.#percent
-      ? `calib: ${this.#label}: ${share} (${times})`
-      : `calib: ${this.#label}: ${done.toLocaleString('en-US')}/${this.#total.toLocaleString('en-US')} (${share}, ${times})`;
+    const text = this.#percent ? `calib: ${this.#label}: ${share} (${times})` : `calib: ${this.#label}: ${done.toLocaleString('en-US')}/${this.#total.toLocaleString('en-US')} (${share}, ${times})`;
     if (this.#tty) {
       this.#stderr.write(`\r${text}\u001b[K`);
       this.#live = true;

@@ -66,8 +66,7 @@ export function imageDataset(fields: Omit<ImageDataset, 'kind'>): ImageDataset {
   for (const [i, d] of fields.shape.entries()) requireNumber(`shape[${i}]`, d, { integer: true, min: 1 });
   const n = fields.labels.length;
   if (!(fields.images instanceof Float32Array)) invalidArgument('images', 'a Float32Array', describe(fields.images));
-  if (fields.images.length !== n * c * h * w)
-    invalidArgument('images', `${n} × ${c} × ${h} × ${w} = ${n * c * h * w} values (one image per label)`, `${fields.images.length} values`);
+  if (fields.images.length !== n * c * h * w) invalidArgument('images', `${n} × ${c} × ${h} × ${w} = ${n * c * h * w} values (one image per label)`, `${fields.images.length} values`);
   checkLabels(fields.labels, fields.classes, fields.classNames);
   return { kind: 'image', ...fields };
 }
@@ -76,8 +75,7 @@ export function imageDataset(fields: Omit<ImageDataset, 'kind'>): ImageDataset {
 export function textDataset(fields: Omit<TextDataset, 'kind'>): TextDataset {
   const l = requireNumber('shape[0]', fields.shape[0], { integer: true, min: 1 });
   const n = fields.labels.length;
-  if (fields.tokens.length !== n * l)
-    invalidArgument('tokens', `${n} × ${l} = ${n * l} ids`, `${fields.tokens.length} ids`);
+  if (fields.tokens.length !== n * l) invalidArgument('tokens', `${n} × ${l} = ${n * l} ids`, `${fields.tokens.length} ids`);
   const v = fields.vocabulary.length;
   for (let i = 0; i < fields.tokens.length; i++) {
     const t = fields.tokens[i]!;
@@ -94,8 +92,7 @@ function checkLabels(labels: Int32Array, classes: number, classNames: readonly s
     const y = labels[i]!;
     if (y < 0 || y >= classes) invalidArgument(`labels[${i}]`, `a class index in [0, ${classes})`, String(y));
   }
-  if (classNames !== undefined && classNames.length !== classes)
-    invalidArgument('classNames', `${classes} names (one per class)`, `${classNames.length}`);
+  if (classNames !== undefined && classNames.length !== classes) invalidArgument('classNames', `${classes} names (one per class)`, `${classNames.length}`);
 }
 
 /** Check that `indices` are integers in [0, n); returns them. */
@@ -129,14 +126,8 @@ export function subset<D extends Dataset>(dataset: D, indices: ArrayLike<number>
  * Copy rows `indices` of a row-major array with rows of `rowSize` values into `out` (row i ← row indices[i]).
  * Shapes: source [N, rowSize], out [indices.length, rowSize]. Indices are not validated here (hot path).
  */
-export function gatherRows<T extends Float32Array | Float64Array | Int32Array | Uint8Array>(
-  source: T,
-  rowSize: number,
-  indices: ArrayLike<number>,
-  out: T,
-): T {
-  if (out.length < indices.length * rowSize)
-    invalidArgument('out', `room for ${indices.length} × ${rowSize} values`, `${out.length}`);
+export function gatherRows<T extends Float32Array | Float64Array | Int32Array | Uint8Array>(source: T, rowSize: number, indices: ArrayLike<number>, out: T): T {
+  if (out.length < indices.length * rowSize) invalidArgument('out', `room for ${indices.length} × ${rowSize} values`, `${out.length}`);
   for (let i = 0; i < indices.length; i++) {
     const start = indices[i]! * rowSize;
     out.set(source.subarray(start, start + rowSize), i * rowSize);
@@ -155,12 +146,21 @@ export function concatDatasets<D extends Dataset>(parts: readonly D[], name?: st
       invalidArgument(`parts[${i}]`, 'a text dataset with the same vocabulary as parts[0]', 'a different vocabulary');
   }
   const n = parts.reduce((a, p) => a + datasetSize(p), 0);
-  const labels = concatInto(new Int32Array(n), parts.map((p) => p.labels));
+  const labels = concatInto(
+    new Int32Array(n),
+    parts.map((p) => p.labels),
+  );
   if (first.kind === 'image') {
-    const images = concatInto(new Float32Array(n * sampleSize(first)), (parts as readonly ImageDataset[]).map((p) => p.images));
+    const images = concatInto(
+      new Float32Array(n * sampleSize(first)),
+      (parts as readonly ImageDataset[]).map((p) => p.images),
+    );
     return { ...first, name: name ?? first.name, images, labels };
   }
-  const tokens = concatInto(new Int32Array(n * sampleSize(first)), (parts as readonly TextDataset[]).map((p) => p.tokens));
+  const tokens = concatInto(
+    new Int32Array(n * sampleSize(first)),
+    (parts as readonly TextDataset[]).map((p) => p.tokens),
+  );
   return { ...first, name: name ?? first.name, tokens, labels };
 }
 

@@ -51,8 +51,7 @@ export async function downloadFile(url: string, destination: string, options: Do
     body.on('data', (chunk: Buffer) => hash.update(chunk));
     await pipeline(body, createWriteStream(part, { flags: 'wx' }));
     const digest = hash.digest('hex');
-    if (options.md5 !== undefined && digest !== options.md5.toLowerCase())
-      throw new Error(`download: ${url} has MD5 ${digest}, expected ${options.md5} (corrupt or changed file; nothing was saved)`);
+    if (options.md5 !== undefined && digest !== options.md5.toLowerCase()) throw new Error(`download: ${url} has MD5 ${digest}, expected ${options.md5} (corrupt or changed file; nothing was saved)`);
     await rename(part, destination);
   } finally {
     await rm(part, { force: true });

@@ -75,10 +75,7 @@ export function gaussianNoiseImages(stats: ImageStatistics, count: number, rng: 
  * mode), count, Random(seed))`, named "<name>/gaussian-noise". Its labels carry no meaning (all 0); use it
  * for confidence-based OOD detection, not for accuracy.
  */
-export function gaussianNoiseDataset(
-  reference: ImageDataset,
-  options: { count: number; seed?: number; mode?: StatisticsMode; clip?: boolean },
-): ImageDataset {
+export function gaussianNoiseDataset(reference: ImageDataset, options: { count: number; seed?: number; mode?: StatisticsMode; clip?: boolean }): ImageDataset {
   const stats = imageStatistics(reference, options.mode ?? 'pixel');
   const images = gaussianNoiseImages(stats, options.count, new Random(options.seed ?? 0), options.clip === undefined ? {} : { clip: options.clip });
   return imageDataset({

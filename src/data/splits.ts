@@ -67,8 +67,7 @@ function resolveSizes(n: number, sizes: readonly number[]): number[] {
 }
 
 function stratifiedParts(labels: Int32Array, n: number, counts: readonly number[], rng: Random): Int32Array[] {
-  if (!(labels instanceof Int32Array) || labels.length !== n)
-    invalidArgument('stratify', `an Int32Array of ${n} labels`, describe(labels));
+  if (!(labels instanceof Int32Array) || labels.length !== n) invalidArgument('stratify', `an Int32Array of ${n} labels`, describe(labels));
   let classes = 0;
   for (let i = 0; i < n; i++) {
     if (labels[i]! < 0) invalidArgument(`stratify[${i}]`, 'a class index ≥ 0', String(labels[i]));
@@ -138,8 +137,7 @@ export function holdOut<D extends Dataset>(dataset: D, options: HoldOutOptions):
   const n = datasetSize(dataset);
   const size = requireNumber('size', options.size, { min: 0, exclusiveMin: true });
   const m = size < 1 ? Math.round(size * n) : size;
-  if (!Number.isInteger(m) || m < 1 || m >= n)
-    invalidArgument('size', `a count in [1, ${n - 1}] or a fraction giving one`, describe(options.size));
+  if (!Number.isInteger(m) || m < 1 || m >= n) invalidArgument('size', `a count in [1, ${n - 1}] or a fraction giving one`, describe(options.size));
   const [restIndices, heldOutIndices] = randomSplit(n, [n - m, m], {
     seed: options.seed,
     ...(options.stratified === false ? {} : { stratify: dataset.labels }),

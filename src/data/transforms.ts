@@ -167,7 +167,6 @@ export function augmentBatch(images: Float32Array, shape: BatchShape, rng: Rando
   const padding = options.padding ?? 4;
   if (padding > 0) randomCrop(images, shape, padding, rng);
   if (options.flip ?? true) randomHorizontalFlip(images, shape, rng);
-  if ((options.mean === undefined) !== (options.std === undefined))
-    invalidArgument('mean/std', 'both or neither', options.mean === undefined ? 'only std' : 'only mean');
+  if ((options.mean === undefined) !== (options.std === undefined)) invalidArgument('mean/std', 'both or neither', options.mean === undefined ? 'only std' : 'only mean');
   if (options.mean !== undefined && options.std !== undefined) normalize(images, shape, options.mean, options.std);
 }

@@ -16,7 +16,10 @@ export const UNK_ID = 1;
 /** Split a text into lowercase alphanumeric tokens. */
 export function tokenize(text: string): string[] {
   if (typeof text !== 'string') invalidArgument('text', 'a string', describe(text));
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0);
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((t) => t.length > 0);
 }
 
 /** Options of `buildVocabulary`. */

@@ -55,7 +55,11 @@ export function appendMultilabelCalibrator(model: OnnxModelProto, calibrator: Mu
   }
   const producer = producerOf(model, output.name);
   if (producer && (producer.opType === 'Softmax' || producer.opType === 'LogSoftmax')) {
-    invalidArgument(modelArg, 'a multi-label model whose [N, L] output is independent sigmoid scores (logits, or a final Sigmoid)', `output ${JSON.stringify(output.name)} is produced by a ${producer.opType} (one distribution over classes: use a calibrator fitted without --multilabel)`);
+    invalidArgument(
+      modelArg,
+      'a multi-label model whose [N, L] output is independent sigmoid scores (logits, or a final Sigmoid)',
+      `output ${JSON.stringify(output.name)} is produced by a ${producer.opType} (one distribution over classes: use a calibrator fitted without --multilabel)`,
+    );
   }
   const sourceKind = producer?.opType === 'Sigmoid' ? 'probabilities' : 'logits';
   let reads = output.name;

@@ -25,12 +25,7 @@ export interface ImageFolder {
  * Read every PNG/JPEG in `dir` (and its class subfolders) as channels × height × width inputs in [0, 1]. Each file's
  * header is checked against `decode.maxPixels` before it is decoded (data/formats/decode-image.ts).
  */
-export async function readImageFolder(
-  dir: string,
-  shape: { channels: number; height: number; width: number },
-  argName = '--images',
-  decode: DecodeImageOptions = {},
-): Promise<ImageFolder> {
+export async function readImageFolder(dir: string, shape: { channels: number; height: number; width: number }, argName = '--images', decode: DecodeImageOptions = {}): Promise<ImageFolder> {
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -38,7 +33,10 @@ export async function readImageFolder(
     invalidArgument(argName, 'a folder of PNG/JPEG images', `${JSON.stringify(dir)} (${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (error as Error).message})`);
   }
   const isImage = (name: string) => EXTENSIONS.has(extname(name).toLowerCase());
-  const classNames = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const classNames = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   const items: { file: string; label: number }[] = [];
   if (classNames.length > 0) {
     for (const [label, name] of classNames.entries()) {
@@ -46,7 +44,11 @@ export async function readImageFolder(
       for (const f of files) items.push({ file: join(dir, name, f), label });
     }
   } else {
-    for (const f of entries.filter((e) => e.isFile() && isImage(e.name)).map((e) => e.name).sort()) items.push({ file: join(dir, f), label: -1 });
+    for (const f of entries
+      .filter((e) => e.isFile() && isImage(e.name))
+      .map((e) => e.name)
+      .sort())
+      items.push({ file: join(dir, f), label: -1 });
   }
   if (items.length === 0) invalidArgument(argName, 'a folder with PNG/JPEG images (directly, or one subfolder per class)', `${JSON.stringify(dir)} (no .png/.jpg/.jpeg files)`);
   const { channels, height, width } = shape;

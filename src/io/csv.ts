@@ -43,9 +43,15 @@ const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const COMMA_NUMBER = /^[+-]?(?:\d+,\d*|,\d+)(?:[eE][+-]?\d+)?$/;
 const PLAIN_INTEGER = /^[+-]?\d+$/;
 const NON_FINITE: Readonly<Record<string, number>> = {
-  nan: Number.NaN, '+nan': Number.NaN, '-nan': Number.NaN,
-  inf: Infinity, '+inf': Infinity, infinity: Infinity, '+infinity': Infinity,
-  '-inf': -Infinity, '-infinity': -Infinity,
+  nan: Number.NaN,
+  '+nan': Number.NaN,
+  '-nan': Number.NaN,
+  inf: Infinity,
+  '+inf': Infinity,
+  infinity: Infinity,
+  '+infinity': Infinity,
+  '-inf': -Infinity,
+  '-infinity': -Infinity,
 };
 
 /** Parse one cell as a number (decimal point), or return undefined when it is not one. */
@@ -62,7 +68,10 @@ interface Cell {
 /** Split `line` at `delimiter` outside double quotes; quotes removed (`""` inside is one quote), cells trimmed. */
 function splitLine(line: string, delimiter: CsvDialect['delimiter']): Cell[] {
   if (delimiter === 'whitespace') {
-    return line.trim().split(/\s+/).map((t) => unquoteCell(t));
+    return line
+      .trim()
+      .split(/\s+/)
+      .map((t) => unquoteCell(t));
   }
   const sep = delimiter === '\t' ? '\t' : delimiter;
   const cells: Cell[] = [];
@@ -145,8 +154,7 @@ export function parseNumericCsv(text: string, ctx: InputContext, options: { spli
     if (v !== undefined) allIntegers = false;
     return v;
   };
-  const splitHint = (): string =>
-    delimiter === ',' ? ' (numbers with decimal commas in a comma-separated file? separate cells with ";" or tabs, or quote the numbers)' : '';
+  const splitHint = (): string => (delimiter === ',' ? ' (numbers with decimal commas in a comma-separated file? separate cells with ";" or tabs, or quote the numbers)' : '');
   for (let li = 0; li < lines.length; li++) {
     const line = lines[li]!;
     const trimmed = line.trim();
@@ -167,11 +175,7 @@ export function parseNumericCsv(text: string, ctx: InputContext, options: { spli
       firstDataText = trimmed;
     }
     if (cells.length !== cols) {
-      invalidArgument(
-        ctx.argName,
-        `${cols} cells per row (as in ${header ? 'the header' : `line ${firstDataLine}`})`,
-        `${cells.length} cells in line ${li + 1} of ${file}${splitHint()}`,
-      );
+      invalidArgument(ctx.argName, `${cols} cells per row (as in ${header ? 'the header' : `line ${firstDataLine}`})`, `${cells.length} cells in line ${li + 1} of ${file}${splitHint()}`);
     }
     if (count + cols > values.length) {
       const grown = new Float64Array(Math.max(values.length * 2, count + cols));
@@ -208,9 +212,11 @@ export function parseNumericCsv(text: string, ctx: InputContext, options: { spli
       'numbers with a decimal point in a comma-separated file (or decimal commas with ";" or tabs between cells, or quoted)',
       `what looks like decimal commas split into extra columns: line ${firstDataLine} reads ${describe(firstDataText)} as ` +
         `${cols} integer cells${
-          leadingZero ? `, one written ${describe(leadingZero.text)} (line ${leadingZero.line})`
-          : oddLength >= 4 ? ', every second one with the same number of digits'
-          : ' alternating 0/1 and other digits'
+          leadingZero
+            ? `, one written ${describe(leadingZero.text)} (line ${leadingZero.line})`
+            : oddLength >= 4
+              ? ', every second one with the same number of digits'
+              : ' alternating 0/1 and other digits'
         } in ${file}`,
     );
   }

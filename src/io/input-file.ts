@@ -21,10 +21,7 @@ export function quotePath(path: string): string {
 function fileProblem(ctx: InputContext, error: unknown): never {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const reason =
-    code === 'ENOENT' ? 'no such file'
-    : code === 'EISDIR' ? 'a directory'
-    : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-    : (error as Error | undefined)?.message ?? String(error);
+    code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : ((error as Error | undefined)?.message ?? String(error));
   return invalidArgument(ctx.argName, 'a readable file', `${quotePath(ctx.path)} (${reason})`);
 }
 

@@ -81,7 +81,11 @@ export function parseLmEvalLog(text: string, argName = '--lm-eval'): LmEvalLog {
     const record = value as Json;
     const kind = recordFormat(record);
     if (kind === undefined)
-      invalidArgument(argName, `on ${where} a harness sample ('filtered_resps' or 'resps', and 'target') or lighteval details ('predictions' or 'model_response.logprobs', and 'gold_index')`, `fields ${Object.keys(record).join(', ') || 'none'}`);
+      invalidArgument(
+        argName,
+        `on ${where} a harness sample ('filtered_resps' or 'resps', and 'target') or lighteval details ('predictions' or 'model_response.logprobs', and 'gold_index')`,
+        `fields ${Object.keys(record).join(', ') || 'none'}`,
+      );
     if (format !== undefined && kind !== format) invalidArgument(argName, `one format in the whole file (${format})`, `${kind} on ${where}`);
     format = kind;
     return kind === 'lm-eval-harness' ? harnessQuestion(record, line, argName) : lightevalQuestion(record, line, argName);
@@ -98,7 +102,13 @@ function recordFormat(record: Json): LmEvalLog['format'] | undefined {
 /** A number, or its string form as the harness's `sanitize_list` writes it. */
 function numberOf(value: unknown): number {
   if (typeof value === 'number') return value;
-  if (typeof value === 'string' && value.trim() !== '') return Number(value.trim().replace(/^nan$/i, 'NaN').replace(/^(-?)inf$/i, '$1Infinity'));
+  if (typeof value === 'string' && value.trim() !== '')
+    return Number(
+      value
+        .trim()
+        .replace(/^nan$/i, 'NaN')
+        .replace(/^(-?)inf$/i, '$1Infinity'),
+    );
   return NaN;
 }
 

@@ -24,8 +24,19 @@ export function readNpzArrays(bytes: Uint8Array, ctx: InputContext): Map<string,
 }
 
 const SAFETENSORS_DTYPES: Readonly<Record<string, NpyReadDtype | 'bfloat16'>> = {
-  F16: 'float16', BF16: 'bfloat16', F32: 'float32', F64: 'float64', I8: 'int8', I16: 'int16', I32: 'int32',
-  I64: 'int64', U8: 'uint8', U16: 'uint16', U32: 'uint32', U64: 'uint64', BOOL: 'bool',
+  F16: 'float16',
+  BF16: 'bfloat16',
+  F32: 'float32',
+  F64: 'float64',
+  I8: 'int8',
+  I16: 'int16',
+  I32: 'int32',
+  I64: 'int64',
+  U8: 'uint8',
+  U16: 'uint16',
+  U32: 'uint32',
+  U64: 'uint64',
+  BOOL: 'bool',
 };
 const ITEM: Readonly<Record<string, number>> = { F16: 2, BF16: 2, F32: 4, F64: 8, I8: 1, I16: 2, I32: 4, I64: 8, U8: 1, U16: 2, U32: 4, U64: 8, BOOL: 1 };
 

@@ -66,12 +66,21 @@ const DESCR: Readonly<Record<NpyDtype, string>> = {
   bool: '|b1',
 };
 const ITEM_SIZE: Readonly<Record<NpyReadDtype, number>> = {
-  float32: 4, float64: 8, int32: 4, int64: 8, uint8: 1, bool: 1,
-  float16: 2, int8: 1, int16: 2, uint16: 2, uint32: 4, uint64: 8,
+  float32: 4,
+  float64: 8,
+  int32: 4,
+  int64: 8,
+  uint8: 1,
+  bool: 1,
+  float16: 2,
+  int8: 1,
+  int16: 2,
+  uint16: 2,
+  uint32: 4,
+  uint64: 8,
 };
 const SUPPORTED = "one of float32 '<f4', float64 '<f8', int32 '<i4', int64 '<i8', uint8 '|u1', bool '|b1'";
-const SUPPORTED_READ =
-  "one of float16 '<f2', float32 '<f4', float64 '<f8', int8 '|i1', int16 '<i2', int32 '<i4', int64 '<i8', uint8 '|u1', uint16 '<u2', uint32 '<u4', uint64 '<u8', bool '|b1'";
+const SUPPORTED_READ = "one of float16 '<f2', float32 '<f4', float64 '<f8', int8 '|i1', int16 '<i2', int32 '<i4', int64 '<i8', uint8 '|u1', uint16 '<u2', uint32 '<u4', uint64 '<u8', bool '|b1'";
 
 function fail(ctx: InputContext, expected: string, actual: string): never {
   return invalidArgument(ctx.argName, expected, `${actual} in ${quotePath(ctx.path)}`);
@@ -166,8 +175,18 @@ function dtypeFromDescr(descr: PyValue, ctx: InputContext): NpyReadDtype {
     const code = `${m[2]}${m[3]}`;
     if (m[2] === 'O') fail(ctx, `numeric data (${SUPPORTED_READ})`, `an object array (dtype '${d}')`);
     const byCode: Record<string, NpyReadDtype> = {
-      f2: 'float16', f4: 'float32', f8: 'float64', i1: 'int8', i2: 'int16', i4: 'int32', i8: 'int64',
-      u1: 'uint8', u2: 'uint16', u4: 'uint32', u8: 'uint64', b1: 'bool',
+      f2: 'float16',
+      f4: 'float32',
+      f8: 'float64',
+      i1: 'int8',
+      i2: 'int16',
+      i4: 'int32',
+      i8: 'int64',
+      u1: 'uint8',
+      u2: 'uint16',
+      u4: 'uint32',
+      u8: 'uint64',
+      b1: 'bool',
     };
     const dtype = byCode[code];
     if (dtype !== undefined) {
@@ -337,10 +356,7 @@ function float16Table(): Float32Array {
     const sign = h & 0x8000 ? -1 : 1;
     const exponent = (h >> 10) & 0x1f;
     const mantissa = h & 0x3ff;
-    halfTable[h] =
-      exponent === 0 ? sign * mantissa * 2 ** -24
-      : exponent === 31 ? (mantissa ? Number.NaN : sign * Infinity)
-      : sign * (1 + mantissa / 1024) * 2 ** (exponent - 15);
+    halfTable[h] = exponent === 0 ? sign * mantissa * 2 ** -24 : exponent === 31 ? (mantissa ? Number.NaN : sign * Infinity) : sign * (1 + mantissa / 1024) * 2 ** (exponent - 15);
   }
   return halfTable;
 }
@@ -447,10 +463,7 @@ export interface NpyRowsOptions {
  */
 export function readNpyRows(path: string, options: NpyRowsOptions & { as: 'labels' }): AsyncGenerator<Int32Array>;
 export function readNpyRows(path: string, options?: NpyRowsOptions & { as?: 'matrix' }): AsyncGenerator<Matrix>;
-export async function* readNpyRows(
-  path: string,
-  options: NpyRowsOptions & { as?: 'matrix' | 'labels' } = {},
-): AsyncGenerator<Matrix | Int32Array> {
+export async function* readNpyRows(path: string, options: NpyRowsOptions & { as?: 'matrix' | 'labels' } = {}): AsyncGenerator<Matrix | Int32Array> {
   const ctx = { argName: options.argName ?? 'path', path };
   const rowsPerChunk = options.rowsPerChunk ?? 65536;
   if (!Number.isInteger(rowsPerChunk) || rowsPerChunk < 1) invalidArgument('rowsPerChunk', 'an integer ≥ 1', describe(rowsPerChunk));
@@ -531,9 +544,7 @@ function encode(array: NpyWritable, dtype: NpyDtype, argName: string): Uint8Arra
   let out: Uint8Array;
   if (dtype === 'float32' || dtype === 'float64') {
     const same = (dtype === 'float32' && array instanceof Float32Array) || (dtype === 'float64' && array instanceof Float64Array);
-    const typed = same ? (array as Float32Array | Float64Array)
-      : dtype === 'float32' ? Float32Array.from({ length: n }, (_, i) => number(i))
-      : Float64Array.from({ length: n }, (_, i) => number(i));
+    const typed = same ? (array as Float32Array | Float64Array) : dtype === 'float32' ? Float32Array.from({ length: n }, (_, i) => number(i)) : Float64Array.from({ length: n }, (_, i) => number(i));
     out = new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength);
     if (!LITTLE_ENDIAN_HOST) {
       const size = dtype === 'float32' ? 4 : 8;

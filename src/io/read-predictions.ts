@@ -167,8 +167,7 @@ export async function openLabelsSource(path: string, argName: string, options: L
     const header = await readNpyHeader(path, argName);
     const dense = options.denseShape;
     if (dense !== undefined && header.shape.length >= 2 && !(header.shape.length === 2 && header.shape[1] === 1)) {
-      if (header.shape.join() !== dense.join())
-        invalidArgument(argName, `labels of shape (${dense.join(', ')}) for dense predictions`, `shape (${header.shape.join(', ')}) in ${path}`);
+      if (header.shape.join() !== dense.join()) invalidArgument(argName, `labels of shape (${dense.join(', ')}) for dense predictions`, `shape (${header.shape.join(', ')}) in ${path}`);
       const labels = toLabelData((await readNpy(path, argName)).data, ctx);
       return {
         length: labels.length,

@@ -19,12 +19,9 @@ export async function readVectorFile(path: string, argName: string, options: { c
   const format = file === '-' ? sniffFormat(bytes) : fileFormat(path, argName);
   const names = options.column !== undefined ? [options.column] : (options.names ?? []);
   if (format === 'npy' || format === 'npz' || format === 'safetensors') {
-    const array =
-      format === 'npy' ? parseNpyBytes(bytes, ctx)
-      : pickArray(format === 'npz' ? readNpzArrays(bytes, ctx) : readSafetensorsArrays(bytes, ctx), ctx, member ?? options.column, names);
+    const array = format === 'npy' ? parseNpyBytes(bytes, ctx) : pickArray(format === 'npz' ? readNpzArrays(bytes, ctx) : readSafetensorsArrays(bytes, ctx), ctx, member ?? options.column, names);
     const { shape } = array;
-    if (!(shape.length === 1 || (shape.length === 2 && shape[1] === 1)))
-      invalidArgument(argName, 'a 1-D array, shape (N,) or (N, 1)', `shape (${shape.join(', ')}) in ${quotePath(path)}`);
+    if (!(shape.length === 1 || (shape.length === 2 && shape[1] === 1))) invalidArgument(argName, 'a 1-D array, shape (N,) or (N, 1)', `shape (${shape.join(', ')}) in ${quotePath(path)}`);
     return Float64Array.from(array.data);
   }
   const text = new TextDecoder().decode(bytes).replace(/^\uFEFF/, '');
@@ -38,7 +35,14 @@ export async function readVectorFile(path: string, argName: string, options: { c
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
       const obj = value as Record<string, unknown>;
       const key = names.find((k) => k in obj);
-      if (key === undefined) invalidArgument(argName, `an array or an object with key ${names.map((n) => describe(n)).join(' or ')}`, `keys ${Object.keys(obj).map((k) => describe(k)).join(', ')} in ${quotePath(path)}`);
+      if (key === undefined)
+        invalidArgument(
+          argName,
+          `an array or an object with key ${names.map((n) => describe(n)).join(' or ')}`,
+          `keys ${Object.keys(obj)
+            .map((k) => describe(k))
+            .join(', ')} in ${quotePath(path)}`,
+        );
       value = obj[key!];
     }
     if (!Array.isArray(value)) return invalidArgument(argName, 'a JSON array of numbers', `${describe(value)} in ${quotePath(path)}`);

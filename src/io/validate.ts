@@ -12,13 +12,7 @@ import { invalidArgument } from '../util/errors.js';
  * N ≥ 1 rows, C ≥ 2 columns, and one label per row. `predictionsArg`/`labelsArg` name the inputs in errors
  * (e.g. `--logits`, `--labels`); pass `labels` undefined when there are none (e.g. `calib apply`).
  */
-export function requirePredictionShape(
-  predictionsArg: string,
-  rows: number,
-  cols: number,
-  labelsArg?: string,
-  labels?: number,
-): void {
+export function requirePredictionShape(predictionsArg: string, rows: number, cols: number, labelsArg?: string, labels?: number): void {
   if (rows < 1) invalidArgument(predictionsArg, 'at least one sample (row)', '0 rows');
   if (cols < 2) invalidArgument(predictionsArg, 'at least 2 classes (columns)', `${cols} column${cols === 1 ? '' : 's'}`);
   if (labelsArg !== undefined && labels !== rows) {

@@ -51,8 +51,8 @@ export function readZipMembers(bytes: Uint8Array, ctx: InputContext): Map<string
       const len = view.getUint16(x + 2, true);
       if (id === 1) {
         let q = x + 4;
-        if (size === 0xffffffff) (size = Number(view.getBigUint64(q, true))), (q += 8);
-        if (compressed === 0xffffffff) (compressed = Number(view.getBigUint64(q, true))), (q += 8);
+        if (size === 0xffffffff) ((size = Number(view.getBigUint64(q, true))), (q += 8));
+        if (compressed === 0xffffffff) ((compressed = Number(view.getBigUint64(q, true))), (q += 8));
         if (local === 0xffffffff) local = Number(view.getBigUint64(q, true));
       }
       x += 4 + len;

@@ -99,7 +99,8 @@ export function evaluateLoss(inputs: HostLossInputs, spec: HostLossSpec): HostLo
   if (quantity !== undefined) {
     if (spec.primary) invalidArgument(names.perSample, 'a loss evaluated alone (per-sample values of primary + β·term are not defined per row)', describe(quantity));
     const perExample = def.perExample;
-    if (!perExample) invalidArgument(names.perSample, `a per-example loss (${def.name} is batch-level: its value couples the samples, so it has no per-sample values)`, `the loss ${describe(def.name)}`);
+    if (!perExample)
+      invalidArgument(names.perSample, `a per-example loss (${def.name} is batch-level: its value couples the samples, so it has no per-sample values)`, `the loss ${describe(def.name)}`);
     const resolved = def.resolve(options);
     objective = (z, t) => {
       const input = LossInput.prepare(def.name, z, t, def.targets, resolved.ignoreIndex);
@@ -127,19 +128,23 @@ export function evaluateLoss(inputs: HostLossInputs, spec: HostLossSpec): HostLo
   if (inputs.labels) specs['labels'] = { dtype: 'int32', shape: labelShape };
   if (inputs.soft) specs['soft'] = { dtype, shape: [...logits.shape] };
   if (inputs.history) specs['counts'] = { dtype, shape: [logits.shape[0]!] };
-  const graph = trace((x: Record<string, Tensor>) => {
-    const targets: LossTargets = {
-      ...(x['labels'] ? { labels: x['labels'] } : {}),
-      ...(x['soft'] ? { soft: x['soft'] } : {}),
-      ...(x['counts'] ? { history: { counts: x['counts'], epochs: inputs.history!.epochs, ...(inputs.history!.min !== undefined ? { min: inputs.history!.min } : {}) } } : {}),
-    };
-    const r = objective(x['logits']!, targets);
-    const out: Record<string, Tensor> = { loss: r.loss };
-    for (const [k, v] of Object.entries(r.terms)) out[`term:${k}`] = v;
-    if (spec.gradient) out['gradient'] = grad(r.loss, [x['logits']!])[0]!;
-    if (r.perSample) out['perSample'] = r.perSample;
-    return out;
-  }, specs, { name: `loss_${def.name.replace(/-/g, '_')}` });
+  const graph = trace(
+    (x: Record<string, Tensor>) => {
+      const targets: LossTargets = {
+        ...(x['labels'] ? { labels: x['labels'] } : {}),
+        ...(x['soft'] ? { soft: x['soft'] } : {}),
+        ...(x['counts'] ? { history: { counts: x['counts'], epochs: inputs.history!.epochs, ...(inputs.history!.min !== undefined ? { min: inputs.history!.min } : {}) } } : {}),
+      };
+      const r = objective(x['logits']!, targets);
+      const out: Record<string, Tensor> = { loss: r.loss };
+      for (const [k, v] of Object.entries(r.terms)) out[`term:${k}`] = v;
+      if (spec.gradient) out['gradient'] = grad(r.loss, [x['logits']!])[0]!;
+      if (r.perSample) out['perSample'] = r.perSample;
+      return out;
+    },
+    specs,
+    { name: `loss_${def.name.replace(/-/g, '_')}` },
+  );
 
   const Float = dtype === 'float32' ? Float32Array : Float64Array;
   const feeds: Record<string, Float32Array | Float64Array | Int32Array> = { logits: Float.from(logits.data) };

@@ -4,26 +4,9 @@
  * `LOSSES` is the registry; `calibrationObjective` builds primary + β·secondary.
  */
 export type { LossTargets, LossTargetsLike, LossResult, CommonLossOptions, CorrectnessHistoryInput, LossRole, LossScope } from './types.js';
-export {
-  type LossOption,
-  type OptionsSchema,
-  type LossOptions,
-  type ResolvedOptions,
-  resolveOptions,
-  describeOptions,
-} from './options.js';
+export { type LossOption, type OptionsSchema, type LossOptions, type ResolvedOptions, resolveOptions, describeOptions } from './options.js';
 export { LossInput, rowCount, type FloatDType } from './loss-input.js';
-export {
-  defineLoss,
-  reducePerExample,
-  termWeight,
-  type LossDefinition,
-  type LossSpec,
-  type LossSpecBase,
-  type PerExampleLossSpec,
-  type BatchLossSpec,
-  type PerExampleRows,
-} from './define-loss.js';
+export { defineLoss, reducePerExample, termWeight, type LossDefinition, type LossSpec, type LossSpecBase, type PerExampleLossSpec, type BatchLossSpec, type PerExampleRows } from './define-loss.js';
 export { LOSSES, LOSS_NAMES, lossDefinition, computeLoss, type LossName, type LossOptionsOf } from './registry.js';
 export { calibrationObjective, combineLosses, type ObjectiveSpec, type LossSpecifier } from './objective.js';
 export { CorrectnessHistory, CRL_HOST_STATE } from './combined/crl-history.js';

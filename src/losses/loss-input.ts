@@ -1,22 +1,4 @@
-import {
-  argmax,
-  cast,
-  equal,
-  exp,
-  logSoftmax,
-  maximum,
-  mul,
-  logicalNot,
-  oneHot,
-  reshape,
-  softmaxCrossEntropy,
-  stopGradient,
-  sum,
-  takeAlongAxis,
-  Tensor,
-  transpose,
-  where,
-} from '../engine/index.js';
+import { argmax, cast, equal, exp, logSoftmax, maximum, mul, logicalNot, oneHot, reshape, softmaxCrossEntropy, stopGradient, sum, takeAlongAxis, Tensor, transpose, where } from '../engine/index.js';
 import { describe, invalidArgument } from '../util/errors.js';
 import type { LossTargets, LossTargetsLike } from './types.js';
 
@@ -52,14 +34,7 @@ export class LossInput {
 
   private cache = new Map<string, Tensor>();
 
-  private constructor(fields: {
-    logits: Tensor;
-    labels: Tensor | null;
-    soft: Tensor | null;
-    mask: Tensor | null;
-    targets: LossTargets;
-    labelShape: readonly number[];
-  }) {
+  private constructor(fields: { logits: Tensor; labels: Tensor | null; soft: Tensor | null; mask: Tensor | null; targets: LossTargets; labelShape: readonly number[] }) {
     this.logits = fields.logits;
     this.labels = fields.labels;
     this.soft = fields.soft;

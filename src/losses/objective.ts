@@ -25,11 +25,7 @@ export interface ObjectiveSpec {
  * loss = primary.loss + β · secondary.loss, with terms { [primary name]: primary loss, [secondary name]: secondary
  * loss } plus each loss's own terms as `name.term` when it has several. β must be a finite number ≥ 0.
  */
-export function combineLosses(
-  primary: { readonly name: string; readonly result: LossResult },
-  secondary: { readonly name: string; readonly result: LossResult },
-  weight: number,
-): LossResult {
+export function combineLosses(primary: { readonly name: string; readonly result: LossResult }, secondary: { readonly name: string; readonly result: LossResult }, weight: number): LossResult {
   const beta = requireNumber('weight', weight, { min: 0 });
   const terms: Record<string, Tensor> = {};
   for (const part of [primary, secondary]) {

@@ -71,14 +71,8 @@ export function quantile(sorted: ArrayLike<number>, q: number): number {
  * Percentile-bootstrap interval of one metric of `evaluate` (rows resampled with replacement; each resample is
  * evaluated from scratch with the same options). Cost: B × one evaluation. Shapes: predictions N × C, labels [N].
  */
-export function bootstrapMetric(
-  predictions: Matrix,
-  labels: Labels,
-  metric: MetricName,
-  options: CalibrationOptions & BootstrapOptions,
-): ConfidenceInterval {
-  if (!(METRIC_NAMES as readonly string[]).includes(metric))
-    invalidArgument('metric', `one of ${METRIC_NAMES.join(', ')}`, describe(metric));
+export function bootstrapMetric(predictions: Matrix, labels: Labels, metric: MetricName, options: CalibrationOptions & BootstrapOptions): ConfidenceInterval {
+  if (!(METRIC_NAMES as readonly string[]).includes(metric)) invalidArgument('metric', `one of ${METRIC_NAMES.join(', ')}`, describe(metric));
   requireMatrix(predictions);
   if (predictions.rows < 1) invalidArgument('predictions', 'at least one sample', '0 samples');
   requireLabels(labels, predictions.rows, predictions.cols);

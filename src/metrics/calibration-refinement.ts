@@ -284,7 +284,7 @@ function keepUpdate(state: MetricState, block: RowBlock): void {
   for (let r = 0; r < block.rows; r++) state.push('labels', block.labels[block.labelOffset + r]!);
 }
 
-const RECALIBRATED = "recalibrated on the evaluated rows (temperature scaling by default; see `--refinement-calibrator`)";
+const RECALIBRATED = 'recalibrated on the evaluated rows (temperature scaling by default; see `--refinement-calibrator`)';
 
 export const refinementNll = defineMetric({
   key: 'refinement_nll',

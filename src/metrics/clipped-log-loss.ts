@@ -11,11 +11,7 @@ import type { Matrix } from '../util/matrix.js';
  * such a sample is at most −log ε ≈ 34.5, whatever the logits. Predictions N × C (logits go through a float64
  * softmax), labels [N]. Reproduces Kull et al. 2019's DenseNet-40 log-loss 0.428207 (test/real-predictions).
  */
-export function clippedLogLoss(
-  predictions: Matrix,
-  labels: Labels,
-  options: { input?: PredictionKind; eps?: number } = {},
-): number {
+export function clippedLogLoss(predictions: Matrix, labels: Labels, options: { input?: PredictionKind; eps?: number } = {}): number {
   const input = requirePredictionKind(options.input ?? 'probabilities');
   const eps = requireNumber('eps', options.eps ?? 1e-15, { min: 0, max: 0.5, exclusiveMin: true });
   requirePredictionsAndLabels(predictions, labels, input, { nonEmpty: true });

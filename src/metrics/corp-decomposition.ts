@@ -47,12 +47,7 @@ export function corpFromSorted(sorted: SortedTopLabel, pool: ScratchPool = Scrat
  * `counts`, shapes ≥ [groups]); returns the number of groups, Σ y and Σ (p − y)². Each phase of the
  * decomposition is its own function so that V8 optimises each long loop with complete type feedback.
  */
-function distinctForecasts(
-  p: Float64Array,
-  y: Uint8Array,
-  means: Float64Array,
-  counts: Float64Array,
-): { groups: number; positives: number; score: number } {
+function distinctForecasts(p: Float64Array, y: Uint8Array, means: Float64Array, counts: Float64Array): { groups: number; positives: number; score: number } {
   const n = p.length;
   let groups = 0;
   let i = 0;

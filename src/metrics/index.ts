@@ -37,23 +37,10 @@ export { separateOneClasswiseEce, type ClasswiseReduction } from './binned/separ
 export { auroc, oodAuroc, errorDetectionAuroc } from './selective/auroc.js';
 export { reliabilityDiagram } from './binned/reliability-diagram.js';
 export { TopLabelAccumulator, type TopLabelOptions, type TopLabelMetrics } from './accumulators/top-label-accumulator.js';
-export {
-  CalibrationAccumulator,
-  NLL_CLIP,
-  type CalibrationOptions,
-  type CalibrationMetrics,
-  type CalibrationAccumulatorState,
-} from './accumulators/calibration-accumulator.js';
+export { CalibrationAccumulator, NLL_CLIP, type CalibrationOptions, type CalibrationMetrics, type CalibrationAccumulatorState } from './accumulators/calibration-accumulator.js';
 export type { TopLabelState } from './accumulators/top-label-accumulator.js';
 export type { ClasswiseState } from './accumulators/classwise-accumulator.js';
-export {
-  accumulateParallel,
-  evaluateParallel,
-  defaultThreads,
-  PARALLEL_MIN_ROWS,
-  MAX_THREADS,
-  type ParallelOptions,
-} from './accumulators/parallel-evaluate.js';
+export { accumulateParallel, evaluateParallel, defaultThreads, PARALLEL_MIN_ROWS, MAX_THREADS, type ParallelOptions } from './accumulators/parallel-evaluate.js';
 export { sharedFloat32Array, sharedFloat64Array, isShared, toShared } from './accumulators/shared-arrays.js';
 export { evaluate, METRIC_NAMES, type MetricName } from './accumulators/evaluate.js';
 export { METRICS, TOP_LABEL_METRICS, RECORD_METRICS, RECORD_METRIC_NAMES, metricDefinition, type RecordMetricName, type TopLabelMetricName } from './record/metric-registry.js';
@@ -68,26 +55,13 @@ export { bootstrapInterval, bootstrapMetric, quantile, type BootstrapOptions, ty
 export { topLabel } from './top-label.js';
 export { smoothEce, SmoothEceEvaluator, type SmoothEceResult } from './smooth/smooth-ece.js';
 export { smoothedReliability, type SmoothedReliability, type SmoothedReliabilityOptions } from './smooth/smoothed-reliability.js';
-export {
-  riskCoverageCurve,
-  selectivePredictionMetrics,
-  riskAtCoverage,
-  coverageAtRisk,
-  type RiskCoverageCurve,
-  type SelectiveMetrics,
-} from './selective/risk-coverage.js';
+export { riskCoverageCurve, selectivePredictionMetrics, riskAtCoverage, coverageAtRisk, type RiskCoverageCurve, type SelectiveMetrics } from './selective/risk-coverage.js';
 export { fprAtTpr, errorFprAtTpr } from './selective/fpr-at-tpr.js';
 export { mmce, MMCE_WIDTH } from './smooth/mmce.js';
 export { spiegelhalterTest, type TestResult } from './statistical-tests/spiegelhalter-test.js';
 export { cumulativeCalibrationTests, brownianMaxAbsCdf, brownianRangeCdf, type CumulativeTests } from './statistical-tests/cumulative-calibration-tests.js';
 export { corpDecomposition, type CorpDecomposition } from './corp-decomposition.js';
-export {
-  calibrationRefinement,
-  REFINEMENT_CALIBRATORS,
-  type CalibrationRefinement,
-  type LossSplit,
-  type RefinementCalibrator,
-} from './calibration-refinement.js';
+export { calibrationRefinement, REFINEMENT_CALIBRATORS, type CalibrationRefinement, type LossSplit, type RefinementCalibrator } from './calibration-refinement.js';
 export { oodScores, OOD_SCORES, requireOodScore, type OodScore } from './selective/ood-scores.js';
 export { CONFORMAL_METHODS, requireConformalMethod, type ConformalMethod } from './conformal-scores.js';
 export { fitConformal, predictionSets, conformalMetrics, conformalQuantile, type ConformalPredictor, type ConformalMetrics, type ConformalFitOptions } from './conformal-prediction.js';

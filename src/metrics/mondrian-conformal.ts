@@ -96,8 +96,7 @@ export function fitMondrianConformal(
   const groupCount = options.taxonomy === 'class' ? 1 : requireNumber('groupCount', options.groupCount, { integer: true, min: 1 });
   if (options.taxonomy !== 'class') requireGroupIndex(options.groups, n, groupCount, 'groups');
   const categories = options.taxonomy === 'class' ? cols : options.taxonomy === 'group' ? groupCount : groupCount * cols;
-  const categoryOf = (i: number): number =>
-    options.taxonomy === 'class' ? labels[i]! : options.taxonomy === 'group' ? options.groups[i]! : options.groups[i]! * cols + labels[i]!;
+  const categoryOf = (i: number): number => (options.taxonomy === 'class' ? labels[i]! : options.taxonomy === 'group' ? options.groups[i]! : options.groups[i]! * cols + labels[i]!);
   const counts = new Int32Array(categories);
   for (let i = 0; i < n; i++) counts[categoryOf(i)]!++;
   const scores = Array.from(counts, (c) => new Float64Array(c));
@@ -148,8 +147,7 @@ export function mondrianPredictionSets(probabilities: Matrix, predictor: Mondria
   for (let i = 0; i < rows; i++) {
     classScores(probabilities.data, i * cols, cols, opts, row, order);
     for (let k = 0; k < cols; k++) {
-      const q =
-        predictor.taxonomy === 'class' ? predictor.thresholds[k]! : predictor.taxonomy === 'group' ? predictor.thresholds[groups![i]!]! : predictor.thresholds[groups![i]! * cols + k]!;
+      const q = predictor.taxonomy === 'class' ? predictor.thresholds[k]! : predictor.taxonomy === 'group' ? predictor.thresholds[groups![i]!]! : predictor.thresholds[groups![i]! * cols + k]!;
       if (row[k]! <= q) mask[i * cols + k] = 1;
     }
   }

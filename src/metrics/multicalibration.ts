@@ -78,7 +78,7 @@ export function multicalibrationError(
     }
     evaluated++;
     const value = Math.abs(gap[cell]! / mass[cell]!);
-    if (value > best) (best = value), (at = cell);
+    if (value > best) ((best = value), (at = cell));
   }
   const found = at >= 0;
   return {

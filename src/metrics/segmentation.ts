@@ -15,13 +15,7 @@ import { matrix, type FloatArray, type Matrix } from '../util/matrix.js';
  * predictions [M, C] (pixel (n, j) → one row, classes last) and labels [M], in (n, j) order, keeping the pixels whose
  * label passes `keep`. N = labels.length / S is implied by `images`.
  */
-export function pixelRows(
-  logits: FloatArray,
-  labels: Int32Array,
-  images: number,
-  classes: number,
-  keep: (label: number) => boolean,
-): { predictions: Matrix<Float32Array>; labels: Int32Array } {
+export function pixelRows(logits: FloatArray, labels: Int32Array, images: number, classes: number, keep: (label: number) => boolean): { predictions: Matrix<Float32Array>; labels: Int32Array } {
   requireNumber('images', images, { integer: true, min: 1 });
   requireNumber('classes', classes, { integer: true, min: 2 });
   const s = labels.length / images;

@@ -25,24 +25,20 @@ export function requirePredictionKind(kind: unknown, argument = 'input'): Predic
 export function requireMatrix(m: Matrix, argument = 'predictions'): void {
   if (m === null || typeof m !== 'object') invalidArgument(argument, 'a Matrix {rows, cols, data}', describe(m));
   const { rows, cols, data } = m;
-  if (!(data instanceof Float32Array || data instanceof Float64Array))
-    invalidArgument(`${argument}.data`, 'a Float32Array or Float64Array', describe(data));
+  if (!(data instanceof Float32Array || data instanceof Float64Array)) invalidArgument(`${argument}.data`, 'a Float32Array or Float64Array', describe(data));
   if (!Number.isInteger(rows) || rows < 0) invalidArgument(`${argument}.rows`, 'a non-negative integer', describe(rows));
   if (!Number.isInteger(cols) || cols < 2) invalidArgument(`${argument}.cols`, 'at least 2 classes (columns)', describe(cols));
-  if (data.length !== rows * cols)
-    invalidArgument(`${argument}.data`, `${rows} × ${cols} = ${rows * cols} values`, describe(data));
+  if (data.length !== rows * cols) invalidArgument(`${argument}.data`, `${rows} × ${cols} = ${rows * cols} values`, describe(data));
 }
 
 /** Labels: same count as rows, integers in [0, classes). */
 export function requireLabels(labels: Labels, rows: number, classes: number, argument = 'labels', offset = 0): void {
-  if (labels === null || typeof labels !== 'object' || typeof (labels as ArrayLike<number>).length !== 'number')
-    invalidArgument(argument, 'an Int32Array or array of class indices', describe(labels));
+  if (labels === null || typeof labels !== 'object' || typeof (labels as ArrayLike<number>).length !== 'number') invalidArgument(argument, 'an Int32Array or array of class indices', describe(labels));
   if (labels.length !== rows) invalidArgument(argument, `${rows} labels, one per row of predictions`, `${labels.length}`);
   const typed = labels instanceof Int32Array;
   for (let i = 0; i < labels.length; i++) {
     const y = labels[i]!;
-    if ((!typed && !Number.isInteger(y)) || y < 0 || y >= classes)
-      invalidArgument(argument, `integer class labels in [0, ${classes})`, `${describe(y)} at index ${offset + i}`);
+    if ((!typed && !Number.isInteger(y)) || y < 0 || y >= classes) invalidArgument(argument, `integer class labels in [0, ${classes})`, `${describe(y)} at index ${offset + i}`);
   }
 }
 
@@ -50,16 +46,10 @@ export function requireLabels(labels: Labels, rows: number, classes: number, arg
  * A predictions matrix with its labels, checked in this order (the first failure throws): `requireMatrix`, at least
  * one row when `nonEmpty`, exactly `classes` columns when given, `requirePredictionValues` of `kind`, `requireLabels`.
  */
-export function requirePredictionsAndLabels(
-  predictions: Matrix,
-  labels: Labels,
-  kind: PredictionKind,
-  options: { readonly nonEmpty?: boolean; readonly classes?: number } = {},
-): void {
+export function requirePredictionsAndLabels(predictions: Matrix, labels: Labels, kind: PredictionKind, options: { readonly nonEmpty?: boolean; readonly classes?: number } = {}): void {
   requireMatrix(predictions);
   if (options.nonEmpty && predictions.rows < 1) invalidArgument('predictions', 'at least one sample', '0 samples');
-  if (options.classes !== undefined && predictions.cols !== options.classes)
-    invalidArgument('predictions.cols', `${options.classes} classes`, describe(predictions.cols));
+  if (options.classes !== undefined && predictions.cols !== options.classes) invalidArgument('predictions.cols', `${options.classes} classes`, describe(predictions.cols));
   requirePredictionValues(predictions, kind);
   requireLabels(labels, predictions.rows, predictions.cols);
 }
@@ -108,12 +98,10 @@ export function requirePredictionValues(m: Matrix, kind: PredictionKind, argumen
  * same length N ≥ 1 (shapes [N], [N]).
  */
 export function requireTopLabel(confidence: FloatArray, correct: Uint8Array, argument = 'confidence'): void {
-  if (!(confidence instanceof Float32Array || confidence instanceof Float64Array))
-    invalidArgument(argument, 'a Float32Array or Float64Array', describe(confidence));
+  if (!(confidence instanceof Float32Array || confidence instanceof Float64Array)) invalidArgument(argument, 'a Float32Array or Float64Array', describe(confidence));
   if (!(correct instanceof Uint8Array)) invalidArgument('correct', 'a Uint8Array of 0/1', describe(correct));
   if (confidence.length === 0) invalidArgument(argument, 'at least one sample', '0 samples');
-  if (correct.length !== confidence.length)
-    invalidArgument('correct', `${confidence.length} values, one per confidence`, `${correct.length}`);
+  if (correct.length !== confidence.length) invalidArgument('correct', `${confidence.length} values, one per confidence`, `${correct.length}`);
   requireUnitInterval(confidence, argument);
   for (let i = 0; i < correct.length; i++) {
     const a = correct[i]!;
@@ -131,8 +119,7 @@ export function requireUnitInterval(values: FloatArray, argument: string): void 
 
 /** Finite scores (for AUROC), N ≥ 1. */
 export function requireFiniteScores(values: FloatArray, argument: string): void {
-  if (!(values instanceof Float32Array || values instanceof Float64Array))
-    invalidArgument(argument, 'a Float32Array or Float64Array', describe(values));
+  if (!(values instanceof Float32Array || values instanceof Float64Array)) invalidArgument(argument, 'a Float32Array or Float64Array', describe(values));
   if (values.length === 0) invalidArgument(argument, 'at least one score', '0 scores');
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;

@@ -46,4 +46,3 @@ export function createOptimizer(spec: OptimizerSpec, path?: string): Optimizer {
   const { kind, ...options } = spec as { kind: string } & Record<string, unknown>;
   return (OPTIMIZERS.get('spec.kind', kind).create as (options: Record<string, unknown>, path?: string) => Optimizer)(options, path);
 }
-

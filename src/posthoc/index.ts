@@ -8,7 +8,16 @@ export { type FitOptions, type FitProgress } from './fit-progress.js';
 export { fitCalibrator, calibratorFromJSON, calibratedLogits, requireWeightedMethod, weightedKinds } from './registry.js';
 export { balancedClassWeights } from './class-weights.js';
 export { fitRecordOf, withFitRecord, RecordedCalibrator, type FitRecord, type WeightsKind, type WeightsRecord } from './fit-record.js';
-export { crossValidate, heldOutMetrics, predictionRows, requireFoldCount, stratifiedFolds, type CrossValidationOptions, type CrossValidationResult, type OutOfFoldMetrics } from './composite/cross-validation.js';
+export {
+  crossValidate,
+  heldOutMetrics,
+  predictionRows,
+  requireFoldCount,
+  stratifiedFolds,
+  type CrossValidationOptions,
+  type CrossValidationResult,
+  type OutOfFoldMetrics,
+} from './composite/cross-validation.js';
 export { CvEnsembleCalibrator, CV_ENSEMBLE_KIND } from './composite/cv-ensemble.js';
 export {
   DEFAULT_MIN_GROUP_SIZE,
@@ -38,12 +47,7 @@ export { fitTsSbEce, tsSbEceFromJSON, type TsSbEceOptions } from './temperature/
 export { fitTsHbEce, tsHbEceFromJSON, type TsHbEceOptions } from './temperature/ts-hb-ece.js';
 export { fitTsGridEce, tsGridEceFromJSON, type TsGridEceOptions } from './temperature/ts-grid-ece.js';
 export { TemperatureCalibrator, type TemperatureKind } from './temperature/temperature-calibrator.js';
-export {
-  fitEnsembleTemperature,
-  ensembleTemperatureFromJSON,
-  EnsembleTemperatureCalibrator,
-  type EnsembleTemperatureOptions,
-} from './temperature/ensemble-temperature.js';
+export { fitEnsembleTemperature, ensembleTemperatureFromJSON, EnsembleTemperatureCalibrator, type EnsembleTemperatureOptions } from './temperature/ensemble-temperature.js';
 export { fitVector, vectorFromJSON, type VectorOptions } from './scaling/vector.js';
 export { fitMatrix, matrixFromJSON, type MatrixOptions } from './scaling/matrix.js';
 export { fitDirichlet, dirichletFromJSON, type DirichletOptions } from './scaling/dirichlet.js';
@@ -53,12 +57,7 @@ export { fitHistogram, histogramFromJSON, HistogramCalibrator, type HistogramOpt
 export { fitIsotonicCalibrator, isotonicFromJSON, IsotonicCalibrator, type IsotonicOptions } from './nonparametric/isotonic.js';
 export { fitPlatt, plattFromJSON, PlattCalibrator, type PlattOptions } from './scaling/platt.js';
 export { fitBeta, betaFromJSON, BetaCalibrator, type BetaOptions } from './scaling/beta.js';
-export {
-  fitQuadraticScaling,
-  quadraticScalingFromJSON,
-  QuadraticScalingCalibrator,
-  type QuadraticScalingOptions,
-} from './scaling/quadratic-scaling.js';
+export { fitQuadraticScaling, quadraticScalingFromJSON, QuadraticScalingCalibrator, type QuadraticScalingOptions } from './scaling/quadratic-scaling.js';
 export { softBinnedEce, sbEceBinCenters, SB_ECE_DEFAULTS, type SoftBinnedEceOptions } from '../metrics/smooth/soft-binned-ece.js';
 export { lbfgs, type LbfgsOptions, type LbfgsResult, type Objective } from './solvers/lbfgs.js';
 export { fitClassTemperature, classTemperatureFromJSON, ClassTemperatureCalibrator, type ClassTemperatureOptions } from './temperature/class-temperature.js';

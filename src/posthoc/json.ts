@@ -51,11 +51,7 @@ export function requireKnownKeys(path: string, given: unknown, written: unknown,
  * Validate the header of a calibrator's JSON for `kind` and parse its settings with `spec`.
  * Returns the record (for the parameters), the number of classes and the settings.
  */
-export function readHeader<S extends OptionSpecs>(
-  json: unknown,
-  kind: string,
-  spec: S,
-): { record: Record<string, unknown>; classes: number; settings: SettingsOf<S> } {
+export function readHeader<S extends OptionSpecs>(json: unknown, kind: string, spec: S): { record: Record<string, unknown>; classes: number; settings: SettingsOf<S> } {
   const record = requireRecord('json', json);
   if (record.kind !== kind) invalidArgument('json.kind', JSON.stringify(kind), describe(record.kind));
   const version = requireRecord('json.version', record.version);

@@ -170,11 +170,7 @@ export function normalizeRowsInPlace(values: Float64Array, rows: number, cols: n
 export function requireFiniteOutput(data: Float64Array, cols: number, kind: string, parameter: string): void {
   for (let i = 0; i < data.length; i++) {
     if (!Number.isFinite(data[i]!)) {
-      invalidArgument(
-        `${kind} calibrator`,
-        `parameters that give finite outputs on these inputs`,
-        `${describe(data[i])} at row ${Math.floor(i / cols)}, column ${i % cols} (${parameter})`,
-      );
+      invalidArgument(`${kind} calibrator`, `parameters that give finite outputs on these inputs`, `${describe(data[i])} at row ${Math.floor(i / cols)}, column ${i % cols} (${parameter})`);
     }
   }
 }

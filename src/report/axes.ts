@@ -95,16 +95,12 @@ export function axesForeground(area: PlotArea, x: LinearScale, y: LinearScale, o
   for (const t of options.xTicks) {
     const px = x(t);
     ticks.push(el('line', { x1: px, y1: bottom, x2: px, y2: bottom + tickLength }));
-    labels.push(
-      el('text', { x: px, y: bottom + tickLength + FONT_SIZES.tick + 1, 'text-anchor': 'middle' }, options.xFormat(t)),
-    );
+    labels.push(el('text', { x: px, y: bottom + tickLength + FONT_SIZES.tick + 1, 'text-anchor': 'middle' }, options.xFormat(t)));
   }
   for (const t of options.yTicks) {
     const py = y(t);
     ticks.push(el('line', { x1: area.x - tickLength, y1: py, x2: area.x, y2: py }));
-    labels.push(
-      el('text', { x: area.x - tickLength - 3, y: py + FONT_SIZES.tick * 0.36, 'text-anchor': 'end' }, options.yFormat(t)),
-    );
+    labels.push(el('text', { x: area.x - tickLength - 3, y: py + FONT_SIZES.tick * 0.36, 'text-anchor': 'end' }, options.yFormat(t)));
   }
   const yLabelX = area.x - tickLength - 3 - 3.2 * FONT_SIZES.tick * 0.636 - 10;
   const yMid = area.y + area.height / 2;

@@ -68,16 +68,26 @@ function overlayPanel(data: readonly ReliabilityData[], labels: readonly string[
     const color = SERIES_COLORS[i === 0 ? 1 : 0]!;
     const bins = d.bins.filter((b) => b.count > 0);
     const g: SvgElement[] = [];
-    if (bins.length > 1) g.push(el('polyline', { points: bins.map((b) => `${x(b.meanConfidence).toFixed(2)},${y(b.accuracy).toFixed(2)}`).join(' '), fill: 'none', stroke: color, 'stroke-width': 1.8 }));
+    if (bins.length > 1)
+      g.push(el('polyline', { points: bins.map((b) => `${x(b.meanConfidence).toFixed(2)},${y(b.accuracy).toFixed(2)}`).join(' '), fill: 'none', stroke: color, 'stroke-width': 1.8 }));
     for (const b of bins) {
       const r = 2.5 + 5 * Math.sqrt(b.count / maxCount);
-      g.push(el('circle', { cx: x(b.meanConfidence), cy: y(b.accuracy), r, fill: color, 'fill-opacity': 0.55, stroke: color, 'stroke-width': 1 }, el('title', {}, `${labels[i]}: n = ${b.count}, confidence ${percentLabel(b.meanConfidence, 1)}, accuracy ${percentLabel(b.accuracy, 1)}`)));
+      g.push(
+        el(
+          'circle',
+          { cx: x(b.meanConfidence), cy: y(b.accuracy), r, fill: color, 'fill-opacity': 0.55, stroke: color, 'stroke-width': 1 },
+          el('title', {}, `${labels[i]}: n = ${b.count}, confidence ${percentLabel(b.meanConfidence, 1)}, accuracy ${percentLabel(b.accuracy, 1)}`),
+        ),
+      );
     }
     children.push(el('g', { class: i === 0 ? 'series-before' : 'series-after' }, ...g));
   });
   // Legend in the upper-left corner (above the diagonal, where an overconfident curve does not go).
   const fs = FONT_SIZES.legend;
-  const rows = [...data.map((d, i) => ({ text: reliabilityTitle(labels[i]!, d.ece, d.total), color: SERIES_COLORS[i === 0 ? 1 : 0]!, dash: undefined as string | undefined })), { text: 'Perfect calibration', color: COLORS.diagonal, dash: '6 4' }];
+  const rows = [
+    ...data.map((d, i) => ({ text: reliabilityTitle(labels[i]!, d.ece, d.total), color: SERIES_COLORS[i === 0 ? 1 : 0]!, dash: undefined as string | undefined })),
+    { text: 'Perfect calibration', color: COLORS.diagonal, dash: '6 4' },
+  ];
   const w = 8 + 22 + 6 + Math.max(...rows.map((r) => textWidth(r.text, fs))) + 8;
   const lx = area.x + 8;
   const ly = area.y + 8;

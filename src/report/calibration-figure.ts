@@ -40,8 +40,7 @@ export function calibrationSubtitle(data: ReliabilityData): string {
 export function calibrationFigureSvg(data: ReliabilityData, options: CalibrationFigureOptions = {}): string {
   checkReliabilityData(data);
   const layout = options.layout ?? 'stacked';
-  if (layout !== 'stacked' && layout !== 'side-by-side')
-    invalidArgument('layout', "'stacked' or 'side-by-side'", describe(layout));
+  if (layout !== 'stacked' && layout !== 'side-by-side') invalidArgument('layout', "'stacked' or 'side-by-side'", describe(layout));
   const stacked = layout === 'stacked';
   const width = requireSize('width', options.width ?? (stacked ? 480 : 900), 200);
   const height = requireSize('height', options.height ?? (stacked ? 720 : 470), 200);

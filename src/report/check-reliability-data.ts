@@ -22,13 +22,10 @@ function isFraction(x: unknown): x is number {
 export function checkReliabilityData(data: ReliabilityData, argument = 'data'): void {
   if (data === null || typeof data !== 'object') invalidArgument(argument, 'a ReliabilityData object', describe(data));
   const bins = data.bins;
-  if (!Array.isArray(bins) || bins.length === 0)
-    invalidArgument(`${argument}.bins`, 'a non-empty array of bins', describe(bins));
+  if (!Array.isArray(bins) || bins.length === 0) invalidArgument(`${argument}.bins`, 'a non-empty array of bins', describe(bins));
   const total = data.total;
-  if (typeof total !== 'number' || !Number.isInteger(total) || total < 0)
-    invalidArgument(`${argument}.total`, 'a non-negative integer', describe(total));
-  if (data.convention !== '(l,u]' && data.convention !== '[l,u)')
-    invalidArgument(`${argument}.convention`, "'(l,u]' or '[l,u)'", describe(data.convention));
+  if (typeof total !== 'number' || !Number.isInteger(total) || total < 0) invalidArgument(`${argument}.total`, 'a non-negative integer', describe(total));
+  if (data.convention !== '(l,u]' && data.convention !== '[l,u)') invalidArgument(`${argument}.convention`, "'(l,u]' or '[l,u)'", describe(data.convention));
   let sum = 0;
   let previousUpper = -Infinity;
   for (let b = 0; b < bins.length; b++) {
@@ -36,27 +33,21 @@ export function checkReliabilityData(data: ReliabilityData, argument = 'data'): 
     const name = `${argument}.bins[${b}]`;
     if (bin === null || typeof bin !== 'object') invalidArgument(name, 'a bin object', describe(bin));
     const { lower, upper, count } = bin;
-    if (typeof lower !== 'number' || !Number.isFinite(lower) || lower < -EDGE_TOLERANCE || lower > 1 + EDGE_TOLERANCE)
-      invalidArgument(`${name}.lower`, 'a number in [0, 1]', describe(lower));
-    if (typeof upper !== 'number' || !Number.isFinite(upper) || upper < lower || upper > 1 + EDGE_TOLERANCE)
-      invalidArgument(`${name}.upper`, `a number in [lower = ${lower}, 1]`, describe(upper));
-    if (lower < previousUpper - EDGE_TOLERANCE)
-      invalidArgument(`${name}.lower`, `bins in ascending order (≥ previous upper ${previousUpper})`, describe(lower));
+    if (typeof lower !== 'number' || !Number.isFinite(lower) || lower < -EDGE_TOLERANCE || lower > 1 + EDGE_TOLERANCE) invalidArgument(`${name}.lower`, 'a number in [0, 1]', describe(lower));
+    if (typeof upper !== 'number' || !Number.isFinite(upper) || upper < lower || upper > 1 + EDGE_TOLERANCE) invalidArgument(`${name}.upper`, `a number in [lower = ${lower}, 1]`, describe(upper));
+    if (lower < previousUpper - EDGE_TOLERANCE) invalidArgument(`${name}.lower`, `bins in ascending order (≥ previous upper ${previousUpper})`, describe(lower));
     previousUpper = upper;
-    if (typeof count !== 'number' || !Number.isInteger(count) || count < 0)
-      invalidArgument(`${name}.count`, 'a non-negative integer', describe(count));
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) invalidArgument(`${name}.count`, 'a non-negative integer', describe(count));
     sum += count;
     if (count > 0) {
       if (!isFraction(bin.accuracy)) invalidArgument(`${name}.accuracy`, 'a number in [0, 1]', describe(bin.accuracy));
-      if (!isFraction(bin.meanConfidence))
-        invalidArgument(`${name}.meanConfidence`, 'a number in [0, 1]', describe(bin.meanConfidence));
+      if (!isFraction(bin.meanConfidence)) invalidArgument(`${name}.meanConfidence`, 'a number in [0, 1]', describe(bin.meanConfidence));
     }
   }
   if (sum > total) invalidArgument(`${argument}.total`, `at least the sum of bin counts (${sum})`, describe(total));
   if (total > 0) {
     if (!isFraction(data.ece)) invalidArgument(`${argument}.ece`, 'a number in [0, 1]', describe(data.ece));
     if (!isFraction(data.accuracy)) invalidArgument(`${argument}.accuracy`, 'a number in [0, 1]', describe(data.accuracy));
-    if (!isFraction(data.meanConfidence))
-      invalidArgument(`${argument}.meanConfidence`, 'a number in [0, 1]', describe(data.meanConfidence));
+    if (!isFraction(data.meanConfidence)) invalidArgument(`${argument}.meanConfidence`, 'a number in [0, 1]', describe(data.meanConfidence));
   }
 }

@@ -23,10 +23,8 @@ export interface ReportOptions {
 
 export function checkReportOptions(options: ReportOptions): void {
   if (options === null || typeof options !== 'object') invalidArgument('options', 'an object', describe(options));
-  if (typeof options.title !== 'string' || options.title.trim() === '')
-    invalidArgument('options.title', 'a non-empty string', describe(options.title));
-  if (options.description !== undefined && typeof options.description !== 'string')
-    invalidArgument('options.description', 'a string', describe(options.description));
+  if (typeof options.title !== 'string' || options.title.trim() === '') invalidArgument('options.title', 'a non-empty string', describe(options.title));
+  if (options.description !== undefined && typeof options.description !== 'string') invalidArgument('options.description', 'a string', describe(options.description));
   const dir = options.figureDir;
   if (dir !== undefined && (typeof dir !== 'string' || dir === '' || /(^|[\\/])\.\.([\\/]|$)|^[\\/]|[<>"|?*\s]/.test(dir)))
     invalidArgument('options.figureDir', 'a relative folder name without "..", spaces or special characters', describe(dir));

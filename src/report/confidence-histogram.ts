@@ -28,11 +28,7 @@ interface LineLabel {
 }
 
 /** Draw a confidence histogram into `box`. Bars carry `class="bar-fraction"` and `data-bin`. */
-export function confidenceHistogramPanel(
-  data: ReliabilityData,
-  box: PanelBox,
-  options: ConfidenceHistogramOptions = {},
-): SvgElement {
+export function confidenceHistogramPanel(data: ReliabilityData, box: PanelBox, options: ConfidenceHistogramOptions = {}): SvgElement {
   checkReliabilityData(data);
   const heading = panelHeading(optionalText('title', options.title, 'Confidence histogram'), box);
   const children: SvgElement[] = [...heading.elements];

@@ -39,7 +39,7 @@ function thin(series: Series, limit = 1000): Series {
   const step = Math.ceil(n / limit);
   const x: number[] = [];
   const y: number[] = [];
-  for (let i = 0; i < n; i += step) x.push(series.x[i]!), y.push(series.y[i]!);
+  for (let i = 0; i < n; i += step) (x.push(series.x[i]!), y.push(series.y[i]!));
   x.push(series.x[n - 1]!);
   y.push(series.y[n - 1]!);
   return { x, y };

@@ -48,7 +48,16 @@ function panel(p: DensityPanel, x: number, y: number, size: number, cells: numbe
     for (let k = 0; k < cells; k++) {
       const v = grid[r * cells + k]!;
       if (v === 0) continue;
-      rects.push(el('rect', { x: formatNumber(x + k * c), y: formatNumber(y + size - (r + 1) * c), width: formatNumber(c), height: formatNumber(c), fill: COLORS.outputsEdge, 'fill-opacity': formatNumber(0.15 + 0.85 * (v / max)) }));
+      rects.push(
+        el('rect', {
+          x: formatNumber(x + k * c),
+          y: formatNumber(y + size - (r + 1) * c),
+          width: formatNumber(c),
+          height: formatNumber(c),
+          fill: COLORS.outputsEdge,
+          'fill-opacity': formatNumber(0.15 + 0.85 * (v / max)),
+        }),
+      );
     }
   }
   const ticks = [lo, (lo + 1) / 2, 1];
@@ -60,8 +69,18 @@ function panel(p: DensityPanel, x: number, y: number, size: number, cells: numbe
     ...rects,
     el('line', { x1: x, y1: y + size, x2: x + size, y2: y, stroke: COLORS.diagonal, 'stroke-dasharray': '4 3', 'stroke-width': 1 }),
     el('text', { x: x + size / 2, y: y - 6, 'text-anchor': 'middle', 'font-size': FONT_SIZES.subtitle, fill: COLORS.text }, p.title),
-    showX && el('g', {}, ...ticks.map((t) => el('text', { x: formatNumber(x + ((t - lo) / (1 - lo)) * size), y: y + size + 13, 'text-anchor': 'middle', 'font-size': FONT_SIZES.count, fill: COLORS.muted }, tick(t)))),
-    showY && el('g', {}, ...ticks.map((t) => el('text', { x: x - 4, y: formatNumber(y + size - ((t - lo) / (1 - lo)) * size + 3), 'text-anchor': 'end', 'font-size': FONT_SIZES.count, fill: COLORS.muted }, tick(t)))),
+    showX &&
+      el(
+        'g',
+        {},
+        ...ticks.map((t) => el('text', { x: formatNumber(x + ((t - lo) / (1 - lo)) * size), y: y + size + 13, 'text-anchor': 'middle', 'font-size': FONT_SIZES.count, fill: COLORS.muted }, tick(t))),
+      ),
+    showY &&
+      el(
+        'g',
+        {},
+        ...ticks.map((t) => el('text', { x: x - 4, y: formatNumber(y + size - ((t - lo) / (1 - lo)) * size + 3), 'text-anchor': 'end', 'font-size': FONT_SIZES.count, fill: COLORS.muted }, tick(t))),
+      ),
   );
 }
 
@@ -82,7 +101,11 @@ export function jointDensitySvg(panels: readonly (readonly DensityPanel[])[], op
   const height = top + rows * (size + gap) + 30;
   const children: SvgElement[] = [
     el('text', { x: width / 2, y: 20, 'text-anchor': 'middle', 'font-size': FONT_SIZES.figureTitle, 'font-weight': 'bold', fill: COLORS.text }, options.title),
-    el('text', { x: left + (cols * (size + gap) - gap) / 2, y: height - 6, 'text-anchor': 'middle', 'font-size': FONT_SIZES.axisLabel, fill: COLORS.text }, 'mean confidence of a group (x) · accuracy of the group (y)'),
+    el(
+      'text',
+      { x: left + (cols * (size + gap) - gap) / 2, y: height - 6, 'text-anchor': 'middle', 'font-size': FONT_SIZES.axisLabel, fill: COLORS.text },
+      'mean confidence of a group (x) · accuracy of the group (y)',
+    ),
   ];
   panels.forEach((row, i) => {
     const y = top + i * (size + gap);

@@ -98,7 +98,15 @@ export function lineChartPanel(series: readonly LineSeries[], box: PlotArea, opt
     for (const p of pts) {
       if (p.err !== undefined && p.err > 0) {
         const x0 = x(p.x);
-        g.push(el('path', { class: 'error-bar', d: `M${x0 - 3} ${y(p.y - p.err)}H${x0 + 3}M${x0} ${y(p.y - p.err)}V${y(p.y + p.err)}M${x0 - 3} ${y(p.y + p.err)}H${x0 + 3}`, stroke: color, 'stroke-width': 1.2, fill: 'none' }));
+        g.push(
+          el('path', {
+            class: 'error-bar',
+            d: `M${x0 - 3} ${y(p.y - p.err)}H${x0 + 3}M${x0} ${y(p.y - p.err)}V${y(p.y + p.err)}M${x0 - 3} ${y(p.y + p.err)}H${x0 + 3}`,
+            stroke: color,
+            'stroke-width': 1.2,
+            fill: 'none',
+          }),
+        );
       }
       // Long series (per-epoch curves) are read as lines: their points get a tooltip but no marker.
       const mark = pts.length <= 20 ? marker(kind, x(p.x), y(p.y), color) : el('circle', { cx: x(p.x), cy: y(p.y), r: 2.5, fill: color, 'fill-opacity': 0 });
@@ -107,7 +115,11 @@ export function lineChartPanel(series: readonly LineSeries[], box: PlotArea, opt
     children.push(el('g', { class: 'series', 'data-series': s.name }, ...g));
     const ly = area.y + 8 + i * (FONT_SIZES.legend + 8);
     const lx = area.x + area.width + 12;
-    legendItems.push(el('line', { x1: lx, y1: ly, x2: lx + 20, y2: ly, stroke: color, 'stroke-width': 1.8 }), marker(kind, lx + 10, ly, color), el('text', { x: lx + 26, y: ly + FONT_SIZES.legend * 0.36 }, s.name));
+    legendItems.push(
+      el('line', { x1: lx, y1: ly, x2: lx + 20, y2: ly, stroke: color, 'stroke-width': 1.8 }),
+      marker(kind, lx + 10, ly, color),
+      el('text', { x: lx + 26, y: ly + FONT_SIZES.legend * 0.36 }, s.name),
+    );
   });
   children.push(el('g', { class: 'legend', 'font-size': FONT_SIZES.legend, fill: COLORS.text }, ...legendItems));
   children.push(axesForeground(area, x, y, axes));
@@ -118,11 +130,19 @@ export function lineChartPanel(series: readonly LineSeries[], box: PlotArea, opt
 export function lineChartSvg(series: readonly LineSeries[], options: LineChartOptions): string {
   const width = options.width ?? 520;
   const height = options.height ?? 320;
-  return svgDocument(width, height, { title: options.title || `${options.yLabel} vs ${options.xLabel}`, fontFamily: FONT_FAMILY, background: COLORS.background }, lineChartPanel(series, { x: 0, y: 0, width, height }, options));
+  return svgDocument(
+    width,
+    height,
+    { title: options.title || `${options.yLabel} vs ${options.xLabel}`, fontFamily: FONT_FAMILY, background: COLORS.background },
+    lineChartPanel(series, { x: 0, y: 0, width, height }, options),
+  );
 }
 
 /** A horizontal bar chart of labelled values in [0, max] (e.g. OOD AUROC per method), default 520 px wide. */
-export function barChartSvg(bars: readonly { readonly label: string; readonly value: number; readonly group?: string }[], options: { readonly title?: string; readonly xLabel: string; readonly max?: number; readonly width?: number; readonly format?: (v: number) => string }): string {
+export function barChartSvg(
+  bars: readonly { readonly label: string; readonly value: number; readonly group?: string }[],
+  options: { readonly title?: string; readonly xLabel: string; readonly max?: number; readonly width?: number; readonly format?: (v: number) => string },
+): string {
   if (bars.length === 0) invalidArgument('bars', 'at least one bar', 'none');
   const width = options.width ?? 520;
   const fs = FONT_SIZES.tick;
@@ -137,8 +157,15 @@ export function barChartSvg(bars: readonly { readonly label: string; readonly va
   const ticks = rangeTicks(0, max > 0 ? max : 1, 5).filter((t) => t <= (max > 0 ? max : 1) + 1e-12);
   const groups = [...new Set(bars.map((b) => b.group ?? ''))];
   const children: SvgElement[] = [];
-  if (options.title) children.push(el('text', { class: 'chart-title', x: width / 2, y: FONT_SIZES.title + 4, 'text-anchor': 'middle', 'font-size': FONT_SIZES.title, 'font-weight': 'bold', fill: COLORS.text }, options.title));
-  for (const t of ticks) children.push(el('line', { x1: x(t), y1: area.y, x2: x(t), y2: area.y + area.height, stroke: COLORS.grid }), el('text', { x: x(t), y: area.y + area.height + fs + 4, 'text-anchor': 'middle', 'font-size': fs, fill: COLORS.text }, format(t)));
+  if (options.title)
+    children.push(
+      el('text', { class: 'chart-title', x: width / 2, y: FONT_SIZES.title + 4, 'text-anchor': 'middle', 'font-size': FONT_SIZES.title, 'font-weight': 'bold', fill: COLORS.text }, options.title),
+    );
+  for (const t of ticks)
+    children.push(
+      el('line', { x1: x(t), y1: area.y, x2: x(t), y2: area.y + area.height, stroke: COLORS.grid }),
+      el('text', { x: x(t), y: area.y + area.height + fs + 4, 'text-anchor': 'middle', 'font-size': fs, fill: COLORS.text }, format(t)),
+    );
   bars.forEach((b, i) => {
     const y0 = area.y + i * rowH + 3;
     const color = SERIES_COLORS[groups.indexOf(b.group ?? '') % SERIES_COLORS.length]!;
@@ -147,6 +174,12 @@ export function barChartSvg(bars: readonly { readonly label: string; readonly va
     children.push(el('text', { x: x(b.value) + 4, y: y0 + rowH / 2 + fs * 0.2, 'font-size': fs, fill: COLORS.text }, format(b.value)));
   });
   children.push(el('line', { x1: area.x, y1: area.y, x2: area.x, y2: area.y + area.height, stroke: COLORS.axis }));
-  children.push(el('text', { x: area.x + area.width / 2, y: area.y + area.height + fs + 6 + FONT_SIZES.axisLabel + 4, 'text-anchor': 'middle', 'font-size': FONT_SIZES.axisLabel, fill: COLORS.text }, options.xLabel));
+  children.push(
+    el(
+      'text',
+      { x: area.x + area.width / 2, y: area.y + area.height + fs + 6 + FONT_SIZES.axisLabel + 4, 'text-anchor': 'middle', 'font-size': FONT_SIZES.axisLabel, fill: COLORS.text },
+      options.xLabel,
+    ),
+  );
   return svgDocument(width, height, { title: options.title || options.xLabel, fontFamily: FONT_FAMILY, background: COLORS.background }, el('g', { class: 'bar-chart' }, ...children));
 }

@@ -7,7 +7,7 @@ import { niceTicks } from './axes.js';
  * are clipped to [0.5/n, 1 − 0.5/n] first — the usual continuity correction of half an event — and such a bin is
  * flagged as clipped. No coordinate is ever ±∞ or NaN.
  */
-export const LOGIT_CLIP_RULE = 'frequencies of 0 or 1 clipped to [0.5/n, 1 − 0.5/n] of the bin\'s n rows';
+export const LOGIT_CLIP_RULE = "frequencies of 0 or 1 clipped to [0.5/n, 1 − 0.5/n] of the bin's n rows";
 
 /** One non-empty bin in logit units. */
 export interface LogitPoint {
@@ -47,6 +47,12 @@ export function logitDomain(points: readonly LogitPoint[]): { limit: number; tic
   for (const p of points) max = Math.max(max, Math.abs(p.x), Math.abs(p.y));
   const positive = niceTicks(max * 1.05, 3);
   const limit = positive[positive.length - 1]!;
-  const ticks = [...positive.slice(1).reverse().map((t) => -t), ...positive];
+  const ticks = [
+    ...positive
+      .slice(1)
+      .reverse()
+      .map((t) => -t),
+    ...positive,
+  ];
   return { limit, ticks };
 }

@@ -54,17 +54,13 @@ export interface MetricTable {
 
 /** Validate results (non-empty names, finite or NaN numbers, valid reliability data). */
 export function checkResults(results: readonly MethodResult[]): void {
-  if (!Array.isArray(results) || results.length === 0)
-    invalidArgument('results', 'a non-empty array of method results', describe(results));
+  if (!Array.isArray(results) || results.length === 0) invalidArgument('results', 'a non-empty array of method results', describe(results));
   results.forEach((r, i) => {
     if (r === null || typeof r !== 'object') invalidArgument(`results[${i}]`, 'an object', describe(r));
-    if (typeof r.name !== 'string' || r.name.trim() === '')
-      invalidArgument(`results[${i}].name`, 'a non-empty string', describe(r.name));
-    if (r.metrics === null || typeof r.metrics !== 'object')
-      invalidArgument(`results[${i}].metrics`, 'an object of numbers', describe(r.metrics));
+    if (typeof r.name !== 'string' || r.name.trim() === '') invalidArgument(`results[${i}].name`, 'a non-empty string', describe(r.name));
+    if (r.metrics === null || typeof r.metrics !== 'object') invalidArgument(`results[${i}].metrics`, 'an object of numbers', describe(r.metrics));
     for (const [k, v] of Object.entries(r.metrics)) {
-      if (typeof v !== 'number' || v === Infinity || v === -Infinity)
-        invalidArgument(`results[${i}].metrics.${k}`, 'a finite number (or NaN for missing)', describe(v));
+      if (typeof v !== 'number' || v === Infinity || v === -Infinity) invalidArgument(`results[${i}].metrics.${k}`, 'a finite number (or NaN for missing)', describe(v));
     }
     if (r.reliability !== undefined) checkReliabilityData(r.reliability, `results[${i}].reliability`);
   });
@@ -76,12 +72,11 @@ export function resolveColumns(results: readonly MethodResult[], columns?: reado
   if (columns !== undefined) keys.push(...columns);
   else {
     const seen = new Set<string>();
-    for (const r of results) for (const k of Object.keys(r.metrics)) if (!seen.has(k)) seen.add(k), keys.push(k);
+    for (const r of results) for (const k of Object.keys(r.metrics)) if (!seen.has(k)) (seen.add(k), keys.push(k));
   }
   return keys.map((k, i) => {
     if (typeof k !== 'string') {
-      if (k === null || typeof k !== 'object' || typeof k.key !== 'string')
-        invalidArgument(`columns[${i}]`, 'a metric name or a MetricColumn', describe(k));
+      if (k === null || typeof k !== 'object' || typeof k.key !== 'string') invalidArgument(`columns[${i}]`, 'a metric name or a MetricColumn', describe(k));
       return k;
     }
     const known = Object.hasOwn(KNOWN_COLUMNS, k) ? KNOWN_COLUMNS[k] : undefined;

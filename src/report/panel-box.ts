@@ -13,8 +13,7 @@ export interface PanelBox {
 
 /** Check a positive finite size option (`width`, `height`) with a lower bound that keeps the plot legible. */
 export function requireSize(argument: string, value: unknown, min: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min)
-    invalidArgument(argument, `a number ≥ ${min} (pixels)`, describe(value));
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) invalidArgument(argument, `a number ≥ ${min} (pixels)`, describe(value));
   return value;
 }
 
@@ -29,8 +28,7 @@ export function optionalText(argument: string, value: unknown, fallback: string 
 /** Prefix for ids (hatch pattern) so several figures can be inlined in one HTML page: an XML name. */
 export function requireIdPrefix(value: unknown): string {
   if (value === undefined) return 'calibkit';
-  if (typeof value !== 'string' || !/^[A-Za-z_][A-Za-z0-9_-]*$/.test(value))
-    invalidArgument('idPrefix', 'an XML name (letters, digits, _ and -)', describe(value));
+  if (typeof value !== 'string' || !/^[A-Za-z_][A-Za-z0-9_-]*$/.test(value)) invalidArgument('idPrefix', 'an XML name (letters, digits, _ and -)', describe(value));
   return value;
 }
 

@@ -42,8 +42,7 @@ export const PNG_DEFAULT_SCALE = 2;
 export function svgToPng(svg: string, options: PngOptions = {}): Buffer {
   if (typeof svg !== 'string' || !/<svg[\s>]/.test(svg)) invalidArgument('svg', 'an SVG document string', describe(svg));
   const width = options.width;
-  if (width !== undefined && (typeof width !== 'number' || !Number.isInteger(width) || width < 1 || width > 16384))
-    invalidArgument('width', 'an integer in [1, 16384]', describe(width));
+  if (width !== undefined && (typeof width !== 'number' || !Number.isInteger(width) || width < 1 || width > 16384)) invalidArgument('width', 'an integer in [1, 16384]', describe(width));
   const background = options.background ?? COLORS.background;
   if (typeof background !== 'string') invalidArgument('background', 'a CSS colour string', describe(background));
   const { Resvg } = loadResvg();

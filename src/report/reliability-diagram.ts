@@ -102,13 +102,7 @@ function countStrip(data: ReliabilityData, x: LinearScale, area: PlotArea, layou
     } else if (layout.mode === 'rotated') {
       const tx = cx + layout.fontSize * 0.36;
       const ty = bottom - 3;
-      items.push(
-        el(
-          'text',
-          { class: 'count', 'data-bin': b, x: tx, y: ty, transform: `rotate(-90 ${formatNumber(tx)} ${formatNumber(ty)})` },
-          label,
-        ),
-      );
+      items.push(el('text', { class: 'count', 'data-bin': b, x: tx, y: ty, transform: `rotate(-90 ${formatNumber(tx)} ${formatNumber(ty)})` }, label));
     } else {
       items.push(
         el(
@@ -128,22 +122,12 @@ function countStrip(data: ReliabilityData, x: LinearScale, area: PlotArea, layou
       );
     }
   });
-  return el(
-    'g',
-    { class: 'counts', fill: COLORS.muted, 'font-size': layout.fontSize },
-    el('text', { class: 'counts-label', x: area.x - 7, y: bottom - 3, 'text-anchor': 'end' }, 'n'),
-    ...items,
-  );
+  return el('g', { class: 'counts', fill: COLORS.muted, 'font-size': layout.fontSize }, el('text', { class: 'counts-label', x: area.x - 7, y: bottom - 3, 'text-anchor': 'end' }, 'n'), ...items);
 }
 
 /** Gap fill: red hatching, or flat translucent red when bins are too narrow (< 6 px) for hatching to read. */
 function gapPattern(id: string, hatched: boolean): SvgElement {
-  if (!hatched)
-    return el(
-      'pattern',
-      { id, patternUnits: 'userSpaceOnUse', width: 4, height: 4 },
-      el('rect', { x: 0, y: 0, width: 4, height: 4, fill: COLORS.gap, 'fill-opacity': 0.4 }),
-    );
+  if (!hatched) return el('pattern', { id, patternUnits: 'userSpaceOnUse', width: 4, height: 4 }, el('rect', { x: 0, y: 0, width: 4, height: 4, fill: COLORS.gap, 'fill-opacity': 0.4 }));
   return hatchPattern(id);
 }
 
@@ -244,11 +228,7 @@ function legend(data: ReliabilityData, area: PlotArea, hatchId: string): SvgElem
  * Bars carry `class="bar-accuracy"` / `class="bar-gap"` and `data-bin="<index>"`, with a `<title>` tooltip
  * giving the bin's interval, count, accuracy and confidence.
  */
-export function reliabilityDiagramPanel(
-  data: ReliabilityData,
-  box: PanelBox,
-  options: ReliabilityDiagramOptions = {},
-): SvgElement {
+export function reliabilityDiagramPanel(data: ReliabilityData, box: PanelBox, options: ReliabilityDiagramOptions = {}): SvgElement {
   checkReliabilityData(data);
   const title = optionalText('title', options.title, 'Reliability diagram');
   const idPrefix = requireIdPrefix(options.idPrefix);
@@ -275,9 +255,7 @@ export function reliabilityDiagramPanel(
   data.bins.forEach((bin, b) => {
     if (bin.count === 0) return;
     const { x: x0, width, strokeWidth: edge } = binBar(bin, x);
-    const tooltip =
-      `${binInterval(data, b)}: n = ${bin.count}, accuracy ${percent(bin.accuracy, 1)}%, ` +
-      `confidence ${percent(bin.meanConfidence, 1)}%`;
+    const tooltip = `${binInterval(data, b)}: n = ${bin.count}, accuracy ${percent(bin.accuracy, 1)}%, ` + `confidence ${percent(bin.meanConfidence, 1)}%`;
     const yAcc = y(bin.accuracy);
     bars.push(
       el(
@@ -395,7 +373,9 @@ function logitPanelContent(data: ReliabilityData, area: PlotArea, options: Relia
     axesBackground(area, x, y, axes),
     el('line', { class: 'diagonal', x1: x(-limit), y1: y(-limit), x2: x(limit), y2: y(limit), stroke: COLORS.diagonal, 'stroke-width': 1.5, 'stroke-dasharray': '6 4' }),
     el('g', { class: 'points', stroke: COLORS.outputsEdge, 'stroke-width': 1.5 }, ...marks),
-    ...(data.total === 0 ? [el('text', { class: 'empty-note', x: area.x + area.width / 2, y: area.y + area.height / 2, 'text-anchor': 'middle', 'font-size': FONT_SIZES.annotation, fill: COLORS.muted }, 'no samples')] : []),
+    ...(data.total === 0
+      ? [el('text', { class: 'empty-note', x: area.x + area.width / 2, y: area.y + area.height / 2, 'text-anchor': 'middle', 'font-size': FONT_SIZES.annotation, fill: COLORS.muted }, 'no samples')]
+      : []),
     ...(options.legend !== false ? [logitLegend(points, area, x, y)] : []),
     axesForeground(area, x, y, axes),
     el('text', { class: 'caption', x: area.x + area.width / 2, y: bottom + AXIS_BOTTOM_MARGIN + fs, 'text-anchor': 'middle', 'font-size': fs - 1, fill: COLORS.muted }, logitCaption(points)),
@@ -410,8 +390,7 @@ function logitLegend(points: readonly LogitPoint[], area: PlotArea, x: LinearSca
   const width = 8 + 16 + 6 + Math.max(...rows.map((r) => textWidth(r, fs))) + 8;
   const height = rows.length * rowHeight + 8;
   const corners = legendCorners(area, width, height);
-  const inside = (c: { x: number; y: number }): number =>
-    points.filter((p) => x(p.x) >= c.x - 4 && x(p.x) <= c.x + width + 4 && y(p.y) >= c.y - 4 && y(p.y) <= c.y + height + 4).length;
+  const inside = (c: { x: number; y: number }): number => points.filter((p) => x(p.x) >= c.x - 4 && x(p.x) <= c.x + width + 4 && y(p.y) >= c.y - 4 && y(p.y) <= c.y + height + 4).length;
   let best = corners[0]!;
   for (const c of corners) if (inside(c) < inside(best)) best = c;
   const rowY = (i: number): number => best.y + 4 + i * rowHeight + rowHeight / 2;

@@ -24,12 +24,7 @@ export interface SmallMultiplesOptions {
  * Reliability diagrams (one panel per method or label) under a row title and one shared legend row, so no legend
  * covers a panel's bars; the panels wrap into rows of at most MAX_PANELS_PER_ROW, balanced (18 → 3 × 6, 7 → 4 + 3).
  */
-export function smallMultiplesSvg(
-  panels: readonly { readonly title: string; readonly data: ReliabilityData }[],
-  rowTitle: string,
-  idPrefix: string,
-  options: SmallMultiplesOptions = {},
-): string {
+export function smallMultiplesSvg(panels: readonly { readonly title: string; readonly data: ReliabilityData }[], rowTitle: string, idPrefix: string, options: SmallMultiplesOptions = {}): string {
   const panelW = 250;
   const panelH = 290;
   const rows = Math.max(1, Math.ceil(panels.length / MAX_PANELS_PER_ROW));
@@ -41,9 +36,15 @@ export function smallMultiplesSvg(
   const fs = FONT_SIZES.legend;
   const hatch = `url(#${idPrefix}-0-gap-hatch)`;
   const items = [
-    { label: options.legendLabels?.outputs ?? 'Outputs (accuracy per bin)', swatch: (x: number) => el('rect', { x, y: legendY, width: 16, height: fs, fill: COLORS.outputs, stroke: COLORS.outputsEdge }) },
+    {
+      label: options.legendLabels?.outputs ?? 'Outputs (accuracy per bin)',
+      swatch: (x: number) => el('rect', { x, y: legendY, width: 16, height: fs, fill: COLORS.outputs, stroke: COLORS.outputsEdge }),
+    },
     { label: options.legendLabels?.gap ?? 'Gap to mean confidence', swatch: (x: number) => el('rect', { x, y: legendY, width: 16, height: fs, fill: hatch, stroke: COLORS.gapEdge }) },
-    { label: 'Perfect calibration', swatch: (x: number) => el('line', { x1: x, y1: legendY + fs / 2, x2: x + 16, y2: legendY + fs / 2, stroke: COLORS.diagonal, 'stroke-width': 1.5, 'stroke-dasharray': '4 3' }) },
+    {
+      label: 'Perfect calibration',
+      swatch: (x: number) => el('line', { x1: x, y1: legendY + fs / 2, x2: x + 16, y2: legendY + fs / 2, stroke: COLORS.diagonal, 'stroke-width': 1.5, 'stroke-dasharray': '4 3' }),
+    },
   ];
   const total = items.reduce((w, it) => w + 16 + 6 + textWidth(it.label, fs) + 18, -18);
   let x = Math.max(8, (width - total) / 2);
@@ -64,4 +65,3 @@ export function smallMultiplesSvg(
     el('g', { class: 'legend', 'font-size': fs, fill: COLORS.text }, ...legend),
   );
 }
-

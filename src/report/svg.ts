@@ -40,8 +40,7 @@ export function escapeXml(text: string): string {
  */
 export function formatNumber(value: number, decimals: number = SVG_DECIMALS): string {
   if (typeof value !== 'number' || !Number.isFinite(value)) invalidArgument('value', 'a finite number', describe(value));
-  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 12)
-    invalidArgument('decimals', 'an integer in [0, 12]', describe(decimals));
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 12) invalidArgument('decimals', 'an integer in [0, 12]', describe(decimals));
   let s = value.toFixed(decimals);
   if (s.includes('.')) s = s.replace(/0+$/, '').replace(/\.$/, '');
   return s === '-0' ? '0' : s;
@@ -101,12 +100,7 @@ export function renderSvg(node: SvgElement | string): string {
  * A complete standalone SVG document of `width` × `height` user units (= CSS px), with a white background,
  * an accessible `<title>`, and the given children. Returns the serialised text (with XML declaration).
  */
-export function svgDocument(
-  width: number,
-  height: number,
-  options: { title?: string; fontFamily?: string; background?: string },
-  ...children: SvgChild[]
-): string {
+export function svgDocument(width: number, height: number, options: { title?: string; fontFamily?: string; background?: string }, ...children: SvgChild[]): string {
   if (!Number.isFinite(width) || width <= 0) invalidArgument('width', 'a positive number', describe(width));
   if (!Number.isFinite(height) || height <= 0) invalidArgument('height', 'a positive number', describe(height));
   const root = el(

@@ -78,7 +78,7 @@ export function formatCount(n: number): string {
  */
 export function fittedFontSize(text: string, preferred: number, maxWidth: number, bold = false): number {
   const w = textWidth(text, preferred) * (bold ? 1.15 : 1);
-  return w <= maxWidth ? preferred : Math.max(8, Math.floor((preferred * maxWidth) / w * 10) / 10);
+  return w <= maxWidth ? preferred : Math.max(8, Math.floor(((preferred * maxWidth) / w) * 10) / 10);
 }
 
 /** Colours of series in line charts (colour-blind-safe Okabe–Ito palette, black last). */

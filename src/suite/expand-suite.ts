@@ -76,7 +76,10 @@ export function expandSuite(full: Suite, scale: SuiteScale, path = 'suite'): Sui
       for (const seed of methodSeeds ?? suite.seeds) {
         const id = `${name}${v.sweep ? `-${shortKey(v.sweep.key)}=${idPart(v.sweep.value)}` : ''}-seed${seed}`;
         if (v.config['dataset'] === undefined) invalidArgument(`${path}.base.dataset`, 'a dataset (in base, the scale or the method)', 'nothing');
-        const resolved = resolveTrainConfig({ ...v.config, seed, ...(suite.ood && !isTextDataset(String(v.config['dataset'])) ? { ood: true } : {}), out: RUN_OUT_PLACEHOLDER }, `${path} run ${id}: config`);
+        const resolved = resolveTrainConfig(
+          { ...v.config, seed, ...(suite.ood && !isTextDataset(String(v.config['dataset'])) ? { ood: true } : {}), out: RUN_OUT_PLACEHOLDER },
+          `${path} run ${id}: config`,
+        );
         runs.push({ id, method: name, ...(v.sweep ? { sweep: v.sweep } : {}), seed, config: resolved });
       }
     }

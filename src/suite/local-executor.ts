@@ -42,7 +42,10 @@ export async function runTrainChild(task: RunTask, logDir: string, onEpoch: (epo
   child.stderr.pipe(log, { end: false });
   let lastError = '';
   child.stderr.on('data', (d: Buffer) => {
-    const lines = d.toString('utf8').split('\n').filter((l) => l.trim() !== '');
+    const lines = d
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     if (lines.length) lastError = lines[lines.length - 1]!;
   });
   const onAbort = (): void => {

@@ -153,7 +153,14 @@ export async function runPosthoc(dir: string, calibrators: readonly CalibratorKi
     out.calibrators[kind] = {
       calibrator: c.toJSON() as unknown as Record<string, unknown>,
       test: json(c.apply({ logits: test }), testLabels, 'probabilities'),
-      ...(shift ? { shift: shiftReport(mapShiftSets(shift.sets, 'probabilities', (m) => c.apply({ logits: m })), shift) } : {}),
+      ...(shift
+        ? {
+            shift: shiftReport(
+              mapShiftSets(shift.sets, 'probabilities', (m) => c.apply({ logits: m })),
+              shift,
+            ),
+          }
+        : {}),
     };
   }
   let foreground: PosthocResult['foreground'];
@@ -168,7 +175,9 @@ export async function runPosthoc(dir: string, calibrators: readonly CalibratorKi
   const withForeground = foreground ? { ...out, foreground } : out;
   const withFailures = Object.keys(failures).length ? { ...withForeground, failures } : withForeground;
   const config = runPaths(dir).config;
-  const result = (await pathExists(config)) ? { ...withFailures, identity: posthocIdentity(trainingHash((await readJson(config, config)) as Record<string, unknown>), calibrators, bins, metrics) } : withFailures;
+  const result = (await pathExists(config))
+    ? { ...withFailures, identity: posthocIdentity(trainingHash((await readJson(config, config)) as Record<string, unknown>), calibrators, bins, metrics) }
+    : withFailures;
   await writeJson(join(dir, POSTHOC_FILE), result);
   return result;
 }

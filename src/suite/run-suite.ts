@@ -81,7 +81,13 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
   const progress = options.progress ?? SILENT_SUITE_PROGRESS;
   const notify = options.notify ?? (() => {});
   const signal = options.signal ?? new AbortController().signal;
-  const threadsOf = typeof options.threads === 'number' ? ((n: number) => () => n)(options.threads) : options.threads;
+  const threadsOf =
+    typeof options.threads === 'number'
+      ? (
+          (n: number) => () =>
+            n
+        )(options.threads)
+      : options.threads;
   const start = performance.now();
   const optIn = (record.suite.metrics ?? []).filter(isOptInMetricName);
   const expect: SuiteExpectation = { suite: record.suite.name, posthoc: record.suite.posthoc, bins: record.suite.bins, metrics: optIn };
@@ -118,12 +124,12 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
       const kept: string[] = [];
       if (training.kind === 'adopt') {
         await writeRunIdentity(dir, expect.suite, run, true);
-        kept.push('trained before run identities were recorded; its config.json has the suite\'s training settings (kept, identity.json written)');
+        kept.push("trained before run identities were recorded; its config.json has the suite's training settings (kept, identity.json written)");
       }
       if (posthoc.kind === 'adopt') {
         const path = join(rd, POSTHOC_FILE);
         await writeJson(path, { ...((await readJson(path)) as Record<string, unknown>), identity: posthoc.identity });
-        kept.push('its posthoc.json has the suite\'s bins and calibrators (kept)');
+        kept.push("its posthoc.json has the suite's bins and calibrators (kept)");
       }
       if (kept.length) {
         adopted++;

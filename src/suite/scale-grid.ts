@@ -112,14 +112,18 @@ function trimClaim(claim: SuiteClaim, suite: Suite, scale: SuiteScale, grid: Sui
   if (claim.notTested !== undefined) return claim;
   const dropped = methodsOfClaim(claim, suite).filter((m) => !kept.has(m));
   if (dropped.length) {
-    return untested(claim, `not tested at ${scale} scale: ${dropped.length === 1 ? 'method' : 'methods'} ${[...new Set(dropped)].join(', ')} ${dropped.length === 1 ? 'is' : 'are'} not in its grid (${grid.reason})`);
+    return untested(
+      claim,
+      `not tested at ${scale} scale: ${dropped.length === 1 ? 'method' : 'methods'} ${[...new Set(dropped)].join(', ')} ${dropped.length === 1 ? 'is' : 'are'} not in its grid (${grid.reason})`,
+    );
   }
   const q = claim.qualitative as (Record<string, unknown> & { kind: string; method?: string; expect?: unknown[] }) | undefined;
   if (q === undefined || q.kind === 'order' || q.method === undefined) return claim;
   const values = kept.get(q.method)?.values ?? [];
   if ((q.kind === 'argmin' || q.kind === 'argmax') && q.expect) {
     const expect = q.expect.filter((v) => values.includes(v as number | string | boolean));
-    if (expect.length === 0) return untested(claim, `not tested at ${scale} scale: its grid sweeps ${q.method} over {${list(values)}}, without the expected value(s) {${list(q.expect)}} (${grid.reason})`);
+    if (expect.length === 0)
+      return untested(claim, `not tested at ${scale} scale: its grid sweeps ${q.method} over {${list(values)}}, without the expected value(s) {${list(q.expect)}} (${grid.reason})`);
     if (expect.length !== q.expect.length) return { ...claim, qualitative: { ...claim.qualitative!, expect } as SuiteClaim['qualitative'] };
   }
   if (q.kind === 'u-shape' && values.length < 3) return untested(claim, `not tested at ${scale} scale: its grid sweeps ${q.method} over ${values.length} value(s), a U needs 3 (${grid.reason})`);
@@ -159,7 +163,12 @@ export function scaledSuite(suite: Suite, scale: SuiteScale): Suite {
     claims: suite.claims.map((c) => trimClaim(c, suite, scale, grid, kept)),
     // The suite's own `compare` checks that read a dropped method are not run at this scale.
     compare: suite.compare.filter((text) => {
-      const c = parseComparison(text, suite.methods.map((m) => m.name), suite.posthoc, 'compare');
+      const c = parseComparison(
+        text,
+        suite.methods.map((m) => m.name),
+        suite.posthoc,
+        'compare',
+      );
       return kept.has(c.left) && kept.has(c.right);
     }),
   };

@@ -89,7 +89,8 @@ export async function checkSuiteOutDirectory(dir: string, name: string, scale: S
   }
   const was = raw?.suite?.name;
   if (was !== name) invalidArgument('--out', expected, `the directory of suite ${typeof was === 'string' ? was : describe(was)} (${JSON.stringify(dir)}); use another --out`);
-  if (raw.scale !== scale) invalidArgument('--out', expected, `the directory of suite ${name} at scale ${describe(raw.scale)} (${JSON.stringify(dir)}); use another --out, or --scale ${String(raw.scale)}`);
+  if (raw.scale !== scale)
+    invalidArgument('--out', expected, `the directory of suite ${name} at scale ${describe(raw.scale)} (${JSON.stringify(dir)}); use another --out, or --scale ${String(raw.scale)}`);
 }
 
 /**

@@ -109,7 +109,8 @@ function sweepKey(): Schema<string> {
       if (typeof value !== 'string') invalidArgument(path, 'a configuration key such as "mixup" or "lossOptions.margin"', describe(value));
       const [head, rest, more] = value.split('.');
       const keys = Object.keys(PARTIAL_CONFIG_SCHEMA.shape);
-      if (head === undefined || !keys.includes(head) || head === 'seed') invalidArgument(path, `a configuration key (${keys.filter((k) => k !== 'seed').join(', ')}) or <x>Options.<key>`, describe(value));
+      if (head === undefined || !keys.includes(head) || head === 'seed')
+        invalidArgument(path, `a configuration key (${keys.filter((k) => k !== 'seed').join(', ')}) or <x>Options.<key>`, describe(value));
       if (rest !== undefined && (!head.endsWith('Options') || rest === '' || more !== undefined)) invalidArgument(path, 'KEY or <x>Options.KEY (one level)', describe(value));
       if (rest === undefined && head.endsWith('Options')) invalidArgument(path, `${head}.KEY (an option inside ${head})`, describe(value));
       return value;
@@ -187,15 +188,19 @@ export const SUITE_SCHEMA = object({
   /** The configuration every run starts from. */
   base: PARTIAL_CONFIG_SCHEMA,
   /** Overrides per scale (dataset subset, model width, epochs, …), applied over `base`. */
-  scales: optional(
-    object({ quick: optional(PARTIAL_CONFIG_SCHEMA), machine: optional(PARTIAL_CONFIG_SCHEMA), deep: optional(PARTIAL_CONFIG_SCHEMA), paper: optional(PARTIAL_CONFIG_SCHEMA) }),
-    { quick: undefined, machine: undefined, deep: undefined, paper: undefined },
-  ),
+  scales: optional(object({ quick: optional(PARTIAL_CONFIG_SCHEMA), machine: optional(PARTIAL_CONFIG_SCHEMA), deep: optional(PARTIAL_CONFIG_SCHEMA), paper: optional(PARTIAL_CONFIG_SCHEMA) }), {
+    quick: undefined,
+    machine: undefined,
+    deep: undefined,
+    paper: undefined,
+  }),
   /** Trimmed grids per scale (methods, seeds per method, sweep values; scale-grid.ts). */
-  grids: optional(
-    object({ quick: optional(GRID_SCHEMA), machine: optional(GRID_SCHEMA), deep: optional(GRID_SCHEMA), paper: optional(GRID_SCHEMA) }),
-    { quick: undefined, machine: undefined, deep: undefined, paper: undefined },
-  ),
+  grids: optional(object({ quick: optional(GRID_SCHEMA), machine: optional(GRID_SCHEMA), deep: optional(GRID_SCHEMA), paper: optional(GRID_SCHEMA) }), {
+    quick: undefined,
+    machine: undefined,
+    deep: undefined,
+    paper: undefined,
+  }),
   /** Scale used when `--scale` is not given. */
   defaultScale: optional(string(SUITE_SCALES), 'quick'),
   methods: list(METHOD_SCHEMA),
@@ -273,6 +278,9 @@ function checkRegulariserHistogram(h: SuiteRegulariserHistogram, path: string): 
   const def = lossDefinition(h.loss, `${path}.loss`);
   if (!def.perExample) invalidArgument(`${path}.loss`, `a per-example loss (${def.name} is batch-level: it has no per-sample value)`, describe(h.loss));
   resolveOptions(`${path}.options`, def.options, h.options);
-  evaluateLoss({ logits: { data: [1, 0, -1], shape: [1, 3] }, labels: { data: [0], shape: [1] } }, { name: h.loss, options: h.options, perSample: h.quantity, dtype: 'float64', argumentNames: { perSample: `${path}.quantity` } });
+  evaluateLoss(
+    { logits: { data: [1, 0, -1], shape: [1, 3] }, labels: { data: [0], shape: [1] } },
+    { name: h.loss, options: h.options, perSample: h.quantity, dtype: 'float64', argumentNames: { perSample: `${path}.quantity` } },
+  );
   if (h.min !== undefined && h.max !== undefined && !(h.max > h.min)) invalidArgument(`${path}.max`, `a number > min (${h.min})`, describe(h.max));
 }

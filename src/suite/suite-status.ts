@@ -43,7 +43,13 @@ export async function suiteStatus(dir: string): Promise<SuiteStatus> {
     const holder = await runDirectoryHolder(runDirectory(dir, r.id)).catch(() => null);
     if (holder !== null) {
       const where = holder.host === hostname() ? `process ${holder.pid}` : `process ${holder.pid} on ${holder.host}`;
-      runs.push({ id: r.id, state: 'running', epochs: await epochsDone(runDirectory(dir, r.id)), totalEpochs: r.config.epochs, detail: `in progress: ${where} holds its lock (started ${holder.started})` });
+      runs.push({
+        id: r.id,
+        state: 'running',
+        epochs: await epochsDone(runDirectory(dir, r.id)),
+        totalEpochs: r.config.epochs,
+        detail: `in progress: ${where} holds its lock (started ${holder.started})`,
+      });
       continue;
     }
     const check = await checkRun(dir, r, expect);
@@ -64,7 +70,7 @@ export async function suiteStatus(dir: string): Promise<SuiteStatus> {
       detail = p.why === 'missing' ? 'post-hoc step left' : `${p.reason} — calib suite run refits it`;
     } else {
       state = 'done';
-      if (t.kind === 'adopt') detail = 'trained before run identities were recorded; its config.json has the suite\'s settings';
+      if (t.kind === 'adopt') detail = "trained before run identities were recorded; its config.json has the suite's settings";
     }
     runs.push({ id: r.id, state, epochs: await epochsDone(runDirectory(dir, r.id)), totalEpochs: r.config.epochs, ...(detail !== undefined ? { detail } : {}) });
   }

@@ -58,11 +58,19 @@ export const MC_DROPOUT_SCHEMA = object({
  */
 export const TRAIN_CONFIG_SCHEMA = object({
   dataset: described(string(DATASET_NAMES), 'dataset (mnist is embedded; the others load from files, see the dataset options)'),
-  datasetOptions: optional(options(), {}, 'dataset loader options (directory=… for fashion-mnist/svhn, path=… for cifar, download=true, images=… labels=… for npy, train=… for text, sections=… listsDirectory=… for debian-packages)'),
+  datasetOptions: optional(
+    options(),
+    {},
+    'dataset loader options (directory=… for fashion-mnist/svhn, path=… for cifar, download=true, images=… labels=… for npy, train=… for text, sections=… listsDirectory=… for debian-packages)',
+  ),
   subset: described(optional(number({ integer: true, min: 2 })), 'train on a class-stratified subset of N training samples (before the validation split)'),
   testSubset: described(optional(number({ integer: true, min: 1 })), 'evaluate on a class-stratified subset of N test samples'),
   validation: optional(number({ min: 0, exclusiveMin: true }), 0.1, 'validation split held out of train: a fraction in (0, 1) or a count'),
-  model: optional(modelName(), 'mlp', 'mlp, lenet, cifar-resnet-D (D = 6n+2; resnet20/32/44/56/110 as aliases), resnet18 (CIFAR), resnet50/101/152 (bottleneck, torchvision), preact-resnet18, densenet121, wrn-28-10, vgg16, text-cnn, seg-net (segmentation datasets)'),
+  model: optional(
+    modelName(),
+    'mlp',
+    'mlp, lenet, cifar-resnet-D (D = 6n+2; resnet20/32/44/56/110 as aliases), resnet18 (CIFAR), resnet50/101/152 (bottleneck, torchvision), preact-resnet18, densenet121, wrn-28-10, vgg16, text-cnn, seg-net (segmentation datasets)',
+  ),
   /** Checked against the model's option schema (nn/models/zoo.ts MODEL_OPTIONS); input shape and class count come from the dataset. */
   modelOptions: optional(options(), {}, 'model options (e.g. hidden=256,256 or hidden=[256] for mlp, width=8 for resnets, stem=cifar|imagenet, dropout=0.3)'),
   loss: optional(string(LOSS_NAMES), 'ce', `primary loss: ${lossNamesOf(['primary', 'combined'])}`),
@@ -87,7 +95,11 @@ export const TRAIN_CONFIG_SCHEMA = object({
   interleaved: described(optional(number({ min: 0, max: 1, exclusiveMin: true })), 'interleaved training (Karandikar et al. App. B): hold out this fraction of train for the secondary term'),
   holdout: optional(number({ min: 0, max: 1, exclusiveMin: true }), TRAIN_CONFIG_DEFAULTS.holdout, "fraction of train held out for the 'holdout' arc placement"),
   augment: optional(string(AUGMENTATIONS), 'auto', 'image augmentation (auto: crop+flip for CIFAR, crop for SVHN, none otherwise)'),
-  select: optional(string(SELECTION_METRICS), 'accuracy', 'best-epoch criterion on the validation split: accuracy, nll, ece, adaece, refinement, last, or any metric of calib eval --json with a better direction (its declared direction decides)'),
+  select: optional(
+    string(SELECTION_METRICS),
+    'accuracy',
+    'best-epoch criterion on the validation split: accuracy, nll, ece, adaece, refinement, last, or any metric of calib eval --json with a better direction (its declared direction decides)',
+  ),
   bins: optional(number({ integer: true, min: 1, max: MAX_BINS }), 15, 'bins of ECE / AdaECE in the per-epoch validation metrics'),
   seed: optional(number({ integer: true }), 0, 'seed of initialisation, batch order, augmentation and mixup'),
   threads: optional(number({ integer: true, min: 1 }), 2, 'ONNX Runtime intra-op threads'),
@@ -96,7 +108,11 @@ export const TRAIN_CONFIG_SCHEMA = object({
    * threads (⌊threads / replicas⌋ ORT threads each) and are averaged before one update (replicated-step.ts); 1 = off.
    * Batch-level statistics (batch norm, MMCE, …) are then per shard, as DistributedDataParallel without SyncBatchNorm.
    */
-  replicas: optional(number({ integer: true, min: 1 }), 1, 'data-parallel replicas: each batch split into R shards trained at once on worker threads, gradients averaged (2 is faster for conv nets on 2 cores)'),
+  replicas: optional(
+    number({ integer: true, min: 1 }),
+    1,
+    'data-parallel replicas: each batch split into R shards trained at once on worker threads, gradients averaged (2 is faster for conv nets on 2 cores)',
+  ),
   /**
    * Keep every epoch's validation logits (epoch-logits/val-NNN.npy, float32 [N_val, C]) for per-epoch figures such as
    * Thulasidasan et al.'s accuracy–confidence joint density (suite reports draw it). Absent = false.
@@ -175,7 +191,10 @@ export function resolveTrainConfig(raw: unknown, path = 'config'): TrainConfig {
   if (c.validation >= 1 && !Number.isInteger(c.validation)) invalidArgument(`${path}.validation`, 'a fraction in (0, 1) or an integer count', describe(c.validation));
   const soft = c.mixup > 0 && c.mixupKind !== 'feature';
   if (soft) {
-    for (const [key, name] of [['loss', c.loss], ['secondary', c.secondary]] as const) {
+    for (const [key, name] of [
+      ['loss', c.loss],
+      ['secondary', c.secondary],
+    ] as const) {
       if (name === undefined) continue;
       // Under 'sources' / 'holdout' placements the secondary sees clean batches with hard labels.
       if (key === 'secondary' && c.arcPlacement !== 'mixed') continue;
@@ -194,12 +213,14 @@ export function resolveTrainConfig(raw: unknown, path = 'config'): TrainConfig {
   // Settings that only mean something together with another one are refused when given without it (at a value other
   // than the default, which is what a resolved config.json holds; the CLI also refuses the explicit flags).
   const defaults = TRAIN_CONFIG_DEFAULTS;
-  if (c.secondary === undefined && c.weight !== undefined && c.weight !== defaults.weight) invalidArgument(`${path}.weight`, 'a weight only together with a secondary term (give secondary)', describe(c.weight));
+  if (c.secondary === undefined && c.weight !== undefined && c.weight !== defaults.weight)
+    invalidArgument(`${path}.weight`, 'a weight only together with a secondary term (give secondary)', describe(c.weight));
   if (c.arcPlacement !== 'holdout' && c.holdout !== defaults.holdout) invalidArgument(`${path}.holdout`, "a held-out fraction only with arcPlacement 'holdout'", describe(c.holdout));
   if (c.mixup === 0 && c.mixupKind !== defaults.mixupKind) invalidArgument(`${path}.mixupKind`, 'a mixup kind only with mixup > 0', describe(c.mixupKind));
   if (c.arcPlacement !== 'mixed') {
     if (c.secondary === undefined) invalidArgument(`${path}.arcPlacement`, `'mixed' unless a secondary term is given`, describe(c.arcPlacement));
-    if (c.arcPlacement === 'sources' && c.mixup === 0) invalidArgument(`${path}.arcPlacement`, `'mixed' or 'holdout' without mixup ('sources' are the unmixed images of a mixup batch)`, describe(c.arcPlacement));
+    if (c.arcPlacement === 'sources' && c.mixup === 0)
+      invalidArgument(`${path}.arcPlacement`, `'mixed' or 'holdout' without mixup ('sources' are the unmixed images of a mixup batch)`, describe(c.arcPlacement));
     if (c.interleaved !== undefined) invalidArgument(`${path}.arcPlacement`, `'mixed' with interleaved training (which already puts the secondary term on a held-out part)`, describe(c.arcPlacement));
   }
   if (c.replicas > 1) {
@@ -232,7 +253,8 @@ export function resolveTrainConfig(raw: unknown, path = 'config'): TrainConfig {
  */
 function checkMcDropoutModel(kind: ModelKind, options: Readonly<Record<string, unknown>>, path: string): void {
   const schema = MODEL_OPTIONS[kind].shape as Readonly<Record<string, { fallback?: unknown }>>;
-  if (!('dropout' in schema)) invalidArgument(`${path}.mcDropout`, `a model with dropout (${kind} has no dropout option; use e.g. mlp, the ResNets, DenseNet, VGG or WRN with modelOptions.dropout)`, kind);
+  if (!('dropout' in schema))
+    invalidArgument(`${path}.mcDropout`, `a model with dropout (${kind} has no dropout option; use e.g. mlp, the ResNets, DenseNet, VGG or WRN with modelOptions.dropout)`, kind);
   const rate = options['dropout'] ?? schema['dropout']!.fallback ?? 0;
   if (!(typeof rate === 'number' && rate > 0)) {
     invalidArgument(`${path}.mcDropout`, `a model with dropout rate > 0 (give ${path}.modelOptions.dropout, e.g. --model-opt dropout=0.3)`, `${kind} with dropout ${String(rate)}`);

@@ -28,7 +28,12 @@ export function argsortFloat64(values: Float64Array): Uint32Array {
   for (let i = 0; i < n; i++) order[i] = i;
   let next = new Uint32Array(n);
   const count = new Uint32Array(65536);
-  for (const [key, shift] of [[lo, 0], [lo, 16], [hi, 0], [hi, 16]] as const) {
+  for (const [key, shift] of [
+    [lo, 0],
+    [lo, 16],
+    [hi, 0],
+    [hi, 16],
+  ] as const) {
     count.fill(0);
     for (let i = 0; i < n; i++) count[(key[i]! >>> shift) & 0xffff]!++;
     if (count[(key[order[0] ?? 0]! >>> shift) & 0xffff] === n) continue; // every digit equal: pass changes nothing

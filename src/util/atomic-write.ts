@@ -39,12 +39,17 @@ export interface WriteTarget {
 }
 
 function fileKind(st: Stats): string {
-  return st.isDirectory() ? 'a directory'
-    : st.isFIFO() ? 'a FIFO (named pipe)'
-    : st.isCharacterDevice() ? 'a character device'
-    : st.isBlockDevice() ? 'a block device'
-    : st.isSocket() ? 'a socket'
-    : 'not a regular file';
+  return st.isDirectory()
+    ? 'a directory'
+    : st.isFIFO()
+      ? 'a FIFO (named pipe)'
+      : st.isCharacterDevice()
+        ? 'a character device'
+        : st.isBlockDevice()
+          ? 'a block device'
+          : st.isSocket()
+            ? 'a socket'
+            : 'not a regular file';
 }
 
 /** Follow symbolic links from `path` (at most 40, as the kernel does); the last path may not exist yet. */

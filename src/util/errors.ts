@@ -29,21 +29,15 @@ export function describe(value: unknown): string {
 }
 
 /** Require `value` to be a finite number (optionally within bounds); returns it. */
-export function requireNumber(
-  argument: string,
-  value: unknown,
-  opts: { min?: number; max?: number; integer?: boolean; exclusiveMin?: boolean; exclusiveMax?: boolean } = {},
-): number {
+export function requireNumber(argument: string, value: unknown, opts: { min?: number; max?: number; integer?: boolean; exclusiveMin?: boolean; exclusiveMax?: boolean } = {}): number {
   const kind = opts.integer ? 'an integer' : 'a finite number';
   if (typeof value !== 'number' || !Number.isFinite(value)) invalidArgument(argument, kind, describe(value));
   if (opts.integer && !Number.isInteger(value)) invalidArgument(argument, kind, describe(value));
   if (opts.min !== undefined) {
-    if (opts.exclusiveMin ? value <= opts.min : value < opts.min)
-      invalidArgument(argument, `${kind} ${opts.exclusiveMin ? '>' : '≥'} ${opts.min}`, describe(value));
+    if (opts.exclusiveMin ? value <= opts.min : value < opts.min) invalidArgument(argument, `${kind} ${opts.exclusiveMin ? '>' : '≥'} ${opts.min}`, describe(value));
   }
   if (opts.max !== undefined) {
-    if (opts.exclusiveMax ? value >= opts.max : value > opts.max)
-      invalidArgument(argument, `${kind} ${opts.exclusiveMax ? '<' : '≤'} ${opts.max}`, describe(value));
+    if (opts.exclusiveMax ? value >= opts.max : value > opts.max) invalidArgument(argument, `${kind} ${opts.exclusiveMax ? '<' : '≤'} ${opts.max}`, describe(value));
   }
   return value;
 }

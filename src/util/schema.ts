@@ -50,10 +50,9 @@ export interface NumberSchemaOptions {
 /** A finite number (optionally an integer within bounds). */
 export function number(options: NumberSchemaOptions = {}): Schema<number> {
   const kind = options.integer ? 'an integer' : 'a finite number';
-  const bounds = [
-    options.min !== undefined ? `${options.exclusiveMin ? '>' : '≥'} ${options.min}` : '',
-    options.max !== undefined ? `${options.exclusiveMax ? '<' : '≤'} ${options.max}` : '',
-  ].filter((s) => s !== '');
+  const bounds = [options.min !== undefined ? `${options.exclusiveMin ? '>' : '≥'} ${options.min}` : '', options.max !== undefined ? `${options.exclusiveMax ? '<' : '≤'} ${options.max}` : ''].filter(
+    (s) => s !== '',
+  );
   return {
     type: 'number',
     expected: `${kind}${bounds.length ? ' ' + bounds.join(' and ') : ''}`,

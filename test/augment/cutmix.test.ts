@@ -12,9 +12,13 @@ test('CutMix pastes the partner box (official rand_bbox geometry) and mixes the 
     const r = cutmix(images, labels, [b, ch, h, w], { alpha: 1, rng: new Random(seed), classes: 3 });
     // The same draws, in the documented order: λ, π, c_x, c_y.
     const d = new Random(seed);
-    const lambda0 = d.beta(1, 1), perm = d.permutation(b), cx = d.int(w), cy = d.int(h);
+    const lambda0 = d.beta(1, 1),
+      perm = d.permutation(b),
+      cx = d.int(w),
+      cy = d.int(h);
     assert.deepEqual(r.perm, perm);
-    const cw = Math.floor(w * Math.sqrt(1 - lambda0)), chh = Math.floor(h * Math.sqrt(1 - lambda0));
+    const cw = Math.floor(w * Math.sqrt(1 - lambda0)),
+      chh = Math.floor(h * Math.sqrt(1 - lambda0));
     const clip = (v: number, hi: number) => Math.min(Math.max(v, 0), hi);
     const box = { x1: clip(cx - Math.floor(cw / 2), w), x2: clip(cx + Math.floor(cw / 2), w), y1: clip(cy - Math.floor(chh / 2), h), y2: clip(cy + Math.floor(chh / 2), h) };
     assert.deepEqual(r.box, box);

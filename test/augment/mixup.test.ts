@@ -48,7 +48,10 @@ test('mixed inputs and targets follow x̃ = λx + (1 − λ)x[π] and rows of q�
   const { lambda, perm } = drawMixup(b, 0.4, new Random(8));
   assert.equal(out.lambda, lambda);
   assert.deepEqual(out.perm, perm);
-  assert.deepEqual([...perm].sort((u, v) => u - v), Array.from({ length: b }, (_, i) => i));
+  assert.deepEqual(
+    [...perm].sort((u, v) => u - v),
+    Array.from({ length: b }, (_, i) => i),
+  );
   for (let i = 0; i < b; i++) {
     for (let j = 0; j < d; j++) assert.ok(Math.abs(out.inputs[i * d + j]! - (lambda * x[i * d + j]! + (1 - lambda) * x[perm[i]! * d + j]!)) < 1e-6);
     let sum = 0;

@@ -21,12 +21,15 @@ function parse(argv: string[]) {
 }
 
 function usage(argv: string[], pattern: RegExp): void {
-  assert.throws(() => parseArgs(specs, argv, 'eval'), (error: unknown) => {
-    assert.ok(error instanceof UsageError);
-    assert.match(error.message, pattern);
-    assert.ok(!error.message.includes('\n'), 'one line');
-    return true;
-  });
+  assert.throws(
+    () => parseArgs(specs, argv, 'eval'),
+    (error: unknown) => {
+      assert.ok(error instanceof UsageError);
+      assert.match(error.message, pattern);
+      assert.ok(!error.message.includes('\n'), 'one line');
+      return true;
+    },
+  );
 }
 
 test('values come as --flag value or --flag=value, with defaults filled in', () => {
@@ -95,9 +98,18 @@ test('a flag is a schema field: its range and choices are checked at parsing by 
   assert.ok(!parsed.help);
   assert.deepEqual(parsed.flags, { bins: 15, rate: 0.5 });
   // The same messages as the schema gives for a configuration file's key (util/schema.ts), under the flag's name.
-  assert.throws(() => parseArgs(ranged, ['--bins', '0'], 'x'), (e: unknown) => e instanceof UsageError && e.message === '--bins: expected an integer ≥ 1, got 0');
-  assert.throws(() => parseArgs(ranged, ['--bins', '2000'], 'x'), (e: unknown) => e instanceof UsageError && e.message === '--bins: expected an integer ≤ 1000, got 2000');
-  assert.throws(() => parseArgs(ranged, ['--rate', '0'], 'x'), (e: unknown) => e instanceof UsageError && e.message === '--rate: expected a finite number > 0, got 0');
+  assert.throws(
+    () => parseArgs(ranged, ['--bins', '0'], 'x'),
+    (e: unknown) => e instanceof UsageError && e.message === '--bins: expected an integer ≥ 1, got 0',
+  );
+  assert.throws(
+    () => parseArgs(ranged, ['--bins', '2000'], 'x'),
+    (e: unknown) => e instanceof UsageError && e.message === '--bins: expected an integer ≤ 1000, got 2000',
+  );
+  assert.throws(
+    () => parseArgs(ranged, ['--rate', '0'], 'x'),
+    (e: unknown) => e instanceof UsageError && e.message === '--rate: expected a finite number > 0, got 0',
+  );
   assert.throws(() => number({ min: 0, exclusiveMin: true, max: 1 }).parse(0, '--rate'), /^InvalidArgumentError: --rate: expected a finite number > 0, got 0$/);
 });
 

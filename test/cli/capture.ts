@@ -2,10 +2,7 @@ import { main } from '../../src/cli/program.js';
 import type { Command } from '../../src/cli/command.js';
 
 /** Run `calib` in-process with captured output. */
-export async function run(
-  argv: string[],
-  options: { env?: Record<string, string>; commands?: readonly Command[] } = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function run(argv: string[], options: { env?: Record<string, string>; commands?: readonly Command[] } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const io = {

@@ -61,9 +61,15 @@ function naiveEce(pr: Float64Array, y: Int32Array, rows: number, cols: number, b
 await writeNpy(p('z.npy'), logits, [N, C]);
 await writeNpy(p('y.npy'), labels, [N], { dtype: 'int64' });
 await writeNpy(p('p.npy'), probs, [N, C]);
-const rowsOf = (data: ArrayLike<number>, cols: number): number[][] =>
-  Array.from({ length: data.length / cols }, (_, i) => Array.from(data).slice(i * cols, (i + 1) * cols));
-writeFileSync(p('p.csv'), 'c0,c1,c2,c3\n' + rowsOf(probs, C).map((r) => r.join(',')).join('\n') + '\n');
+const rowsOf = (data: ArrayLike<number>, cols: number): number[][] => Array.from({ length: data.length / cols }, (_, i) => Array.from(data).slice(i * cols, (i + 1) * cols));
+writeFileSync(
+  p('p.csv'),
+  'c0,c1,c2,c3\n' +
+    rowsOf(probs, C)
+      .map((r) => r.join(','))
+      .join('\n') +
+    '\n',
+);
 writeFileSync(p('y.csv'), 'label\n' + Array.from(labels).join('\n') + '\n');
 writeFileSync(p('p.json'), JSON.stringify({ probs: rowsOf(probs, C), labels: Array.from(labels) }));
 
@@ -163,7 +169,10 @@ test('fit writes the calibrator JSON the library fits and prints a one-line summ
   const edge = await run(['fit', '--method', 'temperature', '--logits', p('z1000.npy'), '--labels', p('y.npy'), '--out', p('grid-edge.json'), '--opt', 'objective=grid-ece']);
   assert.equal(edge.code, 0, edge.stderr);
   assert.equal(JSON.parse(readFileSync(p('grid-edge.json'), 'utf8')).temperature, 10);
-  assert.match(edge.stderr, /^calib: warning: the grid-ece temperature T = 10 is an end of the papers' grid 0\.1, 0\.2, …, 10; the ECE minimum may lie outside it \(--opt objective=nll searches T without that limit\)\n$/);
+  assert.match(
+    edge.stderr,
+    /^calib: warning: the grid-ece temperature T = 10 is an end of the papers' grid 0\.1, 0\.2, …, 10; the ECE minimum may lie outside it \(--opt objective=nll searches T without that limit\)\n$/,
+  );
   const hist = await run(['fit', '--method', 'histogram', '--probs', p('p.npy'), '--labels', p('y.npy'), '--out', p('hist.json')]);
   assert.equal(hist.code, 0, hist.stderr);
   assert.equal(calibratorFromJSON(JSON.parse(readFileSync(p('hist.json'), 'utf8'))).kind, 'histogram');
@@ -186,7 +195,10 @@ test('apply writes the calibrated probabilities of the saved calibrator, in floa
   assert.equal(readFileSync(p('q.csv'), 'utf8').split('\n')[0], Array.from(expected.subarray(0, C)).join(','));
   await run(['apply', '--calibrator', p('cal2.json'), '--logits', p('z.npy'), '--out', p('zt.npy'), '--output', 'logits', '--dtype', 'float64']);
   const t = calibrator.toJSON()['temperature'] as number;
-  assert.deepEqual(Array.from((await readNpy(p('zt.npy'))).data).slice(0, 8), Array.from(logits.subarray(0, 8), (v) => v / t));
+  assert.deepEqual(
+    Array.from((await readNpy(p('zt.npy'))).data).slice(0, 8),
+    Array.from(logits.subarray(0, 8), (v) => v / t),
+  );
 });
 
 test('plot writes an SVG or a PNG reliability figure', async () => {
@@ -207,7 +219,17 @@ test('demo --synthetic writes labelled synthetic files whose numbers the other c
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /SYNTHETIC DATA - NOT A REAL MODEL/);
   assert.match(r.stdout, /ECE \(%\)\s+[\d.]+\s+[\d.]+/);
-  for (const f of ['val-logits.npy', 'val-labels.npy', 'test-logits.npy', 'test-labels.npy', 'calibrator.json', 'test-calibrated-probs.npy', 'metrics.json', 'reliability-before.svg', 'reliability-after.svg']) {
+  for (const f of [
+    'val-logits.npy',
+    'val-labels.npy',
+    'test-logits.npy',
+    'test-labels.npy',
+    'calibrator.json',
+    'test-calibrated-probs.npy',
+    'metrics.json',
+    'reliability-before.svg',
+    'reliability-after.svg',
+  ]) {
     assert.ok(existsSync(join(out, f)), f);
   }
   assert.ok(!existsSync(join(out, 'reliability-before.png')));
@@ -303,7 +325,10 @@ test('every built-in command has help listing each of its flags, and the top-lev
     assert.match(r.stdout, new RegExp(`^Usage: calib ${command.name}`));
     for (const flag of Object.keys(command.flags)) assert.match(r.stdout, new RegExp(`^  --${flag}\\b`, 'm'), `${command.name} --${flag}`);
   }
-  assert.deepEqual(COMMANDS.map((c) => c.name), ['eval', 'fit', 'compare', 'apply', 'predict', 'export', 'plot', 'ood', 'conformal', 'train', 'demo', 'suite', 'report', 'worker', 'loss']);
+  assert.deepEqual(
+    COMMANDS.map((c) => c.name),
+    ['eval', 'fit', 'compare', 'apply', 'predict', 'export', 'plot', 'ood', 'conformal', 'train', 'demo', 'suite', 'report', 'worker', 'loss'],
+  );
 });
 
 test('calib fit --help describes every calibrator of the CALIBRATORS record and each of its options with its default', async () => {

@@ -11,10 +11,26 @@ const csv = (rows: number[][]): string => rows.map((r) => r.join(',')).join('\n'
 
 // The hand-worked example of test/metrics/mondrian-conformal.test.ts: LAC scores of the calibration rows per class
 // 0: 0.1, 0.2, 0.4; 1: 0.3, 0.45; 2: none. Calibration groups x, x, y, x, y; test groups y, x, z.
-writeFileSync(p('cal.csv'), csv([[0.9, 0.05, 0.05], [0.8, 0.1, 0.1], [0.6, 0.3, 0.1], [0.2, 0.7, 0.1], [0.4, 0.55, 0.05]]));
+writeFileSync(
+  p('cal.csv'),
+  csv([
+    [0.9, 0.05, 0.05],
+    [0.8, 0.1, 0.1],
+    [0.6, 0.3, 0.1],
+    [0.2, 0.7, 0.1],
+    [0.4, 0.55, 0.05],
+  ]),
+);
 writeFileSync(p('cal-y.csv'), '0\n0\n0\n1\n1\n');
 writeFileSync(p('cal-g.csv'), 'site\nx\nx\ny\nx\ny\n');
-writeFileSync(p('test.csv'), csv([[0.85, 0.1, 0.05], [0.5, 0.45, 0.05], [0.1, 0.6, 0.3]]));
+writeFileSync(
+  p('test.csv'),
+  csv([
+    [0.85, 0.1, 0.05],
+    [0.5, 0.45, 0.05],
+    [0.1, 0.6, 0.3],
+  ]),
+);
 writeFileSync(p('test-y.csv'), '0\n1\n2\n');
 writeFileSync(p('test-g.csv'), 'y\nx\nz\n');
 writeFileSync(p('short-g.csv'), 'y\nx\n');
@@ -93,7 +109,10 @@ test('calib conformal --class-conditional --groups: one threshold per group × c
   const r = await run([...BASE, '--class-conditional', '--groups', p('test-g.csv'), '--calib-groups', p('cal-g.csv'), '--json']);
   assert.equal(r.code, 0, r.stderr);
   // Cells with fewer than 1 calibration row (α = 0.5): x × 2, y × 2 and the three cells of z (absent from calibration).
-  assert.match(r.stderr, /^calib: warning: 5 of 9 group × class cells have fewer than 1 calibration rows \("x × class 2", "y × class 2", "z × class 0", "z × class 1", "z × class 2"\): they use their class's threshold over all groups, with no coverage guarantee within the cell\n$/);
+  assert.match(
+    r.stderr,
+    /^calib: warning: 5 of 9 group × class cells have fewer than 1 calibration rows \("x × class 2", "y × class 2", "z × class 0", "z × class 1", "z × class 2"\): they use their class's threshold over all groups, with no coverage guarantee within the cell\n$/,
+  );
   const out = JSON.parse(r.stdout);
   assert.equal(out.conditional, 'group-class');
   assert.equal(out.min_cell_size, 1);

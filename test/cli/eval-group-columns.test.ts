@@ -37,7 +37,10 @@ async function json(argv: string[]): Promise<Record<string, any>> {
 const close = (a: number, b: number): boolean => Math.abs(a - b) < 1e-12;
 
 test('calib eval with two group columns: per column the groups and summary; multicalibration over the union by hand', async () => {
-  for (const groups of [['--groups', p('both.csv')], ['--groups', p('site.csv'), '--groups', p('device.csv')]]) {
+  for (const groups of [
+    ['--groups', p('both.csv')],
+    ['--groups', p('site.csv'), '--groups', p('device.csv')],
+  ]) {
     const out = await json([...BASE, ...groups, '--json']);
     assert.deepEqual(out.group_columns, ['site', 'device']);
     assert.deepEqual(Object.keys(out.groups.device), ['x', 'y']);
@@ -65,7 +68,17 @@ test('calib eval --group-intersections: the crossed cells as one more column; sm
   assert.deepEqual(out.group_columns, ['site', 'device', 'site × device']);
   const cells = out.groups['site × device'];
   assert.deepEqual(Object.keys(cells), ['A × x', 'B × y', 'C × x', 'A × y', 'B × x', 'C × y']);
-  assert.deepEqual(Object.values(cells).map((g: any) => [g.n, g.too_small]), [[2, false], [2, false], [2, false], [2, false], [1, true], [1, true]]);
+  assert.deepEqual(
+    Object.values(cells).map((g: any) => [g.n, g.too_small]),
+    [
+      [2, false],
+      [2, false],
+      [2, false],
+      [2, false],
+      [1, true],
+      [1, true],
+    ],
+  );
   assert.equal(out.group_summary['site × device'].too_small_groups, 2);
   // Cells: A × x 0.9 (−0.1), C × x 0.7 (0.2), A × y 0.9 (0.4); B × y's two rows fall in two bins (skipped), B × x, C × y one row.
   assert.deepEqual([out.multicalibration.cells_evaluated, out.multicalibration.cells_skipped], [9, 9]);

@@ -16,8 +16,16 @@ const dir = tempDir('cli-eval-groups');
 //   B: 0.6 ✗, 0.6 ✗, 0.8 ✓               → bin 8: 0.6 − 0 = 0.6 (2 rows); bin 11: 0.8 − 1 = −0.2 (1 row)
 //   C: 0.7 ✓, 0.7 ✓, 0.7 ✗               → bin 10: 0.7 − 2/3 = 0.0333…
 const ROWS: [string, number, boolean][] = [
-  ['A', 0.9, true], ['B', 0.6, false], ['C', 0.7, true], ['A', 0.9, true], ['B', 0.6, false],
-  ['C', 0.7, true], ['A', 0.9, true], ['B', 0.8, true], ['C', 0.7, false], ['A', 0.9, false],
+  ['A', 0.9, true],
+  ['B', 0.6, false],
+  ['C', 0.7, true],
+  ['A', 0.9, true],
+  ['B', 0.6, false],
+  ['C', 0.7, true],
+  ['A', 0.9, true],
+  ['B', 0.8, true],
+  ['C', 0.7, false],
+  ['A', 0.9, false],
 ];
 // Class 1 is predicted with confidence c; the label is 1 when correct, else 0.
 const probs = ROWS.map(([, c]) => [1 - c, c]);
@@ -39,7 +47,14 @@ test('calib eval --groups: each group equals evaluate on its rows; multicalibrat
   for (const id of ['A', 'B', 'C']) {
     const rows = ROWS.flatMap(([g], i) => (g === id ? [i] : []));
     const m = matrix(rows.length, 2, Float64Array.from(rows.flatMap((i) => probs[i]!)));
-    const expected = metricsJson(evaluate(m, Int32Array.from(rows, (i) => labels[i]!), { input: 'probabilities', bins: 15, convention: '(l,u]', refinementCalibrator: 'none' }), { input: 'probabilities' });
+    const expected = metricsJson(
+      evaluate(
+        m,
+        Int32Array.from(rows, (i) => labels[i]!),
+        { input: 'probabilities', bins: 15, convention: '(l,u]', refinementCalibrator: 'none' },
+      ),
+      { input: 'probabilities' },
+    );
     const { too_small, ...got } = out.groups[id];
     assert.deepEqual(got, expected, id);
     assert.equal(got.n, rows.length);
@@ -54,7 +69,10 @@ test('calib eval --groups: each group equals evaluate on its rows; multicalibrat
   assert.ok(Math.abs(out.group_summary.weighted_mean - (4 * 0.15 + 3 * (0.4 + 0.2 / 3) + 3 / 30) / 10) < 1e-12);
   // Cells with ≥ 2 rows: A/13 (0.15), B/8 (0.6), C/10 (0.0333); B/11 has 1 row and is skipped.
   assert.ok(Math.abs(out.multicalibration_error - 0.6) < 1e-12);
-  assert.deepEqual({ ...out.multicalibration, reason: out.multicalibration.reason }, { group: 'B', bin: 8, cell_size: 2, cells_evaluated: 3, cells_skipped: 1, bins: 15, min_cell_size: 2, reason: null });
+  assert.deepEqual(
+    { ...out.multicalibration, reason: out.multicalibration.reason },
+    { group: 'B', bin: 8, cell_size: 2, cells_evaluated: 3, cells_skipped: 1, bins: 15, min_cell_size: 2, reason: null },
+  );
   // With 3 rows per cell only A/13 and C/10 qualify; B (3 rows) is still large enough as a group.
   const three = await json([...BASE, '--groups', join(dir, 'g.csv'), '--min-group-size', '3', '--json']);
   assert.ok(Math.abs(three.multicalibration_error - 0.15) < 1e-12);
@@ -66,7 +84,11 @@ test('calib eval --groups: each group equals evaluate on its rows; multicalibrat
   assert.ok(Math.abs(acc.group_summary.worst_value - 1 / 3) < 1e-12);
   assert.ok(Math.abs(acc.group_summary.spread - (3 / 4 - 1 / 3)) < 1e-12);
   // Integer ids from .npy give the same numbers.
-  await writeNpy(join(dir, 'g.npy'), Int32Array.from(ROWS, ([g]) => 'ABC'.indexOf(g)), [ROWS.length]);
+  await writeNpy(
+    join(dir, 'g.npy'),
+    Int32Array.from(ROWS, ([g]) => 'ABC'.indexOf(g)),
+    [ROWS.length],
+  );
   const numeric = await json([...BASE, '--groups', join(dir, 'g.npy'), '--min-group-size', '2', '--json']);
   assert.deepEqual(Object.keys(numeric.groups), ['0', '1', '2']);
   assert.equal(numeric.multicalibration_error, out.multicalibration_error);
@@ -108,7 +130,11 @@ test('calib eval --groups refuses bad input with one line naming the argument', 
   const long = await run([...BASE, '--groups', join(dir, 'long.npy')]);
   assert.equal(long.code, 2);
   assert.match(long.stderr, /^calib: error: --groups: expected 10 group ids.*got 11 entries\n$/);
-  await writeNpy(join(dir, 'frac.npy'), Float64Array.from(ROWS, () => 0.5), [ROWS.length]);
+  await writeNpy(
+    join(dir, 'frac.npy'),
+    Float64Array.from(ROWS, () => 0.5),
+    [ROWS.length],
+  );
   const frac = await run([...BASE, '--groups', join(dir, 'frac.npy')]);
   assert.equal(frac.code, 2);
   assert.match(frac.stderr, /^calib: error: --groups: expected integer group ids, got 0\.5 at row 0\n$/);

@@ -36,7 +36,21 @@ test('eval --confidence/--predicted/--labels gives every top-label metric of the
   await writeNpy(p('y.npy'), labels, [N]);
   const out = await json(['eval', '--confidence', p('conf.npy'), '--predicted', p('pred.npy'), '--labels', p('y.npy'), '--json']);
   for (const m of TOP_LABEL_METRICS) assert.equal(out[m.key], Number.isFinite(full[m.key]) ? full[m.key] : null, m.key);
-  assert.deepEqual(out['not_computable'], ['nll', 'brier', 'refinement_nll', 'calibration_nll', 'calibration_nll_over', 'calibration_nll_under', 'refinement_brier', 'calibration_brier', 'calibration_brier_over', 'calibration_brier_under', 'classwise_ece', 'marginal_ece', 'mean_entropy']);
+  assert.deepEqual(out['not_computable'], [
+    'nll',
+    'brier',
+    'refinement_nll',
+    'calibration_nll',
+    'calibration_nll_over',
+    'calibration_nll_under',
+    'refinement_brier',
+    'calibration_brier',
+    'calibration_brier_over',
+    'calibration_brier_under',
+    'classwise_ece',
+    'marginal_ece',
+    'mean_entropy',
+  ]);
   assert.equal(out['input'], 'top-label');
   // The same from one CSV with named columns, and from a correctness column.
   const rows = Array.from({ length: N }, (_, i) => `${top.confidence[i]},${predicted[i]},${labels[i]},${top.correct[i]}`);
@@ -124,7 +138,11 @@ test('eval --adaptive interp, --norm, --marginal-binning reach the metrics; --ig
   const kept = Array.from({ length: N }, (_, i) => i).filter((i) => i !== 3 && i !== 10);
   const sub = Float64Array.from(kept.flatMap((i) => Array.from(logits.subarray(i * C, (i + 1) * C))));
   const ignored = await json(['eval', '--logits', p('z.npy'), '--labels', p('y-ignore.npy'), '--json', '--ignore-index', '-100']);
-  const refIgnored = evaluate(matrix(kept.length, C, sub), Int32Array.from(kept, (i) => labels[i]!), { input: 'logits' });
+  const refIgnored = evaluate(
+    matrix(kept.length, C, sub),
+    Int32Array.from(kept, (i) => labels[i]!),
+    { input: 'logits' },
+  );
   assert.equal(ignored['n'], N - 2);
   assert.equal(ignored['ece'], refIgnored.ece);
   assert.equal(ignored['nll'], refIgnored.nll);

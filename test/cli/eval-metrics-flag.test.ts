@@ -57,7 +57,11 @@ test('calib eval --metrics on --confidence top-label inputs and on --positive-pr
   const r = await run(['eval', '--confidence', conf, '--predicted', pred, '--labels', gold, '--metrics', 'auarc,e90', '--json']);
   assert.equal(r.code, 0, r.stderr);
   const out = JSON.parse(r.stdout) as Record<string, number>;
-  const expected = evaluateOptIn(Float64Array.from(c), Uint8Array.from(c, (_, i) => (i % 3 === 0 ? 0 : 1)), ['auarc', 'e90']);
+  const expected = evaluateOptIn(
+    Float64Array.from(c),
+    Uint8Array.from(c, (_, i) => (i % 3 === 0 ? 0 : 1)),
+    ['auarc', 'e90'],
+  );
   assert.equal(out['auarc'], expected.auarc);
   assert.equal(out['e90'], expected.e90);
   const binary = await run(['eval', '--positive-probs', conf, '--labels', gold, '--metrics', 'prr']);

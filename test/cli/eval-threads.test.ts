@@ -24,8 +24,7 @@ test('eval --threads 2 on a large .npy gives the one-thread metrics and whole-fi
   assert.deepEqual(JSON.parse(two.stdout), JSON.parse(one.stdout));
   const reference = evaluate(matrix(rows, 3, z), big.labels, { input: 'logits' });
   const out = JSON.parse(two.stdout) as Record<string, number>;
-  for (const m of ['accuracy', 'ece', 'nll', 'classwise_ece', 'ks', 'sweep_ece'] as const)
-    assert.ok(Math.abs(out[m]! - reference[m]) <= 1e-12 * Math.max(1, Math.abs(reference[m])), m);
+  for (const m of ['accuracy', 'ece', 'nll', 'classwise_ece', 'ks', 'sweep_ece'] as const) assert.ok(Math.abs(out[m]! - reference[m]) <= 1e-12 * Math.max(1, Math.abs(reference[m])), m);
   z[(rows - 1) * 3 + 1] = Number.NaN;
   await writeNpy(p('z-nan.npy'), z, [rows, 3]);
   const bad = await run(['eval', '--logits', p('z-nan.npy'), '--labels', p('y.npy'), '--threads', '2']);

@@ -130,7 +130,10 @@ test('eval --weights --reliability writes the weighted uniform bins (equal to th
   const a = JSON.parse(readFileSync(p('rw.json'), 'utf8')) as Record<string, unknown>;
   const b = JSON.parse(readFileSync(p('rr.json'), 'utf8')) as Record<string, unknown>;
   assert.equal(JSON.stringify(Object.keys(a)), JSON.stringify(Object.keys(b)));
-  const flat = (x: unknown): number[] => JSON.stringify(x).match(/-?\d+(\.\d+)?(e-?\d+)?/g)!.map(Number);
+  const flat = (x: unknown): number[] =>
+    JSON.stringify(x)
+      .match(/-?\d+(\.\d+)?(e-?\d+)?/g)!
+      .map(Number);
   const fa = flat(a);
   const fb = flat(b);
   assert.equal(fa.length, fb.length);
@@ -144,7 +147,7 @@ test('eval --weights --reliability writes the weighted uniform bins (equal to th
   const repProbs: number[] = [];
   const repOutcomes: number[] = [];
   weights.forEach((w, i) => {
-    for (let r = 0; r < w; r++) repProbs.push(probs[i]!), repOutcomes.push(outcomes[i]!);
+    for (let r = 0; r < w; r++) (repProbs.push(probs[i]!), repOutcomes.push(outcomes[i]!));
   });
   await writeNpy(p('pp.npy'), probs, [N]);
   await writeNpy(p('yy.npy'), outcomes, [N]);
@@ -170,9 +173,26 @@ test('eval --confidence/--predicted/--labels --weights gives the weighted top-la
   const full = await json(['eval', '--logits', p('z.npy'), '--labels', p('y.npy'), '--weights', p('w.npy'), '--json']);
   for (const m of WEIGHTED_TOP_LABEL_NAMES) assert.equal(weighted[m], full[m], m);
   assert.ok(!('nll' in weighted));
-  assert.deepEqual(weighted['not_computable'], ['nll', 'brier', 'refinement_nll', 'calibration_nll', 'calibration_nll_over', 'calibration_nll_under', 'refinement_brier', 'calibration_brier', 'calibration_brier_over', 'calibration_brier_under', 'classwise_ece', 'marginal_ece', 'mean_entropy']);
+  assert.deepEqual(weighted['not_computable'], [
+    'nll',
+    'brier',
+    'refinement_nll',
+    'calibration_nll',
+    'calibration_nll_over',
+    'calibration_nll_under',
+    'refinement_brier',
+    'calibration_brier',
+    'calibration_brier_over',
+    'calibration_brier_under',
+    'classwise_ece',
+    'marginal_ece',
+    'mean_entropy',
+  ]);
   assert.equal(weighted['input'], 'top-label');
-  assert.equal((weighted['weights'] as { sum: number }).sum, weights.reduce((a, b) => a + b, 0));
+  assert.equal(
+    (weighted['weights'] as { sum: number }).sum,
+    weights.reduce((a, b) => a + b, 0),
+  );
   assert.ok('aurc' in (weighted['not_weighted'] as Record<string, string>));
   // Unit weights: the unweighted top-label values and bootstrap intervals.
   const plain = await json([...args, '--bootstrap', '30']);

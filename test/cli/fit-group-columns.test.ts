@@ -46,24 +46,43 @@ test('calib fit --groups A --groups B: one temperature per intersection cell, eq
   assert.equal(r.code, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.deepEqual(out.group_columns, ['site', 'device']);
-  assert.deepEqual(out.groups.map((g: any) => [g.id, g.rows, g.calibrator]), [['north × a', 40, 'pooled'], ['south × b', 80, 'own'], ['north × b', 80, 'own'], ['south × a', 40, 'pooled']]);
+  assert.deepEqual(
+    out.groups.map((g: any) => [g.id, g.rows, g.calibrator]),
+    [
+      ['north × a', 40, 'pooled'],
+      ['south × b', 80, 'own'],
+      ['north × b', 80, 'own'],
+      ['south × a', 40, 'pooled'],
+    ],
+  );
   assert.deepEqual(out.groups[0].fallback, { reason: 'too_small', detail: '40 < 50 rows' });
   const file = JSON.parse(readFileSync(p('cells.json'), 'utf8'));
   assert.deepEqual(file.settings.columns, ['site', 'device']);
   const rows = SITE.flatMap((s, i) => (s === 'south' && DEVICE[i] === 'b' ? [i] : []));
-  const plain = fitCalibrator('temperature', predictionRows(input, rows), Int32Array.from(rows, (i) => labels[i]!)).toJSON()['temperature'] as number;
+  const plain = fitCalibrator(
+    'temperature',
+    predictionRows(input, rows),
+    Int32Array.from(rows, (i) => labels[i]!),
+  ).toJSON()['temperature'] as number;
   assert.ok(Math.abs(file.groups[1].calibrator.temperature - plain) <= 1e-12 * plain);
   // apply with the same two columns: row 1 (south × b) by its cell's temperature, row 0 (north × a) by the pooled one.
   const a = await run(['apply', '--calibrator', p('cells.json'), '--logits', p('z.npy'), '--groups', p('site.csv'), '--groups', p('device.csv'), '--out', p('q.npy'), '--dtype', 'float64']);
   assert.equal(a.code, 0, a.stderr);
   assert.match(a.stdout, /160 rows by their group's calibrator, 80 of groups below 50 fitting rows and 0 of unseen groups by the pooled one/);
   const q = (await readNpy(p('q.npy'))).data as Float64Array;
-  for (const [i, t] of [[1, file.groups[1].calibrator.temperature], [0, file.pooled.temperature]] as const) {
+  for (const [i, t] of [
+    [1, file.groups[1].calibrator.temperature],
+    [0, file.pooled.temperature],
+  ] as const) {
     const e = Array.from({ length: C }, (_, k) => Math.exp(logits[i * C + k]! / t));
     const s = e.reduce((x, y) => x + y, 0);
     for (let k = 0; k < C; k++) assert.ok(Math.abs(q[i * C + k]! - e[k]! / s) < 1e-12);
   }
-  assertBadInput(await run(['apply', '--calibrator', p('cells.json'), '--logits', p('z.npy'), '--groups', p('site.csv'), '--out', p('x.npy')]), '--groups', /2 group columns, as at fit time \(site, device\), got 1 \(site\)/);
+  assertBadInput(
+    await run(['apply', '--calibrator', p('cells.json'), '--logits', p('z.npy'), '--groups', p('site.csv'), '--out', p('x.npy')]),
+    '--groups',
+    /2 group columns, as at fit time \(site, device\), got 1 \(site\)/,
+  );
   assert.equal(existsSync(p('x.npy')), false);
 });
 
@@ -81,18 +100,35 @@ test('calib fit --groups: a group whose own fit fails falls back to the pooled c
   assert.match(a.stdout, /210 rows by their group's calibrator, 0 of groups below 20 fitting rows, 30 of groups whose own fit failed and 0 of unseen groups by the pooled one/);
 });
 
-test('calib fit --groups --weights: each fit weighted by its rows\' weights', async () => {
+test("calib fit --groups --weights: each fit weighted by its rows' weights", async () => {
   const r = await run([...FIT, '--groups', p('site.csv'), '--weights', p('w.csv'), '--out', p('weighted.json'), '--json']);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout).weights, { kind: 'sample', sum: 600 });
   const file = JSON.parse(readFileSync(p('weighted.json'), 'utf8'));
   const rows = SITE.flatMap((s, i) => (s === 'north' ? [i] : []));
-  const own = fitCalibrator('temperature', predictionRows(input, rows), Int32Array.from(rows, (i) => labels[i]!), undefined, { sampleWeights: Float64Array.from(rows, (i) => WEIGHTS[i]!) });
+  const own = fitCalibrator(
+    'temperature',
+    predictionRows(input, rows),
+    Int32Array.from(rows, (i) => labels[i]!),
+    undefined,
+    { sampleWeights: Float64Array.from(rows, (i) => WEIGHTS[i]!) },
+  );
   assert.equal(file.groups[0].calibrator.temperature, own.toJSON()['temperature']);
   const pooled = fitCalibrator('temperature', input, labels, undefined, { sampleWeights: WEIGHTS });
   assert.equal(file.pooled.temperature, pooled.toJSON()['temperature']);
-  assert.notEqual(file.groups[0].calibrator.temperature, fitCalibrator('temperature', predictionRows(input, rows), Int32Array.from(rows, (i) => labels[i]!)).toJSON()['temperature']);
-  assertBadInput(await run(['fit', '--method', 'ts-grid-ece', '--logits', p('z.npy'), '--labels', p('y.npy'), '--groups', p('site.csv'), '--weights', p('w.csv'), '--out', p('x.json')]), '--weights', /sample weights/);
+  assert.notEqual(
+    file.groups[0].calibrator.temperature,
+    fitCalibrator(
+      'temperature',
+      predictionRows(input, rows),
+      Int32Array.from(rows, (i) => labels[i]!),
+    ).toJSON()['temperature'],
+  );
+  assertBadInput(
+    await run(['fit', '--method', 'ts-grid-ece', '--logits', p('z.npy'), '--labels', p('y.npy'), '--groups', p('site.csv'), '--weights', p('w.csv'), '--out', p('x.json')]),
+    '--weights',
+    /sample weights/,
+  );
 });
 
 test('calib fit/apply --groups: flags that do not fit name themselves; a missing calibrator file is reported as missing', async () => {
@@ -106,5 +142,9 @@ test('calib fit/apply --groups: flags that do not fit name themselves; a missing
   assertBadInput(await run(['apply', '--calibrator', p('broken.json'), '--logits', p('z.npy'), '--groups', p('site.csv'), '--out', p('x.npy')]), '--calibrator');
   const plain = await run([...FIT, '--out', p('ts.json')]);
   assert.equal(plain.code, 0, plain.stderr);
-  assertBadInput(await run(['apply', '--calibrator', p('ts.json'), '--logits', p('z.npy'), '--groups', p('site.csv'), '--out', p('x.npy')]), '--groups', /no --groups for a temperature calibrator fitted without them/);
+  assertBadInput(
+    await run(['apply', '--calibrator', p('ts.json'), '--logits', p('z.npy'), '--groups', p('site.csv'), '--out', p('x.npy')]),
+    '--groups',
+    /no --groups for a temperature calibrator fitted without them/,
+  );
 });

@@ -44,14 +44,25 @@ test('calib fit --groups: one temperature per site equal to a plain fit on its r
   const r = await run([...FIT, '--groups', p('sites.csv'), '--out', p('gw.json'), '--json']);
   assert.equal(r.code, 0, r.stderr);
   const out = JSON.parse(r.stdout);
-  assert.deepEqual(out.groups.map((g: any) => [g.id, g.rows, g.calibrator]), [['north', 100, 'own'], ['south', 85, 'own'], ['east', 15, 'pooled']]);
+  assert.deepEqual(
+    out.groups.map((g: any) => [g.id, g.rows, g.calibrator]),
+    [
+      ['north', 100, 'own'],
+      ['south', 85, 'own'],
+      ['east', 15, 'pooled'],
+    ],
+  );
   assert.equal(out.min_group_size, 20);
   const file = JSON.parse(readFileSync(p('gw.json'), 'utf8'));
   assert.equal(file.kind, 'groupwise');
   const input = { logits: { rows: N, cols: C, data: logits } };
   for (const [k, id] of ['north', 'south'].entries()) {
     const rows = rowsOf(id);
-    const plain = fitCalibrator('temperature', predictionRows(input, rows), Int32Array.from(rows, (i) => labels[i]!)).toJSON()['temperature'] as number;
+    const plain = fitCalibrator(
+      'temperature',
+      predictionRows(input, rows),
+      Int32Array.from(rows, (i) => labels[i]!),
+    ).toJSON()['temperature'] as number;
     assert.ok(Math.abs(file.groups[k].calibrator.temperature - plain) <= 1e-12 * plain, id);
   }
   assert.equal(file.groups[2].calibrator, null);
@@ -63,7 +74,10 @@ test('calib fit --groups: one temperature per site equal to a plain fit on its r
   assert.match(human.stdout, /\neast +15 +pooled \(< 20 rows\)/);
   // --min-group-size 90: only north is fitted alone.
   const big = await run([...FIT, '--groups', p('sites.csv'), '--min-group-size', '90', '--out', p('gw90.json'), '--json']);
-  assert.deepEqual(JSON.parse(big.stdout).groups.map((g: any) => g.calibrator), ['own', 'pooled', 'pooled']);
+  assert.deepEqual(
+    JSON.parse(big.stdout).groups.map((g: any) => g.calibrator),
+    ['own', 'pooled', 'pooled'],
+  );
 });
 
 test('calib apply --groups: rows by their site, unseen sites by the pooled calibrator with a warning and counts', async () => {

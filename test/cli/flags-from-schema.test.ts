@@ -81,7 +81,10 @@ async function refused(argv: string[], message: RegExp): Promise<void> {
 test('calib train refuses out-of-range settings and misspelt names at parsing, naming the flag, as a config file does', async () => {
   await refused(['train', '--dataset', 'mnist', '--epochs', '0'], /^calib: error: --epochs: expected an integer ≥ 1, got 0\n$/);
   await refused(['train', '--dataset', 'mnist', '--momentum', '1.5'], /^calib: error: --momentum: expected a finite number ≤ 1, got 1\.5\n$/);
-  await refused(['train', '--dataset', 'mnist', '--schedule', 'cosin'], /^calib: error: --schedule: expected constant, cosine, step:S\[,γ\] or multistep:m1,m2,…\[:γ\] \(did you mean cosine\?\), got "cosin"\n$/);
+  await refused(
+    ['train', '--dataset', 'mnist', '--schedule', 'cosin'],
+    /^calib: error: --schedule: expected constant, cosine, step:S\[,γ\] or multistep:m1,m2,…\[:γ\] \(did you mean cosine\?\), got "cosin"\n$/,
+  );
   await refused(['train', '--dataset', 'mnist', '--loss', 'focl'], /^calib: error: --loss: expected one of 'ce', .* \(did you mean 'focal'\?\), got "focl"\n$/);
   await refused(['train', '--dataset', 'mnist', '--checkpoint-steps', '-2'], /^calib: error: --checkpoint-steps: expected an integer ≥ 0, got -2\n$/);
   const config = join(dir, 'typos.json');

@@ -40,9 +40,7 @@ async function succeeds(argv: string[]): Promise<{ stdout: string; stderr: strin
   return r;
 }
 
-const fit = (out: string, extra: string[] = []): string[] => [
-  'fit', '--method', 'temperature', '--logits', p('z.npy'), '--labels', p('y.npy'), '--out', out, ...extra,
-];
+const fit = (out: string, extra: string[] = []): string[] => ['fit', '--method', 'temperature', '--logits', p('z.npy'), '--labels', p('y.npy'), '--out', out, ...extra];
 
 test('class 1: writing through --out replaces only a regular, writable file: links are followed, special and read-only files refused', async () => {
   // A symbolic link stays a link; its target is replaced and keeps its mode.
@@ -114,7 +112,10 @@ test('class 4: calibrator files are validated (T = 1e-320 refused); no command w
   await succeeds(fit(p('ts4.json')));
   const json = JSON.parse(readFileSync(p('ts4.json'), 'utf8'));
   writeFileSync(p('tiny-t.json'), JSON.stringify({ ...json, temperature: 1e-320 }));
-  await refused(['apply', '--calibrator', p('tiny-t.json'), '--logits', p('z.npy'), '--out', p('a4.npy')], /--calibrator: .*json\.temperature: expected a temperature in \[1e-100, 1e\+100\], got 1e-320/);
+  await refused(
+    ['apply', '--calibrator', p('tiny-t.json'), '--logits', p('z.npy'), '--out', p('a4.npy')],
+    /--calibrator: .*json\.temperature: expected a temperature in \[1e-100, 1e\+100\], got 1e-320/,
+  );
   // Huge logits: calibrated logits beyond float32's range need --dtype float64 (never ±Infinity in the file).
   await writeNpy(p('big.npy'), Float32Array.from([1e38, -1e38, 0, 0, 3e38, 1e37, -3e38, 1]), [2, C]);
   await writeNpy(p('big-y.npy'), Int32Array.from([1, 2]), [2], { dtype: 'int64' });
@@ -138,7 +139,11 @@ test('class 4: calibrator files are validated (T = 1e-320 refused); no command w
 test('class 7: temperature fits on logits of magnitude 1e4 to 1e30 succeed in a scaled parametrisation (T scales with the logits)', async () => {
   const base = JSON.parse(readFileSync(p('ts4.json'), 'utf8')).temperature as number;
   for (const k of [1e4, 1e12, 1e30]) {
-    await writeNpy(p(`z-${k}.npy`), Float32Array.from(set.logits, (v) => v * k), [N, C]);
+    await writeNpy(
+      p(`z-${k}.npy`),
+      Float32Array.from(set.logits, (v) => v * k),
+      [N, C],
+    );
     const r = await succeeds(['fit', '--method', 'temperature', '--logits', p(`z-${k}.npy`), '--labels', p('y.npy'), '--out', p(`t-${k}.json`)]);
     assert.doesNotMatch(r.stderr, /no information/);
     const t = JSON.parse(readFileSync(p(`t-${k}.json`), 'utf8')).temperature as number;
@@ -150,11 +155,19 @@ test('class 11: the Brier-objective ensemble temperature fits logits of magnitud
   await succeeds(['fit', '--method', 'ensemble-temperature', '--logits', p('z.npy'), '--labels', p('y.npy'), '--out', p('ets-1.json')]);
   const base = JSON.parse(readFileSync(p('ets-1.json'), 'utf8'));
   for (const k of [1e-3, 1e4, 1e12, 1e30]) {
-    await writeNpy(p(`ez-${k}.npy`), Float64Array.from(set.logits, (v) => v * k), [N, C]);
+    await writeNpy(
+      p(`ez-${k}.npy`),
+      Float64Array.from(set.logits, (v) => v * k),
+      [N, C],
+    );
     await succeeds(['fit', '--method', 'ensemble-temperature', '--logits', p(`ez-${k}.npy`), '--labels', p('y.npy'), '--out', p(`ets-${k}.json`)]);
     const fitted = JSON.parse(readFileSync(p(`ets-${k}.json`), 'utf8'));
     assert.ok(Math.abs(fitted.temperature / k / base.temperature - 1) < 1e-9, `k = ${k}: T/k = ${fitted.temperature / k}, T(1) = ${base.temperature}`);
-    assert.deepEqual(fitted.weights.map((w: number) => w.toFixed(9)), base.weights.map((w: number) => w.toFixed(9)), `k = ${k} weights`);
+    assert.deepEqual(
+      fitted.weights.map((w: number) => w.toFixed(9)),
+      base.weights.map((w: number) => w.toFixed(9)),
+      `k = ${k} weights`,
+    );
   }
   const huge = Float64Array.from({ length: N * C }, (_, i) => (i % 2 ? 1.5e308 : -1.5e308));
   await writeNpy(p('ez-huge.npy'), huge, [N, C]);
@@ -174,7 +187,10 @@ test('class 5: user mistakes that used to be internal errors are one-line exit-2
   await writeNpy(p('wide.npy'), z, [4, wide]);
   await writeNpy(p('wide-y.npy'), Int32Array.from([0, 1, 2, 3]), [4], { dtype: 'int64' });
   for (const method of ['matrix', 'dirichlet']) {
-    await refused(['fit', '--method', method, '--logits', p('wide.npy'), '--labels', p('wide-y.npy'), '--out', p('w.json')], new RegExp(`${method} classes: expected at most 1,000 classes .* got 100,000 classes`));
+    await refused(
+      ['fit', '--method', method, '--logits', p('wide.npy'), '--labels', p('wide-y.npy'), '--out', p('w.json')],
+      new RegExp(`${method} classes: expected at most 1,000 classes .* got 100,000 classes`),
+    );
   }
 });
 
@@ -207,7 +223,7 @@ test('class 6: --bootstrap is capped, and a long bootstrap reports progress on s
   assert.equal(withoutProgress(quick.stderr), '');
 });
 
-test('class 6: calib fit shows the fit\'s progress on stderr (first line after CALIB_PROGRESS_DELAY_MS), stdout unchanged', async () => {
+test("class 6: calib fit shows the fit's progress on stderr (first line after CALIB_PROGRESS_DELAY_MS), stdout unchanged", async () => {
   for (const method of ['isotonic', 'matrix', 'bbq']) {
     const argv = ['fit', '--method', method, '--logits', p('z.npy'), '--labels', p('y.npy'), '--out', p(`progress-${method}.json`)];
     const quiet = await succeeds(argv);
@@ -227,8 +243,16 @@ test('class 6: calib fit shows the fit\'s progress on stderr (first line after C
     assert.equal(withoutProgress(shown.stderr), '', 'withoutProgress removes exactly the progress lines');
   }
   // C = 4 one-vs-rest isotonic fits: one line per class done before the last.
-  const iso = await run(['fit', '--method', 'isotonic', '--logits', p('z.npy'), '--labels', p('y.npy'), '--out', p('progress-iso.json')], { env: { CALIB_PROGRESS_DELAY_MS: '0', CALIB_PROGRESS_INTERVAL_MS: '0' } });
-  assert.deepEqual(iso.stderr.trim().split('\n').map((l) => l.split(' ')[3]), ['25%', '50%', '75%']);
+  const iso = await run(['fit', '--method', 'isotonic', '--logits', p('z.npy'), '--labels', p('y.npy'), '--out', p('progress-iso.json')], {
+    env: { CALIB_PROGRESS_DELAY_MS: '0', CALIB_PROGRESS_INTERVAL_MS: '0' },
+  });
+  assert.deepEqual(
+    iso.stderr
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ')[3]),
+    ['25%', '50%', '75%'],
+  );
   const bad = await run(['fit', '--method', 'isotonic', '--logits', p('z.npy'), '--labels', p('y.npy'), '--out', p('progress-bad.json')], { env: { CALIB_PROGRESS_DELAY_MS: '2s' } });
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /^calib: error: CALIB_PROGRESS_DELAY_MS: expected a whole number of milliseconds, got "2s"\n$/);
@@ -254,7 +278,7 @@ test('class 8: matrix and Dirichlet fits converge on an ordinary trained model (
   }
 });
 
-test('class 9: no npm warning on npx calib: onnxruntime-node\'s install script is denied in package.json, not by an unknown .npmrc key', () => {
+test("class 9: no npm warning on npx calib: onnxruntime-node's install script is denied in package.json, not by an unknown .npmrc key", () => {
   const root = new URL('../../../', import.meta.url).pathname;
   const npmrc = existsSync(join(root, '.npmrc')) ? readFileSync(join(root, '.npmrc'), 'utf8') : '';
   assert.doesNotMatch(npmrc, /onnxruntime-node-install/);

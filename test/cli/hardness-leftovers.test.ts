@@ -65,12 +65,7 @@ function claimingPng(width: number, height: number, rows: number): Buffer {
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bit depth; colour type 0 (grey), no interlace
   const raw = Buffer.alloc(rows * (width + 1), 0); // filter byte 0 + zero pixels per row
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
 }
 
 test('an image whose header claims 20000 × 20000 pixels (a 4 KB PNG, or a JPEG) is refused before decoding, naming the pixel limit and --max-image-pixels', async () => {
@@ -106,7 +101,10 @@ test('an image whose header claims 20000 × 20000 pixels (a 4 KB PNG, or a JPEG)
   jpg.writeUInt16BE(20000, sof + 7);
   mkdirSync(p('bomb-jpg'));
   writeFileSync(p('bomb-jpg/big.jpg'), jpg);
-  await refused(['predict', '--model', model, '--images', p('bomb-jpg'), '--out', p('bj.npy'), '--quiet'], /--images: .*big\.jpg" \(its header gives 20,000 × 20,000 = 400,000,000 pixels; nothing was decoded\)/);
+  await refused(
+    ['predict', '--model', model, '--images', p('bomb-jpg'), '--out', p('bj.npy'), '--quiet'],
+    /--images: .*big\.jpg" \(its header gives 20,000 × 20,000 = 400,000,000 pixels; nothing was decoded\)/,
+  );
   // --help states the limit.
   assert.match((await run(['predict', '--help'])).stdout, /--max-image-pixels .*\(default 50000000\)|--max-image-pixels[^\n]*50000000/);
 });
@@ -179,7 +177,10 @@ test('conformal: rows ordered by label are split at random by default (coverage 
   // The README's first example on a file sorted by class: calibrating on the first classes failed silently.
   const first = await run(['conformal', '--logits', p('cz.npy'), '--labels', p('cy.npy'), '--alpha', '0.1', '--split', 'first', '--json']);
   assert.equal(first.code, 0, first.stderr);
-  assert.match(first.stderr, /^calib: warning: the rows look ordered by label: the label changes between consecutive rows 3 times, where a random order gives about 449, and --split first calibrates on the first 300 of them: coverage holds only for exchangeable rows; use --split random \(the default\) or stratified\n$/);
+  assert.match(
+    first.stderr,
+    /^calib: warning: the rows look ordered by label: the label changes between consecutive rows 3 times, where a random order gives about 449, and --split first calibrates on the first 300 of them: coverage holds only for exchangeable rows; use --split random \(the default\) or stratified\n$/,
+  );
   const firstCoverage = Math.min(...Object.values((JSON.parse(first.stdout) as { methods: Record<string, { coverage: number }> }).methods).map((m) => m.coverage));
   for (const split of ['random', 'stratified']) {
     const r = await run(['conformal', '--logits', p('cz.npy'), '--labels', p('cy.npy'), '--alpha', '0.1', ...(split === 'random' ? [] : ['--split', split]), '--json']);
@@ -204,9 +205,19 @@ async function writeConformalInputs(): Promise<void> {
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => set.labels[a]! - set.labels[b]! || a - b);
   const z = new Float32Array(n * classes);
   // Classes 2 and 3 are 4× more overconfident than 0 and 1, so a threshold calibrated on the first classes under-covers the last.
-  order.forEach((row, i) => z.set(set.logits.subarray(row * classes, row * classes + classes).map((v) => (set.labels[row]! >= 2 ? 4 * v : v)), i * classes));
+  order.forEach((row, i) =>
+    z.set(
+      set.logits.subarray(row * classes, row * classes + classes).map((v) => (set.labels[row]! >= 2 ? 4 * v : v)),
+      i * classes,
+    ),
+  );
   await writeNpy(p('cz.npy'), z, [n, classes]);
-  await writeNpy(p('cy.npy'), Int32Array.from(order, (row) => set.labels[row]!), [n], { dtype: 'int64' });
+  await writeNpy(
+    p('cy.npy'),
+    Int32Array.from(order, (row) => set.labels[row]!),
+    [n],
+    { dtype: 'int64' },
+  );
 }
 
 // ---- calibrator files -------------------------------------------------------------------------------------------
@@ -220,7 +231,11 @@ test('an unknown key in a calibrator JSON is refused at any depth, naming its pa
   const ts = JSON.parse(readFileSync(p('temperature.json'), 'utf8')) as Record<string, unknown>;
   const apply = (file: string): string[] => ['apply', '--calibrator', file, '--logits', p('cz.npy'), '--out', p('applied.npy')];
   const cases: [string, unknown, RegExp][] = [
-    ['misspelt.json', { ...ts, temprature: 2 }, /--calibrator: expected a calibrator JSON file \(from calib fit\), got ".*misspelt\.json" with json\.temprature: expected one of the keys a temperature calibrator file has here \(kind, version, classes, settings, temperature\), got an unknown key/],
+    [
+      'misspelt.json',
+      { ...ts, temprature: 2 },
+      /--calibrator: expected a calibrator JSON file \(from calib fit\), got ".*misspelt\.json" with json\.temprature: expected one of the keys a temperature calibrator file has here \(kind, version, classes, settings, temperature\), got an unknown key/,
+    ],
     ['version.json', { ...ts, version: { ...(ts['version'] as object), build: 'x' } }, /with json\.version\.build: expected one of the keys .*\(format, calibkit\), got an unknown key/],
     ['settings.json', { ...ts, settings: { ...(ts['settings'] as object), lr: 0.1 } }, /with json\.settings\.lr: /],
   ];
@@ -242,11 +257,17 @@ test('an unknown key in a calibrator JSON is refused at any depth, naming its pa
 test('--per-sample with a batch-level loss blames --per-sample (the flag given), not --per-sample-of', async () => {
   await writeConformalInputs();
   for (const loss of ['mdca', 'mmce', 'sb-ece-bin']) {
-    const stderr = await refused(['loss', loss, '--logits', p('cz.npy'), '--labels', p('cy.npy'), '--per-sample', p('rows.npy')], new RegExp(`^calib: error: --per-sample: expected a per-example loss \\(${loss} is batch-level: its value couples the samples, so it has no per-sample values\\), got the loss "${loss}"\\n$`));
+    const stderr = await refused(
+      ['loss', loss, '--logits', p('cz.npy'), '--labels', p('cy.npy'), '--per-sample', p('rows.npy')],
+      new RegExp(`^calib: error: --per-sample: expected a per-example loss \\(${loss} is batch-level: its value couples the samples, so it has no per-sample values\\), got the loss "${loss}"\\n$`),
+    );
     assert.doesNotMatch(stderr, /--per-sample-of/);
   }
   // A wrong quantity of a per-example loss still names --per-sample-of, the flag that gave it.
-  await refused(['loss', 'ce', '--logits', p('cz.npy'), '--labels', p('cy.npy'), '--per-sample', p('rows.npy'), '--per-sample-of', 'nope'], /--per-sample-of: expected 'loss' or a term of ce .*got "nope"/);
+  await refused(
+    ['loss', 'ce', '--logits', p('cz.npy'), '--labels', p('cy.npy'), '--per-sample', p('rows.npy'), '--per-sample-of', 'nope'],
+    /--per-sample-of: expected 'loss' or a term of ce .*got "nope"/,
+  );
   assert.equal(existsSync(p('rows.npy')), false);
 });
 
@@ -262,7 +283,14 @@ function suiteRun(method: string, seed: number, options: { testRows: number; ood
     summary: {},
     posthoc: { bins: 20, convention: '(l,u]', validation: { nll: options.valNll ?? 0.3 }, test: { n: options.testRows, ece: 0.05, accuracy: 0.9, mean_confidence: 0.95, nll: 0.3 }, calibrators: {} },
     log: [],
-    ood: { in_distribution: clean, noise: { n: 10, auroc: 0.8, mean_confidence: 0.7 }, ood_dataset: null, corruptions: [], confidence_histogram: { bins: 20, in_distribution: [], noise: null, ood_dataset: null }, settings: { bins: options.oodBins, convention: '(l,u]', seed, confidence: 'max softmax' } },
+    ood: {
+      in_distribution: clean,
+      noise: { n: 10, auroc: 0.8, mean_confidence: 0.7 },
+      ood_dataset: null,
+      corruptions: [],
+      confidence_histogram: { bins: 20, in_distribution: [], noise: null, ood_dataset: null },
+      settings: { bins: options.oodBins, convention: '(l,u]', seed, confidence: 'max softmax' },
+    },
   };
 }
 
@@ -271,15 +299,30 @@ function suiteResults(methods: MethodResults[], bins: number): SuiteResults {
   return { dir: '/nonexistent', record: { format: 1, scale: 'quick', suite, runs: [] }, runs: methods.flatMap((m) => m.runs), missing: [], diverged: [], methods };
 }
 
-test('the OOD section labels its clean ECE and says why it differs from the results table\'s ECE of the same model (rows and bins read from the runs)', () => {
+test("the OOD section labels its clean ECE and says why it differs from the results table's ECE of the same model (rows and bins read from the runs)", () => {
   const runs = [0, 1].map((s) => suiteRun('ce', s, { testRows: 10_000, oodRows: 2000, oodBins: 15 }));
   const differing = suiteResults([{ name: 'ce', label: 'CE', group: 'mnist · mlp', runs }], 20);
-  assert.equal(cleanEceNote(differing), "Clean ECE differs from the results table's ECE of the same model because it is measured on the OOD evaluation's 2,000 test rows (a seeded sample, oodSubset) instead of all 10,000 test rows and with the training run's 15 bins instead of the suite's 20.");
-  assert.ok(oodTables(differing)[0]!.columns.some((c) => c.label === 'Clean ECE, OOD test rows (%)'), 'the column says which rows');
+  assert.equal(
+    cleanEceNote(differing),
+    "Clean ECE differs from the results table's ECE of the same model because it is measured on the OOD evaluation's 2,000 test rows (a seeded sample, oodSubset) instead of all 10,000 test rows and with the training run's 15 bins instead of the suite's 20.",
+  );
+  assert.ok(
+    oodTables(differing)[0]!.columns.some((c) => c.label === 'Clean ECE, OOD test rows (%)'),
+    'the column says which rows',
+  );
   // Only the bins differ; only the rows differ; both agree.
-  assert.equal(cleanEceNote(suiteResults([{ name: 'ce', label: 'CE', group: 'mnist · mlp', runs: [suiteRun('ce', 0, { testRows: 500, oodRows: 500, oodBins: 15 })] }], 20)), "Clean ECE differs from the results table's ECE of the same model because it is measured on the training run's 15 bins instead of the suite's 20.");
-  assert.match(cleanEceNote(suiteResults([{ name: 'ce', label: 'CE', group: 'mnist · mlp', runs: [suiteRun('ce', 0, { testRows: 500, oodRows: 100, oodBins: 15 })] }], 15)), /the OOD evaluation's 100 test rows \(a seeded sample, oodSubset\) instead of all 500 test rows\.$/);
-  assert.equal(cleanEceNote(suiteResults([{ name: 'ce', label: 'CE', group: 'mnist · mlp', runs: [suiteRun('ce', 0, { testRows: 500, oodRows: 500, oodBins: 15 })] }], 15)), "Clean ECE is the results table's test ECE (the same 500 test rows and 15 bins).");
+  assert.equal(
+    cleanEceNote(suiteResults([{ name: 'ce', label: 'CE', group: 'mnist · mlp', runs: [suiteRun('ce', 0, { testRows: 500, oodRows: 500, oodBins: 15 })] }], 20)),
+    "Clean ECE differs from the results table's ECE of the same model because it is measured on the training run's 15 bins instead of the suite's 20.",
+  );
+  assert.match(
+    cleanEceNote(suiteResults([{ name: 'ce', label: 'CE', group: 'mnist · mlp', runs: [suiteRun('ce', 0, { testRows: 500, oodRows: 100, oodBins: 15 })] }], 15)),
+    /the OOD evaluation's 100 test rows \(a seeded sample, oodSubset\) instead of all 500 test rows\.$/,
+  );
+  assert.equal(
+    cleanEceNote(suiteResults([{ name: 'ce', label: 'CE', group: 'mnist · mlp', runs: [suiteRun('ce', 0, { testRows: 500, oodRows: 500, oodBins: 15 })] }], 15)),
+    "Clean ECE is the results table's test ECE (the same 500 test rows and 15 bins).",
+  );
   // No OOD results: no note.
   const plain = suiteRun('ce', 0, { testRows: 500, oodRows: 500, oodBins: 15 });
   assert.equal(cleanEceNote(suiteResults([{ name: 'ce', label: 'CE', group: 'mnist · mlp', runs: [{ ...plain, ood: undefined }] }], 15)), '');

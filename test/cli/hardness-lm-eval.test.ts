@@ -21,7 +21,14 @@ async function refused(argv: string[], pattern: RegExp): Promise<void> {
   assert.match(r.stderr, pattern);
 }
 
-const good = { target: '0', filtered_resps: [['-1.5', 'False'], ['-2.5', 'False']], arguments: { gen_args_0: { arg_0: 'Q', arg_1: ' a' }, gen_args_1: { arg_0: 'Q', arg_1: ' bb' } } };
+const good = {
+  target: '0',
+  filtered_resps: [
+    ['-1.5', 'False'],
+    ['-2.5', 'False'],
+  ],
+  arguments: { gen_args_0: { arg_0: 'Q', arg_1: ' a' }, gen_args_1: { arg_0: 'Q', arg_1: ' bb' } },
+};
 function file(name: string, records: unknown[]): string {
   writeFileSync(p(name), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
   return p(name);
@@ -29,8 +36,39 @@ function file(name: string, records: unknown[]): string {
 
 test('a question with one choice, NaN log-likelihoods, a missing target: refused with the line', async () => {
   await refused(['eval', '--lm-eval', file('one.jsonl', [good, good, { ...good, filtered_resps: [['-1', 'False']] }])], /--lm-eval: expected at least 2 choices on line 3/);
-  await refused(['eval', '--lm-eval', file('nan.jsonl', [good, { ...good, filtered_resps: [['nan', 'False'], ['-1', 'False']] }])], /--lm-eval: expected finite log-likelihoods on line 2/);
-  await refused(['eval', '--lm-eval', file('inf.jsonl', [{ ...good, filtered_resps: [['-inf', 'False'], ['-1', 'False']] }])], /finite log-likelihoods on line 1.*-Infinity/);
+  await refused(
+    [
+      'eval',
+      '--lm-eval',
+      file('nan.jsonl', [
+        good,
+        {
+          ...good,
+          filtered_resps: [
+            ['nan', 'False'],
+            ['-1', 'False'],
+          ],
+        },
+      ]),
+    ],
+    /--lm-eval: expected finite log-likelihoods on line 2/,
+  );
+  await refused(
+    [
+      'eval',
+      '--lm-eval',
+      file('inf.jsonl', [
+        {
+          ...good,
+          filtered_resps: [
+            ['-inf', 'False'],
+            ['-1', 'False'],
+          ],
+        },
+      ]),
+    ],
+    /finite log-likelihoods on line 1.*-Infinity/,
+  );
   const { target: _t, ...noTarget } = good;
   await refused(['eval', '--lm-eval', file('notarget.jsonl', [good, noTarget])], /--lm-eval: expected a 'target'.* on line 2/);
   await refused(['fit', '--method', 'temperature', '--lm-eval', p('nan.jsonl'), '--out', p('t.json')], /--lm-eval: expected finite log-likelihoods on line 2/);

@@ -23,7 +23,12 @@ const ready = (async () => {
   writeFileSync(p('negative.json'), JSON.stringify([...Array(N - 1).fill(1), -2]));
   writeFileSync(p('zeros.json'), JSON.stringify(Array(N).fill(0)));
   writeFileSync(p('short.json'), JSON.stringify(Array(N - 1).fill(1)));
-  writeFileSync(p('nan.csv'), `${Array(N - 1).fill('1').join('\n')}\nnan\n`);
+  writeFileSync(
+    p('nan.csv'),
+    `${Array(N - 1)
+      .fill('1')
+      .join('\n')}\nnan\n`,
+  );
 })();
 
 const base = ['--logits', p('logits.npy'), '--labels', p('labels.npy')];
@@ -47,9 +52,15 @@ test('bad --weights: negative, NaN, all zero, wrong length', async () => {
 });
 
 test('a method that cannot take weights is refused naming --weights / --class-weight, the method and why', async () => {
-  await refused(['fit', '--method', 'bbq', ...base, '--weights', p('ones.json'), '--out', p('a.json')], /--weights: expected a method whose fit takes sample weights \(.*\), got --method bbq: its binnings are scored by BIC/);
+  await refused(
+    ['fit', '--method', 'bbq', ...base, '--weights', p('ones.json'), '--out', p('a.json')],
+    /--weights: expected a method whose fit takes sample weights \(.*\), got --method bbq: its binnings are scored by BIC/,
+  );
   await refused(['fit', '--method', 'spline', ...base, '--class-weight', 'balanced', '--out', p('a.json')], /--class-weight: expected a method whose fit takes sample weights .*got --method spline/);
-  await refused(['fit', '--method', 'vector', ...base, '--class-weight', 'balanced', '--weights', p('ones.json'), '--out', p('a.json')], /--class-weight: expected either --weights FILE or --class-weight balanced, not both/);
+  await refused(
+    ['fit', '--method', 'vector', ...base, '--class-weight', 'balanced', '--weights', p('ones.json'), '--out', p('a.json')],
+    /--class-weight: expected either --weights FILE or --class-weight balanced, not both/,
+  );
   await refused(['fit', '--method', 'vector', ...base, '--class-weight', 'uniform', '--out', p('a.json')], /--class-weight: expected one of 'balanced'/);
 });
 
@@ -58,11 +69,17 @@ test('bad --cv: K < 2, K > N, K above a class count; --cv-ensemble / --cv-seed w
   await refused(['fit', '--method', 'temperature', ...base, '--cv', '500', '--out', p('a.json')], /--cv: expected at most 120 folds/);
   const counts = [0, 1, 2].map((k) => set.labels.filter((y) => y === k).length);
   const least = Math.min(...counts);
-  await refused(['fit', '--method', 'temperature', ...base, '--cv', String(least + 1), '--out', p('a.json')], new RegExp(`--cv: expected at most ${least} folds \\(class \\d has ${least} validation rows`));
+  await refused(
+    ['fit', '--method', 'temperature', ...base, '--cv', String(least + 1), '--out', p('a.json')],
+    new RegExp(`--cv: expected at most ${least} folds \\(class \\d has ${least} validation rows`),
+  );
   await refused(['fit', '--method', 'temperature', ...base, '--cv-ensemble', '--out', p('a.json')], /--cv-ensemble: expected a --cv K fit/);
   await refused(['fit', '--method', 'temperature', ...base, '--metric', 'ece', '--out', p('a.json')], /--metric: expected only with --method auto/);
   await refused(['fit', '--method', 'auto', ...base, '--candidates', 'temperature,nonsense', '--out', p('a.json')], /--candidates: expected method names among .*got "nonsense"/);
-  await refused(['fit', '--method', 'auto', ...base, '--candidates', 'platt', '--out', p('a.json')], /--candidates: expected methods applicable to these predictions, got platt: binary only \(3 classes\)/);
+  await refused(
+    ['fit', '--method', 'auto', ...base, '--candidates', 'platt', '--out', p('a.json')],
+    /--candidates: expected methods applicable to these predictions, got platt: binary only \(3 classes\)/,
+  );
   await refused(['compare', ...base, '--cv', '1'], /--cv: expected an integer K ≥ 2/);
 });
 

@@ -77,8 +77,14 @@ const RESULT_FILES = ['test-logits.npy', 'val-logits.npy', 'model.onnx'];
 function assertSameRun(a: string, b: string): void {
   for (const f of RESULT_FILES) assert.ok(readFileSync(join(a, f)).equals(readFileSync(join(b, f))), `${f} identical, bit for bit`);
   const strip = (r: EpochRecord) => ({ ...r, epoch_time_s: 0, train_time_s: 0, samples_per_s: 0 });
-  const logA = readFileSync(join(a, 'log.jsonl'), 'utf8').trim().split('\n').map((l) => strip(JSON.parse(l) as EpochRecord));
-  const logB = readFileSync(join(b, 'log.jsonl'), 'utf8').trim().split('\n').map((l) => strip(JSON.parse(l) as EpochRecord));
+  const logA = readFileSync(join(a, 'log.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => strip(JSON.parse(l) as EpochRecord));
+  const logB = readFileSync(join(b, 'log.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => strip(JSON.parse(l) as EpochRecord));
   assert.deepEqual(logB, logA, 'the same log (losses, validation metrics, steps), timings aside');
 }
 
@@ -105,7 +111,10 @@ test('SIGTERM during the first epoch saves a checkpoint, prints one line naming 
     return n !== null && n >= 3 ? 'SIGTERM' : null;
   });
   assert.equal(stopped.code, 143, stopped.stderr);
-  const hint = stopped.stdout.trim().split('\n').filter((l) => updatesDone(l) === null);
+  const hint = stopped.stdout
+    .trim()
+    .split('\n')
+    .filter((l) => updatesDone(l) === null);
   assert.deepEqual(hint.length, 1, `one line besides progress: ${stopped.stdout}`);
   assert.match(hint[0]!, /^stopped at epoch 1, update \d+ \(checkpoint saved\); continue with: calib train --resume /);
   assert.equal(stopped.stderr, '', 'SIGTERM prints nothing on stderr');
@@ -250,7 +259,13 @@ test('a checkpoint with any byte changed — header, step counter or data — is
   const text = new TextDecoder().decode(bytes.subarray(0, 4096));
   const stepAt = text.indexOf('"step":') + 7;
   const epochAt = text.indexOf('"epoch":') + 8;
-  for (const [what, at] of [['magic-free header length', 9], ['step counter', stepAt], ['metadata epoch', epochAt], ['data', bytes.length - 100], ['trailer', bytes.length - 1]] as const) {
+  for (const [what, at] of [
+    ['magic-free header length', 9],
+    ['step counter', stepAt],
+    ['metadata epoch', epochAt],
+    ['data', bytes.length - 100],
+    ['trailer', bytes.length - 1],
+  ] as const) {
     const bad = bytes.slice();
     bad[at] = bad[at]! ^ 0x01;
     assert.throws(() => decodeCheckpoint(bad), /CRC-32 \d+ over the whole file, got \d+ \(the file is corrupted or truncated\)/, what);
@@ -306,7 +321,10 @@ test('a loss that becomes NaN stops the run at that step: exit 1, one line namin
   assert.ok(existsSync(join(out, 'log.jsonl')), 'the log is kept');
   const last = await loadCheckpoint(join(out, 'checkpoint-last.ckpt'));
   assert.equal(last.header.step, Number(m[3]) - 1, 'the last checkpoint is the update before the bad one');
-  assert.ok(last.state.params.every((v) => Number.isFinite(v)), 'and it holds finite weights');
+  assert.ok(
+    last.state.params.every((v) => Number.isFinite(v)),
+    'and it holds finite weights',
+  );
   assert.ok(!existsSync(join(out, 'run.lock')), 'the lock is released');
   assert.ok(!existsSync(join(out, 'summary.json')), 'nothing is reported as a result');
   const failure = JSON.parse(readFileSync(join(out, 'failure.json'), 'utf8'));
@@ -317,7 +335,31 @@ test('a loss that becomes NaN stops the run at that step: exit 1, one line namin
 test('weights that overflow to infinite validation outputs while the loss stays finite are a divergence too: failure.json kind "diverged"', async () => {
   // Measured: at these settings the training loss stays finite for 2 epochs but the validation logits reach -Infinity.
   const out = join(dir, 'diverged-outputs');
-  const r = await run(['train', '--dataset', 'mnist', '--subset', '200', '--test-subset', '100', '--validation', '100', '--model-opt', 'hidden=[8]', '--batch', '50', '--epochs', '2', '--lr', '1e10', '--threads', '1', '--out', out, '--progress', 'none']);
+  const r = await run([
+    'train',
+    '--dataset',
+    'mnist',
+    '--subset',
+    '200',
+    '--test-subset',
+    '100',
+    '--validation',
+    '100',
+    '--model-opt',
+    'hidden=[8]',
+    '--batch',
+    '50',
+    '--epochs',
+    '2',
+    '--lr',
+    '1e10',
+    '--threads',
+    '1',
+    '--out',
+    out,
+    '--progress',
+    'none',
+  ]);
   assert.equal(r.code, 1, r.stderr);
   assert.equal(r.stderr.split('\n').length, 2, 'one line: ' + r.stderr);
   assert.match(r.stderr, /^calib: error: training failed: the model's validation outputs became (NaN|-?Infinity) at epoch \d+ \(output \d+\)/);
@@ -330,13 +372,31 @@ test('a run at chance accuracy for its first epochs says so (warning on stderr, 
   const config = resolveTrainConfig({ dataset: 'mnist', subset: 300, testSubset: 100, modelOptions: { hidden: [8] }, epochs: 2, batch: 64, out: join(dir, 'chance') });
   const data = await loadRunData(config);
   // Identical (all-zero) images: every validation sample gets the same prediction, so accuracy ≤ the majority share.
-  const blank = { ...data, train: { ...data.train, images: new Float32Array((data.train as { images: Float32Array }).images.length) }, validation: { ...data.validation, images: new Float32Array((data.validation as { images: Float32Array }).images.length) } } as typeof data;
+  const blank = {
+    ...data,
+    train: { ...data.train, images: new Float32Array((data.train as { images: Float32Array }).images.length) },
+    validation: { ...data.validation, images: new Float32Array((data.validation as { images: Float32Array }).images.length) },
+  } as typeof data;
   const warnings: string[] = [];
   const result = await train(config, { data: blank, onWarning: (w) => warnings.push(w) });
   assert.equal(result.status, 'completed');
   assert.equal(warnings.length, 1, 'warned once');
   assert.match(warnings[0]!, /^validation accuracy is at chance after 2 epoch\(s\) \(\d+\.\d%, \d+\.\d%; the majority class is \d+\.\d% of the validation split\)/);
-  const rec = (acc: number): EpochRecord => ({ epoch: 1, steps: 1, lr: 0.1, train_loss: 1, train_terms: {}, val_accuracy: acc, val_nll: 1, val_ece: 0, val_adaece: 0, best: true, epoch_time_s: 1, train_time_s: 1, samples_per_s: 1 });
+  const rec = (acc: number): EpochRecord => ({
+    epoch: 1,
+    steps: 1,
+    lr: 0.1,
+    train_loss: 1,
+    train_terms: {},
+    val_accuracy: acc,
+    val_nll: 1,
+    val_ece: 0,
+    val_adaece: 0,
+    best: true,
+    epoch_time_s: 1,
+    train_time_s: 1,
+    samples_per_s: 1,
+  });
   assert.equal(chanceWarning([rec(0.1), rec(0.5)], 10, 0.1), null, 'learning in epoch 2: no warning');
   assert.equal(chanceWarning([rec(0.1)], 10, 0.1), null, 'not before the second epoch');
   assert.equal(chanceWarning([rec(0.1), rec(0.1), rec(0.1)], 10, 0.1), null, 'only once, after the second epoch');
@@ -358,7 +418,10 @@ test('without a terminal, progress lines come at a steady interval within an epo
   const lines = text.trim().split('\n');
   assert.equal(lines.length, 3, text);
   assert.equal(lines[0], '120/1000  epoch 1/2  loss 2.0000  128 samples/s  ETA 3:40');
-  assert.ok(lines.every((l) => !l.includes('\r')), 'plain lines, no carriage returns');
+  assert.ok(
+    lines.every((l) => !l.includes('\r')),
+    'plain lines, no carriage returns',
+  );
   text = '';
   const quiet = new ConsoleProgress({ write: (t: string) => (text += t) }, { live: false, lineInterval: 0, now: () => clock });
   quiet.start({ totalSteps: 10, doneSteps: 0, epochs: 1 });
@@ -387,7 +450,11 @@ test('settings that only mean something with another one are refused, not ignore
     assert.equal(r.stderr.split('\n').length, 2, 'one line');
   }
   // The same in a config file (values other than the defaults; a resolved config.json holds the defaults).
-  for (const [key, value, pattern] of [['weight', 3, /config.*\.weight: expected a weight only together with a secondary term/], ['holdout', 0.3, /\.holdout: expected a held-out fraction only with arcPlacement 'holdout'/], ['mixupKind', 'feature', /\.mixupKind: expected a mixup kind only with mixup > 0/]] as const) {
+  for (const [key, value, pattern] of [
+    ['weight', 3, /config.*\.weight: expected a weight only together with a secondary term/],
+    ['holdout', 0.3, /\.holdout: expected a held-out fraction only with arcPlacement 'holdout'/],
+    ['mixupKind', 'feature', /\.mixupKind: expected a mixup kind only with mixup > 0/],
+  ] as const) {
     const file = join(dir, `cfg-${key}.json`);
     writeFileSync(file, JSON.stringify({ dataset: 'mnist', [key]: value }));
     const r = await run(['train', '--config', file, ...out]);
@@ -445,7 +512,16 @@ test('time-based mid-epoch checkpoints: a run that crashes (an exception) mid-ep
   const out = join(dir, 'timed-b');
   // seconds ≈ 0: a checkpoint after every update by the wall-clock criterion (steps criterion off).
   await assert.rejects(
-    train({ ...config, out }, { data, checkpointEvery: { seconds: 1e-9 }, onStep: ({ steps }) => { if (steps === 7) throw new Error('simulated crash'); } }),
+    train(
+      { ...config, out },
+      {
+        data,
+        checkpointEvery: { seconds: 1e-9 },
+        onStep: ({ steps }) => {
+          if (steps === 7) throw new Error('simulated crash');
+        },
+      },
+    ),
     /simulated crash/,
   );
   assert.equal((await loadCheckpoint(join(out, 'checkpoint-last.ckpt'))).header.step, 6, 'the checkpoint of the update before the crash');
@@ -456,7 +532,7 @@ test('time-based mid-epoch checkpoints: a run that crashes (an exception) mid-ep
   assert.ok(readFileSync(join(dir, 'timed-a', 'test-logits.npy')).equals(readFileSync(join(out, 'test-logits.npy'))));
 });
 
-test('--resume accepts the checkpoint and progress flags (they are not part of the run\'s config) and refuses settings', async () => {
+test("--resume accepts the checkpoint and progress flags (they are not part of the run's config) and refuses settings", async () => {
   const ref = await uninterrupted();
   const ok = await run(['train', '--resume', ref, '--checkpoint-steps', '3', '--checkpoint-minutes', '1', '--progress', 'none', '--progress-seconds', '10']);
   assert.equal(ok.code, 0, ok.stderr);

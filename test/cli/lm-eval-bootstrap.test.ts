@@ -64,8 +64,7 @@ function perQuestion(scores: Float64Array[], gold: Int32Array) {
   return { confidence, correct, nll };
 }
 
-const closeInterval = (got: number[], want: number[], what: string) =>
-  got.forEach((v, k) => assert.ok(Math.abs(v - want[k]!) <= 1e-12, `${what}: [${got}] vs [${want}]`));
+const closeInterval = (got: number[], want: number[], what: string) => got.forEach((v, k) => assert.ok(Math.abs(v - want[k]!) <= 1e-12, `${what}: [${got}] vs [${want}]`));
 
 test('calib eval --lm-eval --bootstrap (4 choices each): every interval equals calib eval --logits on the score matrix; AUARC by hand', async () => {
   const { scores, gold } = lmEvalScores(await readLmEvalLog(fixture('harness-hellaswag.jsonl')), 'acc');
@@ -78,7 +77,12 @@ test('calib eval --lm-eval --bootstrap (4 choices each): every interval equals c
   assert.equal(out.bootstrap.resamples, B);
   assert.deepEqual(out.bootstrap.intervals, plain.bootstrap.intervals);
   const q = perQuestion(scores, gold);
-  const want = bootstrap(n, (drawn) => auarc(Array.from(drawn, (j) => q.confidence[j]!), Array.from(drawn, (j) => q.correct[j]!)));
+  const want = bootstrap(n, (drawn) =>
+    auarc(
+      Array.from(drawn, (j) => q.confidence[j]!),
+      Array.from(drawn, (j) => q.correct[j]!),
+    ),
+  );
   closeInterval(out.question_bootstrap.intervals.auarc, want, 'auarc');
   assert.deepEqual(Object.keys(out.question_bootstrap.intervals).sort(), ['auarc', 'prr']);
   const [lo, hi] = out.question_bootstrap.intervals.prr;
@@ -90,7 +94,11 @@ test('calib eval --lm-eval --bootstrap (varying choices): top-label, NLL and Bri
   const { scores, gold } = lmEvalScores(await readLmEvalLog(file), 'acc');
   const out = await json(['eval', '--lm-eval', file, '--bootstrap', String(B), '--seed', String(SEED), '--json']);
   const q = perQuestion(scores, gold);
-  closeInterval(out.question_bootstrap.intervals.nll, bootstrap(scores.length, (drawn) => Array.from(drawn, (j) => q.nll[j]!).reduce((a, b) => a + b, 0) / drawn.length), 'nll');
+  closeInterval(
+    out.question_bootstrap.intervals.nll,
+    bootstrap(scores.length, (drawn) => Array.from(drawn, (j) => q.nll[j]!).reduce((a, b) => a + b, 0) / drawn.length),
+    'nll',
+  );
   for (const key of ['nll', 'brier']) {
     const [lo, hi] = out.question_bootstrap.intervals[key];
     assert.ok(lo <= out[key] && out[key] <= hi, `${key} ${out[key]} in [${lo}, ${hi}]`);

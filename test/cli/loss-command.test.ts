@@ -110,7 +110,11 @@ test('mistakes are one stderr line with exit code 2 that names the option or the
     assert.match(r.stderr, pattern, argv.join(' '));
   }
   const bad = join(dir, 'bad-labels.npy');
-  await writeNpy(bad, Int32Array.from({ length: 12 }, (_, i) => (i === 5 ? 9 : 0)), [12]);
+  await writeNpy(
+    bad,
+    Int32Array.from({ length: 12 }, (_, i) => (i === 5 ? 9 : 0)),
+    [12],
+  );
   const r = await run(['loss', '--name', 'ce', '--logits', LOGITS, '--labels', bad]);
   assert.equal(r.code, 2);
   assert.equal(r.stderr, 'calib: error: --labels: expected integers in [0, 4), got 9 at index 5\n');
@@ -149,7 +153,10 @@ test('--per-sample writes one value per sample: the loss, the regulariser (ACLS 
   for (const [argv, pattern] of [
     [['acls', '--per-sample-of', 'reg'], /--per-sample-of needs --per-sample FILE/],
     [['acls', '--per-sample', join(dir, 'x.csv')], /--per-sample: expected a \.npy path/],
-    [['mdca', '--per-sample', join(dir, 'x.npy')], /--per-sample: expected a per-example loss \(mdca is batch-level: its value couples the samples, so it has no per-sample values\), got the loss "mdca"/],
+    [
+      ['mdca', '--per-sample', join(dir, 'x.npy')],
+      /--per-sample: expected a per-example loss \(mdca is batch-level: its value couples the samples, so it has no per-sample values\), got the loss "mdca"/,
+    ],
     [['acls', '--per-sample', join(dir, 'x.npy'), '--per-sample-of', 'nope'], /--per-sample-of: expected 'loss', 'regulariser' or a term of acls \(ce, reg, positive, negative\), got "nope"/],
   ] as [string[], RegExp][]) {
     const bad = await run(['loss', ...argv, '--logits', LOGITS, '--labels', LABELS]);

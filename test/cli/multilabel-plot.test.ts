@@ -28,14 +28,32 @@ async function ok(argv: string[]): Promise<string> {
 /** The text of every panel title (class "title", wrapped lines joined), in document order. */
 function panelTitles(svg: string): string[] {
   parseXml(svg);
-  const titles = [...svg.matchAll(/<text class="title"[^>]*>(.*?)<\/text>/gs)].map((m) => m[1]!.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim());
+  const titles = [...svg.matchAll(/<text class="title"[^>]*>(.*?)<\/text>/gs)].map((m) =>
+    m[1]!
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
   return titles;
 }
 const svgWidth = (svg: string) => Number(/<svg[^>]* width="(\d+)"/.exec(svg)![1]);
 
 test('calib plot --multilabel: one panel per label with its name, support and the per-label ECE of calib eval --multilabel', async () => {
   writeFileSync(p('names.txt'), 'cat\ndog\nbird & fish\ncar\ntree\n');
-  const out = await ok(['plot', '--multilabel', '--logits', fixture('logits.npy'), '--labels', fixture('labels.npy'), '--label-names', p('names.txt'), '--convention', '[l,u)', '--out', p('five.svg')]);
+  const out = await ok([
+    'plot',
+    '--multilabel',
+    '--logits',
+    fixture('logits.npy'),
+    '--labels',
+    fixture('labels.npy'),
+    '--label-names',
+    p('names.txt'),
+    '--convention',
+    '[l,u)',
+    '--out',
+    p('five.svg'),
+  ]);
   assert.match(out, /wrote 5 per-label reliability diagrams of 300 samples \(ECE per label [\d.]+–[\d.]+%, macro [\d.]+%, 15 bins \[l,u\)\) -> /);
   const svg = readFileSync(p('five.svg'), 'utf8');
   const titles = panelTitles(svg);

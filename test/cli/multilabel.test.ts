@@ -94,7 +94,9 @@ test('other per-label methods: temperature and isotonic, from logits and from pr
   for (const method of ['temperature', 'isotonic']) {
     await ok(['fit', '--multilabel', '--method', method, '--logits', fixture('logits.npy'), '--labels', fixture('labels.npy'), '--out', p(`${method}.json`)]);
     await ok(['apply', '--calibrator', p(`${method}.json`), '--logits', fixture('logits.npy'), '--out', p(`${method}.csv`)]);
-    const rows = readFileSync(p(`${method}.csv`), 'utf8').trim().split('\n');
+    const rows = readFileSync(p(`${method}.csv`), 'utf8')
+      .trim()
+      .split('\n');
     assert.equal(rows.length, 300);
     for (const row of rows) for (const v of row.split(',').map(Number)) assert.ok(v >= 0 && v <= 1, `${method}: ${v}`);
   }

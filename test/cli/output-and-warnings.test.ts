@@ -54,7 +54,10 @@ test('an --out in a missing directory, through a file, or naming a directory fai
     await fails(['apply', '--calibrator', p('cal.json'), '--logits', p('z.npy'), '--out', p(`no-such-dir/${out}`)], /--out: expected a file path in an existing directory/);
   }
   await fails(['demo', '--synthetic', '--out', p('a-file'), '--n', '40'], /^calib: error: --out: expected a directory \(created if missing\), got ".*a-file" \(a file is in the way\)$/m);
-  await fails(['demo', '--out', p('a-file')], /^calib: error: --out: expected a new or empty directory, or the directory of suite demo at scale quick \(written by calib suite run\), got ".*a-file" \(a file\)$/m);
+  await fails(
+    ['demo', '--out', p('a-file')],
+    /^calib: error: --out: expected a new or empty directory, or the directory of suite demo at scale quick \(written by calib suite run\), got ".*a-file" \(a file\)$/m,
+  );
   assert.ok(!existsSync(p('no-such-dir')));
 });
 
@@ -65,7 +68,10 @@ test('file-system errors while writing an output become InvalidArgumentError nam
     (e: unknown) => e instanceof InvalidArgumentError && e.message === '--out: expected a writable file, got "/tmp/x.npy" (no space left on device)',
   );
   const bug = new TypeError('not a file-system error');
-  await assert.rejects(writingOutput('/tmp/x.npy', '--out', () => Promise.reject(bug)), (e: unknown) => e === bug);
+  await assert.rejects(
+    writingOutput('/tmp/x.npy', '--out', () => Promise.reject(bug)),
+    (e: unknown) => e === bug,
+  );
   assert.equal(await writingOutput('/tmp/x.npy', '--out', () => Promise.resolve(7)), 7);
   await requireOutputPath(p('fresh.json')); // an absent file in an existing directory is fine
 });
@@ -95,5 +101,8 @@ test('--logits holding probabilities gives one stderr warning pointing to --prob
 });
 
 test('--probs holding logits is refused with a hint to use --logits', async () => {
-  await fails(['eval', '--probs', p('z.npy'), '--labels', p('y.npy')], /^calib: error: --probs: expected non-negative probabilities \(for logits use --logits\), got -?[\d.e-]+ at row \d+, column \d+$/m);
+  await fails(
+    ['eval', '--probs', p('z.npy'), '--labels', p('y.npy')],
+    /^calib: error: --probs: expected non-negative probabilities \(for logits use --logits\), got -?[\d.e-]+ at row \d+, column \d+$/m,
+  );
 });

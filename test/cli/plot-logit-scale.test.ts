@@ -94,12 +94,25 @@ test('calib plot --logit-scale: probabilities of exactly 0 and 1 give finite coo
   assert.doesNotMatch(svg, /NaN|Infinity/);
   const points = pointsInLogits(svg);
   // Both bins hold n = 3 rows at p = 0 (y = 0) and p = 1 (y = 1): every coordinate clipped to logit(0.5/3) = −ln 5 or ln 5.
-  assert.deepEqual(points.map((q) => q.clipped), [true, true]);
-  for (const [q, sign] of [[points[0]!, -1], [points[1]!, 1]] as const) {
+  assert.deepEqual(
+    points.map((q) => q.clipped),
+    [true, true],
+  );
+  for (const [q, sign] of [
+    [points[0]!, -1],
+    [points[1]!, 1],
+  ] as const) {
     assert.ok(Math.abs(q.x - sign * Math.log(5)) < 2e-3 && Math.abs(q.y - sign * Math.log(5)) < 2e-3, JSON.stringify(q));
   }
   // Top label of three one-hot rows (confidence exactly 1), one of them wrong.
-  writeFileSync(p('onehot.json'), JSON.stringify([[1, 0, 0], [0, 1, 0], [0, 0, 1]]));
+  writeFileSync(
+    p('onehot.json'),
+    JSON.stringify([
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ]),
+  );
   writeFileSync(p('onehot-y.json'), JSON.stringify([0, 1, 0]));
   const top = await ok(['plot', '--logit-scale', '--probs', p('onehot.json'), '--labels', p('onehot-y.json'), '--out', p('onehot.svg')]);
   assert.match(top.stdout, /of the top-label confidence, 3 samples/);

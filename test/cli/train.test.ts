@@ -18,7 +18,18 @@ test('calib train runs end to end, prints epoch lines and the test summary, and 
   assert.match(r.stdout, /^test \(100 samples\): accuracy [\d.]+%  NLL [\d.]+  ECE [\d.]+%  AdaECE [\d.]+%$/m);
   assert.match(r.stdout, /next: calib eval --logits .*test-logits\.npy/);
   assert.doesNotMatch(r.stdout, /\r/, 'no live bar when stdout is not a terminal');
-  for (const f of ['config.json', 'log.jsonl', 'checkpoint-last.ckpt', 'checkpoint-best.ckpt', 'test-logits.npy', 'test-labels.npy', 'val-logits.npy', 'val-labels.npy', 'model.onnx', 'summary.json']) {
+  for (const f of [
+    'config.json',
+    'log.jsonl',
+    'checkpoint-last.ckpt',
+    'checkpoint-best.ckpt',
+    'test-logits.npy',
+    'test-labels.npy',
+    'val-logits.npy',
+    'val-labels.npy',
+    'model.onnx',
+    'summary.json',
+  ]) {
     assert.ok(existsSync(join(out, f)), f);
   }
   const config = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')) as Record<string, unknown>;
@@ -33,7 +44,10 @@ test('calib train runs end to end, prints epoch lines and the test summary, and 
 
 test('--config takes the same settings as JSON; flags override it and option objects merge', async () => {
   const file = join(dir, 'run.json');
-  writeFileSync(file, JSON.stringify({ dataset: 'mnist', subset: 300, testSubset: 100, epochs: 5, batch: 64, modelOptions: { hidden: [16] }, loss: 'ls', lossOptions: { epsilon: 0.1, variant: 'others' } }));
+  writeFileSync(
+    file,
+    JSON.stringify({ dataset: 'mnist', subset: 300, testSubset: 100, epochs: 5, batch: 64, modelOptions: { hidden: [16] }, loss: 'ls', lossOptions: { epsilon: 0.1, variant: 'others' } }),
+  );
   const out = join(dir, 'from-config');
   const r = await run(['train', '--config', file, '--epochs', '1', '--opt', 'epsilon=0.2', '--out', out, '--progress', 'none']);
   assert.equal(r.code, 0, r.stderr);

@@ -9,9 +9,15 @@ test('every index appears exactly once per epoch, with a partial last batch', ()
   assert.equal(batches.length, 3 * 11);
   for (let e = 0; e < 3; e++) {
     const epoch = batches.filter((b) => b.epoch === e);
-    assert.deepEqual(epoch.map((b) => b.indices.length), [...new Array(10).fill(10), 3]);
+    assert.deepEqual(
+      epoch.map((b) => b.indices.length),
+      [...new Array(10).fill(10), 3],
+    );
     const all = epoch.flatMap((b) => Array.from(b.indices)).sort((a, b) => a - b);
-    assert.deepEqual(all, Array.from({ length: n }, (_, i) => i));
+    assert.deepEqual(
+      all,
+      Array.from({ length: n }, (_, i) => i),
+    );
   }
   const orders = [0, 1, 2].map((e) => batches.filter((b) => b.epoch === e).flatMap((b) => Array.from(b.indices)));
   assert.notDeepEqual(orders[0], orders[1], 'each epoch has its own shuffle');
@@ -28,7 +34,10 @@ test('drop-last gives only full batches and skips the n mod B leftovers', () => 
 
 test('without shuffling the batches follow 0..n−1', () => {
   const batches = [...batchPositions(5, { batchSize: 2, seed: 0, shuffle: false, endEpoch: 1 })];
-  assert.deepEqual(batches.map((b) => Array.from(b.indices)), [[0, 1], [2, 3], [4]]);
+  assert.deepEqual(
+    batches.map((b) => Array.from(b.indices)),
+    [[0, 1], [2, 3], [4]],
+  );
 });
 
 test('resuming at (epoch, batch) reproduces the uninterrupted stream exactly', () => {
@@ -39,7 +48,10 @@ test('resuming at (epoch, batch) reproduces the uninterrupted stream exactly', (
   assert.deepEqual(resumed, full.slice(stop + 1));
   // a batch index past the end of an epoch continues with the next epoch
   const past = [...batchPositions(50, { ...options, start: { epoch: 1, batch: 99 } })];
-  assert.deepEqual(past, full.filter((b) => b.epoch >= 2));
+  assert.deepEqual(
+    past,
+    full.filter((b) => b.epoch >= 2),
+  );
   // the order of an epoch does not depend on the epochs before it
   assert.deepEqual(epochOrder(50, 3, options), epochOrder(50, 3, { seed: 42 }));
 });

@@ -13,14 +13,20 @@ test('tar archives written by Python (pax and GNU formats) are read with long na
   const longName = 'top/' + 'd'.repeat(60) + '/' + 'f'.repeat(60) + '.bin';
   for (const file of ['pax.tar.gz', 'gnu.tar.gz']) {
     const entries = [...readTar(new Uint8Array(gunzipSync(readFileSync(join(FIXTURES, file)))), file)];
-    assert.deepEqual(entries.map((e) => [e.name.replace(/\/$/, ''), e.type, e.size]), [
-      ['top', 'directory', 0],
-      ['top/hello.txt', 'file', 10],
-      [longName, 'file', 1000],
-      ['top/empty.bin', 'file', 0],
-    ]);
+    assert.deepEqual(
+      entries.map((e) => [e.name.replace(/\/$/, ''), e.type, e.size]),
+      [
+        ['top', 'directory', 0],
+        ['top/hello.txt', 'file', 10],
+        [longName, 'file', 1000],
+        ['top/empty.bin', 'file', 0],
+      ],
+    );
     assert.equal(new TextDecoder().decode(entries[1]!.data), 'hello tar\n');
-    assert.deepEqual(Array.from(entries[2]!.data), Array.from({ length: 1000 }, (_, i) => i % 256));
+    assert.deepEqual(
+      Array.from(entries[2]!.data),
+      Array.from({ length: 1000 }, (_, i) => i % 256),
+    );
   }
 });
 
@@ -92,12 +98,26 @@ test('CIFAR-100 uses the fine label by default and the coarse label on request',
     const fine = Array.from({ length: 100 }, (_, i) => `fine${i}`).join('\n');
     const coarse = Array.from({ length: 20 }, (_, i) => `coarse${i}`).join('\n');
     const path = join(dir, 'cifar-100-binary.tar.gz');
-    await writeFile(path, gzipSync(writeTar([
-      { name: 'cifar-100-binary/train.bin', data: records([[3, 99], [19, 0]], 0) },
-      { name: 'cifar-100-binary/test.bin', data: records([[0, 42]], 50) },
-      { name: 'cifar-100-binary/fine_label_names.txt', data: new TextEncoder().encode(fine) },
-      { name: 'cifar-100-binary/coarse_label_names.txt', data: new TextEncoder().encode(coarse) },
-    ])));
+    await writeFile(
+      path,
+      gzipSync(
+        writeTar([
+          {
+            name: 'cifar-100-binary/train.bin',
+            data: records(
+              [
+                [3, 99],
+                [19, 0],
+              ],
+              0,
+            ),
+          },
+          { name: 'cifar-100-binary/test.bin', data: records([[0, 42]], 50) },
+          { name: 'cifar-100-binary/fine_label_names.txt', data: new TextEncoder().encode(fine) },
+          { name: 'cifar-100-binary/coarse_label_names.txt', data: new TextEncoder().encode(coarse) },
+        ]),
+      ),
+    );
     const f = await loadCifar100({ path });
     assert.deepEqual(Array.from(f.train.labels), [99, 0]);
     assert.equal(f.train.classes, 100);
@@ -146,11 +166,22 @@ test('CIFAR-10 with download: true fetches the archive from a local server into 
 
 test('CIFAR download into an explicit path, and a checksum mismatch that leaves nothing behind', async () => {
   const fine = Array.from({ length: 100 }, (_, i) => `fine${i}`).join('\n');
-  const archive = gzipSync(writeTar([
-    { name: 'cifar-100-binary/train.bin', data: records([[3, 99], [19, 0]], 0) },
-    { name: 'cifar-100-binary/test.bin', data: records([[0, 42]], 50) },
-    { name: 'cifar-100-binary/fine_label_names.txt', data: new TextEncoder().encode(fine) },
-  ]));
+  const archive = gzipSync(
+    writeTar([
+      {
+        name: 'cifar-100-binary/train.bin',
+        data: records(
+          [
+            [3, 99],
+            [19, 0],
+          ],
+          0,
+        ),
+      },
+      { name: 'cifar-100-binary/test.bin', data: records([[0, 42]], 50) },
+      { name: 'cifar-100-binary/fine_label_names.txt', data: new TextEncoder().encode(fine) },
+    ]),
+  );
   const log: string[] = [];
   const { server, base } = await serveFiles({ 'cifar-100-binary.tar.gz': archive }, log);
   try {

@@ -14,14 +14,20 @@ const meanAbs = (a: Float32Array, b: Float32Array): number => a.reduce((s, v, i)
 test('14 of the 15 CIFAR-10-C kinds are generated (frost needs photographs); each new kind is deterministic with a seed, on any image size', () => {
   assert.ok(!(CORRUPTIONS as readonly string[]).includes('frost'));
   for (const k of NEW_KINDS) assert.ok(CORRUPTIONS.includes(k), k);
-  for (const [c, h, w] of [[3, 20, 36], [1, 29, 17]] as const) {
+  for (const [c, h, w] of [
+    [3, 20, 36],
+    [1, 29, 17],
+  ] as const) {
     const shape = [2, c, h, w] as const;
     const images = smoothImages(2, c, h, w, 11);
     for (const kind of NEW_KINDS) {
       for (const s of [1, 5]) {
         const a = corrupt(images, shape, kind, s, { rng: new Random(3) });
         assert.deepEqual(a, corrupt(images, shape, kind, s, { rng: new Random(3) }), `${kind} ${s} reproducible`);
-        assert.ok(a.every((v) => v >= 0 && v <= 1), `${kind} in [0, 1]`);
+        assert.ok(
+          a.every((v) => v >= 0 && v <= 1),
+          `${kind} in [0, 1]`,
+        );
         assert.ok(meanAbs(a, images) > 1e-4, `${kind} ${s} changes the image`);
         if (RANDOM_CORRUPTIONS.includes(kind)) assert.notDeepEqual(a, corrupt(images, shape, kind, s, { rng: new Random(4) }), `${kind} depends on the seed`);
       }
@@ -93,10 +99,12 @@ test('jpeg-compression equals a one-by-one jpeg-js round trip (the batch is tile
 /** Total variation (mean |horizontal| + |vertical| difference) of a batch. */
 function totalVariation(x: Float32Array, planes: number, h: number, w: number): number {
   let s = 0;
-  for (let p = 0; p < planes; p++) for (let y = 0; y < h - 1; y++) for (let q = 0; q < w - 1; q++) {
-    const at = p * h * w + y * w + q;
-    s += Math.abs(x[at + 1]! - x[at]!) + Math.abs(x[at + w]! - x[at]!);
-  }
+  for (let p = 0; p < planes; p++)
+    for (let y = 0; y < h - 1; y++)
+      for (let q = 0; q < w - 1; q++) {
+        const at = p * h * w + y * w + q;
+        s += Math.abs(x[at + 1]! - x[at]!) + Math.abs(x[at + w]! - x[at]!);
+      }
   return s / (planes * (h - 1) * (w - 1));
 }
 
@@ -121,10 +129,11 @@ test('elastic: severity 1 (α = 0) is a pure affine warp — a linear ramp stays
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) ramp[y * w + x] = 0.2 + 0.01 * y + 0.015 * x;
   const curvature = (o: Float32Array): number => {
     let worst = 0;
-    for (let y = 10; y < 22; y++) for (let x = 10; x < 22; x++) {
-      const at = y * w + x;
-      worst = Math.max(worst, Math.abs(o[at - 1]! - 2 * o[at]! + o[at + 1]!), Math.abs(o[at - w]! - 2 * o[at]! + o[at + w]!));
-    }
+    for (let y = 10; y < 22; y++)
+      for (let x = 10; x < 22; x++) {
+        const at = y * w + x;
+        worst = Math.max(worst, Math.abs(o[at - 1]! - 2 * o[at]! + o[at + 1]!), Math.abs(o[at - w]! - 2 * o[at]! + o[at + w]!));
+      }
     return worst;
   };
   const s1 = corrupt(ramp, [1, 1, h, w], 'elastic', 1, { rng: new Random(5) });
@@ -135,8 +144,16 @@ test('elastic: severity 1 (α = 0) is a pure affine warp — a linear ramp stays
   const all = [curvature(s1), ...bends];
   for (let s = 1; s < 5; s++) assert.ok(all[s]! > 10 * all[s - 1]! || (s >= 3 && all[s]! > all[s - 1]!), `curvature ${all.join(' ')}`);
   // affineFrom solves A·p = q exactly
-  const p = [[16, 26], [26, 6], [6, 6]] as const;
-  const q = [[17.5, 25], [24, 7.25], [6.5, 5]] as const;
+  const p = [
+    [16, 26],
+    [26, 6],
+    [6, 6],
+  ] as const;
+  const q = [
+    [17.5, 25],
+    [24, 7.25],
+    [6.5, 5],
+  ] as const;
   const a = affineFrom(p, q);
   p.forEach(([x, y], i) => {
     assert.ok(Math.abs(a[0]! * x + a[1]! * y + a[2]! - q[i]![0]) < 1e-9);

@@ -26,7 +26,7 @@ test('deterministic corruptions match scipy / matplotlib / PIL reference outputs
   }
 });
 
-test('the Gaussian kernel is scipy\'s (σ = 1: radius 4, hand-computed weights)', () => {
+test("the Gaussian kernel is scipy's (σ = 1: radius 4, hand-computed weights)", () => {
   const k = gaussianKernel1d(1);
   assert.equal(k.length, 9);
   const raw = [-4, -3, -2, -1, 0, 1, 2, 3, 4].map((t) => Math.exp(-0.5 * t * t));
@@ -38,18 +38,32 @@ test('the Gaussian kernel is scipy\'s (σ = 1: radius 4, hand-computed weights)'
 test('box resampling weights follow PIL: 4 → 2 averages pairs, 2 → 4 repeats pixels', () => {
   const down = boxWeights(4, 2);
   assert.deepEqual(Array.from(down.start), [0, 2]);
-  assert.deepEqual(down.weights.map((w) => Array.from(w)), [[0.5, 0.5], [0.5, 0.5]]);
+  assert.deepEqual(
+    down.weights.map((w) => Array.from(w)),
+    [
+      [0.5, 0.5],
+      [0.5, 0.5],
+    ],
+  );
   const up = boxWeights(2, 4);
   const dense = up.weights.map((w, i) => {
     const row = [0, 0];
     w.forEach((v, j) => (row[up.start[i]! + j]! += v));
     return row;
   });
-  assert.deepEqual(dense, [[1, 0], [1, 0], [0, 1], [0, 1]]);
+  assert.deepEqual(dense, [
+    [1, 0],
+    [1, 0],
+    [0, 1],
+    [0, 1],
+  ]);
 });
 
 test('the defocus kernel sums to 1 and the radius-0.3 disk is a single blurred point', () => {
-  for (const [r, a] of [[0.3, 0.4], [1.5, 0.1]] as const) {
+  for (const [r, a] of [
+    [0.3, 0.4],
+    [1.5, 0.1],
+  ] as const) {
     const k = defocusKernel(r, a);
     assert.ok(Math.abs(k.data.reduce((x, y) => x + y, 0) - 1) < 1e-12);
     assert.equal(k.size % 2, 1);
@@ -69,7 +83,10 @@ test('every corruption changes images more as the severity grows (glass blur and
       const out = corrupt(images, shape, name, s, { rng: new Random(100 + s) });
       let d = 0;
       for (let i = 0; i < out.length; i++) d += Math.abs(out[i]! - images[i]!);
-      assert.ok(out.every((v) => v >= 0 && v <= 1), `${name} stays in [0, 1]`);
+      assert.ok(
+        out.every((v) => v >= 0 && v <= 1),
+        `${name} stays in [0, 1]`,
+      );
       return d / out.length;
     });
     for (let s = 1; s < 5; s++) assert.ok(change[s]! > change[s - 1]!, `${name}: mean |Δ| ${change.map((c) => c.toFixed(4)).join(' < ')}`);

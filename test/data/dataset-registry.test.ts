@@ -24,7 +24,14 @@ test('the record holds what was spread over four files: task, default augmentati
   assert.equal(isTextDataset('nonsense'), false);
   assert.equal(isSegmentationDatasetName('mnist-seg'), true);
   const auto = Object.fromEntries(DATASET_NAMES.map((n) => [n, defaultAugmentation(n)]));
-  assert.deepEqual(Object.entries(auto).filter(([, a]) => a !== 'none'), [['cifar10', 'crop-flip'], ['cifar100', 'crop-flip'], ['svhn', 'crop']]);
+  assert.deepEqual(
+    Object.entries(auto).filter(([, a]) => a !== 'none'),
+    [
+      ['cifar10', 'crop-flip'],
+      ['cifar100', 'crop-flip'],
+      ['svhn', 'crop'],
+    ],
+  );
   const pairs = Object.fromEntries(DATASET_NAMES.map((n) => [n, defaultOodDataset(n)]).filter(([, p]) => p !== null));
   assert.deepEqual(pairs, { mnist: 'fashion-mnist', 'fashion-mnist': 'mnist', kmnist: 'mnist', cifar10: 'svhn', cifar100: 'svhn', svhn: 'cifar10' });
   for (const d of DATASETS.definitions) {

@@ -3,12 +3,14 @@ import assert from 'node:assert/strict';
 import { classCounts, concatDatasets, imageDataset, subset } from '../../src/data/dataset.js';
 import { checkDatasetOptions, DATASET_NAMES, DATASET_OPTION_KEYS, loadDataset } from '../../src/data/load-dataset.js';
 
-const toy = () =>
-  imageDataset({ name: 'toy', images: Float32Array.from({ length: 8 }, (_, j) => j), labels: Int32Array.from([0, 1, 1, 0]), shape: [1, 1, 2], classes: 2 });
+const toy = () => imageDataset({ name: 'toy', images: Float32Array.from({ length: 8 }, (_, j) => j), labels: Int32Array.from([0, 1, 1, 0]), shape: [1, 1, 2], classes: 2 });
 
 test('image datasets check their sizes, labels and class names', () => {
   assert.throws(() => imageDataset({ name: 'x', images: new Float32Array(7), labels: new Int32Array(4), shape: [1, 1, 2], classes: 2 }), /images: expected 4 × 1 × 1 × 2 = 8 values/);
-  assert.throws(() => imageDataset({ name: 'x', images: new Float32Array(8), labels: Int32Array.from([0, 0, 2, 0]), shape: [1, 1, 2], classes: 2 }), /labels\[2\]: expected a class index in \[0, 2\), got 2/);
+  assert.throws(
+    () => imageDataset({ name: 'x', images: new Float32Array(8), labels: Int32Array.from([0, 0, 2, 0]), shape: [1, 1, 2], classes: 2 }),
+    /labels\[2\]: expected a class index in \[0, 2\), got 2/,
+  );
   assert.throws(() => imageDataset({ name: 'x', images: new Float32Array(8), labels: new Int32Array(4), shape: [1, 1, 2], classes: 2, classNames: ['a'] }), /classNames: expected 2 names/);
 });
 
@@ -35,7 +37,10 @@ test('loadDataset dispatches by name and refuses unknown names', async () => {
 });
 
 test('loadDataset refuses option keys its loader does not read, naming the dataset and the known keys', async () => {
-  await assert.rejects(loadDataset('fashion-mnist', { dirctory: '/x' } as never), /fashion-mnist options\.dirctory: expected one of directory, download, cacheDirectory, baseUrl, md5 \(did you mean directory\?\), got an unknown option/);
+  await assert.rejects(
+    loadDataset('fashion-mnist', { dirctory: '/x' } as never),
+    /fashion-mnist options\.dirctory: expected one of directory, download, cacheDirectory, baseUrl, md5 \(did you mean directory\?\), got an unknown option/,
+  );
   await assert.rejects(loadDataset('cifar10', { labels: 'fine' } as never), /cifar10 options\.labels: expected one of path, download/);
   assert.throws(() => checkDatasetOptions('mnist', 'testSize=10'), /mnist options: expected an object, got/);
   for (const name of DATASET_NAMES) assert.ok(DATASET_OPTION_KEYS[name].length > 0, name);

@@ -101,11 +101,20 @@ test('debian-packages: plain, gzip and lz4 lists; duplicates by name; prefixes r
     assert.equal(all.source['sections'], 'games 2, libs 2, python 2');
     assert.equal(all.source['release_date'], '2026-11-25T02:10:59.000Z');
     // The split follows the name hash only: delta 0.31, zeta 0.36 < 0.4 ≤ epsilon 0.43, alpha 0.56, gamma 0.74, beta 0.95.
-    assert.deepEqual(all.test.map((r) => r.text.split(' ')[0]), ['Python', 'zeta']);
-    assert.deepEqual(all.train.map((r) => r.label), ['libs', 'games', 'games', 'python']);
+    assert.deepEqual(
+      all.test.map((r) => r.text.split(' ')[0]),
+      ['Python', 'zeta'],
+    );
+    assert.deepEqual(
+      all.train.map((r) => r.label),
+      ['libs', 'games', 'games', 'python'],
+    );
     // With 0.45 epsilon joins delta in test: python has no training package left, so its test packages are dropped.
     const unlabelled = await debianRecords({ listsDirectory: dir, sections: 3, testFraction: 0.45 });
-    assert.deepEqual(unlabelled.test.map((r) => r.label), ['libs']);
+    assert.deepEqual(
+      unlabelled.test.map((r) => r.label),
+      ['libs'],
+    );
     // K = 2: ties broken by name (games, libs).
     const two = await debianRecords({ listsDirectory: dir, sections: 2, testFraction: 0.5 });
     assert.deepEqual([...new Set([...two.train, ...two.test].map((r) => r.label))].sort(), ['games', 'libs']);

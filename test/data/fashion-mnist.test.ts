@@ -94,13 +94,17 @@ test('a download with a wrong checksum or an HTTP error leaves no file behind', 
 });
 
 const debian = existsSync(join(DEBIAN_FASHION_MNIST_DIRECTORY, FASHION_MNIST_FILES.trainImages));
-test('the Debian Fashion-MNIST package loads with 60,000 + 10,000 images, 6,000 / 1,000 per class', { skip: debian ? false : `${DEBIAN_FASHION_MNIST_DIRECTORY} is absent (apt-get install dataset-fashion-mnist)` }, async () => {
-  const { train, test: testSet } = await loadFashionMnist({ directory: DEBIAN_FASHION_MNIST_DIRECTORY });
-  assert.equal(train.labels.length + testSet.labels.length, 70000);
-  assert.equal(testSet.labels.length, 10000);
-  assert.deepEqual(Array.from(classCounts(train.labels, 10)), new Array(10).fill(6000));
-  assert.deepEqual(Array.from(classCounts(testSet.labels, 10)), new Array(10).fill(1000));
-  let max = 0;
-  for (let i = 0; i < 784 * 100; i++) max = Math.max(max, testSet.images[i]!);
-  assert.ok(max <= 1 && max > 0.9);
-});
+test(
+  'the Debian Fashion-MNIST package loads with 60,000 + 10,000 images, 6,000 / 1,000 per class',
+  { skip: debian ? false : `${DEBIAN_FASHION_MNIST_DIRECTORY} is absent (apt-get install dataset-fashion-mnist)` },
+  async () => {
+    const { train, test: testSet } = await loadFashionMnist({ directory: DEBIAN_FASHION_MNIST_DIRECTORY });
+    assert.equal(train.labels.length + testSet.labels.length, 70000);
+    assert.equal(testSet.labels.length, 10000);
+    assert.deepEqual(Array.from(classCounts(train.labels, 10)), new Array(10).fill(6000));
+    assert.deepEqual(Array.from(classCounts(testSet.labels, 10)), new Array(10).fill(1000));
+    let max = 0;
+    for (let i = 0; i < 784 * 100; i++) max = Math.max(max, testSet.images[i]!);
+    assert.ok(max <= 1 && max > 0.9);
+  },
+);

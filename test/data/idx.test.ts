@@ -8,7 +8,10 @@ test('IDX headers are read as big-endian: a hand-written uint8 file of shape [2,
   const arr = parseIdx(bytes);
   assert.equal(arr.type, 'uint8');
   assert.deepEqual(arr.dims, [2, 2, 3]);
-  assert.deepEqual(Array.from(arr.data), Array.from({ length: 12 }, (_, i) => i * 20));
+  assert.deepEqual(
+    Array.from(arr.data),
+    Array.from({ length: 12 }, (_, i) => i * 20),
+  );
 });
 
 test('a hand-written big-endian int32 and float32 IDX file decodes to the intended values', () => {

@@ -64,7 +64,10 @@ test('lz4: overlapping matches, long literal and match lengths, linked and store
 });
 
 test('lz4: bad data is an error naming the source', () => {
-  assert.throws(() => decompressLz4(Uint8Array.from([1, 2, 3, 4]), 'f.lz4'), (e: unknown) => e instanceof InvalidArgumentError && /f\.lz4: expected LZ4 frame data/.test(e.message));
+  assert.throws(
+    () => decompressLz4(Uint8Array.from([1, 2, 3, 4]), 'f.lz4'),
+    (e: unknown) => e instanceof InvalidArgumentError && /f\.lz4: expected LZ4 frame data/.test(e.message),
+  );
   const badOffset = frame([{ data: [...sequence('a', { offset: 5, length: 4 }), ...sequence('b')] }]);
   assert.throws(() => decompressLz4(Uint8Array.from(badOffset), 'g.lz4'), /g\.lz4: expected a valid LZ4 block, got a match offset 5 before the start/);
   const truncated = frame([{ data: sequence('abc') }]).slice(0, -4);

@@ -35,8 +35,9 @@ test("loadDataset('mnist-seg'): the embedded digits with [N, 28, 28] masks in {0
   // background dominates, the void band is a minority
   assert.ok(counts.get(0)! > 0.7 * t.masks.length && counts.get(255)! < 0.1 * t.masks.length, JSON.stringify([...counts]));
   // each image's foreground pixels carry its own digit
-  for (let n = 0; n < 50; n++) for (let j = 0; j < 784; j++) {
-    const y: number = t.masks[n * 784 + j]!;
-    if (y !== 0 && y !== 255) assert.equal(y, t.labels[n]! + 1);
-  }
+  for (let n = 0; n < 50; n++)
+    for (let j = 0; j < 784; j++) {
+      const y: number = t.masks[n * 784 + j]!;
+      if (y !== 0 && y !== 255) assert.equal(y, t.labels[n]! + 1);
+    }
 });

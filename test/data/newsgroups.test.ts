@@ -82,7 +82,10 @@ async function writeCorpus(dir: string, perGroup: { train: number; test: number 
   const rng = new Random(seed);
   const groups = ['alt.atheism', 'comp.graphics', 'sci.med'];
   const filler = Array.from({ length: 40 }, (_, i) => `w${i}`);
-  for (const [split, count] of [['train', perGroup.train], ['test', perGroup.test]] as const) {
+  for (const [split, count] of [
+    ['train', perGroup.train],
+    ['test', perGroup.test],
+  ] as const) {
     for (const [g, group] of groups.entries()) {
       await mkdir(join(dir, `20news-bydate-${split}`, group), { recursive: true });
       for (let i = 0; i < count; i++) {
@@ -97,9 +100,18 @@ test('a text CNN with embedding mixup learns a generated newsgroups corpus in a 
   await withTempDir(async (dir) => {
     await writeCorpus(dir, { train: 60, test: 30 }, 5);
     const config = resolveTrainConfig({
-      dataset: 'newsgroups', datasetOptions: { path: dir, stripHeaders: true, maxLength: 12 },
-      model: 'text-cnn', modelOptions: { embeddingDim: 16, filters: 8, filterWidths: [2, 3], dropout: 0.2 },
-      mixup: 0.2, mixupKind: 'embedding', epochs: 6, batch: 16, optimizer: 'adam', lr: 0.01, seed: 1, out: join(tempDir('newsgroups-train'), 'run'),
+      dataset: 'newsgroups',
+      datasetOptions: { path: dir, stripHeaders: true, maxLength: 12 },
+      model: 'text-cnn',
+      modelOptions: { embeddingDim: 16, filters: 8, filterWidths: [2, 3], dropout: 0.2 },
+      mixup: 0.2,
+      mixupKind: 'embedding',
+      epochs: 6,
+      batch: 16,
+      optimizer: 'adam',
+      lr: 0.01,
+      seed: 1,
+      out: join(tempDir('newsgroups-train'), 'run'),
     });
     const result = await train(config);
     const acc = result.summary!.test.accuracy as number;

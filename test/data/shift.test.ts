@@ -32,7 +32,7 @@ test('unclipped noise images have the requested per-pixel mean and variance', ()
   for (const j of [0, 7, 21, 31]) {
     const m = moments(Array.from({ length: count }, (_, i) => noise[i * 32 + j]!));
     const sd = Math.sqrt(stats.variance[j]!);
-    assert.ok(Math.abs(m.mean - stats.mean[j]!) < 5 * sd / Math.sqrt(count), `pixel ${j} mean`);
+    assert.ok(Math.abs(m.mean - stats.mean[j]!) < (5 * sd) / Math.sqrt(count), `pixel ${j} mean`);
     assert.ok(Math.abs(m.variance / stats.variance[j]! - 1) < 0.05, `pixel ${j} variance`);
   }
 });
@@ -45,7 +45,10 @@ test('per-channel noise matches each channel and clipping keeps values in [0, 1]
   assert.ok(Math.abs(ch0.mean - 0.5) < 0.002 && Math.abs(ch0.variance - 0.01) < 0.0005);
   const clipped = gaussianNoiseImages(wide, count, new Random(2));
   assert.ok(clipped.every((v) => v >= 0 && v <= 1));
-  assert.ok(clipped.some((v) => v === 0), 'channel 1 (mean 0.2, sd 0.3) is clipped at 0');
+  assert.ok(
+    clipped.some((v) => v === 0),
+    'channel 1 (mean 0.2, sd 0.3) is clipped at 0',
+  );
   const ds = gaussianNoiseDataset(reference, { count: 10, seed: 4 });
   assert.equal(ds.name, 'ref/gaussian-noise');
   assert.equal(ds.images.length, 10 * 32);

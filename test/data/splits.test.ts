@@ -13,14 +13,20 @@ function checkPartition(parts: Int32Array[], n: number): void {
       if (i > 0) assert.ok(p[i]! > p[i - 1]!, 'parts are sorted');
     }
   }
-  assert.ok(seen.every((s) => s === 1), 'every index is in some part');
+  assert.ok(
+    seen.every((s) => s === 1),
+    'every index is in some part',
+  );
 }
 
 test('a random split is a deterministic partition with the requested sizes', () => {
   const a = randomSplit(1000, [700, 200, 100], { seed: 5 });
   const b = randomSplit(1000, [700, 200, 100], { seed: 5 });
   assert.deepEqual(a, b);
-  assert.deepEqual(a.map((p) => p.length), [700, 200, 100]);
+  assert.deepEqual(
+    a.map((p) => p.length),
+    [700, 200, 100],
+  );
   checkPartition(a, 1000);
   const c = randomSplit(1000, [700, 200, 100], { seed: 6 });
   assert.notDeepEqual(a[2], c[2]);
@@ -29,7 +35,10 @@ test('a random split is a deterministic partition with the requested sizes', () 
 test('fractions become exact counts by the largest remainder', () => {
   const parts = randomSplit(10, [0.55, 0.25, 0.2], { seed: 1 });
   // exact 5.5, 2.5, 2 → floors 5, 2, 2 and one extra to the first of the tied remainders
-  assert.deepEqual(parts.map((p) => p.length), [6, 2, 2]);
+  assert.deepEqual(
+    parts.map((p) => p.length),
+    [6, 2, 2],
+  );
   checkPartition(parts, 10);
   assert.throws(() => randomSplit(10, [5, 4], { seed: 0 }), /sizes: expected integer counts summing to n = 10, or fractions summing to 1, got \[5, 4\] \(sum 9\)/);
 });
@@ -42,9 +51,15 @@ test('a stratified split keeps class proportions within one sample and is still 
   const sizes = [600, 250, 147];
   const parts = randomSplit(n, sizes, { seed: 9, stratify: labels });
   checkPartition(parts, n);
-  assert.deepEqual(parts.map((p) => p.length), sizes);
+  assert.deepEqual(
+    parts.map((p) => p.length),
+    sizes,
+  );
   parts.forEach((p, j) => {
-    const c = classCounts(Int32Array.from(p, (i) => labels[i]!), 5);
+    const c = classCounts(
+      Int32Array.from(p, (i) => labels[i]!),
+      5,
+    );
     for (let k = 0; k < 5; k++) {
       const expected = (counts[k]! * sizes[j]!) / n;
       assert.ok(Math.abs(c[k]! - expected) <= 1.5, `part ${j} class ${k}: ${c[k]} vs ${expected.toFixed(2)}`);

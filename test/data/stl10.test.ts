@@ -30,7 +30,11 @@ function check(d: Awaited<ReturnType<typeof loadStl10>>): void {
   assert.deepEqual(Array.from(d.train.labels), [0, 9]);
   assert.deepEqual(Array.from(d.test.labels), [2, 1, 4]);
   assert.equal(d.test.classNames![7], 'monkey');
-  for (const [n, k, r, c] of [[0, 0, 0, 0], [1, 2, 5, 90], [0, 1, 95, 3]] as const) {
+  for (const [n, k, r, c] of [
+    [0, 0, 0, 0],
+    [1, 2, 5, 90],
+    [0, 1, 95, 3],
+  ] as const) {
     assert.equal(d.train.images[((n * 3 + k) * 96 + r) * 96 + c], Math.fround(pixel(n, k, r, c) / 255), `train (${n}, ${k}, ${r}, ${c})`);
   }
   assert.equal(d.test.images[((2 * 3 + 1) * 96 + 40) * 96 + 7], Math.fround(pixel(2, 1, 40, 7) / 255));

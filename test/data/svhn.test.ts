@@ -17,7 +17,11 @@ test('MAT-files written by scipy.io.savemat, compressed or not, give the same ar
     assert.equal(x.class, 'uint8');
     assert.deepEqual(x.dims, [32, 32, 3, 5]);
     // column-major: (r, c, k, n) at r + 32c + 1024k + 3072n
-    for (const [r, c, k, n] of [[0, 0, 0, 0], [5, 17, 2, 4], [31, 1, 1, 3]] as const)
+    for (const [r, c, k, n] of [
+      [0, 0, 0, 0],
+      [5, 17, 2, 4],
+      [31, 1, 1, 3],
+    ] as const)
       assert.equal(x.data[r + 32 * c + 1024 * k + 3072 * n], pixel(r, c, k, n), `${file} X(${r},${c},${k},${n})`);
     const y = vars.get('y')!;
     assert.equal(y.class, 'double');
@@ -42,10 +46,32 @@ test('a big-endian MAT-file ("MI") with a small-element name and a narrowed stor
   header.set([0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x00, 0x4d, 0x49], 116);
   const be32 = (v: number) => [(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255];
   const sub = [
-    ...be32(6), ...be32(8), ...be32(6), ...be32(0), // flags: miUINT32, class double (6)
-    ...be32(5), ...be32(8), ...be32(1), ...be32(3), // dims int32 [1, 3]
-    0x00, 0x01, 0x00, 0x01, 0x79, 0, 0, 0, // small element: miINT8 (1), 1 byte, "y"
-    ...be32(2), ...be32(3), 10, 1, 200, 0, 0, 0, 0, 0, // real part stored as miUINT8 [10, 1, 200], padded
+    ...be32(6),
+    ...be32(8),
+    ...be32(6),
+    ...be32(0), // flags: miUINT32, class double (6)
+    ...be32(5),
+    ...be32(8),
+    ...be32(1),
+    ...be32(3), // dims int32 [1, 3]
+    0x00,
+    0x01,
+    0x00,
+    0x01,
+    0x79,
+    0,
+    0,
+    0, // small element: miINT8 (1), 1 byte, "y"
+    ...be32(2),
+    ...be32(3),
+    10,
+    1,
+    200,
+    0,
+    0,
+    0,
+    0,
+    0, // real part stored as miUINT8 [10, 1, 200], padded
   ];
   const file = Uint8Array.from([...header, ...be32(14), ...be32(sub.length), ...sub]);
   const y = parseMat(file, 'hand.mat').get('y')!;
@@ -70,7 +96,12 @@ test('SVHN loads X [32, 32, 3, N] as NCHW images and maps label 10 to the digit 
     assert.equal(train.labels.length, 5);
     assert.deepEqual(Array.from(train.labels), [1, 0, 3, 0, 7]);
     assert.deepEqual(train.images, testSet.images);
-    for (const [n, k, row, col] of [[0, 0, 0, 0], [4, 2, 5, 17], [3, 1, 31, 0], [1, 0, 10, 31]] as const) {
+    for (const [n, k, row, col] of [
+      [0, 0, 0, 0],
+      [4, 2, 5, 17],
+      [3, 1, 31, 0],
+      [1, 0, 10, 31],
+    ] as const) {
       const at = ((n * 3 + k) * 32 + row) * 32 + col;
       assert.equal(train.images[at], Math.fround(pixel(row, col, k, n) / 255), `image ${n} channel ${k} (${row}, ${col})`);
     }
@@ -83,7 +114,7 @@ test('SVHN reports a missing file with its download address', async () => {
   });
 });
 
-test('the official SVHN checksums are torchvision\'s', () => {
+test("the official SVHN checksums are torchvision's", () => {
   assert.deepEqual(SVHN_MD5, {
     'train_32x32.mat': 'e26dedcc434d2e4c54c9b2d4a06d8373',
     'test_32x32.mat': 'eb5a983be6a315427106f1b164d9cef3',

@@ -13,15 +13,26 @@ test('the tokenizer lowercases and splits on everything but letters and digits',
 
 test('CSV fields may be quoted, contain delimiters, doubled quotes and newlines', () => {
   const text = '\ufefftext,label\r\n"Hello, ""world""\nagain",pos\nplain,neg\n\n';
-  assert.deepEqual(parseCsv(text), [['text', 'label'], ['Hello, "world"\nagain', 'pos'], ['plain', 'neg']]);
-  assert.deepEqual(csvRecords(text), [{ text: 'Hello, "world"\nagain', label: 'pos' }, { text: 'plain', label: 'neg' }]);
+  assert.deepEqual(parseCsv(text), [
+    ['text', 'label'],
+    ['Hello, "world"\nagain', 'pos'],
+    ['plain', 'neg'],
+  ]);
+  assert.deepEqual(csvRecords(text), [
+    { text: 'Hello, "world"\nagain', label: 'pos' },
+    { text: 'plain', label: 'neg' },
+  ]);
   assert.throws(() => parseCsv('a,"b'), /expected CSV with closed quotes/);
   assert.throws(() => csvRecords('body,y\nx,1\n'), /expected a header with a column "text", got columns \["body","y"\]/);
   assert.throws(() => csvRecords('text,label\nx\n'), /csv line 2: expected 2 fields, got 1/);
 });
 
 test('the vocabulary orders tokens by count then alphabetically, after <pad> and <unk>, with min frequency and size cap', () => {
-  const docs = [['b', 'a', 'c', 'a'], ['c', 'b', 'd'], ['a', 'e']];
+  const docs = [
+    ['b', 'a', 'c', 'a'],
+    ['c', 'b', 'd'],
+    ['a', 'e'],
+  ];
   // counts: a 3, b 2, c 2, d 1, e 1
   assert.deepEqual(buildVocabulary(docs).tokens, ['<pad>', '<unk>', 'a', 'b', 'c', 'd', 'e']);
   assert.deepEqual(buildVocabulary(docs, { minFrequency: 2 }).tokens, ['<pad>', '<unk>', 'a', 'b', 'c']);
@@ -40,8 +51,16 @@ test('label names map to ids in numeric order when numeric, else alphabetical', 
 });
 
 test('train and test splits share the training vocabulary and label ids', () => {
-  const { train, test: testSet, vocabulary } = textDatasets(
-    [{ text: 'good movie', label: 'pos' }, { text: 'bad movie', label: 'neg' }, { text: 'good good', label: 'pos' }],
+  const {
+    train,
+    test: testSet,
+    vocabulary,
+  } = textDatasets(
+    [
+      { text: 'good movie', label: 'pos' },
+      { text: 'bad movie', label: 'neg' },
+      { text: 'good good', label: 'pos' },
+    ],
     [{ text: 'great movie', label: 'neg' }],
     { maxLength: 4 },
   );

@@ -37,7 +37,11 @@ async function writeRelease(dir: string): Promise<string> {
     for (let i = 0; i < count; i++) await writeFile(join(root, 'train', wnid, 'images', `${wnid}_${i}.JPEG`), jpegOf(colour(k, i), [0, 0, 0]));
   }
   // val: files listed out of order in the annotations; loaded in sorted file order
-  const val = [['val_2.JPEG', 'n01'], ['val_0.JPEG', 'n03'], ['val_1.JPEG', 'n02']] as const;
+  const val = [
+    ['val_2.JPEG', 'n01'],
+    ['val_0.JPEG', 'n03'],
+    ['val_1.JPEG', 'n02'],
+  ] as const;
   await writeFile(join(root, 'val', 'val_annotations.txt'), val.map(([f, w]) => `${f}\t${w}\t0\t0\t63\t63`).join('\n') + '\n');
   for (const [f, w] of val) await writeFile(join(root, 'val', 'images', f), jpegOf([255, 255, 255], [10 * Number(w.slice(-1)), 0, 0]));
   await writeFile(join(root, 'test', 'images', 'test_0.JPEG'), jpegOf([1, 2, 3], [4, 5, 6]));
@@ -56,14 +60,24 @@ test('Tiny-ImageNet release layout: sorted wnids as classes, words.txt names, va
       assert.deepEqual(Array.from(d.test.labels), [2, 1, 0]); // val_0 → n03, val_1 → n02, val_2 → n01
       // pixel values: the decoded JPEG of a flat colour is that colour within JPEG error (quality 100)
       const px = (images: Float32Array, n: number, c: number, y: number, x: number) => images[((n * 3 + c) * 64 + y) * 64 + x]!;
-      for (const [n, k, i] of [[0, 0, 0], [3, 1, 1], [6, 2, 2]] as const) {
+      for (const [n, k, i] of [
+        [0, 0, 0],
+        [3, 1, 1],
+        [6, 2, 2],
+      ] as const) {
         for (let c = 0; c < 3; c++) assert.ok(Math.abs(px(d.train.images, n, c, 10, 5) * 255 - colour(k, i)[c]!) <= 3, `train ${n} channel ${c}`);
         assert.ok(px(d.train.images, n, 0, 10, 60) * 255 <= 3, 'right half black');
       }
       assert.ok(Math.abs(px(d.test.images, 2, 0, 30, 50) * 255 - 10) <= 3); // val_2 (n01): red 10 on the right
       // exact agreement with jpeg-js decoding the same file
       const raw = jpeg.decode(jpegOf(colour(1, 1), [0, 0, 0]), { useTArray: true, formatAsRGBA: true });
-      for (const [y, x] of [[0, 0], [31, 31], [32, 32], [63, 63]] as const) for (let c = 0; c < 3; c++) assert.equal(px(d.train.images, 3, c, y, x), Math.fround(raw.data[(y * 64 + x) * 4 + c]! / 255));
+      for (const [y, x] of [
+        [0, 0],
+        [31, 31],
+        [32, 32],
+        [63, 63],
+      ] as const)
+        for (let c = 0; c < 3; c++) assert.equal(px(d.train.images, 3, c, y, x), Math.fround(raw.data[(y * 64 + x) * 4 + c]! / 255));
     }
     const limited = await loadDataset('tiny-imagenet', { path: root, perClass: 1 }); // calib train --dataset tiny-imagenet --data-opt perClass=1
     assert.deepEqual(Array.from(limited.train.labels), [0, 1, 2]);

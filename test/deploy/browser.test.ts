@@ -25,7 +25,15 @@ import { runModel } from './runtimes.js';
 const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const MIME: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml', '.onnx': 'application/octet-stream' };
+const MIME: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.onnx': 'application/octet-stream',
+};
 
 /** Serve /examples/browser/ and /node_modules/onnxruntime-web/dist/ from the repository, /data/ from `dataDir`. */
 function serve(dataDir: string): Promise<{ server: Server; port: number }> {
@@ -53,7 +61,7 @@ function serve(dataDir: string): Promise<{ server: Server; port: number }> {
 const skip = !existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)` : false;
 if (skip) console.log(`# skipped browser test: ${skip}`);
 
-test('examples/browser: headless Chromium shows the calibrated model\'s probabilities, equal to calib apply within 1e-6', { skip, timeout: 120_000 }, async (t) => {
+test("examples/browser: headless Chromium shows the calibrated model's probabilities, equal to calib apply within 1e-6", { skip, timeout: 120_000 }, async (t) => {
   const dir = tempDir('deploy-browser');
   const C = 4;
   const D = 8;
@@ -93,7 +101,12 @@ test('examples/browser: headless Chromium shows the calibrated model\'s probabil
     await page.waitForSelector('#status[data-state="done"], #status[data-state="error"]', { timeout: 60_000 });
     const status = await page.textContent('#status');
     assert.equal(await page.getAttribute('#status', 'data-state'), 'done', status ?? '');
-    const rows = await page.$$eval('tr.sample', (trs) => trs.map((tr) => ({ calibrated: JSON.parse((tr as unknown as { dataset: Record<string, string> }).dataset.calibrated!), raw: JSON.parse((tr as unknown as { dataset: Record<string, string> }).dataset.raw!) })));
+    const rows = await page.$$eval('tr.sample', (trs) =>
+      trs.map((tr) => ({
+        calibrated: JSON.parse((tr as unknown as { dataset: Record<string, string> }).dataset.calibrated!),
+        raw: JSON.parse((tr as unknown as { dataset: Record<string, string> }).dataset.raw!),
+      })),
+    );
     assert.equal(rows.length, shown);
     let maxCal = 0;
     let maxRaw = 0;

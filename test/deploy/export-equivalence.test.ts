@@ -62,51 +62,61 @@ for (const softmax of [false, true]) {
   cases.push(['venn-abers', 4, { mode: 'one-vs-rest' }, ' (mode=one-vs-rest)'], ['venn-abers', 2, {}, ' (2 classes)']);
   cases.push(['top-label', 4, { binary: 'isotonic', pointsPerBin: 20 }, ' (binary=isotonic)'], ['top-label', 4, { binary: 'platt' }, ' (binary=platt)']);
   for (const [kind, classes, options, variant] of cases) {
-   {
-    const spec: ClassifierSpec = { sampleShape: [6], classes, softmax, scale: 1.5, seed: 3, inputName: 'x' };
-    test(`export ${kind}${variant}${softmax ? ' (model ends in Softmax)' : ''}: exported probabilities equal calib apply within 1e-6 in onnxruntime-node and onnxruntime-web`, async (t) => {
-      const { model, x, labels, D } = dataset(spec, 11);
-      const raw = await runModel('onnxruntime-node', model.bytes, 'x', x, [N, D]);
-      const out = raw['logits']!.data;
-      const asPredictions = (m: Float32Array): Predictions => {
-        const matrix = { rows: m.length / spec.classes, cols: spec.classes, data: m };
-        return softmax ? { probabilities: matrix } : { logits: matrix };
-      };
-      const half = (N / 2) * spec.classes;
-      const calibrator: Calibrator = fitCalibrator(kind, asPredictions(out.slice(0, half)), labels.slice(0, N / 2), options as never);
-      const decoded = decodeOnnx(model.bytes, 'model');
-      const appended = appendCalibrator(decoded, calibrator, { keepOutputs: true });
-      assert.equal(appended.sourceKind, softmax ? 'probabilities' : 'logits');
-      const exported = encodeOnnx(appended.model);
-      for (const runtime of ['onnxruntime-node', 'onnxruntime-web'] as RuntimeName[]) {
-        const result = await runModel(runtime, exported, 'x', x, [N, D]);
-        const own = result['logits']!.data;
-        const expected = calibrator.apply(asPredictions(own));
-        const probs = result['calibrated_probabilities']!;
-        assert.deepEqual(probs.dims, [N, spec.classes]);
-        // Venn–Abers jumps at each calibration score (p0 at #{x ≤ s}, p1 at #{x < s}): on the fitting rows
-        // themselves a one-ulp difference between ONNX Runtime's softmax and ours moves a score across its own
-        // calibration score. It is compared on the held-out rows (any score not within an ulp of a calibration score).
-        const from = kind === 'venn-abers' ? half : 0;
-        const dp = maxAbsDiff(probs.data.subarray(from), expected.data.subarray(from));
-        let message = `${runtime} ${kind}${variant}${softmax ? ' softmax-output' : ''}: max |Δp| = ${dp.toExponential(2)}`;
-        assert.ok(dp <= TOLERANCE, message);
-        if (calibrator.applyLogits) {
-          const dz = maxAbsDiff(result['calibrated_logits']!.data, calibrator.applyLogits(asPredictions(own)).data.map((v) => Math.fround(v)));
-          message += `, max |Δlogit| = ${dz.toExponential(2)}`;
-          assert.ok(dz <= 1e-5, message);
-        } else {
-          assert.equal(result['calibrated_logits'], undefined);
+    {
+      const spec: ClassifierSpec = { sampleShape: [6], classes, softmax, scale: 1.5, seed: 3, inputName: 'x' };
+      test(`export ${kind}${variant}${softmax ? ' (model ends in Softmax)' : ''}: exported probabilities equal calib apply within 1e-6 in onnxruntime-node and onnxruntime-web`, async (t) => {
+        const { model, x, labels, D } = dataset(spec, 11);
+        const raw = await runModel('onnxruntime-node', model.bytes, 'x', x, [N, D]);
+        const out = raw['logits']!.data;
+        const asPredictions = (m: Float32Array): Predictions => {
+          const matrix = { rows: m.length / spec.classes, cols: spec.classes, data: m };
+          return softmax ? { probabilities: matrix } : { logits: matrix };
+        };
+        const half = (N / 2) * spec.classes;
+        const calibrator: Calibrator = fitCalibrator(kind, asPredictions(out.slice(0, half)), labels.slice(0, N / 2), options as never);
+        const decoded = decodeOnnx(model.bytes, 'model');
+        const appended = appendCalibrator(decoded, calibrator, { keepOutputs: true });
+        assert.equal(appended.sourceKind, softmax ? 'probabilities' : 'logits');
+        const exported = encodeOnnx(appended.model);
+        for (const runtime of ['onnxruntime-node', 'onnxruntime-web'] as RuntimeName[]) {
+          const result = await runModel(runtime, exported, 'x', x, [N, D]);
+          const own = result['logits']!.data;
+          const expected = calibrator.apply(asPredictions(own));
+          const probs = result['calibrated_probabilities']!;
+          assert.deepEqual(probs.dims, [N, spec.classes]);
+          // Venn–Abers jumps at each calibration score (p0 at #{x ≤ s}, p1 at #{x < s}): on the fitting rows
+          // themselves a one-ulp difference between ONNX Runtime's softmax and ours moves a score across its own
+          // calibration score. It is compared on the held-out rows (any score not within an ulp of a calibration score).
+          const from = kind === 'venn-abers' ? half : 0;
+          const dp = maxAbsDiff(probs.data.subarray(from), expected.data.subarray(from));
+          let message = `${runtime} ${kind}${variant}${softmax ? ' softmax-output' : ''}: max |Δp| = ${dp.toExponential(2)}`;
+          assert.ok(dp <= TOLERANCE, message);
+          if (calibrator.applyLogits) {
+            const dz = maxAbsDiff(
+              result['calibrated_logits']!.data,
+              calibrator.applyLogits(asPredictions(own)).data.map((v) => Math.fround(v)),
+            );
+            message += `, max |Δlogit| = ${dz.toExponential(2)}`;
+            assert.ok(dz <= 1e-5, message);
+          } else {
+            assert.equal(result['calibrated_logits'], undefined);
+          }
+          t.diagnostic(message);
         }
-        t.diagnostic(message);
-      }
-    });
-   }
+      });
+    }
   }
 }
 
 test('every calibrator kind is exportable, and a calibrator of an unknown kind is refused in one line naming it', () => {
   assert.deepEqual([...onnxExportableKinds()].sort(), [...CALIBRATOR_KINDS].sort());
-  const unknown = { kind: 'no-such-kind', classes: 3, apply: () => { throw new Error('unused'); }, toJSON: () => ({}) } as unknown as Calibrator;
+  const unknown = {
+    kind: 'no-such-kind',
+    classes: 3,
+    apply: () => {
+      throw new Error('unused');
+    },
+    toJSON: () => ({}),
+  } as unknown as Calibrator;
   assert.throws(() => calibratorToOnnx(unknown, { name: 'z', kind: 'logits' }, 'c_', '--calibrator'), /--calibrator\.kind: expected one of temperature, .*, got "no-such-kind"/);
 });

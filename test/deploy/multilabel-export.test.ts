@@ -72,7 +72,10 @@ const setup = (async () => {
   const probs = (await runModel('onnxruntime-node', readFileSync(p('sigmoid-head.onnx')), 'x', x, [N, D]))['scores']!.data;
   await writeNpy(p('logits.npy'), Float64Array.from(logits), [N, L]);
   await writeNpy(p('probs.npy'), Float64Array.from(probs), [N, L]);
-  assert.ok(probs.some((v) => v === 0 || v === 1), 'the large rows saturate the sigmoid');
+  assert.ok(
+    probs.some((v) => v === 0 || v === 1),
+    'the large rows saturate the sigmoid',
+  );
   return { x };
 })();
 

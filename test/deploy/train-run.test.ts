@@ -10,7 +10,7 @@ import { runModel } from './runtimes.js';
 
 const dir = tempDir('deploy-train');
 
-test('calib train --calibrate temperature ends with model-calibrated.onnx; calib predict --run reproduces the run\'s validation logits', async () => {
+test("calib train --calibrate temperature ends with model-calibrated.onnx; calib predict --run reproduces the run's validation logits", async () => {
   const out = join(dir, 'run');
   const tiny = ['--dataset', 'mnist', '--subset', '300', '--test-subset', '100', '--model-opt', 'hidden=[16]', '--batch', '64', '--progress', 'none'];
   const r = await run(['train', ...tiny, '--epochs', '1', '--calibrate', 'temperature', '--out', out]);

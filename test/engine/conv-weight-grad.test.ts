@@ -14,10 +14,38 @@ test('im2colCnhw lays out a hand-worked 2×2 window as [C·kh·kw, N·Ho·Wo] on
   const x = Float32Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
   // Row (p, q) holds x[n, 0, i + p, j + q] for (n, i, j) in order; 0 outside the image.
   const expected = [
-    1, 2, 3, 4, 5, 6, 7, 8, // p=0 q=0
-    2, 0, 4, 0, 6, 0, 8, 0, // p=0 q=1
-    3, 4, 0, 0, 7, 8, 0, 0, // p=1 q=0
-    4, 0, 0, 0, 8, 0, 0, 0, // p=1 q=1
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    8, // p=0 q=0
+    2,
+    0,
+    4,
+    0,
+    6,
+    0,
+    8,
+    0, // p=0 q=1
+    3,
+    4,
+    0,
+    0,
+    7,
+    8,
+    0,
+    0, // p=1 q=0
+    4,
+    0,
+    0,
+    0,
+    8,
+    0,
+    0,
+    0, // p=1 q=1
   ];
   assert.deepEqual([...E.compile(g).run({ x })['output']!], expected);
   const ref = E.evaluate(g, { x })['output']!;
@@ -29,24 +57,34 @@ test('conv weight gradient: one-GEMM and chunked recipes agree with a naive loop
   const rng = new Random(3);
   const [n, ci, h, w, co] = [5, 3, 6, 5, 4];
   const x = Float64Array.from({ length: n * ci * h * w }, () => rng.normal());
-  const ho = 3, wo = 3;
+  const ho = 3,
+    wo = 3;
   const gy = Float64Array.from({ length: n * co * ho * wo }, () => rng.normal());
   const attrs = { strides: [2, 2] as [number, number], pads: [1, 1, 1, 1] as [number, number, number, number], dilations: [1, 1] as [number, number], group: 1 };
   const naive = new Float64Array(co * ci * 9);
-  for (let o = 0; o < co; o++) for (let c = 0; c < ci; c++) for (let p = 0; p < 3; p++) for (let q = 0; q < 3; q++) {
-    let s = 0;
-    for (let b = 0; b < n; b++) for (let i = 0; i < ho; i++) for (let j = 0; j < wo; j++) {
-      const yy = 2 * i - 1 + p, xx = 2 * j - 1 + q;
-      if (yy < 0 || yy >= h || xx < 0 || xx >= w) continue;
-      s += gy[((b * co + o) * ho + i) * wo + j]! * x[((b * ci + c) * h + yy) * w + xx]!;
-    }
-    naive[((o * ci + c) * 3 + p) * 3 + q] = s;
-  }
+  for (let o = 0; o < co; o++)
+    for (let c = 0; c < ci; c++)
+      for (let p = 0; p < 3; p++)
+        for (let q = 0; q < 3; q++) {
+          let s = 0;
+          for (let b = 0; b < n; b++)
+            for (let i = 0; i < ho; i++)
+              for (let j = 0; j < wo; j++) {
+                const yy = 2 * i - 1 + p,
+                  xx = 2 * j - 1 + q;
+                if (yy < 0 || yy >= h || xx < 0 || xx >= w) continue;
+                s += gy[((b * co + o) * ho + i) * wo + j]! * x[((b * ci + c) * h + yy) * w + xx]!;
+              }
+          naive[((o * ci + c) * 3 + p) * 3 + q] = s;
+        }
   const specs = { x: f32(n, ci, h, w), g: f32(n, co, ho, wo) };
-  const graph = E.trace(({ x: xs, g }) => ({
-    gemm: conv2dWeightGradGemm(xs!, g!, [co, ci, 3, 3], attrs),
-    chunked: conv2dWeightGradChunked(xs!, g!, [co, ci, 3, 3], attrs, 2),
-  }), specs);
+  const graph = E.trace(
+    ({ x: xs, g }) => ({
+      gemm: conv2dWeightGradGemm(xs!, g!, [co, ci, 3, 3], attrs),
+      chunked: conv2dWeightGradChunked(xs!, g!, [co, ci, 3, 3], attrs, 2),
+    }),
+    specs,
+  );
   const ref = E.evaluate(graph, { x, g: gy });
   const ort = E.compile(graph).run({ x: Float32Array.from(x), g: Float32Array.from(gy) });
   for (const k of ['gemm', 'chunked'] as const) {
@@ -60,30 +98,37 @@ test('conv weight gradient: one-GEMM and chunked recipes agree with a naive loop
 /** Naive float64 weight gradient: dW[o, c, p, q] = Σ dY[n, o, i, j] · x[n, c, i·s − pt + p·d₀, j·s − pl + q·d₁]. */
 function naiveWeightGrad(x: Float64Array, gy: Float64Array, [n, ci, h, w]: number[], [co, kh, kw]: number[], [ho, wo]: number[], pads: readonly number[], dil: readonly number[]): Float64Array {
   const out = new Float64Array(co! * ci! * kh! * kw!);
-  for (let o = 0; o < co!; o++) for (let c = 0; c < ci!; c++) for (let p = 0; p < kh!; p++) for (let q = 0; q < kw!; q++) {
-    let s = 0;
-    for (let b = 0; b < n!; b++) for (let i = 0; i < ho!; i++) for (let j = 0; j < wo!; j++) {
-      const yy = i - pads[0]! + p * dil[0]!, xx = j - pads[1]! + q * dil[1]!;
-      if (yy < 0 || yy >= h! || xx < 0 || xx >= w!) continue;
-      s += gy[((b * co! + o) * ho! + i) * wo! + j]! * x[((b * ci! + c) * h! + yy) * w! + xx]!;
-    }
-    out[((o * ci! + c) * kh! + p) * kw! + q] = s;
-  }
+  for (let o = 0; o < co!; o++)
+    for (let c = 0; c < ci!; c++)
+      for (let p = 0; p < kh!; p++)
+        for (let q = 0; q < kw!; q++) {
+          let s = 0;
+          for (let b = 0; b < n!; b++)
+            for (let i = 0; i < ho!; i++)
+              for (let j = 0; j < wo!; j++) {
+                const yy = i - pads[0]! + p * dil[0]!,
+                  xx = j - pads[1]! + q * dil[1]!;
+                if (yy < 0 || yy >= h! || xx < 0 || xx >= w!) continue;
+                s += gy[((b * co! + o) * ho! + i) * wo! + j]! * x[((b * ci! + c) * h! + yy) * w! + xx]!;
+              }
+          out[((o * ci! + c) * kh! + p) * kw! + q] = s;
+        }
   return out;
 }
 
 test('conv weight gradient by shifted copies (stride 1) equals a naive loop for same, valid, dilated and asymmetric padding', () => {
   const rng = new Random(5);
   const cases: { x: number[]; w: number[]; pads: [number, number, number, number]; dil: [number, number] }[] = [
-    { x: [3, 2, 5, 6], w: [4, 2, 3, 3], pads: [1, 1, 1, 1], dil: [1, 1] },   // ResNet's 3×3 "same"
-    { x: [2, 3, 7, 7], w: [2, 3, 5, 5], pads: [0, 0, 0, 0], dil: [1, 1] },   // LeNet's valid 5×5
-    { x: [2, 2, 6, 7], w: [3, 2, 2, 3], pads: [1, 0, 0, 2], dil: [2, 1] },   // asymmetric padding, dilation
-    { x: [1, 1, 4, 3], w: [2, 1, 3, 1], pads: [2, 0, 1, 0], dil: [1, 1] },   // tall kernel, no column shift
+    { x: [3, 2, 5, 6], w: [4, 2, 3, 3], pads: [1, 1, 1, 1], dil: [1, 1] }, // ResNet's 3×3 "same"
+    { x: [2, 3, 7, 7], w: [2, 3, 5, 5], pads: [0, 0, 0, 0], dil: [1, 1] }, // LeNet's valid 5×5
+    { x: [2, 2, 6, 7], w: [3, 2, 2, 3], pads: [1, 0, 0, 2], dil: [2, 1] }, // asymmetric padding, dilation
+    { x: [1, 1, 4, 3], w: [2, 1, 3, 1], pads: [2, 0, 1, 0], dil: [1, 1] }, // tall kernel, no column shift
   ];
   for (const { x: xs, w: ws, pads, dil } of cases) {
     const [n, ci, h, w] = xs as [number, number, number, number];
     const [co, , kh, kw] = ws as [number, number, number, number];
-    const ho = h + pads[0] + pads[2] - dil[0] * (kh - 1), wo = w + pads[1] + pads[3] - dil[1] * (kw - 1);
+    const ho = h + pads[0] + pads[2] - dil[0] * (kh - 1),
+      wo = w + pads[1] + pads[3] - dil[1] * (kw - 1);
     const attrs = { strides: [1, 1] as [number, number], pads, dilations: dil };
     assert.ok(convWeightGradShiftedApplies(xs, [n, co, ho, wo], [kh, kw], attrs));
     const x = Float64Array.from({ length: n * ci * h * w }, () => rng.normal());

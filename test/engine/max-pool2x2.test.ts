@@ -13,10 +13,19 @@ const windows: { values: [number, number, number, number]; first: number }[] = [
   { values: [0, 3, 3, 1], first: 1 },
 ];
 const x = new Float32Array(24);
-windows.forEach((wd, k) => { x[2 * k] = wd.values[0]; x[2 * k + 1] = wd.values[1]; x[12 + 2 * k] = wd.values[2]; x[12 + 2 * k + 1] = wd.values[3]; });
+windows.forEach((wd, k) => {
+  x[2 * k] = wd.values[0];
+  x[2 * k + 1] = wd.values[1];
+  x[12 + 2 * k] = wd.values[2];
+  x[12 + 2 * k + 1] = wd.values[3];
+});
 const dy = Float32Array.from(windows, (_, k) => k + 1);
 const expected = new Float32Array(24);
-windows.forEach((wd, k) => { const p = wd.first >> 1, q = wd.first & 1; expected[p * 12 + 2 * k + q] = k + 1; });
+windows.forEach((wd, k) => {
+  const p = wd.first >> 1,
+    q = wd.first & 1;
+  expected[p * 12 + 2 * k + q] = k + 1;
+});
 
 const specs = { x: { dtype: 'float32', shape: [1, 1, 2, 12] }, dy: { dtype: 'float32', shape: [1, 1, 1, 6] } } as const;
 
@@ -29,7 +38,10 @@ test('maxPool2d 2×2 / stride 2 uses the indexless primitive and its backward ke
   assert.ok(!names.includes('ScatterElements'), `no scatter in ${names.join(',')}`);
   const ort = E.compile(g).run({ x, dy });
   assert.deepEqual(Array.from(ort.dx as Float32Array), Array.from(expected));
-  assert.deepEqual(Array.from(ort.y as Float32Array), windows.map((wd) => Math.max(...wd.values)));
+  assert.deepEqual(
+    Array.from(ort.y as Float32Array),
+    windows.map((wd) => Math.max(...wd.values)),
+  );
   const ref = E.evaluate(g, { x, dy });
   assert.deepEqual(Array.from(ref.dx!.data), Array.from(expected));
 });

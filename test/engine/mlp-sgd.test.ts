@@ -5,13 +5,24 @@ import { Random } from '../../src/util/random.js';
 
 // A 2-layer MLP trained by plain SGD for a few steps: the engine's one-graph train step (ORT, float32) against
 // gradients derived by hand and computed in plain TypeScript float64.
-const N = 6, D = 4, H = 5, C = 3, LR = 0.5;
+const N = 6,
+  D = 4,
+  H = 5,
+  C = 3,
+  LR = 0.5;
 
-interface Params { w1: Float64Array; b1: Float64Array; w2: Float64Array; b2: Float64Array }
+interface Params {
+  w1: Float64Array;
+  b1: Float64Array;
+  w2: Float64Array;
+  b2: Float64Array;
+}
 
 /** Hand-derived backprop: h = relu(xW1 + b1), z = hW2 + b2, L = mean_i −log softmax(z_i)_{y_i}. */
 function handStep(p: Params, x: Float64Array, y: Int32Array): { loss: number; next: Params } {
-  const a = new Float64Array(N * H), h = new Float64Array(N * H), z = new Float64Array(N * C);
+  const a = new Float64Array(N * H),
+    h = new Float64Array(N * H),
+    z = new Float64Array(N * C);
   for (let i = 0; i < N; i++)
     for (let j = 0; j < H; j++) {
       let s = p.b1[j]!;
@@ -34,8 +45,11 @@ function handStep(p: Params, x: Float64Array, y: Int32Array): { loss: number; ne
     loss += (lse - row[y[i]!]!) / N;
     for (let c = 0; c < C; c++) dz[i * C + c] = (Math.exp(row[c]! - lse) - (c === y[i] ? 1 : 0)) / N;
   }
-  const dw2 = new Float64Array(H * C), db2 = new Float64Array(C), dh = new Float64Array(N * H);
-  const dw1 = new Float64Array(D * H), db1 = new Float64Array(H);
+  const dw2 = new Float64Array(H * C),
+    db2 = new Float64Array(C),
+    dh = new Float64Array(N * H);
+  const dw1 = new Float64Array(D * H),
+    db1 = new Float64Array(H);
   for (let i = 0; i < N; i++)
     for (let c = 0; c < C; c++) {
       db2[c]! += dz[i * C + c]!;
@@ -62,14 +76,19 @@ test('a 2-layer MLP trained by SGD on ORT follows hand-derived float64 gradients
   let host: Params = { w1: init(D * H), b1: init(H), w2: init(H * C), b2: init(C) };
 
   const f32 = (...shape: number[]) => ({ dtype: 'float32', shape }) as const;
-  const step = E.compile(E.trace(({ x, y, w1, b1, w2, b2 }) => {
-    const { loss } = E.softmaxCrossEntropy(x.matmul(w1).add(b1).relu().matmul(w2).add(b2), y);
-    const grads = E.grad(loss, [w1, b1, w2, b2]);
-    const [nw1, nb1, nw2, nb2] = [w1, b1, w2, b2].map((p, i) => p.sub(grads[i]!.mul(LR)));
-    return { loss, w1: nw1!, b1: nb1!, w2: nw2!, b2: nb2! };
-  }, { x: f32(N, D), y: { dtype: 'int32', shape: [N] }, w1: f32(D, H), b1: f32(H), w2: f32(H, C), b2: f32(C) }));
+  const step = E.compile(
+    E.trace(
+      ({ x, y, w1, b1, w2, b2 }) => {
+        const { loss } = E.softmaxCrossEntropy(x.matmul(w1).add(b1).relu().matmul(w2).add(b2), y);
+        const grads = E.grad(loss, [w1, b1, w2, b2]);
+        const [nw1, nb1, nw2, nb2] = [w1, b1, w2, b2].map((p, i) => p.sub(grads[i]!.mul(LR)));
+        return { loss, w1: nw1!, b1: nb1!, w2: nw2!, b2: nb2! };
+      },
+      { x: f32(N, D), y: { dtype: 'int32', shape: [N] }, w1: f32(D, H), b1: f32(H), w2: f32(H, C), b2: f32(C) },
+    ),
+  );
 
-  let ort: Record<"w1" | "b1" | "w2" | "b2", Float32Array> = { w1: Float32Array.from(host.w1), b1: Float32Array.from(host.b1), w2: Float32Array.from(host.w2), b2: Float32Array.from(host.b2) };
+  let ort: Record<'w1' | 'b1' | 'w2' | 'b2', Float32Array> = { w1: Float32Array.from(host.w1), b1: Float32Array.from(host.b1), w2: Float32Array.from(host.w2), b2: Float32Array.from(host.b2) };
   const losses: number[] = [];
   for (let k = 0; k < 5; k++) {
     const expected = handStep(host, x, y);

@@ -13,20 +13,50 @@ test('the protobuf writer encodes varints, negative int64, floats, strings and n
   w.message(5, (m) => m.int(1, 2));
   w.packedInts(6, [1, 128]);
   assert.deepEqual(Array.from(w.finish()), [
-    0x08, 0xac, 0x02, // field 1 varint 300
-    0x10, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, // field 2 varint −1 (10 bytes)
-    0x1d, 0x00, 0x00, 0xc0, 0x3f, // field 3 fixed32 1.5
-    0x22, 0x03, 0x68, 0xc3, 0xa9, // field 4 "hé" (UTF-8)
-    0x2a, 0x02, 0x08, 0x02, // field 5 { field 1: 2 }
-    0x32, 0x03, 0x01, 0x80, 0x01, // field 6 packed [1, 128]
+    0x08,
+    0xac,
+    0x02, // field 1 varint 300
+    0x10,
+    0xff,
+    0xff,
+    0xff,
+    0xff,
+    0xff,
+    0xff,
+    0xff,
+    0xff,
+    0xff,
+    0x01, // field 2 varint −1 (10 bytes)
+    0x1d,
+    0x00,
+    0x00,
+    0xc0,
+    0x3f, // field 3 fixed32 1.5
+    0x22,
+    0x03,
+    0x68,
+    0xc3,
+    0xa9, // field 4 "hé" (UTF-8)
+    0x2a,
+    0x02,
+    0x08,
+    0x02, // field 5 { field 1: 2 }
+    0x32,
+    0x03,
+    0x01,
+    0x80,
+    0x01, // field 6 packed [1, 128]
   ]);
 });
 
 test('emitted models load through the public onnxruntime-node API and agree with the engine session', async () => {
-  const g = E.trace(({ x, y }) => {
-    const z = x.matmul(x, { transB: true }).softmax(1);
-    return { p: z, loss: E.softmaxCrossEntropy(z.log(), y).loss, arg: z.argmax(1) };
-  }, { x: { dtype: 'float32', shape: [3, 2] }, y: { dtype: 'int64', shape: [3] } });
+  const g = E.trace(
+    ({ x, y }) => {
+      const z = x.matmul(x, { transB: true }).softmax(1);
+      return { p: z, loss: E.softmaxCrossEntropy(z.log(), y).loss, arg: z.argmax(1) };
+    },
+    { x: { dtype: 'float32', shape: [3, 2] }, y: { dtype: 'int64', shape: [3] } },
+  );
   const bytes = E.toOnnx(g);
   const session = await ort.InferenceSession.create(bytes);
   assert.deepEqual([...session.inputNames], ['x', 'y']);
@@ -46,7 +76,10 @@ test('models record opset 18 and declare com.microsoft only when a fused op is u
   assert.deepEqual(plain.opsets, { '': 18 });
   const fused = E.lowerToOnnx(E.trace(({ a, b }) => a.matmul(b, { transA: true }), { a: { dtype: 'float32', shape: [2, 3, 2] }, b: { dtype: 'float32', shape: [2, 3, 2] } }));
   assert.deepEqual(fused.opsets, { '': 18, 'com.microsoft': 1 });
-  assert.deepEqual(fused.nodes.map((n) => n.opType), ['FusedMatMul']);
+  assert.deepEqual(
+    fused.nodes.map((n) => n.opType),
+    ['FusedMatMul'],
+  );
 });
 
 test('each training-mode batch norm gets running-stat initializers with distinct contents', () => {
@@ -68,7 +101,11 @@ test('a reduction over non-adjacent axes lowers to one Reduce per run of adjacen
   assert.equal(nodes.filter((t) => t === 'ReduceSum').length, 4);
   const x = Float32Array.from({ length: 24 }, (_, i) => i);
   const out = E.compile(g).run({ x });
-  const expected = [0, 1, 2].map((c) => { let s = 0; for (let n = 0; n < 2; n++) for (let q = 0; q < 4; q++) s += x[(n * 3 + c) * 4 + q]!; return s; });
+  const expected = [0, 1, 2].map((c) => {
+    let s = 0;
+    for (let n = 0; n < 2; n++) for (let q = 0; q < 4; q++) s += x[(n * 3 + c) * 4 + q]!;
+    return s;
+  });
   assert.deepEqual(Array.from(out.s as Float32Array), expected);
   assert.deepEqual(Array.from(out.k as Float32Array), expected);
 });

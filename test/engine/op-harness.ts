@@ -4,9 +4,7 @@
  * gradient graph on ORT against the reference too (this exercises the ONNX emission of every VJP).
  */
 import assert from 'node:assert/strict';
-import {
-  type DType, type Graph, Tensor, type TraceResult, add, checkGradients, compile, constant, evaluate, grad, mul, sum, trace,
-} from '../../src/engine/index.js';
+import { type DType, type Graph, Tensor, type TraceResult, add, checkGradients, compile, constant, evaluate, grad, mul, sum, trace } from '../../src/engine/index.js';
 import { Random } from '../../src/util/random.js';
 
 /** A sampler draws one input element (respecting the op's domain). */
@@ -61,11 +59,16 @@ export function sampleInputs(c: OpCase, seed: number): Record<string, Float64Arr
 
 function hostFeed(dtype: DType, values: Float64Array): Float32Array | Float64Array | Int32Array | BigInt64Array | Uint8Array {
   switch (dtype) {
-    case 'float32': return Float32Array.from(values);
-    case 'float64': return values;
-    case 'int32': return Int32Array.from(values);
-    case 'int64': return BigInt64Array.from(values, (v) => BigInt(v));
-    default: return Uint8Array.from(values);
+    case 'float32':
+      return Float32Array.from(values);
+    case 'float64':
+      return values;
+    case 'int32':
+      return Int32Array.from(values);
+    case 'int64':
+      return BigInt64Array.from(values, (v) => BigInt(v));
+    default:
+      return Uint8Array.from(values);
   }
 }
 
@@ -73,7 +76,8 @@ function hostFeed(dtype: DType, values: Float64Array): Float32Array | Float64Arr
 export function maxRelError(ort: ArrayLike<number | bigint>, ref: Float64Array): number {
   let worst = 0;
   for (let i = 0; i < ref.length; i++) {
-    const a = Number(ort[i]!), b = ref[i]!;
+    const a = Number(ort[i]!),
+      b = ref[i]!;
     if (a === b || (Number.isNaN(a) && Number.isNaN(b))) continue;
     worst = Math.max(worst, Math.abs(a - b) / (1 + Math.abs(b)));
   }
@@ -106,7 +110,9 @@ export function runCase(c: OpCase, seed = 1): Set<string> {
   if (c.grad === false) return used;
 
   // Gradient by finite differences, float64 throughout.
-  const inputs = Object.fromEntries(Object.entries(c.inputs).map(([k, v]) => [k, { shape: v.shape, data: values[k]!, dtype: v.dtype === 'float32' || v.dtype === undefined ? 'float64' as const : v.dtype }]));
+  const inputs = Object.fromEntries(
+    Object.entries(c.inputs).map(([k, v]) => [k, { shape: v.shape, data: values[k]!, dtype: v.dtype === 'float32' || v.dtype === undefined ? ('float64' as const) : v.dtype }]),
+  );
   const report = checkGradients(c.fn, inputs, { seed, ...(c.wrt ? { wrt: c.wrt } : {}), rtol: c.gradRtol ?? 1e-6 });
   assert.ok(report.ok, `${c.name} gradient: ${JSON.stringify(report.directions)}`);
 
@@ -119,11 +125,17 @@ export function runCase(c: OpCase, seed = 1): Set<string> {
     let L: Tensor | null = null;
     for (const o of list) {
       if (o.dtype !== 'float32' && o.dtype !== 'float64') continue;
-      const u = constant(Float64Array.from({ length: o.size }, () => rng.normal()), { shape: o.shape, dtype: o.dtype });
+      const u = constant(
+        Float64Array.from({ length: o.size }, () => rng.normal()),
+        { shape: o.shape, dtype: o.dtype },
+      );
       const term = sum(mul(o, u));
       L = L ? add(L, term) : term;
     }
-    const gs = grad(L!, wrt.map((k) => x[k]!));
+    const gs = grad(
+      L!,
+      wrt.map((k) => x[k]!),
+    );
     return Object.fromEntries(wrt.map((k, i) => [`d_${k}`, gs[i]!]));
   }, specs);
   for (const n of compareGraph(backward, values, dtypes, (c.tol ?? 2e-5) * 5, `${c.name} backward`)) used.add(n);

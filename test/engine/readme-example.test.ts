@@ -4,7 +4,10 @@ import { compile, evaluate, grad, softmaxCrossEntropy, trace, type Tensor } from
 import { Random } from '../../src/util/random.js';
 
 // The README's example at a small size: an SGD step of a 2-layer MLP with cross-entropy, as one graph.
-const N = 8, D = 6, H = 5, C = 3;
+const N = 8,
+  D = 6,
+  H = 5,
+  C = 3;
 const f32 = (...shape: number[]) => ({ dtype: 'float32', shape }) as const;
 const specs = { x: f32(N, D), y: { dtype: 'int32', shape: [N] } as const, w1: f32(D, H), b1: f32(H), w2: f32(H, C), b2: f32(C) };
 

@@ -25,13 +25,25 @@ test('int64 inputs accept Int32Array feeds and scalars accept numbers', () => {
 test('FlatLayout round-trips named tensors through one flat vector inside a graph and on the host', () => {
   const layout = new E.FlatLayout({ w: [2, 3], b: [3], s: [] });
   assert.equal(layout.size, 10);
-  assert.deepEqual(layout.entries.map((e) => [e.name, e.offset, e.size]), [['w', 0, 6], ['b', 6, 3], ['s', 9, 1]]);
+  assert.deepEqual(
+    layout.entries.map((e) => [e.name, e.offset, e.size]),
+    [
+      ['w', 0, 6],
+      ['b', 6, 3],
+      ['s', 9, 1],
+    ],
+  );
   const flat = layout.packHost({ w: [1, 2, 3, 4, 5, 6], b: [7, 8, 9], s: [10] }, new Float32Array(layout.size));
   assert.deepEqual(Array.from(flat), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-  const step = E.compile(E.trace(({ p }) => {
-    const t = layout.unpack(p);
-    return { p: layout.pack({ w: t.w!.mul(2), b: t.b!.add(t.s!), s: t.s!.neg() }), y: t.w!.add(t.b!) };
-  }, { p: { dtype: 'float32', shape: [layout.size] } }));
+  const step = E.compile(
+    E.trace(
+      ({ p }) => {
+        const t = layout.unpack(p);
+        return { p: layout.pack({ w: t.w!.mul(2), b: t.b!.add(t.s!), s: t.s!.neg() }), y: t.w!.add(t.b!) };
+      },
+      { p: { dtype: 'float32', shape: [layout.size] } },
+    ),
+  );
   const out = step.run({ p: flat });
   assert.deepEqual(Array.from(out.p as Float32Array), [2, 4, 6, 8, 10, 12, 17, 18, 19, -10]);
   assert.deepEqual(Array.from(out.y as Float32Array), [8, 10, 12, 11, 13, 15]);
@@ -44,7 +56,10 @@ test('FlatLayout round-trips named tensors through one flat vector inside a grap
 
 test('an input the outputs do not use is still a declared input and may be fed', () => {
   const s = E.compile(E.trace(({ x }) => ({ y: x.mul(2) }), { x: { dtype: 'float32', shape: [2] }, unused: { dtype: 'float32', shape: [3] } }));
-  assert.deepEqual(s.inputs.map((i) => i.name), ['x', 'unused']);
+  assert.deepEqual(
+    s.inputs.map((i) => i.name),
+    ['x', 'unused'],
+  );
   assert.deepEqual(Array.from(s.run({ x: Float32Array.of(1, 2), unused: new Float32Array(3) }).y as Float32Array), [2, 4]);
   s.dispose();
 });

@@ -38,8 +38,7 @@ test('layout ops report impossible reshapes, bad permutations and axes', () => {
 });
 
 test('conv2d, pooling and batch norm report channel and size mismatches', () => {
-  throwsShape(() => E.trace(({ x, w }) => E.conv2d(x, w), { x: f32(8, 3, 32, 32), w: f32(16, 4, 3, 3) }),
-    /conv2d: input \[8,3,32,32\] has 3 channels but weight \[16,4,3,3\] expects 4/);
+  throwsShape(() => E.trace(({ x, w }) => E.conv2d(x, w), { x: f32(8, 3, 32, 32), w: f32(16, 4, 3, 3) }), /conv2d: input \[8,3,32,32\] has 3 channels but weight \[16,4,3,3\] expects 4/);
   throwsShape(() => E.trace(({ x, w }) => E.conv2d(x, w), { x: f32(1, 1, 2, 2), w: f32(1, 1, 3, 3) }), /conv2d: kernel 3×3 .* does not fit input \[1,1,2,2\]/);
   throwsShape(() => E.trace(({ x }) => E.maxPool2d(x, { kernel: 2 }), { x: f32(4, 4) }), 'maxPool2d: input must be 4-D (NCHW), got [4,4]');
   throwsShape(() => E.trace(({ x, g }) => E.batchNormTraining(x, g, g).y, { x: f32(2, 3, 4, 4), g: f32(4) }), /batchNormTraining: scale must be float32\[3\]/);
@@ -47,8 +46,10 @@ test('conv2d, pooling and batch norm report channel and size mismatches', () => 
 
 test('losses validate labels: dtype, shape and reduction', () => {
   throwsShape(() => E.trace(({ z, y }) => E.softmaxCrossEntropy(z, y).loss, { z: f32(4, 3), y: f32(4) }), 'softmaxCrossEntropy: labels must be int32 or int64, got float32');
-  throwsShape(() => E.trace(({ z, y }) => E.softmaxCrossEntropy(z, y).loss, { z: f32(4, 3), y: { dtype: 'int32', shape: [5] } }),
-    'softmaxCrossEntropy: logits [N,C] and labels [N] expected, got [4,3] and [5]');
+  throwsShape(
+    () => E.trace(({ z, y }) => E.softmaxCrossEntropy(z, y).loss, { z: f32(4, 3), y: { dtype: 'int32', shape: [5] } }),
+    'softmaxCrossEntropy: logits [N,C] and labels [N] expected, got [4,3] and [5]',
+  );
   throwsShape(() => E.trace(({ z, y }) => E.softmaxCrossEntropy(z, y, { reduction: 'avg' as 'mean' }).loss, { z: f32(4, 3), y: { dtype: 'int32', shape: [4] } }), /reduction must be/);
 });
 

@@ -16,7 +16,16 @@ interface Fixture {
 const fx = JSON.parse(readFileSync(join(process.cwd(), 'test', 'fixtures', 'engine', 'small-cnn.json'), 'utf8')) as Fixture;
 
 const shapes: Record<string, number[]> = {
-  x: [4, 2, 6, 6], w1: [3, 2, 3, 3], b1: [3], gamma: [3], beta: [3], w2: [4, 3, 3, 3], w3: [3, 4], b3: [3], running_mean: [3], running_var: [3],
+  x: [4, 2, 6, 6],
+  w1: [3, 2, 3, 3],
+  b1: [3],
+  gamma: [3],
+  beta: [3],
+  w2: [4, 3, 3, 3],
+  w3: [3, 4],
+  b3: [3],
+  running_mean: [3],
+  running_var: [3],
 };
 const names = ['x', 'w1', 'b1', 'gamma', 'beta', 'w2', 'w3', 'b3'];
 
@@ -31,7 +40,10 @@ function step(dtype: 'float32' | 'float64') {
     h = E.avgPool2d(h, { kernel: 2 }).flatten(1);
     const logits = h.matmul(t.w3!, { transB: true }).add(t.b3!);
     const { loss } = E.softmaxCrossEntropy(logits, t.labels!);
-    const grads = E.grad(loss, names.map((n) => t[n]!));
+    const grads = E.grad(
+      loss,
+      names.map((n) => t[n]!),
+    );
     return { loss, logits, runningMean: bn.runningMean, runningVar: bn.runningVar, ...Object.fromEntries(names.map((n, i) => [`d_${n}`, grads[i]!])) };
   }, specs);
 }
@@ -44,7 +56,10 @@ function maxError(got: ArrayLike<number>, want: readonly number[]): number {
 
 function check(outputs: Record<string, ArrayLike<number>>, tol: number, label: string): void {
   const want: Record<string, readonly number[]> = {
-    loss: [fx.loss], logits: fx.logits, runningMean: fx.running_mean, runningVar: fx.running_var,
+    loss: [fx.loss],
+    logits: fx.logits,
+    runningMean: fx.running_mean,
+    runningVar: fx.running_var,
     ...Object.fromEntries(names.map((n) => [`d_${n}`, fx.grads[n]!])),
   };
   for (const [k, w] of Object.entries(want)) {

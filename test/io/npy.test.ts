@@ -4,24 +4,13 @@ import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidArgumentError } from '../../src/util/errors.js';
 import { Random } from '../../src/util/random.js';
-import {
-  createNpyWriter,
-  readNpy,
-  readNpyHeader,
-  readNpyRows,
-  writeNpy,
-  type NpyDtype,
-  type NpyWritable,
-} from '../../src/io/npy.js';
+import { createNpyWriter, readNpy, readNpyHeader, readNpyRows, writeNpy, type NpyDtype, type NpyWritable } from '../../src/io/npy.js';
 import { tempDir } from './temp-dir.js';
 
 const dir = tempDir('npy');
 // Fixtures written by NumPy (test/fixtures/scripts/make-npy-fixtures.py); tests run from the repository root.
 const FIXTURES = join(process.cwd(), 'test', 'fixtures', 'npy');
-const expected = JSON.parse(readFileSync(join(FIXTURES, 'expected.json'), 'utf8')) as Record<
-  string,
-  { dtype: string; shape: number[]; values: number[] }
->;
+const expected = JSON.parse(readFileSync(join(FIXTURES, 'expected.json'), 'utf8')) as Record<string, { dtype: string; shape: number[]; values: number[] }>;
 const DTYPE_OF_DESCR: Record<string, NpyDtype> = { '<f4': 'float32', '<f8': 'float64', '<i8': 'int64', '<i4': 'int32', '|u1': 'uint8', '|b1': 'bool' };
 
 /** A .npy file assembled by hand (independently of the writer): magic, version, length, header text, payload. */
@@ -267,7 +256,10 @@ test('writeNpy checks the shape and that values fit the dtype, and leaves nothin
   await assert.rejects(writeNpy(path, new Int32Array([0, 2]), [2], { dtype: 'bool' }), /values storable as bool, got 2 at index 1/);
   await assert.rejects(writeNpy(path, new Float32Array(2), [-1, -2]), /shape: expected an array of non-negative integers/);
   assert.equal(existsSync(path), false);
-  assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+    [],
+  );
 });
 
 test('a streaming writer publishes the file only when every element has been written', async () => {
@@ -289,7 +281,10 @@ test('a streaming writer publishes the file only when every element has been wri
   const over = await createNpyWriter(short, [1, 2], 'float64');
   await assert.rejects(over.write(new Float64Array(3)), /at most 2 more elements/);
   assert.equal(existsSync(short), false);
-  assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+    [],
+  );
 });
 
 test('zero-row arrays are valid files that yield no chunks', async () => {

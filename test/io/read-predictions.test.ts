@@ -5,13 +5,7 @@ import { join } from 'node:path';
 import { InvalidArgumentError } from '../../src/util/errors.js';
 import { Random } from '../../src/util/random.js';
 import { writeNpy } from '../../src/io/npy.js';
-import {
-  fileFormat,
-  openLabelsSource,
-  openMatrixSource,
-  readLabelsFile,
-  readMatrixFile,
-} from '../../src/io/read-predictions.js';
+import { fileFormat, openLabelsSource, openMatrixSource, readLabelsFile, readMatrixFile } from '../../src/io/read-predictions.js';
 import { writeMatrixFile } from '../../src/io/write-predictions.js';
 import { requirePredictionShape } from '../../src/io/validate.js';
 import { tempDir } from './temp-dir.js';
@@ -30,8 +24,7 @@ const paths = {
   tsv: join(dir, 'z.tsv'),
   json: join(dir, 'z.json'),
 };
-const rowsText = (sep: string): string =>
-  Array.from({ length: rows }, (_, i) => values.slice(i * cols, (i + 1) * cols).join(sep)).join('\n') + '\n';
+const rowsText = (sep: string): string => Array.from({ length: rows }, (_, i) => values.slice(i * cols, (i + 1) * cols).join(sep)).join('\n') + '\n';
 writeFileSync(paths.csv, 'a,b,c\n' + rowsText(','));
 writeFileSync(paths.tsv, rowsText('\t'));
 writeFileSync(paths.json, JSON.stringify({ logits: Array.from({ length: rows }, (_, i) => values.slice(i * cols, (i + 1) * cols)), labels }));
@@ -43,7 +36,10 @@ test('the format is chosen by extension, case-insensitively', () => {
   assert.equal(fileFormat('b.tsv', 'x'), 'csv');
   assert.equal(fileFormat('c.txt', 'x'), 'csv');
   assert.equal(fileFormat('d.Json', 'x'), 'json');
-  assert.throws(() => fileFormat('e.pt', '--logits'), /--logits: expected a file ending in \.npy, \.npz, \.safetensors, \.csv, \.tsv, \.txt or \.json \(or - for standard input\), got "e\.pt": PyTorch torch\.save files/);
+  assert.throws(
+    () => fileFormat('e.pt', '--logits'),
+    /--logits: expected a file ending in \.npy, \.npz, \.safetensors, \.csv, \.tsv, \.txt or \.json \(or - for standard input\), got "e\.pt": PyTorch torch\.save files/,
+  );
 });
 
 test('the same matrix and labels read identically from .npy, .csv, .tsv and .json', async () => {

@@ -103,7 +103,13 @@ test("ACLS: the regulariser's gradient is eq. 12 of the paper (2位1 ReLU(z_欧 鈭
     // the whole objective: CE gradient + 伪路(eq. 12)
     const total = evalLoss((z, t) => LOSSES.acls.apply(z, t, { ...o, alpha: 0.5, positive }), c).grad;
     const ceGrad = evalLoss((z, t) => LOSSES.ce.apply(z, t), c).grad;
-    assertAllClose(total, ceGrad.map((g, i) => g + 0.5 * expected[i]!), 1e-12, `acls ${positive} total`, 1e-15);
+    assertAllClose(
+      total,
+      ceGrad.map((g, i) => g + 0.5 * expected[i]!),
+      1e-12,
+      `acls ${positive} total`,
+      1e-15,
+    );
   }
 });
 
@@ -129,13 +135,17 @@ test("ACLS ablations (Table 5): 'ar-only' has gradient 2位(x) for every margin e
   }
   // AR only penalises gaps below the margin too, so it differs from ACLS even where every ReLU is inactive
   const z = [[0.3, 0.1, -0.2]];
-  const r = (variant: 'acls' | 'ar-only' | 'cr-only') => evalLoss((t, y) => LOSSES.acls.apply(t, y, { margin: 5, variant }), { logits: Float64Array.from(z.flat()), shape: [1, 3], labels: Int32Array.of(0) }).loss;
+  const r = (variant: 'acls' | 'ar-only' | 'cr-only') =>
+    evalLoss((t, y) => LOSSES.acls.apply(t, y, { margin: 5, variant }), { logits: Float64Array.from(z.flat()), shape: [1, 3], labels: Int32Array.of(0) }).loss;
   assert.equal(r('acls'), r('cr-only')); // both only CE here
   assert.ok(r('ar-only') > r('acls'));
 });
 
 test('AvUC: the default threshold is 0.5路ln C nats (scales with the classes); an explicit 魏 is used as given', () => {
-  for (const [shape, seed] of [[[6, 3], 41], [[6, 10], 42]] as const) {
+  for (const [shape, seed] of [
+    [[6, 3], 41],
+    [[6, 10], 42],
+  ] as const) {
     const c = randomCase(seed, shape, 1.5);
     const k = shape[1];
     for (const name of ['avuc', 'avuc-gs'] as const) {
@@ -198,7 +208,10 @@ test('AvUC-GS stops the gradient of the confidences: its gradient equals finite 
   const f = (logits: Float64Array): number => {
     const rows = toRows(logits, k);
     const a = naive.correctness(rows, y);
-    let nAC = 0, nAU = 0, nIC = 0, nIU = 0;
+    let nAC = 0,
+      nAU = 0,
+      nIC = 0,
+      nIU = 0;
     rows.forEach((z, i) => {
       const p = naive.softmax(z).map((v) => (1 - 1e-5) * v + 1e-5 / k);
       const u = -p.reduce((s, v) => s + v * Math.log(v), 0);

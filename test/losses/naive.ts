@@ -51,14 +51,18 @@ export function focal(rows: Rows, y: readonly number[], gamma: number | ((p: num
     }),
   );
 }
-export const flsdGamma = (gamma: number) => (p: number): number => (p < 0.2 ? 5 : p < 0.5 ? 3 : gamma);
+export const flsdGamma =
+  (gamma: number) =>
+  (p: number): number =>
+    p < 0.2 ? 5 : p < 0.5 ? 3 : gamma;
 export function ecp(rows: Rows, y: readonly number[], alpha: number): { loss: number; ce: number; entropy: number } {
   const c = rows[0]!.length;
   let ent = 0;
-  for (const z of rows) for (const v of softmax(z)) {
-    const p = Math.min(Math.max(v, 1e-10), 1 - 1e-10);
-    ent += -p * Math.log(p);
-  }
+  for (const z of rows)
+    for (const v of softmax(z)) {
+      const p = Math.min(Math.max(v, 1e-10), 1 - 1e-10);
+      ent += -p * Math.log(p);
+    }
   ent /= rows.length * c;
   const l = ce(rows, y);
   return { loss: l - alpha * ent, ce: l, entropy: ent };
@@ -108,7 +112,15 @@ export function cpc(rows: Rows, y: readonly number[], lbdc: number, lbec: number
   bec = c > 2 ? bec / (rows.length * (c - 1) * (c - 2)) : 0;
   return { loss: ce(rows, y) + lbdc * bdc + lbec * bec, bdc, bec };
 }
-export function crl(rows: Rows, y: readonly number[], counts: readonly number[], epochs: number, min: number, target: 'softmax' | 'entropy' | 'margin', weight: number): { loss: number; ranking: number } {
+export function crl(
+  rows: Rows,
+  y: readonly number[],
+  counts: readonly number[],
+  epochs: number,
+  min: number,
+  target: 'softmax' | 'entropy' | 'margin',
+  weight: number,
+): { loss: number; ranking: number } {
   const c = rows[0]!.length;
   const kappa = rows.map((z) => {
     const p = softmax(z);
@@ -144,7 +156,9 @@ export function mmceWeighted(rows: Rows, y: readonly number[]): number {
   const m = right.length;
   const n = wrong.length;
   if (m === 0 || n === 0) return 0;
-  let cc = 0, ww = 0, cw = 0;
+  let cc = 0,
+    ww = 0,
+    cw = 0;
   for (const u of right) for (const v of right) cc += (1 - u) * (1 - v) * kernel(u, v);
   for (const u of wrong) for (const v of wrong) ww += u * v * kernel(u, v);
   for (const u of right) for (const v of wrong) cw += (1 - u) * v * kernel(u, v);
@@ -159,7 +173,9 @@ export function mmceWeightedKumar(rows: Rows, y: readonly number[]): number {
   const wrong = c.filter((_, i) => a[i] === 0);
   const m = right.length;
   const n = wrong.length;
-  let cc = 0, ww = 0, cw = 0;
+  let cc = 0,
+    ww = 0,
+    cw = 0;
   for (const u of right) for (const v of right) cc += (1 - u) * (1 - v) * kernel(u, v);
   for (const u of wrong) for (const v of wrong) ww += u * v * kernel(u, v);
   for (const u of right) for (const v of wrong) cw += (1 - u) * v * kernel(u, v);
@@ -241,7 +257,10 @@ export function avuc(rows: Rows, y: readonly number[], kappa: number): number {
   const u = avucEntropies(rows);
   const c = confidences(rows);
   const a = correctness(rows, y);
-  let nAC = 0, nAU = 0, nIC = 0, nIU = 0;
+  let nAC = 0,
+    nAU = 0,
+    nIC = 0,
+    nIU = 0;
   u.forEach((ui, i) => {
     const t = Math.tanh(ui);
     const certain = ui < kappa;
@@ -256,7 +275,10 @@ export function sAvuc(rows: Rows, y: readonly number[], kappa: number, temperatu
   const u = avucEntropies(rows);
   const a = correctness(rows, y);
   const k = rows[0]!.length;
-  let nAC = 0, nAU = 0, nIC = 0, nIU = 0;
+  let nAC = 0,
+    nAU = 0,
+    nIC = 0,
+    nIU = 0;
   u.forEach((ui, i) => {
     const e = ui / Math.log(k);
     const ou = 1 / (1 + Math.exp(-(1 / temperature) * Math.log((e * (1 - kappa)) / ((1 - e) * kappa))));

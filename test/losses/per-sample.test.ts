@@ -5,7 +5,11 @@ import { evaluateLoss } from '../../src/losses/evaluate-loss.js';
 // Three rows of C = 3 logits; the expected values follow METHODS.md § Secondary terms by hand.
 const LOGITS = { data: [3, 0, 1, 0.5, 0, 0.2, 0, 2, -1], shape: [3, 3] };
 const LABELS = { data: [0, 2, 1], shape: [3] };
-const ROWS = [[3, 0, 1], [0.5, 0, 0.2], [0, 2, -1]];
+const ROWS = [
+  [3, 0, 1],
+  [0.5, 0, 0.2],
+  [0, 2, -1],
+];
 const ce = (z: number[], y: number): number => Math.log(z.reduce((s, v) => s + Math.exp(v), 0)) - z[y]!;
 const close = (got: ArrayLike<number>, want: readonly number[], tol: number, what: string): void => {
   assert.equal(got.length, want.length, what);
@@ -34,7 +38,10 @@ test('ACLS per-sample regulariser α·(λ1 ReLU(z_ŷ − m)² + λ2 Σ_{j≠ŷ} 
 
 test('MbLS per-sample regulariser α·Σ_j ReLU(max z − z_j − m)/C; ignored rows are 0; dense logits give [N, H]', () => {
   // m = 1, α = 0.1: row 0 distances 0, 3, 2 → (0 + 2 + 1)/3 = 1 → 0.1; row 1: 0; row 2 distances 2, 0, 3 → (1 + 0 + 2)/3 → 0.1
-  const r = evaluateLoss({ logits: LOGITS, labels: { data: [0, 255, 1], shape: [3] } }, { name: 'mbls', options: { margin: 1, alpha: 0.1 }, perSample: 'regulariser', ignoreIndex: 255, dtype: 'float64' });
+  const r = evaluateLoss(
+    { logits: LOGITS, labels: { data: [0, 255, 1], shape: [3] } },
+    { name: 'mbls', options: { margin: 1, alpha: 0.1 }, perSample: 'regulariser', ignoreIndex: 255, dtype: 'float64' },
+  );
   close(r.perSample!, [0.1, 0, 0.1], 1e-12, 'mbls');
   // Dense [1, 3, 3] (class axis 1): the rows are the 3 positions, in row-major (n, h) order.
   const dense = { data: [3, 0.5, 0, 0, 0, 2, 1, 0.2, -1], shape: [1, 3, 3] };

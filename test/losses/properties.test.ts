@@ -12,7 +12,12 @@ const COUNTS = [2, 0, 1, 3, 1, 2, 0, 3];
  * Evaluate loss `name` on a case: CRL gets a history, soft-ce (which takes soft targets only) the one-hot targets of
  * the labels, every other loss the labels.
  */
-function value(name: LossName, c: { logits: ArrayLike<number>; labels: ArrayLike<number>; shape: readonly number[] }, options: Record<string, unknown> = {}, engine?: { engine: 'ort'; dtype: 'float32' | 'float64' }) {
+function value(
+  name: LossName,
+  c: { logits: ArrayLike<number>; labels: ArrayLike<number>; shape: readonly number[] },
+  options: Record<string, unknown> = {},
+  engine?: { engine: 'ort'; dtype: 'float32' | 'float64' },
+) {
   const counts = Array.from({ length: c.shape[0]! }, (_, i) => COUNTS[i % COUNTS.length]!);
   if (name === 'soft-ce') {
     const k = c.shape[1]!;
@@ -20,7 +25,11 @@ function value(name: LossName, c: { logits: ArrayLike<number>; labels: ArrayLike
     Array.from(c.labels).forEach((y, i) => (soft[i * k + y] = 1));
     return evalLoss((z, t) => LOSSES[name].apply(z, { soft: t.soft! }, options as never), { logits: c.logits, shape: c.shape, soft }, engine);
   }
-  return evalLoss((z, t) => LOSSES[name].apply(z, name === 'crl' ? { labels: t.labels!, history: { counts: t.counts!, epochs: 3 } } : t.labels!, options as never), { ...c, ...(name === 'crl' ? { counts } : {}) }, engine);
+  return evalLoss(
+    (z, t) => LOSSES[name].apply(z, name === 'crl' ? { labels: t.labels!, history: { counts: t.counts!, epochs: 3 } } : t.labels!, options as never),
+    { ...c, ...(name === 'crl' ? { counts } : {}) },
+    engine,
+  );
 }
 
 test('adding a constant to all logits of a sample leaves every loss and its gradient unchanged (ACLS: only its paper form)', () => {
@@ -93,7 +102,11 @@ test('SB-ECE (bin) equals the host definition in src/posthoc (softBinnedEce) for
   const rows = toRows(c.logits, 6);
   const conf = Float64Array.from(naive.confidences(rows));
   const correct = Float64Array.from(naive.correctness(rows, Array.from(c.labels)));
-  for (const [bins, t, p] of [[15, 0.01, 2], [7, 0.1, 1], [20, 0.003, 3]] as const) {
+  for (const [bins, t, p] of [
+    [15, 0.01, 2],
+    [7, 0.1, 1],
+    [20, 0.003, 3],
+  ] as const) {
     const host = softBinnedEce(conf, correct, { bins, softBinTemperature: t, p });
     assertClose(value('sb-ece-bin', c, { bins, temperature: t, p }).loss, host, 1e-12, `M ${bins} T ${t} p ${p}`);
   }
@@ -136,7 +149,13 @@ test('an objective is primary + β·term, sharing one prepared input, and keeps 
   const focal = value('focal', c, { gamma: 2 });
   const sbece = value('sb-ece-bin', c, { bins: 10 });
   assertClose(combined.loss, focal.loss + 0.7 * sbece.loss, 1e-14, 'value');
-  assertAllClose(combined.grad, focal.grad.map((g, i) => g + 0.7 * sbece.grad[i]!), 1e-12, 'gradient', 1e-16);
+  assertAllClose(
+    combined.grad,
+    focal.grad.map((g, i) => g + 0.7 * sbece.grad[i]!),
+    1e-12,
+    'gradient',
+    1e-16,
+  );
   assertClose(combined.terms['focal']!, focal.loss, 1e-15, 'focal term');
   assertClose(combined.terms['sb-ece-bin']!, sbece.loss, 1e-15, 'sb-ece term');
   // a combined method as primary keeps its own terms under its name
@@ -148,7 +167,12 @@ test('an objective is primary + β·term, sharing one prepared input, and keeps 
 test("a term's default weight is the papers' code's: MMCE and weighted MMCE 2 (focal-calibration code), others 1", () => {
   const c = randomCase(37, [8, 5], 2);
   const ce = value('ce', c);
-  for (const [name, beta] of [['mmce', 2], ['mmce-weighted', 2], ['sb-ece-lb', 1], ['arc', 1]] as const) {
+  for (const [name, beta] of [
+    ['mmce', 2],
+    ['mmce-weighted', 2],
+    ['sb-ece-lb', 1],
+    ['arc', 1],
+  ] as const) {
     const term = value(name, c);
     const byDefault = evalLoss((z, t) => calibrationObjective({ secondary: { name } })(z, t.labels!), c);
     assertClose(byDefault.loss, ce.loss + beta * term.loss, 1e-14, `${name} default weight`);

@@ -3,15 +3,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { basename } from 'node:path';
 import { trace, type Tensor } from '../../src/engine/index.js';
-import {
-  calibrationObjective,
-  computeLoss,
-  CorrectnessHistory,
-  describeOptions,
-  LOSSES,
-  LOSS_NAMES,
-  lossDefinition,
-} from '../../src/losses/index.js';
+import { calibrationObjective, computeLoss, CorrectnessHistory, describeOptions, LOSSES, LOSS_NAMES, lossDefinition } from '../../src/losses/index.js';
 import { InvalidArgumentError } from '../../src/util/errors.js';
 
 const f64 = (...shape: number[]) => ({ dtype: 'float64', shape }) as const;
@@ -19,10 +11,13 @@ const i32 = (...shape: number[]) => ({ dtype: 'int32', shape }) as const;
 
 /** Trace `fn` on logits [4, 3] and labels [4] (option errors surface at trace time). */
 function traced(fn: (z: Tensor, y: Tensor) => unknown): void {
-  trace(({ z, y }) => {
-    fn(z!, y!);
-    return z!;
-  }, { z: f64(4, 3), y: i32(4) });
+  trace(
+    ({ z, y }) => {
+      fn(z!, y!);
+      return z!;
+    },
+    { z: f64(4, 3), y: i32(4) },
+  );
 }
 
 function throwsNaming(fn: () => unknown, pattern: RegExp): void {
@@ -97,17 +92,20 @@ test('objectives validate names, roles and the weight β up front', () => {
 });
 
 test('bad inputs are errors naming the argument: shapes, dtypes, missing targets, soft targets for a label-only loss', () => {
-  trace(({ z, y, q, z2, yb, yf }) => {
-    throwsNaming(() => LOSSES.ce.apply(z!, yb!), /^ce: labels: expected shape \[4\] for logits \[4, 3\], got \[5\]$/);
-    throwsNaming(() => LOSSES.ce.apply(z!, yf as never), /^ce: labels: expected an int32 or int64 tensor, got float64$/);
-    throwsNaming(() => LOSSES.ce.apply(z2!, y!), /^ce: logits: expected shape \[N, C\]/);
-    throwsNaming(() => LOSSES.focal.apply(z!, { labels: y!, soft: q! }), /^focal: targets: expected integer labels \(this loss does not take soft targets\), got soft targets$/);
-    throwsNaming(() => LOSSES.ce.apply(z!, {}), /^ce: targets: expected integer labels or soft targets, got neither$/);
-    throwsNaming(() => LOSSES['soft-ce'].apply(z!, y!), /^soft-ce: targets: expected soft targets/);
-    throwsNaming(() => LOSSES.crl.apply(z!, y!), /^crl: targets\.history: expected \{ counts \[N\], epochs, min\? \}/);
-    throwsNaming(() => LOSSES.crl.apply(z!, { labels: y!, history: { counts: yb!, epochs: 2 } }), /^crl: targets\.history\.counts: expected shape \[4\], got \[5\]$/);
-    return z!;
-  }, { z: f64(4, 3), y: i32(4), q: f64(4, 3), z2: f64(4), yb: i32(5), yf: f64(4) });
+  trace(
+    ({ z, y, q, z2, yb, yf }) => {
+      throwsNaming(() => LOSSES.ce.apply(z!, yb!), /^ce: labels: expected shape \[4\] for logits \[4, 3\], got \[5\]$/);
+      throwsNaming(() => LOSSES.ce.apply(z!, yf as never), /^ce: labels: expected an int32 or int64 tensor, got float64$/);
+      throwsNaming(() => LOSSES.ce.apply(z2!, y!), /^ce: logits: expected shape \[N, C\]/);
+      throwsNaming(() => LOSSES.focal.apply(z!, { labels: y!, soft: q! }), /^focal: targets: expected integer labels \(this loss does not take soft targets\), got soft targets$/);
+      throwsNaming(() => LOSSES.ce.apply(z!, {}), /^ce: targets: expected integer labels or soft targets, got neither$/);
+      throwsNaming(() => LOSSES['soft-ce'].apply(z!, y!), /^soft-ce: targets: expected soft targets/);
+      throwsNaming(() => LOSSES.crl.apply(z!, y!), /^crl: targets\.history: expected \{ counts \[N\], epochs, min\? \}/);
+      throwsNaming(() => LOSSES.crl.apply(z!, { labels: y!, history: { counts: yb!, epochs: 2 } }), /^crl: targets\.history\.counts: expected shape \[4\], got \[5\]$/);
+      return z!;
+    },
+    { z: f64(4, 3), y: i32(4), q: f64(4, 3), z2: f64(4), yb: i32(5), yf: f64(4) },
+  );
 });
 
 test('CorrectnessHistory keeps per-sample counts across steps and normalises like the official code', () => {

@@ -76,7 +76,11 @@ const ROWS: Row[] = [
   { name: 'sb-ece-bin', options: { bins: 7, temperature: 0.003, p: 1 }, naive: (r, y) => naive.sbEceBin(r, y, { bins: 7, temperature: 0.003, p: 1 }) },
   { name: 'sb-ece-bin', options: { bins: 10, temperature: 0.05, p: 3 }, naive: (r, y) => naive.sbEceBin(r, y, { bins: 10, temperature: 0.05, p: 3 }) },
   { name: 'sb-ece-lb', options: {}, naive: (r, y) => naive.sbEceLb(r, y, { bins: 15, temperature: 0.01, p: 2, root: false, anchors: 'code' }), dense: true },
-  { name: 'sb-ece-lb', options: { p: 3, root: true, anchors: 'unit', bins: 9, temperature: 0.02 }, naive: (r, y) => naive.sbEceLb(r, y, { bins: 9, temperature: 0.02, p: 3, root: true, anchors: 'unit' }) },
+  {
+    name: 'sb-ece-lb',
+    options: { p: 3, root: true, anchors: 'unit', bins: 9, temperature: 0.02 },
+    naive: (r, y) => naive.sbEceLb(r, y, { bins: 9, temperature: 0.02, p: 3, root: true, anchors: 'unit' }),
+  },
   { name: 'avuc', options: { kappa: 0.8 }, naive: (r, y) => naive.avuc(r, y, 0.8), dense: true },
   { name: 'avuc-gs', options: { kappa: 0.3 }, naive: (r, y) => naive.avuc(r, y, 0.3) },
   { name: 's-avuc', options: {}, naive: (r, y) => naive.sAvuc(r, y, 0.5, 1), dense: true },
@@ -97,7 +101,10 @@ function run(row: Row, c: LossCase & { labels: ArrayLike<number> }, ignoreIndex?
 for (const row of ROWS) {
   const label = `${row.name} ${JSON.stringify(row.options)}${row.soft ? ' (soft targets)' : ''}`;
   test(`${label} equals the naive float64 formula on moderate and confident logits`, () => {
-    for (const [c, q] of [[SMALL, SOFT.small], [CONFIDENT, SOFT.confident]] as const) {
+    for (const [c, q] of [
+      [SMALL, SOFT.small],
+      [CONFIDENT, SOFT.confident],
+    ] as const) {
       const counts = HISTORY.slice(0, c.shape[0]);
       const got = run(row, { ...c, counts, ...(row.soft ? { soft: q } : {}) });
       const want = row.naive(toRows(c.logits, c.shape[1]!), Array.from(c.labels), counts, toRows(q, c.shape[1]!));
@@ -110,7 +117,12 @@ for (const row of ROWS) {
       const qRows = denseToRows(SOFT.dense, DENSE.shape);
       const kept = rows.map((_, i) => i).filter((i) => DENSE.labels[i] !== 255);
       const got = run(row, { ...DENSE, ...(row.soft ? { soft: SOFT.dense } : {}) }, 255);
-      const want = row.naive(kept.map((i) => rows[i]!), kept.map((i) => DENSE.labels[i]!), undefined, kept.map((i) => qRows[i]!));
+      const want = row.naive(
+        kept.map((i) => rows[i]!),
+        kept.map((i) => DENSE.labels[i]!),
+        undefined,
+        kept.map((i) => qRows[i]!),
+      );
       assertClose(got, want, 1e-10, label, 1e-13);
     });
   }
@@ -118,9 +130,15 @@ for (const row of ROWS) {
 
 test('every registered loss has a reference-value case above, and every per-example loss one on dense logits with ignored positions', () => {
   for (const name of LOSS_NAMES) {
-    assert.ok(ROWS.some((r) => r.name === name), `${name}: no reference-value case in values.test.ts ROWS`);
+    assert.ok(
+      ROWS.some((r) => r.name === name),
+      `${name}: no reference-value case in values.test.ts ROWS`,
+    );
     if (LOSSES[name].scope === 'per-example') {
-      assert.ok(ROWS.some((r) => r.name === name && r.dense), `${name}: per-example, but no dense case with ignored positions in ROWS`);
+      assert.ok(
+        ROWS.some((r) => r.name === name && r.dense),
+        `${name}: per-example, but no dense case with ignored positions in ROWS`,
+      );
     }
   }
 });

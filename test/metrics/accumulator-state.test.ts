@@ -70,7 +70,10 @@ test('the top-label and classwise accumulators round-trip on their own', () => {
   const rng = new Random(13);
   const top = new TopLabelAccumulator({ bins: 7 });
   const conf = Float64Array.from({ length: 300 }, () => 0.3 + 0.7 * rng.uniform());
-  top.update(conf, Uint8Array.from(conf, (x) => (rng.uniform() < x ? 1 : 0)));
+  top.update(
+    conf,
+    Uint8Array.from(conf, (x) => (rng.uniform() < x ? 1 : 0)),
+  );
   assert.deepEqual(TopLabelAccumulator.fromState(structuredClone(top.toState())).compute(), top.compute());
   const { p64, labels } = dataset(14, 200, 5);
   const classwise = new ClasswiseAccumulator({ classes: 5, bins: 9 });
@@ -85,19 +88,10 @@ test('fromState rejects malformed states, naming the field', () => {
   const { p64, labels } = dataset(15, 40, 3);
   const state = new CalibrationAccumulator({ input: 'probabilities' }).update({ rows: 40, cols: 3, data: p64 }, labels).toState();
   assert.throws(() => CalibrationAccumulator.fromState(null as never), /state: expected a state object, got null/);
-  assert.throws(
-    () => CalibrationAccumulator.fromState({ ...state, top: { ...state.top, confidence: new Float64Array(39) } }),
-    /state\.confidence: expected 40 elements, got 39 elements/,
-  );
-  assert.throws(
-    () => CalibrationAccumulator.fromState({ ...state, top: { ...state.top, correct: new Float64Array(40) as never } }),
-    /state\.correct: expected a Uint8Array/,
-  );
+  assert.throws(() => CalibrationAccumulator.fromState({ ...state, top: { ...state.top, confidence: new Float64Array(39) } }), /state\.confidence: expected 40 elements, got 39 elements/);
+  assert.throws(() => CalibrationAccumulator.fromState({ ...state, top: { ...state.top, correct: new Float64Array(40) as never } }), /state\.correct: expected a Uint8Array/);
   assert.throws(() => CalibrationAccumulator.fromState({ ...state, nll: [1] as never }), /state\.nll: expected a pair/);
   assert.throws(() => CalibrationAccumulator.fromState({ ...state, classwise: null }), /state\.classwise: expected a classwise state/);
-  assert.throws(
-    () => CalibrationAccumulator.fromState({ ...state, classwise: { ...state.classwise!, count: 39 } }),
-    /state\.classwise\.count: expected 40/,
-  );
+  assert.throws(() => CalibrationAccumulator.fromState({ ...state, classwise: { ...state.classwise!, count: 39 } }), /state\.classwise\.count: expected 40/);
   assert.throws(() => CalibrationAccumulator.fromState({ ...state, input: 'odds' as never }), /input: expected 'logits' or 'probabilities'/);
 });

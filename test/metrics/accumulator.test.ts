@@ -54,7 +54,10 @@ test('merging into an empty accumulator adopts the class count; merging mismatch
   const four = new CalibrationAccumulator({ input: 'probabilities', classes: 4 });
   four.update({ rows: 1, cols: 4, data: Float64Array.from([0.25, 0.25, 0.25, 0.25]) }, [0]);
   assert.throws(() => a.merge(four), /other: expected a state with 3 classes, got 4 classes/);
-  assert.throws(() => a.merge(new CalibrationAccumulator({ input: 'probabilities', marginalBinning: 'equal-mass' }).update({ rows: 1, cols: 3, data: Float64Array.from([1, 0, 0]) }, [0])), /same binning options/);
+  assert.throws(
+    () => a.merge(new CalibrationAccumulator({ input: 'probabilities', marginalBinning: 'equal-mass' }).update({ rows: 1, cols: 3, data: Float64Array.from([1, 0, 0]) }, [0])),
+    /same binning options/,
+  );
 });
 
 test('logits give the same metrics as their softmax probabilities', () => {
@@ -79,10 +82,7 @@ test('a chunk with an invalid row leaves the state unchanged, in the kernel path
   for (const rows of [1000, 100]) {
     const bad = p32.slice(1000 * c, (1000 + rows) * c);
     bad[(rows - 3) * c + 1] = Number.NaN;
-    assert.throws(
-      () => clean.update({ rows, cols: c, data: bad }, labels.subarray(1000, 1000 + rows)),
-      new RegExp(`predictions: expected finite values, got NaN at row ${1000 + rows - 3}, column 1`),
-    );
+    assert.throws(() => clean.update({ rows, cols: c, data: bad }, labels.subarray(1000, 1000 + rows)), new RegExp(`predictions: expected finite values, got NaN at row ${1000 + rows - 3}, column 1`));
     assert.deepEqual(clean.compute(), before);
   }
   const fresh = new CalibrationAccumulator({ input: 'probabilities' });

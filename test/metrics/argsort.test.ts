@@ -42,8 +42,14 @@ test('sorting top-label pairs keeps each correctness flag with its confidence an
     }
     const order = naiveArgsort(conf);
     const sorted = sortTopLabel(conf, correct);
-    assert.deepEqual(Array.from(sorted.confidence), order.map((i) => conf[i]!));
-    assert.deepEqual(Array.from(sorted.correct), order.map((i) => correct[i]!));
+    assert.deepEqual(
+      Array.from(sorted.confidence),
+      order.map((i) => conf[i]!),
+    );
+    assert.deepEqual(
+      Array.from(sorted.correct),
+      order.map((i) => correct[i]!),
+    );
     assert.equal(sorted.float32, false);
     assert.equal(sortTopLabel(Float32Array.from(conf), correct).float32, true);
   }
@@ -70,8 +76,16 @@ test('the float32 sort (32-bit keys inside the result) equals a comparison sort,
       const order = naiveArgsort(conf);
       const sorted = sortTopLabel(conf, correct, true);
       assert.equal(sorted.float32, true);
-      assert.deepEqual(Array.from(sorted.confidence), order.map((i) => conf[i]!), `${name}, n = ${n}`);
-      assert.deepEqual(Array.from(sorted.correct), order.map((i) => correct[i]!), `${name}, n = ${n}: flags`);
+      assert.deepEqual(
+        Array.from(sorted.confidence),
+        order.map((i) => conf[i]!),
+        `${name}, n = ${n}`,
+      );
+      assert.deepEqual(
+        Array.from(sorted.correct),
+        order.map((i) => correct[i]!),
+        `${name}, n = ${n}: flags`,
+      );
       assert.notEqual(sorted.correct, correct, 'a new flag array, not the input');
       assert.deepEqual(correct, before, 'the input flags are untouched');
     }

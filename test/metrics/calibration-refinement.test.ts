@@ -77,7 +77,15 @@ test('calibration_nll is 0 when T = 1 already minimises the NLL; refinement is i
   assert.ok(Math.abs(at.calibration_nll) <= 1e-9, `calibration_nll = ${at.calibration_nll}`);
   const reference = evaluate(matrix(2000, 5, set.logits), set.labels, { input: 'logits', refinementCalibrator: 'temperature' });
   for (const a of [0.25, 3]) {
-    const scaled = evaluate(matrix(2000, 5, Float64Array.from(set.logits, (v) => v * a)), set.labels, { input: 'logits', refinementCalibrator: 'temperature' });
+    const scaled = evaluate(
+      matrix(
+        2000,
+        5,
+        Float64Array.from(set.logits, (v) => v * a),
+      ),
+      set.labels,
+      { input: 'logits', refinementCalibrator: 'temperature' },
+    );
     close(scaled.refinement_nll, reference.refinement_nll, 1e-9, `×${a}`);
     close(scaled.refinement_brier, reference.refinement_brier, 1e-7, `×${a}`);
   }
@@ -85,7 +93,15 @@ test('calibration_nll is 0 when T = 1 already minimises the NLL; refinement is i
   // Over-confident logits (T > 1): the calibration term is all over-confidence; under-confident ones: all under.
   assert.ok(t > 1);
   assert.equal(reference.calibration_nll_under, 0);
-  const soft = evaluate(matrix(2000, 5, Float64Array.from(set.logits, (v) => v / (3 * t))), set.labels, { input: 'logits', refinementCalibrator: 'temperature' });
+  const soft = evaluate(
+    matrix(
+      2000,
+      5,
+      Float64Array.from(set.logits, (v) => v / (3 * t)),
+    ),
+    set.labels,
+    { input: 'logits', refinementCalibrator: 'temperature' },
+  );
   assert.equal(soft.calibration_nll_over, 0);
   assert.ok(soft.calibration_nll_under > 0);
 });

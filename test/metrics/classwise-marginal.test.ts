@@ -76,10 +76,17 @@ test('the classwise state holds per class and bin the count, Σp and label count
     const sums = whole.classSums(k);
     const count = sums.counts.reduce((s, v) => s + v, 0);
     assert.equal(count, n, 'every sample is binned once per class');
-    assert.equal(sums.sumCorrect.reduce((s, v) => s + v, 0), y.filter((v) => v === k).length);
+    assert.equal(
+      sums.sumCorrect.reduce((s, v) => s + v, 0),
+      y.filter((v) => v === k).length,
+    );
     let sp = 0;
     for (let i = 0; i < n; i++) sp += p[i * c + k]!;
-    close(sums.sumConfidence.reduce((s, v) => s + v, 0), sp, 1e-12);
+    close(
+      sums.sumConfidence.reduce((s, v) => s + v, 0),
+      sp,
+      1e-12,
+    );
     total += sp;
   }
   close(total, n, 1e-9);

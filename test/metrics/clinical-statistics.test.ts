@@ -25,19 +25,12 @@ function close(actual: number, expected: number, rtol: number, message: string, 
 }
 
 /** Compare every statistic with the reference row (skce_p within the Monte Carlo error of two independent tests). */
-function checkAgainstReference(
-  p: ArrayLike<number>,
-  y: ArrayLike<number>,
-  ref: Record<string, number | null>,
-  name: string,
-  options: { skipIntercept?: boolean; skipLowess?: boolean } = {},
-): void {
+function checkAgainstReference(p: ArrayLike<number>, y: ArrayLike<number>, ref: Record<string, number | null>, name: string, options: { skipIntercept?: boolean; skipLowess?: boolean } = {}): void {
   const stats = clinicalStatistics(p, y, { resamples: RESAMPLES, seed: 5 });
   const json = clinicalJson(stats);
   close(stats.calibrationInTheLarge, ref.calibration_in_the_large!, 1e-9, `${name} calibration-in-the-large`);
   // The slope against scikit-learn's unpenalised LogisticRegression and statsmodels' GLM; the SE against statsmodels.
-  for (const key of ['calibration_slope', 'calibration_slope_se', 'calibration_slope_lower', 'calibration_slope_upper'] as const)
-    close(json[key] as number, ref[key]!, 1e-6, `${name} ${key}`);
+  for (const key of ['calibration_slope', 'calibration_slope_se', 'calibration_slope_lower', 'calibration_slope_upper'] as const) close(json[key] as number, ref[key]!, 1e-6, `${name} ${key}`);
   close(json.calibration_slope as number, ref.statsmodels_slope!, 1e-6, `${name} slope vs statsmodels`);
   close(json.calibration_slope_se as number, ref.statsmodels_slope_se!, 1e-6, `${name} slope SE vs statsmodels`);
   if (!options.skipIntercept) {

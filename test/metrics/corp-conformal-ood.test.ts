@@ -71,7 +71,12 @@ test('OOD scores: max logit, energy, entropy and MSP by hand, stable for logits 
   close(oodScores(z, 'msp')[1]!, 0.5, 1e-15, 'msp');
   close(oodScores(z, 'entropy')[1]!, -Math.log(2), 1e-15, 'neg entropy');
   const p = [1, 2, 3].map((v) => Math.exp(v - lse0));
-  close(oodScores(z, 'entropy')[0]!, p.reduce((s, v) => s + v * Math.log(v), 0), 1e-14, 'neg entropy');
+  close(
+    oodScores(z, 'entropy')[0]!,
+    p.reduce((s, v) => s + v * Math.log(v), 0),
+    1e-14,
+    'neg entropy',
+  );
   const probs = matrix(1, 2, Float64Array.from([1, 0]));
   assert.equal(oodScores(probs, 'entropy', 'probabilities')[0], 0);
   assert.throws(() => oodScores(probs, 'energy', 'probabilities'), /score/);

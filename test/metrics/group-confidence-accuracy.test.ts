@@ -8,7 +8,7 @@ import { matrix } from '../../src/util/matrix.js';
 const probs = matrix(4, 2, new Float64Array([0.9, 0.1, 0.4, 0.6, 0.2, 0.8, 0.7, 0.3]));
 const labels = Int32Array.from([0, 0, 1, 1]);
 
-test('groups of all N samples give the whole set\'s mean confidence and accuracy; groups of one give single samples', () => {
+test("groups of all N samples give the whole set's mean confidence and accuracy; groups of one give single samples", () => {
   const all = groupConfidenceAccuracy(probs, labels, { input: 'probabilities', groupSize: 4, groups: 3 });
   assert.equal(all.length, 3);
   for (const p of all) {
@@ -30,13 +30,26 @@ test('groups of all N samples give the whole set\'s mean confidence and accuracy
 });
 
 test('the density grid counts points per cell over [lo, 1]² and the chart has one panel per entry', () => {
-  const pts = [{ confidence: 0.05, accuracy: 0.05 }, { confidence: 0.95, accuracy: 0.55 }, { confidence: 1, accuracy: 1 }, { confidence: 0.96, accuracy: 0.51 }];
+  const pts = [
+    { confidence: 0.05, accuracy: 0.05 },
+    { confidence: 0.95, accuracy: 0.55 },
+    { confidence: 1, accuracy: 1 },
+    { confidence: 0.96, accuracy: 0.51 },
+  ];
   const g = densityGrid(pts, 2, 0);
   // Cells of width 0.5: (acc row, conf col): (0,0) ← point 0; (1,1) ← points 1, 2 (1.0 is in the last cell) and 3.
   assert.deepEqual(Array.from(g), [1, 0, 0, 3]);
   // With lo = 0.5 the first point is outside.
   assert.deepEqual(Array.from(densityGrid(pts, 1, 0.5)), [3]);
-  const svg = jointDensitySvg([[{ title: 'epoch 1', points: pts }, { title: 'epoch 2', points: pts }]], { title: 'T', rowLabels: ['CE'] });
+  const svg = jointDensitySvg(
+    [
+      [
+        { title: 'epoch 1', points: pts },
+        { title: 'epoch 2', points: pts },
+      ],
+    ],
+    { title: 'T', rowLabels: ['CE'] },
+  );
   assert.equal((svg.match(/class="density-panel"/g) ?? []).length, 2);
   assert.match(svg, /epoch 2/);
   assert.throws(() => jointDensitySvg([[]], { title: 'T', rowLabels: ['CE'] }), /panels: expected at least one panel/);

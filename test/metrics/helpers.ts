@@ -96,16 +96,12 @@ export function naiveGroupedEce(groups: number[][], conf: ArrayLike<number>, cor
 /** AUROC by counting all positive/negative pairs (ties ½). */
 export function naiveAuroc(pos: ArrayLike<number>, neg: ArrayLike<number>): number {
   let s = 0;
-  for (let i = 0; i < pos.length; i++)
-    for (let j = 0; j < neg.length; j++) s += pos[i]! > neg[j]! ? 1 : pos[i] === neg[j] ? 0.5 : 0;
+  for (let i = 0; i < pos.length; i++) for (let j = 0; j < neg.length; j++) s += pos[i]! > neg[j]! ? 1 : pos[i] === neg[j] ? 0.5 : 0;
   return s / (pos.length * neg.length);
 }
 
 export function close(actual: number, expected: number, tolerance: number, message?: string): void {
-  assert.ok(
-    Math.abs(actual - expected) <= tolerance,
-    `${message ?? 'value'}: expected ${expected}, got ${actual} (|diff| = ${Math.abs(actual - expected)} > ${tolerance})`,
-  );
+  assert.ok(Math.abs(actual - expected) <= tolerance, `${message ?? 'value'}: expected ${expected}, got ${actual} (|diff| = ${Math.abs(actual - expected)} > ${tolerance})`);
 }
 
 export interface FixtureCase {

@@ -62,24 +62,72 @@ test('report columns are the record: every metric under its --json key, no other
   const p = matrix(4, 2, Float64Array.from([0.9, 0.1, 0.2, 0.8, 0.6, 0.4, 0.3, 0.7]));
   const y = Int32Array.from([0, 1, 1, 1]);
   const a = evaluate(p, y, { input: 'probabilities', bins: 2 });
-  const t = metricTable([{ name: 'a', metrics: { aurc: a.aurc, cov_at_5risk: a.cov_at_5risk } }, { name: 'b', metrics: { aurc: a.aurc + 0.01, cov_at_5risk: a.cov_at_5risk + 0.5 } }]);
-  assert.deepEqual(t.columns.map((c) => [c.label, c.better]), [['AURC (%)', 'lower'], ['coverage at 5% risk (%)', 'higher']]);
-  assert.deepEqual(t.rows.map((r) => r.cells.map((c) => c.best)), [[true, false], [false, true]]);
+  const t = metricTable([
+    { name: 'a', metrics: { aurc: a.aurc, cov_at_5risk: a.cov_at_5risk } },
+    { name: 'b', metrics: { aurc: a.aurc + 0.01, cov_at_5risk: a.cov_at_5risk + 0.5 } },
+  ]);
+  assert.deepEqual(
+    t.columns.map((c) => [c.label, c.better]),
+    [
+      ['AURC (%)', 'lower'],
+      ['coverage at 5% risk (%)', 'higher'],
+    ],
+  );
+  assert.deepEqual(
+    t.rows.map((r) => r.cells.map((c) => c.best)),
+    [
+      [true, false],
+      [false, true],
+    ],
+  );
 });
 
-test('suite table columns read name, unit and direction from the record (the committed reports\' headers)', () => {
+test("suite table columns read name, unit and direction from the record (the committed reports' headers)", () => {
   const cols = tableColumns(['temperature', 'ensemble-temperature'], true, true);
-  assert.deepEqual(cols.map((c) => c.label), [
-    'Acc. (%)', 'ECE (%)', 'AdaECE (%)', 'NLL', 'Mean conf. (%)',
-    'ECE after TS (%)', 'NLL after TS', 'ECE after ETS (%)', 'NLL after ETS',
-    'Train acc. (%)', 'Train ECE (%)',
-    'Acc. w/o bg (%)', 'ECE w/o bg (%)', 'Mean conf. w/o bg (%)', 'ECE w/o bg after TS (%)', 'ECE w/o bg after ETS (%)',
-    'T',
-  ]);
-  assert.deepEqual(cols.map((c) => c.key), [
-    'accuracy', 'ece', 'adaece', 'nll', 'mean_confidence', 'ece@temperature', 'nll@temperature', 'ece@ensemble-temperature', 'nll@ensemble-temperature',
-    'train:accuracy', 'train:ece', 'fg:accuracy', 'fg:ece', 'fg:mean_confidence', 'fg:ece@temperature', 'fg:ece@ensemble-temperature', 'T',
-  ]);
+  assert.deepEqual(
+    cols.map((c) => c.label),
+    [
+      'Acc. (%)',
+      'ECE (%)',
+      'AdaECE (%)',
+      'NLL',
+      'Mean conf. (%)',
+      'ECE after TS (%)',
+      'NLL after TS',
+      'ECE after ETS (%)',
+      'NLL after ETS',
+      'Train acc. (%)',
+      'Train ECE (%)',
+      'Acc. w/o bg (%)',
+      'ECE w/o bg (%)',
+      'Mean conf. w/o bg (%)',
+      'ECE w/o bg after TS (%)',
+      'ECE w/o bg after ETS (%)',
+      'T',
+    ],
+  );
+  assert.deepEqual(
+    cols.map((c) => c.key),
+    [
+      'accuracy',
+      'ece',
+      'adaece',
+      'nll',
+      'mean_confidence',
+      'ece@temperature',
+      'nll@temperature',
+      'ece@ensemble-temperature',
+      'nll@ensemble-temperature',
+      'train:accuracy',
+      'train:ece',
+      'fg:accuracy',
+      'fg:ece',
+      'fg:mean_confidence',
+      'fg:ece@temperature',
+      'fg:ece@ensemble-temperature',
+      'T',
+    ],
+  );
   for (const c of cols.filter((c) => c.metric !== 'temperature')) {
     const d = metricDefinition(c.metric as MetricName);
     assert.equal(c.percent, d.percent, c.key);
@@ -89,7 +137,14 @@ test('suite table columns read name, unit and direction from the record (the com
   assert.deepEqual(Object.keys(metricColumn('ece', { after: 'temperature', split: 'foreground' })), ['key', 'label', 'metric', 'after', 'split', 'percent', 'better']);
   assert.deepEqual(metricColumn('mean_confidence'), { key: 'mean_confidence', label: 'Mean conf. (%)', metric: 'mean_confidence', percent: true });
   // Any metric of the record has a column.
-  assert.deepEqual(metricColumn('cov_at_5risk', { split: 'train' }), { key: 'train:cov_at_5risk', label: 'Train coverage at 5% risk (%)', metric: 'cov_at_5risk', split: 'train', percent: true, better: 'higher' });
+  assert.deepEqual(metricColumn('cov_at_5risk', { split: 'train' }), {
+    key: 'train:cov_at_5risk',
+    label: 'Train coverage at 5% risk (%)',
+    metric: 'cov_at_5risk',
+    split: 'train',
+    percent: true,
+    better: 'higher',
+  });
 });
 
 test('shift metric info, best-epoch and sweep selection, claim directions and the worst group follow the record', () => {
@@ -103,7 +158,13 @@ test('shift metric info, best-epoch and sweep selection, claim directions and th
   }
   for (const rule of SELECTION_RULES) {
     const higher = metricDefinition(selectionMetric(rule)).better === 'higher';
-    const chosen = chooseSweepValue([{ accuracy: 0.9, score: 0.1 }, { accuracy: 0.9, score: 0.2 }], rule);
+    const chosen = chooseSweepValue(
+      [
+        { accuracy: 0.9, score: 0.1 },
+        { accuracy: 0.9, score: 0.2 },
+      ],
+      rule,
+    );
     assert.equal(chosen, higher ? 1 : 0, rule);
     assert.match(selectionRuleText(rule), higher ? /^highest/ : /^lowest/, rule);
   }
@@ -111,7 +172,16 @@ test('shift metric info, best-epoch and sweep selection, claim directions and th
   assert.deepEqual(SELECTION_RULES.filter((r) => !r.includes('-') && r !== 'refinement').sort(), [...DIRECTIONAL_METRIC_NAMES].sort());
   assert.equal(selectionRuleText('brier'), 'lowest mean validation Brier');
   assert.equal(selectionRuleText('cov_at_5risk'), 'highest mean validation coverage at 5% risk');
-  assert.equal(chooseSweepValue([{ accuracy: 0.9, score: 0.3 }, { accuracy: 0.8, score: 0.2 }], 'brier'), 1);
+  assert.equal(
+    chooseSweepValue(
+      [
+        { accuracy: 0.9, score: 0.3 },
+        { accuracy: 0.8, score: 0.2 },
+      ],
+      'brier',
+    ),
+    1,
+  );
   for (const k of METRIC_NAMES) {
     const d = metricDefinition(k).better;
     for (const name of [k, `fg_${k}`, `train_${k}`]) {
@@ -126,14 +196,23 @@ test('shift metric info, best-epoch and sweep selection, claim directions and th
   assert.equal(higherIsBetter('ood_confidence'), false);
   // selectCalibrator (`calib fit --method auto`, `calib compare`) ranks by the lowest held-out value: lower-is-better metrics only.
   for (const k of POSTHOC_SELECTION_METRICS) assert.equal(metricDefinition(k).better, 'lower', k);
-  assert.deepEqual(GROUP_METRICS, METRIC_NAMES.filter((k) => metricDefinition(k).better !== 'none'));
+  assert.deepEqual(
+    GROUP_METRICS,
+    METRIC_NAMES.filter((k) => metricDefinition(k).better !== 'none'),
+  );
   assert.deepEqual(GROUP_FLAGS['group-metric'].schema.choices, DIRECTIONAL_METRIC_NAMES);
 });
 
-test('the weighted lists and refusals are the record\'s', () => {
+test("the weighted lists and refusals are the record's", () => {
   const computed = ALL.filter((m) => m.weighted !== undefined && 'compute' in m.weighted);
-  assert.deepEqual(WEIGHTED_METRIC_NAMES, computed.map((m) => m.key));
-  assert.deepEqual(WEIGHTED_TOP_LABEL_NAMES, computed.filter((m) => m.weighted !== undefined && 'scope' in m.weighted && m.weighted.scope === 'top-label').map((m) => m.key));
+  assert.deepEqual(
+    WEIGHTED_METRIC_NAMES,
+    computed.map((m) => m.key),
+  );
+  assert.deepEqual(
+    WEIGHTED_TOP_LABEL_NAMES,
+    computed.filter((m) => m.weighted !== undefined && 'scope' in m.weighted && m.weighted.scope === 'top-label').map((m) => m.key),
+  );
   for (const m of ALL) {
     const reason = weightRefusal(m.key as MetricName, { marginalDebias: false });
     if (m.weighted === undefined) assert.equal(reason, 'not implemented with sample weights yet', m.key);
@@ -149,7 +228,7 @@ test('the weighted lists and refusals are the record\'s', () => {
   for (const k of WEIGHTED_METRIC_NAMES) assert.ok(Math.abs(w.values[k]! - plain[k]) <= 1e-12, k);
 });
 
-test('calib eval\'s table and the README metric table list every metric with its label, direction and weights', () => {
+test("calib eval's table and the README metric table list every metric with its label, direction and weights", () => {
   const p = matrix(4, 2, Float64Array.from([0.9, 0.1, 0.2, 0.8, 0.6, 0.4, 0.3, 0.7]));
   const table = formatMetricsTable(evaluate(p, Int32Array.from([0, 1, 1, 1]), { input: 'probabilities', bins: 2 }));
   for (const m of ALL) assert.ok(table.includes(m.label), m.key);

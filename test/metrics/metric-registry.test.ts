@@ -26,7 +26,10 @@ const SHAPE = { classes: 5, input: 'probabilities', bins: 15, convention: '(l,u]
 test('every metric declares a unique snake_case key, a label, a description and state fields no other metric uses', () => {
   const keys = new Set<string>();
   const fields = new Set<string>();
-  assert.deepEqual(METRIC_NAMES, METRICS.map((m) => m.key));
+  assert.deepEqual(
+    METRIC_NAMES,
+    METRICS.map((m) => m.key),
+  );
   for (const metric of METRICS as readonly MetricDefinition[]) {
     assert.match(metric.key, /^[a-z][a-z0-9_]*$/, metric.key);
     assert.ok(!keys.has(metric.key), `duplicate key ${metric.key}`);

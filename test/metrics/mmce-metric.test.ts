@@ -6,8 +6,7 @@ import { close } from './helpers.js';
 
 function naiveMmce(c: Float64Array, a: Uint8Array, w = 0.4): number {
   let s = 0;
-  for (let i = 0; i < c.length; i++)
-    for (let j = 0; j < c.length; j++) s += (a[i]! - c[i]!) * (a[j]! - c[j]!) * Math.exp(-Math.abs(c[i]! - c[j]!) / w);
+  for (let i = 0; i < c.length; i++) for (let j = 0; j < c.length; j++) s += (a[i]! - c[i]!) * (a[j]! - c[j]!) * Math.exp(-Math.abs(c[i]! - c[j]!) / w);
   return Math.sqrt(Math.max(0, s)) / c.length;
 }
 

@@ -1,26 +1,26 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomSplit } from '../../src/data/splits.js';
-import {
-  conformalMetrics,
-  fitConformal,
-  fitMondrianConformal,
-  minimumCalibrationRows,
-  mondrianConformalMetrics,
-  mondrianPredictionSets,
-  softmax,
-} from '../../src/metrics/index.js';
+import { conformalMetrics, fitConformal, fitMondrianConformal, minimumCalibrationRows, mondrianConformalMetrics, mondrianPredictionSets, softmax } from '../../src/metrics/index.js';
 import { Random } from '../../src/util/random.js';
 import { matrix, type Matrix } from '../../src/util/matrix.js';
 
 // Calibration rows (C = 3), LAC scores 1 − p_y:
 //   class 0: 0.1, 0.2, 0.4   class 1: 0.3, 0.45   class 2: none
 const CAL = [
-  [0.9, 0.05, 0.05], [0.8, 0.1, 0.1], [0.6, 0.3, 0.1], [0.2, 0.7, 0.1], [0.4, 0.55, 0.05],
+  [0.9, 0.05, 0.05],
+  [0.8, 0.1, 0.1],
+  [0.6, 0.3, 0.1],
+  [0.2, 0.7, 0.1],
+  [0.4, 0.55, 0.05],
 ];
 const CAL_Y = Int32Array.from([0, 0, 0, 1, 1]);
 // Test rows: LAC scores [0.15, 0.9, 0.95], [0.5, 0.55, 0.95], [0.9, 0.4, 0.7].
-const TEST = [[0.85, 0.1, 0.05], [0.5, 0.45, 0.05], [0.1, 0.6, 0.3]];
+const TEST = [
+  [0.85, 0.1, 0.05],
+  [0.5, 0.45, 0.05],
+  [0.1, 0.6, 0.3],
+];
 const TEST_Y = Int32Array.from([0, 1, 2]);
 const m = (rows: number[][]): Matrix => matrix(rows.length, rows[0]!.length, Float64Array.from(rows.flat()));
 
@@ -46,7 +46,11 @@ test('class-conditional LAC: thresholds and sets by hand (α = 0.5)', () => {
   assert.ok(Math.abs(r.coverage - 2 / 3) < 1e-15);
   assert.ok(Math.abs(r.meanSetSize - 5 / 3) < 1e-15);
   assert.equal(r.emptySets, 0);
-  assert.deepEqual(r.perCategory, [{ n: 1, coverage: 1, meanSetSize: 2 }, { n: 1, coverage: 0, meanSetSize: 1 }, { n: 1, coverage: 1, meanSetSize: 2 }]);
+  assert.deepEqual(r.perCategory, [
+    { n: 1, coverage: 1, meanSetSize: 2 },
+    { n: 1, coverage: 0, meanSetSize: 1 },
+    { n: 1, coverage: 1, meanSetSize: 2 },
+  ]);
 });
 
 test('group-conditional LAC: thresholds and sets by hand (α = 0.5), a group without calibration rows gets every class', () => {
@@ -63,7 +67,11 @@ test('group-conditional LAC: thresholds and sets by hand (α = 0.5), a group wit
   assert.ok(Math.abs(r.coverage - 2 / 3) < 1e-15);
   assert.ok(Math.abs(r.meanSetSize - 4 / 3) < 1e-15);
   assert.ok(Math.abs(r.emptySets - 1 / 3) < 1e-15);
-  assert.deepEqual(r.perCategory, [{ n: 1, coverage: 0, meanSetSize: 0 }, { n: 1, coverage: 1, meanSetSize: 1 }, { n: 1, coverage: 1, meanSetSize: 3 }]);
+  assert.deepEqual(r.perCategory, [
+    { n: 1, coverage: 0, meanSetSize: 0 },
+    { n: 1, coverage: 1, meanSetSize: 1 },
+    { n: 1, coverage: 1, meanSetSize: 3 },
+  ]);
   // Bad input names the argument.
   assert.throws(() => mondrianPredictionSets(m(TEST), p), /groups: expected a group index per row/);
   assert.throws(() => mondrianPredictionSets(m(TEST), p, Int32Array.from([0, 3, 1])), /groups: expected group indices in \[0, 3\), got 3 at row 1/);

@@ -5,11 +5,21 @@ import { matrix, type Matrix } from '../../src/util/matrix.js';
 
 // The example of mondrian-conformal.test.ts. Calibration rows (C = 3), LAC scores 1 − p_y, groups x, x, y, x, y:
 //   x × class 0: 0.1, 0.2   x × class 1: 0.3   y × class 0: 0.4   y × class 1: 0.45   class 2: none.
-const CAL = [[0.9, 0.05, 0.05], [0.8, 0.1, 0.1], [0.6, 0.3, 0.1], [0.2, 0.7, 0.1], [0.4, 0.55, 0.05]];
+const CAL = [
+  [0.9, 0.05, 0.05],
+  [0.8, 0.1, 0.1],
+  [0.6, 0.3, 0.1],
+  [0.2, 0.7, 0.1],
+  [0.4, 0.55, 0.05],
+];
 const CAL_Y = Int32Array.from([0, 0, 0, 1, 1]);
 const CAL_G = Int32Array.from([0, 0, 1, 0, 1]);
 // Test rows: LAC scores [0.15, 0.9, 0.95], [0.5, 0.55, 0.95], [0.9, 0.4, 0.7]; groups y, x, x.
-const TEST = [[0.85, 0.1, 0.05], [0.5, 0.45, 0.05], [0.1, 0.6, 0.3]];
+const TEST = [
+  [0.85, 0.1, 0.05],
+  [0.5, 0.45, 0.05],
+  [0.1, 0.6, 0.3],
+];
 const TEST_Y = Int32Array.from([0, 1, 2]);
 const TEST_G = Int32Array.from([1, 0, 0]);
 /** Equal to 1e-15, ±∞ exactly (scores 1 − p carry rounding: 1 − 0.8 = 0.19999999999999996). */

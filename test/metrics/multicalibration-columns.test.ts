@@ -33,11 +33,27 @@ test('multicalibrationError with weights: the cell mean is Σ w (c − a) / Σ w
 test('multicalibrationOverColumns: the largest cell over the union of the columns, cells summed', () => {
   // device x, bin 2: rows 0, 2: (−0.1 + 0.7) / 2 = 0.3; device y, bin 2: rows 1, 3: (0.8 − 0.4) / 2 = 0.2;
   // device x, bin 1: row 4: 0.3; device y, bin 1: row 5: −0.8 → |−0.8| = 0.8 (1 row).
-  const r = multicalibrationOverColumns(c, a, [{ index: site, count: 2 }, { index: device, count: 2 }], { bins: 2, minCellSize: 1 });
+  const r = multicalibrationOverColumns(
+    c,
+    a,
+    [
+      { index: site, count: 2 },
+      { index: device, count: 2 },
+    ],
+    { bins: 2, minCellSize: 1 },
+  );
   assert.ok(Math.abs(r.value! - 0.8) < 1e-12);
   assert.deepEqual([r.column, r.group, r.bin, r.cellSize, r.cellsEvaluated, r.cellsSkipped], [1, 1, 0, 1, 7, 0]);
   // Minimum 2 rows: site A bin 2 (1.4 / 3) is the largest of the cells left (site B bin 1: −0.5 / 2; device: 0.3, 0.2).
-  const two = multicalibrationOverColumns(c, a, [{ index: site, count: 2 }, { index: device, count: 2 }], { bins: 2, minCellSize: 2 });
+  const two = multicalibrationOverColumns(
+    c,
+    a,
+    [
+      { index: site, count: 2 },
+      { index: device, count: 2 },
+    ],
+    { bins: 2, minCellSize: 2 },
+  );
   assert.ok(Math.abs(two.value! - 1.4 / 3) < 1e-12);
   assert.deepEqual([two.column, two.group, two.bin, two.cellsEvaluated, two.cellsSkipped], [0, 0, 1, 4, 3]);
   const none = multicalibrationOverColumns(c, a, [{ index: site, count: 2 }], { bins: 2, minCellSize: 10 });

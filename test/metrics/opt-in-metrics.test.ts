@@ -39,7 +39,10 @@ function sample(n: number, seed: number): { confidence: Float64Array; correct: U
 }
 
 test('the opt-in entries are record entries: unique keys outside the default list, found by metricDefinition', () => {
-  assert.deepEqual(OPT_IN_METRICS.map((m) => m.key), OPT_IN_METRIC_NAMES);
+  assert.deepEqual(
+    OPT_IN_METRICS.map((m) => m.key),
+    OPT_IN_METRIC_NAMES,
+  );
   assert.equal(new Set(RECORD_METRIC_NAMES).size, RECORD_METRIC_NAMES.length);
   for (const name of OPT_IN_METRIC_NAMES) {
     assert.ok(!(METRIC_NAMES as readonly string[]).includes(name), `${name} is not in the default list`);
@@ -112,7 +115,11 @@ test('weights: calibration_in_the_large is weighted (integer weights = repeated 
   const weights = Float64Array.from({ length: 60 }, (_, i) => i % 3);
   const repeated: number[] = [];
   for (let i = 0; i < 60; i++) for (let r = 0; r < weights[i]!; r++) repeated.push(i);
-  const expanded = evaluateOptIn(Float64Array.from(repeated, (i) => confidence[i]!), Uint8Array.from(repeated, (i) => correct[i]!), ['calibration_in_the_large']);
+  const expanded = evaluateOptIn(
+    Float64Array.from(repeated, (i) => confidence[i]!),
+    Uint8Array.from(repeated, (i) => correct[i]!),
+    ['calibration_in_the_large'],
+  );
   const weighted = evaluateOptInWeighted(confidence, correct, weights, ['calibration_in_the_large']);
   close(weighted.calibration_in_the_large, expanded.calibration_in_the_large, 1e-12, 'weighted CITL');
   const refusals: [OptInMetricName, RegExp][] = [

@@ -106,10 +106,7 @@ test('invalid values are reported at their row in the whole input, from any bloc
     );
     const logits = p64.map(Math.log);
     logits[row * c + 2] = Number.POSITIVE_INFINITY;
-    await assert.rejects(
-      evaluateParallel({ rows: n, cols: c, data: logits }, labels, { input: 'logits', threads: 3, minParallelRows: 0 }),
-      new RegExp(`at row ${row}, column 2`),
-    );
+    await assert.rejects(evaluateParallel({ rows: n, cols: c, data: logits }, labels, { input: 'logits', threads: 3, minParallelRows: 0 }), new RegExp(`at row ${row}, column 2`));
   }
   const bad = labels.slice();
   bad[2_500] = 4;

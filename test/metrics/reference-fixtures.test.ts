@@ -1,15 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  assignEqualWidthBins,
-  auroc,
-  CalibrationAccumulator,
-  evaluate,
-  expectedCalibrationError,
-  labelBinnedCalibrationError,
-  marginalCalibrationError,
-  topLabel,
-} from '../../src/metrics/index.js';
+import { assignEqualWidthBins, auroc, CalibrationAccumulator, evaluate, expectedCalibrationError, labelBinnedCalibrationError, marginalCalibrationError, topLabel } from '../../src/metrics/index.js';
 import { caseMatrix, close, loadFixture } from './helpers.js';
 
 // Values from NumPy / scikit-learn / PyTorch and Python re-implementations of the reference code:
@@ -48,8 +39,7 @@ for (const c of fixture.cases) {
       close(labelBinnedCalibrationError(top.confidence, top.correct, { bins: c.bins, convention, p: 1 }), num(e[`ece_lb1_${tag}`]), TOL, 'ECE_lb,1');
     }
     const r = evaluate(matrix, labels, { input: c.input, bins: c.bins });
-    for (const key of ['adaece', 'adaece_l2', 'ks', 'debiased_ece', 'sweep_ece', 'accuracy', 'mean_confidence', 'brier', 'mean_entropy'] as const)
-      close(r[key], num(e[key]), tol(r[key]), key);
+    for (const key of ['adaece', 'adaece_l2', 'ks', 'debiased_ece', 'sweep_ece', 'accuracy', 'mean_confidence', 'brier', 'mean_entropy'] as const) close(r[key], num(e[key]), tol(r[key]), key);
     close(r.nll, num(e.nll), tol(r.nll), 'nll');
     assert.equal(r.sweep_bins, e.sweep_bins);
     if (e.error_auroc === undefined) assert.ok(Number.isNaN(r.error_auroc));
@@ -67,12 +57,7 @@ for (const c of fixture.cases) {
   test(`${c.name}: the marginal error reproduces uncertainty-calibration's get_calibration_error(mode='marginal')`, () => {
     close(marginalCalibrationError(matrix, labels, { input: c.input, bins: c.bins }), num(e.marginal_em_debiased), TOL, 'equal-mass debiased');
     close(marginalCalibrationError(matrix, labels, { input: c.input, bins: c.bins, debias: false }), num(e.marginal_em_plugin), TOL, 'plug-in');
-    close(
-      marginalCalibrationError(matrix, labels, { input: c.input, bins: c.bins, binning: 'equal-width' }),
-      num(e.marginal_kumar_equal_prob_debiased),
-      TOL,
-      'get_equal_prob_bins',
-    );
+    close(marginalCalibrationError(matrix, labels, { input: c.input, bins: c.bins, binning: 'equal-width' }), num(e.marginal_kumar_equal_prob_debiased), TOL, 'get_equal_prob_bins');
     const state = new CalibrationAccumulator({ input: c.input, bins: c.bins, marginalBinning: 'equal-mass' });
     const half = Math.floor(matrix.rows / 2);
     const cols = matrix.cols;

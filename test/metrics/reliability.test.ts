@@ -39,7 +39,10 @@ test('reliability data from the accumulator is consistent with ECE and accepted 
     const acc = new CalibrationAccumulator({ input: 'probabilities', bins: 12, convention }).update({ rows: n, cols: c, data: p }, y);
     const d = acc.reliability();
     const r = evaluate({ rows: n, cols: c, data: p }, y, { input: 'probabilities', bins: 12, convention });
-    assert.equal(d.bins.reduce((s, b) => s + b.count, 0), n);
+    assert.equal(
+      d.bins.reduce((s, b) => s + b.count, 0),
+      n,
+    );
     close(d.ece, r.ece, 1e-15);
     close(d.accuracy, r.accuracy, 1e-15);
     close(d.meanConfidence, r.mean_confidence, 1e-15);

@@ -6,11 +6,7 @@ import { matrix } from '../../src/util/matrix.js';
 
 // One image, C = 3, 2×2 pixels, NCHW: logits[(k * 4) + j] for class k at pixel j.
 // Pixel labels [0, 1, 255, 2]; predictions by pixel: p0 → 0 (right), p1 → 2 (wrong), p2 → ignored, p3 → 2 (right).
-const LOGITS = Float64Array.from([
-  /* k=0 */ 2, 0, 0, 0,
-  /* k=1 */ 0, 1, 5, 0,
-  /* k=2 */ 0, 2, 0, 3,
-]);
+const LOGITS = Float64Array.from([/* k=0 */ 2, 0, 0, 0, /* k=1 */ 0, 1, 5, 0, /* k=2 */ 0, 2, 0, 3]);
 const LABELS = Int32Array.from([0, 1, 255, 2]);
 
 test('pixelRows gathers counted pixels as rows, classes last', () => {

@@ -38,7 +38,11 @@ test('SB-ECE has the constants of Karandikar et al. and centres ξ_j = (j − ½
 
 test('SB-ECE equals the formula evaluated naively, for p = 1, 2, 3 and several bin settings', () => {
   const { c, a } = sample(300, 1);
-  for (const [M, Tb, p] of [[15, 0.01, 2], [10, 0.05, 1], [5, 0.002, 3]] as const) {
+  for (const [M, Tb, p] of [
+    [15, 0.01, 2],
+    [10, 0.05, 1],
+    [5, 0.002, 3],
+  ] as const) {
     const v = softBinnedEce(c, a, { bins: M, softBinTemperature: Tb, p });
     const ref = naiveSbEce(Array.from(c), Array.from(a), M, Tb, p);
     assert.ok(Math.abs(v - ref) < 1e-14, `M=${M} Tb=${Tb} p=${p}: ${v} vs ${ref}`);
@@ -61,7 +65,11 @@ test('SB-ECE tends to the hard-binned ℓ2 ECE as the soft-bin temperature goes 
 });
 
 test('the SB-ECE gradient with respect to the confidences matches central differences', () => {
-  for (const [seed, p] of [[3, 2], [4, 1], [5, 3]] as const) {
+  for (const [seed, p] of [
+    [3, 2],
+    [4, 1],
+    [5, 3],
+  ] as const) {
     const { c, a } = sample(60, seed);
     const g = new Float64Array(60);
     softBinnedEce(c, a, { p }, g);
@@ -77,7 +85,12 @@ test('the SB-ECE gradient with respect to the confidences matches central differ
     }
     const r = lcg(seed + 100);
     const dir = Float64Array.from({ length: 60 }, () => r() - 0.5);
-    const shifted = (t: number) => softBinnedEce(Float64Array.from(c, (v, i) => v + t * dir[i]!), a, { p });
+    const shifted = (t: number) =>
+      softBinnedEce(
+        Float64Array.from(c, (v, i) => v + t * dir[i]!),
+        a,
+        { p },
+      );
     const fd = (shifted(h) - shifted(-h)) / (2 * h);
     const analytic = g.reduce((s, v, i) => s + v * dir[i]!, 0);
     assert.ok(Math.abs(fd - analytic) < 1e-7, `p=${p} direction: ${analytic} vs ${fd}`);

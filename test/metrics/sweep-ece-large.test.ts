@@ -86,7 +86,10 @@ test('monotonic sweep on 400,000 nearly separable samples finds b* ~ N/2 quickly
   for (const swaps of cases) {
     const { c, a } = nearlySeparable(n, 2000, swaps, rng);
     const r = await sweepInWorker(c, a);
-    const sortedA = Uint8Array.from(Array.from({ length: n }, (_, i) => i).sort((x, y) => c[x]! - c[y]!), (i) => a[i]!);
+    const sortedA = Uint8Array.from(
+      Array.from({ length: n }, (_, i) => i).sort((x, y) => c[x]! - c[y]!),
+      (i) => a[i]!,
+    );
     assert.ok(r.bins >= 2 && r.bins < n - 1, `b* = ${r.bins}`);
     assert.ok(naiveMonotone(sortedA, r.bins), `monotone at b* = ${r.bins}`);
     assert.ok(!naiveMonotone(sortedA, r.bins + 1), `not monotone at b* + 1 = ${r.bins + 1}`);
@@ -104,7 +107,10 @@ test('monotonic sweep agrees with a naive full search on many nearly separable s
     const errors = rng.int(n);
     const swaps = Array.from({ length: rng.int(12) }, () => rng.int(n - 1));
     const { c, a } = nearlySeparable(n, errors, swaps, rng);
-    const sortedA = Uint8Array.from(Array.from({ length: n }, (_, i) => i).sort((x, y) => c[x]! - c[y]!), (i) => a[i]!);
+    const sortedA = Uint8Array.from(
+      Array.from({ length: n }, (_, i) => i).sort((x, y) => c[x]! - c[y]!),
+      (i) => a[i]!,
+    );
     let chosen = 1;
     for (let b = 2; b < n; b++) {
       if (!naiveMonotone(sortedA, b)) break;

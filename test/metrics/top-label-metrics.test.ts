@@ -30,7 +30,9 @@ function naiveSweep(order: readonly number[], c: Float64Array, a: Uint8Array): {
   };
   let chosen = 1;
   for (let b = 2; b < n; b++) {
-    const accs = groupsFor(b).filter((g) => g.length > 0).map((g) => mean(g.map((i) => a[i]!)));
+    const accs = groupsFor(b)
+      .filter((g) => g.length > 0)
+      .map((g) => mean(g.map((i) => a[i]!)));
     if (accs.some((v, i) => i > 0 && v < accs[i - 1]!)) break;
     chosen = b;
   }
@@ -143,7 +145,7 @@ test("debiased ECE of a hand-worked case follows Kumar et al.'s unbiased squared
   // Groups [0.9, 0.9, 0.9] and [0.95, 0.95, 0.95] (edge 0.925), each with accuracy 1/3.
   const c = f64([0.9, 0.95, 0.9, 0.95, 0.9, 0.95]);
   const a = u8([0, 0, 0, 1, 1, 0]);
-  const v = (1 / 3) * (2 / 3) / 2;
+  const v = ((1 / 3) * (2 / 3)) / 2;
   const sq = 0.5 * ((0.9 - 1 / 3) ** 2 - v) + 0.5 * ((0.95 - 1 / 3) ** 2 - v);
   close(debiasedCalibrationError(c, a, { bins: 2 }), Math.sqrt(sq), 1e-14);
   // A calibrated-looking case whose bias correction exceeds the plug-in error is clamped at 0.
@@ -220,7 +222,11 @@ test('monotonic sweep matches the naive sweep on nearly separable data where man
         const i = rng.int(n - 1);
         [a[i], a[i + 1]] = [a[i + 1]!, a[i]!];
       }
-      const naive = naiveSweep(Array.from({ length: n }, (_, i) => i), c, a);
+      const naive = naiveSweep(
+        Array.from({ length: n }, (_, i) => i),
+        c,
+        a,
+      );
       const r = sweepCalibrationError(c, a);
       assert.equal(r.bins, naive.bins, `n=${n} swaps=${swaps}`);
       close(r.value, naive.value, 1e-12);

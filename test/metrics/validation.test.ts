@@ -1,12 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  CalibrationAccumulator,
-  classwiseCalibrationError,
-  evaluate,
-  expectedCalibrationError,
-  marginalCalibrationError,
-} from '../../src/metrics/index.js';
+import { CalibrationAccumulator, classwiseCalibrationError, evaluate, expectedCalibrationError, marginalCalibrationError } from '../../src/metrics/index.js';
 import { InvalidArgumentError } from '../../src/util/errors.js';
 
 const probs = (rows: number[][]): { rows: number; cols: number; data: Float64Array } => ({
@@ -28,7 +22,18 @@ function throwsNaming(fn: () => unknown, pattern: RegExp): void {
 }
 
 test('NaN and ±Infinity are rejected with their row and column, for probabilities and logits, small and large chunks', () => {
-  throwsNaming(() => evaluate(probs([[0.5, 0.5], [NaN, 1]]), [0, 1], { input: 'probabilities' }), /^predictions: expected finite values, got NaN at row 1, column 0$/);
+  throwsNaming(
+    () =>
+      evaluate(
+        probs([
+          [0.5, 0.5],
+          [NaN, 1],
+        ]),
+        [0, 1],
+        { input: 'probabilities' },
+      ),
+    /^predictions: expected finite values, got NaN at row 1, column 0$/,
+  );
   throwsNaming(() => evaluate(probs([[1, Infinity]]), [0], { input: 'logits' }), /got Infinity at row 0, column 1/);
   throwsNaming(() => evaluate(probs([[-Infinity, 0]]), [0], { input: 'logits' }), /got -Infinity at row 0, column 0/);
   throwsNaming(() => evaluate(bigChunk(417, NaN, 'probabilities'), new Int32Array(600), { input: 'probabilities' }), /got NaN at row 417, column 2/);
@@ -52,10 +57,31 @@ test('labels must be integers in [0, C), one per row', () => {
   throwsNaming(() => evaluate(probs([[0.5, 0.5]]), [-1], { input: 'probabilities' }), /got -1 at index 0/);
   throwsNaming(() => evaluate(probs([[0.5, 0.5]]), [0.5], { input: 'probabilities' }), /got 0.5 at index 0/);
   throwsNaming(() => evaluate(probs([[0.5, 0.5]]), [NaN], { input: 'probabilities' }), /got NaN at index 0/);
-  throwsNaming(() => evaluate(probs([[0.5, 0.5], [1, 0]]), [0], { input: 'probabilities' }), /^labels: expected 2 labels, one per row of predictions, got 1$/);
+  throwsNaming(
+    () =>
+      evaluate(
+        probs([
+          [0.5, 0.5],
+          [1, 0],
+        ]),
+        [0],
+        { input: 'probabilities' },
+      ),
+    /^labels: expected 2 labels, one per row of predictions, got 1$/,
+  );
   const acc = new CalibrationAccumulator({ input: 'probabilities' });
   acc.update(probs([[0.5, 0.5]]), [1]);
-  throwsNaming(() => acc.update(probs([[0.5, 0.5], [0.5, 0.5]]), [0, 5]), /got 5 at index 2/);
+  throwsNaming(
+    () =>
+      acc.update(
+        probs([
+          [0.5, 0.5],
+          [0.5, 0.5],
+        ]),
+        [0, 5],
+      ),
+    /got 5 at index 2/,
+  );
 });
 
 test('empty input, a single class, a wrong column count and malformed matrices are rejected', () => {

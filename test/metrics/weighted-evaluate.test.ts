@@ -71,7 +71,12 @@ test('unit weights equal the unweighted metrics; scaling the weights leaves the 
   assert.equal(ones.effectiveN, n);
   const w = Float64Array.from({ length: n }, () => rng.uniform());
   const a = evaluateWeighted(matrix(n, c, probs), labels, w, options);
-  const b = evaluateWeighted(matrix(n, c, probs), labels, w.map((x) => x * 8), options);
+  const b = evaluateWeighted(
+    matrix(n, c, probs),
+    labels,
+    w.map((x) => x * 8),
+    options,
+  );
   const scaleFree: WeightedMetricName[] = ['accuracy', 'nll', 'brier', 'ece', 'ece_l2', 'mce', 'oe', 'classwise_ece', 'marginal_ece', 'ks', 'mean_confidence', 'mean_entropy'];
   for (const name of scaleFree) close(b.values[name]!, a.values[name]!, 1e-12, name);
 });
@@ -170,7 +175,7 @@ test('weighted top-label results (confidence, correct) equal the full weighted e
   const repConfidence: number[] = [];
   const repCorrect: number[] = [];
   weights.forEach((w, i) => {
-    for (let r = 0; r < w; r++) repConfidence.push(confidence[i]!), repCorrect.push(correct[i]!);
+    for (let r = 0; r < w; r++) (repConfidence.push(confidence[i]!), repCorrect.push(correct[i]!));
   });
   const accumulator = new TopLabelAccumulator({ bins: 12 });
   accumulator.update(Float64Array.from(repConfidence), Uint8Array.from(repCorrect));

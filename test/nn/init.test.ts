@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  constantInit, fans, gain, kaimingNormal, kaimingUniform, normal, torchDefaultBias, torchDefaultWeight, uniform, xavierNormal, xavierUniform,
-} from '../../src/nn/index.js';
+import { constantInit, fans, gain, kaimingNormal, kaimingUniform, normal, torchDefaultBias, torchDefaultWeight, uniform, xavierNormal, xavierUniform } from '../../src/nn/index.js';
 import { InvalidArgumentError } from '../../src/util/errors.js';
 import { Random } from '../../src/util/random.js';
 
 function stats(a: Float32Array): { mean: number; std: number; min: number; max: number } {
-  let s = 0, s2 = 0, min = Infinity, max = -Infinity;
+  let s = 0,
+    s2 = 0,
+    min = Infinity,
+    max = -Infinity;
   for (const v of a) {
     s += v;
     s2 += v * v;
@@ -54,7 +55,7 @@ describe('initializers', () => {
     const fout = stats(kaimingNormal({ mode: 'fan_out', nonlinearity: 'relu' })(shape, new Random(3)));
     assert.ok(Math.abs(fout.std - Math.SQRT2 / Math.sqrt(64 * 9)) < 0.02 * fout.std);
     const ku = stats(kaimingUniform({ nonlinearity: 'relu' })(shape, new Random(4)));
-    assert.ok(ku.max <= Math.sqrt(3) * Math.SQRT2 / Math.sqrt(288));
+    assert.ok(ku.max <= (Math.sqrt(3) * Math.SQRT2) / Math.sqrt(288));
   });
 
   it('draws Xavier with the Glorot bound and std', () => {

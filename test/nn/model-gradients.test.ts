@@ -16,23 +16,32 @@ function check(model: Model, batch: number, seed: number, training: boolean): vo
   const rng = new Random(seed + 1);
   const per = model.input.shape.reduce((a, b) => a * b, 1);
   const inputs: Record<string, { shape: number[]; data: ArrayLike<number>; dtype?: 'float64' | 'int32' }> = {
-    x: model.input.dtype === 'int32'
-      ? { shape: [batch, ...model.input.shape], data: Array.from({ length: batch * per }, () => rng.int(10)), dtype: 'int32' }
-      : { shape: [batch, ...model.input.shape], data: Array.from({ length: batch * per }, () => rng.normal()) },
+    x:
+      model.input.dtype === 'int32'
+        ? { shape: [batch, ...model.input.shape], data: Array.from({ length: batch * per }, () => rng.int(10)), dtype: 'int32' }
+        : { shape: [batch, ...model.input.shape], data: Array.from({ length: batch * per }, () => rng.normal()) },
     y: { shape: [batch], data: Array.from({ length: batch }, () => rng.int(model.numClasses)), dtype: 'int32' },
   };
   for (const d of model.params) inputs[`p:${d.path}`] = { shape: [...d.shape], data: state.params[d.path]! };
   for (const d of model.buffers) inputs[`b:${d.path}`] = { shape: [...d.shape], data: state.buffers[d.path]! };
   const wrt = model.params.map((d) => `p:${d.path}`);
-  const report = checkGradients((inp: Readonly<Record<string, Tensor>>) => {
-    const params = Object.fromEntries(model.params.map((d) => [d.path, inp[`p:${d.path}`]!]));
-    const buffers = Object.fromEntries(model.buffers.map((d) => [d.path, inp[`b:${d.path}`]!]));
-    const { logits } = model.forward(params, buffers, inp['x']!, { training });
-    return crossEntropy(logits, inp['y']!, {}).loss;
-  }, inputs, { wrt, directions: 3, seed, rtol: 1e-6 });
+  const report = checkGradients(
+    (inp: Readonly<Record<string, Tensor>>) => {
+      const params = Object.fromEntries(model.params.map((d) => [d.path, inp[`p:${d.path}`]!]));
+      const buffers = Object.fromEntries(model.buffers.map((d) => [d.path, inp[`b:${d.path}`]!]));
+      const { logits } = model.forward(params, buffers, inp['x']!, { training });
+      return crossEntropy(logits, inp['y']!, {}).loss;
+    },
+    inputs,
+    { wrt, directions: 3, seed, rtol: 1e-6 },
+  );
   for (const d of report.directions) assert.ok(d.ok, `analytic ${d.analytic} vs numeric ${d.numeric} (error ${d.error.toExponential(2)})`);
   // Every parameter gets a gradient signal.
-  for (const n of wrt) assert.ok(report.gradients[n]!.some((g) => g !== 0), `${n} has a non-zero gradient`);
+  for (const n of wrt)
+    assert.ok(
+      report.gradients[n]!.some((g) => g !== 0),
+      `${n} has a non-zero gradient`,
+    );
 }
 
 describe('whole-model gradients by finite differences (float64)', () => {

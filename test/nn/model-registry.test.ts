@@ -7,7 +7,13 @@ test('every file of src/nn/models that declares a model is in the MODELS registr
   assert.deepEqual([...MODEL_KINDS].sort(), declaredNames(new URL('../../../src/nn/models/', import.meta.url), 'defineModel'));
   assert.deepEqual(Object.keys(MODEL_OPTIONS), [...MODEL_KINDS]);
   for (const d of MODELS.definitions) assert.equal(MODEL_OPTIONS[d.name], d.options);
-  assert.deepEqual(MODELS.definitions.filter((d) => d.task !== 'image').map((d) => [d.name, d.task]), [['text-cnn', 'text'], ['seg-net', 'segmentation']]);
+  assert.deepEqual(
+    MODELS.definitions.filter((d) => d.task !== 'image').map((d) => [d.name, d.task]),
+    [
+      ['text-cnn', 'text'],
+      ['seg-net', 'segmentation'],
+    ],
+  );
 });
 
 test('createModel builds by kind from the registry and refuses a misspelt kind with a hint', () => {

@@ -2,9 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { evaluate, type Tensor, trace } from '../../src/engine/index.js';
-import {
-  cifarResNet, createModel, initModel, lenet, type Model, mlp, modelSpec, optionAKernel, parameterCount, resnet18, textCnn, vgg, wideResNet,
-} from '../../src/nn/index.js';
+import { cifarResNet, createModel, initModel, lenet, type Model, mlp, modelSpec, optionAKernel, parameterCount, resnet18, textCnn, vgg, wideResNet } from '../../src/nn/index.js';
 import { compileEvalStep } from '../../src/train/index.js';
 import { InvalidArgumentError } from '../../src/util/errors.js';
 import { Random } from '../../src/util/random.js';
@@ -44,11 +42,23 @@ describe('model zoo vs the PyTorch reference implementations', () => {
       const ours = shapesOf(model);
       const ref = fixture[name]!;
       assert.equal(parameterCount(model), ref.count);
-      assert.deepEqual(ours.params.map((p) => p[1]), ref.params.map((p) => p[1]));
-      assert.deepEqual(ours.buffers.map((p) => p[1]), ref.buffers.map((p) => p[1]));
+      assert.deepEqual(
+        ours.params.map((p) => p[1]),
+        ref.params.map((p) => p[1]),
+      );
+      assert.deepEqual(
+        ours.buffers.map((p) => p[1]),
+        ref.buffers.map((p) => p[1]),
+      );
       if (sameNames) {
-        assert.deepEqual(ours.params.map((p) => p[0]), ref.params.map((p) => p[0]));
-        assert.deepEqual(ours.buffers.map((p) => p[0]), ref.buffers.map((p) => p[0]));
+        assert.deepEqual(
+          ours.params.map((p) => p[0]),
+          ref.params.map((p) => p[0]),
+        );
+        assert.deepEqual(
+          ours.buffers.map((p) => p[0]),
+          ref.buffers.map((p) => p[0]),
+        );
       }
     });
   }
@@ -70,9 +80,7 @@ describe('model zoo forward passes', () => {
       const state = initModel(model, 11);
       const rng = new Random(12);
       const per = model.input.shape.reduce((p, q) => p * q, 1);
-      const x = model.input.dtype === 'int32'
-        ? Int32Array.from({ length: b * per }, () => rng.int(30))
-        : Float32Array.from({ length: b * per }, () => rng.normal());
+      const x = model.input.dtype === 'int32' ? Int32Array.from({ length: b * per }, () => rng.int(30)) : Float32Array.from({ length: b * per }, () => rng.normal());
       const step = compileEvalStep(model);
       const flat = step.layout.pack(state);
       const { logits } = step.run(flat, x);
@@ -88,19 +96,32 @@ describe('model zoo forward passes', () => {
     const model = cifarResNet({ depth: 8, width: 4, inputShape: [3, 8, 8] });
     const seen: [string, number[]][] = [];
     const specs = Object.fromEntries([...model.params, ...model.buffers].map((d) => [d.path, { dtype: 'float32' as const, shape: d.shape }]));
-    const graph = trace((inp: Readonly<Record<string, Tensor>>) => {
-      const params = Object.fromEntries(model.params.map((d) => [d.path, inp[d.path]!]));
-      const buffers = Object.fromEntries(model.buffers.map((d) => [d.path, inp[d.path]!]));
-      return model.forward(params, buffers, inp['x']!, {
-        training: false,
-        features: (layer: string, h: Tensor) => {
-          seen.push([layer, [...h.shape]]);
-          return layer === 'pool' ? h.mul(0) : h; // zero the pooled features: logits become the bias
-        },
-      }).logits;
-    }, { ...specs, x: { dtype: 'float32', shape: [2, 3, 8, 8] } });
-    assert.deepEqual(seen, [['input', [2, 3, 8, 8]], ['stem', [2, 4, 8, 8]], ['layer1', [2, 4, 8, 8]], ['layer2', [2, 8, 4, 4]], ['layer3', [2, 16, 2, 2]], ['pool', [2, 16]]]);
-    assert.deepEqual(seen.map((s) => s[0]), model.featureLayers);
+    const graph = trace(
+      (inp: Readonly<Record<string, Tensor>>) => {
+        const params = Object.fromEntries(model.params.map((d) => [d.path, inp[d.path]!]));
+        const buffers = Object.fromEntries(model.buffers.map((d) => [d.path, inp[d.path]!]));
+        return model.forward(params, buffers, inp['x']!, {
+          training: false,
+          features: (layer: string, h: Tensor) => {
+            seen.push([layer, [...h.shape]]);
+            return layer === 'pool' ? h.mul(0) : h; // zero the pooled features: logits become the bias
+          },
+        }).logits;
+      },
+      { ...specs, x: { dtype: 'float32', shape: [2, 3, 8, 8] } },
+    );
+    assert.deepEqual(seen, [
+      ['input', [2, 3, 8, 8]],
+      ['stem', [2, 4, 8, 8]],
+      ['layer1', [2, 4, 8, 8]],
+      ['layer2', [2, 8, 4, 4]],
+      ['layer3', [2, 16, 2, 2]],
+      ['pool', [2, 16]],
+    ]);
+    assert.deepEqual(
+      seen.map((s) => s[0]),
+      model.featureLayers,
+    );
     const state = initModel(model, 3);
     const rng = new Random(4);
     const logits = evaluate(graph, { ...state.params, ...state.buffers, x: Float32Array.from({ length: 2 * 3 * 64 }, () => rng.normal()) })['output']!.data;
@@ -131,16 +152,30 @@ describe('model zoo forward passes', () => {
     assert.throws(() => cifarResNet({ depth: 21 }), /^InvalidArgumentError: cifar-resnet options\.depth: expected 6n \+ 2 with n ≥ 1 \(20, 32, 44, 56, 110\), got 21$/);
     assert.throws(() => vgg({ depth: 12 }), /^InvalidArgumentError: vgg options\.depth: expected one of 11, 13, 16, 19, got 12$/);
     assert.throws(() => lenet({ pool: 'min' as never }), /^InvalidArgumentError: lenet options\.pool: expected one of 'max', 'avg', got "min"$/);
-    assert.throws(() => createModel({ kind: 'mlp', activation: 'gelu' as never }), /^InvalidArgumentError: mlp options\.activation: expected one of 'relu', 'tanh', 'softplus' \(did you mean 'relu'\?\), got "gelu"$/);
+    assert.throws(
+      () => createModel({ kind: 'mlp', activation: 'gelu' as never }),
+      /^InvalidArgumentError: mlp options\.activation: expected one of 'relu', 'tanh', 'softplus' \(did you mean 'relu'\?\), got "gelu"$/,
+    );
     // Defaults come from the schema: the normalised config is the schema's fallbacks.
     assert.deepEqual(createModel({ kind: 'mlp' }).config, { inputShape: [784], hidden: [512, 512], numClasses: 10, activation: 'relu', dropout: 0, init: 'torch' });
     // LeNet has batch norm by default (the default recipe, SGD lr 0.1, diverges without it: hardness-leftovers.test.ts).
-    assert.deepEqual(createModel({ kind: 'lenet' }).config, { inputShape: [1, 28, 28], numClasses: 10, channels: [6, 16], hidden: [120, 84], activation: 'relu', pool: 'max', batchNorm: true, init: 'torch' });
+    assert.deepEqual(createModel({ kind: 'lenet' }).config, {
+      inputShape: [1, 28, 28],
+      numClasses: 10,
+      channels: [6, 16],
+      hidden: [120, 84],
+      activation: 'relu',
+      pool: 'max',
+      batchNorm: true,
+      init: 'torch',
+    });
   });
 
   it('initialises deterministically from the seed', () => {
     const m = lenet({ batchNorm: true });
-    const a = initModel(m, 5), b = initModel(m, 5), c = initModel(m, 6);
+    const a = initModel(m, 5),
+      b = initModel(m, 5),
+      c = initModel(m, 6);
     assert.deepEqual(a.params['conv1.weight'], b.params['conv1.weight']);
     assert.notDeepEqual(a.params['conv1.weight'], c.params['conv1.weight']);
     assert.deepEqual(Array.from(a.buffers['bn1.running_var']!), [1, 1, 1, 1, 1, 1]);

@@ -8,9 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { evaluate, type Shape, type Tensor, trace } from '../../src/engine/index.js';
-import {
-  cifarResNet, createModel, densenet, initModel, type Model, modelSpec, parameterCount, preactResNet, resnet, resnet18, vgg,
-} from '../../src/nn/index.js';
+import { cifarResNet, createModel, densenet, initModel, type Model, modelSpec, parameterCount, preactResNet, resnet, resnet18, vgg } from '../../src/nn/index.js';
 import { Random } from '../../src/util/random.js';
 
 interface TorchShapes {
@@ -34,8 +32,14 @@ describe('paper architectures vs torchvision / kuangliu', () => {
       const model = make();
       const ref = fixture.shapes[name]!;
       assert.equal(parameterCount(model), ref.count);
-      assert.deepEqual(model.params.map((d) => [d.path, [...d.shape]]), ref.params);
-      assert.deepEqual(model.buffers.map((d) => [d.path, [...d.shape]]), ref.buffers);
+      assert.deepEqual(
+        model.params.map((d) => [d.path, [...d.shape]]),
+        ref.params,
+      );
+      assert.deepEqual(
+        model.buffers.map((d) => [d.path, [...d.shape]]),
+        ref.buffers,
+      );
     });
   }
 
@@ -46,7 +50,10 @@ describe('paper architectures vs torchvision / kuangliu', () => {
     assert.equal(densenet({ inputShape: [3, 128, 128] }).config['stem'], 'imagenet');
     const m = resnet({ depth: 101, inputShape: [3, 32, 32], stem: 'imagenet', width: 8 });
     const again = createModel(modelSpec(m));
-    assert.deepEqual(again.params.map((d) => d.shape), m.params.map((d) => d.shape));
+    assert.deepEqual(
+      again.params.map((d) => d.shape),
+      m.params.map((d) => d.shape),
+    );
     assert.equal(again.config['stem'], 'imagenet');
   });
 
@@ -79,19 +86,22 @@ describe('dropout before the classifier (option dropout)', () => {
       const asked: [string, number[], number][] = [];
       let pooled: Tensor | null = null;
       const run = (withMask: boolean, mask: Float64Array) => {
-        const g = trace((inp: Readonly<Record<string, Tensor>>) => {
-          const params = Object.fromEntries(model.params.map((d) => [d.path, inp[d.path]!]));
-          const buffers = Object.fromEntries(model.buffers.map((d) => [d.path, inp[d.path]!]));
-          const out = model.forward(params, buffers, inp['x']!, {
-            training: false,
-            features: (layer, h) => {
-              if (layer === 'pool') pooled = h;
-              return h;
-            },
-            ...(withMask ? { dropout: (layer: string, shape: Shape, r: number) => (asked.push([layer, [...shape], r]), inp['mask']!) } : {}),
-          });
-          return { logits: out.logits, pool: pooled! };
-        }, { ...specs, x: { dtype: 'float64', shape: [b, ...model.input.shape] }, mask: { dtype: 'float64', shape: [b, model.params.at(-2)!.shape[1]!] } });
+        const g = trace(
+          (inp: Readonly<Record<string, Tensor>>) => {
+            const params = Object.fromEntries(model.params.map((d) => [d.path, inp[d.path]!]));
+            const buffers = Object.fromEntries(model.buffers.map((d) => [d.path, inp[d.path]!]));
+            const out = model.forward(params, buffers, inp['x']!, {
+              training: false,
+              features: (layer, h) => {
+                if (layer === 'pool') pooled = h;
+                return h;
+              },
+              ...(withMask ? { dropout: (layer: string, shape: Shape, r: number) => (asked.push([layer, [...shape], r]), inp['mask']!) } : {}),
+            });
+            return { logits: out.logits, pool: pooled! };
+          },
+          { ...specs, x: { dtype: 'float64', shape: [b, ...model.input.shape] }, mask: { dtype: 'float64', shape: [b, model.params.at(-2)!.shape[1]!] } },
+        );
         const feeds = Object.fromEntries([...Object.entries(state.params), ...Object.entries(state.buffers)].map(([k, v]) => [k, Float64Array.from(v)]));
         return evaluate(g, { ...feeds, x: Float64Array.from(x), mask });
       };
@@ -100,12 +110,13 @@ describe('dropout before the classifier (option dropout)', () => {
       const plain = run(false, mask);
       const dropped = run(true, mask);
       assert.deepEqual(asked, [['pool', [b, features], 0.3]]);
-      const w = state.params[model.params.at(-2)!.path]!, bias = state.params[model.params.at(-1)!.path]!;
+      const w = state.params[model.params.at(-2)!.path]!,
+        bias = state.params[model.params.at(-1)!.path]!;
       const h = plain['pool']!.data;
       for (let i = 0; i < b; i++) {
         for (let k = 0; k < 3; k++) {
           let z = bias[k]!;
-          for (let f = 0; f < features; f++) z += w[k * features + f]! * h[i * features + f]! * mask[i * features + f]! / 0.7;
+          for (let f = 0; f < features; f++) z += (w[k * features + f]! * h[i * features + f]! * mask[i * features + f]!) / 0.7;
           const got = dropped['logits']!.data[i * 3 + k]!;
           assert.ok(Math.abs(got - z) < 1e-9 * (1 + Math.abs(z)), `${name} logit ${i},${k}: ${got} vs ${z}`);
         }

@@ -33,15 +33,24 @@ describe('resnext vs PyTorch (torchvision layout)', () => {
       const model = make();
       const ref = fixture[name]!;
       assert.equal(parameterCount(model), ref.count);
-      assert.deepEqual(model.params.map((d) => [d.path, [...d.shape]]), ref.params);
-      assert.deepEqual(model.buffers.map((d) => [d.path, [...d.shape]]), ref.buffers);
+      assert.deepEqual(
+        model.params.map((d) => [d.path, [...d.shape]]),
+        ref.params,
+      );
+      assert.deepEqual(
+        model.buffers.map((d) => [d.path, [...d.shape]]),
+        ref.buffers,
+      );
     });
   }
 
   it('is in the zoo, its spec recreates it, and a width too small for a group is refused naming baseWidth', () => {
     assert.ok(MODEL_KINDS.includes('resnext'));
     const m = resnext({ depth: 50, width: 16, cardinality: 4, inputShape: [3, 8, 8], numClasses: 3 });
-    assert.deepEqual(createModel(modelSpec(m)).params.map((d) => d.shape), m.params.map((d) => d.shape));
+    assert.deepEqual(
+      createModel(modelSpec(m)).params.map((d) => d.shape),
+      m.params.map((d) => d.shape),
+    );
     assert.deepEqual(m.params.find((d) => d.path === 'layer1.0.conv2.weight')!.shape, [4, 1, 3, 3], 'inner width ⌊16·4/64⌋·4 = 4 in 4 groups');
     assert.throws(() => resnext({ width: 4, baseWidth: 8 }), /^InvalidArgumentError: resnext options\.baseWidth: expected at least 16 with width 4 .*, got 8$/);
     assert.throws(() => resnext({ depth: 152 }), /resnext options\.depth: expected one of 50, 101, got 152$/);
@@ -53,11 +62,14 @@ describe('resnext vs PyTorch (torchvision layout)', () => {
     const b = 2;
     const rng = new Random(2);
     const specs = Object.fromEntries([...model.params, ...model.buffers].map((d) => [d.path, { dtype: 'float64' as const, shape: d.shape }]));
-    const g = trace((inp: Readonly<Record<string, Tensor>>) => {
-      const params = Object.fromEntries(model.params.map((d) => [d.path, inp[d.path]!]));
-      const buffers = Object.fromEntries(model.buffers.map((d) => [d.path, inp[d.path]!]));
-      return { logits: model.forward(params, buffers, inp['x']!, { training: false }).logits };
-    }, { ...specs, x: { dtype: 'float64', shape: [b, 3, 8, 8] } });
+    const g = trace(
+      (inp: Readonly<Record<string, Tensor>>) => {
+        const params = Object.fromEntries(model.params.map((d) => [d.path, inp[d.path]!]));
+        const buffers = Object.fromEntries(model.buffers.map((d) => [d.path, inp[d.path]!]));
+        return { logits: model.forward(params, buffers, inp['x']!, { training: false }).logits };
+      },
+      { ...specs, x: { dtype: 'float64', shape: [b, 3, 8, 8] } },
+    );
     const feeds = Object.fromEntries([...Object.entries(state.params), ...Object.entries(state.buffers)].map(([k, v]) => [k, Float64Array.from(v)]));
     const out = evaluate(g, { ...feeds, x: Float64Array.from({ length: b * 3 * 64 }, () => rng.normal()) })['logits']!;
     assert.deepEqual([...out.shape], [b, 3]);
@@ -73,7 +85,10 @@ describe('resnext vs PyTorch (torchvision layout)', () => {
       assert.equal(r.code, 0, r.stderr);
       const config = JSON.parse(await readFile(join(out, 'config.json'), 'utf8')) as Record<string, unknown>;
       assert.equal(config['model'], 'resnext');
-      const epochs = (await readFile(join(out, 'log.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const epochs = (await readFile(join(out, 'log.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       const loss = epochs[0]?.['train_loss'];
       assert.ok(typeof loss === 'number' && Number.isFinite(loss) && loss > 0, `a finite training loss in log.jsonl, got ${JSON.stringify(epochs[0])}`);
     });

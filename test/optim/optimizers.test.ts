@@ -11,13 +11,13 @@ const updateGraph = (opt: Optimizer, dtype: 'float32' | 'float64', decayMask?: n
 const runTrajectory = (opt: Optimizer, run: (feeds: Record<string, Float64Array | number>) => Record<string, ArrayLike<number>>): number[][] => runTrajectoryOf(opt, run, fx);
 
 const builders: Record<string, () => Optimizer> = {
-  'sgd': () => sgd(),
+  sgd: () => sgd(),
   'sgd-momentum-wd': () => sgd({ momentum: 0.9, weightDecay: 5e-4 }),
   'sgd-nesterov': () => sgd({ momentum: 0.9, nesterov: true, weightDecay: 1e-2 }),
   'sgd-dampening': () => sgd({ momentum: 0.8, dampening: 0.3 }),
-  'adam': () => adam(),
+  adam: () => adam(),
   'adam-wd': () => adam({ beta1: 0.8, beta2: 0.99, epsilon: 1e-6, weightDecay: 0.1 }),
-  'adamw': () => adamw({ weightDecay: 0.05 }),
+  adamw: () => adamw({ weightDecay: 0.05 }),
 };
 
 describe('optimizers match torch.optim trajectories', () => {
@@ -81,9 +81,15 @@ describe('optimizer rules', () => {
       const full = runTrajectory(withWd, ev(g1));
       for (let i = 0; i < P; i++) {
         const ref = mask[i] ? full : none;
-        assert.ok(masked.every((row, t) => Math.abs(row[i]! - ref[t]![i]!) < 1e-14), `${withWd.kind} element ${i}`);
+        assert.ok(
+          masked.every((row, t) => Math.abs(row[i]! - ref[t]![i]!) < 1e-14),
+          `${withWd.kind} element ${i}`,
+        );
       }
-      assert.ok(full.some((row, t) => row.some((v, i) => v !== none[t]![i])), 'decay changes something');
+      assert.ok(
+        full.some((row, t) => row.some((v, i) => v !== none[t]![i])),
+        'decay changes something',
+      );
     }
   });
 
@@ -101,7 +107,10 @@ describe('optimizer rules', () => {
     assert.throws(() => sgd({ momentum: -1 }), /^InvalidArgumentError: sgd options\.momentum: expected a finite number ≥ 0, got -1$/);
     assert.throws(() => sgd({ nesterov: 'yes' as never }), /^InvalidArgumentError: sgd options\.nesterov: expected true or false, got "yes"$/);
     assert.throws(() => createOptimizer({ kind: 'adam', beta1: 2 }, 'run.optimizer'), /^InvalidArgumentError: run\.optimizer\.beta1: expected a finite number ≤ 1, got 2$/);
-    assert.throws(() => createOptimizer({ kind: 'sgd', momentun: 0.9 } as never), /^InvalidArgumentError: sgd options\.momentun: expected a known key \(did you mean momentum\?\), got an unknown key$/);
+    assert.throws(
+      () => createOptimizer({ kind: 'sgd', momentun: 0.9 } as never),
+      /^InvalidArgumentError: sgd options\.momentun: expected a known key \(did you mean momentum\?\), got an unknown key$/,
+    );
     assert.deepEqual(createOptimizer({ kind: 'sgd' }).config, { momentum: 0, dampening: 0, weightDecay: 0, nesterov: false });
     assert.deepEqual(createOptimizer({ kind: 'adam' }).config, { beta1: 0.9, beta2: 0.999, epsilon: 1e-8, weightDecay: 0 });
   });

@@ -35,10 +35,13 @@ describe('learning-rate schedules vs torch.optim.lr_scheduler', () => {
   it('composes warm-up with cosine multiplicatively and maps steps to epochs', () => {
     const s = linearWarmup(cosineLr(1, 100), 10);
     assert.equal(s(0), 0);
-    close(s(5), 0.5 * (1 + Math.cos(Math.PI * 0.05)) / 2, 'warm-up half way');
+    close(s(5), (0.5 * (1 + Math.cos(Math.PI * 0.05))) / 2, 'warm-up half way');
     close(s(50), 0.5, 'cosine half way');
     const e = perEpoch(stepLr(1, 2, 0.1), 3);
-    assert.deepEqual([0, 2, 3, 5, 6, 8].map(e).map((v) => Number(v.toPrecision(12))), [1, 1, 1, 1, 0.1, 0.1]);
+    assert.deepEqual(
+      [0, 2, 3, 5, 6, 8].map(e).map((v) => Number(v.toPrecision(12))),
+      [1, 1, 1, 1, 0.1, 0.1],
+    );
   });
 
   it('rejects bad arguments naming them', () => {

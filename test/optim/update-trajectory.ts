@@ -64,17 +64,32 @@ export function assertTrajectory(a: number[][], b: number[][], tol: number, what
 /** Assert `opt`'s trajectory on `fx` equals `expected` in the reference evaluator (float64, 1e-12). */
 export function assertEvaluatedTrajectory(opt: Optimizer, fx: TrajectoryFixture, expected: number[][], what: string): void {
   const g = updateGraph(opt, 'float64', fx.p0.length);
-  assertTrajectory(runTrajectory(opt, (feeds) => Object.fromEntries(Object.entries(evaluate(g, feeds)).map(([k, v]) => [k, v.data])), fx), expected, 1e-12, what);
+  assertTrajectory(
+    runTrajectory(opt, (feeds) => Object.fromEntries(Object.entries(evaluate(g, feeds)).map(([k, v]) => [k, v.data])), fx),
+    expected,
+    1e-12,
+    what,
+  );
 }
 
 /** Assert `opt`'s trajectory on `fx` run by ONNX Runtime equals `expected`: float64 to 1e-12, float32 within 1e-5. */
 export function assertOnnxTrajectories(opt: Optimizer, fx: TrajectoryFixture, expected: number[][]): void {
   const P = fx.p0.length;
   const s64 = compile(updateGraph(opt, 'float64', P));
-  assertTrajectory(runTrajectory(opt, (feeds) => s64.run(feeds) as Record<string, Float64Array>, fx), expected, 1e-12, 'onnx float64');
+  assertTrajectory(
+    runTrajectory(opt, (feeds) => s64.run(feeds) as Record<string, Float64Array>, fx),
+    expected,
+    1e-12,
+    'onnx float64',
+  );
   const s32 = compile(updateGraph(opt, 'float32', P));
   const f32 = (feeds: Record<string, Float64Array | number>) => Object.fromEntries(Object.entries(feeds).map(([k, v]) => [k, typeof v === 'number' ? v : Float32Array.from(v)]));
-  assertTrajectory(runTrajectory(opt, (feeds) => s32.run(f32(feeds)) as Record<string, Float32Array>, fx), expected, 1e-5, 'onnx float32');
+  assertTrajectory(
+    runTrajectory(opt, (feeds) => s32.run(f32(feeds)) as Record<string, Float32Array>, fx),
+    expected,
+    1e-5,
+    'onnx float32',
+  );
   s64.dispose();
   s32.dispose();
 }

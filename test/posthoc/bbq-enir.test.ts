@@ -80,7 +80,10 @@ test('the near-isotonic fit at any λ minimises ½Σ(t − β)² + λΣ(β_i −
 test('near-isotonic by hand: outcomes 1, 0 at scores 0.2, 0.6 meet at λ = ½ and stay pooled', () => {
   const path = nearIsotonicPath(Float64Array.of(0.6, 0.2), Float64Array.of(0, 1));
   // β(λ) = (1 − λ, λ) until they meet at λ = ½ (slopes −1 and +1), then the isotonic fit ½, ½.
-  assert.deepEqual(path.map((k) => k.lambda), [0, 0.5]);
+  assert.deepEqual(
+    path.map((k) => k.lambda),
+    [0, 0.5],
+  );
   assert.deepEqual(Array.from(nearIsotonicAt(path, 0.2).values), [0.8, 0.2]);
   assert.deepEqual(Array.from(nearIsotonicAt(path, 0.2).upper), [0.4, 1]);
   assert.deepEqual(Array.from(nearIsotonicAt(path, 3).values), [0.5]);
@@ -140,7 +143,10 @@ test('bad options and JSON name the field', () => {
   assert.throws(() => fitNearIsotonic(val.input, val.labels, { lambda: -1 }), /near-isotonic options\.lambda/);
   const json = fitEnir(val.input, val.labels).toJSON() as any;
   json.ensembles[1].steps[0].values[0] = 1.5;
-  assert.throws(() => calibratorFromJSON(json), (e: unknown) => e instanceof InvalidArgumentError && /json\.ensembles\[1\]\.steps\[0\]\.values\[0\]/.test(String(e)));
+  assert.throws(
+    () => calibratorFromJSON(json),
+    (e: unknown) => e instanceof InvalidArgumentError && /json\.ensembles\[1\]\.steps\[0\]\.values\[0\]/.test(String(e)),
+  );
   const short = fitBbq(val.input, val.labels).toJSON() as any;
   short.ensembles.pop();
   assert.throws(() => calibratorFromJSON(short), /json\.ensembles: expected an array of 3 ensembles/);

@@ -9,7 +9,11 @@ import { assertProbabilityRows, lcg, loadReference, mat } from './helpers.js';
 
 /** Two-class logits [0, f] for class-1 logits f. */
 function binaryLogits(f: number[]) {
-  return mat(f.length, 2, f.flatMap((v) => [0, v]));
+  return mat(
+    f.length,
+    2,
+    f.flatMap((v) => [0, v]),
+  );
 }
 
 test('the logistic objective gradient and Hessian match central differences', () => {
@@ -40,15 +44,18 @@ test('the logistic objective gradient and Hessian match central differences', ()
 
 test('damped Newton minimises a convex function with a singular Hessian direction', () => {
   // f(x, y) = (x + y − 1)² + e^{x+y}: flat along x − y; Newton must still converge (with damping).
-  const r = newtonMinimize((th, g, H) => {
-    const s = th[0]! + th[1]!;
-    const v = 2 * (s - 1) + Math.exp(s);
-    g[0] = v;
-    g[1] = v;
-    const hh = 2 + Math.exp(s);
-    H.set([hh, hh, hh, hh]);
-    return (s - 1) ** 2 + Math.exp(s);
-  }, Float64Array.of(3, -1));
+  const r = newtonMinimize(
+    (th, g, H) => {
+      const s = th[0]! + th[1]!;
+      const v = 2 * (s - 1) + Math.exp(s);
+      g[0] = v;
+      g[1] = v;
+      const hh = 2 + Math.exp(s);
+      H.set([hh, hh, hh, hh]);
+      return (s - 1) ** 2 + Math.exp(s);
+    },
+    Float64Array.of(3, -1),
+  );
   assert.ok(r.converged);
   // Minimum of (s − 1)² + e^s: 2(s − 1) + e^s = 0 → s ≈ 0.3149.
   const s = r.x[0]! + r.x[1]!;
@@ -74,7 +81,11 @@ test('beta calibration reproduces betacal (abm) fitted with scikit-learn, includ
   const refs = loadReference().beta as any[];
   assert.ok(refs[1].tight.firstFit[0] < 0 && refs[1].sklearn.firstFit[0] < 0, 'the second case exercises the refit');
   for (const ref of refs) {
-    const probs = mat(ref.p1.length, 2, ref.p1.flatMap((p: number) => [1 - p, p]));
+    const probs = mat(
+      ref.p1.length,
+      2,
+      ref.p1.flatMap((p: number) => [1 - p, p]),
+    );
     const cal = fitBeta({ probabilities: probs }, Int32Array.from(ref.labels));
     for (const key of ['a', 'b', 'c'] as const) {
       // Exact optimum to 1e-8; scikit-learn's lbfgs (as betacal calls it) stops within ~1e-5 of it.
@@ -91,7 +102,10 @@ test('beta calibration reproduces betacal (abm) fitted with scikit-learn, includ
 test('binary calibrators require two classes and handle logits ±1e3 and probabilities 0 and 1', () => {
   const three = { logits: mat(2, 3, [0, 1, 2, 2, 1, 0]) };
   for (const fit of [fitPlatt, fitBeta]) {
-    assert.throws(() => fit(three, Int32Array.of(0, 1)), (e: unknown) => e instanceof InvalidArgumentError && /input\.logits\.cols: expected 2 classes/.test(e.message));
+    assert.throws(
+      () => fit(three, Int32Array.of(0, 1)),
+      (e: unknown) => e instanceof InvalidArgumentError && /input\.logits\.cols: expected 2 classes/.test(e.message),
+    );
   }
   const labels = Int32Array.of(0, 1, 1, 0, 1, 0);
   const logits = { logits: binaryLogits([-1000, 1000, 3, -2, 0.5, 1]) };

@@ -16,7 +16,12 @@ test('class-wise temperature: the temperatures minimise the NLL (scipy L-BFGS-B 
 
 test('class-wise temperature with equal per-class structure reduces to one temperature, and round-trips through JSON', () => {
   // Every (row, label) appears with all 3 cyclic shifts of its columns (label shifted too) → all T_k equal.
-  const base: [number[], number][] = [[[3, 1, -1], 0], [[3, 1, -1], 1], [[0.5, 2, -2], 0], [[0.5, 2, -2], 2]];
+  const base: [number[], number][] = [
+    [[3, 1, -1], 0],
+    [[3, 1, -1], 1],
+    [[0.5, 2, -2], 0],
+    [[0.5, 2, -2], 2],
+  ];
   const rows: number[] = [];
   const labels: number[] = [];
   for (let shift = 0; shift < 3; shift++) {
@@ -27,7 +32,7 @@ test('class-wise temperature with equal per-class structure reduces to one tempe
   }
   const input = { logits: mat(12, 3, rows) };
   const cal = fitCalibrator('class-temperature', input, Int32Array.from(labels));
-  const t = (cal.toJSON().temperatures as number[]);
+  const t = cal.toJSON().temperatures as number[];
   assertClose(t, [t[0]!, t[0]!, t[0]!], 1e-7, 0, 'equal T');
   const back = calibratorFromJSON(JSON.parse(JSON.stringify(cal.toJSON())));
   assert.deepEqual(back.apply(input).data, cal.apply(input).data);

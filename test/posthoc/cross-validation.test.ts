@@ -5,15 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  calibratorFromJSON,
-  crossValidate,
-  CvEnsembleCalibrator,
-  fitCalibrator,
-  predictionRows,
-  selectCalibrator,
-  stratifiedFolds,
-} from '../../src/posthoc/index.js';
+import { calibratorFromJSON, crossValidate, CvEnsembleCalibrator, fitCalibrator, predictionRows, selectCalibrator, stratifiedFolds } from '../../src/posthoc/index.js';
 import { calibratorToOnnx } from '../../src/posthoc/onnx/index.js';
 import { lcg, mat, naiveEce, naiveNll, naiveSoftmax, splits } from './helpers.js';
 
@@ -29,8 +21,14 @@ test('stratified folds by hand: 3 rows of each of 2 classes in 3 folds → one o
   // 7 rows (5 of class 0, 2 of class 1) in 2 folds: sizes 4 and 3, class 1 split 1 + 1.
   const skew = Int32Array.from([0, 0, 1, 0, 0, 1, 0]);
   const f2 = stratifiedFolds(skew, 2, 0);
-  assert.deepEqual([0, 1].map((k) => f2.filter((f) => f === k).length), [4, 3]);
-  assert.deepEqual([0, 1].map((k) => [...f2.keys()].filter((i) => f2[i] === k && skew[i] === 1).length), [1, 1]);
+  assert.deepEqual(
+    [0, 1].map((k) => f2.filter((f) => f === k).length),
+    [4, 3],
+  );
+  assert.deepEqual(
+    [0, 1].map((k) => [...f2.keys()].filter((i) => f2[i] === k && skew[i] === 1).length),
+    [1, 1],
+  );
 });
 
 test('K < 2, K > N and K above a class count are refused, naming the argument', () => {
@@ -49,7 +47,13 @@ test('out-of-fold metrics equal per-fold temperature fits recomputed independent
   for (let k = 0; k < 4; k++) {
     const train = [...cv.foldOf.keys()].filter((i) => cv.foldOf[i] !== k);
     const held = [...cv.foldOf.keys()].filter((i) => cv.foldOf[i] === k);
-    const t = (fitCalibrator('temperature', predictionRows(val.input, train), Int32Array.from(train, (i) => val.labels[i]!)).toJSON() as unknown as { temperature: number }).temperature;
+    const t = (
+      fitCalibrator(
+        'temperature',
+        predictionRows(val.input, train),
+        Int32Array.from(train, (i) => val.labels[i]!),
+      ).toJSON() as unknown as { temperature: number }
+    ).temperature;
     for (const i of held) oof.set(naiveSoftmax(val.logits.subarray(i * C, (i + 1) * C), 1, C, t), i * C);
   }
   assert.ok(Math.abs(cv.metrics.nll - naiveNll(oof, val.labels, C)) < 1e-12, `${cv.metrics.nll} vs ${naiveNll(oof, val.labels, C)}`);

@@ -5,11 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { syntheticOverconfident } from '../../src/data/synthetic.js';
 import { InvalidArgumentError } from '../../src/util/errors.js';
 import { brierTemperature, temperatureBrier } from '../../src/posthoc/temperature/brier-temperature.js';
-import {
-  ensembleTemperatureFromJSON,
-  ensembleWeights,
-  fitEnsembleTemperature,
-} from '../../src/posthoc/temperature/ensemble-temperature.js';
+import { ensembleTemperatureFromJSON, ensembleWeights, fitEnsembleTemperature } from '../../src/posthoc/temperature/ensemble-temperature.js';
 import { CalibrationFitError } from '../../src/posthoc/fit-error.js';
 import { calibratedLogits, calibratorFromJSON, fitCalibrator } from '../../src/posthoc/registry.js';
 import { fitTemperature, temperatureFromJSON } from '../../src/posthoc/temperature/temperature.js';
@@ -40,7 +36,7 @@ function officialLoss(p: ArrayLike<number>, labels: ArrayLike<number>, cols: num
 
 /** Mean Brier score Σ_k (p_k − q_k)² of softmax(z/T). */
 function naiveBrier(z: ArrayLike<number>, labels: Int32Array, cols: number, T: number): number {
-  return (officialLoss(naiveSoftmax(z, labels.length, cols, T), labels, cols, 'mse') * cols);
+  return officialLoss(naiveSoftmax(z, labels.length, cols, T), labels, cols, 'mse') * cols;
 }
 
 function maxDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
@@ -110,7 +106,7 @@ test('apply worked by hand: T = 2, w = (0.5, 0.25, 0.25) on z = (2, 0)', () => {
   });
   // softmax((1, 0)) = (e, 1)/(e + 1); softmax((2, 0)) = (e², 1)/(e² + 1); uniform (½, ½).
   const e = Math.E;
-  const p0 = 0.5 * (e / (e + 1)) + 0.25 * (e * e / (e * e + 1)) + 0.25 * 0.5;
+  const p0 = 0.5 * (e / (e + 1)) + 0.25 * ((e * e) / (e * e + 1)) + 0.25 * 0.5;
   const out = cal.apply({ logits: mat(1, 2, [2, 0]) }).data;
   assertClose(out, [p0, 1 - p0], 1e-15, 0, 'hand');
   assert.ok(Math.abs(p0 - 0.7107285588) < 1e-10);
@@ -143,13 +139,20 @@ test('uninformative predictions get exactly the uniform member: w = (0, 0, 1)', 
 // ---- properties ------------------------------------------------------------------------------------------------
 
 test('the weights lie on the simplex and satisfy the KKT conditions of the naive objective', () => {
-  for (const [classes, tau, seed] of [[2, 3, 1], [4, 0.7, 2], [12, 2, 3]] as const) {
+  for (const [classes, tau, seed] of [
+    [2, 3, 1],
+    [4, 0.7, 2],
+    [12, 2, 3],
+  ] as const) {
     const { logits, labels } = syntheticOverconfident({ n: 400, classes, seed, overconfidence: tau, separation: 1.2 });
     for (const loss of ['mse', 'nll'] as const) {
       const what = `C = ${classes}, τ = ${tau}, ${loss}`;
       const cal = fitEnsembleTemperature({ logits: mat(400, classes, logits) }, labels, { loss });
       const w = cal.weights;
-      assert.ok(w.every((v) => v >= 0 && v <= 1), `${what}: ${w}`);
+      assert.ok(
+        w.every((v) => v >= 0 && v <= 1),
+        `${what}: ${w}`,
+      );
       assert.ok(Math.abs(w[0]! + w[1]! + w[2]! - 1) <= 2e-16, `${what}: Σw = ${w[0]! + w[1]! + w[2]!}`);
       // KKT by central differences of the naive objective: ∂f/∂w_j = λ where w_j > 0, ≥ λ where w_j = 0.
       const f = (v: number[]) => officialLoss(naiveMixture(logits, 400, classes, cal.temperature, v), labels, classes, loss);
@@ -219,7 +222,16 @@ test('logits of magnitude 1e3 and C from 2 to 1000: finite fits and probabilitie
       const cal = fitEnsembleTemperature(input, labels, { loss });
       assert.ok(Number.isFinite(cal.temperature) && cal.temperature > 1, `C = ${classes}, ${loss}: T = ${cal.temperature}`);
       assertProbabilityRows(cal.apply(input), `C = ${classes}, ${loss}`);
-      assertProbabilityRows(cal.apply({ logits: mat(2, classes, z.slice(0, 2 * classes).map((v) => -v)) }), `C = ${classes}, ${loss}, negated`);
+      assertProbabilityRows(
+        cal.apply({
+          logits: mat(
+            2,
+            classes,
+            z.slice(0, 2 * classes).map((v) => -v),
+          ),
+        }),
+        `C = ${classes}, ${loss}, negated`,
+      );
       // Probabilities of exactly 0 and 1 as input.
       const onehot = z.slice(0, 2 * classes).map((v) => (v === 1000 ? 1 : 0));
       assertProbabilityRows(cal.apply({ probabilities: mat(2, classes, onehot) }), `C = ${classes}, ${loss}, one-hot`);
@@ -256,8 +268,10 @@ test('the Brier temperature: value and derivative against naive formulas, a stat
   assert.ok(Math.abs(Tbig / Math.exp((a + c) / 2) - 1) < 1e-6, `T = ${Tbig} vs golden section ${Math.exp((a + c) / 2)}`);
   // No minimum in range / nothing to fit.
   const fails = (z: number[], y: number[], pattern: RegExp) =>
-    assert.throws(() => fitEnsembleTemperature({ logits: mat(y.length, 2, z) }, Int32Array.from(y)), (e: unknown) =>
-      e instanceof CalibrationFitError && /^ensemble-temperature: /.test(e.message) && pattern.test(e.message));
+    assert.throws(
+      () => fitEnsembleTemperature({ logits: mat(y.length, 2, z) }, Int32Array.from(y)),
+      (e: unknown) => e instanceof CalibrationFitError && /^ensemble-temperature: /.test(e.message) && pattern.test(e.message),
+    );
   fails([2, 0, 0, 3, 1, -1], [0, 1, 0], /T → 0/);
   fails([2, 0, 0, 3, 1, -1], [1, 0, 1], /T → ∞/);
   fails([1, 1, 5, 5], [0, 1], /does not depend on T/);

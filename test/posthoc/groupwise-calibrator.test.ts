@@ -1,16 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { syntheticOverconfident } from '../../src/data/synthetic.js';
-import {
-  calibratorFromJSON,
-  fitCalibrator,
-  fitGroupwise,
-  groupwiseFromJSON,
-  predictionRows,
-  type Calibrator,
-  type CalibratorKind,
-  type Predictions,
-} from '../../src/posthoc/index.js';
+import { calibratorFromJSON, fitCalibrator, fitGroupwise, groupwiseFromJSON, predictionRows, type Calibrator, type CalibratorKind, type Predictions } from '../../src/posthoc/index.js';
 import { InvalidArgumentError } from '../../src/util/errors.js';
 
 // 3 classes, 240 rows; groups by row: 'a' (i % 4 = 0, 1: 120 rows), 'b' (i % 4 = 2: 60), 'c' (i % 4 = 3 and i < 40: 10),
@@ -35,13 +26,28 @@ function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
 for (const method of ['temperature', 'vector', 'histogram'] as CalibratorKind[]) {
   test(`fitGroupwise(${method}): each group's calibrator and its rows' output equal a plain fit on the group's rows; small groups use the pooled fit`, () => {
     const gw = fitGroupwise(method, input, labels, GROUPS);
-    assert.deepEqual(gw.groups.map((g) => [g.id, g.rows, g.calibrator !== null]), [['a', 120, true], ['b', 60, true], ['c', 10, false], ['d', 50, true]]);
+    assert.deepEqual(
+      gw.groups.map((g) => [g.id, g.rows, g.calibrator !== null]),
+      [
+        ['a', 120, true],
+        ['b', 60, true],
+        ['c', 10, false],
+        ['d', 50, true],
+      ],
+    );
     const out = gw.apply(input, GROUPS);
     const pooled = fitCalibrator(method, input, labels);
     assert.deepEqual(gw.pooled.toJSON(), pooled.toJSON());
     for (const id of ['a', 'b', 'c', 'd']) {
       const rows = rowsOf(id);
-      const own: Calibrator = id === 'c' ? pooled : fitCalibrator(method, predictionRows(input, rows), Int32Array.from(rows, (i) => labels[i]!));
+      const own: Calibrator =
+        id === 'c'
+          ? pooled
+          : fitCalibrator(
+              method,
+              predictionRows(input, rows),
+              Int32Array.from(rows, (i) => labels[i]!),
+            );
       const member = gw.groups.find((g) => g.id === id)!.calibrator;
       if (member) assert.deepEqual(member.toJSON(), own.toJSON(), id);
       const expected = own.apply(predictionRows(input, rows)).data;
@@ -55,14 +61,26 @@ test('fitGroupwise: the temperature of a group with scaled logits is the plain f
   const gw = fitGroupwise('temperature', input, labels, GROUPS);
   const tB = gw.groups.find((g) => g.id === 'b')!.calibrator!.toJSON()['temperature'] as number;
   const rows = rowsOf('b');
-  const plain = fitCalibrator('temperature', predictionRows(input, rows), Int32Array.from(rows, (i) => labels[i]!)).toJSON()['temperature'] as number;
+  const plain = fitCalibrator(
+    'temperature',
+    predictionRows(input, rows),
+    Int32Array.from(rows, (i) => labels[i]!),
+  ).toJSON()['temperature'] as number;
   assert.ok(Math.abs(tB - plain) <= 1e-12 * plain);
   assert.ok(Math.abs(tB - (gw.pooled.toJSON()['temperature'] as number)) > 0.1);
 });
 
 test('GroupwiseCalibrator: minGroupSize moves groups to the pooled calibrator; unseen groups are pooled and counted', () => {
   const gw = fitGroupwise('temperature', input, labels, GROUPS, undefined, { minGroupSize: 55 });
-  assert.deepEqual(gw.groups.map((g) => [g.id, g.calibrator !== null]), [['a', true], ['b', true], ['c', false], ['d', false]]);
+  assert.deepEqual(
+    gw.groups.map((g) => [g.id, g.calibrator !== null]),
+    [
+      ['a', true],
+      ['b', true],
+      ['c', false],
+      ['d', false],
+    ],
+  );
   const test = ['a', 'd', 'zz', 'c', 'zz', 'yy', 'b'];
   const routing = gw.route(test);
   assert.deepEqual(Array.from(routing.member), [0, -1, -1, -1, -1, -1, 1]);
@@ -72,8 +90,16 @@ test('GroupwiseCalibrator: minGroupSize moves groups to the pooled calibrator; u
   const pooled = gw.pooled.apply(x).data;
   for (const i of [1, 2, 3, 4, 5]) assert.deepEqual(Array.from(out.data.subarray(i * C, (i + 1) * C)), Array.from(pooled.subarray(i * C, (i + 1) * C)));
   // Numeric ids are compared as their decimal strings (as calib eval --groups reads .npy ids).
-  const numeric = fitGroupwise('temperature', input, labels, GROUPS.map((g) => 'abcd'.indexOf(g)));
-  assert.deepEqual(numeric.groups.map((g) => g.id), ['0', '1', '2', '3']);
+  const numeric = fitGroupwise(
+    'temperature',
+    input,
+    labels,
+    GROUPS.map((g) => 'abcd'.indexOf(g)),
+  );
+  assert.deepEqual(
+    numeric.groups.map((g) => g.id),
+    ['0', '1', '2', '3'],
+  );
   assert.deepEqual(Array.from(numeric.apply(x, [0, 0, 1, 3, 0, 0, 1]).data), Array.from(numeric.apply(x, ['0', '0', '1', '3', '0', '0', '1']).data));
 });
 
@@ -87,7 +113,10 @@ test('GroupwiseCalibrator: JSON round trip bit for bit; unknown keys, mismatched
   const refused = (mutate: (j: any) => void, pattern: RegExp) => {
     const j = JSON.parse(JSON.stringify(gw.toJSON()));
     mutate(j);
-    assert.throws(() => groupwiseFromJSON(j), (e: unknown) => e instanceof InvalidArgumentError && pattern.test(e.message));
+    assert.throws(
+      () => groupwiseFromJSON(j),
+      (e: unknown) => e instanceof InvalidArgumentError && pattern.test(e.message),
+    );
   };
   refused((j) => (j.extra = 1), /json\.extra/);
   refused((j) => (j.settings.extra = 1), /json\.settings\.extra/);

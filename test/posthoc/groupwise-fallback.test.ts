@@ -52,12 +52,21 @@ test('fitGroupwise: a group below minGroupSize records fallback too_small; files
   // A null calibrator of a large group needs a fallback reason; a reason that contradicts the sizes is refused.
   const large = JSON.parse(JSON.stringify(fitGroupwise('temperature', input, labels, GROUPS).toJSON()));
   delete large.groups[0].fallback;
-  assert.throws(() => groupwiseFromJSON(large), (e: unknown) => e instanceof InvalidArgumentError && /json\.groups\[0\]\.calibrator/.test(e.message));
+  assert.throws(
+    () => groupwiseFromJSON(large),
+    (e: unknown) => e instanceof InvalidArgumentError && /json\.groups\[0\]\.calibrator/.test(e.message),
+  );
   large.groups[0].fallback = { reason: 'too_small', detail: 'x' };
-  assert.throws(() => groupwiseFromJSON(large), (e: unknown) => e instanceof InvalidArgumentError && /json\.groups\[0\]\.fallback\.reason: expected 'fit_failed'/.test(e.message));
+  assert.throws(
+    () => groupwiseFromJSON(large),
+    (e: unknown) => e instanceof InvalidArgumentError && /json\.groups\[0\]\.fallback\.reason: expected 'fit_failed'/.test(e.message),
+  );
   const own = JSON.parse(JSON.stringify(json));
   own.groups[1].fallback = { reason: 'fit_failed', detail: 'x' };
-  assert.throws(() => groupwiseFromJSON(own), (e: unknown) => e instanceof InvalidArgumentError && /json\.groups\[1\]\.fallback/.test(e.message));
+  assert.throws(
+    () => groupwiseFromJSON(own),
+    (e: unknown) => e instanceof InvalidArgumentError && /json\.groups\[1\]\.fallback/.test(e.message),
+  );
 });
 
 test('fitGroupwise with sample weights: each fit is the weighted fit of its rows; weight 2 equals the row repeated', () => {
@@ -68,12 +77,20 @@ test('fitGroupwise with sample weights: each fit is the weighted fit of its rows
   const even = Array.from({ length: N / 2 }, (_, j) => 2 * j);
   const repeated = even.flatMap((i) => (weights[i] === 2 ? [i, i] : [i]));
   const plain = { logits: { rows: N, cols: C, data: Float64Array.from(set.logits) } };
-  const tRepeated = fitCalibrator('temperature', predictionRows(plain, repeated), Int32Array.from(repeated, (i) => labels[i]!)).toJSON()['temperature'] as number;
+  const tRepeated = fitCalibrator(
+    'temperature',
+    predictionRows(plain, repeated),
+    Int32Array.from(repeated, (i) => labels[i]!),
+  ).toJSON()['temperature'] as number;
   const tEven = gw.groups.find((g) => g.id === 'even')!.calibrator!.toJSON()['temperature'] as number;
   assert.ok(Math.abs(tEven - tRepeated) <= 1e-6 * tRepeated, `${tEven} vs ${tRepeated}`);
   const tPooled = gw.pooled.toJSON()['temperature'] as number;
   const all = Array.from({ length: N }, (_, i) => i).flatMap((i) => (weights[i] === 2 ? [i, i] : [i]));
-  const tAll = fitCalibrator('temperature', predictionRows(plain, all), Int32Array.from(all, (i) => labels[i]!)).toJSON()['temperature'] as number;
+  const tAll = fitCalibrator(
+    'temperature',
+    predictionRows(plain, all),
+    Int32Array.from(all, (i) => labels[i]!),
+  ).toJSON()['temperature'] as number;
   assert.ok(Math.abs(tPooled - tAll) <= 1e-6 * tAll);
   assert.throws(() => fitGroupwise('temperature', plain, labels, ids, undefined, { sampleWeights: new Float64Array(3) }), /sampleWeights/);
 });

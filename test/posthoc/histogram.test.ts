@@ -10,7 +10,10 @@ test('histogram binning: bin values are class frequencies, empty bins their midp
   const cal = fitHistogram({ probabilities: probs }, labels, { bins: 2 });
   // class 1: bin 0 → 2/3 (rows 1, 2 of rows 0–2), bin 1 → 1/2; class 0 (p_0 = 0.8, 0.6, 0.5, 0.1, 0): bin 0
   // holds 0.5, 0.1, 0 → labels 1, 1, 0 → 1/3; bin 1 holds 0.8, 0.6 → labels 0, 1 → 1/2.
-  assert.deepEqual(cal.toJSON().values, [[1 / 3, 1 / 2], [2 / 3, 1 / 2]]);
+  assert.deepEqual(cal.toJSON().values, [
+    [1 / 3, 1 / 2],
+    [2 / 3, 1 / 2],
+  ]);
   const out = cal.apply({ probabilities: mat(2, 2, [0.5, 0.5, 0.3, 0.7]) });
   // Row 0: (1/3, 2/3) → already sums to 1. Row 1: p_0 = 0.3 → 1/3, p_1 = 0.7 → 1/2 → normalised (2/5, 3/5).
   assertClose(out.data, [1 / 3, 2 / 3, 2 / 5, 3 / 5], 1e-15, 0, 'apply');
@@ -64,6 +67,12 @@ test('a row whose bins all have value 0 becomes uniform', () => {
   const cal = fitHistogram({ probabilities: mat(2, 2, [0.9, 0.1, 0.2, 0.8]) }, Int32Array.of(0, 1), { bins: 2 });
   // p = (0.9, 0.1): class 0 bin 1 → 1 (row 0 has label 0); class 1 bin 0 → 0. Row (0.2, 0.8): class 0 bin 0 → 0, class 1 bin 1 → 1.
   // Query (0.2, 0.1) is not a probability row; use (0.4, 0.6) vs a crafted model: all-zero values → uniform.
-  const zero = histogramFromJSON({ ...cal.toJSON(), values: [[0, 0], [0, 0]] });
+  const zero = histogramFromJSON({
+    ...cal.toJSON(),
+    values: [
+      [0, 0],
+      [0, 0],
+    ],
+  });
   assert.deepEqual(Array.from(zero.apply({ probabilities: mat(1, 2, [0.3, 0.7]) }).data), [0.5, 0.5]);
 });

@@ -43,7 +43,13 @@ test('1-D isotonic regression reproduces scikit-learn IsotonicRegression(out_of_
     const fit = fitIsotonic(Float64Array.from(ref.x), Float64Array.from(ref.y));
     assert.deepEqual(Array.from(fit.x), ref.thresholdsX, `case ${c}: thresholds x`);
     assertClose(fit.y, ref.thresholdsY, 1e-15, 0, `case ${c}: thresholds y`);
-    assertClose(ref.queries.map((q: number) => predictIsotonic(fit, q)), ref.predictions, 1e-15, 0, `case ${c}: predictions`);
+    assertClose(
+      ref.queries.map((q: number) => predictIsotonic(fit, q)),
+      ref.predictions,
+      1e-15,
+      0,
+      `case ${c}: predictions`,
+    );
   }
 });
 
@@ -71,5 +77,8 @@ test('isotonic JSON is validated: decreasing values are rejected with the field 
   const cal = fitIsotonicCalibrator({ probabilities: mat(4, 2, [0.9, 0.1, 0.6, 0.4, 0.3, 0.7, 0.2, 0.8]) }, Int32Array.of(0, 1, 1, 1));
   const json = JSON.parse(JSON.stringify(cal.toJSON()));
   json.thresholds[1].y = json.thresholds[1].y.map((_: number, i: number) => 1 - i * 0.1);
-  assert.throws(() => isotonicFromJSON(json), (e: unknown) => e instanceof InvalidArgumentError && /json\.thresholds\[1\]\.y\[1\]/.test(e.message));
+  assert.throws(
+    () => isotonicFromJSON(json),
+    (e: unknown) => e instanceof InvalidArgumentError && /json\.thresholds\[1\]\.y\[1\]/.test(e.message),
+  );
 });

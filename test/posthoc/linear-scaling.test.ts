@@ -38,7 +38,14 @@ test('the linear-scaling objective gradient matches central differences (every s
     linearObjective(x, N, C, labels, structure, penalty, theta, g);
     const dir = Float64Array.from(theta, () => r() - 0.5);
     const h = 1e-6;
-    const f = (t: number) => objective(x, labels, structure, penalty, theta.map((v, i) => v + t * dir[i]!));
+    const f = (t: number) =>
+      objective(
+        x,
+        labels,
+        structure,
+        penalty,
+        theta.map((v, i) => v + t * dir[i]!),
+      );
     const fd = (f(h) - f(-h)) / (2 * h);
     const analytic = g.reduce((s, v, i) => s + v * dir[i]!, 0);
     assert.ok(Math.abs(fd - analytic) < 1e-7, `${name}: ${analytic} vs ${fd}`);

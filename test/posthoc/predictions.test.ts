@@ -1,13 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  LOG_CLIP,
-  checkPredictions,
-  logProbabilitiesOf,
-  logitsOf,
-  normalizeRowsInPlace,
-  probabilitiesOf,
-} from '../../src/posthoc/predictions.js';
+import { LOG_CLIP, checkPredictions, logProbabilitiesOf, logitsOf, normalizeRowsInPlace, probabilitiesOf } from '../../src/posthoc/predictions.js';
 import { InvalidArgumentError } from '../../src/util/errors.js';
 import { mat } from './helpers.js';
 

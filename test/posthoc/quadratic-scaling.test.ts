@@ -22,7 +22,13 @@ import { assertProbabilityRows, lcg, mat } from './helpers.js';
 
 const ref = JSON.parse(readFileSync(fileURLToPath(new URL('../../../test/fixtures/posthoc/reference-quadratic-scaling.json', import.meta.url)), 'utf8'));
 
-const logitsOf = (x: readonly number[]) => ({ logits: mat(x.length, 2, x.flatMap((v) => [0, v])) });
+const logitsOf = (x: readonly number[]) => ({
+  logits: mat(
+    x.length,
+    2,
+    x.flatMap((v) => [0, v]),
+  ),
+});
 const sigmoid = (s: number) => 1 / (1 + Math.exp(-s));
 
 function assertParameters(q: { a: number; b: number; c: number }, expected: { a: number; b: number; c: number }, tolerance: number, what: string): number {
@@ -38,7 +44,17 @@ function assertParameters(q: { a: number; b: number; c: number }, expected: { a:
 test('quadratic-scaling reproduces scikit-learn LogisticRegression(penalty=None) on [x, x²]: logits, probabilities with exact 0 / 1, sample weights', (t) => {
   const cases: [string, ReturnType<typeof logitsOf> | { probabilities: ReturnType<typeof mat> }, Float64Array | undefined][] = [
     ['logits', logitsOf(ref.logits.x), undefined],
-    ['probabilities', { probabilities: mat(ref.probabilities.p1.length, 2, (ref.probabilities.p1 as number[]).flatMap((p) => [1 - p, p])) }, undefined],
+    [
+      'probabilities',
+      {
+        probabilities: mat(
+          ref.probabilities.p1.length,
+          2,
+          (ref.probabilities.p1 as number[]).flatMap((p) => [1 - p, p]),
+        ),
+      },
+      undefined,
+    ],
     ['weighted', logitsOf(ref.weighted.x), Float64Array.from(ref.weighted.weights)],
   ];
   for (const [name, input, sampleWeights] of cases) {
@@ -98,7 +114,11 @@ test('probabilities exactly 0 and 1 and logits of magnitude 1e3 stay finite and 
     labels[i] = i % 2 === 0 ? 1 : 0;
   }
   const fromLogits = fitQuadraticScaling(logitsOf(f), labels);
-  const probabilities = mat(n, 2, f.flatMap((v) => (v === 1e3 ? [0, 1] : v === -1e3 ? [1, 0] : [sigmoid(-v), sigmoid(v)])));
+  const probabilities = mat(
+    n,
+    2,
+    f.flatMap((v) => (v === 1e3 ? [0, 1] : v === -1e3 ? [1, 0] : [sigmoid(-v), sigmoid(v)])),
+  );
   const fromProbabilities = fitQuadraticScaling({ probabilities }, labels);
   for (const key of ['a', 'b', 'c'] as const) {
     assert.ok(Number.isFinite(fromLogits[key]), key);
@@ -140,7 +160,11 @@ test('JSON round trip is bit-identical; calib fit --method quadratic-scaling and
   for (let i = 0; i < expected.length; i++) worst = Math.max(worst, Math.abs(written.data[i]! - expected[i]!));
   assert.ok(worst < 1e-6, `calib apply vs apply: ${worst}`);
 
-  await writeNpy(p('z3.npy'), Float64Array.from({ length: 3 * n }, (_, i) => Math.sin(i)), [n, 3]);
+  await writeNpy(
+    p('z3.npy'),
+    Float64Array.from({ length: 3 * n }, (_, i) => Math.sin(i)),
+    [n, 3],
+  );
   const three = await run(['fit', '--method', 'quadratic-scaling', '--logits', p('z3.npy'), '--labels', p('y.npy'), '--out', p('x.json')]);
   assert.equal(three.code, 2);
   assert.match(three.stderr, /^calib: error: .*quadratic-scaling.*(binary|2 classes)/);
@@ -164,9 +188,30 @@ test('bad input is refused in one line naming it: 3 classes, bad options, bad JS
   assert.throws(() => calibratorFromJSON({ ...json, c: 'x' }), oneLine(/json\.c/));
   // Separable labels (y = 1 exactly where x > 0): no finite unpenalised optimum.
   const x = Array.from({ length: 40 }, (_, i) => i - 19.5);
-  assert.throws(() => fitQuadraticScaling(logitsOf(x), Int32Array.from(x, (v) => (v > 0 ? 1 : 0))), (e: unknown) => e instanceof CalibrationFitError && /separable/.test(e.message));
-  assert.throws(() => fitQuadraticScaling(logitsOf(x), Int32Array.from(x, (v) => (Math.abs(v) < 5 ? 1 : 0))), (e: unknown) => e instanceof CalibrationFitError && /separable/.test(e.message));
-  assert.throws(() => fitQuadraticScaling(logitsOf(x), new Int32Array(x.length)), (e: unknown) => e instanceof CalibrationFitError && /separable/.test(e.message));
-  const ridged = fitQuadraticScaling(logitsOf(x), Int32Array.from(x, (v) => (Math.abs(v) < 5 ? 1 : 0)), { lambdaIntercept: 0.1, lambdaQuadratic: 0.1 });
+  assert.throws(
+    () =>
+      fitQuadraticScaling(
+        logitsOf(x),
+        Int32Array.from(x, (v) => (v > 0 ? 1 : 0)),
+      ),
+    (e: unknown) => e instanceof CalibrationFitError && /separable/.test(e.message),
+  );
+  assert.throws(
+    () =>
+      fitQuadraticScaling(
+        logitsOf(x),
+        Int32Array.from(x, (v) => (Math.abs(v) < 5 ? 1 : 0)),
+      ),
+    (e: unknown) => e instanceof CalibrationFitError && /separable/.test(e.message),
+  );
+  assert.throws(
+    () => fitQuadraticScaling(logitsOf(x), new Int32Array(x.length)),
+    (e: unknown) => e instanceof CalibrationFitError && /separable/.test(e.message),
+  );
+  const ridged = fitQuadraticScaling(
+    logitsOf(x),
+    Int32Array.from(x, (v) => (Math.abs(v) < 5 ? 1 : 0)),
+    { lambdaIntercept: 0.1, lambdaQuadratic: 0.1 },
+  );
   assert.ok(ridged.c < 0 && Number.isFinite(ridged.a), 'a ridge gives separable labels a finite fit');
 });

@@ -43,9 +43,28 @@ test('CALIBRATORS holds every calibrator declared in src/posthoc (and its sub-fo
     .sort();
   assert.deepEqual([...CALIBRATOR_KINDS].sort(), declared, 'every file that declares a calibrator is in the CALIBRATORS record');
   for (const kind of [
-    'temperature', 'ts-sb-ece', 'ts-hb-ece', 'ensemble-temperature', 'vector', 'matrix', 'dirichlet', 'histogram', 'isotonic', 'platt', 'beta',
-    'class-temperature', 'top-versus-all', 'top-label', 'scaling-binning', 'venn-abers', 'spline', 'bbq', 'enir', 'near-isotonic',
-  ]) assert.ok((CALIBRATOR_KINDS as readonly string[]).includes(kind), kind);
+    'temperature',
+    'ts-sb-ece',
+    'ts-hb-ece',
+    'ensemble-temperature',
+    'vector',
+    'matrix',
+    'dirichlet',
+    'histogram',
+    'isotonic',
+    'platt',
+    'beta',
+    'class-temperature',
+    'top-versus-all',
+    'top-label',
+    'scaling-binning',
+    'venn-abers',
+    'spline',
+    'bbq',
+    'enir',
+    'near-isotonic',
+  ])
+    assert.ok((CALIBRATOR_KINDS as readonly string[]).includes(kind), kind);
   assert.deepEqual(Object.keys(CALIBRATOR_INPUTS).sort(), [...CALIBRATOR_KINDS].sort());
 });
 
@@ -112,10 +131,13 @@ test('logits of magnitude 1e3 and probabilities of exactly 0 and 1 stay finite f
     for (let i = 0; i < n; i++) {
       const y = i % C;
       labels[i] = i % 5 === 0 ? (y + 1) % C : y;
-      for (let k = 0; k < C; k++) z.push(k === y ? 1000 : (k * 37 + i) % 11 - 1000);
+      for (let k = 0; k < C; k++) z.push(k === y ? 1000 : ((k * 37 + i) % 11) - 1000);
     }
     const p = naiveSoftmax(z, n, C);
-    for (const [name, input] of [['logits', { logits: mat(n, C, z) }], ['probabilities', { probabilities: mat(n, C, p) }]] as [string, Predictions][]) {
+    for (const [name, input] of [
+      ['logits', { logits: mat(n, C, z) }],
+      ['probabilities', { probabilities: mat(n, C, p) }],
+    ] as [string, Predictions][]) {
       // Unregularised matrix scaling (and Dirichlet with its weak default ODIR) on ±1000 logits of 40 nearly
       // separable samples has no (or a practically unreachable) minimum: a loud CalibrationFitError is the
       // right answer there. So is TS-HB-ECE's when its hard-binned ECE keeps falling into an end of its search

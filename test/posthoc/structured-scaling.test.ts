@@ -11,9 +11,7 @@ import { assertClose, assertProbabilityRows, lcg, mat, naiveNll } from './helper
 import { readLabels, readMatrix, sharedDataOrSkip } from '../real-predictions/shared-data.js';
 
 /** Written by test/fixtures/scripts/make-structured-scaling-fixtures.py (probmetrics' own calibrators). */
-const REFERENCE = JSON.parse(
-  readFileSync(fileURLToPath(new URL('../../../test/fixtures/posthoc/reference-structured-scaling.json', import.meta.url)), 'utf8'),
-);
+const REFERENCE = JSON.parse(readFileSync(fileURLToPath(new URL('../../../test/fixtures/posthoc/reference-structured-scaling.json', import.meta.url)), 'utf8'));
 
 test('the structured ridge penalty: gradient matches float64 central differences, and the projection minimises it along the softmax-invariant shifts', () => {
   const C = 4;
@@ -27,7 +25,17 @@ test('the structured ridge penalty: gradient matches float64 central differences
     const g = new Float64Array(theta.length);
     linearObjective(x, N, C, labels, structure, penalty, theta, g);
     const dir = Float64Array.from(theta, () => r() - 0.5);
-    const f = (t: number) => linearObjective(x, N, C, labels, structure, penalty, theta.map((v, i) => v + t * dir[i]!), new Float64Array(theta.length));
+    const f = (t: number) =>
+      linearObjective(
+        x,
+        N,
+        C,
+        labels,
+        structure,
+        penalty,
+        theta.map((v, i) => v + t * dir[i]!),
+        new Float64Array(theta.length),
+      );
     const h = 1e-6;
     const fd = (f(h) - f(-h)) / (2 * h);
     const analytic = g.reduce((s, v, i) => s + v * dir[i]!, 0);
@@ -41,7 +49,11 @@ test('the structured ridge penalty: gradient matches float64 central differences
       const nw = structure === 'full' ? C * C : C;
       const c = r() - 0.5;
       for (let k = 0; k < C; k++) moved[nw + k] = moved[nw + k]! + c;
-      if (structure === 'full') for (let j = 0; j < C; j++) { const v = r() - 0.5; for (let k = 0; k < C; k++) moved[k * C + j] = moved[k * C + j]! + v; }
+      if (structure === 'full')
+        for (let j = 0; j < C; j++) {
+          const v = r() - 0.5;
+          for (let k = 0; k < C; k++) moved[k * C + j] = moved[k * C + j]! + v;
+        }
       assert.ok(value(moved) >= value(projected) - 1e-15, `${structure}: projection is the minimiser`);
     }
   }
@@ -153,7 +165,10 @@ test('SMS and SVS at C = 100 (netcal DenseNet-BC-100, 5,000 even rows → 5,000 
   let evaluations = 0;
   const sms = fitSms(val.input, val.labels, undefined, { onSolved: (s) => (evaluations = s.evaluations) });
   const svs = fitSvs(val.input, val.labels);
-  for (const [kind, cal] of [['sms', sms], ['svs', svs]] as const) {
+  for (const [kind, cal] of [
+    ['sms', sms],
+    ['svs', svs],
+  ] as const) {
     const nll = naiveNll(cal.apply(test.input).data, test.labels, C);
     assert.ok(Math.abs(nll - ref[kind].test_log_loss) < 1e-5, `${kind}: test log loss ${nll} vs probmetrics ${ref[kind].test_log_loss}`);
   }
@@ -188,9 +203,17 @@ test('ts-mix, SVS and SMS survive logits of magnitude 1e3 and probabilities of e
   const N = 60;
   const C = 3;
   const labels = Int32Array.from({ length: N }, () => Math.floor(r() * C));
-  const big = mat(N, C, Array.from({ length: N * C }, (_, i) => (i % C === (labels[Math.floor(i / C)]! + (Math.floor(i / C) % 4 === 0 ? 1 : 0)) % C ? 1000 : 0) + 800 * (r() - 0.5)));
+  const big = mat(
+    N,
+    C,
+    Array.from({ length: N * C }, (_, i) => (i % C === (labels[Math.floor(i / C)]! + (Math.floor(i / C) % 4 === 0 ? 1 : 0)) % C ? 1000 : 0) + 800 * (r() - 0.5)),
+  );
   const predicted = Array.from(labels, (y, i) => (i % 5 === 0 ? (y + 1) % C : y));
-  const hard = mat(N, C, Array.from({ length: N * C }, (_, i) => (i % C === predicted[Math.floor(i / C)]! ? 1 : 0)));
+  const hard = mat(
+    N,
+    C,
+    Array.from({ length: N * C }, (_, i) => (i % C === predicted[Math.floor(i / C)]! ? 1 : 0)),
+  );
   for (const input of [{ logits: big }, { probabilities: hard }]) {
     for (const cal of [fitTsMix(input, labels), fitSvs(input, labels, { tolerance: 1e-4 }), fitSms(input, labels, { tolerance: 1e-4 })]) {
       const out = cal.apply(input);
@@ -205,8 +228,14 @@ test('ts-mix, SVS and SMS survive logits of magnitude 1e3 and probabilities of e
 test('bad options and JSON are refused naming the field', () => {
   const val = mat(4, 2, [2, 0, 0, 2, 1, 0, 0, 1]);
   const labels = Int32Array.from([0, 1, 1, 0]);
-  assert.throws(() => fitSvs({ logits: val }, labels, { lambdaDiagonal: -1 }), (e: unknown) => e instanceof InvalidArgumentError && /svs options\.lambdaDiagonal/.test(e.message));
+  assert.throws(
+    () => fitSvs({ logits: val }, labels, { lambdaDiagonal: -1 }),
+    (e: unknown) => e instanceof InvalidArgumentError && /svs options\.lambdaDiagonal/.test(e.message),
+  );
   assert.throws(() => fitTsMix({ logits: val }, labels, { mixtureConstant: Number.NaN }), InvalidArgumentError);
   const json = { ...fitTsMix({ logits: val }, labels).toJSON(), uniformWeight: 1.5 };
-  assert.throws(() => calibratorFromJSON(json), (e: unknown) => e instanceof InvalidArgumentError && /json\.uniformWeight/.test(e.message));
+  assert.throws(
+    () => calibratorFromJSON(json),
+    (e: unknown) => e instanceof InvalidArgumentError && /json\.uniformWeight/.test(e.message),
+  );
 });

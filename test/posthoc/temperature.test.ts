@@ -128,14 +128,20 @@ test('logits of magnitude 1e3 and probabilities of exactly 0 and 1 give a finite
 test('temperature by NLL fails loudly when the NLL has no minimum or does not depend on T', () => {
   // Every prediction correct: the NLL keeps falling as T → 0.
   const separable = mat(3, 2, [2, 0, 0, 3, 1, -1]);
-  assert.throws(() => fitTemperature({ logits: separable }, Int32Array.of(0, 1, 0)), (e: unknown) =>
-    e instanceof CalibrationFitError && /T → 0/.test(e.message));
+  assert.throws(
+    () => fitTemperature({ logits: separable }, Int32Array.of(0, 1, 0)),
+    (e: unknown) => e instanceof CalibrationFitError && /T → 0/.test(e.message),
+  );
   // Every prediction wrong: the NLL keeps falling as T → ∞.
-  assert.throws(() => fitTemperature({ logits: separable }, Int32Array.of(1, 0, 1)), (e: unknown) =>
-    e instanceof CalibrationFitError && /T → ∞/.test(e.message));
+  assert.throws(
+    () => fitTemperature({ logits: separable }, Int32Array.of(1, 0, 1)),
+    (e: unknown) => e instanceof CalibrationFitError && /T → ∞/.test(e.message),
+  );
   // Constant rows: nothing to fit.
-  assert.throws(() => fitTemperature({ logits: mat(2, 3, [1, 1, 1, 5, 5, 5]) }, Int32Array.of(0, 2)), (e: unknown) =>
-    e instanceof CalibrationFitError && /does not depend on T/.test(e.message));
+  assert.throws(
+    () => fitTemperature({ logits: mat(2, 3, [1, 1, 1, 5, 5, 5]) }, Int32Array.of(0, 2)),
+    (e: unknown) => e instanceof CalibrationFitError && /does not depend on T/.test(e.message),
+  );
 });
 
 test('temperature options and inputs are validated with messages naming the argument', () => {

@@ -13,7 +13,7 @@ test('top-label histogram binning: one map per predicted class, ⌊n_l / pointsP
   assert.equal(cal.maps[2], null);
   const out = cal.apply({ probabilities: mat(3, 3, [0.65, 0.25, 0.1, 0.2, 0.7, 0.1, 0.1, 0.2, 0.7]) });
   // Row 0: class 0, 0.65 → 1/2, others × (0.5/0.35). Row 1: class 1 → 1/2, others × (0.5/0.3). Row 2: unchanged.
-  assertClose(out.data, [0.5, 0.25 * 0.5 / 0.35, 0.1 * 0.5 / 0.35, 0.2 * 0.5 / 0.3, 0.5, 0.1 * 0.5 / 0.3, 0.1, 0.2, 0.7], 1e-15);
+  assertClose(out.data, [0.5, (0.25 * 0.5) / 0.35, (0.1 * 0.5) / 0.35, (0.2 * 0.5) / 0.3, 0.5, (0.1 * 0.5) / 0.3, 0.1, 0.2, 0.7], 1e-15);
 });
 
 test('top-label calibration on synthetic data: rows sum to 1, JSON round trip is exact', () => {

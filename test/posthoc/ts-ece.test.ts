@@ -69,7 +69,9 @@ test('TS-HB-ECE is at least as good as every level-0 grid temperature and improv
 
 test('TS-HB-ECE validates its search range', () => {
   const { val } = splits(3, 50);
-  assert.throws(() => fitTsHbEce(val.input, val.labels, { minTemperature: 5, maxTemperature: 2 }), (e: unknown) =>
-    e instanceof InvalidArgumentError && /ts-hb-ece options\.maxTemperature/.test(e.message));
+  assert.throws(
+    () => fitTsHbEce(val.input, val.labels, { minTemperature: 5, maxTemperature: 2 }),
+    (e: unknown) => e instanceof InvalidArgumentError && /ts-hb-ece options\.maxTemperature/.test(e.message),
+  );
   assert.throws(() => fitTsHbEce(val.input, val.labels, { points: 2 }), InvalidArgumentError);
 });

@@ -7,7 +7,10 @@ import { fitCalibrator } from '../../src/posthoc/registry.js';
 import { naiveEce, naiveSoftmax, splits } from './helpers.js';
 
 test('ts-grid-ece picks the grid temperature 0.1 … 10 with the lowest validation ECE, computed naively', () => {
-  for (const [classes, tau] of [[5, 2.3], [3, 0.6]] as const) {
+  for (const [classes, tau] of [
+    [5, 2.3],
+    [3, 0.6],
+  ] as const) {
     const { val } = splits(classes, 1500, tau);
     const cal = fitTsGridEce(val.input, val.labels);
     let best = Infinity;

@@ -7,14 +7,42 @@ import { assertClose, assertProbabilityRows, loadCalibrators12Reference, mat, sp
 test('Venn–Abers p0, p1 and merged p equal the ip200/venn-abers reference (binary, with ties)', () => {
   const ref = loadCalibrators12Reference().venn_abers;
   const s = Float64Array.from(ref.cal_scores);
-  const probs = mat(s.length, 2, Array.from(s).flatMap((v) => [1 - v, v]));
+  const probs = mat(
+    s.length,
+    2,
+    Array.from(s).flatMap((v) => [1 - v, v]),
+  );
   const cal = fitVennAbers({ probabilities: probs }, Int32Array.from(ref.cal_labels));
   const table = cal.tables[0]!;
   const q = ref.test_scores as number[];
-  assertClose(q.map((v) => vennAbersPredict(table, v).p0), ref.p0, 1e-12, 0, 'p0');
-  assertClose(q.map((v) => vennAbersPredict(table, v).p1), ref.p1, 1e-12, 0, 'p1');
-  const out = cal.apply({ probabilities: mat(q.length, 2, q.flatMap((v) => [1 - v, v])) });
-  assertClose(Array.from({ length: q.length }, (_, i) => out.data[2 * i + 1]!), ref.p, 1e-12, 0, 'p');
+  assertClose(
+    q.map((v) => vennAbersPredict(table, v).p0),
+    ref.p0,
+    1e-12,
+    0,
+    'p0',
+  );
+  assertClose(
+    q.map((v) => vennAbersPredict(table, v).p1),
+    ref.p1,
+    1e-12,
+    0,
+    'p1',
+  );
+  const out = cal.apply({
+    probabilities: mat(
+      q.length,
+      2,
+      q.flatMap((v) => [1 - v, v]),
+    ),
+  });
+  assertClose(
+    Array.from({ length: q.length }, (_, i) => out.data[2 * i + 1]!),
+    ref.p,
+    1e-12,
+    0,
+    'p',
+  );
 });
 
 test('Venn–Abers by hand: calibration scores 0.2 (0), 0.4 (1), 0.6 (0), 0.8 (1)', () => {

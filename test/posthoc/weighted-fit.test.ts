@@ -7,14 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import {
-  balancedClassWeights,
-  calibratorFromJSON,
-  fitCalibrator,
-  weightedKinds,
-  type Calibrator,
-  type CalibratorKind,
-} from '../../src/posthoc/index.js';
+import { balancedClassWeights, calibratorFromJSON, fitCalibrator, weightedKinds, type Calibrator, type CalibratorKind } from '../../src/posthoc/index.js';
 import { InvalidArgumentError } from '../../src/util/errors.js';
 import { lcg, mat, splits } from './helpers.js';
 
@@ -115,7 +108,10 @@ test('balanced weights on a skewed set move the temperature fit (hand-checked we
 
 test('bad weights and methods without a weighted form are refused, naming the argument', () => {
   const bad = (w: Float64Array, pattern: RegExp) =>
-    assert.throws(() => fitCalibrator('temperature', val.input, val.labels, undefined, { sampleWeights: w }), (e: unknown) => e instanceof InvalidArgumentError && pattern.test(e.message));
+    assert.throws(
+      () => fitCalibrator('temperature', val.input, val.labels, undefined, { sampleWeights: w }),
+      (e: unknown) => e instanceof InvalidArgumentError && pattern.test(e.message),
+    );
   const neg = new Float64Array(N).fill(1);
   neg[5] = -1;
   bad(neg, /sampleWeights\[5\]: expected a finite weight ≥ 0, got -1/);
@@ -150,14 +146,21 @@ for (const method of ['platt', 'beta'] as CalibratorKind[]) {
     });
     const logits = new Float64Array(rows.length * 2);
     rows.forEach((i, j) => logits.set(binary.logits.subarray(i * 2, (i + 1) * 2), j * 2));
-    const duplicated = fitCalibrator(method, { logits: mat(rows.length, 2, logits) }, Int32Array.from(rows, (i) => binary.labels[i]!));
+    const duplicated = fitCalibrator(
+      method,
+      { logits: mat(rows.length, 2, logits) },
+      Int32Array.from(rows, (i) => binary.labels[i]!),
+    );
     const weighted = fitCalibrator(method, binary.input, binary.labels, undefined, { sampleWeights: w });
     const a = parameters(weighted);
     const b = parameters(duplicated);
     assert.equal(a.length, b.length);
     a.forEach((v, i) => assert.ok(Math.abs(v - b[i]!) <= 1e-9 * Math.max(1, Math.abs(b[i]!)), `${method} parameter ${i}: ${v} vs ${b[i]}`));
     // The weights move the fit (the test could not pass with the weights ignored).
-    assert.ok(a.some((v, i) => Math.abs(v - parameters(plain)[i]!) > 1e-6), `${method}: weighted ≠ unweighted`);
+    assert.ok(
+      a.some((v, i) => Math.abs(v - parameters(plain)[i]!) > 1e-6),
+      `${method}: weighted ≠ unweighted`,
+    );
   });
 }
 
@@ -165,14 +168,22 @@ test('weighted platt and beta reproduce scikit-learn with sample_weight (fixture
   const ref = JSON.parse(readFileSync(fileURLToPath(new URL('../../../test/fixtures/posthoc/reference-weighted-binary.json', import.meta.url)), 'utf8'));
   const p = ref.platt;
   const n = p.f.length as number;
-  const logits = mat(n, 2, (p.f as number[]).flatMap((f) => [0, f]));
+  const logits = mat(
+    n,
+    2,
+    (p.f as number[]).flatMap((f) => [0, f]),
+  );
   const platt = fitCalibrator('platt', { logits }, Int32Array.from(p.labels), undefined, { sampleWeights: Float64Array.from(p.weights) }).toJSON() as unknown as { a: number; b: number };
   for (const key of ['a', 'b'] as const) {
     assert.ok(Math.abs(platt[key] - p.tight[key]) < 1e-9, `platt ${key}: ${platt[key]} vs exact ${p.tight[key]}`);
     assert.ok(Math.abs(platt[key] - p.sklearn[key]) < 1e-5, `platt ${key}: ${platt[key]} vs sklearn ${p.sklearn[key]}`);
   }
   const b = ref.beta;
-  const probabilities = mat(b.p1.length, 2, (b.p1 as number[]).flatMap((v) => [1 - v, v]));
+  const probabilities = mat(
+    b.p1.length,
+    2,
+    (b.p1 as number[]).flatMap((v) => [1 - v, v]),
+  );
   const beta = fitCalibrator('beta', { probabilities }, Int32Array.from(b.labels), undefined, { sampleWeights: Float64Array.from(b.weights) }).toJSON() as unknown as Record<'a' | 'b' | 'c', number>;
   for (const key of ['a', 'b', 'c'] as const) {
     assert.ok(Math.abs(beta[key] - b.tight[key]) < 1e-8 * Math.max(1, Math.abs(b.tight[key])), `beta ${key}: ${beta[key]} vs exact ${b.tight[key]}`);

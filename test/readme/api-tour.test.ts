@@ -22,19 +22,22 @@ test('README: measure, recalibrate and plot predictions from any framework', asy
 
   const before = metrics.evaluate(logits, testSet.labels, { input: 'logits', bins: 15 });
   const ts = posthoc.fitCalibrator('temperature', { logits: { rows: val.n, cols: val.classes, data: val.logits } }, val.labels);
-  const probs = ts.apply({ logits });                             // calibrated probabilities, N × C
+  const probs = ts.apply({ logits }); // calibrated probabilities, N × C
   const after = metrics.evaluate(probs, testSet.labels, { input: 'probabilities', bins: 15 });
-  const saved = JSON.stringify(ts.toJSON());                      // { kind: 'temperature', temperature: …, … }
+  const saved = JSON.stringify(ts.toJSON()); // { kind: 'temperature', temperature: …, … }
   const again = posthoc.calibratorFromJSON(JSON.parse(saved));
 
   const acc = new metrics.CalibrationAccumulator({ input: 'probabilities', bins: 15 });
-  acc.update(probs, testSet.labels);                              // stream chunk by chunk; merge() across workers
+  acc.update(probs, testSet.labels); // stream chunk by chunk; merge() across workers
   const dir = mkdtempSync(join(tmpdir(), 'calib-readme-'));
   await report.writeFigure(join(dir, 'reliability.svg'), report.calibrationFigureSvg(acc.reliability(), { title: 'After TS' }));
-  const rows = [{ name: 'CE', metrics: { accuracy: before.accuracy, ece: before.ece } }, { name: 'TS', metrics: { accuracy: after.accuracy, ece: after.ece }, reliability: acc.reliability() }];
-  await report.writeReport(join(dir, 'compare.md'), rows, { title: 'Before and after TS' });  // .md, .html or .json (the data)
-  const doc = report.comparisonDocument(rows, { title: 'Before and after TS' });          // headings, tables, figures
-  const html = report.renderHtml(doc);                                                     // or renderMarkdown, renderJson
+  const rows = [
+    { name: 'CE', metrics: { accuracy: before.accuracy, ece: before.ece } },
+    { name: 'TS', metrics: { accuracy: after.accuracy, ece: after.ece }, reliability: acc.reliability() },
+  ];
+  await report.writeReport(join(dir, 'compare.md'), rows, { title: 'Before and after TS' }); // .md, .html or .json (the data)
+  const doc = report.comparisonDocument(rows, { title: 'Before and after TS' }); // headings, tables, figures
+  const html = report.renderHtml(doc); // or renderMarkdown, renderJson
 
   assert.ok(before.ece > 0.1 && after.ece < 0.03, `ECE ${before.ece} → ${after.ece}`);
   assert.ok(Math.abs(Number(ts.toJSON().temperature) - 3) < 0.2);
@@ -51,10 +54,10 @@ test('README: a loss on engine tensors, compiled into a one-graph train step, ex
   const step = compileTrainStep(model, lossFn, optimizer, { batch: 32 });
   const state = createTrainState(model, optimizer, /* seed */ 0);
 
-  const { train } = await data.loadMnist();                            // the embedded real digits
+  const { train } = await data.loadMnist(); // the embedded real digits
   const x = train.images.subarray(0, 32 * 784);
   const y = train.labels.subarray(0, 32);
-  const first = step.run(state, { x, y }, /* lr */ 0.05);       // { loss, terms: { ce, margin } }
+  const first = step.run(state, { x, y }, /* lr */ 0.05); // { loss, terms: { ce, margin } }
   let last = first;
   for (let i = 0; i < 20; i++) last = step.run(state, { x, y }, 0.05);
   const dir = mkdtempSync(join(tmpdir(), 'calib-readme-'));

@@ -50,7 +50,7 @@ test('the README has the quick start and the command examples this test runs', (
   assert.ok(commands.length >= 20, String(commands.length));
 });
 
-test('every README calib example runs as written on the quick start\'s outputs', async () => {
+test("every README calib example runs as written on the quick start's outputs", async () => {
   const cwd = process.cwd();
   process.chdir(dir);
   try {
@@ -81,14 +81,23 @@ test('every README calib example runs as written on the quick start\'s outputs',
     writeFileSync('P.csv', `${rows.join('\n')}\n`);
     writeFileSync('Y.csv', `${Array.from(labels).join('\n')}\n`);
     writeFileSync('W.csv', `${Array.from(labels, (_, i) => (i % 4) * 0.5).join('\n')}\n`);
-    await writeNpy('H.npy', Int32Array.from(labels, (_, i) => i % 5), [n], { dtype: 'int64' });
+    await writeNpy(
+      'H.npy',
+      Int32Array.from(labels, (_, i) => i % 5),
+      [n],
+      { dtype: 'int64' },
+    );
     // The group-wise examples' sites: three named sites, one of them small (the pooled calibrator's case).
     const sites = Array.from(labels, (_, i) => (i % 10 === 9 ? 'clinic' : i % 2 === 0 ? 'north' : 'south'));
     for (const name of ['sites.csv', 'val-sites.csv', 'test-sites.csv', 'cal-sites.csv']) writeFileSync(name, `site\n${sites.join('\n')}\n`);
     // The two-column examples: the site and a device per row, and sample weights.
     for (const name of ['val-site.csv', 'test-site.csv']) writeFileSync(name, `site\n${sites.join('\n')}\n`);
     for (const name of ['val-device.csv', 'test-device.csv']) writeFileSync(name, `device\n${Array.from(labels, (_, i) => (i % 3 === 0 ? 'phone' : 'scanner')).join('\n')}\n`);
-    await writeNpy('val-w.npy', Float64Array.from(labels, (_, i) => 1 + (i % 3)), [n]);
+    await writeNpy(
+      'val-w.npy',
+      Float64Array.from(labels, (_, i) => 1 + (i % 3)),
+      [n],
+    );
     // The conformal example's calibration files (the Deploy section rewrites val-logits.npy from 200 images).
     await writeNpy('cal-logits.npy', valLogits.data as Float32Array, [n, c]);
     await writeNpy('cal-labels.npy', labels, [n], { dtype: 'int64' });

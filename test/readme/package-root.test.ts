@@ -37,15 +37,6 @@ test('the example in the doc comment of src/index.ts runs: it evaluates, fits te
   const testSet = root.data.syntheticOverconfident({ n: 3000, classes: 10, seed: 2, overconfidence: 3 });
   const params = ['metrics', 'posthoc', 'n', 'classes', 'testLogits', 'labels', 'valLogits', 'valLabels'];
   const run = new Function(...params, `${lines.slice(1).join('\n')}\nreturn { before, after };`) as (...args: unknown[]) => { before: { ece: number }; after: { ece: number } };
-  const { before, after } = run(
-    root.metrics,
-    root.posthoc,
-    testSet.n,
-    testSet.classes,
-    testSet.logits,
-    testSet.labels,
-    { rows: val.n, cols: val.classes, data: val.logits },
-    val.labels,
-  );
+  const { before, after } = run(root.metrics, root.posthoc, testSet.n, testSet.classes, testSet.logits, testSet.labels, { rows: val.n, cols: val.classes, data: val.logits }, val.labels);
   assert.ok(before.ece > 0.1 && after.ece < 0.03, `ECE ${before.ece} → ${after.ece}`);
 });

@@ -19,7 +19,11 @@ test('the done-when verdict is computed per set: SMS and SVS both at or below TS
 });
 
 test('the generated table shows every method per set, says why a cell is empty, and counts the sets that meet the done-when', () => {
-  const file = { command: 'node dist/bench/posthoc-real-predictions.js --only x', date: '2026-11-28T00:00:00Z', sets: [set('met-set', methods(0.9, 0.89, 0.88)), set('skip-set', methods(0.9, 0.89, undefined))] };
+  const file = {
+    command: 'node dist/bench/posthoc-real-predictions.js --only x',
+    date: '2026-11-28T00:00:00Z',
+    sets: [set('met-set', methods(0.9, 0.89, 0.88)), set('skip-set', methods(0.9, 0.89, undefined))],
+  };
   const table = posthocBenchTable([{ name: 'x.json', file }]);
   const lines = table.split('\n');
   assert.equal(lines[0], '| method | met-set (C = 100) | skip-set (C = 100) |');

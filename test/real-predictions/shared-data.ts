@@ -10,9 +10,7 @@ import type { Matrix } from '../../src/util/matrix.js';
 /** dist/test/real-predictions → repository root → ../shared/data/real-predictions. */
 export const REAL_PREDICTIONS = fileURLToPath(new URL('../../../../shared/data/real-predictions/', import.meta.url));
 
-export const PUBLISHED = JSON.parse(
-  readFileSync(fileURLToPath(new URL('../../../test/fixtures/real-predictions/published.json', import.meta.url)), 'utf8'),
-);
+export const PUBLISHED = JSON.parse(readFileSync(fileURLToPath(new URL('../../../test/fixtures/real-predictions/published.json', import.meta.url)), 'utf8'));
 
 /** True when the shared data exist; otherwise prints why and marks the test skipped. */
 export function sharedDataOrSkip(t: { skip(message?: string): void }): boolean {

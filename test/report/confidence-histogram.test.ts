@@ -29,7 +29,10 @@ test('the histogram is well-formed with one bar per non-empty bin, heights propo
   const root = parseXml(confidenceHistogramSvg(data));
   const f = frameOf(root);
   const bars = byClass(root, 'bar-fraction');
-  assert.deepEqual(bars.map((b) => b.attributes['data-bin']), ['1', '2', '3', '4']);
+  assert.deepEqual(
+    bars.map((b) => b.attributes['data-bin']),
+    ['1', '2', '3', '4'],
+  );
   // Largest fraction 0.5 → nice axis limit 0.5 (ticks 0, 10, …, 50 %): the 50 % bar fills the plot height.
   const ticks = byClass(root, 'tick-labels')[0]!.children.map((c) => textOf(c as XmlElement));
   assert.deepEqual(ticks.slice(6), ['0', '10', '20', '30', '40', '50']);
@@ -92,16 +95,40 @@ test('100 bins draw 100 bars and a small maximum fraction gets fractional percen
   const data = makeData(specs);
   const root = parseXml(confidenceHistogramSvg(data));
   assert.equal(byClass(root, 'bar-fraction').length, 100);
-  const ticks = byClass(root, 'tick-labels')[0]!.children.map((c) => textOf(c as XmlElement)).slice(6);
+  const ticks = byClass(root, 'tick-labels')[0]!
+    .children.map((c) => textOf(c as XmlElement))
+    .slice(6);
   // max fraction 3/234 ≈ 1.28 % → step 0.5 % (0.25 % would need 6 intervals), up to 1.5 %
   assert.deepEqual(ticks, ['0', '0.5', '1', '1.5']);
   // A 2.5 % step keeps its decimal: max fraction 110/1000 = 11 % → raw step 2.2 % → 2.5 %.
-  const q = parseXml(confidenceHistogramSvg(makeData([[110, 0.5, 0.5], [90, 0.5, 0.5]], { total: 1000 })));
-  assert.deepEqual(byClass(q, 'tick-labels')[0]!.children.map((c) => textOf(c as XmlElement)).slice(6), ['0', '2.5', '5', '7.5', '10', '12.5']);
+  const q = parseXml(
+    confidenceHistogramSvg(
+      makeData(
+        [
+          [110, 0.5, 0.5],
+          [90, 0.5, 0.5],
+        ],
+        { total: 1000 },
+      ),
+    ),
+  );
+  assert.deepEqual(
+    byClass(q, 'tick-labels')[0]!
+      .children.map((c) => textOf(c as XmlElement))
+      .slice(6),
+    ['0', '2.5', '5', '7.5', '10', '12.5'],
+  );
 });
 
 test('a histogram of no samples has axes but no bars or lines', () => {
-  const root = parseXml(confidenceHistogramSvg(makeData([[0, 0, 0], [0, 0, 0]])));
+  const root = parseXml(
+    confidenceHistogramSvg(
+      makeData([
+        [0, 0, 0],
+        [0, 0, 0],
+      ]),
+    ),
+  );
   assert.equal(byClass(root, 'bar-fraction').length, 0);
   assert.equal(byClass(root, 'line-accuracy').length, 0);
   assert.equal(byClass(root, 'frame').length, 1);

@@ -80,7 +80,11 @@ test('Markdown: column alignment is per column, the first left and the others ri
 
 test('HTML: a well-formed page, text and attributes escaped, best cells in <b>, highlights as classes, figures inlined', () => {
   const html = renderHtml(DOC);
-  assert.ok(html.startsWith('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\n<title>T &amp; &lt;U&gt;</title>\n<style>\nbody{margin:0}\n</style></head><body>\n'));
+  assert.ok(
+    html.startsWith(
+      '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\n<title>T &amp; &lt;U&gt;</title>\n<style>\nbody{margin:0}\n</style></head><body>\n',
+    ),
+  );
   assert.ok(html.endsWith('</body></html>\n'));
   assert.ok(!html.includes('<?xml'), 'the figures lose their XML declaration');
   assert.ok(!html.includes('<script>'));
@@ -177,14 +181,23 @@ test('HTML: inline runs in headings and cells, links as <a href>, comments kept,
     '</tbody></table></div>',
   ]);
   const root = parseXml(html.replace('<!DOCTYPE html>\n', '').replace(/<meta ([^>]*[^/])>/g, '<meta $1/>'));
-  assert.deepEqual(findAll(root, (e) => e.tag === 'a').map((a) => [a.attributes['href'], textOf(a)]), [['a_b/report.md', 'md'], ['a_b/report.html?x=1&y=2', 'h<t>ml']]);
+  assert.deepEqual(
+    findAll(root, (e) => e.tag === 'a').map((a) => [a.attributes['href'], textOf(a)]),
+    [
+      ['a_b/report.md', 'md'],
+      ['a_b/report.html?x=1&y=2', 'h<t>ml'],
+    ],
+  );
 });
 
 test('JSON: a document renders to its data (not its blocks), NaN and ±Infinity as null, 2-space indented with a final newline', () => {
   const doc: DataDocument = { ...DOC, data: { suite: 'toy', ece: Number.NaN, values: [1, Infinity, -Infinity], nested: { label: 'a < b' } } };
   assert.equal(renderJson(doc), '{\n  "suite": "toy",\n  "ece": null,\n  "values": [\n    1,\n    null,\n    null\n  ],\n  "nested": {\n    "label": "a < b"\n  }\n}\n');
-  assert.ok(!renderJson(doc).includes('<svg'), 'the figures are the page\'s, not the data\'s');
-  assert.deepEqual(documentFigures(DOC).map((f) => f.path), ['figs/a.svg', 'figs/b.svg']);
+  assert.ok(!renderJson(doc).includes('<svg'), "the figures are the page's, not the data's");
+  assert.deepEqual(
+    documentFigures(DOC).map((f) => f.path),
+    ['figs/a.svg', 'figs/b.svg'],
+  );
 });
 
 test('the renderers are pure: the same document renders to the same text, and the document is not changed', () => {

@@ -9,9 +9,15 @@ import { InvalidArgumentError } from '../../src/util/errors.js';
 import { makeData, type BinSpec } from './make-data.js';
 import { byClass, findAll, num, parseXml, textOf } from './xml-check.js';
 
-const SPECS: BinSpec[] = [[0, 0, 0], [1000, 0.3, 0.35], [2000, 0.5, 0.52], [3000, 0.6, 0.7], [4000, 0.8, 0.95]];
+const SPECS: BinSpec[] = [
+  [0, 0, 0],
+  [1000, 0.3, 0.35],
+  [2000, 0.5, 0.52],
+  [3000, 0.6, 0.7],
+  [4000, 0.8, 0.95],
+];
 
-test("an empty title draws no title row (the ECE leads the subtitle), in the figure and the diagram", () => {
+test('an empty title draws no title row (the ECE leads the subtitle), in the figure and the diagram', () => {
   const data = makeData(SPECS);
   const root = parseXml(calibrationFigureSvg(data, { title: '' }));
   assert.equal(byClass(root, 'figure-title').length, 0);
@@ -47,7 +53,13 @@ test('bin counts are printed at 10 px, also in a 250-px small multiple with 15 b
 
 test('before and after recalibration in one figure: two panels, or both curves overlaid with their ECEs', () => {
   const before = makeData(SPECS);
-  const after = makeData([[0, 0, 0], [1000, 0.3, 0.31], [2000, 0.5, 0.5], [3000, 0.6, 0.62], [4000, 0.8, 0.81]]);
+  const after = makeData([
+    [0, 0, 0],
+    [1000, 0.3, 0.31],
+    [2000, 0.5, 0.5],
+    [3000, 0.6, 0.62],
+    [4000, 0.8, 0.81],
+  ]);
   const panels = parseXml(beforeAfterFigureSvg(before, after, { labels: ['Before', 'After TS (T = 1.50)'], title: 'CE on CIFAR-10' }));
   assert.equal(byClass(panels, 'reliability-diagram').length, 2);
   const titles = byClass(panels, 'title').map(textOf);
@@ -60,12 +72,35 @@ test('before and after recalibration in one figure: two panels, or both curves o
   const legend = textOf(byClass(overlay, 'legend')[0]!);
   assert.match(legend, new RegExp(`Before — ECE ${(before.ece * 100).toFixed(2)}%`));
   assert.match(legend, new RegExp(`After — ECE ${(after.ece * 100).toFixed(2)}%`));
-  assert.throws(() => beforeAfterFigureSvg(before, makeData([[5, 1, 1]])), (e: unknown) => e instanceof InvalidArgumentError && /same 10000 samples/.test(e.message));
+  assert.throws(
+    () => beforeAfterFigureSvg(before, makeData([[5, 1, 1]])),
+    (e: unknown) => e instanceof InvalidArgumentError && /same 10000 samples/.test(e.message),
+  );
   assert.throws(() => beforeAfterFigureSvg(before, after, { layout: 'grid' as never }), /layout: expected 'panels' or 'overlay'/);
 });
 
 test('line charts: error bars of ± err, the legend beside the plot, y range covering every bar', () => {
-  const svg = lineChartSvg([{ name: 'MbLS', points: [{ x: 0, y: 5, err: 1 }, { x: 5, y: 3, err: 0.5 }, { x: 10, y: 4 }] }, { name: 'MbLS after TS', points: [{ x: 0, y: 2 }, { x: 5, y: 1.5 }, { x: 10, y: 1.8 }] }], { xLabel: 'margin m', yLabel: 'ECE (%)' });
+  const svg = lineChartSvg(
+    [
+      {
+        name: 'MbLS',
+        points: [
+          { x: 0, y: 5, err: 1 },
+          { x: 5, y: 3, err: 0.5 },
+          { x: 10, y: 4 },
+        ],
+      },
+      {
+        name: 'MbLS after TS',
+        points: [
+          { x: 0, y: 2 },
+          { x: 5, y: 1.5 },
+          { x: 10, y: 1.8 },
+        ],
+      },
+    ],
+    { xLabel: 'margin m', yLabel: 'ECE (%)' },
+  );
   const root = parseXml(svg);
   assert.equal(byClass(root, 'error-bar').length, 2);
   assert.equal(byClass(root, 'series').length, 2);
@@ -73,6 +108,8 @@ test('line charts: error bars of ± err, the legend beside the plot, y range cov
   const legendTexts = findAll(byClass(root, 'legend')[0]!, (e) => e.tag === 'text');
   assert.deepEqual(legendTexts.map(textOf), ['MbLS', 'MbLS after TS']);
   for (const t of legendTexts) assert.ok(num(t, 'x') > num(frame, 'x') + num(frame, 'width'), 'legend right of the plot');
-  const yTicks = byClass(root, 'tick-labels')[0]!.children.filter((c) => typeof c !== 'string').map((c) => Number(textOf(c as never)));
+  const yTicks = byClass(root, 'tick-labels')[0]!
+    .children.filter((c) => typeof c !== 'string')
+    .map((c) => Number(textOf(c as never)));
   assert.ok(Math.min(...yTicks) <= 1.5 && Math.max(...yTicks) >= 6, `ticks ${yTicks}`);
 });

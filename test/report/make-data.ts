@@ -8,10 +8,7 @@ export type BinSpec = readonly [number, number, number];
  * (or explicit `edges`), with total, ECE = Σ (n_b/N)|acc_b − conf_b| and the overall accuracy / confidence as
  * count-weighted means — computed here independently of the report code, which only draws.
  */
-export function makeData(
-  specs: readonly BinSpec[],
-  options: { edges?: readonly number[]; convention?: BinConvention; total?: number } = {},
-): ReliabilityData {
+export function makeData(specs: readonly BinSpec[], options: { edges?: readonly number[]; convention?: BinConvention; total?: number } = {}): ReliabilityData {
   const m = specs.length;
   const edges = options.edges ?? Array.from({ length: m + 1 }, (_, i) => i / m);
   let total = 0;

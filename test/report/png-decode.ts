@@ -31,8 +31,7 @@ export function readIhdr(png: Uint8Array): PngHeader {
 /** Decode to RGBA (4 bytes per pixel, row-major). */
 export function decodePng(png: Uint8Array): { width: number; height: number; rgba: Uint8Array } {
   const header = readIhdr(png);
-  if (header.bitDepth !== 8 || (header.colorType !== 6 && header.colorType !== 2) || header.interlace !== 0)
-    throw new Error(`unsupported PNG format ${JSON.stringify(header)}`);
+  if (header.bitDepth !== 8 || (header.colorType !== 6 && header.colorType !== 2) || header.interlace !== 0) throw new Error(`unsupported PNG format ${JSON.stringify(header)}`);
   const b = Buffer.from(png.buffer, png.byteOffset, png.byteLength);
   const parts: Buffer[] = [];
   let offset = 8;

@@ -32,7 +32,10 @@ const FIVE: BinSpec[] = [
 test('the reliability diagram is a well-formed SVG with one accuracy bar per non-empty bin', () => {
   const root = parseXml(reliabilityDiagramSvg(makeData(FIVE)));
   const bars = byClass(root, 'bar-accuracy');
-  assert.deepEqual(bars.map((b) => b.attributes['data-bin']), ['1', '2', '3', '4']);
+  assert.deepEqual(
+    bars.map((b) => b.attributes['data-bin']),
+    ['1', '2', '3', '4'],
+  );
 });
 
 test('accuracy bars stand on the x axis with heights proportional to accuracy and span their bin', () => {
@@ -57,7 +60,10 @@ test('gap bars appear exactly where accuracy differs from confidence and span fr
   const root = parseXml(reliabilityDiagramSvg(data));
   const f = frameOf(root);
   const gaps = byClass(root, 'bar-gap');
-  assert.deepEqual(gaps.map((g) => g.attributes['data-bin']), ['1', '3', '4']);
+  assert.deepEqual(
+    gaps.map((g) => g.attributes['data-bin']),
+    ['1', '3', '4'],
+  );
   for (const g of gaps) {
     const bin = data.bins[Number(g.attributes['data-bin'])]!;
     const hi = Math.max(bin.accuracy, bin.meanConfidence);
@@ -95,7 +101,15 @@ test('bin counts are printed above their bins and empty bins get no label', () =
   const root = parseXml(reliabilityDiagramSvg(makeData(FIVE)));
   const f = frameOf(root);
   const counts = byClass(root, 'count');
-  assert.deepEqual(counts.map((c) => [c.attributes['data-bin'], textOf(c)]), [['1', '10'], ['2', '20'], ['3', '30'], ['4', '40']]);
+  assert.deepEqual(
+    counts.map((c) => [c.attributes['data-bin'], textOf(c)]),
+    [
+      ['1', '10'],
+      ['2', '20'],
+      ['3', '30'],
+      ['4', '40'],
+    ],
+  );
   for (const c of counts) {
     assert.ok(num(c, 'y') < f.y, 'count text sits above the plot area');
     const b = Number(c.attributes['data-bin']);
@@ -117,7 +131,12 @@ test('the identity diagonal runs from the bottom-left to the top-right corner, d
   assert.match(legend, /Gap/);
   const labels = [textOf(byClass(root, 'x-label')[0]!), textOf(byClass(root, 'y-label')[0]!)];
   assert.deepEqual(labels, ['Confidence', 'Accuracy']);
-  assert.deepEqual(byClass(root, 'tick-labels')[0]!.children.map((c) => textOf(c as XmlElement)).slice(0, 6), ['0.0', '0.2', '0.4', '0.6', '0.8', '1.0']);
+  assert.deepEqual(
+    byClass(root, 'tick-labels')[0]!
+      .children.map((c) => textOf(c as XmlElement))
+      .slice(0, 6),
+    ['0.0', '0.2', '0.4', '0.6', '0.8', '1.0'],
+  );
 });
 
 test('all samples in one bin draw a single bar and a single count', () => {
@@ -176,9 +195,15 @@ test('accuracy and confidence of exactly 0 and 1 give empty, full and full-heigh
   const root = parseXml(reliabilityDiagramSvg(data));
   const f = frameOf(root);
   const bars = byClass(root, 'bar-accuracy');
-  assert.deepEqual(bars.map((b) => num(b, 'height')), [0, f.h, 0]);
+  assert.deepEqual(
+    bars.map((b) => num(b, 'height')),
+    [0, f.h, 0],
+  );
   const gaps = byClass(root, 'bar-gap');
-  assert.deepEqual(gaps.map((g) => g.attributes['data-bin']), ['2']);
+  assert.deepEqual(
+    gaps.map((g) => g.attributes['data-bin']),
+    ['2'],
+  );
   close(num(gaps[0]!, 'height'), f.h, 'full gap');
 });
 
@@ -263,7 +288,17 @@ test('the legend moves to the corner that hides the least bar area', () => {
   close(num(box0, 'x'), f0.x + 8, 'top-left x');
   close(num(box0, 'y'), f0.y + 8, 'top-left y');
   // A tall bar in the first bin and short bars elsewhere: only the top-right corner is free.
-  const root = parseXml(reliabilityDiagramSvg(makeData([[10, 0.95, 0.9], [10, 0.1, 0.1], [10, 0.1, 0.1], [10, 0.1, 0.1], [10, 0.1, 0.1]])));
+  const root = parseXml(
+    reliabilityDiagramSvg(
+      makeData([
+        [10, 0.95, 0.9],
+        [10, 0.1, 0.1],
+        [10, 0.1, 0.1],
+        [10, 0.1, 0.1],
+        [10, 0.1, 0.1],
+      ]),
+    ),
+  );
   const f = frameOf(root);
   const box = byClass(root, 'legend')[0]!.children[0] as XmlElement;
   close(num(box, 'x') + num(box, 'width'), f.x + f.w - 8, 'right edge');

@@ -5,12 +5,7 @@ import type { ReliabilityBin, ReliabilityData } from '../../src/metrics/binned/r
  * (l, u] bins (confidence 0 in the first bin). The report layer never computes this itself; the metrics layer
  * does. Kept deliberately simple (two passes, per-sample loop) so tests can build realistic inputs.
  */
-export function reliabilityFromLogits(
-  logits: Float64Array,
-  labels: Int32Array,
-  classes: number,
-  bins: number,
-): ReliabilityData {
+export function reliabilityFromLogits(logits: Float64Array, labels: Int32Array, classes: number, bins: number): ReliabilityData {
   const n = labels.length;
   const conf = new Float64Array(n);
   const correct = new Uint8Array(n);

@@ -11,8 +11,18 @@ import { InvalidArgumentError } from '../../src/util/errors.js';
 import { makeData } from './make-data.js';
 import { byClass, findAll, parseXml, textOf } from './xml-check.js';
 
-const CE = makeData([[0, 0, 0], [10, 0.4, 0.5], [30, 0.6, 0.75], [60, 0.85, 0.97]]);
-const LS = makeData([[0, 0, 0], [15, 0.45, 0.47], [35, 0.7, 0.72], [50, 0.9, 0.91]]);
+const CE = makeData([
+  [0, 0, 0],
+  [10, 0.4, 0.5],
+  [30, 0.6, 0.75],
+  [60, 0.85, 0.97],
+]);
+const LS = makeData([
+  [0, 0, 0],
+  [15, 0.45, 0.47],
+  [35, 0.7, 0.72],
+  [50, 0.9, 0.91],
+]);
 const RESULTS = [
   { name: 'CE', metrics: { accuracy: 0.751, ece: 0.1234, nll: 0.9 }, reliability: CE },
   { name: 'LS (ε = 0.05)', metrics: { accuracy: 0.7512, ece: 0.0123, nll: 0.85 }, reliability: LS },
@@ -21,21 +31,39 @@ const RESULTS = [
 
 test('the metric table formats percents and numbers and marks the best printed value per column', () => {
   const t = metricTable(RESULTS);
-  assert.deepEqual(t.columns.map((c) => c.label), ['Acc. (%)', 'ECE (%)', 'NLL']);
-  assert.deepEqual(t.rows.map((r) => r.cells.map((c) => (c.best ? `*${c.text}` : c.text))), [
-    ['75.10', '12.34', '0.9000'],
-    ['*75.12', '*1.23', '0.8500'],
-    ['74.00', '—', '*0.8499'],
-  ]);
+  assert.deepEqual(
+    t.columns.map((c) => c.label),
+    ['Acc. (%)', 'ECE (%)', 'NLL'],
+  );
+  assert.deepEqual(
+    t.rows.map((r) => r.cells.map((c) => (c.best ? `*${c.text}` : c.text))),
+    [
+      ['75.10', '12.34', '0.9000'],
+      ['*75.12', '*1.23', '0.8500'],
+      ['74.00', '—', '*0.8499'],
+    ],
+  );
   // Equal printed values tie.
   const tie = metricTable([
     { name: 'a', metrics: { ece: 0.012341 } },
     { name: 'b', metrics: { ece: 0.012339 } },
   ]);
-  assert.deepEqual(tie.rows.map((r) => r.cells[0]!.best), [true, true]);
+  assert.deepEqual(
+    tie.rows.map((r) => r.cells[0]!.best),
+    [true, true],
+  );
   // Unknown metrics print as plain numbers without a best mark; explicit columns pick and order.
-  const custom = metricTable([{ name: 'a', metrics: { foo: 1 / 3, ece: 0.5 } }, { name: 'b', metrics: { foo: 0.1 } }], ['foo']);
-  assert.deepEqual(custom.rows.map((r) => r.cells.map((c) => [c.text, c.best])), [[['0.3333', false]], [['0.1000', false]]]);
+  const custom = metricTable(
+    [
+      { name: 'a', metrics: { foo: 1 / 3, ece: 0.5 } },
+      { name: 'b', metrics: { foo: 0.1 } },
+    ],
+    ['foo'],
+  );
+  assert.deepEqual(
+    custom.rows.map((r) => r.cells.map((c) => [c.text, c.best])),
+    [[['0.3333', false]], [['0.1000', false]]],
+  );
   assert.equal(formatMetric(-0.00001, { key: 'x', label: 'x', format: 'percent', decimals: 2 }), '0.00');
 });
 
@@ -49,7 +77,10 @@ test('the Markdown report has an escaped title, a table, the binning convention 
   assert.ok(lines.includes('| LS (ε = 0.05) | **75.12** | **1.23** | 0.8500 |'));
   assert.ok(lines.includes('| Focal \\| γ=3 | 74.00 | — | **0.8499** |'));
   assert.ok(lines.includes('Best value per column in bold. Reliability data: 4 equal-width bins, convention (l,u\\].'));
-  assert.deepEqual(figures.map((f) => f.path), ['figures/ce.svg', 'figures/ls-0-05.svg']);
+  assert.deepEqual(
+    figures.map((f) => f.path),
+    ['figures/ce.svg', 'figures/ls-0-05.svg'],
+  );
   assert.ok(lines.includes('![CE: confidence histogram and reliability diagram](figures/ce.svg)'));
   for (const f of figures) parseXml(f.svg);
   assert.match(textOf(byClass(parseXml(figures[0]!.svg), 'figure-title')[0]!), /^CE — ECE /);
@@ -81,10 +112,25 @@ test('writeReport writes Markdown with figures beside it, or a single HTML file,
     assert.match(readFileSync(join(dir, 'r.html'), 'utf8'), /^<!DOCTYPE html>/);
     // JSON: the numbers the table was formatted from (NaN as null), the columns each method is best in, no figures.
     assert.deepEqual(await writeReport(join(dir, 'r.json'), RESULTS, { title: 'Run' }), [join(dir, 'r.json')]);
-    const json = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { title: string; binning: string; columns: { key: string }[]; methods: { name: string; metrics: Record<string, number | null>; best: string[]; reliability: unknown }[] };
+    const json = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as {
+      title: string;
+      binning: string;
+      columns: { key: string }[];
+      methods: { name: string; metrics: Record<string, number | null>; best: string[]; reliability: unknown }[];
+    };
     assert.equal(json.title, 'Run');
-    assert.deepEqual(json.columns.map((c) => c.key), ['accuracy', 'ece', 'nll']);
-    assert.deepEqual(json.methods.map((m) => [m.name, m.best]), [['CE', []], ['LS (ε = 0.05)', ['accuracy', 'ece']], ['Focal | γ=3', ['nll']]]);
+    assert.deepEqual(
+      json.columns.map((c) => c.key),
+      ['accuracy', 'ece', 'nll'],
+    );
+    assert.deepEqual(
+      json.methods.map((m) => [m.name, m.best]),
+      [
+        ['CE', []],
+        ['LS (ε = 0.05)', ['accuracy', 'ece']],
+        ['Focal | γ=3', ['nll']],
+      ],
+    );
     assert.deepEqual(json.methods[2]!.metrics, { accuracy: 0.74, ece: null, nll: 0.84995 });
     assert.equal((json.methods[0]!.reliability as { total: number }).total, CE.total);
     assert.equal(json.methods[2]!.reliability, null);
@@ -108,5 +154,8 @@ test('report inputs are validated with the offending field named', () => {
 test('escapeMarkdown and uniqueSlug make names safe for tables and file names', () => {
   assert.equal(escapeMarkdown('a|b*c_d`e[f]\\g <h> & #1\nx'), 'a\\|b\\*c\\_d\\`e\\[f\\]\\\\g &lt;h&gt; &amp; \\#1 x');
   const taken = new Set<string>();
-  assert.deepEqual(['CE', 'ce', 'Ünïcode ✓', '!!!'].map((n) => uniqueSlug(n, taken)), ['ce', 'ce-2', 'unicode', 'method']);
+  assert.deepEqual(
+    ['CE', 'ce', 'Ünïcode ✓', '!!!'].map((n) => uniqueSlug(n, taken)),
+    ['ce', 'ce-2', 'unicode', 'method'],
+  );
 });

@@ -24,29 +24,24 @@ test('formatNumber rounds to 3 decimals, strips trailing zeros and never writes 
 });
 
 test('formatNumber rejects NaN and infinities with a message naming the value', () => {
-  assert.throws(() => formatNumber(Number.NaN), (e: unknown) => e instanceof InvalidArgumentError && /got NaN/.test(e.message));
+  assert.throws(
+    () => formatNumber(Number.NaN),
+    (e: unknown) => e instanceof InvalidArgumentError && /got NaN/.test(e.message),
+  );
   assert.throws(() => formatNumber(Infinity), InvalidArgumentError);
   assert.throws(() => formatNumber(1, -1), /decimals/);
 });
 
 test('renderSvg writes attributes in order, self-closes empty elements and escapes text and attribute values', () => {
-  const node = el(
-    'g',
-    { class: 'a"b', x: 1.23456, hidden: true, skip: undefined, off: false, none: null },
-    el('rect', { width: 2 }),
-    'x < y & z',
-    null,
-    false,
-    el('text', {}, '<b>'),
-  );
-  assert.equal(
-    renderSvg(node),
-    '<g class="a&quot;b" x="1.235" hidden="hidden"><rect width="2"/>x &lt; y &amp; z<text>&lt;b&gt;</text></g>',
-  );
+  const node = el('g', { class: 'a"b', x: 1.23456, hidden: true, skip: undefined, off: false, none: null }, el('rect', { width: 2 }), 'x < y & z', null, false, el('text', {}, '<b>'));
+  assert.equal(renderSvg(node), '<g class="a&quot;b" x="1.235" hidden="hidden"><rect width="2"/>x &lt; y &amp; z<text>&lt;b&gt;</text></g>');
 });
 
 test('el rejects tag and attribute names that are not XML names (no markup injection through names)', () => {
-  assert.throws(() => el('g x="1"'), (e: unknown) => e instanceof InvalidArgumentError && e.argument === 'tag');
+  assert.throws(
+    () => el('g x="1"'),
+    (e: unknown) => e instanceof InvalidArgumentError && e.argument === 'tag',
+  );
   assert.throws(() => el('g', { 'on"x': 1 }), InvalidArgumentError);
   assert.throws(() => el('1g'), InvalidArgumentError);
 });
@@ -56,8 +51,7 @@ test('renderSvg refuses a non-finite numeric attribute, naming the element and a
 });
 
 test('svgDocument produces a well-formed document with size, viewBox, title and escaped content', () => {
-  const svg = svgDocument(200, 100.5, { title: 'A & B <c>', fontFamily: 'DejaVu Sans, sans-serif', background: '#fff' },
-    el('text', { x: 1, y: 2 }, 'é "quoted" \'single\''));
+  const svg = svgDocument(200, 100.5, { title: 'A & B <c>', fontFamily: 'DejaVu Sans, sans-serif', background: '#fff' }, el('text', { x: 1, y: 2 }, 'é "quoted" \'single\''));
   assert.ok(svg.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<svg '));
   const root = parseXml(svg);
   assert.equal(root.tag, 'svg');

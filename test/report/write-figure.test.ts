@@ -9,7 +9,12 @@ import { InvalidArgumentError } from '../../src/util/errors.js';
 import { makeData } from './make-data.js';
 import { PNG_SIGNATURE, readIhdr } from './png-decode.js';
 
-const SVG = confidenceHistogramSvg(makeData([[3, 0.5, 0.6], [7, 0.9, 0.8]]));
+const SVG = confidenceHistogramSvg(
+  makeData([
+    [3, 0.5, 0.6],
+    [7, 0.9, 0.8],
+  ]),
+);
 
 test('writeFigure picks the format from the extension and leaves no temporary files', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'calibkit-report-'));

@@ -64,20 +64,26 @@ test('lint: file names are kebab-case', () => {
 });
 
 test('lint: no default exports, no @ts-ignore / @ts-nocheck', () => {
-  check('default exports', (path, text) => codeLines(text).filter(([, l]) => /\bexport default\b/.test(l)).map(([n]) => `${path}:${n}`));
+  check('default exports', (path, text) =>
+    codeLines(text)
+      .filter(([, l]) => /\bexport default\b/.test(l))
+      .map(([n]) => `${path}:${n}`),
+  );
   check('@ts-ignore / @ts-nocheck', (path, text) => text.split('\n').flatMap((l, i) => (/@ts-(ignore|nocheck)/.test(l) ? [`${path}:${i + 1}`] : [])));
 });
 
 test('lint: relative imports name the emitted .js file', () => {
   const spec = /(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']*)'/g;
-  check('relative imports', (path, text) =>
-    codeLines(text).flatMap(([n, l]) => [...l.matchAll(spec)].filter((m) => !m[1]!.endsWith('.js') && !m[1]!.endsWith('.json')).map(() => `${path}:${n}`)),
-  );
+  check('relative imports', (path, text) => codeLines(text).flatMap(([n, l]) => [...l.matchAll(spec)].filter((m) => !m[1]!.endsWith('.js') && !m[1]!.endsWith('.json')).map(() => `${path}:${n}`)));
 });
 
 test('lint: no console output from library code (src/ outside src/cli)', () => {
   check('console in src/', (path, text) =>
-    path.startsWith('src/') && !path.startsWith('src/cli/') ? codeLines(text).filter(([, l]) => /\bconsole\.\w+\(/.test(l)).map(([n]) => `${path}:${n}`) : [],
+    path.startsWith('src/') && !path.startsWith('src/cli/')
+      ? codeLines(text)
+          .filter(([, l]) => /\bconsole\.\w+\(/.test(l))
+          .map(([n]) => `${path}:${n}`)
+      : [],
   );
 });
 
@@ -90,7 +96,11 @@ test('lint: no explicit any in src/ outside the listed places, and every listed 
     if (lines.length > 0) uses.add(path);
     return path in ANY_ALLOWED ? [] : lines.map(([n]) => `${path}:${n}`);
   });
-  assert.deepEqual(Object.keys(ANY_ALLOWED).filter((p) => !uses.has(p)), [], 'allowed places that no longer use any');
+  assert.deepEqual(
+    Object.keys(ANY_ALLOWED).filter((p) => !uses.has(p)),
+    [],
+    'allowed places that no longer use any',
+  );
 });
 
 test('lint: no tabs, no trailing white space, a final newline', () => {

@@ -45,5 +45,9 @@ test(`folder size: every sub-folder of a layer holds at least ${MIN_FILES} .ts f
   const counts = tsFilesPerFolder('src');
   const small = [...counts].filter(([d, n]) => d.split('/').length > 2 && n < MIN_FILES && !(d in SMALL_ALLOWED)).map(([d, n]) => `${d}: ${n} files`);
   assert.deepEqual(small, []);
-  assert.deepEqual(Object.keys(SMALL_ALLOWED).filter((d) => (counts.get(d) ?? MIN_FILES) >= MIN_FILES), [], 'listed exceptions that are no longer small');
+  assert.deepEqual(
+    Object.keys(SMALL_ALLOWED).filter((d) => (counts.get(d) ?? MIN_FILES) >= MIN_FILES),
+    [],
+    'listed exceptions that are no longer small',
+  );
 });

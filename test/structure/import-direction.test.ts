@@ -26,15 +26,7 @@ const SRC_TIERS: readonly (readonly string[])[] = [
 ];
 
 /** Inside src/engine: sub-folders (and the files directly in engine/) lowest tier first. */
-const ENGINE_TIERS: readonly (readonly string[])[] = [
-  ['ir'],
-  ['reference', 'onnx'],
-  ['ops'],
-  ['autodiff'],
-  ['trace.ts', 'flat-layout.ts'],
-  ['runtime', 'testing'],
-  ['index.ts'],
-];
+const ENGINE_TIERS: readonly (readonly string[])[] = [['ir'], ['reference', 'onnx'], ['ops'], ['autodiff'], ['trace.ts', 'flat-layout.ts'], ['runtime', 'testing'], ['index.ts']];
 
 /** Imports allowed against the order (file → file, paths from the repository root), each with its reason. */
 const EXCEPTIONS: readonly Exception[] = [
@@ -42,25 +34,30 @@ const EXCEPTIONS: readonly Exception[] = [
     from: 'src/engine/ir/tensor.ts',
     to: 'src/engine/ops/functional.ts',
     reason: 'Tensor methods (x.add(y) ≡ add(x, y)) delegate to the op functions, which build Tensors (the one cycle issue 15 allows)',
-  },  {
+  },
+  {
     from: 'src/metrics/calibration-refinement.ts',
     to: 'src/posthoc/temperature/brier-temperature.ts',
-    reason: "the calibration–refinement metrics (issue 25 item 5) recalibrate the evaluated rows with the calibrators' own solvers (one definition of exact TS, Brier TS and isotonic fits, not a copy in metrics/)",
+    reason:
+      "the calibration–refinement metrics (issue 25 item 5) recalibrate the evaluated rows with the calibrators' own solvers (one definition of exact TS, Brier TS and isotonic fits, not a copy in metrics/)",
   },
   {
     from: 'src/metrics/calibration-refinement.ts',
     to: 'src/posthoc/fit-error.ts',
-    reason: "the calibration–refinement metrics (issue 25 item 5) recalibrate the evaluated rows with the calibrators' own solvers (one definition of exact TS, Brier TS and isotonic fits, not a copy in metrics/)",
+    reason:
+      "the calibration–refinement metrics (issue 25 item 5) recalibrate the evaluated rows with the calibrators' own solvers (one definition of exact TS, Brier TS and isotonic fits, not a copy in metrics/)",
   },
   {
     from: 'src/metrics/calibration-refinement.ts',
     to: 'src/posthoc/nonparametric/isotonic.ts',
-    reason: "the calibration–refinement metrics (issue 25 item 5) recalibrate the evaluated rows with the calibrators' own solvers (one definition of exact TS, Brier TS and isotonic fits, not a copy in metrics/)",
+    reason:
+      "the calibration–refinement metrics (issue 25 item 5) recalibrate the evaluated rows with the calibrators' own solvers (one definition of exact TS, Brier TS and isotonic fits, not a copy in metrics/)",
   },
   {
     from: 'src/metrics/calibration-refinement.ts',
     to: 'src/posthoc/temperature/temperature.ts',
-    reason: "the calibration–refinement metrics (issue 25 item 5) recalibrate the evaluated rows with the calibrators' own solvers (one definition of exact TS, Brier TS and isotonic fits, not a copy in metrics/)",
+    reason:
+      "the calibration–refinement metrics (issue 25 item 5) recalibrate the evaluated rows with the calibrators' own solvers (one definition of exact TS, Brier TS and isotonic fits, not a copy in metrics/)",
   },
 ];
 
@@ -86,11 +83,7 @@ const RULES: LayerRules = { tiers: SRC_TIERS, inner: { engine: ENGINE_TIERS }, e
  */
 function importSpecifiers(text: string): string[] {
   const found: { at: number; spec: string }[] = [];
-  const patterns = [
-    /^[ \t]*(?:import|export)\s+[\w$\s{},*]*?\bfrom\s*['"]([^'"\n]+)['"]/gm,
-    /^[ \t]*import\s*['"]([^'"\n]+)['"]/gm,
-    /\bimport\(\s*['"]([^'"\n]+)['"]\s*\)/g,
-  ];
+  const patterns = [/^[ \t]*(?:import|export)\s+[\w$\s{},*]*?\bfrom\s*['"]([^'"\n]+)['"]/gm, /^[ \t]*import\s*['"]([^'"\n]+)['"]/gm, /\bimport\(\s*['"]([^'"\n]+)['"]\s*\)/g];
   for (const re of patterns) for (const m of text.matchAll(re)) found.push({ at: m.index!, spec: m[1]! });
   return found.sort((a, b) => a.at - b.at).map((f) => f.spec);
 }
@@ -160,8 +153,14 @@ test('import direction: every top-level folder of src/ and sub-folder of src/eng
   const files = readSources();
   const top = new Set([...files.keys()].map((p) => p.split('/')[1]!));
   const engine = new Set([...files.keys()].filter((p) => p.startsWith('src/engine/')).map((p) => p.split('/')[2]!));
-  assert.deepEqual([...top].filter((n) => tierOf(SRC_TIERS, n) < 0), []);
-  assert.deepEqual([...engine].filter((n) => tierOf(ENGINE_TIERS, n) < 0), []);
+  assert.deepEqual(
+    [...top].filter((n) => tierOf(SRC_TIERS, n) < 0),
+    [],
+  );
+  assert.deepEqual(
+    [...engine].filter((n) => tierOf(ENGINE_TIERS, n) < 0),
+    [],
+  );
 });
 
 test('importSpecifiers: static, type-only, re-export, side-effect and dynamic imports; not comments or strings', () => {
@@ -179,21 +178,10 @@ test('importSpecifiers: static, type-only, re-export, side-effect and dynamic im
     "const m = await import('../m/m.js');",
     "import { readFileSync } from 'node:fs';",
     ' * import { trace } from "../doc/example.js";',
-    "const s = 'import { x } from \"./not-an-import.js\"';",
+    'const s = \'import { x } from "./not-an-import.js"\';',
     "export const t = { a: 1 }; // from './nor-this.js'",
   ].join('\n');
-  assert.deepEqual(importSpecifiers(text), [
-    './a.js',
-    '../c/c.js',
-    './f.js',
-    './d.js',
-    './g.js',
-    '../h/index.js',
-    './i.js',
-    './side-effect.js',
-    '../m/m.js',
-    'node:fs',
-  ]);
+  assert.deepEqual(importSpecifiers(text), ['./a.js', '../c/c.js', './f.js', './d.js', './g.js', '../h/index.js', './i.js', './side-effect.js', '../m/m.js', 'node:fs']);
 });
 
 test('importViolations: a forbidden import fails, allowed ones and listed exceptions pass', () => {

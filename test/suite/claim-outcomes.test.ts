@@ -20,12 +20,24 @@ const T975_4 = 2.7764451051977934;
 
 /** A finished run whose test ECE (raw, and after TS) and validation ECE are given. */
 function run(method: string, seed: number, ece: number, extra: { ts?: number; val?: number; sweep?: number } = {}): RunResult {
-  const r: SuiteRun = { id: `${method}${extra.sweep !== undefined ? `-m${extra.sweep}` : ''}-seed${seed}`, method, seed, ...(extra.sweep !== undefined ? { sweep: { key: 'lossOptions.margin', value: extra.sweep } } : {}), config: { dataset: 'mnist', model: 'mlp' } as unknown as TrainConfig };
+  const r: SuiteRun = {
+    id: `${method}${extra.sweep !== undefined ? `-m${extra.sweep}` : ''}-seed${seed}`,
+    method,
+    seed,
+    ...(extra.sweep !== undefined ? { sweep: { key: 'lossOptions.margin', value: extra.sweep } } : {}),
+    config: { dataset: 'mnist', model: 'mlp' } as unknown as TrainConfig,
+  };
   return {
     run: r,
     dir: '/nonexistent',
     summary: {},
-    posthoc: { bins: 15, convention: '(l,u]', validation: { ece: extra.val ?? ece }, test: { ece, accuracy: 0.9 }, calibrators: { temperature: { calibrator: { kind: 'temperature', temperature: 1.2 }, test: { ece: extra.ts ?? ece / 2, accuracy: 0.9 } } } },
+    posthoc: {
+      bins: 15,
+      convention: '(l,u]',
+      validation: { ece: extra.val ?? ece },
+      test: { ece, accuracy: 0.9 },
+      calibrators: { temperature: { calibrator: { kind: 'temperature', temperature: 1.2 }, test: { ece: extra.ts ?? ece / 2, accuracy: 0.9 } } },
+    },
     log: [],
   };
 }
@@ -50,11 +62,16 @@ const close = (got: number, want: number, what: string, tol = 1e-12): void => as
 test('equivalence by TOST: the 90 % interval inside ±margin is equivalent, wholly outside is contradicted (by hand)', async () => {
   // d(ls − ce) = [0.001, −0.001, 0.003]: mean 0.001, s = 0.002, 90 % half-width t(0.95, 2)·0.002/√3 = 0.0033717.
   const ce = [0.05, 0.05, 0.05];
-  const v = await suiteVerdicts(results([
-    claim('on-par', { equivalent: 'ls ~ ce on ece', margin: 0.005 }),
-    claim('too-narrow', { equivalent: 'ls ~ ce on ece', margin: 0.003 }),
-    claim('apart', { equivalent: 'focal ~ ce on ece', margin: 0.005 }),
-  ], { ce, ls: [0.051, 0.049, 0.053], focal: [0.08, 0.081, 0.079] }));
+  const v = await suiteVerdicts(
+    results(
+      [
+        claim('on-par', { equivalent: 'ls ~ ce on ece', margin: 0.005 }),
+        claim('too-narrow', { equivalent: 'ls ~ ce on ece', margin: 0.003 }),
+        claim('apart', { equivalent: 'focal ~ ce on ece', margin: 0.005 }),
+      ],
+      { ce, ls: [0.051, 0.049, 0.053], focal: [0.08, 0.081, 0.079] },
+    ),
+  );
   const half = (T95_2 * 0.002) / Math.sqrt(3);
   assert.equal(v[0]!.outcome, 'equivalent');
   assert.equal(v[0]!.level, 0.9);
@@ -82,19 +99,25 @@ test('directional claims: contradicted replaces "does not hold"; MDE = (t.975 + 
 });
 
 test('Holm over the paper’s claims: step-down adjusted p, the outcome at the adjusted level; the suite’s checks are a family apart', async () => {
-  assert.deepEqual(holmAdjust([0.01, 0.04, 0.03, Number.NaN]).map((x) => (Number.isNaN(x) ? x : Number(x.toFixed(12)))), [0.03, 0.06, 0.06, Number.NaN]);
+  assert.deepEqual(
+    holmAdjust([0.01, 0.04, 0.03, Number.NaN]).map((x) => (Number.isNaN(x) ? x : Number(x.toFixed(12)))),
+    [0.03, 0.06, 0.06, Number.NaN],
+  );
   // 0.5 × 2 = 1 caps at 1, and the running maximum carries it to 0.9's rank.
   assert.deepEqual(holmAdjust([0.5, 0.9]), [1, 1]);
   assert.deepEqual(holmAdjust([0.2, 0.01]), [0.2, 0.02]);
   // Five seeds: three paper claims with raw p below 0.05 and a suite check.
   const ce = [0.05, 0.05, 0.05, 0.05, 0.05];
-  const r = results([
-    claim('a', { compare: 'ls < ce on ece' }),
-    claim('b', { compare: 'focal < ce on ece' }),
-    claim('c', { compare: 'mbls < ce on ece' }),
-    claim('untested', { notTested: 'needs CIFAR-10-C' }),
-    claim('own', { compare: 'ls < focal on ece' }, { origin: 'suite', source: undefined }),
-  ], { ce, ls: [0.04, 0.045, 0.041, 0.047, 0.043], focal: [0.049, 0.044, 0.048, 0.046, 0.048], mbls: [0.048, 0.051, 0.044, 0.049, 0.046] });
+  const r = results(
+    [
+      claim('a', { compare: 'ls < ce on ece' }),
+      claim('b', { compare: 'focal < ce on ece' }),
+      claim('c', { compare: 'mbls < ce on ece' }),
+      claim('untested', { notTested: 'needs CIFAR-10-C' }),
+      claim('own', { compare: 'ls < focal on ece' }, { origin: 'suite', source: undefined }),
+    ],
+    { ce, ls: [0.04, 0.045, 0.041, 0.047, 0.043], focal: [0.049, 0.044, 0.048, 0.046, 0.048], mbls: [0.048, 0.051, 0.044, 0.049, 0.046] },
+  );
   const v = await suiteVerdicts(r);
   const paper = v.filter((x) => x.claim.origin === 'paper' && Number.isFinite(x.p));
   assert.equal(paper.length, 3);
@@ -119,7 +142,27 @@ test('Holm over the paper’s claims: step-down adjusted p, the outcome at the a
   assert.deepEqual(claimCoverage(v), { listed: 4, tested: 3, notTested: 1, notEvaluated: 0, suiteChecks: 1 });
   // report.json carries the CLAIMS-SPEC fields.
   const j = verdictJson(r, v[1]!);
-  for (const key of ['id', 'statement', 'source', 'origin', 'headline', 'paper_value', 'paper_text', 'outcome', 'reason', 'mde', 'p', 'p_holm', 'outcome_holm', 'difference', 'lower', 'upper', 'test', 'n']) assert.ok(key in j, key);
+  for (const key of [
+    'id',
+    'statement',
+    'source',
+    'origin',
+    'headline',
+    'paper_value',
+    'paper_text',
+    'outcome',
+    'reason',
+    'mde',
+    'p',
+    'p_holm',
+    'outcome_holm',
+    'difference',
+    'lower',
+    'upper',
+    'test',
+    'n',
+  ])
+    assert.ok(key in j, key);
   assert.equal(j['metric_description'], 'top-label ECE, ℓ1 norm, 15 equal-width bins (l,u]');
   assert.equal(verdictJson(r, v[3]!)['reason'], 'needs CIFAR-10-C');
   // The Markdown: the paper's table with coverage, the suite's checks apart, the definitions.
@@ -127,7 +170,10 @@ test('Holm over the paper’s claims: step-down adjusted p, the outcome at the a
   assert.match(md, /## The paper's claims\n\nCoverage: 3 of the 4 claims listed are tested here \(1 not tested on this machine, 0 not evaluated/);
   assert.match(md, /## The suite's own checks/);
   assert.match(md, /- \*\*contradicted\*\*: the 95 % interval lies wholly on the other side of 0/);
-  assert.match(md, /\| b: claim b \| Table 1 \| — \| focal &lt; ce on ece; ece = top-label ECE, ℓ1 norm, 15 equal-width bins \(l,u\\\] \| -0\.30 pt \\\[-0\.55 pt, -0\.05 pt\\\] \(95 %; paired t, n = 5; MDE 0\.33 pt; p = 0\.0285\) \| \*\*holds\*\* \| p = 0\.0569: inconclusive \|/);
+  assert.match(
+    md,
+    /\| b: claim b \| Table 1 \| — \| focal &lt; ce on ece; ece = top-label ECE, ℓ1 norm, 15 equal-width bins \(l,u\\\] \| -0\.30 pt \\\[-0\.55 pt, -0\.05 pt\\\] \(95 %; paired t, n = 5; MDE 0\.33 pt; p = 0\.0285\) \| \*\*holds\*\* \| p = 0\.0569: inconclusive \|/,
+  );
 });
 
 test('a method without runs leaves its claims not evaluated; headline claims are listed first', async () => {
@@ -144,16 +190,22 @@ test('shape claims: argmin, argmax, u-shape, monotone and order computed from th
   const sweep = { 2: [0.08, 0.081, 0.079], 4: [0.04, 0.042, 0.038], 6: [0.02, 0.021, 0.019], 10: [0.05, 0.049, 0.051] };
   const q = (id: string, qualitative: Record<string, unknown>) => claim(id, { qualitative });
   const swept = { method: 'mbls', sweep: 'lossOptions.margin', metric: 'ece' };
-  const v = await suiteVerdicts(results([
-    q('argmin-met', { kind: 'argmin', ...swept, expect: [6, 10] }),
-    q('argmin-not', { kind: 'argmin', ...swept, expect: [2, 4] }),
-    q('argmax', { kind: 'argmax', ...swept, expect: [2] }),
-    q('u', { kind: 'u-shape', ...swept }),
-    q('falls', { kind: 'monotone', ...swept, trend: 'decreasing' }),
-    q('order', { kind: 'order', methods: ['ls', 'ce'], metric: 'ece', significant: true }),
-    q('order-not', { kind: 'order', methods: ['ce', 'ls'], metric: 'ece' }),
-    q('order-higher', { kind: 'order', methods: ['ce', 'ls'], metric: 'ece', better: 'higher' }),
-  ], { ce: [0.05, 0.052, 0.054], ls: [0.03, 0.031, 0.029] }, sweep));
+  const v = await suiteVerdicts(
+    results(
+      [
+        q('argmin-met', { kind: 'argmin', ...swept, expect: [6, 10] }),
+        q('argmin-not', { kind: 'argmin', ...swept, expect: [2, 4] }),
+        q('argmax', { kind: 'argmax', ...swept, expect: [2] }),
+        q('u', { kind: 'u-shape', ...swept }),
+        q('falls', { kind: 'monotone', ...swept, trend: 'decreasing' }),
+        q('order', { kind: 'order', methods: ['ls', 'ce'], metric: 'ece', significant: true }),
+        q('order-not', { kind: 'order', methods: ['ce', 'ls'], metric: 'ece' }),
+        q('order-higher', { kind: 'order', methods: ['ce', 'ls'], metric: 'ece', better: 'higher' }),
+      ],
+      { ce: [0.05, 0.052, 0.054], ls: [0.03, 0.031, 0.029] },
+      sweep,
+    ),
+  );
   const outcomes = v.map((x) => [x.claim.id, x.outcome]);
   assert.deepEqual(outcomes, [
     ['argmin-met', 'criterion met'],
@@ -178,7 +230,9 @@ test('shape claims: argmin, argmax, u-shape, monotone and order computed from th
   assert.match(v[4]!.criterion!.result, /not falling at every step/);
   assert.match(v[5]!.criterion!.text, /in the order ls, ce \(lowest first\), each adjacent pair separated/);
   // A u whose minimum sits at an end is not a u.
-  const [end] = await suiteVerdicts(results([q('u', { kind: 'u-shape', ...swept })], { ce: [0.05, 0.05, 0.05] }, { 2: [0.01, 0.01, 0.01], 4: [0.02, 0.02, 0.02], 6: [0.03, 0.03, 0.03], 10: [0.04, 0.04, 0.04] }));
+  const [end] = await suiteVerdicts(
+    results([q('u', { kind: 'u-shape', ...swept })], { ce: [0.05, 0.05, 0.05] }, { 2: [0.01, 0.01, 0.01], 4: [0.02, 0.02, 0.02], 6: [0.03, 0.03, 0.03], 10: [0.04, 0.04, 0.04] }),
+  );
   assert.equal(end!.outcome, 'criterion not met');
   assert.match(end!.criterion!.result, /minimum at the end value 2/);
   // Validation split: the validation numbers, not the test ones (here validation = test by construction, see run()).
@@ -190,7 +244,7 @@ test('shape claims: argmin, argmax, u-shape, monotone and order computed from th
   assert.equal(none!.outcome, 'not evaluated');
 });
 
-test('argmin / argmax against seed noise: a clear minimum elsewhere is not met, a tie within noise is inconclusive, the paper\'s value as minimum is met (by hand)', async () => {
+test("argmin / argmax against seed noise: a clear minimum elsewhere is not met, a tie within noise is inconclusive, the paper's value as minimum is met (by hand)", async () => {
   const q = (id: string, qualitative: Record<string, unknown>) => claim(id, { qualitative });
   const swept = { method: 'mbls', sweep: 'lossOptions.margin', metric: 'ece' };
   const ce = { ce: [0.05, 0.05, 0.05] };
@@ -206,17 +260,26 @@ test('argmin / argmax against seed noise: a clear minimum elsewhere is not met, 
   assert.equal(notMet!.criterion!.steps[0]!.label, "4 − 6 (paper's value − observed minimum)");
   // Tie within noise: paper's value 6 (mean 3.0 %) vs the observed minimum at 4 (2.9 %); d = [−0.001, 0.007, −0.003],
   // mean 0.001, s = √(28e-6) = 0.0052915: 95 % interval [0.001 ∓ 4.3027·0.0052915/√3] = [−0.0121, 0.0141] contains 0.
-  const tie = { 2: [0.08, 0.081, 0.079], 4: [0.031, 0.027, 0.029], 6: [0.030, 0.034, 0.026], 10: [0.05, 0.049, 0.051] };
+  const tie = { 2: [0.08, 0.081, 0.079], 4: [0.031, 0.027, 0.029], 6: [0.03, 0.034, 0.026], 10: [0.05, 0.049, 0.051] };
   const s = Math.sqrt(28e-6);
-  const v = await suiteVerdicts(results([
-    q('tie', { kind: 'argmin', ...swept, expect: [6] }),
-    q('tie-margin', { kind: 'argmin', ...swept, expect: [6], margin: 0.02 }),
-    q('tie-narrow-margin', { kind: 'argmin', ...swept, expect: [6], margin: 0.005 }),
-    q('exact', { kind: 'argmin', ...swept, expect: [4, 6] }),
-    q('argmax-not', { kind: 'argmax', ...swept, expect: [6] }),
-    claim('directional', { compare: 'ls < ce on ece' }),
-  ], { ...ce, ls: [0.04, 0.041, 0.042] }, tie));
-  assert.deepEqual(v.map((x) => x.outcome), ['inconclusive', 'criterion met', 'inconclusive', 'criterion met', 'criterion not met', 'holds']);
+  const v = await suiteVerdicts(
+    results(
+      [
+        q('tie', { kind: 'argmin', ...swept, expect: [6] }),
+        q('tie-margin', { kind: 'argmin', ...swept, expect: [6], margin: 0.02 }),
+        q('tie-narrow-margin', { kind: 'argmin', ...swept, expect: [6], margin: 0.005 }),
+        q('exact', { kind: 'argmin', ...swept, expect: [4, 6] }),
+        q('argmax-not', { kind: 'argmax', ...swept, expect: [6] }),
+        claim('directional', { compare: 'ls < ce on ece' }),
+      ],
+      { ...ce, ls: [0.04, 0.041, 0.042] },
+      tie,
+    ),
+  );
+  assert.deepEqual(
+    v.map((x) => x.outcome),
+    ['inconclusive', 'criterion met', 'inconclusive', 'criterion met', 'criterion not met', 'holds'],
+  );
   close(v[0]!.difference, 0.001, 'tie d');
   close(v[0]!.lower, 0.001 - (T975_2 * s) / Math.sqrt(3), 'tie lower', 1e-12);
   close(v[0]!.upper, 0.001 + (T975_2 * s) / Math.sqrt(3), 'tie upper', 1e-12);
@@ -243,7 +306,7 @@ test('argmin / argmax against seed noise: a clear minimum elsewhere is not met, 
   assert.match(md, /minimum at 4; the paper's value 6 is consistent with the minimum within seed noise/);
   assert.match(md, /\*\*inconclusive\*\*: .*paper's value − observed minimum\) contains 0/);
   // One seed: no interval, decided on the seed means (and said so).
-  const one = { 2: [0.08], 4: [0.029], 6: [0.030], 10: [0.05] };
+  const one = { 2: [0.08], 4: [0.029], 6: [0.03], 10: [0.05] };
   const [single] = await suiteVerdicts(results([q('one', { kind: 'argmin', ...swept, expect: [6] })], { ce: [0.05] }, one));
   assert.equal(single!.outcome, 'criterion not met');
   assert.match(single!.note!, /1 seed\(s\) shared by 6 and 4: no interval over seeds, decided on the seed means alone/);
@@ -271,18 +334,19 @@ function assertConsistent(v: Verdict): void {
 
 test('no verdict holds without an interval excluding 0 in the claim’s direction (400 random designs, 2–8 seeds)', async () => {
   let seed = 12345;
-  const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   let holds = 0;
   for (let trial = 0; trial < 400; trial++) {
     const n = 2 + (trial % 7);
     const effect = (random() - 0.5) * 0.02;
     const noise = random() * 0.01;
     const ls = Array.from({ length: n }, () => 0.05 + effect + (random() - 0.5) * noise);
-    const v = await suiteVerdicts(results([
-      claim('lt', { compare: 'ls < ce on ece' }),
-      claim('gt', { compare: 'ls > ce on ece' }),
-      claim('eq', { equivalent: 'ls ~ ce on ece', margin: 0.004 }),
-    ], { ce: Array.from({ length: n }, () => 0.05), ls }));
+    const v = await suiteVerdicts(
+      results([claim('lt', { compare: 'ls < ce on ece' }), claim('gt', { compare: 'ls > ce on ece' }), claim('eq', { equivalent: 'ls ~ ce on ece', margin: 0.004 })], {
+        ce: Array.from({ length: n }, () => 0.05),
+        ls,
+      }),
+    );
     v.forEach(assertConsistent);
     holds += v.filter((x) => x.outcome === 'holds').length;
   }
@@ -291,26 +355,36 @@ test('no verdict holds without an interval excluding 0 in the claim’s directio
 
 test('the verdict follows the runs: the same claim holds on one set of runs and is contradicted on the swapped set', async () => {
   // "ls < ce on ece", five seeds. Runs where LS is 1 pt better on every seed (± 0.1 pt), then the two methods swapped.
-  const better = [0.040, 0.041, 0.039, 0.040, 0.042];
-  const worse = [0.050, 0.050, 0.050, 0.051, 0.050];
+  const better = [0.04, 0.041, 0.039, 0.04, 0.042];
+  const worse = [0.05, 0.05, 0.05, 0.051, 0.05];
   const claims = [claim('ls-beats-ce', { compare: 'ls < ce on ece' }), claim('ce-beats-ls', { compare: 'ls > ce on ece' })];
   const a = await suiteVerdicts(results(claims, { ce: worse, ls: better }));
   const b = await suiteVerdicts(results(claims, { ce: better, ls: worse }));
-  assert.deepEqual(a.map((v) => v.outcome), ['holds', 'contradicted']);
-  assert.deepEqual(b.map((v) => v.outcome), ['contradicted', 'holds']);
+  assert.deepEqual(
+    a.map((v) => v.outcome),
+    ['holds', 'contradicted'],
+  );
+  assert.deepEqual(
+    b.map((v) => v.outcome),
+    ['contradicted', 'holds'],
+  );
   // d = ls − ce = [−0.010, −0.009, −0.011, −0.011, −0.008]: mean −0.0098, and the swapped runs mirror it.
   close(a[0]!.difference, -0.0098, 'difference', 1e-12);
   close(b[0]!.difference, 0.0098, 'swapped difference', 1e-12);
   assert.ok(a[0]!.upper < 0 && b[0]!.lower > 0);
   // Runs where the methods differ by less than their seed-to-seed spread: inconclusive, with the effect it could have detected.
-  const [flat] = await suiteVerdicts(results([claims[0]], { ce: worse, ls: [0.049, 0.052, 0.048, 0.052, 0.050] }));
+  const [flat] = await suiteVerdicts(results([claims[0]], { ce: worse, ls: [0.049, 0.052, 0.048, 0.052, 0.05] }));
   assert.equal(flat!.outcome, 'inconclusive');
   assert.ok(flat!.lower < 0 && flat!.upper > 0 && flat!.mde > 0);
   [...a, ...b, flat!].forEach(assertConsistent);
 });
 
 test('an unfinished suite: a claim reading a method with a run not finished is not evaluated, the others are decided', async () => {
-  const r = results([claim('ls-beats-ce', { compare: 'ls < ce on ece' }), claim('focal-beats-ce', { compare: 'focal < ce on ece' })], { ce: [0.05, 0.05, 0.05], ls: [0.04, 0.041, 0.039], focal: [0.03, 0.031, 0.029] });
+  const r = results([claim('ls-beats-ce', { compare: 'ls < ce on ece' }), claim('focal-beats-ce', { compare: 'focal < ce on ece' })], {
+    ce: [0.05, 0.05, 0.05],
+    ls: [0.04, 0.041, 0.039],
+    focal: [0.03, 0.031, 0.029],
+  });
   // The suite planned three seeds of each method; ls's seed 3 (a fourth) has not finished.
   const planned = r.methods.flatMap((m) => m.runs.map((x) => x.run));
   const unfinished = { ...planned.find((x) => x.method === 'ls')!, id: 'ls-seed3', seed: 3 };

@@ -16,11 +16,28 @@ const suite = (claims: readonly unknown[], extra: Record<string, unknown> = {}):
 
 // Plain data typed as the paper helpers write it (src/suite/papers/<paper>-claims.ts).
 const CLAIMS: readonly SuiteClaimInput[] = [
-  { id: 'mbls-beats-ce-ts', statement: 'MbLS alone beats CE with TS.', source: 'Table 7 (App. D)', headline: true, paper: { text: 'CIFAR-10: 1.16 % vs 1.60 %', difference: -0.44 }, compare: 'mbls < ce+temperature on ece' },
+  {
+    id: 'mbls-beats-ce-ts',
+    statement: 'MbLS alone beats CE with TS.',
+    source: 'Table 7 (App. D)',
+    headline: true,
+    paper: { text: 'CIFAR-10: 1.16 % vs 1.60 %', difference: -0.44 },
+    compare: 'mbls < ce+temperature on ece',
+  },
   { id: 'ls-like-m0', statement: 'LS behaves like MbLS with m = 0.', source: 'Table 1', equivalent: 'ls ~ mbls on ece after temperature', margin: 0.005 },
-  { id: 'margin-optimum', statement: 'ECE is lowest at a moderate margin.', source: 'Fig. 3', qualitative: { kind: 'argmin', method: 'mbls', sweep: 'lossOptions.margin', metric: 'ece', expect: [2, 6] } },
+  {
+    id: 'margin-optimum',
+    statement: 'ECE is lowest at a moderate margin.',
+    source: 'Fig. 3',
+    qualitative: { kind: 'argmin', method: 'mbls', sweep: 'lossOptions.margin', metric: 'ece', expect: [2, 6] },
+  },
   { id: 'u', statement: 'ECE is U-shaped in m.', source: 'Fig. 3', qualitative: { kind: 'u-shape', method: 'mbls', sweep: 'lossOptions.margin', metric: 'ece', split: 'validation' } },
-  { id: 'falls', statement: 'NLL falls with m.', source: 'Fig. 3', qualitative: { kind: 'monotone', method: 'mbls', sweep: 'lossOptions.margin', metric: 'nll', trend: 'decreasing', significant: true } },
+  {
+    id: 'falls',
+    statement: 'NLL falls with m.',
+    source: 'Fig. 3',
+    qualitative: { kind: 'monotone', method: 'mbls', sweep: 'lossOptions.margin', metric: 'nll', trend: 'decreasing', significant: true },
+  },
   { id: 'ranking', statement: 'MbLS < LS < CE on ECE.', source: 'Table 1', qualitative: { kind: 'order', methods: ['mbls', 'ls', 'ce'], metric: 'ece', after: 'temperature' } },
   { id: 'segmentation', statement: 'MbLS improves on VOC.', source: 'Table 5', notTested: 'PASCAL VOC is not available offline' },
   { id: 'suite-check', statement: 'MbLS keeps accuracy.', origin: 'suite', compare: 'mbls > ce on accuracy' },
@@ -43,7 +60,16 @@ test('a suite with claims of every kind parses, with defaults filled (origin pap
 test('claims are refused with an error naming the claim and key', () => {
   const one = (c: Record<string, unknown>) => () => parseSuite(suite([c]));
   const ok = { id: 'a', statement: 'x', source: 'Table 1' };
-  assert.throws(() => parseSuite(suite([{ ...ok, compare: 'mbls < ce on ece' }, { ...ok, compare: 'ls < ce on ece' }])), /^InvalidArgumentError: suite\.claims\[1\]\.id: expected an id not used by another claim \(suite\.claims\[0\] has it\), got "a"$/);
+  assert.throws(
+    () =>
+      parseSuite(
+        suite([
+          { ...ok, compare: 'mbls < ce on ece' },
+          { ...ok, compare: 'ls < ce on ece' },
+        ]),
+      ),
+    /^InvalidArgumentError: suite\.claims\[1\]\.id: expected an id not used by another claim \(suite\.claims\[0\] has it\), got "a"$/,
+  );
   assert.throws(one(ok), /suite\.claims\[0\]: expected exactly one of compare, equivalent, qualitative, notTested, got none/);
   assert.throws(one({ ...ok, compare: 'mbls < ce on ece', notTested: 'no data' }), /suite\.claims\[0\]: expected exactly one of .*, got compare and notTested/);
   assert.throws(one({ ...ok, id: 'Bad Id', compare: 'mbls < ce on ece' }), /suite\.claims\[0\]\.id: expected a kebab-case id/);
@@ -80,7 +106,14 @@ test('qualitative claims are checked against the suite: kind, keys, methods, swe
 });
 
 test('equivalences parse "A ~ B on METRIC" with the comparison sides', () => {
-  assert.deepEqual(parseEquivalence('ls ~ mbls+temperature on adaece_l2', ['ls', 'mbls'], ['temperature'], 'e'), { text: 'ls ~ mbls+temperature on adaece_l2', left: 'ls', right: 'mbls', direction: '~', metric: 'adaece_l2', rightAfter: 'temperature' });
+  assert.deepEqual(parseEquivalence('ls ~ mbls+temperature on adaece_l2', ['ls', 'mbls'], ['temperature'], 'e'), {
+    text: 'ls ~ mbls+temperature on adaece_l2',
+    left: 'ls',
+    right: 'mbls',
+    direction: '~',
+    metric: 'adaece_l2',
+    rightAfter: 'temperature',
+  });
   assert.equal(parseEquivalence('ls ~ mbls on ece after temperature', ['ls', 'mbls'], ['temperature'], 'e').after, 'temperature');
   assert.throws(() => parseEquivalence('ls ~ ls on ece', ['ls'], [], 'e'), /e: expected two different methods/);
 });

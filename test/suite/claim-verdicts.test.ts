@@ -50,7 +50,13 @@ function run(method: string, seed: number, n: Numbers, ood = true): RunResult {
       convention: '(l,u]',
       validation: {},
       test: { ece: 0.05, accuracy: 0.9, mean_confidence: 0.95, nll: 0.3 },
-      calibrators: { temperature: { calibrator: { kind: 'temperature', temperature: 1.5 }, test: { ece: 0.02, accuracy: 0.9, mean_confidence: 0.9, nll: 0.28 }, ...(ood ? { shift: shift(n.tsNoise, n.conf - 0.1, n.tsEce, n.tsEce) as never } : {}) } },
+      calibrators: {
+        temperature: {
+          calibrator: { kind: 'temperature', temperature: 1.5 },
+          test: { ece: 0.02, accuracy: 0.9, mean_confidence: 0.9, nll: 0.28 },
+          ...(ood ? { shift: shift(n.tsNoise, n.conf - 0.1, n.tsEce, n.tsEce) as never } : {}),
+        },
+      },
       foreground: { test: { ece: n.fg }, calibrators: { temperature: { ece: n.fg / 2 } } },
     },
     log: [],
@@ -71,14 +77,18 @@ function results(compare: string[], ce: Numbers[], mixup: Numbers[], options: { 
 
 const num = (noise: number, ece1: number, ece5: number, extra: Partial<Numbers> = {}): Numbers => ({ noise, conf: 0.5, ece1, ece5, fg: 0.1, miou: 0.7, tsNoise: noise, tsEce: ece5, ...extra });
 // Per seed: mixup noise AUROC 0.90, 0.88, 0.92 against CE's 0.80 → d = [0.10, 0.08, 0.12].
-const CE = [num(0.8, 0.1, 0.3, { fg: 0.08, miou: 0.70, tsNoise: 0.81, tsEce: 0.2 }), num(0.8, 0.1, 0.3, { fg: 0.09, miou: 0.72, tsNoise: 0.81, tsEce: 0.2 }), num(0.8, 0.1, 0.3, { fg: 0.1, miou: 0.71, tsNoise: 0.81, tsEce: 0.2 })];
+const CE = [
+  num(0.8, 0.1, 0.3, { fg: 0.08, miou: 0.7, tsNoise: 0.81, tsEce: 0.2 }),
+  num(0.8, 0.1, 0.3, { fg: 0.09, miou: 0.72, tsNoise: 0.81, tsEce: 0.2 }),
+  num(0.8, 0.1, 0.3, { fg: 0.1, miou: 0.71, tsNoise: 0.81, tsEce: 0.2 }),
+];
 const MIXUP = [num(0.9, 0.05, 0.2, { fg: 0.05, miou: 0.74 }), num(0.88, 0.05, 0.16, { fg: 0.06, miou: 0.73 }), num(0.92, 0.05, 0.24, { fg: 0.04, miou: 0.76 })];
 
 /** 95 % paired t-interval by hand: mean ± t(0.975, n − 1) · s / √n with t(0.975, 2) = 4.302652729749464 (scipy.stats.t.ppf). */
 function byHand(d: number[]): { mean: number; lower: number; upper: number } {
   const m = d.reduce((a, b) => a + b, 0) / d.length;
   const s = Math.sqrt(d.reduce((a, x) => a + (x - m) ** 2, 0) / (d.length - 1));
-  const half = 4.302652729749464 * s / Math.sqrt(d.length);
+  const half = (4.302652729749464 * s) / Math.sqrt(d.length);
   return { mean: m, lower: m - half, upper: m + half };
 }
 
@@ -86,7 +96,12 @@ function near(v: Verdict, d: number[]): void {
   const h = byHand(d);
   assert.equal(v.method, 'paired t over seeds');
   assert.equal(v.n, d.length);
-  for (const [got, want] of [[v.difference, h.mean], [v.lower, h.lower], [v.upper, h.upper]] as const) assert.ok(Math.abs(got - want) < 1e-12, `${v.comparison!.text}: ${got} vs ${want}`);
+  for (const [got, want] of [
+    [v.difference, h.mean],
+    [v.lower, h.lower],
+    [v.upper, h.upper],
+  ] as const)
+    assert.ok(Math.abs(got - want) < 1e-12, `${v.comparison!.text}: ${got} vs ${want}`);
 }
 
 test('OOD, corruption, foreground and mIoU claims are decided by the paired t-interval over seeds (checked by hand)', async () => {
@@ -141,16 +156,39 @@ test('claim metric names: families, severities, units', () => {
   assert.deepEqual(parseClaimMetric('fg_adaece'), { family: 'foreground', metric: 'adaece' });
   assert.deepEqual(parseClaimMetric('miou'), { family: 'miou' });
   assert.deepEqual(parseClaimMetric('train_ece'), { family: 'train', metric: 'ece' });
-  for (const bad of ['shift_ece_s6', 'shift_ece_s0', 'shift_brier', 'shift_adaece_l3', 'shift__s1', 'fg_miou', 'fg_', 'noise_ece', 'ood', 'train_', 'train_miou', 'train_shift_ece']) assert.equal(parseClaimMetric(bad), undefined, bad);
-  assert.deepEqual(['noise_auroc', 'ood_confidence', 'shift_ece_s5', 'shift_nll', 'fg_ece', 'fg_nll', 'miou', 'ece', 'nll', 'train_ece', 'train_nll'].map(claimMetricPercent), [true, true, true, false, true, false, true, true, false, true, false]);
+  for (const bad of ['shift_ece_s6', 'shift_ece_s0', 'shift_brier', 'shift_adaece_l3', 'shift__s1', 'fg_miou', 'fg_', 'noise_ece', 'ood', 'train_', 'train_miou', 'train_shift_ece'])
+    assert.equal(parseClaimMetric(bad), undefined, bad);
+  assert.deepEqual(['noise_auroc', 'ood_confidence', 'shift_ece_s5', 'shift_nll', 'fg_ece', 'fg_nll', 'miou', 'ece', 'nll', 'train_ece', 'train_nll'].map(claimMetricPercent), [
+    true,
+    true,
+    true,
+    false,
+    true,
+    false,
+    true,
+    true,
+    false,
+    true,
+    false,
+  ]);
   assert.equal(claimMetricDescription('train_ece', 15), "top-label ECE, ℓ1 norm, 15 equal-width bins (l,u], over the training split (the trained model's own predictions)");
 });
 
 test('comparisons: per-method calibrators, and unknown metrics refused when the suite is parsed', () => {
   const methods = ['ce', 'mixup'];
-  assert.deepEqual(parseComparison('mixup > ce+temperature on noise_auroc', methods, ['temperature'], 'c'), { text: 'mixup > ce+temperature on noise_auroc', left: 'mixup', right: 'ce', direction: '>', metric: 'noise_auroc', rightAfter: 'temperature' });
+  assert.deepEqual(parseComparison('mixup > ce+temperature on noise_auroc', methods, ['temperature'], 'c'), {
+    text: 'mixup > ce+temperature on noise_auroc',
+    left: 'mixup',
+    right: 'ce',
+    direction: '>',
+    metric: 'noise_auroc',
+    rightAfter: 'temperature',
+  });
   assert.equal(parseComparison('ce < ce+temperature on ece', methods, ['temperature'], 'c').leftAfter, undefined);
-  assert.throws(() => parseComparison('mixup < ce+temperature on ece after temperature', methods, ['temperature'], 'c'), /c: expected either "after CALIBRATOR" or per-method "\+CALIBRATOR", not both/);
+  assert.throws(
+    () => parseComparison('mixup < ce+temperature on ece after temperature', methods, ['temperature'], 'c'),
+    /c: expected either "after CALIBRATOR" or per-method "\+CALIBRATOR", not both/,
+  );
   assert.throws(() => parseComparison('mixup < ce+isotonic on ece', methods, ['temperature'], 'c'), /expected a post-hoc calibrator of the suite \(temperature\), got "isotonic"/);
   assert.throws(() => parseComparison('mixup > ce on miou after temperature', methods, ['temperature'], 'c'), /expected miou without a calibrator/);
   assert.throws(() => parseComparison('mixup < ce+temperature on train_ece', methods, ['temperature'], 'c'), /c: expected train_ece without a calibrator/);
@@ -167,31 +205,61 @@ test('a run suite decides OOD claims from ood.json and the calibrated shift sect
   const base = tinySuite()['base'] as Record<string, unknown>;
   const claims = ['ce > ce+temperature on noise_confidence', 'ce < ce+temperature on shift_ece_s5', 'mbls < ce on noise_auroc'];
   const file = join(dir, 'ood.json');
-  writeFileSync(file, JSON.stringify(tinySuite({ name: 'ood-claims', base: { ...base, oodSubset: 40 }, methods: [{ name: 'ce', label: 'CE', ood: true }, { name: 'mbls', label: 'MbLS', loss: 'mbls', lossOptions: { margin: 6 } }], seeds: [0, 1], posthoc: ['temperature'], compare: claims })));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      tinySuite({
+        name: 'ood-claims',
+        base: { ...base, oodSubset: 40 },
+        methods: [
+          { name: 'ce', label: 'CE', ood: true },
+          { name: 'mbls', label: 'MbLS', loss: 'mbls', lossOptions: { margin: 6 } },
+        ],
+        seeds: [0, 1],
+        posthoc: ['temperature'],
+        compare: claims,
+      }),
+    ),
+  );
   const out = join(dir, 'out');
   const r = await cli(['suite', 'run', file, '--out', out, '--jobs', '2', '--threads', '1', '--progress', 'none']);
   assert.equal(r.code, 0, r.stderr + r.stdout);
   const read = (seed: number, name: string): any => JSON.parse(readFileSync(join(out, 'runs', `ce-seed${seed}`, name), 'utf8'));
-  const verdicts = (JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { verdicts: { claim: string; outcome: string; difference: number | null; lower: number | null; upper: number | null; test: string; n: number; note: string | null }[] }).verdicts;
+  const verdicts = (
+    JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as {
+      verdicts: { claim: string; outcome: string; difference: number | null; lower: number | null; upper: number | null; test: string; n: number; note: string | null }[];
+    }
+  ).verdicts;
   const check = (claim: string, d: number[]): void => {
     const v = verdicts.find((x) => x.claim === claim)!;
     const h = byHand(d);
     assert.equal(v.test, 'paired t over seeds');
     assert.equal(v.n, 2);
-    for (const [got, want] of [[v.difference, h.mean], [v.lower, h.lower], [v.upper, h.upper]] as const) assert.ok(Math.abs(got! - want) < 1e-12, `${claim}: ${got} vs ${want}`);
+    for (const [got, want] of [
+      [v.difference, h.mean],
+      [v.lower, h.lower],
+      [v.upper, h.upper],
+    ] as const)
+      assert.ok(Math.abs(got! - want) < 1e-12, `${claim}: ${got} vs ${want}`);
   };
   // t(0.975, 1) = 12.706204736174694 for two seeds (scipy.stats.t.ppf).
   const byHand = (d: number[]) => {
     const m = (d[0]! + d[1]!) / 2;
-    const half = (12.706204736174694 * Math.abs(d[0]! - d[1]!) / Math.SQRT2) / Math.SQRT2;
+    const half = (12.706204736174694 * Math.abs(d[0]! - d[1]!)) / Math.SQRT2 / Math.SQRT2;
     return { mean: m, lower: m - half, upper: m + half };
   };
-  check(claims[0]!, [0, 1].map((s) => read(s, 'ood.json').noise.mean_confidence - read(s, 'posthoc.json').calibrators.temperature.shift.noise.mean_confidence));
+  check(
+    claims[0]!,
+    [0, 1].map((s) => read(s, 'ood.json').noise.mean_confidence - read(s, 'posthoc.json').calibrators.temperature.shift.noise.mean_confidence),
+  );
   const s5 = (report: { corruptions: { severity: number; ece: number }[] }): number => {
     const at = report.corruptions.filter((c) => c.severity === 5);
     return at.reduce((a, c) => a + c.ece, 0) / at.length;
   };
-  check(claims[1]!, [0, 1].map((s) => s5(read(s, 'ood.json')) - s5(read(s, 'posthoc.json').calibrators.temperature.shift)));
+  check(
+    claims[1]!,
+    [0, 1].map((s) => s5(read(s, 'ood.json')) - s5(read(s, 'posthoc.json').calibrators.temperature.shift)),
+  );
   // MbLS has no OOD evaluation in this suite.
   const mbls = verdicts.find((v) => v.claim === claims[2])!;
   assert.equal(mbls.outcome, 'not evaluated');

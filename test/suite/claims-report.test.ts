@@ -19,9 +19,21 @@ test('calib suite run with claims: claims table, coverage, checks apart, definit
     posthoc: ['temperature'],
     compare: ['mbls < ce on nll'],
     claims: [
-      { id: 'mbls-beats-ce-ts', statement: 'MbLS alone beats CE with TS.', source: 'Table 7 (App. D)', headline: true, paper: { text: 'CIFAR-10 R-50: 1.16 vs 1.60 %', difference: -0.44 }, compare: 'mbls < ce+temperature on adaece_l2' },
+      {
+        id: 'mbls-beats-ce-ts',
+        statement: 'MbLS alone beats CE with TS.',
+        source: 'Table 7 (App. D)',
+        headline: true,
+        paper: { text: 'CIFAR-10 R-50: 1.16 vs 1.60 %', difference: -0.44 },
+        compare: 'mbls < ce+temperature on adaece_l2',
+      },
       { id: 'on-par', statement: 'MbLS keeps accuracy.', source: 'Table 1', equivalent: 'mbls ~ ce on accuracy', margin: 0.5 },
-      { id: 'margin-optimum', statement: 'ECE is lowest at a moderate margin.', source: 'Fig. 3', qualitative: { kind: 'argmin', method: 'mbls', sweep: 'lossOptions.margin', metric: 'ece', expect: [6] } },
+      {
+        id: 'margin-optimum',
+        statement: 'ECE is lowest at a moderate margin.',
+        source: 'Fig. 3',
+        qualitative: { kind: 'argmin', method: 'mbls', sweep: 'lossOptions.margin', metric: 'ece', expect: [6] },
+      },
       { id: 'voc', statement: 'MbLS improves pixel ECE on VOC.', source: 'Table 5', notTested: 'VOC is not available offline' },
     ],
   });
@@ -30,14 +42,22 @@ test('calib suite run with claims: claims table, coverage, checks apart, definit
   const out = join(dir, 'out');
   const r = await run(['suite', 'run', file, '--out', out, '--jobs', '2', '--threads', '2', '--progress', 'none']);
   assert.equal(r.code, 0, r.stderr + r.stdout);
-  const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { verdicts: Record<string, unknown>[]; coverage: Record<string, number>; definitions: { outcomes: Record<string, string> }; settings: string };
-  assert.deepEqual(report.verdicts.map((v) => [v['id'], v['origin'], v['kind']]), [
-    ['mbls-beats-ce-ts', 'paper', 'compare'],
-    ['on-par', 'paper', 'equivalent'],
-    ['margin-optimum', 'paper', 'qualitative'],
-    ['voc', 'paper', 'not tested'],
-    [null, 'suite', 'compare'],
-  ]);
+  const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as {
+    verdicts: Record<string, unknown>[];
+    coverage: Record<string, number>;
+    definitions: { outcomes: Record<string, string> };
+    settings: string;
+  };
+  assert.deepEqual(
+    report.verdicts.map((v) => [v['id'], v['origin'], v['kind']]),
+    [
+      ['mbls-beats-ce-ts', 'paper', 'compare'],
+      ['on-par', 'paper', 'equivalent'],
+      ['margin-optimum', 'paper', 'qualitative'],
+      ['voc', 'paper', 'not tested'],
+      [null, 'suite', 'compare'],
+    ],
+  );
   const [ts, par, optimum, voc, check] = report.verdicts as Record<string, unknown>[];
   // One seed: a 95 % (directional) or 90 % (equivalence) bootstrap interval over the test samples, not Holm-adjusted.
   assert.equal(ts!['test'], 'paired bootstrap over test samples');
@@ -59,11 +79,15 @@ test('calib suite run with claims: claims table, coverage, checks apart, definit
   assert.deepEqual(report.coverage, { listed: 4, tested: 3, notTested: 1, notEvaluated: 0, suiteChecks: 1 });
   assert.match(report.definitions.outcomes['equivalent']!, /TOST/);
   assert.match(report.settings, /^scale quick; /);
-  for (const v of report.verdicts) assert.ok(['holds', 'contradicted', 'inconclusive', 'equivalent', 'criterion met', 'criterion not met', 'not tested'].includes(String(v['outcome'])), String(v['outcome']));
+  for (const v of report.verdicts)
+    assert.ok(['holds', 'contradicted', 'inconclusive', 'equivalent', 'criterion met', 'criterion not met', 'not tested'].includes(String(v['outcome'])), String(v['outcome']));
 
   const md = readFileSync(join(out, 'report.md'), 'utf8');
   assert.match(md, /## The paper's claims\n\nCoverage: 3 of the 4 claims listed are tested here/);
-  assert.match(md, /\| mbls-beats-ce-ts \(headline\): MbLS alone beats CE with TS\. \| Table 7 \(App\. D\) \| CIFAR-10 R-50: 1\.16 vs 1\.60 % \(difference -0\.44 pt\) \| mbls &lt; ce\+temperature on adaece\\_l2; adaece\\_l2 = top-label ECE, ℓ2 norm, 15 equal-mass bins \|/);
+  assert.match(
+    md,
+    /\| mbls-beats-ce-ts \(headline\): MbLS alone beats CE with TS\. \| Table 7 \(App\. D\) \| CIFAR-10 R-50: 1\.16 vs 1\.60 % \(difference -0\.44 pt\) \| mbls &lt; ce\+temperature on adaece\\_l2; adaece\\_l2 = top-label ECE, ℓ2 norm, 15 equal-mass bins \|/,
+  );
   assert.match(md, /## The suite's own checks[^]*\| mbls &lt; ce on nll \|/);
   assert.match(md, /### How the verdicts are decided\n\n- \*\*holds\*\*: /);
   const html = readFileSync(join(out, 'report.html'), 'utf8');

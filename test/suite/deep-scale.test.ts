@@ -20,7 +20,10 @@ test('every paper suite runs at the deep scale: the BN ResNet-8 on Fashion-MNIST
       assert.deepEqual([c.weightDecay, c.momentum, c.batch, c.lr, c.schedule, c.augment], [0, 0.9, 128, 0.1, 'multistep:0.5,0.75', 'none'], `${paper}/${r.id}`);
       assert.equal(c.evaluateTrain, true);
     }
-    assert.ok(runs.filter((r) => r.method === 'ce' || r.method === 'nll').every((r) => r.config.select === 'last' && r.config.epochs === DEEP.epochs), `${paper}: CE as the pilot ran it`);
+    assert.ok(
+      runs.filter((r) => r.method === 'ce' || r.method === 'nll').every((r) => r.config.select === 'last' && r.config.epochs === DEEP.epochs),
+      `${paper}: CE as the pilot ran it`,
+    );
   }
 });
 

@@ -44,9 +44,24 @@ const SEVERITIES = [1, 2, 3, 4, 5];
 
 function shiftReport(world: World, method: string, after: string | undefined, seed: number): unknown {
   const corruptions = SEVERITIES.flatMap((severity) =>
-    ['gaussian-blur', 'contrast'].map((corruption) => ({ corruption, severity, n: 100, accuracy: 0.7, nll: 1, ece: 0.1, adaece: 0.1, mean_confidence: 0.8, adaece_l2: world(method, after, `shift_adaece_l2_s${severity}`, seed) })),
+    ['gaussian-blur', 'contrast'].map((corruption) => ({
+      corruption,
+      severity,
+      n: 100,
+      accuracy: 0.7,
+      nll: 1,
+      ece: 0.1,
+      adaece: 0.1,
+      mean_confidence: 0.8,
+      adaece_l2: world(method, after, `shift_adaece_l2_s${severity}`, seed),
+    })),
   );
-  return { in_distribution: { dataset: 'fashion-mnist', n: 100, accuracy: 0.85, nll: 0.4, ece: 0.05, adaece: 0.05, adaece_l2: 0.05, mean_confidence: 0.9 }, noise: null, ood_dataset: null, corruptions };
+  return {
+    in_distribution: { dataset: 'fashion-mnist', n: 100, accuracy: 0.85, nll: 0.4, ece: 0.05, adaece: 0.05, adaece_l2: 0.05, mean_confidence: 0.9 },
+    noise: null,
+    ood_dataset: null,
+    corruptions,
+  };
 }
 
 /** The 5 runs (one per seed, at the first value of a swept method) of every method of `suite`, valued by `world`. */
@@ -55,21 +70,30 @@ function resultsOf(suite: Suite, world: World, missing: readonly string[] = []):
   const methods: MethodResults[] = suite.methods.map((m) => {
     const mine = all.filter((r) => r.method === m.name);
     const shown = mine.filter((r) => r.sweep === undefined || r.sweep.value === mine[0]!.sweep!.value);
-    const runs = shown.filter((r) => !missing.includes(r.id)).map((run: SuiteRun): RunResult => {
-      const at = (after: string | undefined) => Object.fromEntries(TEST_KEYS.map((k) => [k, world(m.name, after, k, run.config.seed)]));
-      const calibrators = Object.fromEntries(suite.posthoc.map((k) => [k, { calibrator: { kind: k }, test: at(k), ...(m.ood ? { shift: shiftReport(world, m.name, k, run.config.seed) } : {}) }]));
-      return {
-        run,
-        dir: '/nonexistent',
-        summary: { train: { ece: world(m.name, undefined, 'train_ece', run.config.seed) } },
-        posthoc: { bins: 15, convention: '(l,u]', validation: at(undefined), test: at(undefined), calibrators } as unknown as RunResult['posthoc'],
-        log: [],
-        ...(m.ood ? { ood: shiftReport(world, m.name, undefined, run.config.seed) as Record<string, unknown> } : {}),
-      };
-    });
+    const runs = shown
+      .filter((r) => !missing.includes(r.id))
+      .map((run: SuiteRun): RunResult => {
+        const at = (after: string | undefined) => Object.fromEntries(TEST_KEYS.map((k) => [k, world(m.name, after, k, run.config.seed)]));
+        const calibrators = Object.fromEntries(suite.posthoc.map((k) => [k, { calibrator: { kind: k }, test: at(k), ...(m.ood ? { shift: shiftReport(world, m.name, k, run.config.seed) } : {}) }]));
+        return {
+          run,
+          dir: '/nonexistent',
+          summary: { train: { ece: world(m.name, undefined, 'train_ece', run.config.seed) } },
+          posthoc: { bins: 15, convention: '(l,u]', validation: at(undefined), test: at(undefined), calibrators } as unknown as RunResult['posthoc'],
+          log: [],
+          ...(m.ood ? { ood: shiftReport(world, m.name, undefined, run.config.seed) as Record<string, unknown> } : {}),
+        };
+      });
     return { name: m.name, label: m.label ?? m.name, group: 'fashion-mnist · mlp', runs };
   });
-  return { dir: '/nonexistent', record: { format: 1, scale: 'machine', suite, runs: all }, runs: methods.flatMap((m) => m.runs), missing, diverged: [], methods: methods.filter((m) => m.runs.length > 0) };
+  return {
+    dir: '/nonexistent',
+    record: { format: 1, scale: 'machine', suite, runs: all },
+    runs: methods.flatMap((m) => m.runs),
+    missing,
+    diverged: [],
+    methods: methods.filter((m) => m.runs.length > 0),
+  };
 }
 
 // ---- The paper's CIFAR-10 numbers (WRN-28-10, 10 runs each; %), from ../shared/papers/004_9ecc4742ac49a960.txt ----
@@ -124,7 +148,7 @@ function impliedOutcome(claim: SuiteClaimInput, differencePt: number): string {
 
 const byId = (verdicts: readonly Verdict[], id: string): Verdict => verdicts.find((v) => v.claim.id === id)!;
 
-test('on the paper\'s own CIFAR-10 numbers, every claim quoting a difference gets that difference and the outcome it implies', async () => {
+test("on the paper's own CIFAR-10 numbers, every claim quoting a difference gets that difference and the outcome it implies", async () => {
   const verdicts = await suiteVerdicts(resultsOf(suiteWith(), paperWorld));
   const quoted = KARANDIKAR_CLAIMS.filter((c) => c.paper?.difference !== undefined && c.notTested === undefined);
   assert.ok(quoted.length >= 35, `${quoted.length} claims quote a difference`);
@@ -138,7 +162,15 @@ test('on the paper\'s own CIFAR-10 numbers, every claim quoting a difference get
   // The paper's own CIFAR-10 table does not support several of its claims; the registry says so, and so do these verdicts.
   const contradicted = quoted.filter((c) => byId(verdicts, c.id).outcome === 'contradicted').map((c) => c.id);
   assert.deepEqual(contradicted.sort(), [
-    'avuc-hurts-nll', 'avucgs-beats-avuc-focal', 'avucgs-beats-avuc-mse', 'focal-savuc-keeps-accuracy', 'nll-savuc-beats-nll', 'nll-savuc-beats-nll-after-ts', 'nll-sbece-beats-nll', 'savuc-beats-avucgs-focal', 'savuc-beats-avucgs-nll',
+    'avuc-hurts-nll',
+    'avucgs-beats-avuc-focal',
+    'avucgs-beats-avuc-mse',
+    'focal-savuc-keeps-accuracy',
+    'nll-savuc-beats-nll',
+    'nll-savuc-beats-nll-after-ts',
+    'nll-sbece-beats-nll',
+    'savuc-beats-avucgs-focal',
+    'savuc-beats-avucgs-nll',
   ]);
 });
 
@@ -240,7 +272,8 @@ test('a partial suite: claims reading a method with unfinished runs are not eval
   assert.equal(unfinished.length, 1);
   const results = resultsOf(suite, paperWorld, unfinished);
   const v = await suiteVerdicts(results);
-  const reads = (c: Suite['claims'][number]): boolean => /(^|[\s+])focal-sbece[\s+]/.test(` ${c.compare ?? c.equivalent ?? ''} `) || (c.qualitative?.kind === 'order' && c.qualitative.methods.includes('focal-sbece'));
+  const reads = (c: Suite['claims'][number]): boolean =>
+    /(^|[\s+])focal-sbece[\s+]/.test(` ${c.compare ?? c.equivalent ?? ''} `) || (c.qualitative?.kind === 'order' && c.qualitative.methods.includes('focal-sbece'));
   const affected = suite.claims.filter((c) => c.notTested === undefined && reads(c)).map((c) => c.id);
   assert.ok(affected.length >= 10, `${affected.length} claims read focal-sbece`);
   for (const id of affected) {

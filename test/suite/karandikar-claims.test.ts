@@ -51,10 +51,14 @@ test('the karandikar registry parses into the suite, with unique ids, a source f
   assert.ok(headline.every((c) => c.notTested === undefined));
 });
 
-test('the clean-data and shift claims use the paper\'s ECE: ℓ2 over 15 equal-mass bins', () => {
+test("the clean-data and shift claims use the paper's ECE: ℓ2 over 15 equal-mass bins", () => {
   const s = suite();
   assert.equal(s.bins, 15);
-  for (const scale of SUITE_SCALES) assert.ok(expandSuite(s, scale, 'karandikar').every((r) => r.config.bins === 15), `${scale}: runs evaluate with 15 bins`);
+  for (const scale of SUITE_SCALES)
+    assert.ok(
+      expandSuite(s, scale, 'karandikar').every((r) => r.config.bins === 15),
+      `${scale}: runs evaluate with 15 bins`,
+    );
   let eceClaims = 0;
   for (const c of s.claims) {
     const sides = sidesOf(s, c);
@@ -109,7 +113,11 @@ test('every claim under shift names methods evaluated under corruption', () => {
     const run = new Set(runs.map((r) => r.method));
     assert.deepEqual([...shifted].sort(), KARANDIKAR_SHIFT_METHODS.filter((m) => run.has(m)).sort(), scale);
     // Every β value and seed of a shift method is evaluated (the β is chosen after the runs).
-    for (const m of KARANDIKAR_SHIFT_METHODS) assert.ok(runs.filter((r) => r.method === m).every((r) => r.config.ood), `${scale}: ${m}`);
+    for (const m of KARANDIKAR_SHIFT_METHODS)
+      assert.ok(
+        runs.filter((r) => r.method === m).every((r) => r.config.ood),
+        `${scale}: ${m}`,
+      );
   }
   for (const c of s.claims) {
     const sides = sidesOf(s, c);
@@ -125,16 +133,32 @@ test('five seeds at machine scale (≥ 5 for the headline claims), every method 
   // 3 primaries + 13 secondary-loss methods × 3 values of β, each at 5 seeds.
   assert.equal(runs.length, (3 + 13 * 3) * 5);
   // Every method a claim names is run.
-  const named = new Set(s.claims.flatMap((c) => { const x = sidesOf(s, c); return x ? [x.left, x.right] : (c.qualitative?.kind === 'order' ? [...c.qualitative.methods] : []); }));
-  for (const m of named) assert.ok(runs.some((r) => r.method === m), `${m} is run`);
-  const headlineMethods = new Set(s.claims.filter((c) => c.headline).flatMap((c) => { const x = sidesOf(s, c); return x ? [x.left, x.right] : []; }));
+  const named = new Set(
+    s.claims.flatMap((c) => {
+      const x = sidesOf(s, c);
+      return x ? [x.left, x.right] : c.qualitative?.kind === 'order' ? [...c.qualitative.methods] : [];
+    }),
+  );
+  for (const m of named)
+    assert.ok(
+      runs.some((r) => r.method === m),
+      `${m} is run`,
+    );
+  const headlineMethods = new Set(
+    s.claims
+      .filter((c) => c.headline)
+      .flatMap((c) => {
+        const x = sidesOf(s, c);
+        return x ? [x.left, x.right] : [];
+      }),
+  );
   for (const m of headlineMethods) {
     const seeds = new Set(runs.filter((r) => r.method === m).map((r) => r.config.seed));
     assert.ok(seeds.size >= 5, `${m}: ${seeds.size} seeds`);
   }
 });
 
-test('the paper\'s numbers: each difference is the quoted CIFAR-10 pair, and every quoted number is in the paper\'s text', (t) => {
+test("the paper's numbers: each difference is the quoted CIFAR-10 pair, and every quoted number is in the paper's text", (t) => {
   if (!existsSync(PAPER)) {
     t.skip(`${PAPER} is absent (the paper texts live beside the repository in ../shared)`);
     return;
@@ -150,7 +174,12 @@ test('the paper\'s numbers: each difference is the quoted CIFAR-10 pair, and eve
     // dropped), left then right.
     const segments = c.paper.text.split(';');
     const segment = segments.find((p) => /CIFAR-10(?!\d)/.test(p)) ?? segments[0]!;
-    const [a, b] = (segment.slice(segment.indexOf(':') + 1).replace(/±\s*\d+\.\d+/g, '').match(/\d+\.\d+/g) ?? []).map(Number);
+    const [a, b] = (
+      segment
+        .slice(segment.indexOf(':') + 1)
+        .replace(/±\s*\d+\.\d+/g, '')
+        .match(/\d+\.\d+/g) ?? []
+    ).map(Number);
     assert.ok(Math.abs(a! - b! - c.paper.difference) < 1e-9, `${c.id}: ${a} − ${b} = ${c.paper.difference}`);
   }
 });

@@ -246,7 +246,8 @@ test('an unfinished suite: exactly the claims that read a method with a missing 
       assert.equal(v.outcome, 'not evaluated', id);
       assert.equal(v.note, 'runs missing: 1 of the 30 runs of mbls-margin not finished', id);
       // A shape claim keeps its criterion as a sentence, without numbers from the unfinished sweep.
-      if (v.claim.test.kind === 'qualitative') assert.ok(v.criterion && /of mbls-margin over lossOptions\.margin/.test(v.criterion.text) && v.criterion.result === 'n/a' && v.criterion.points.length === 0, id);
+      if (v.claim.test.kind === 'qualitative')
+        assert.ok(v.criterion && /of mbls-margin over lossOptions\.margin/.test(v.criterion.text) && v.criterion.result === 'n/a' && v.criterion.points.length === 0, id);
       missing++;
     } else {
       assert.equal(v.outcome, full[i]!.outcome, id);
@@ -269,7 +270,34 @@ test('an unfinished suite in the reproductions README: its runs read "n of N", i
     settings: 'scale machine; 10 runs (6 finished); seeds 0, 1, 2, 3, 4',
     runs: [0, 1, 2, 3, 4, 0].map((seed) => ({ seed, config: {} })),
     missing: ['b-seed1', 'b-seed2', 'b-seed3', 'b-seed4'],
-    verdicts: [{ id: 'a-beats-b', statement: 'A beats B.', source: 'Table 1', origin: 'paper', headline: true, paper_text: null, paper_value: null, claim: 'a < b on ece', metric: 'ece', outcome: 'not evaluated', reason: null, difference: null, lower: null, upper: null, interval_level: null, test: 'none', n: 0, mde: null, p: null, p_holm: null, outcome_holm: null, holm_note: 'no test', criterion: null, note: 'runs missing: 4 of the 5 runs of b not finished' }],
+    verdicts: [
+      {
+        id: 'a-beats-b',
+        statement: 'A beats B.',
+        source: 'Table 1',
+        origin: 'paper',
+        headline: true,
+        paper_text: null,
+        paper_value: null,
+        claim: 'a < b on ece',
+        metric: 'ece',
+        outcome: 'not evaluated',
+        reason: null,
+        difference: null,
+        lower: null,
+        upper: null,
+        interval_level: null,
+        test: 'none',
+        n: 0,
+        mde: null,
+        p: null,
+        p_holm: null,
+        outcome_holm: null,
+        holm_note: 'no test',
+        criterion: null,
+        note: 'runs missing: 4 of the 5 runs of b not finished',
+      },
+    ],
   };
   writeFileSync(join(dir, 'toy', 'report.json'), JSON.stringify(report));
   const text = await reproductionsReadme(dir);
@@ -277,7 +305,15 @@ test('an unfinished suite in the reproductions README: its runs read "n of N", i
   assert.match(text, /\*\*Settings:\*\* scale machine; 10 runs \(6 finished\); seeds 0, 1, 2, 3, 4\. \*\*Incomplete:\*\* 4 run\(s\) not finished\./);
   assert.match(text, /\| runs missing: 4 of the 5 runs of b not finished \| \*\*not evaluated\*\* \| no test \|/);
   // A shape claim not evaluated shows why, not its criterion's 'n/a'.
-  const shape = { ...report.verdicts[0]!, id: 'u', claim: 'u-shape: the seed-mean test ece of b over m is lowest at an interior value', criterion: { text: 'the seed-mean test ece of b over m is lowest at an interior value', result: 'n/a', points: [], steps: [] } };
+  const shape = {
+    ...report.verdicts[0]!,
+    id: 'u',
+    claim: 'u-shape: the seed-mean test ece of b over m is lowest at an interior value',
+    criterion: { text: 'the seed-mean test ece of b over m is lowest at an interior value', result: 'n/a', points: [], steps: [] },
+  };
   writeFileSync(join(dir, 'toy', 'report.json'), JSON.stringify({ ...report, verdicts: [shape] }));
-  assert.match(await reproductionsReadme(dir), /\| u \(headline\): u-shape: the seed-mean test ece of b over m is lowest at an interior value \| Table 1 \| A beats B\. \| — \| runs missing: 4 of the 5 runs of b not finished \| \*\*not evaluated\*\* \| no test \|/);
+  assert.match(
+    await reproductionsReadme(dir),
+    /\| u \(headline\): u-shape: the seed-mean test ece of b over m is lowest at an interior value \| Table 1 \| A beats B\. \| — \| runs missing: 4 of the 5 runs of b not finished \| \*\*not evaluated\*\* \| no test \|/,
+  );
 });

@@ -32,9 +32,12 @@ for (const [name, registry] of Object.entries(REGISTRIES)) {
   test(`${name}: its registry parses as the suite's claims, ids unique, every claim of the paper sourced, one test key each`, () => {
     const suite = suiteOf(name);
     assert.equal(suite.claims.length, registry.length);
-    assert.deepEqual(suite.claims.map((c) => c.id), registry.map((c) => c.id));
+    assert.deepEqual(
+      suite.claims.map((c) => c.id),
+      registry.map((c) => c.id),
+    );
     assert.equal(new Set(registry.map((c) => c.id)).size, registry.length, 'unique ids');
-    assert.deepEqual(suite.compare, [], 'every comparison is a claim (the paper\'s or the suite\'s own)');
+    assert.deepEqual(suite.compare, [], "every comparison is a claim (the paper's or the suite's own)");
     for (const c of suite.claims) {
       assert.ok(c.statement.length > 20, `${c.id}: a statement`);
       if (c.origin === 'paper') assert.ok(c.source && /Table|Fig\.|§|App\.|Supplement/.test(c.source), `${c.id}: a table, figure, section or appendix (${c.source})`);
@@ -45,8 +48,14 @@ for (const [name, registry] of Object.entries(REGISTRIES)) {
     }
     const headlines = suite.claims.filter((c) => c.headline);
     assert.ok(headlines.length >= 4, 'headline claims');
-    assert.ok(headlines.every((c) => c.origin === 'paper' && (c.compare ?? c.equivalent ?? c.qualitative) !== undefined), 'headlines are tested claims of the paper');
-    assert.ok(suite.claims.some((c) => c.notTested !== undefined), 'what cannot be tested is listed');
+    assert.ok(
+      headlines.every((c) => c.origin === 'paper' && (c.compare ?? c.equivalent ?? c.qualitative) !== undefined),
+      'headlines are tested claims of the paper',
+    );
+    assert.ok(
+      suite.claims.some((c) => c.notTested !== undefined),
+      'what cannot be tested is listed',
+    );
   });
 
   test(`${name}: at least 5 seeds, and the paper's TS comparisons use the official code's fit (grid ECE)`, () => {
@@ -59,7 +68,7 @@ for (const [name, registry] of Object.entries(REGISTRIES)) {
   });
 }
 
-test('mbls: m = 6 with λ = 0.1 on the 10-class machine scale, m = 0 at λ = ε, baselines at the paper\'s values, TS and checkpoint as the code', () => {
+test("mbls: m = 6 with λ = 0.1 on the 10-class machine scale, m = 0 at λ = ε, baselines at the paper's values, TS and checkpoint as the code", () => {
   const suite = suiteOf('mbls');
   assert.deepEqual(machineRun('mbls', 'mbls-seed0').config.lossOptions, { margin: 6, alpha: 0.1 });
   const m0 = machineRun('mbls', 'mbls-m0-seed0').config.lossOptions;
@@ -81,7 +90,7 @@ test('mbls: m = 6 with λ = 0.1 on the 10-class machine scale, m = 0 at λ = ε,
   assert.deepEqual([paper.dataset, paper.model, paper.epochs, paper.lossOptions['margin']], ['cifar10', 'resnet50', 350, 6]);
 });
 
-test('acls: M = 6, the paper\'s λ1 = 0.1 and λ2 = 0.01 (α·λ of the code), its λ grid, MbLS at m = 6, Fig. 3 at the method\'s options', () => {
+test("acls: M = 6, the paper's λ1 = 0.1 and λ2 = 0.01 (α·λ of the code), its λ grid, MbLS at m = 6, Fig. 3 at the method's options", () => {
   const suite = suiteOf('acls');
   const defaults = Object.fromEntries(Object.entries(lossDefinition('acls').options).map(([k, o]) => [k, o.fallback]));
   const effective = (run: SuiteRun): Record<string, unknown> => ({ ...defaults, ...run.config.lossOptions });
@@ -94,7 +103,8 @@ test('acls: M = 6, the paper\'s λ1 = 0.1 and λ2 = 0.01 (α·λ of the code), i
   assert.deepEqual([effective(machineRun('acls', 'acls-ar-seed0'))['variant'], effective(machineRun('acls', 'acls-cr-seed0'))['variant']], ['ar-only', 'cr-only']);
   assert.deepEqual(machineRun('acls', 'mbls-seed0').config.lossOptions, { margin: 6, alpha: 0.1 });
   const runs = expandSuite(suite, 'machine', 'acls');
-  const grid = (method: string, key: string): number[] => [...new Set(runs.filter((r) => r.method === method).map((r) => (effective(r)[key] as number) * (effective(r)['alpha'] as number)))].map((x) => Math.round(x * 1e6) / 1e6);
+  const grid = (method: string, key: string): number[] =>
+    [...new Set(runs.filter((r) => r.method === method).map((r) => (effective(r)[key] as number) * (effective(r)['alpha'] as number)))].map((x) => Math.round(x * 1e6) / 1e6);
   assert.deepEqual(grid('acls-lambda1', 'lambda1'), [0, 0.05, 0.1, 0.15], 'supplement S2.2 λ1 grid');
   assert.deepEqual(grid('acls-lambda2', 'lambda2'), [0, 0.005, 0.01, 0.015], 'supplement S2.2 λ2 grid');
   assert.ok(runs.filter((r) => r.method === 'acls-lambda1').every((r) => effective(r)['lambda2'] === 0.1 && effective(r)['margin'] === 6));
@@ -105,14 +115,14 @@ test('acls: M = 6, the paper\'s λ1 = 0.1 and λ2 = 0.01 (α·λ of the code), i
   assert.deepEqual([paper.epochs, paper.schedule], [350, 'multistep:0.428571,0.714286'], 'ACLS §4.1: 350 epochs, ÷10 at 150 and 250');
 });
 
-test('mbls-text: m = 6 (the paper\'s 20 Newsgroups margin), FLSD in, best validation accuracy, η ÷ 10 after half the epochs', () => {
+test("mbls-text: m = 6 (the paper's 20 Newsgroups margin), FLSD in, best validation accuracy, η ÷ 10 after half the epochs", () => {
   assert.deepEqual(machineRun('mbls-text', 'mbls-seed0').config.lossOptions, { margin: 6, alpha: 0.1 });
   const ce = machineRun('mbls-text', 'ce-seed0').config;
   assert.deepEqual([ce.validation, ce.select, ce.schedule, ce.dataset], [5000, 'accuracy', 'multistep:0.5', 'debian-packages']);
   assert.equal(machineRun('mbls-text', 'flsd-seed0').config.loss, 'flsd53');
 });
 
-test('mbls-segmentation: m = 10 (VOC takes Tiny-ImageNet\'s hyperparameters, App. B), the best validation epoch', () => {
+test("mbls-segmentation: m = 10 (VOC takes Tiny-ImageNet's hyperparameters, App. B), the best validation epoch", () => {
   const mbls = machineRun('mbls-segmentation', 'mbls-seed0').config;
   assert.deepEqual(mbls.lossOptions, { margin: 10, alpha: 0.1 });
   assert.equal(mbls.select, 'accuracy');

@@ -126,7 +126,8 @@ test('maronas registry on synthetic runs: β chosen by lowest validation ECE wit
     'suite-arc-m-beats-b-after-ts': 'holds', // 1.0 < 1.5 % after TS
   };
   for (const [id, want] of Object.entries(expected)) assert.equal(outcome(byId, id), want, id);
-  for (const id of ['v1-m1-reliable', 'arc-on-validation-split', 'mixup-calibrates-cifar100', 'pretrained-birds-cars', 'svhn-arc-corrects-mixup', 'cifar10-state-of-the-art']) assert.equal(outcome(byId, id), 'not tested', id);
+  for (const id of ['v1-m1-reliable', 'arc-on-validation-split', 'mixup-calibrates-cifar100', 'pretrained-birds-cars', 'svhn-arc-corrects-mixup', 'cifar10-state-of-the-art'])
+    assert.equal(outcome(byId, id), 'not tested', id);
   // The numbers behind two of them, by hand: B+M − B = +1 pt of ECE (jitter cancels in the mean only up to its own mean).
   const degrade = byId.get('mixup-degrades-calibration')!;
   assert.equal(degrade.n, 5);
@@ -176,7 +177,10 @@ const ALPHA: Record<number, { ece: number; oe: number; accuracy: number; validat
 function thulasidasanRun(run: SuiteRun): Synthetic {
   const k = run.method.length + (run.sweep ? Number(run.sweep.value) * 10 : 0);
   const j = (shift: number, scale = 1) => jitter(run.seed, k + shift, scale);
-  const detector = (auroc: number, confidence: number) => ({ noise: { auroc: auroc + j(1), mean_confidence: confidence + j(2) }, ood_dataset: { auroc: auroc - 0.05 + j(3), mean_confidence: confidence + 0.05 + j(4) } });
+  const detector = (auroc: number, confidence: number) => ({
+    noise: { auroc: auroc + j(1), mean_confidence: confidence + j(2) },
+    ood_dataset: { auroc: auroc - 0.05 + j(3), mean_confidence: confidence + 0.05 + j(4) },
+  });
   let test = { ece: 0.06, oe: 0.05, accuracy: 0.87, mean_confidence: 0.93 };
   let validationAccuracy = 0.87;
   if (run.method === 'mixup') {
@@ -235,7 +239,8 @@ test('thulasidasan registry on synthetic runs: α by validation accuracy, the α
   for (const [id, want] of Object.entries(expected)) assert.equal(outcome(byId, id), want, id);
   const ts = byId.get('ts-poor-noise-detector')!;
   assert.ok(Math.abs(ts.difference - 0.03) < 0.002, `TS − CE noise AUROC = +3 pt (${ts.difference})`);
-  for (const id of ['manifold-mixup-long-training', 'training-drifts-overconfident', 'imagenet-calibration', 'extended-training-stays-calibrated', 'leaving-the-convex-hull']) assert.equal(outcome(byId, id), 'not tested', id);
+  for (const id of ['manifold-mixup-long-training', 'training-drifts-overconfident', 'imagenet-calibration', 'extended-training-stays-calibrated', 'leaving-the-convex-hull'])
+    assert.equal(outcome(byId, id), 'not tested', id);
   // The corruption checks are the suite's own (the paper has no corruption experiment; its Fig. 5 is the label-entropy histogram).
   assert.equal(byId.get('suite-mixup-beats-ce-under-corruption')!.claim.origin, 'suite');
 });

@@ -30,7 +30,7 @@ function byMethod(runs: readonly SuiteRun[]): Map<string, SuiteRun[]> {
   return out;
 }
 
-test('each registry parses as its suite\'s claims: unique ids, a source and a statement for every paper claim, a reason for every untested one, headline claims first-class', () => {
+test("each registry parses as its suite's claims: unique ids, a source and a statement for every paper claim, a reason for every untested one, headline claims first-class", () => {
   for (const [name, registry] of Object.entries(REGISTRIES) as [keyof typeof REGISTRIES, (typeof REGISTRIES)[keyof typeof REGISTRIES]][]) {
     const suite = suiteOf(name);
     assert.equal(suite.claims.length, registry.length, `${name}: every registry entry is a claim of the suite`);
@@ -55,12 +55,15 @@ test('each registry parses as its suite\'s claims: unique ids, a source and a st
   assert.throws(() => parseSuite(unsourced, 'maronas'), /maronas\.claims\[0\]\.source/);
 });
 
-test('Thulasidasan: the claims are the paper\'s, at the paper\'s locations (issue #22\'s misreadings stay fixed)', () => {
+test("Thulasidasan: the claims are the paper's, at the paper's locations (issue #22's misreadings stay fixed)", () => {
   const suite = suiteOf('thulasidasan');
   const paper = paperClaims(suite);
   const byId = new Map(suite.claims.map((c) => [c.id, c]));
   // No paper claim about corruptions (the paper has none; its Fig. 5 is the training-label entropy histogram).
-  assert.ok(paper.every((c) => !/Fig\. 5/.test(c.source ?? '') && !/shift_/.test(tested(c) ?? '')), 'no paper claim on corruption or from Fig. 5');
+  assert.ok(
+    paper.every((c) => !/Fig\. 5/.test(c.source ?? '') && !/shift_/.test(tested(c) ?? '')),
+    'no paper claim on corruption or from Fig. 5',
+  );
   assert.ok(suite.claims.filter((c) => /shift_/.test(tested(c) ?? '')).every((c) => c.origin === 'suite'));
   // Manifold mixup is worse than mixup at equal epochs (App. C), not "calibrates too".
   assert.equal(byId.get('manifold-mixup-worse-ece')!.compare, 'mixup-manifold > mixup-04 on ece');
@@ -83,7 +86,13 @@ test('Thulasidasan: the claims are the paper\'s, at the paper\'s locations (issu
 test('Thulasidasan: α by validation accuracy in distribution, α = 0.4 for Table 1 (and against feature-only and manifold mixup), best validation-accuracy epoch, ≥ 5 seeds', () => {
   const suite = suiteOf('thulasidasan');
   assert.equal(suite.select, 'accuracy', 'swept α and ε chosen by validation accuracy (§3.4)');
-  assert.deepEqual(suite.sweeps.map((s) => [s.key, s.values, s.methods]), [['mixup', [0.1, 0.2, 0.4, 1], ['mixup']], ['lossOptions.epsilon', [0.05, 0.1], ['ls']]]);
+  assert.deepEqual(
+    suite.sweeps.map((s) => [s.key, s.values, s.methods]),
+    [
+      ['mixup', [0.1, 0.2, 0.4, 1], ['mixup']],
+      ['lossOptions.epsilon', [0.05, 0.1], ['ls']],
+    ],
+  );
   assert.equal(THULASIDASAN_OOD_ALPHA, 0.4);
   // Every claim on an OOD metric, and every comparison of mixup variants, names the α = 0.4 model.
   for (const c of suite.claims) {
@@ -111,7 +120,7 @@ test('Thulasidasan: α by validation accuracy in distribution, α = 0.4 for Tabl
   assert.equal(machine.length, (1 + 4 + 1 + 2 + 1 + 1 + 1 + 1) * 5, 'run count stated in the description (60)');
 });
 
-test('Maroñas: mixup degrades calibration and A+M corrects it as directional claims, ARC alone as an equivalence with its margin, no TS claim of the paper\'s', () => {
+test("Maroñas: mixup degrades calibration and A+M corrects it as directional claims, ARC alone as an equivalence with its margin, no TS claim of the paper's", () => {
   const suite = suiteOf('maronas');
   const byId = new Map(suite.claims.map((c) => [c.id, c]));
   assert.equal(byId.get('mixup-degrades-calibration')!.compare, 'bm > b on ece');
@@ -128,7 +137,7 @@ test('Maroñas: every ARC method\'s β searched over the paper\'s range by "good
   const suite = suiteOf('maronas');
   assert.equal(suite.select, 'ece-near-best-accuracy');
   assert.deepEqual(MARONAS_ARC_BETAS, [1, 4, 16, 42]);
-  assert.ok(Math.max(...MARONAS_ARC_BETAS) >= 40, 'the grid reaches the paper\'s ≈ 40');
+  assert.ok(Math.max(...MARONAS_ARC_BETAS) >= 40, "the grid reaches the paper's ≈ 40");
   const machine = expandSuite(suite, 'machine', 'maronas');
   const methods = byMethod(machine);
   const arcMethods = [...methods.keys()].filter((m) => m.startsWith('arc'));
@@ -150,16 +159,20 @@ test('Maroñas: every ARC method\'s β searched over the paper\'s range by "good
   }
   for (const r of methods.get('bm')!) assert.equal(r.config.mixup, 1);
   for (const r of methods.get('mmce')!) assert.deepEqual([r.config.secondary, r.config.secondaryOptions, r.config.weight], ['mmce-weighted', { normalisation: 'kumar' }, 0.5]);
-  for (const r of methods.get('mmce-m')!) assert.deepEqual([r.config.secondary, r.config.secondaryOptions, r.config.weight, r.config.arcPlacement, r.config.mixup], ['mmce-weighted', { normalisation: 'kumar' }, 0.4, 'sources', 1]);
+  for (const r of methods.get('mmce-m')!)
+    assert.deepEqual([r.config.secondary, r.config.secondaryOptions, r.config.weight, r.config.arcPlacement, r.config.mixup], ['mmce-weighted', { normalisation: 'kumar' }, 0.4, 'sources', 1]);
   for (const m of ['b', 'bm', 'mmce', 'mmce-m']) assert.equal(methods.get(m)!.length, 5, `${m}: 5 seeds`);
   assert.equal(machine.length, 4 * 5 + 4 * MARONAS_ARC_BETAS.length * 5, 'run count stated in the description (100)');
   // The paper scale keeps the code's final weights too (CIFAR_RECIPE would select the best validation accuracy).
   assert.ok(expandSuite(suite, 'paper', 'maronas').every((r) => r.config.select === 'last'));
 });
 
-test('thulasidasan-text: §4\'s claims (mixup < CE on ECE and OE), embedding mixup α = 0.4, best validation-accuracy epoch, 5 seeds', () => {
+test("thulasidasan-text: §4's claims (mixup < CE on ECE and OE), embedding mixup α = 0.4, best validation-accuracy epoch, 5 seeds", () => {
   const suite = suiteOf('thulasidasan-text');
-  assert.deepEqual(paperClaims(suite).map((c) => c.compare), ['mixup < ce on ece', 'mixup < ce on oe']);
+  assert.deepEqual(
+    paperClaims(suite).map((c) => c.compare),
+    ['mixup < ce on ece', 'mixup < ce on oe'],
+  );
   assert.ok(paperClaims(suite).every((c) => /§4, Fig\. 4/.test(c.source!)));
   const machine = expandSuite(suite, 'machine', 'thulasidasan-text');
   assert.equal(machine.length, 4 * 5);

@@ -44,13 +44,19 @@ const EXERCISED: Record<string, string> = {
   karandikar: 'nll-savuc-weight=1-seed0',
 };
 
-test('each paper suite\'s paper scale trains its own model on CIFAR-10-format data', { timeout: 900_000 }, async () => {
+test("each paper suite's paper scale trains its own model on CIFAR-10-format data", { timeout: 900_000 }, async () => {
   const cifar = join(dir, 'cifar-10-binary.tar.gz');
   writeCifar10(cifar);
   for (const [paper, id] of Object.entries(EXERCISED)) {
     const runs = expandSuite(parseSuite(structuredClone(BUILTIN_SUITES[paper]!.suite), paper), 'paper', paper);
     const run = runs.find((r) => r.id === id);
-    assert.ok(run, `${paper}: run ${id} among ${runs.map((r) => r.id).slice(0, 5).join(', ')}, …`);
+    assert.ok(
+      run,
+      `${paper}: run ${id} among ${runs
+        .map((r) => r.id)
+        .slice(0, 5)
+        .join(', ')}, …`,
+    );
     const paperConfig = run.config;
     assert.equal(paperConfig.dataset, 'cifar10');
     assert.ok(paperConfig.epochs >= 200, `${paper}: the paper's epochs`);

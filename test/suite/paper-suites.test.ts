@@ -31,14 +31,21 @@ test('thulasidasan and acls have an MC-dropout row (dropout 0.3, 10 passes) and 
   for (const paper of ['thulasidasan', 'acls']) {
     const suite = parseSuite(structuredClone(BUILTIN_SUITES[paper]!.suite), paper);
     const comparisons = [...suite.compare, ...suite.claims.map((c) => c.compare ?? '')];
-    assert.ok(comparisons.some((c) => /< mc-dropout on ece|mc-dropout on (ood|noise)_/.test(c)), `${paper}: a comparison against MC dropout`);
+    assert.ok(
+      comparisons.some((c) => /< mc-dropout on ece|mc-dropout on (ood|noise)_/.test(c)),
+      `${paper}: a comparison against MC dropout`,
+    );
     for (const scale of SUITE_SCALES) {
       const runs = expandSuite(suite, scale, paper);
       const mc = runs.filter((r) => r.method === 'mc-dropout');
       // The deep grids (papers/deep-grids.ts) keep thulasidasan's MC-dropout row at 3 seeds and drop acls's MC-dropout
       // and CutMix rows (not headline claims).
       const mcSeeds = scale === 'deep' ? (paper === 'thulasidasan' ? [0, 1, 2] : []) : suite.seeds;
-      assert.deepEqual(mc.map((r) => r.id), mcSeeds.map((s) => `mc-dropout-seed${s}`), `${paper}/${scale}`);
+      assert.deepEqual(
+        mc.map((r) => r.id),
+        mcSeeds.map((s) => `mc-dropout-seed${s}`),
+        `${paper}/${scale}`,
+      );
       if (mc.length === 0) {
         assert.equal(runs.filter((r) => r.method === 'cutmix').length, 0, `${paper}/${scale}: no CutMix row either`);
         continue;
@@ -71,15 +78,21 @@ test('thulasidasan and acls have an MC-dropout row (dropout 0.3, 10 passes) and 
   }
 });
 
-test('karandikar evaluates corruptions on the runs of the methods its shift claims compare (Fig. 7: Table 1\'s rows; Fig. 9: the primaries), on a test subset at quick and machine scale, with the TS variants and Dirichlet post hoc', () => {
+test("karandikar evaluates corruptions on the runs of the methods its shift claims compare (Fig. 7: Table 1's rows; Fig. 9: the primaries), on a test subset at quick and machine scale, with the TS variants and Dirichlet post hoc", () => {
   const suite = parseSuite(structuredClone(BUILTIN_SUITES['karandikar']!.suite), 'karandikar');
   assert.deepEqual(suite.posthoc, ['temperature', 'ts-sb-ece', 'ts-hb-ece', 'dirichlet']);
-  for (const [scale, subset] of [['quick', 500], ['machine', 2000]] as const) {
+  for (const [scale, subset] of [
+    ['quick', 500],
+    ['machine', 2000],
+  ] as const) {
     const runs = expandSuite(suite, scale, 'karandikar');
     const ood = runs.filter((r) => r.config.ood);
     assert.deepEqual([...new Set(ood.map((r) => r.method))], ['nll', 'nll-mmce', 'focal', 'focal-sbece', 'focal-savuc', 'mse'], scale);
     // 3 primaries + 3 secondary-loss methods at 3 values of β, 5 seeds each.
     assert.equal(ood.length, (3 + 3 * 3) * 5, scale);
-    assert.ok(ood.every((r) => r.config.oodSubset === subset), scale);
+    assert.ok(
+      ood.every((r) => r.config.oodSubset === subset),
+      scale,
+    );
   }
 });

@@ -26,14 +26,33 @@ test('a quick ACLS report draws the per-sample ACLS regulariser of every method 
   const out = join(dir, 'out');
   const r = await run(['suite', 'run', file, '--out', out, '--jobs', '2', '--threads', '1', '--progress', 'none']);
   assert.equal(r.code, 0, r.stderr + r.stdout);
-  const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { regulariser_histogram: { loss: string; quantity: string; bins: number; min: number; max: number; pooled: string; methods: { method: string; runs: string[]; samples: number; counts: number[]; inactive: number; mean: number; below: number; above: number }[] } };
+  const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as {
+    regulariser_histogram: {
+      loss: string;
+      quantity: string;
+      bins: number;
+      min: number;
+      max: number;
+      pooled: string;
+      methods: { method: string; runs: string[]; samples: number; counts: number[]; inactive: number; mean: number; below: number; above: number }[];
+    };
+  };
   const h = report.regulariser_histogram;
-  assert.deepEqual({ loss: h.loss, quantity: h.quantity, bins: h.bins, min: h.min, max: h.max, pooled: h.pooled }, { loss: 'acls', quantity: 'regulariser', bins: 20, min: 0, max: 0.1, pooled: 'seeds' });
-  assert.deepEqual(h.methods.map((m) => m.method), ['ce', 'ls', 'mbls', 'acls']);
+  assert.deepEqual(
+    { loss: h.loss, quantity: h.quantity, bins: h.bins, min: h.min, max: h.max, pooled: h.pooled },
+    { loss: 'acls', quantity: 'regulariser', bins: 20, min: 0, max: 0.1, pooled: 'seeds' },
+  );
+  assert.deepEqual(
+    h.methods.map((m) => m.method),
+    ['ce', 'ls', 'mbls', 'acls'],
+  );
   for (const m of h.methods) {
     assert.equal(m.samples, 200, `${m.method}: the 200 test samples of its one seed`);
     assert.equal(m.counts.length, 20);
-    assert.equal(m.counts.reduce((a, b) => a + b, 0), 200);
+    assert.equal(
+      m.counts.reduce((a, b) => a + b, 0),
+      200,
+    );
     assert.ok(m.inactive >= 0 && m.inactive <= 1);
     assert.ok(m.counts[0]! >= m.inactive * 200, 'the inactive samples sit in the first bin');
   }
@@ -43,7 +62,21 @@ test('a quick ACLS report draws the per-sample ACLS regulariser of every method 
   const values = join(dir, 'acls-reg.npy');
   const opts = Object.entries(spec.options).flatMap(([k, v]) => ['--opt', `${k}=${v}`]); // the suite's M = 6
   assert.deepEqual(opts, ['--opt', 'margin=6']);
-  const cli = await run(['loss', 'acls', '--logits', join(runDir, 'test-logits.npy'), '--labels', join(runDir, 'test-labels.npy'), '--dtype', 'float64', '--per-sample', values, '--per-sample-of', 'regulariser', ...opts]);
+  const cli = await run([
+    'loss',
+    'acls',
+    '--logits',
+    join(runDir, 'test-logits.npy'),
+    '--labels',
+    join(runDir, 'test-labels.npy'),
+    '--dtype',
+    'float64',
+    '--per-sample',
+    values,
+    '--per-sample-of',
+    'regulariser',
+    ...opts,
+  ]);
   assert.equal(cli.code, 0, cli.stderr);
   const v = (await readNpy(values, 'values')).data as Float64Array;
   assert.deepEqual(histogramCounts(v, 20, 0, 0.1).counts, acls.counts);

@@ -6,15 +6,26 @@ import { parseXml } from '../report/xml-check.js';
 
 /** Positions of the panel titles "Method k — …" in the SVG, in panel order. */
 function titlePositions(svg: string): { x: number; y: number }[] {
-  return [...svg.matchAll(/<text class="title" x="([\d.]+)" y="([\d.]+)"[^>]*>Method (\d+) —/g)]
-    .sort((a, b) => Number(a[3]) - Number(b[3]))
-    .map((m) => ({ x: Number(m[1]), y: Number(m[2]) }));
+  return [...svg.matchAll(/<text class="title" x="([\d.]+)" y="([\d.]+)"[^>]*>Method (\d+) —/g)].sort((a, b) => Number(a[3]) - Number(b[3])).map((m) => ({ x: Number(m[1]), y: Number(m[2]) }));
 }
 
 test('reliability small multiples wrap into rows of at most six panels (18 → 3 rows of 6, each panel 250 px wide)', () => {
-  const data = makeData([[10, 0.5, 0.6], [20, 0.8, 0.9]]);
-  for (const [count, rows, columns] of [[1, 1, 1], [6, 1, 6], [7, 2, 4], [12, 2, 6], [18, 3, 6]] as const) {
-    const svg = smallMultiplesSvg(Array.from({ length: count }, (_, i) => ({ title: `Method ${i + 1}`, data })), 'Before post-hoc calibration', 'rel');
+  const data = makeData([
+    [10, 0.5, 0.6],
+    [20, 0.8, 0.9],
+  ]);
+  for (const [count, rows, columns] of [
+    [1, 1, 1],
+    [6, 1, 6],
+    [7, 2, 4],
+    [12, 2, 6],
+    [18, 3, 6],
+  ] as const) {
+    const svg = smallMultiplesSvg(
+      Array.from({ length: count }, (_, i) => ({ title: `Method ${i + 1}`, data })),
+      'Before post-hoc calibration',
+      'rel',
+    );
     parseXml(svg); // well-formed
     const width = Number(/<svg[^>]* width="(\d+)"/.exec(svg)![1]);
     assert.equal(width, 250 * columns, `${count} panels: width ${width}`);

@@ -14,7 +14,16 @@ const claims = [
   { id: 'on-par', statement: 'LS and CE are equally accurate.', source: 'Table 1', equivalent: 'ls ~ ce on accuracy', margin: 0.01 },
 ];
 const definition = (extra: Record<string, unknown> = {}): Suite =>
-  parseSuite({ name: 'toy', base: { dataset: 'mnist', subset: 300, epochs: 2 }, scales: { machine: { epochs: 4 } }, methods: [{ name: 'ce' }, { name: 'ls', loss: 'ls' }], seeds: [0, 1], posthoc: ['temperature'], claims, ...extra });
+  parseSuite({
+    name: 'toy',
+    base: { dataset: 'mnist', subset: 300, epochs: 2 },
+    scales: { machine: { epochs: 4 } },
+    methods: [{ name: 'ce' }, { name: 'ls', loss: 'ls' }],
+    seeds: [0, 1],
+    posthoc: ['temperature'],
+    claims,
+    ...extra,
+  });
 
 /** The report.json a run of `suite` at machine scale writes (the fields the comparison reads), as of now. */
 function reportOf(suite: Suite): ReportForCurrency & { runs: { id: string; config: Record<string, unknown>; posthoc: Record<string, unknown> }[]; verdicts: readonly Record<string, unknown>[] } {
@@ -22,9 +31,27 @@ function reportOf(suite: Suite): ReportForCurrency & { runs: { id: string; confi
     suite: suite.name,
     scale: 'machine',
     bins: suite.bins,
-    runs: expandSuite(suite, 'machine').map((r) => ({ id: r.id, config: { ...(r.config as unknown as Record<string, unknown>), threads: 2, out: '<suite-dir>/runs/<id>' }, posthoc: Object.fromEntries(suite.posthoc.map((c) => [c, {}])) })),
+    runs: expandSuite(suite, 'machine').map((r) => ({
+      id: r.id,
+      config: { ...(r.config as unknown as Record<string, unknown>), threads: 2, out: '<suite-dir>/runs/<id>' },
+      posthoc: Object.fromEntries(suite.posthoc.map((c) => [c, {}])),
+    })),
     missing: [],
-    verdicts: claims.map((c) => ({ id: c.id, statement: c.statement, source: c.source, origin: 'paper', claim: c.compare ?? c.equivalent ?? null, margin: c.margin ?? null, outcome: 'inconclusive', difference: null, lower: null, upper: null, test: 'none', n: 0, note: null })),
+    verdicts: claims.map((c) => ({
+      id: c.id,
+      statement: c.statement,
+      source: c.source,
+      origin: 'paper',
+      claim: c.compare ?? c.equivalent ?? null,
+      margin: c.margin ?? null,
+      outcome: 'inconclusive',
+      difference: null,
+      lower: null,
+      upper: null,
+      test: 'none',
+      n: 0,
+      note: null,
+    })),
   };
 }
 
@@ -87,7 +114,10 @@ test('the reproductions README says per suite whether its report is current, in 
   const dir = tempDir('currency');
   const current = reportOf(definition());
   const stale = { ...reportOf(definition()), suite: 'stale' };
-  for (const [name, r] of [['toy', current], ['stale', stale]] as const) {
+  for (const [name, r] of [
+    ['toy', current],
+    ['stale', stale],
+  ] as const) {
     mkdirSync(join(dir, name));
     writeFileSync(join(dir, name, 'report.json'), JSON.stringify({ ...r, description: null, runs: r.runs.map((x, i) => ({ ...x, seed: i % 2 })) }));
   }

@@ -19,7 +19,27 @@ test('docs/reproductions/README.md is what `calib suite readme docs/reproduction
 
 /** A report.json in the claims layout: two claims of the paper (one untested) and one check of the suite. */
 function claimsReport(): Record<string, unknown> {
-  const base = { difference: null, lower: null, upper: null, interval_level: null, test: 'none', n: 0, mde: null, p: null, p_holm: null, outcome_holm: null, holm_note: 'no test', criterion: null, note: null, paper_value: null, paper_text: null, reason: null, headline: false, metric: null, direction: null };
+  const base = {
+    difference: null,
+    lower: null,
+    upper: null,
+    interval_level: null,
+    test: 'none',
+    n: 0,
+    mde: null,
+    p: null,
+    p_holm: null,
+    outcome_holm: null,
+    holm_note: 'no test',
+    criterion: null,
+    note: null,
+    paper_value: null,
+    paper_text: null,
+    reason: null,
+    headline: false,
+    metric: null,
+    direction: null,
+  };
   return {
     suite: 'toy',
     scale: 'machine',
@@ -29,8 +49,53 @@ function claimsReport(): Record<string, unknown> {
     missing: [],
     verdicts: [
       { ...base, id: 'untested', statement: 'Works on ImageNet.', source: '§5', origin: 'paper', claim: null, outcome: 'not tested', reason: 'no ImageNet offline' },
-      { ...base, id: 'beats-ce-ts', statement: 'MbLS alone beats CE + TS.', source: 'Table 7', origin: 'paper', headline: true, paper_text: 'CIFAR-10 R-50: 1.16 vs 1.60 % (PosT)', paper_value: -0.44, claim: 'mbls < ce+temperature on ece', metric: 'ece', direction: '<', outcome: 'contradicted', difference: 0.0059, lower: 0.0024, upper: 0.0094, interval_level: 0.95, test: 'paired t over seeds', n: 5, mde: 0.003, p: 0.01, p_holm: 0.02, outcome_holm: 'contradicted', holm_note: null },
-      { ...base, id: null, statement: 'mbls > ce on accuracy', source: null, origin: 'suite', claim: 'mbls > ce on accuracy', metric: 'accuracy', direction: '>', outcome: 'inconclusive', difference: 0.001, lower: -0.002, upper: 0.004, interval_level: 0.95, test: 'paired t over seeds', n: 5, mde: 0.004, p: 0.4, p_holm: 0.4, outcome_holm: 'inconclusive', holm_note: null },
+      {
+        ...base,
+        id: 'beats-ce-ts',
+        statement: 'MbLS alone beats CE + TS.',
+        source: 'Table 7',
+        origin: 'paper',
+        headline: true,
+        paper_text: 'CIFAR-10 R-50: 1.16 vs 1.60 % (PosT)',
+        paper_value: -0.44,
+        claim: 'mbls < ce+temperature on ece',
+        metric: 'ece',
+        direction: '<',
+        outcome: 'contradicted',
+        difference: 0.0059,
+        lower: 0.0024,
+        upper: 0.0094,
+        interval_level: 0.95,
+        test: 'paired t over seeds',
+        n: 5,
+        mde: 0.003,
+        p: 0.01,
+        p_holm: 0.02,
+        outcome_holm: 'contradicted',
+        holm_note: null,
+      },
+      {
+        ...base,
+        id: null,
+        statement: 'mbls > ce on accuracy',
+        source: null,
+        origin: 'suite',
+        claim: 'mbls > ce on accuracy',
+        metric: 'accuracy',
+        direction: '>',
+        outcome: 'inconclusive',
+        difference: 0.001,
+        lower: -0.002,
+        upper: 0.004,
+        interval_level: 0.95,
+        test: 'paired t over seeds',
+        n: 5,
+        mde: 0.004,
+        p: 0.4,
+        p_holm: 0.4,
+        outcome_holm: 'inconclusive',
+        holm_note: null,
+      },
     ],
   };
 }
@@ -47,9 +112,14 @@ test('a claims-layout report: coverage, the paper’s claims (headline first) wi
     '| beats-ce-ts (headline): mbls &lt; ce+temperature on ece | Table 7 | MbLS alone beats CE + TS. | CIFAR-10 R-50: 1.16 vs 1.60 % (PosT) (difference -0.44 pt) | 0.59 pt \\[0.24, 0.94\\] (95 %, paired t, n = 5; MDE 0.30 pt; p = 0.0100) | **contradicted** | contradicted (p = 0.0200) |',
     '| untested: — | §5 | Works on ImageNet. | — | no ImageNet offline | **not tested** | no test |',
   ]);
-  assert.match(first, /### The suite's own checks\n\n\| Check \| Ours \\\[interval\\\] \| Outcome \| Holm \|\n\| --- \| --- \| --- \| --- \|\n\| mbls &gt; ce on accuracy \| 0\.10 pt \\\[-0\.20, 0\.40\\\]/);
+  assert.match(
+    first,
+    /### The suite's own checks\n\n\| Check \| Ours \\\[interval\\\] \| Outcome \| Holm \|\n\| --- \| --- \| --- \| --- \|\n\| mbls &gt; ce on accuracy \| 0\.10 pt \\\[-0\.20, 0\.40\\\]/,
+  );
   // Hand-written text inside a block is kept; a block whose report is gone moves to the end; text outside is rewritten.
-  const edited = first.replace('<!-- prose:toy -->\n', '<!-- prose:toy -->\nWhat the toy suite means.\n').replace('<!-- prose:intro -->\n', '<!-- prose:intro -->\nIntro text.\n') + 'stray text\n<!-- prose:gone -->\nold notes\n<!-- /prose:gone -->\n';
+  const edited =
+    first.replace('<!-- prose:toy -->\n', '<!-- prose:toy -->\nWhat the toy suite means.\n').replace('<!-- prose:intro -->\n', '<!-- prose:intro -->\nIntro text.\n') +
+    'stray text\n<!-- prose:gone -->\nold notes\n<!-- /prose:gone -->\n';
   const second = await reproductionsReadme(dir, edited);
   assert.match(second, /<!-- prose:intro -->\nIntro text\.\n<!-- \/prose:intro -->/);
   assert.match(second, /<!-- prose:toy -->\nWhat the toy suite means\.\n<!-- \/prose:toy -->/);
@@ -81,13 +151,22 @@ test('a claims-layout report: coverage, the paper’s claims (headline first) wi
   assert.match(missing.stderr, /^calib: error: DIR: expected a folder of suite reports \(DIR\/NAME\/report\.json\), got ".*nope" \(not found\)\n$/);
 });
 
-test('a deep-scale report beside its machine report leads that paper\'s section, the machine scale second, then the flip table; without one the section says it is not yet produced', async () => {
+test("a deep-scale report beside its machine report leads that paper's section, the machine scale second, then the flip table; without one the section says it is not yet produced", async () => {
   const dir = tempDir('readme-deep');
   const machine = claimsReport();
   const verdicts = machine['verdicts'] as Record<string, unknown>[];
   // At deep scale the headline claim holds (it was contradicted at machine scale); the untested claim stays untested.
-  const deep = { ...machine, scale: 'deep', settings: 'scale deep; 10 runs (10 finished); seeds 0, 1, 2, 3, 4', verdicts: [verdicts[0], { ...verdicts[1], outcome: 'holds', difference: -0.004, lower: -0.006, upper: -0.002, outcome_holm: 'holds' }, verdicts[2]] };
-  for (const [name, report] of [['toy', machine], ['toy-deep', deep], ['other', { ...machine, suite: 'other' }]] as const) {
+  const deep = {
+    ...machine,
+    scale: 'deep',
+    settings: 'scale deep; 10 runs (10 finished); seeds 0, 1, 2, 3, 4',
+    verdicts: [verdicts[0], { ...verdicts[1], outcome: 'holds', difference: -0.004, lower: -0.006, upper: -0.002, outcome_holm: 'holds' }, verdicts[2]],
+  };
+  for (const [name, report] of [
+    ['toy', machine],
+    ['toy-deep', deep],
+    ['other', { ...machine, suite: 'other' }],
+  ] as const) {
     mkdirSync(join(dir, name));
     writeFileSync(join(dir, name, 'report.json'), JSON.stringify(report));
   }
@@ -100,11 +179,17 @@ test('a deep-scale report beside its machine report leads that paper\'s section,
   assert.ok(at('### Deep scale (`toy-deep`)') > 0);
   assert.ok(at('### Deep scale (`toy-deep`)') < at('### Machine scale'));
   assert.ok(at('### Machine scale') < at('### Verdicts at machine vs deep scale'));
-  assert.match(toy, /### Deep scale \(`toy-deep`\)\n\n\*\*Settings:\*\* scale deep;[^]*?Report: \[toy-deep\/report\.md\]\(toy-deep\/report\.md\)[^]*?#### The paper's claims\n\n[^]*?\| beats-ce-ts \(headline\): [^\n]*\| \*\*holds\*\* \|/);
+  assert.match(
+    toy,
+    /### Deep scale \(`toy-deep`\)\n\n\*\*Settings:\*\* scale deep;[^]*?Report: \[toy-deep\/report\.md\]\(toy-deep\/report\.md\)[^]*?#### The paper's claims\n\n[^]*?\| beats-ce-ts \(headline\): [^\n]*\| \*\*holds\*\* \|/,
+  );
   assert.match(toy, /### Machine scale\n\n\*\*Settings:\*\* scale machine;[^]*?\| beats-ce-ts \(headline\): [^\n]*\| \*\*contradicted\*\* \|/);
   // The flip table of compare-scales, flips first.
   assert.match(toy, /### Verdicts at machine vs deep scale\n\n\(`calib suite compare-scales toy toy-deep`; flips first\.\)\n\n1 flipped, 1 unchanged, 0 decided at one scale only, 1 untested at both/);
-  const rows = toy.slice(at('| claim | source | machine | deep | state |')).split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| claim') && !l.startsWith('| ---'));
+  const rows = toy
+    .slice(at('| claim | source | machine | deep | state |'))
+    .split('\n')
+    .filter((l) => l.startsWith('| ') && !l.startsWith('| claim') && !l.startsWith('| ---'));
   assert.match(rows[0]!, /^\| \*\*beats-ce-ts\*\* \| Table 7 \| contradicted 0\.59 \\\[0\.24, 0\.94\\\] \| holds -0\.40 \\\[-0\.60, -0\.20\\\] \| flipped \|$/);
   // The overview lists both reports; prose blocks exist for both scales.
   assert.match(text, /\| `toy-deep` \| deep \|/);

@@ -18,12 +18,24 @@ interface PilotCost {
   seconds_per_epoch: number;
   overhead_epochs: number;
 }
-const pilot = JSON.parse(readFileSync(new URL('../../../docs/reproductions/deep-scale-pilot.json', import.meta.url), 'utf8')) as { chosen: string | null; provisional: string | null; reference_costs: PilotCost[] };
+const pilot = JSON.parse(readFileSync(new URL('../../../docs/reproductions/deep-scale-pilot.json', import.meta.url), 'utf8')) as {
+  chosen: string | null;
+  provisional: string | null;
+  reference_costs: PilotCost[];
+};
 
 test('every measured cost reference is a row of the committed pilot (docs/reproductions/deep-scale-pilot.json), to 3 significant digits', () => {
   assert.ok(RUN_COST_REFERENCES.length > 0);
   for (const ref of RUN_COST_REFERENCES) {
-    const row = pilot.reference_costs.find((r) => r.model === ref.cost.model && JSON.stringify({ width: r.width }) === ref.cost.modelOptions && r.train === ref.cost.trainImages && r.validation === ref.cost.validation && r.batch === ref.cost.batch && r.threads === ref.cost.threads);
+    const row = pilot.reference_costs.find(
+      (r) =>
+        r.model === ref.cost.model &&
+        JSON.stringify({ width: r.width }) === ref.cost.modelOptions &&
+        r.train === ref.cost.trainImages &&
+        r.validation === ref.cost.validation &&
+        r.batch === ref.cost.batch &&
+        r.threads === ref.cost.threads,
+    );
     assert.ok(row, `a pilot row for ${JSON.stringify(ref.cost)}`);
     assert.equal(ref.secondsPerEpoch, Number(row.seconds_per_epoch.toPrecision(3)), `${row.setting}: seconds per epoch`);
     assert.equal(ref.overheadEpochs, Number(row.overhead_epochs.toPrecision(3)), `${row.setting}: overhead epochs`);
@@ -35,5 +47,8 @@ test("the deep scale is the pilot's chosen setting (provisional until a second C
   assert.equal(pilot.chosen ?? pilot.provisional, `resnet8-w${DEEP.modelOptions!['width']}-n${DEEP_TRAIN_IMAGES}-e${DEEP.epochs}`);
   const config = resolveTrainConfig({ ...DEEP, out: 'x' });
   const one = costClass(config, 1);
-  assert.ok(RUN_COST_REFERENCES.some((r) => JSON.stringify(r.cost) === JSON.stringify(one)), 'a reference for one thread per run');
+  assert.ok(
+    RUN_COST_REFERENCES.some((r) => JSON.stringify(r.cost) === JSON.stringify(one)),
+    'a reference for one thread per run',
+  );
 });

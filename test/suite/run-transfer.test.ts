@@ -16,7 +16,10 @@ test('a packed run carries its shift/ logits; only shift/<name>.npy names are un
   writeFileSync(join(from, 'shift', 'contrast-s3-logits.npy'), 'c3');
   writeFileSync(join(from, 'shift', 'notes.txt'), 'not a shift file');
   const packed = await packRun(from);
-  assert.deepEqual(Object.keys(packed.files).filter((k) => k.startsWith('shift/')), ['shift/contrast-s3-logits.npy', 'shift/in-logits.npy']);
+  assert.deepEqual(
+    Object.keys(packed.files).filter((k) => k.startsWith('shift/')),
+    ['shift/contrast-s3-logits.npy', 'shift/in-logits.npy'],
+  );
   const to = join(dir, 'coordinator');
   await unpackRun({ files: { ...packed.files, 'shift/../escape.npy': Buffer.from('x').toString('base64') } }, to);
   assert.equal(readFileSync(join(to, 'shift', 'contrast-s3-logits.npy'), 'utf8'), 'c3');

@@ -6,22 +6,57 @@ import { compareScales, scaleComparisonMarkdown, type ScaleReport } from '../../
 import { tempDir } from '../io/temp-dir.js';
 import { run } from '../cli/capture.js';
 
-const v = (id: string, outcome: string, difference: number | null, lower: number | null, upper: number | null, extra: Record<string, unknown> = {}) => ({ id, statement: `claim ${id}`, source: 'Table 1', origin: 'paper', headline: false, claim: `a < b on ece`, metric: 'ece', outcome, reason: null, difference, lower, upper, ...extra });
+const v = (id: string, outcome: string, difference: number | null, lower: number | null, upper: number | null, extra: Record<string, unknown> = {}) => ({
+  id,
+  statement: `claim ${id}`,
+  source: 'Table 1',
+  origin: 'paper',
+  headline: false,
+  claim: `a < b on ece`,
+  metric: 'ece',
+  outcome,
+  reason: null,
+  difference,
+  lower,
+  upper,
+  ...extra,
+});
 
 const MACHINE: ScaleReport = {
   suite: 'p',
   scale: 'machine',
-  verdicts: [v('flips', 'holds', -0.02, -0.03, -0.01, { headline: true }), v('stays', 'inconclusive', 0.001, -0.004, 0.006), v('nll-claim', 'contradicted', 0.05, 0.01, 0.09, { metric: 'nll', claim: 'a < b on nll' }), v('trimmed', 'holds', -0.01, -0.02, -0.005), v('never', 'not tested', null, null, null)],
+  verdicts: [
+    v('flips', 'holds', -0.02, -0.03, -0.01, { headline: true }),
+    v('stays', 'inconclusive', 0.001, -0.004, 0.006),
+    v('nll-claim', 'contradicted', 0.05, 0.01, 0.09, { metric: 'nll', claim: 'a < b on nll' }),
+    v('trimmed', 'holds', -0.01, -0.02, -0.005),
+    v('never', 'not tested', null, null, null),
+  ],
 };
 const DEEP: ScaleReport = {
   suite: 'p',
   scale: 'deep',
-  verdicts: [v('flips', 'contradicted', 0.015, 0.005, 0.025, { headline: true }), v('stays', 'inconclusive', -0.002, -0.01, 0.006), v('nll-claim', 'holds', -0.07, -0.1, -0.04, { metric: 'nll', claim: 'a < b on nll' }), v('trimmed', 'not tested', null, null, null), v('never', 'not tested', null, null, null)],
+  verdicts: [
+    v('flips', 'contradicted', 0.015, 0.005, 0.025, { headline: true }),
+    v('stays', 'inconclusive', -0.002, -0.01, 0.006),
+    v('nll-claim', 'holds', -0.07, -0.1, -0.04, { metric: 'nll', claim: 'a < b on nll' }),
+    v('trimmed', 'not tested', null, null, null),
+    v('never', 'not tested', null, null, null),
+  ],
 };
 
 test('compare-scales pairs claims by id and says which verdicts flipped, with both differences and intervals', () => {
   const rows = compareScales(MACHINE, DEEP);
-  assert.deepEqual(rows.map((r) => [r.id, r.state]), [['flips', 'flipped'], ['stays', 'same'], ['nll-claim', 'flipped'], ['trimmed', 'decided at one scale'], ['never', 'untested at both']]);
+  assert.deepEqual(
+    rows.map((r) => [r.id, r.state]),
+    [
+      ['flips', 'flipped'],
+      ['stays', 'same'],
+      ['nll-claim', 'flipped'],
+      ['trimmed', 'decided at one scale'],
+      ['never', 'untested at both'],
+    ],
+  );
   const md = scaleComparisonMarkdown(MACHINE, DEEP, 'deep');
   assert.match(md, /^## p: verdicts at machine vs deep scale$/m);
   assert.match(md, /^2 flipped, 1 unchanged, 1 decided at one scale only, 1 untested at both/m);
@@ -30,7 +65,11 @@ test('compare-scales pairs claims by id and says which verdicts flipped, with bo
   assert.match(md, /^\| nll-claim \| Table 1 \| contradicted 0\.05 \\\[0\.01, 0\.09\\\] \| holds -0\.07 \\\[-0\.10, -0\.04\\\] \| flipped \|$/m);
   assert.match(md, /^\| trimmed \| Table 1 \| holds -1\.00 \\\[-2\.00, -0\.50\\\] \| not tested \| decided at one scale \|$/m);
   const lines = md.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| claim') && !l.startsWith('| ---'));
-  assert.deepEqual(lines.map((l) => l.split(' | ').at(-1)), ['flipped |', 'flipped |', 'decided at one scale |', 'same |', 'untested at both |'], 'flips first');
+  assert.deepEqual(
+    lines.map((l) => l.split(' | ').at(-1)),
+    ['flipped |', 'flipped |', 'decided at one scale |', 'same |', 'untested at both |'],
+    'flips first',
+  );
 });
 
 test('calib suite compare-scales reads two report.json files; a missing deep report is said as such', async () => {

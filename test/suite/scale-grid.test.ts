@@ -25,7 +25,7 @@ function gridded(grid: Record<string, unknown>): Suite {
   });
 }
 
-test('a grid gives each method its seeds and sweep values; run names and settings are the full grid\'s', () => {
+test("a grid gives each method its seeds and sweep values; run names and settings are the full grid's", () => {
   const suite = gridded({ reason: 'budget', seeds: [0, 1, 2], methods: { ls: { seeds: [0, 1, 2, 3, 4] }, m: { values: [2, 6, 8] } } });
   const runs = expandSuite(suite, 'quick');
   const count = (m: string): number => runs.filter((r) => r.method === m).length;
@@ -39,7 +39,11 @@ test('a grid gives each method its seeds and sweep values; run names and setting
   // The argmin claim keeps the expected value still swept (6); the U keeps 3 values.
   assert.deepEqual(scaled.claims.find((c) => c.id === 'optimum')!.qualitative, { kind: 'argmin', method: 'm', sweep: 'lossOptions.margin', metric: 'ece', split: 'test', expect: [6] });
   assert.equal(scaled.claims.find((c) => c.id === 'u')!.notTested, undefined);
-  assert.deepEqual(expandSuite(scaled, 'quick').map((r) => r.id), runs.map((r) => r.id), 'applying the grid twice changes nothing');
+  assert.deepEqual(
+    expandSuite(scaled, 'quick').map((r) => r.id),
+    runs.map((r) => r.id),
+    'applying the grid twice changes nothing',
+  );
 });
 
 test('claims whose methods or sweep values a grid removes are not tested at that scale, with the reason', () => {
@@ -49,7 +53,10 @@ test('claims whose methods or sweep values a grid removes are not tested at that
   assert.equal(reason('m-beats-ls'), 'not tested at quick scale: method ls is not in its grid (budget)');
   assert.equal(reason('optimum'), 'not tested at quick scale: its grid sweeps m over {2, 8}, without the expected value(s) {4, 6} (budget)');
   assert.equal(reason('u'), 'not tested at quick scale: its grid sweeps m over 2 value(s), a U needs 3 (budget)');
-  assert.deepEqual(suite.methods.map((m) => m.name), ['ce', 'm']);
+  assert.deepEqual(
+    suite.methods.map((m) => m.name),
+    ['ce', 'm'],
+  );
   assert.equal(suite.claims.find((c) => c.id === 'ls-beats-ce')!.compare, undefined);
   parseSuite(JSON.parse(JSON.stringify(suite)), 'scaled');
 });
@@ -62,7 +69,7 @@ test('a grid naming an unknown method, a value outside the sweep or no method le
   assert.throws(() => gridded({ reason: 'r', seeds: [1, 1] }), /suite\.grids\.quick\.seeds: expected distinct seeds/);
 });
 
-test('the five papers\' deep grids: every headline claim tested with ≥ 5 seeds per method, every method ≥ 3 seeds, runs of the full grid', () => {
+test("the five papers' deep grids: every headline claim tested with ≥ 5 seeds per method, every method ≥ 3 seeds, runs of the full grid", () => {
   for (const paper of DEEP_BUDGET_ORDER) {
     const full = parseSuite(structuredClone(BUILTIN_SUITES[paper]!.suite), paper);
     const suite = scaledSuite(full, 'deep');
@@ -79,11 +86,14 @@ test('the five papers\' deep grids: every headline claim tested with ≥ 5 seeds
   }
 });
 
-test('the five papers at deep scale, in reuse order with two runs side by side, fit the issue\'s 20 machine-hours', () => {
+test("the five papers at deep scale, in reuse order with two runs side by side, fit the issue's 20 machine-hours", () => {
   const suites = DEEP_BUDGET_ORDER.map((name) => ({ name, suite: parseSuite(structuredClone(BUILTIN_SUITES[name]!.suite), name) }));
   const b = suiteBudget(suites, 'deep', 2, 1);
   assert.ok(b.machineSeconds / 3600 <= DEEP_BUDGET_HOURS, `${(b.machineSeconds / 3600).toFixed(2)} h`);
-  assert.ok(b.rows.every((r) => r.unmeasured === 0), 'every run priced by the measured reference');
+  assert.ok(
+    b.rows.every((r) => r.unmeasured === 0),
+    'every run priced by the measured reference',
+  );
   const acls = b.rows.find((r) => r.name === 'acls')!;
   // acls's CE, ECP, LS, FL, FLSD and MbLS (5 seeds each) are mbls's runs.
   assert.equal([...acls.reuse.reused.values()].filter((x) => x.from === 'mbls').length, 30);

@@ -23,7 +23,16 @@ test('mbls-segmentation: five methods × five seeds of seg-net on mnist-seg at e
 });
 
 test('the quick scale of mbls-segmentation runs (one seed here): pixel post-hoc with the ignore label dropped, w/o-background columns in the report', async () => {
-  const suite = { ...structuredClone(BUILTIN_SUITES['mbls-segmentation']!.suite), seeds: [0], methods: [{ name: 'ce', label: 'CE', loss: 'ce' }, { name: 'mbls', label: 'MbLS m=10', loss: 'mbls', lossOptions: { margin: 10 } }], claims: [], compare: ['mbls < ce on ece', 'mbls < ce on fg_ece', 'mbls < ce on fg_ece after temperature', 'mbls > ce on miou'] };
+  const suite = {
+    ...structuredClone(BUILTIN_SUITES['mbls-segmentation']!.suite),
+    seeds: [0],
+    methods: [
+      { name: 'ce', label: 'CE', loss: 'ce' },
+      { name: 'mbls', label: 'MbLS m=10', loss: 'mbls', lossOptions: { margin: 10 } },
+    ],
+    claims: [],
+    compare: ['mbls < ce on ece', 'mbls < ce on fg_ece', 'mbls < ce on fg_ece after temperature', 'mbls > ce on miou'],
+  };
   const file = join(dir, 'seg.json');
   writeFileSync(file, JSON.stringify(suite));
   const out = join(dir, 'out');

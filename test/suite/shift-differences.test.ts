@@ -54,7 +54,10 @@ function results(shiftMetric?: string): SuiteResults {
 
 test('TS-SB-ECE − TS per severity: the paired difference over seeds of the mean over corruption kinds, with its 95 % t-interval', () => {
   const rows = shiftDifferences(results('adaece_l2'));
-  assert.deepEqual(rows.map((r) => r.calibrator), ['ts-sb-ece', 'ts-hb-ece']);
+  assert.deepEqual(
+    rows.map((r) => r.calibrator),
+    ['ts-sb-ece', 'ts-hb-ece'],
+  );
   const sb = rows[0]!;
   assert.equal(sb.metric, 'adaece_l2');
   assert.equal(sb.reference, 'temperature');
@@ -84,13 +87,19 @@ test('TS-SB-ECE − TS per severity: the paired difference over seeds of the mea
   // TS-HB-ECE: one seed has it, so no interval.
   assert.ok(rows[1]!.severities.every((d) => d.n === 1 && d.outcome === 'not evaluated' && Number.isNaN(d.lower)));
 
-  assert.equal(differenceFinding(sb), 'CE: TS-SB-ECE vs TS under shift (ECE ℓ2 equal-mass, severity 0 = clean; paired over 3 seeds, 95% t-intervals): lower at severity 1, higher at severity 0, inconclusive at severities 2, 3, 4, 5.');
+  assert.equal(
+    differenceFinding(sb),
+    'CE: TS-SB-ECE vs TS under shift (ECE ℓ2 equal-mass, severity 0 = clean; paired over 3 seeds, 95% t-intervals): lower at severity 1, higher at severity 0, inconclusive at severities 2, 3, 4, 5.',
+  );
   assert.match(differenceFinding(rows[1]!), /TS-HB-ECE vs TS under shift .*: not evaluated \(fewer than two seeds/);
 
   const md = renderMarkdownBlocks(differenceBlocks(rows)).split('\n');
   assert.equal(md[0], '| Difference | Clean | Severity 1 | Severity 2 | Severity 3 | Severity 4 | Severity 5 |');
   // Percentage points, bold where the interval excludes 0.
-  assert.equal(md[2], '| CE: TS-SB-ECE − TS | **1.20 \\[0.70, 1.70\\]** | **-2.50 \\[-3.74, -1.26\\]** | -2.00 \\[-4.48, 0.48\\] | 0.00 \\[-0.25, 0.25\\] | 0.00 \\[-0.25, 0.25\\] | 0.00 \\[-0.25, 0.25\\] |');
+  assert.equal(
+    md[2],
+    '| CE: TS-SB-ECE − TS | **1.20 \\[0.70, 1.70\\]** | **-2.50 \\[-3.74, -1.26\\]** | -2.00 \\[-4.48, 0.48\\] | 0.00 \\[-0.25, 0.25\\] | 0.00 \\[-0.25, 0.25\\] | 0.00 \\[-0.25, 0.25\\] |',
+  );
   assert.equal(md[3], '| CE: TS-HB-ECE − TS | n/a | n/a | n/a | n/a | n/a | n/a |');
   assert.match(md[5]!, /per-seed ECE ℓ2 equal-mass .* mean over n = 3\/1 seed\(s\) .*95% paired-t interval.*, in percentage points/);
   const html = renderHtmlBlocks(differenceBlocks(rows)).join('\n');
@@ -98,12 +107,24 @@ test('TS-SB-ECE − TS per severity: the paired difference over seeds of the mea
   assert.match(html, /<tr data-method="ce" data-calibrator="ts-sb-ece"><th scope="row">CE: TS-SB-ECE − TS<\/th><td data-outcome="higher"><b>1\.20 \[0\.70, 1\.70\]<\/b><\/td>/);
 });
 
-test('the severity table plots the suite\'s shiftMetric; a key missing from an old file shows n/a', () => {
+test("the severity table plots the suite's shiftMetric; a key missing from an old file shows n/a", () => {
   const [table] = severityTables(results('adaece_l2'));
-  assert.deepEqual(table!.columns.map((c) => c.label), ['Clean ECE ℓ2 equal-mass (%)', ...[1, 2, 3, 4, 5].map((s) => `ECE ℓ2 equal-mass severity ${s} (%)`)]);
-  assert.deepEqual(table!.columns.map((c) => c.key), [0, 1, 2, 3, 4, 5].map((s) => `adaece_l2@severity${s}`));
-  assert.deepEqual(table!.rows.map((r) => r.method), ['ce', 'ce+temperature', 'ce+ts-sb-ece', 'ce+ts-hb-ece']);
-  assert.ok(table!.rows[0]!.cells.every((c) => c.text === 'n/a'), 'the raw ood.json has no adaece_l2');
+  assert.deepEqual(
+    table!.columns.map((c) => c.label),
+    ['Clean ECE ℓ2 equal-mass (%)', ...[1, 2, 3, 4, 5].map((s) => `ECE ℓ2 equal-mass severity ${s} (%)`)],
+  );
+  assert.deepEqual(
+    table!.columns.map((c) => c.key),
+    [0, 1, 2, 3, 4, 5].map((s) => `adaece_l2@severity${s}`),
+  );
+  assert.deepEqual(
+    table!.rows.map((r) => r.method),
+    ['ce', 'ce+temperature', 'ce+ts-sb-ece', 'ce+ts-hb-ece'],
+  );
+  assert.ok(
+    table!.rows[0]!.cells.every((c) => c.text === 'n/a'),
+    'the raw ood.json has no adaece_l2',
+  );
   // After TS at severity 2: mean over seeds of 0.05 + 0.02 + 0.0005 + 0.002 i = 0.0725.
   assert.ok(Math.abs(table!.rows[1]!.cells[2]!.mean - 0.0725) < 1e-12);
   // Default 'ece': the old labels; the synthetic files hold ece = 0.5 everywhere, so every difference is 0.

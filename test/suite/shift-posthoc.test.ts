@@ -31,7 +31,10 @@ const suite = tinySuite({
   name: 'shift',
   base: { ...base, oodSubset: 40 },
   // Only CE takes the OOD / corruption passes (as the Karandikar suite sets `ood` on its NLL method).
-  methods: [{ name: 'ce', label: 'CE', ood: true }, { name: 'mbls', label: 'MbLS', loss: 'mbls', lossOptions: { margin: 6 } }],
+  methods: [
+    { name: 'ce', label: 'CE', ood: true },
+    { name: 'mbls', label: 'MbLS', loss: 'mbls', lossOptions: { margin: 6 } },
+  ],
   seeds: [0, 1],
   posthoc: ['temperature', 'ts-sb-ece'],
   compare: ['mbls < ce on ece'],
@@ -48,7 +51,13 @@ test('with ood, runs keep their shift logits, the post-hoc step applies each cal
     const rd = join(out, 'runs', `ce-seed${seed}`);
     const ood = json(join(rd, 'ood.json')) as unknown as ShiftReport;
     const files = readdirSync(join(rd, 'shift')).sort();
-    const expected = ['in-labels.npy', 'in-logits.npy', 'noise-logits.npy', ...(ood.ood_dataset ? ['ood-logits.npy'] : []), ...FILTER_CORRUPTIONS.flatMap((c) => [1, 2, 3, 4, 5].map((s) => `${c}-s${s}-logits.npy`))].sort();
+    const expected = [
+      'in-labels.npy',
+      'in-logits.npy',
+      'noise-logits.npy',
+      ...(ood.ood_dataset ? ['ood-logits.npy'] : []),
+      ...FILTER_CORRUPTIONS.flatMap((c) => [1, 2, 3, 4, 5].map((s) => `${c}-s${s}-logits.npy`)),
+    ].sort();
     assert.deepEqual(files, expected);
     // float32 [40, 10] + the 128-byte .npy header.
     assert.equal(statSync(join(rd, 'shift', 'contrast-s3-logits.npy')).size, 128 + 40 * 10 * 4);
@@ -84,7 +93,10 @@ test('with ood, runs keep their shift logits, the post-hoc step applies each cal
         const m = evaluate(await calibrated(`${s.corruption}-s${s.severity}-logits.npy`), labels, { input: 'probabilities', bins: 15 });
         for (const k of ['accuracy', 'nll', 'ece', 'adaece', 'adaece_l2'] as const) assert.equal(s[k], m[k], `${kind} ${s.corruption}-${s.severity} ${k}`);
       }
-      assert.equal(shift.confidence_histogram.in_distribution.reduce((a, b) => a + b, 0), 40);
+      assert.equal(
+        shift.confidence_histogram.in_distribution.reduce((a, b) => a + b, 0),
+        40,
+      );
     }
   }
   // A run without ood: no shift/ folder, no shift sections.
@@ -93,13 +105,27 @@ test('with ood, runs keep their shift logits, the post-hoc step applies each cal
   assert.ok(Object.values(mbls.calibrators).every((c) => !('shift' in c)));
 
   // The report: the OOD table (a row per calibrator), ECE vs severity table and figure, numbers in report.json.
-  const report = json(join(out, 'report.json')) as { ood_tables: { rows: { method: string; label: string; cells: { mean: number | null }[] }[]; columns: { key: string }[] }[]; shift_severity_tables: { rows: { method: string; cells: { mean: number | null }[] }[] }[] };
-  const fittedEverywhere = ['temperature', 'ts-sb-ece'].filter((k) => [0, 1].some((s) => (json(join(out, 'runs', `ce-seed${s}`, 'posthoc.json')) as { calibrators: Record<string, unknown> }).calibrators[k]));
-  assert.deepEqual(report.ood_tables[0]!.rows.map((x) => x.method), ['ce', ...fittedEverywhere.map((k) => `ce+${k}`)]);
+  const report = json(join(out, 'report.json')) as {
+    ood_tables: { rows: { method: string; label: string; cells: { mean: number | null }[] }[]; columns: { key: string }[] }[];
+    shift_severity_tables: { rows: { method: string; cells: { mean: number | null }[] }[] }[];
+  };
+  const fittedEverywhere = ['temperature', 'ts-sb-ece'].filter((k) =>
+    [0, 1].some((s) => (json(join(out, 'runs', `ce-seed${s}`, 'posthoc.json')) as { calibrators: Record<string, unknown> }).calibrators[k]),
+  );
+  assert.deepEqual(
+    report.ood_tables[0]!.rows.map((x) => x.method),
+    ['ce', ...fittedEverywhere.map((k) => `ce+${k}`)],
+  );
   assert.equal(report.ood_tables[0]!.rows[1]!.label, 'CE + TS');
-  assert.deepEqual(report.ood_tables[0]!.columns.map((c) => c.key).filter((k) => k.startsWith('noise') || k.startsWith('corruptions')), ['noise:auroc', 'noise:mean_confidence', 'corruptions:accuracy', 'corruptions:ece']);
+  assert.deepEqual(
+    report.ood_tables[0]!.columns.map((c) => c.key).filter((k) => k.startsWith('noise') || k.startsWith('corruptions')),
+    ['noise:auroc', 'noise:mean_confidence', 'corruptions:accuracy', 'corruptions:ece'],
+  );
   const sev = report.shift_severity_tables[0]!;
-  assert.deepEqual(sev.rows.map((x) => x.method), report.ood_tables[0]!.rows.map((x) => x.method));
+  assert.deepEqual(
+    sev.rows.map((x) => x.method),
+    report.ood_tables[0]!.rows.map((x) => x.method),
+  );
   // Severity 3 after TS: the mean over seeds of the mean over corruption kinds at severity 3.
   const perSeed = [0, 1].map((s) => {
     const shift = (json(join(out, 'runs', `ce-seed${s}`, 'posthoc.json')) as { calibrators: { temperature: { shift: ShiftReport } } }).calibrators.temperature.shift;
@@ -129,8 +155,16 @@ test('with ood, runs keep their shift logits, the post-hoc step applies each cal
   type Differences = { calibrator: string; metric: string; severities: { severity: number; n: number; difference: number; lower: number; upper: number; outcome: string }[] }[];
   const diffs = (json(join(out, 'report.json')) as { shift_differences: Differences }).shift_differences;
   if (fittedEverywhere.includes('ts-sb-ece')) {
-    assert.deepEqual(diffs.map((d) => [d.calibrator, d.metric]), [['ts-sb-ece', 'ece']]);
-    const at3 = (k: string, s: number) => meanOf((json(join(out, 'runs', `ce-seed${s}`, 'posthoc.json')) as { calibrators: Record<string, { shift: ShiftReport }> }).calibrators[k]!.shift.corruptions.filter((c) => c.severity === 3).map((c) => c.ece));
+    assert.deepEqual(
+      diffs.map((d) => [d.calibrator, d.metric]),
+      [['ts-sb-ece', 'ece']],
+    );
+    const at3 = (k: string, s: number) =>
+      meanOf(
+        (json(join(out, 'runs', `ce-seed${s}`, 'posthoc.json')) as { calibrators: Record<string, { shift: ShiftReport }> }).calibrators[k]!.shift.corruptions.filter((c) => c.severity === 3).map(
+          (c) => c.ece,
+        ),
+      );
     const d = [0, 1].map((s) => at3('ts-sb-ece', s) - at3('temperature', s));
     const half = (12.706204736174694 * Math.abs(d[0]! - d[1]!)) / 2; // t(0.975, 1), scipy.stats.t.ppf
     const got = diffs[0]!.severities[3]!;
@@ -165,8 +199,14 @@ test('with ood, runs keep their shift logits, the post-hoc step applies each cal
   }
   await writeSuiteReport(out);
   const old = json(join(out, 'report.json')) as typeof report;
-  assert.deepEqual(old.ood_tables[0]!.rows.map((x) => x.method), ['ce']);
-  assert.deepEqual(old.shift_severity_tables[0]!.rows.map((x) => x.method), ['ce']);
+  assert.deepEqual(
+    old.ood_tables[0]!.rows.map((x) => x.method),
+    ['ce'],
+  );
+  assert.deepEqual(
+    old.shift_severity_tables[0]!.rows.map((x) => x.method),
+    ['ce'],
+  );
   assert.deepEqual((old as unknown as { shift_differences: unknown[] }).shift_differences, [], 'no calibrator under shift, no differences');
   assert.match(readFileSync(join(out, 'report.md'), 'utf8'), /report-figures\/shift-ece-ce\.svg/, 'the raw line alone still draws');
 });

@@ -9,7 +9,7 @@ test('mean, sample std and the 95 % t-interval match hand computation', () => {
   assert.equal(mean(d), 3);
   assert.ok(Math.abs(sampleStd(d) - Math.sqrt(14 / 3)) < 1e-12);
   const t = tInterval(d);
-  const half = 3.182446305284263 * Math.sqrt(14 / 3) / 2;
+  const half = (3.182446305284263 * Math.sqrt(14 / 3)) / 2;
   assert.ok(Math.abs(t.lower - (3 - half)) < 1e-12 && Math.abs(t.upper - (3 + half)) < 1e-12);
   assert.ok(Number.isNaN(sampleStd([1])));
   assert.ok(Math.abs(tQuantile975(1) - 12.706204736174696) < 1e-9);

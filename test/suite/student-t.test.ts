@@ -52,7 +52,12 @@ test('paired t: two-sided p, TOST p, 95 % / 90 % intervals and MDE match SciPy o
     const ci90 = tInterval(r.values, 0.9);
     // Interval ends relative to the interval's width (an end near 0 is a difference of two larger numbers).
     const width = r.ci95[1] - r.ci95[0];
-    for (const [got, want, what] of [[ci95.lower, r.ci95[0], 'ci95 lower'], [ci95.upper, r.ci95[1], 'ci95 upper'], [ci90.lower, r.ci90[0], 'ci90 lower'], [ci90.upper, r.ci90[1], 'ci90 upper']] as const) {
+    for (const [got, want, what] of [
+      [ci95.lower, r.ci95[0], 'ci95 lower'],
+      [ci95.upper, r.ci95[1], 'ci95 upper'],
+      [ci90.lower, r.ci90[0], 'ci90 lower'],
+      [ci90.upper, r.ci90[1], 'ci90 upper'],
+    ] as const) {
       assert.ok(Math.abs(got - want) <= 1e-8 * width, `${what}: ${got} vs ${want}`);
     }
     close(minimumDetectableEffect(r.values), r.mde, 1e-8, 'mde');

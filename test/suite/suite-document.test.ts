@@ -41,12 +41,31 @@ function run(method: string, seed: number, ece: number, failures?: Record<string
 }
 
 function results(): SuiteResults {
-  const suite = parseSuite({ name: 'golden-suite', description: 'A <small> | suite', base: { dataset: 'mnist', subset: 300, epochs: 1 }, posthoc: ['temperature'], seeds: [0, 1], methods: [{ name: 'ce', label: 'CE' }, { name: 'ls', label: 'LS | ε', loss: 'ls' }], compare: ['ls < ce on ece'] });
+  const suite = parseSuite({
+    name: 'golden-suite',
+    description: 'A <small> | suite',
+    base: { dataset: 'mnist', subset: 300, epochs: 1 },
+    posthoc: ['temperature'],
+    seeds: [0, 1],
+    methods: [
+      { name: 'ce', label: 'CE' },
+      { name: 'ls', label: 'LS | ε', loss: 'ls' },
+    ],
+    compare: ['ls < ce on ece'],
+  });
   const methods: MethodResults[] = [
     { name: 'ce', label: 'CE', group: 'mnist · mlp', runs: [run('ce', 0, 0.05), run('ce', 1, 0.06, { 'ts-hb-ece': 'too few samples' })] },
     { name: 'ls', label: 'LS | ε', group: 'mnist · mlp', runs: [run('ls', 0, 0.03), run('ls', 1, 0.04)] },
   ];
-  return { dir: '/nonexistent', record: { format: 1, scale: 'quick', suite, runs: methods.flatMap((m) => m.runs.map((r) => r.run)) }, runs: methods.flatMap((m) => m.runs), missing: [], diverged: [], methods, notes: ['epochs 2 in suite.json, 1 in the runs'] } as unknown as SuiteResults;
+  return {
+    dir: '/nonexistent',
+    record: { format: 1, scale: 'quick', suite, runs: methods.flatMap((m) => m.runs.map((r) => r.run)) },
+    runs: methods.flatMap((m) => m.runs),
+    missing: [],
+    diverged: [],
+    methods,
+    notes: ['epochs 2 in suite.json, 1 in the runs'],
+  } as unknown as SuiteResults;
 }
 
 const SVG = '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"></svg>\n';
@@ -57,7 +76,18 @@ const FIGURES: ReportFigure[] = [
 
 /** The headings of a Markdown text, as [level, text] (escapes undone for comparison with the HTML). */
 function markdownHeadings(md: string): [number, string][] {
-  return md.split('\n').filter((l) => /^#{1,4} /.test(l)).map((l) => [l.indexOf(' '), l.slice(l.indexOf(' ') + 1).replace(/\\(.)/g, '$1').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')]);
+  return md
+    .split('\n')
+    .filter((l) => /^#{1,4} /.test(l))
+    .map((l) => [
+      l.indexOf(' '),
+      l
+        .slice(l.indexOf(' ') + 1)
+        .replace(/\\(.)/g, '$1')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&'),
+    ]);
 }
 
 function htmlRoot(html: string): XmlElement {
@@ -72,7 +102,16 @@ test('the suite report: Markdown and HTML from one document — same sections in
   const r = results();
   const verdicts = await suiteVerdicts(r);
   const tables = suiteTables(r);
-  const doc = suiteDocument({ results: r, tables, verdicts, figures: FIGURES, findings: findings(r, verdicts), ensembles: [], shift: { ood: [], severity: [], differences: [] }, data: { suite: 'golden-suite' } });
+  const doc = suiteDocument({
+    results: r,
+    tables,
+    verdicts,
+    figures: FIGURES,
+    findings: findings(r, verdicts),
+    ensembles: [],
+    shift: { ood: [], severity: [], differences: [] },
+    data: { suite: 'golden-suite' },
+  });
   const md = renderMarkdown(doc);
   const html = renderHtml(doc);
   const root = htmlRoot(html);
@@ -90,16 +129,27 @@ test('the suite report: Markdown and HTML from one document — same sections in
     '',
   ]);
   assert.ok(md.split('\n')[4]!.startsWith('scale quick; 4 runs (4 finished); seeds 0, 1;'));
-  assert.ok(md.includes('\n| Method | Acc. (%) | ECE (%) | AdaECE (%) | NLL | Mean conf. (%) | ECE after TS (%) | NLL after TS | T |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'), md);
+  assert.ok(
+    md.includes('\n| Method | Acc. (%) | ECE (%) | AdaECE (%) | NLL | Mean conf. (%) | ECE after TS (%) | NLL after TS | T |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'),
+    md,
+  );
   assert.ok(md.includes('\n| CE | **90.00 ± 0.00** | 5.50 ± 0.71 | 5.50 ± 0.71 | **0.300 ± 0.000** | 95.50 ± 0.71 | 2.75 ± 0.35 |'), 'ties are all marked');
   assert.ok(md.includes('\n| LS \\| ε | **90.00 ± 0.00** | **3.50 ± 0.71** |'), 'the best mean in bold, the row label escaped');
   assert.ok(md.includes('ECE and AdaECE: 15 bins (ECE: equal-width, convention (l,u\\]; AdaECE: equal-mass).'));
   assert.ok(md.includes('![Reliability &lt;before&gt;](report-figures/reliability-1.svg)\n\n*Reliability &lt;before&gt;*\n'));
   // One structure: the same headings in both formats, in the same order.
   assert.deepEqual(markdownHeadings(md), htmlHeadings(root));
-  assert.deepEqual(htmlHeadings(root).map(([, t]) => t).slice(0, 3), ['Suite golden-suite', 'What this suite found', 'Results: mnist · mlp']);
+  assert.deepEqual(
+    htmlHeadings(root)
+      .map(([, t]) => t)
+      .slice(0, 3),
+    ['Suite golden-suite', 'What this suite found', 'Results: mnist · mlp'],
+  );
   // The warnings in the same order and with the same bold labels in both formats (the post-hoc failure after the findings).
-  const mdWarnings = md.split('\n').filter((l) => /^\*\*[^*]+\*\*/.test(l)).map((l) => /^\*\*([^*]+)\*\*/.exec(l)![1]);
+  const mdWarnings = md
+    .split('\n')
+    .filter((l) => /^\*\*[^*]+\*\*/.test(l))
+    .map((l) => /^\*\*([^*]+)\*\*/.exec(l)![1]);
   const htmlWarnings = findAll(root, (e) => e.tag === 'p' && e.attributes['class'] === 'warning').map((p) => textOf(findAll(p, (e) => e.tag === 'b')[0]!));
   assert.deepEqual(mdWarnings, ['Settings as the runs recorded them:', 'Post-hoc fits without a result']);
   assert.deepEqual(htmlWarnings, mdWarnings);
@@ -145,7 +195,10 @@ test('the single-run report: golden Markdown, and the HTML shows the same headin
   assert.deepEqual(findAll(root, (e) => e.tag === 'b').map(textOf), ['91.00', '2.00']);
   assert.equal(textOf(findAll(root, (e) => e.tag === 'p' && e.attributes['class'] === 'note')[0]!), 'Best value per column in bold.');
   // No column with a better direction: neither format claims bold marks (the HTML did before the model).
-  const plain = [{ name: 'a', metrics: { foo: 1 } }, { name: 'b', metrics: { foo: 2 } }];
+  const plain = [
+    { name: 'a', metrics: { foo: 1 } },
+    { name: 'b', metrics: { foo: 2 } },
+  ];
   assert.ok(!markdownReport(plain, { title: 't' }).markdown.includes('in bold'));
   assert.ok(!htmlReport(plain, { title: 't' }).includes('in bold'));
 });

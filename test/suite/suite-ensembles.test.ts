@@ -11,7 +11,7 @@ import { tinySuite } from './tiny-suite.js';
 
 const dir = tempDir('suite-ensembles');
 
-test('a suite with several seeds reports each method\'s deep ensemble beside its members', async () => {
+test("a suite with several seeds reports each method's deep ensemble beside its members", async () => {
   const file = join(dir, 'tiny.json');
   writeFileSync(file, JSON.stringify(tinySuite({ compare: [], seeds: [0, 1], methods: [{ name: 'ce', label: 'CE' }] })));
   const out = join(dir, 'out');

@@ -107,12 +107,15 @@ test('suiteRunProgress reads each run directory: done runs, trained epochs and t
   write('ce-seed0', 'posthoc.json', '{}');
   write('ce-seed1', 'log.jsonl', `${line(1, 8)}{"epoch": 2, "epoch_ti`); // cut by a crash mid-line
   const got = await suiteRunProgress(out, runs, 1);
-  assert.deepEqual(got.map((r) => [r.id, r.done, r.epochsDone, r.epochSeconds]), [
-    ['ce-seed0', true, 3, [4, 6, 5]],
-    ['ce-seed1', false, 1, [8]],
-    ['ls-seed0', false, 0, []],
-    ['ls-seed1', false, 0, []],
-  ]);
+  assert.deepEqual(
+    got.map((r) => [r.id, r.done, r.epochsDone, r.epochSeconds]),
+    [
+      ['ce-seed0', true, 3, [4, 6, 5]],
+      ['ce-seed1', false, 1, [8]],
+      ['ls-seed0', false, 0, []],
+      ['ls-seed1', false, 0, []],
+    ],
+  );
   assert.deepEqual(await epochSeconds(join(out, 'runs', 'nothing')), []);
   const pending = await suiteRunProgress(undefined, runs, 1);
   assert.ok(pending.every((r) => !r.done && r.epochsDone === 0));
@@ -121,7 +124,7 @@ test('suiteRunProgress reads each run directory: done runs, trained epochs and t
   assert.equal(e.runSeconds, 2 * 8 + 2 * 3 * 5.75);
 });
 
-test('suite run --dry-run prints the plan and writes nothing; on a suite directory it estimates what is left from the runs\' epochs, as status does', async () => {
+test("suite run --dry-run prints the plan and writes nothing; on a suite directory it estimates what is left from the runs' epochs, as status does", async () => {
   const file = join(dir, 'tiny.json');
   writeFileSync(file, JSON.stringify(tinySuite({ seeds: [0, 1] })));
   const out = join(dir, 'dry');
@@ -139,7 +142,10 @@ test('suite run --dry-run prints the plan and writes nothing; on a suite directo
   mkdirSync(join(out, 'runs'), { recursive: true });
   writeFileSync(join(out, 'suite.json'), JSON.stringify(record));
   const log = (times: number[]): string => times.map((t, i) => `${JSON.stringify({ epoch: i + 1, epoch_time_s: t })}\n`).join('');
-  for (const [id, times, done] of [['ce-seed0', [30, 30], true], ['mbls-seed0', [50], false]] as const) {
+  for (const [id, times, done] of [
+    ['ce-seed0', [30, 30], true],
+    ['mbls-seed0', [50], false],
+  ] as const) {
     mkdirSync(join(out, 'runs', id), { recursive: true });
     writeFileSync(join(out, 'runs', id, 'log.jsonl'), log([...times]));
     if (done) for (const f of ['summary.json', 'posthoc.json']) writeFileSync(join(out, 'runs', id, f), '{}');

@@ -70,15 +70,26 @@ test('the post-hoc identity names the opt-in metrics only when there are some; a
 
 test('suite tables render a named metric before and after each calibrator, with its label, unit and best mark', () => {
   const cols = tableColumns(['temperature'], false, false, ['prr', 'auarc', 'calibration_slope']);
-  assert.deepEqual(cols.slice(-6).map((c) => c.label), ['PRR', 'PRR after TS', 'AUARC (%)', 'AUARC after TS (%)', 'Calibration slope', 'Calibration slope after TS']);
-  assert.deepEqual(cols.slice(-6).map((c) => c.key), ['prr', 'prr@temperature', 'auarc', 'auarc@temperature', 'calibration_slope', 'calibration_slope@temperature']);
+  assert.deepEqual(
+    cols.slice(-6).map((c) => c.label),
+    ['PRR', 'PRR after TS', 'AUARC (%)', 'AUARC after TS (%)', 'Calibration slope', 'Calibration slope after TS'],
+  );
+  assert.deepEqual(
+    cols.slice(-6).map((c) => c.key),
+    ['prr', 'prr@temperature', 'auarc', 'auarc@temperature', 'calibration_slope', 'calibration_slope@temperature'],
+  );
   assert.equal(cols.at(-6)!.better, 'higher');
   assert.equal(cols.at(-1)!.better, undefined, 'a target value (slope 1) has no best mark');
   const prr = cols.slice(-6, -5);
-  const table = buildTable('mnist · mlp', prr, [
-    { method: 'ce', label: 'CE', seeds: 2, values: [[0.3, 0.5]] },
-    { method: 'ls', label: 'LS', seeds: 2, values: [[0.2, 0.2]] },
-  ], 'std');
+  const table = buildTable(
+    'mnist · mlp',
+    prr,
+    [
+      { method: 'ce', label: 'CE', seeds: 2, values: [[0.3, 0.5]] },
+      { method: 'ls', label: 'LS', seeds: 2, values: [[0.2, 0.2]] },
+    ],
+    'std',
+  );
   assert.equal(table.rows[0]!.cells[0]!.text, '0.400 ± 0.141');
   assert.equal(table.rows[0]!.cells[0]!.best, true);
   assert.equal(table.rows[1]!.cells[0]!.best, false);

@@ -16,7 +16,7 @@ function writeSuite(name: string, methods: Record<string, unknown>[]): string {
 
 const json = (path: string): Record<string, unknown> => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
 
-test('--reuse-from copies runs of the same training identity (another suite\'s, under another name too) and trains those that differ', async () => {
+test("--reuse-from copies runs of the same training identity (another suite's, under another name too) and trains those that differ", async () => {
   const first = join(dir, 'first');
   const a = await run(['suite', 'run', writeSuite('first', [{ name: 'ce' }, { name: 'ls', loss: 'ls' }]), '--out', first, '--progress', 'none', '--report=false']);
   assert.equal(a.code, 0, a.stderr + a.stdout);

@@ -22,7 +22,11 @@ function writeSuite(name: string, suite: Record<string, unknown>): string {
 function checkHtml(html: string, methods: readonly string[], verdicts: number): void {
   assert.match(html, /^<!DOCTYPE html>/);
   assert.doesNotMatch(html, /<script|<link |<img |@import|url\(http/i, 'self-contained: no scripts, no external resources');
-  assert.deepEqual([...html.matchAll(/(?:src|href)="([^"#][^"]*)"/g)].map((m) => m[1]), [], 'nothing fetched');
+  assert.deepEqual(
+    [...html.matchAll(/(?:src|href)="([^"#][^"]*)"/g)].map((m) => m[1]),
+    [],
+    'nothing fetched',
+  );
   const table = /<table class="results">([\s\S]*?)<\/table>/.exec(html)?.[1] ?? '';
   assert.match(table, /<th>Acc\. \(%\)<\/th><th>ECE \(%\)<\/th>/);
   assert.match(table, /<th>ECE after TS \(%\)<\/th><th>NLL after TS<\/th><th>T<\/th>/);
@@ -70,23 +74,59 @@ test('suite run trains every run into an ordinary run directory, fits TS, writes
   assert.equal(config['loss'], 'mbls');
   assert.equal(config['threads'], 1);
   // posthoc.json holds what calib fit + calib eval give on the run directory's files.
-  const posthoc = json(join(out, 'runs', 'ce-seed0', 'posthoc.json')) as { test: Record<string, number>; calibrators: { temperature: { calibrator: { temperature: number }; test: Record<string, number> } } };
+  const posthoc = json(join(out, 'runs', 'ce-seed0', 'posthoc.json')) as {
+    test: Record<string, number>;
+    calibrators: { temperature: { calibrator: { temperature: number }; test: Record<string, number> } };
+  };
   const ev = await run(['eval', '--logits', join(out, 'runs', 'ce-seed0', 'test-logits.npy'), '--labels', join(out, 'runs', 'ce-seed0', 'test-labels.npy'), '--json']);
   assert.equal(ev.code, 0, ev.stderr);
   const evJson = JSON.parse(ev.stdout) as Record<string, number>;
   for (const k of ['accuracy', 'ece', 'nll', 'adaece', 'brier']) assert.equal(posthoc.test[k], evJson[k], k);
-  const fit = await run(['fit', '--method', 'temperature', '--logits', join(out, 'runs', 'ce-seed0', 'val-logits.npy'), '--labels', join(out, 'runs', 'ce-seed0', 'val-labels.npy'), '--out', join(dir, 'ts.json')]);
+  const fit = await run([
+    'fit',
+    '--method',
+    'temperature',
+    '--logits',
+    join(out, 'runs', 'ce-seed0', 'val-logits.npy'),
+    '--labels',
+    join(out, 'runs', 'ce-seed0', 'val-labels.npy'),
+    '--out',
+    join(dir, 'ts.json'),
+  ]);
   assert.equal(fit.code, 0, fit.stderr);
   assert.equal((json(join(dir, 'ts.json')) as { temperature: number }).temperature, posthoc.calibrators.temperature.calibrator.temperature);
-  const plot = await run(['plot', '--logits', join(out, 'runs', 'ce-seed0', 'test-logits.npy'), '--labels', join(out, 'runs', 'ce-seed0', 'test-labels.npy'), '--calibrator', join(dir, 'ts.json'), '--before-after', 'overlay', '--out', join(dir, 'ba.svg')]);
+  const plot = await run([
+    'plot',
+    '--logits',
+    join(out, 'runs', 'ce-seed0', 'test-logits.npy'),
+    '--labels',
+    join(out, 'runs', 'ce-seed0', 'test-labels.npy'),
+    '--calibrator',
+    join(dir, 'ts.json'),
+    '--before-after',
+    'overlay',
+    '--out',
+    join(dir, 'ba.svg'),
+  ]);
   assert.equal(plot.code, 0, plot.stderr);
-  assert.match(plot.stdout, new RegExp(`^wrote before/after temperature \\(overlay\\) of 200 samples \\(ECE ${(posthoc.test['ece']! * 100).toFixed(2)}% -> ${(posthoc.calibrators.temperature.test['ece']! * 100).toFixed(2)}%`));
+  assert.match(
+    plot.stdout,
+    new RegExp(
+      `^wrote before/after temperature \\(overlay\\) of 200 samples \\(ECE ${(posthoc.test['ece']! * 100).toFixed(2)}% -> ${(posthoc.calibrators.temperature.test['ece']! * 100).toFixed(2)}%`,
+    ),
+  );
   assert.match(readFileSync(join(dir, 'ba.svg'), 'utf8'), /class="series-after"/);
   for (const f of ['report.md', 'report.html', 'report.json']) assert.ok(existsSync(join(out, f)), f);
   const report = json(join(out, 'report.json')) as { runs: { id: string; test: Record<string, number> }[]; verdicts: { claim: string; outcome: string }[] };
-  assert.deepEqual(report.runs.map((x) => x.id), ['ce-seed0', 'mbls-seed0']);
+  assert.deepEqual(
+    report.runs.map((x) => x.id),
+    ['ce-seed0', 'mbls-seed0'],
+  );
   assert.equal(report.runs[0]!.test['ece'], evJson['ece']);
-  assert.deepEqual(report.verdicts.map((v) => v.claim), ['mbls < ce on ece', 'mbls < ce on nll after temperature']);
+  assert.deepEqual(
+    report.verdicts.map((v) => v.claim),
+    ['mbls < ce on ece', 'mbls < ce on nll after temperature'],
+  );
 
   checkHtml(readFileSync(join(out, 'report.html'), 'utf8'), ['CE', 'MbLS'], 2);
   const md = readFileSync(join(out, 'report.md'), 'utf8');
@@ -133,7 +173,10 @@ test('one failing run does not stop the others: the summary names it, the exit c
   assert.match(r.stdout, /1\/2 runs done/);
   assert.ok(existsSync(join(out, 'runs', 'mbls-seed0', 'posthoc.json')));
   assert.ok(existsSync(join(out, 'report.html')), 'the report covers the finished runs');
-  assert.match(readFileSync(join(out, 'report.md'), 'utf8'), /\*\*Partial report:\*\* 1 of 2 runs finished; a claim reading a method with an unfinished run is not evaluated .* Not finished: ce-seed0/);
+  assert.match(
+    readFileSync(join(out, 'report.md'), 'utf8'),
+    /\*\*Partial report:\*\* 1 of 2 runs finished; a claim reading a method with an unfinished run is not evaluated .* Not finished: ce-seed0/,
+  );
   const status = await run(['suite', 'status', out]);
   assert.equal(status.code, 1);
   assert.match(status.stdout, /failed {3}ce-seed0/);
@@ -144,7 +187,17 @@ test('one failing run does not stop the others: the summary names it, the exit c
 });
 
 test('a run whose training loss becomes NaN is recorded by the trainer as diverged: failed.json kind "diverged", the report lists it as diverged', async () => {
-  const file = writeSuite('nan', tinySuite({ name: 'nan', methods: [{ name: 'ce', label: 'CE' }, { name: 'hot', label: 'CE at lr 1e10', lr: 1e10 }], compare: [] }));
+  const file = writeSuite(
+    'nan',
+    tinySuite({
+      name: 'nan',
+      methods: [
+        { name: 'ce', label: 'CE' },
+        { name: 'hot', label: 'CE at lr 1e10', lr: 1e10 },
+      ],
+      compare: [],
+    }),
+  );
   const out = join(dir, 'nan');
   const r = await run(['suite', 'run', file, '--out', out, '--progress', 'none']);
   assert.equal(r.code, 1, r.stdout);
@@ -153,7 +206,10 @@ test('a run whose training loss becomes NaN is recorded by the trainer as diverg
   assert.match(failed.error, /the training loss became (NaN|-?Infinity)/);
   assert.deepEqual(JSON.parse(readFileSync(join(out, 'runs', 'hot-seed0', 'failure.json'), 'utf8')).kind, 'diverged', "the trainer's own record");
   const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
-  assert.deepEqual(report.diverged.map((d: { id: string }) => d.id), ['hot-seed0']);
+  assert.deepEqual(
+    report.diverged.map((d: { id: string }) => d.id),
+    ['hot-seed0'],
+  );
 });
 
 test('a suite killed mid-run (SIGKILL) resumes to the same results as an uninterrupted one', async () => {
@@ -207,6 +263,9 @@ test('calib suite list / show / errors', async () => {
   assert.equal(e.code, 2);
   assert.match(e.stderr, /^calib: error: .*bad\.json\.methods\[0\]\.epochz: expected a known key \(did you mean epochs\?\), got an unknown key\n$/);
   assert.ok(!existsSync(join(dir, 'never')));
-  assert.match((await run(['suite', 'run', 'no-such-suite'])).stderr, /suite run: expected a built-in suite \(demo, demo-margin, maronas, thulasidasan, mbls, mbls-segmentation, acls, karandikar, thulasidasan-text, mbls-text\) or a readable suite file, got "no-such-suite"/);
+  assert.match(
+    (await run(['suite', 'run', 'no-such-suite'])).stderr,
+    /suite run: expected a built-in suite \(demo, demo-margin, maronas, thulasidasan, mbls, mbls-segmentation, acls, karandikar, thulasidasan-text, mbls-text\) or a readable suite file, got "no-such-suite"/,
+  );
   assert.match((await run(['suite', 'status', join(dir, 'nothing')])).stderr, /expected a suite directory/);
 });

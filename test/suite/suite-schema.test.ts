@@ -9,7 +9,10 @@ const base = { dataset: 'mnist', subset: 300, modelOptions: { hidden: [16] }, ep
 const suite = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ name: 's', base, methods: [{ name: 'ce' }, { name: 'mbls', loss: 'mbls' }], ...extra });
 
 test('a suite file with an unknown key is an error naming the key path (same machinery as calib train --config)', () => {
-  assert.throws(() => parseSuite(suite({ methods: [{ name: 'ce', lossOptoins: {} }] })), /^InvalidArgumentError: suite\.methods\[0\]\.lossOptoins: expected a known key \(did you mean lossOptions\?\), got an unknown key$/);
+  assert.throws(
+    () => parseSuite(suite({ methods: [{ name: 'ce', lossOptoins: {} }] })),
+    /^InvalidArgumentError: suite\.methods\[0\]\.lossOptoins: expected a known key \(did you mean lossOptions\?\), got an unknown key$/,
+  );
   assert.throws(() => parseSuite({ ...suite(), base: { ...base, epohcs: 3 } }), /suite\.base\.epohcs: expected a known key \(did you mean epochs\?\)/);
   assert.throws(() => parseSuite(suite({ scales: { quick: { epochs: 0 } } })), /suite\.scales\.quick\.epochs: expected an integer ≥ 1, got 0/);
   assert.throws(() => parseSuite(suite({ scales: { tiny: {} } })), /suite\.scales\.tiny: expected a known key/);
@@ -23,14 +26,19 @@ test('a suite file with an unknown key is an error naming the key path (same mac
 });
 
 test('expansion merges base ← scale ← method ← sweep ← seed and names runs after their settings', () => {
-  const s = parseSuite(suite({
-    scales: { quick: { epochs: 3 }, paper: { epochs: 9 } },
-    methods: [{ name: 'ce' }, { name: 'mbls', loss: 'mbls', lossOptions: { alpha: 0.2 } }],
-    sweeps: [{ key: 'lossOptions.margin', values: [0, 6], methods: ['mbls'] }],
-    seeds: [0, 1],
-  }));
+  const s = parseSuite(
+    suite({
+      scales: { quick: { epochs: 3 }, paper: { epochs: 9 } },
+      methods: [{ name: 'ce' }, { name: 'mbls', loss: 'mbls', lossOptions: { alpha: 0.2 } }],
+      sweeps: [{ key: 'lossOptions.margin', values: [0, 6], methods: ['mbls'] }],
+      seeds: [0, 1],
+    }),
+  );
   const runs = expandSuite(s, 'quick');
-  assert.deepEqual(runs.map((r) => r.id), ['ce-seed0', 'ce-seed1', 'mbls-margin=0-seed0', 'mbls-margin=0-seed1', 'mbls-margin=6-seed0', 'mbls-margin=6-seed1']);
+  assert.deepEqual(
+    runs.map((r) => r.id),
+    ['ce-seed0', 'ce-seed1', 'mbls-margin=0-seed0', 'mbls-margin=0-seed1', 'mbls-margin=6-seed0', 'mbls-margin=6-seed1'],
+  );
   const m6 = runs.find((r) => r.id === 'mbls-margin=6-seed1')!;
   assert.equal(m6.config.epochs, 3);
   assert.equal(m6.config.seed, 1);
@@ -47,7 +55,16 @@ test('expansion validates every run in full: a bad loss option is an error namin
 });
 
 test('comparisons parse "A < B on METRIC [after CALIBRATOR]"', () => {
-  assert.deepEqual(parseComparison('mbls < ce on ece after temperature', ['ce', 'mbls'], ['temperature'], 'c'), { text: 'mbls < ce on ece after temperature', left: 'mbls', right: 'ce', direction: '<', metric: 'ece', after: 'temperature', leftAfter: 'temperature', rightAfter: 'temperature' });
+  assert.deepEqual(parseComparison('mbls < ce on ece after temperature', ['ce', 'mbls'], ['temperature'], 'c'), {
+    text: 'mbls < ce on ece after temperature',
+    left: 'mbls',
+    right: 'ce',
+    direction: '<',
+    metric: 'ece',
+    after: 'temperature',
+    leftAfter: 'temperature',
+    rightAfter: 'temperature',
+  });
   assert.equal(parseComparison(' ce > mbls on accuracy ', ['ce', 'mbls'], [], 'c').direction, '>');
   assert.throws(() => parseComparison('ce < ce on ece', ['ce'], [], 'c'), /c: expected two different methods \(or one method with two different calibrators\)/);
   assert.throws(() => parseComparison('mbls < ce on ece after isotonic', ['ce', 'mbls'], ['temperature'], 'c'), /expected a post-hoc calibrator of the suite \(temperature\)/);
@@ -61,7 +78,10 @@ test('every built-in suite is valid and expands at every scale it declares', () 
     for (const scale of ['quick', 'machine', 'paper'] as const) assert.ok(expandSuite(s, scale).length > 0);
   }
   const demo = expandSuite(parseSuite(structuredClone(BUILTIN_SUITES['demo']!.suite)), 'quick');
-  assert.deepEqual(demo.map((r) => r.id), ['ce-seed0', 'ls-seed0', 'focal-seed0', 'mbls-seed0', 'mixup-seed0']);
+  assert.deepEqual(
+    demo.map((r) => r.id),
+    ['ce-seed0', 'ls-seed0', 'focal-seed0', 'mbls-seed0', 'mixup-seed0'],
+  );
   assert.equal(demo[4]!.config.mixup, 0.1);
 });
 
@@ -80,8 +100,14 @@ test('regulariserHistogram: a per-example loss, its options and a quantity it ha
   assert.equal((BUILTIN_SUITES['acls']!.suite as { regulariserHistogram?: { loss: string } }).regulariserHistogram?.loss, 'acls', 'the ACLS suite asks for it (Fig. 3)');
   assert.throws(() => parseSuite(suite({ regulariserHistogram: { loss: 'acl' } })), /suite\.regulariserHistogram\.loss: expected one of 'ce', .*'acls'.*, got "acl"/);
   assert.throws(() => parseSuite(suite({ regulariserHistogram: { loss: 'mdca' } })), /suite\.regulariserHistogram\.loss: expected a per-example loss \(mdca is batch-level/);
-  assert.throws(() => parseSuite(suite({ regulariserHistogram: { loss: 'acls', options: { margn: 6 } } })), /suite\.regulariserHistogram\.options\.margn: expected a known key \(did you mean margin\?\)/);
-  assert.throws(() => parseSuite(suite({ regulariserHistogram: { loss: 'acls', quantity: 'regularizer' } })), /suite\.regulariserHistogram\.quantity: expected 'loss', 'regulariser' or a term of acls \(ce, reg, positive, negative\), got "regularizer"/);
+  assert.throws(
+    () => parseSuite(suite({ regulariserHistogram: { loss: 'acls', options: { margn: 6 } } })),
+    /suite\.regulariserHistogram\.options\.margn: expected a known key \(did you mean margin\?\)/,
+  );
+  assert.throws(
+    () => parseSuite(suite({ regulariserHistogram: { loss: 'acls', quantity: 'regularizer' } })),
+    /suite\.regulariserHistogram\.quantity: expected 'loss', 'regulariser' or a term of acls \(ce, reg, positive, negative\), got "regularizer"/,
+  );
   assert.throws(() => parseSuite(suite({ regulariserHistogram: { loss: 'acls', bins: 0 } })), /suite\.regulariserHistogram\.bins: expected an integer ≥ 1/);
   assert.throws(() => parseSuite(suite({ regulariserHistogram: { loss: 'acls', min: 1, max: 0.5 } })), /suite\.regulariserHistogram\.max: expected a number > min \(1\)/);
 });

@@ -11,7 +11,10 @@ test('sweep curves skip seeds without the metric (a failed post-hoc fit) and val
     { value: 3, runs: [run(Number.NaN), run(Number.NaN)] },
   ];
   const points = sweepPoints(values, (r) => (r as unknown as { ece: number }).ece, true, 'std');
-  assert.deepEqual(points.map((p) => p.x), [0.3, 1]);
+  assert.deepEqual(
+    points.map((p) => p.x),
+    [0.3, 1],
+  );
   assert.ok(Math.abs(points[0]!.y - 3) < 1e-12 && Math.abs(points[1]!.y - 6) < 1e-12, JSON.stringify(points));
   assert.ok(Math.abs(points[1]!.err! - Math.SQRT2) < 1e-12, 'std over the two seeds that have it: 1.414 points');
 });

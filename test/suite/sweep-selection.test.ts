@@ -11,14 +11,20 @@ import { readSyntheticRun } from './synthetic-run-reader.js';
 import { tempDir } from '../io/temp-dir.js';
 
 /** A candidate whose score is the metric `rule` minimises (selectionMetric), from its accuracy, ECE, ECE ℓ2 equal-mass and NLL. */
-const c = (accuracy: number, ece: number, nll: number, adaeceL2 = ece, refinementNll = nll) => (rule: SelectionRule) => ({
-  accuracy,
-  score: ({ nll, ece, adaece_l2: adaeceL2, accuracy, refinement_nll: refinementNll } as Record<string, number>)[selectionMetric(rule)]!,
-});
-const chooseSweepValue = (values: readonly ((rule: SelectionRule) => { accuracy: number; score: number })[], rule: SelectionRule): number => choose(values.map((v) => v(rule)), rule);
+const c =
+  (accuracy: number, ece: number, nll: number, adaeceL2 = ece, refinementNll = nll) =>
+  (rule: SelectionRule) => ({
+    accuracy,
+    score: ({ nll, ece, adaece_l2: adaeceL2, accuracy, refinement_nll: refinementNll } as Record<string, number>)[selectionMetric(rule)]!,
+  });
+const chooseSweepValue = (values: readonly ((rule: SelectionRule) => { accuracy: number; score: number })[], rule: SelectionRule): number =>
+  choose(
+    values.map((v) => v(rule)),
+    rule,
+  );
 
 test('sweep values are chosen by lowest validation NLL, lowest ECE, highest accuracy, or lowest ECE within 1 % of the best accuracy', () => {
-  const values = [c(0.90, 0.050, 0.40), c(0.895, 0.020, 0.45), c(0.85, 0.005, 0.30), c(0.80, 0.001, 0.60)];
+  const values = [c(0.9, 0.05, 0.4), c(0.895, 0.02, 0.45), c(0.85, 0.005, 0.3), c(0.8, 0.001, 0.6)];
   assert.equal(chooseSweepValue(values, 'nll'), 2);
   assert.equal(chooseSweepValue(values, 'ece'), 3);
   assert.equal(chooseSweepValue(values, 'accuracy'), 0);
@@ -26,7 +32,7 @@ test('sweep values are chosen by lowest validation NLL, lowest ECE, highest accu
   // Best accuracy 0.90: 0.99 × 0.90 = 0.891, so values 0 and 1 are eligible; value 1 has the lower ECE.
   assert.equal(chooseSweepValue(values, 'ece-near-best-accuracy'), 1);
   // The ℓ2 equal-mass rules minimise adaece_l2 instead of the equal-width ECE: here they disagree.
-  const l2 = [c(0.90, 0.050, 0.40, 0.010), c(0.895, 0.020, 0.45, 0.030), c(0.85, 0.005, 0.30, 0.040), c(0.80, 0.001, 0.60, 0.002)];
+  const l2 = [c(0.9, 0.05, 0.4, 0.01), c(0.895, 0.02, 0.45, 0.03), c(0.85, 0.005, 0.3, 0.04), c(0.8, 0.001, 0.6, 0.002)];
   assert.equal(chooseSweepValue(l2, 'ece-near-best-accuracy'), 1);
   assert.equal(chooseSweepValue(l2, 'adaece-l2-near-best-accuracy'), 0);
   assert.equal(chooseSweepValue(l2, 'adaece-l2'), 3);
@@ -42,7 +48,7 @@ test('sweep values are chosen by lowest validation NLL, lowest ECE, highest accu
   assert.equal(chooseSweepValue([c(0.9, Number.NaN, 1), c(0.9, 0.3, 1)], 'ece'), 1);
   assert.equal(choose([], 'nll'), -1);
   // 'refinement' minimises the validation refinement NLL (refinement_nll), which can disagree with the NLL.
-  const refine = [c(0.9, 0.05, 0.40, 0.05, 0.35), c(0.9, 0.05, 0.50, 0.05, 0.30), c(0.9, 0.05, 0.45, 0.05, 0.33)];
+  const refine = [c(0.9, 0.05, 0.4, 0.05, 0.35), c(0.9, 0.05, 0.5, 0.05, 0.3), c(0.9, 0.05, 0.45, 0.05, 0.33)];
   assert.equal(chooseSweepValue(refine, 'nll'), 0);
   assert.equal(chooseSweepValue(refine, 'refinement'), 1);
   assert.equal(selectionMetric('refinement'), 'refinement_nll');
@@ -55,9 +61,9 @@ test('sweep values are chosen by lowest validation NLL, lowest ECE, highest accu
 test('Karandikar App. G on a β sweep, by hand from per-seed validation numbers (ECE ℓ2 equal-mass)', () => {
   // β ∈ {0.3, 1, 3}, three seeds each: validation accuracy and adaece_l2 per seed.
   const seeds = [
-    { beta: 0.3, accuracy: [0.866, 0.862, 0.858], adaece: [0.034, 0.030, 0.029] },
+    { beta: 0.3, accuracy: [0.866, 0.862, 0.858], adaece: [0.034, 0.03, 0.029] },
     { beta: 1, accuracy: [0.857, 0.855, 0.856], adaece: [0.013, 0.012, 0.011] },
-    { beta: 3, accuracy: [0.852, 0.851, 0.850], adaece: [0.004, 0.005, 0.003] },
+    { beta: 3, accuracy: [0.852, 0.851, 0.85], adaece: [0.004, 0.005, 0.003] },
   ];
   const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
   const candidates = seeds.map((v) => ({ accuracy: mean(v.accuracy), score: mean(v.adaece) }));
@@ -73,7 +79,20 @@ test('Karandikar App. G on a β sweep, by hand from per-seed validation numbers 
 
 test('a partial suite: a swept method with an unfinished run has no chosen value and is left out of the methods', async () => {
   const dir = tempDir('sweep-partial');
-  const suite = parseSuite({ name: 'p', base: { dataset: 'mnist' }, methods: [{ name: 'ce' }, { name: 'ls', loss: 'ls' }, { name: 'focal', loss: 'focal' }], sweeps: [{ key: 'lossOptions.epsilon', values: [0.05, 0.1], methods: ['ls'] }, { key: 'lossOptions.gamma', values: [1, 3], methods: ['focal'] }], seeds: [0, 1], select: 'adaece-l2-near-best-accuracy' }, 's');
+  const suite = parseSuite(
+    {
+      name: 'p',
+      base: { dataset: 'mnist' },
+      methods: [{ name: 'ce' }, { name: 'ls', loss: 'ls' }, { name: 'focal', loss: 'focal' }],
+      sweeps: [
+        { key: 'lossOptions.epsilon', values: [0.05, 0.1], methods: ['ls'] },
+        { key: 'lossOptions.gamma', values: [1, 3], methods: ['focal'] },
+      ],
+      seeds: [0, 1],
+      select: 'adaece-l2-near-best-accuracy',
+    },
+    's',
+  );
   const runs = expandSuite(suite, 'quick', 's');
   writeFileSync(join(dir, 'suite.json'), JSON.stringify({ format: 1, scale: 'quick', suite, runs }));
   // Every run finished but one of focal's (γ = 3, seed 1): its γ cannot be chosen yet.
@@ -87,7 +106,10 @@ test('a partial suite: a swept method with an unfinished run has no chosen value
   }
   const results = await readSuiteResults(dir, readSyntheticRun);
   assert.deepEqual(results.missing, [unfinished]);
-  assert.deepEqual(results.methods.map((m) => m.name), ['ce', 'ls']);
+  assert.deepEqual(
+    results.methods.map((m) => m.name),
+    ['ce', 'ls'],
+  );
   assert.equal(results.methods[1]!.sweep!.chosen, 0.1, 'ls: lowest validation ECE ℓ2 among the (equally accurate) values');
   assert.deepEqual(sweepsAwaitingRuns(results), ['focal']);
 });
@@ -129,7 +151,17 @@ test('a run whose training loss became NaN has diverged: a result, not a missing
   const { qualitativeVerdict } = await import('../../src/suite/report/qualitative-verdict.js');
   const { missingRunsNote } = await import('../../src/suite/report/verdicts.js');
   const dir = tempDir('sweep-diverged');
-  const suite = parseSuite({ name: 'd', base: { dataset: 'mnist' }, methods: [{ name: 'ce' }, { name: 'acls', loss: 'acls' }, { name: 'ls', loss: 'ls' }], sweeps: [{ key: 'lossOptions.lambda1', values: [0, 0.5, 1], methods: ['acls'] }], seeds: [0, 1], select: 'ece' }, 's');
+  const suite = parseSuite(
+    {
+      name: 'd',
+      base: { dataset: 'mnist' },
+      methods: [{ name: 'ce' }, { name: 'acls', loss: 'acls' }, { name: 'ls', loss: 'ls' }],
+      sweeps: [{ key: 'lossOptions.lambda1', values: [0, 0.5, 1], methods: ['acls'] }],
+      seeds: [0, 1],
+      select: 'ece',
+    },
+    's',
+  );
   const runs = expandSuite(suite, 'quick', 's');
   writeFileSync(join(dir, 'suite.json'), JSON.stringify({ format: 1, scale: 'quick', suite, runs }));
   mkdirSync(join(dir, 'logs'));
@@ -155,10 +187,23 @@ test('a run whose training loss became NaN has diverged: a result, not a missing
   }
   const results = await readSuiteResults(dir, readSyntheticRun);
   assert.deepEqual(results.missing, [otherFailure.id], 'only the run that failed for another reason is missing');
-  assert.deepEqual(results.diverged.map((d) => d.run.id).sort(), runs.filter(diverges).map((r) => r.id).sort());
-  assert.deepEqual(results.methods.map((m) => m.name), ['ce', 'acls'], 'LS (a diverged seed, unswept) is left out');
+  assert.deepEqual(
+    results.diverged.map((d) => d.run.id).sort(),
+    runs
+      .filter(diverges)
+      .map((r) => r.id)
+      .sort(),
+  );
+  assert.deepEqual(
+    results.methods.map((m) => m.name),
+    ['ce', 'acls'],
+    'LS (a diverged seed, unswept) is left out',
+  );
   const acls = results.methods[1]!.sweep!;
-  assert.deepEqual(acls.values.map((v) => v.value), [0.5, 1]);
+  assert.deepEqual(
+    acls.values.map((v) => v.value),
+    [0.5, 1],
+  );
   assert.deepEqual(acls.diverged, [{ value: 0, diverged: 2, planned: 2 }]);
   assert.equal(acls.chosen, 1);
   // An argmin over the sweep is decided on the values left, and names the value left out.

@@ -42,7 +42,13 @@ test('a suite with ood mixing image and text methods runs the OOD evaluation on 
     ood: true,
   });
   const runs = expandSuite(suite, 'quick');
-  assert.deepEqual(runs.map((r) => [r.id, r.config.ood]), [['image-seed0', true], ['text-seed0', false]]);
+  assert.deepEqual(
+    runs.map((r) => [r.id, r.config.ood]),
+    [
+      ['image-seed0', true],
+      ['text-seed0', false],
+    ],
+  );
   assert.throws(() => resolveTrainConfig({ dataset: 'debian-packages', model: 'text-cnn', ood: true, out: 'x' }), /config\.ood: expected false for the text dataset debian-packages/);
 });
 
@@ -84,7 +90,10 @@ test('the paper scale of each text suite trains its text CNN on a 20 Newsgroups 
       for (let i = 0; i < 6; i++) writeFileSync(join(news, split, group, String(100 + i)), `From: x@y\n\n${g === 0 ? 'engine car wheel' : 'orbit launch moon'} post ${i}`);
     }
   }
-  for (const [name, id] of [['thulasidasan-text', 'mixup-seed0'], ['mbls-text', 'mbls-seed0']] as const) {
+  for (const [name, id] of [
+    ['thulasidasan-text', 'mixup-seed0'],
+    ['mbls-text', 'mbls-seed0'],
+  ] as const) {
     const runs = expandSuite(parseSuite(structuredClone(BUILTIN_SUITES[name]!.suite), name), 'paper', name);
     const paper = runs.find((r) => r.id === id)!.config;
     const config = resolveTrainConfig({ ...paper, datasetOptions: { ...paper.datasetOptions, path: news }, validation: 4, epochs: 1, batch: 4, evalBatch: 8, out: join(dir, `paper-${name}`) });

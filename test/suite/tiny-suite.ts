@@ -3,7 +3,10 @@ export function tinySuite(extra: Record<string, unknown> = {}): Record<string, u
   return {
     name: 'tiny',
     base: { dataset: 'mnist', subset: 300, testSubset: 200, validation: 100, modelOptions: { hidden: [16] }, batch: 50, epochs: 2, select: 'last' },
-    methods: [{ name: 'ce', label: 'CE' }, { name: 'mbls', label: 'MbLS', loss: 'mbls', lossOptions: { margin: 6 } }],
+    methods: [
+      { name: 'ce', label: 'CE' },
+      { name: 'mbls', label: 'MbLS', loss: 'mbls', lossOptions: { margin: 6 } },
+    ],
     compare: ['mbls < ce on ece', 'mbls < ce on nll after temperature'],
     ...extra,
   };

@@ -5,9 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { lenet, mlp } from '../../src/nn/index.js';
 import { adam, sgd } from '../../src/optim/index.js';
-import {
-  compileTrainStep, createTrainState, crossEntropy, decodeCheckpoint, encodeCheckpoint, loadCheckpoint, saveCheckpoint,
-} from '../../src/train/index.js';
+import { compileTrainStep, createTrainState, crossEntropy, decodeCheckpoint, encodeCheckpoint, loadCheckpoint, saveCheckpoint } from '../../src/train/index.js';
 import { InvalidArgumentError } from '../../src/util/errors.js';
 import { Random } from '../../src/util/random.js';
 
@@ -49,7 +47,11 @@ describe('checkpoints', () => {
       assert.deepEqual(loaded.state.rng.getState(), straight.rng.getState());
       stepB.dispose();
     }
-    assert.deepEqual((await readdir(dir)).filter((f) => f.endsWith('.tmp')), [], 'no temporary files left');
+    assert.deepEqual(
+      (await readdir(dir)).filter((f) => f.endsWith('.tmp')),
+      [],
+      'no temporary files left',
+    );
   });
 
   it('writes the documented layout: magic, header length, JSON header, 8-byte aligned float32 data', () => {
@@ -61,8 +63,16 @@ describe('checkpoints', () => {
     const h = new DataView(bytes.buffer).getUint32(8, true);
     const header = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + h)));
     assert.equal(header.format, 'calibkit-checkpoint');
-    assert.deepEqual(header.arrays.map((a: { name: string }) => a.name), ['params', 'buffers', 'opt.momentum']);
-    assert.deepEqual(header.layout.params, [['fc1.weight', [2, 3]], ['fc1.bias', [2]], ['head.weight', [2, 2]], ['head.bias', [2]]]);
+    assert.deepEqual(
+      header.arrays.map((a: { name: string }) => a.name),
+      ['params', 'buffers', 'opt.momentum'],
+    );
+    assert.deepEqual(header.layout.params, [
+      ['fc1.weight', [2, 3]],
+      ['fc1.bias', [2]],
+      ['head.weight', [2, 2]],
+      ['head.bias', [2]],
+    ]);
     const start = Math.ceil((12 + h) / 8) * 8;
     const params = new Float32Array(bytes.buffer.slice(start + header.arrays[0].offset, start + header.arrays[0].offset + 4 * 14));
     assert.deepEqual(params, state.params);
@@ -77,7 +87,10 @@ describe('checkpoints', () => {
     assert.throws(() => decodeCheckpoint(flipped), /CRC-32/);
     assert.throws(() => decodeCheckpoint(bytes.subarray(0, bytes.length - 8)), /truncated/);
     assert.throws(() => decodeCheckpoint(new TextEncoder().encode('{"not": "a checkpoint"}')), /magic/);
-    assert.throws(() => decodeCheckpoint(bytes, { model: mlp({ inputShape: [3], hidden: [3], numClasses: 2 }) }), (e: unknown) => e instanceof InvalidArgumentError && /fc1\.weight \[3, 3\]/.test(e.message));
+    assert.throws(
+      () => decodeCheckpoint(bytes, { model: mlp({ inputShape: [3], hidden: [3], numClasses: 2 }) }),
+      (e: unknown) => e instanceof InvalidArgumentError && /fc1\.weight \[3, 3\]/.test(e.message),
+    );
     assert.throws(() => decodeCheckpoint(bytes, { optimizer: adam() }), /checkpoint optimizer/);
     const path = join(dir, 'bad.ckpt');
     await writeFile(path, flipped);

@@ -31,8 +31,16 @@ function input(model: Model, n: number, seed: number): ort.Tensor {
   const rng = new Random(seed);
   const per = model.input.shape.reduce((a, b) => a * b, 1);
   return model.input.dtype === 'int32'
-    ? new ort.Tensor('int32', Int32Array.from({ length: n * per }, () => rng.int(20)), [n, ...model.input.shape])
-    : new ort.Tensor('float32', Float32Array.from({ length: n * per }, () => rng.normal()), [n, ...model.input.shape]);
+    ? new ort.Tensor(
+        'int32',
+        Int32Array.from({ length: n * per }, () => rng.int(20)),
+        [n, ...model.input.shape],
+      )
+    : new ort.Tensor(
+        'float32',
+        Float32Array.from({ length: n * per }, () => rng.normal()),
+        [n, ...model.input.shape],
+      );
 }
 
 describe('ONNX export', () => {

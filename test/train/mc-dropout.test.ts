@@ -22,10 +22,15 @@ test('MC dropout averages the softmax of K passes with host-drawn masks (float64
   // non-trivial running statistics, so a pass in training mode would differ from one on the running statistics
   weights.buffers.forEach((_, i) => (weights.buffers[i] = i % 2 ? 1.5 + 0.1 * (i % 7) : 0.05 * (i % 5)));
   const rng = new Random(5);
-  const n = 5, batch = 3, passes = 4;
+  const n = 5,
+    batch = 3,
+    passes = 4;
   const x = Float32Array.from({ length: n * 3 * 36 }, () => rng.normal());
   const step = compileMcDropoutStep(model, { threads: 1 });
-  assert.deepEqual(step.masks(batch).map((m) => [m.name, m.size, m.rate]), [['dropout.pool', batch * 8, 0.4]]);
+  assert.deepEqual(
+    step.masks(batch).map((m) => [m.name, m.size, m.rate]),
+    [['dropout.pool', batch * 8, 0.4]],
+  );
   const got = mcDropoutProbabilities(step, weights, x, { passes, batch, seed: 9 });
   // Reference: the same mask sequence (batch by batch, pass by pass) through the float64 evaluator.
   const draw = new Random(9);

@@ -42,7 +42,9 @@ describe('paper architectures reproduce PyTorch training steps', () => {
       // make-nn-fixtures.py's formula_init: v = s·sin(0.7 i + 1.3 j + 0.5), float32-rounded.
       const offsets = new Map(step.layout.params.entries.map((e) => [e.name, e.offset]));
       model.params.forEach((d, j) => {
-        const size = d.shape.reduce((a, b) => a * b, 1), off = offsets.get(d.path)!, fanIn = d.shape.slice(1).reduce((a, b) => a * b, 1);
+        const size = d.shape.reduce((a, b) => a * b, 1),
+          off = offsets.get(d.path)!,
+          fanIn = d.shape.slice(1).reduce((a, b) => a * b, 1);
         for (let i = 0; i < size; i++) {
           const w = Math.sin(0.7 * i + 1.3 * j + 0.5);
           state.params[off + i] = Math.fround(d.shape.length >= 2 ? w / Math.sqrt(fanIn) : d.path.endsWith('weight') ? 1 + 0.1 * w : 0.1 * w);
@@ -73,7 +75,8 @@ describe('paper architectures reproduce PyTorch training steps', () => {
       const views = { ...pv, ...bv };
       assert.deepEqual(Object.keys(views).sort(), Object.keys(g.finalSums).sort());
       for (const [path, v] of Object.entries(views)) {
-        let s = 0, s2 = 0;
+        let s = 0,
+          s2 = 0;
         for (const e of v) {
           s += e;
           s2 += e * e;

@@ -70,7 +70,8 @@ describe('zoo models reproduce PyTorch training steps', () => {
       const order = byName ? ours.map((p) => [p, p]) : pairByOrder(model, torchNames);
       for (const [mine, theirs] of order) {
         const v = views[mine!]!;
-        let s = 0, s2 = 0;
+        let s = 0,
+          s2 = 0;
         for (const e of v) {
           s += e;
           s2 += e * e;
@@ -88,6 +89,7 @@ describe('zoo models reproduce PyTorch training steps', () => {
 /** Pair our paths with PyTorch's state_dict names when the naming differs (MLP, VGG): parameters in order, buffers in order. */
 function pairByOrder(model: Model, torchNames: readonly string[]): [string, string][] {
   const isBuffer = (n: string) => n.endsWith('running_mean') || n.endsWith('running_var');
-  const tp = torchNames.filter((n) => !isBuffer(n)), tb = torchNames.filter(isBuffer);
+  const tp = torchNames.filter((n) => !isBuffer(n)),
+    tb = torchNames.filter(isBuffer);
   return [...model.params.map((d, i): [string, string] => [d.path, tp[i]!]), ...model.buffers.map((d, i): [string, string] => [d.path, tb[i]!])];
 }

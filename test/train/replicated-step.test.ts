@@ -62,9 +62,11 @@ describe('replicated train step', () => {
     const rng = new Random(32);
     const x = Float32Array.from({ length: B * 144 }, () => rng.normal());
     const y = Int32Array.from({ length: B }, () => rng.int(3));
-    const p0 = Float64Array.from(state.params), b0 = Float64Array.from(state.buffers);
+    const p0 = Float64Array.from(state.params),
+      b0 = Float64Array.from(state.buffers);
     const sizes = shardSizes(B, 2);
-    const grad = new Float64Array(p0.length), buffers = new Float64Array(b0.length);
+    const grad = new Float64Array(p0.length),
+      buffers = new Float64Array(b0.length);
     let loss = 0;
     let offset = 0;
     for (const size of sizes) {

@@ -32,7 +32,8 @@ test('dense CE with ignore 255 = mean over the 3 labelled pixels of −log p_y (
 });
 
 test('dense MbLS (m = 10) with ignore 255 = mean over labelled pixels of CE + α (1/C) Σ_k max(0, max_j z_j − z_k − m)', () => {
-  const margin = 0.7, alpha = 0.1; // a small margin so the penalty is active on these logits
+  const margin = 0.7,
+    alpha = 0.1; // a small margin so the penalty is active on these logits
   let total = 0;
   for (const j of [0, 2, 3]) {
     const r = row(j);
@@ -46,9 +47,13 @@ test('dense MbLS (m = 10) with ignore 255 = mean over labelled pixels of CE + α
 for (const loss of ['ce', 'ls', 'focal', 'ecp', 'mbls']) {
   test(`${loss}: the dense objective's gradient matches central finite differences in float64`, () => {
     const fn = objectiveLossFn(settings(loss, loss === 'mbls' ? { margin: 0.7 } : {}));
-    assertGradients(({ z, y }: Readonly<Record<string, Tensor>>) => fn(z!, y!, {}).loss, {
-      z: { shape: SHAPE, data: Z },
-      y: { shape: [1, 2, 2], data: Y, dtype: 'int32' },
-    }, { wrt: ['z'], directions: 3, rtol: 1e-6, atol: 1e-9 });
+    assertGradients(
+      ({ z, y }: Readonly<Record<string, Tensor>>) => fn(z!, y!, {}).loss,
+      {
+        z: { shape: SHAPE, data: Z },
+        y: { shape: [1, 2, 2], data: Y, dtype: 'int32' },
+      },
+      { wrt: ['z'], directions: 3, rtol: 1e-6, atol: 1e-9 },
+    );
   });
 }

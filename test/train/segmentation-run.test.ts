@@ -10,8 +10,35 @@ const dir = tempDir('seg-run');
 
 test('calib train --dataset mnist-seg --model seg-net --loss mbls: a run directory with pixel metrics that calib eval reproduces', async () => {
   const out = join(dir, 'mbls');
-  const args = ['train', '--dataset', 'mnist-seg', '--model', 'seg-net', '--model-opt', 'width=4', '--loss', 'mbls', '--opt', 'margin=10',
-    '--subset', '240', '--validation', '40', '--test-subset', '60', '--epochs', '2', '--batch', '25', '--lr', '0.05', '--progress', 'none', '--out', out];
+  const args = [
+    'train',
+    '--dataset',
+    'mnist-seg',
+    '--model',
+    'seg-net',
+    '--model-opt',
+    'width=4',
+    '--loss',
+    'mbls',
+    '--opt',
+    'margin=10',
+    '--subset',
+    '240',
+    '--validation',
+    '40',
+    '--test-subset',
+    '60',
+    '--epochs',
+    '2',
+    '--batch',
+    '25',
+    '--lr',
+    '0.05',
+    '--progress',
+    'none',
+    '--out',
+    out,
+  ];
   const r = await run(args);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /test \(60 images, \d+ labelled pixels; 255 ignored\): pixel accuracy [\d.]+%  mIoU [\d.]+%/);
@@ -53,7 +80,27 @@ test('segmentation runs refuse what they do not implement and classifier models'
 
 test('a finished segmentation run, even with its checkpoints deleted, is not replaced without --force; seg-net on a classifier dataset is refused up front', async () => {
   const out = join(dir, 'again');
-  const args = ['train', '--dataset', 'mnist-seg', '--model', 'seg-net', '--model-opt', 'width=2', '--subset', '40', '--validation', '10', '--test-subset', '10', '--epochs', '1', '--progress', 'none', '--out', out];
+  const args = [
+    'train',
+    '--dataset',
+    'mnist-seg',
+    '--model',
+    'seg-net',
+    '--model-opt',
+    'width=2',
+    '--subset',
+    '40',
+    '--validation',
+    '10',
+    '--test-subset',
+    '10',
+    '--epochs',
+    '1',
+    '--progress',
+    'none',
+    '--out',
+    out,
+  ];
   const first = await run(args);
   assert.equal(first.code, 0, first.stderr);
   const summary = await readFile(join(out, 'summary.json'), 'utf8');
@@ -70,7 +117,7 @@ test('a finished segmentation run, even with its checkpoints deleted, is not rep
   assert.match(classifier.stderr, /^calib: error: config\.model: expected a classifier for the classification dataset mnist/);
 });
 
-test('a segmentation run stopped between epochs is refused as a new run, and --resume ends with the uninterrupted run\'s numbers', async () => {
+test("a segmentation run stopped between epochs is refused as a new run, and --resume ends with the uninterrupted run's numbers", async () => {
   const { train } = await import('../../src/train/run/trainer.js');
   const { resolveTrainConfig } = await import('../../src/train/train-config.js');
   const { SILENT_PROGRESS } = await import('../../src/train/run/progress.js');
@@ -83,7 +130,33 @@ test('a segmentation run stopped between epochs is refused as a new run, and --r
   assert.equal(first.status, 'stopped');
   assert.equal(first.records.length, 2);
   // a new run over it would silently restart: refused, naming --resume
-  const again = await run(['train', '--dataset', 'mnist-seg', '--model', 'seg-net', '--model-opt', 'width=4', '--subset', '120', '--validation', '20', '--test-subset', '30', '--epochs', '4', '--batch', '25', '--lr', '0.05', '--select', 'nll', '--progress', 'none', '--out', out]);
+  const again = await run([
+    'train',
+    '--dataset',
+    'mnist-seg',
+    '--model',
+    'seg-net',
+    '--model-opt',
+    'width=4',
+    '--subset',
+    '120',
+    '--validation',
+    '20',
+    '--test-subset',
+    '30',
+    '--epochs',
+    '4',
+    '--batch',
+    '25',
+    '--lr',
+    '0.05',
+    '--select',
+    'nll',
+    '--progress',
+    'none',
+    '--out',
+    out,
+  ]);
   assert.equal(again.code, 2);
   assert.match(again.stderr, /calib train --resume/);
   const resumed = await run(['train', '--resume', out, '--progress', 'none']);
@@ -91,19 +164,54 @@ test('a segmentation run stopped between epochs is refused as a new run, and --r
   const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Record<string, any>;
   assert.deepEqual(summary['test'], JSON.parse(JSON.stringify(whole.segmentation!.test)));
   assert.equal(summary['best_epoch'], whole.segmentation!.best_epoch);
-  const log = (await readFile(join(out, 'log.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { val_nll: number; steps: number });
-  assert.deepEqual(log.map((r) => [r.steps, r.val_nll]), whole.records.map((r) => [r.steps, r.val_nll]));
+  const log = (await readFile(join(out, 'log.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { val_nll: number; steps: number });
+  assert.deepEqual(
+    log.map((r) => [r.steps, r.val_nll]),
+    whole.records.map((r) => [r.steps, r.val_nll]),
+  );
 });
 
-test('the per-epoch validation scores of a segmentation run are summary.json\'s validation pixel metrics of the selected epoch', async () => {
+test("the per-epoch validation scores of a segmentation run are summary.json's validation pixel metrics of the selected epoch", async () => {
   const out = join(dir, 'scores');
   for (const select of ['accuracy', 'ece']) {
-    const args = ['train', '--dataset', 'mnist-seg', '--model', 'seg-net', '--model-opt', 'width=2', '--subset', '60', '--validation', '20', '--test-subset', '10',
-      '--epochs', '2', '--batch', '20', '--lr', '0.05', '--select', select, '--progress', 'none', '--out', out, '--force'];
+    const args = [
+      'train',
+      '--dataset',
+      'mnist-seg',
+      '--model',
+      'seg-net',
+      '--model-opt',
+      'width=2',
+      '--subset',
+      '60',
+      '--validation',
+      '20',
+      '--test-subset',
+      '10',
+      '--epochs',
+      '2',
+      '--batch',
+      '20',
+      '--lr',
+      '0.05',
+      '--select',
+      select,
+      '--progress',
+      'none',
+      '--out',
+      out,
+      '--force',
+    ];
     const r = await run(args);
     assert.equal(r.code, 0, r.stderr);
     const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Record<string, any>;
-    const records = (await readFile(join(out, 'log.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    const records = (await readFile(join(out, 'log.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, any>);
     const chosen = records[summary['best_epoch'] - 1]!;
     assert.equal(chosen['best'], true);
     const v = summary['validation'];

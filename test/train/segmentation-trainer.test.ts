@@ -22,7 +22,7 @@ const dir = tempDir('seg-trainer');
 // 100 training images in batches of 25: 4 updates per epoch.
 const settings = { dataset: 'mnist-seg', model: 'seg-net', modelOptions: { width: 4 }, subset: 120, validation: 20, testSubset: 30, epochs: 2, batch: 25, lr: 0.05, select: 'nll', threads: 2 };
 
-test('a segmentation run killed within an epoch resumes from its mid-epoch checkpoint with the uninterrupted run\'s numbers', async () => {
+test("a segmentation run killed within an epoch resumes from its mid-epoch checkpoint with the uninterrupted run's numbers", async () => {
   const whole = await train(resolveTrainConfig({ ...settings, out: join(dir, 'whole') }));
   const out = join(dir, 'killed');
   // Checkpoints every 3 updates; the run dies at update 8 (epoch 2, step 4), after the one at epoch 2, step 3.
@@ -40,14 +40,45 @@ test('a segmentation run killed within an epoch resumes from its mid-epoch check
   assert.equal(summary['task'], 'segmentation');
   assert.deepEqual(summary['test'], JSON.parse(JSON.stringify(whole.segmentation!.test)));
   assert.deepEqual(readFileSync(join(out, 'test-logits.npy')), readFileSync(join(dir, 'whole', 'test-logits.npy')), 'the same logits, bit for bit');
-  const log = (await readFile(join(out, 'log.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { val_nll: number; train_loss: number; steps: number });
-  assert.deepEqual(log.map((r) => [r.steps, r.val_nll, r.train_loss]), whole.records.map((r) => [r.steps, r.val_nll, r.train_loss]));
+  const log = (await readFile(join(out, 'log.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { val_nll: number; train_loss: number; steps: number });
+  assert.deepEqual(
+    log.map((r) => [r.steps, r.val_nll, r.train_loss]),
+    whole.records.map((r) => [r.steps, r.val_nll, r.train_loss]),
+  );
 });
 
-test('calib train --calibrate temperature on a segmentation run: the suite\'s per-pixel fit, exported per pixel', async () => {
+test("calib train --calibrate temperature on a segmentation run: the suite's per-pixel fit, exported per pixel", async () => {
   const out = join(dir, 'calibrated');
-  const r = await run(['train', '--dataset', 'mnist-seg', '--model', 'seg-net', '--model-opt', 'width=4', '--subset', '120', '--validation', '20', '--test-subset', '30',
-    '--epochs', '1', '--batch', '25', '--lr', '0.05', '--progress', 'none', '--calibrate', 'temperature', '--out', out]);
+  const r = await run([
+    'train',
+    '--dataset',
+    'mnist-seg',
+    '--model',
+    'seg-net',
+    '--model-opt',
+    'width=4',
+    '--subset',
+    '120',
+    '--validation',
+    '20',
+    '--test-subset',
+    '30',
+    '--epochs',
+    '1',
+    '--batch',
+    '25',
+    '--lr',
+    '0.05',
+    '--progress',
+    'none',
+    '--calibrate',
+    'temperature',
+    '--out',
+    out,
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const m = /calibrated: temperature T = \S+ on (\d+) validation pixels -> .*model-calibrated\.onnx \(outputs logits, calibrated_probabilities, calibrated_logits\)/.exec(r.stdout);
   assert.ok(m, r.stdout);

@@ -29,8 +29,14 @@ test('the criteria are the named ones plus every directional metric of the recor
 });
 
 test('BestEpoch reads a record metric from the validation scores in its declared direction', () => {
-  const scores = (brier: number, cov: number): ValidationScores =>
-    ({ accuracy: 0.5, nll: 1, ece: 0.1, adaece: 0.1, refinement: 1, metrics: { brier, cov_at_5risk: cov } as ValidationScores['metrics'] });
+  const scores = (brier: number, cov: number): ValidationScores => ({
+    accuracy: 0.5,
+    nll: 1,
+    ece: 0.1,
+    adaece: 0.1,
+    refinement: 1,
+    metrics: { brier, cov_at_5risk: cov } as ValidationScores['metrics'],
+  });
   const brier = new BestEpoch('brier');
   assert.equal(brier.maximize, false);
   assert.equal(brier.consider(0, scores(0.4, 0.1)), true);
@@ -58,7 +64,10 @@ test('validationScores carries every metric of the record, equal to evaluate on 
 test('a bad --select is refused at parsing with the valid names and a hint; a config file is checked likewise', async () => {
   const r = await run(['train', '--dataset', 'mnist', '--select', 'breir', '--out', join(dir, 'bad')]);
   assert.equal(r.code, 2, r.stderr);
-  assert.match(r.stderr, /^calib: error: --select: expected one of 'accuracy', 'nll', 'ece', 'adaece', 'refinement', 'last', .*'brier'.*'cov_at_5risk'.* \(did you mean [^)]*brier[^)]*\), got "breir"\n$/);
+  assert.match(
+    r.stderr,
+    /^calib: error: --select: expected one of 'accuracy', 'nll', 'ece', 'adaece', 'refinement', 'last', .*'brier'.*'cov_at_5risk'.* \(did you mean [^)]*brier[^)]*\), got "breir"\n$/,
+  );
   const none = await run(['train', '--dataset', 'mnist', '--select', 'mean_confidence', '--out', join(dir, 'bad2')]);
   assert.equal(none.code, 2, none.stderr);
   assert.match(none.stderr, /^calib: error: --select: expected one of .*, got "mean_confidence"/);
@@ -67,7 +76,19 @@ test('a bad --select is refused at parsing with the valid names and a hint; a co
 
 test("select: 'brier' keeps the epoch of lowest validation Brier score (recomputed from each epoch's validation logits)", async () => {
   const out = join(dir, 'run');
-  const config = resolveTrainConfig({ dataset: 'mnist', subset: 200, testSubset: 50, validation: 60, modelOptions: { hidden: [8] }, epochs: 4, batch: 50, lr: 0.5, select: 'brier', epochLogits: true, out });
+  const config = resolveTrainConfig({
+    dataset: 'mnist',
+    subset: 200,
+    testSubset: 50,
+    validation: 60,
+    modelOptions: { hidden: [8] },
+    epochs: 4,
+    batch: 50,
+    lr: 0.5,
+    select: 'brier',
+    epochLogits: true,
+    out,
+  });
   await train(config);
   const labels = Int32Array.from((await readNpy(join(out, 'val-labels.npy'))).data as ArrayLike<number>);
   const briers: number[] = [];

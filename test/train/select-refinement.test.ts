@@ -13,9 +13,24 @@ const dir = tempDir('select-refinement');
 
 test("select: 'refinement' keeps the epoch of lowest recorded validation refinement NLL (the NLL after TS on the validation split)", async () => {
   const out = join(dir, 'run');
-  const config = resolveTrainConfig({ dataset: 'mnist', subset: 200, testSubset: 50, validation: 60, modelOptions: { hidden: [8] }, epochs: 4, batch: 50, lr: 0.5, select: 'refinement', epochLogits: true, out });
+  const config = resolveTrainConfig({
+    dataset: 'mnist',
+    subset: 200,
+    testSubset: 50,
+    validation: 60,
+    modelOptions: { hidden: [8] },
+    epochs: 4,
+    batch: 50,
+    lr: 0.5,
+    select: 'refinement',
+    epochLogits: true,
+    out,
+  });
   await train(config);
-  const log = readFileSync(join(out, 'log.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { val_refinement_nll: number; val_nll: number; best: boolean });
+  const log = readFileSync(join(out, 'log.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { val_refinement_nll: number; val_nll: number; best: boolean });
   assert.equal(log.length, 4);
   const recorded = log.map((r) => r.val_refinement_nll);
   for (const [e, v] of recorded.entries()) {
@@ -32,5 +47,5 @@ test("select: 'refinement' keeps the epoch of lowest recorded validation refinem
   assert.equal(summary.best_epoch, argmin + 1);
   const val = await readNpy(join(out, 'val-logits.npy'));
   const chosen = await readNpy(join(out, 'epoch-logits', `val-00${argmin + 1}.npy`));
-  assert.deepEqual(Array.from(val.data), Array.from(chosen.data), 'val-logits.npy are the chosen epoch\'s');
+  assert.deepEqual(Array.from(val.data), Array.from(chosen.data), "val-logits.npy are the chosen epoch's");
 });

@@ -20,7 +20,8 @@ describe('compiled train step', () => {
     const opt = adam({ weightDecay: 1e-3 });
     const flat = compileTrainStep(model, crossEntropy, opt, { batch: 4 });
     const tensors = compileTrainStep(model, crossEntropy, opt, { batch: 4, packing: 'tensors' });
-    const a = createTrainState(model, opt, 1), b = createTrainState(model, opt, 1);
+    const a = createTrainState(model, opt, 1),
+      b = createTrainState(model, opt, 1);
     const batch = data(144, 4, 3, 2);
     for (let t = 0; t < 3; t++) assert.equal(flat.run(a, batch, 0.01).loss, tensors.run(b, batch, 0.01).loss);
     assert.deepEqual(a.params, b.params);
@@ -28,7 +29,10 @@ describe('compiled train step', () => {
     assert.deepEqual(a.opt['m'], b.opt['m']);
     assert.deepEqual(a.opt['v'], b.opt['v']);
     assert.equal(a.step, 3);
-    assert.ok(a.buffers.some((v, i) => v !== createTrainState(model, opt, 1).buffers[i]), 'running statistics were updated');
+    assert.ok(
+      a.buffers.some((v, i) => v !== createTrainState(model, opt, 1).buffers[i]),
+      'running statistics were updated',
+    );
     flat.dispose();
     tensors.dispose();
   });
@@ -61,9 +65,11 @@ describe('compiled train step', () => {
     const { x, y } = data(5, 3, 4, 5);
     const q = new Float32Array(12);
     y.forEach((k, i) => (q[i * 4 + k] = 1));
-    const a = createTrainState(model, opt, 6), b = createTrainState(model, opt, 6);
+    const a = createTrainState(model, opt, 6),
+      b = createTrainState(model, opt, 6);
     const c = createTrainState(model, opt, 6);
-    const la = hard.run(a, { x, y }, 0.1).loss, lb = soft.run(b, { x, y: q }, 0.1).loss;
+    const la = hard.run(a, { x, y }, 0.1).loss,
+      lb = soft.run(b, { x, y: q }, 0.1).loss;
     assert.ok(Math.abs(la - lb) < 1e-6);
     assert.equal(hard.run(c, { x, y: BigInt64Array.from(y, (v) => BigInt(v)) }, 0.1).loss, la, 'int64 labels give the int32 result');
     a.params.forEach((v, i) => assert.ok(Math.abs(v - b.params[i]!) < 1e-6));
@@ -86,7 +92,9 @@ describe('compiled train step', () => {
     const { x, y } = data(5, 4, 3, 7);
     const perm = Int32Array.of(3, 2, 1, 0);
     const s0 = createTrainState(model, opt, 8);
-    const s1 = s0.clone(), s2 = s0.clone(), s3 = s0.clone();
+    const s1 = s0.clone(),
+      s2 = s0.clone(),
+      s3 = s0.clone();
     const base = plain.run(s0, { x, y }, 0.1);
     const same = mixed.run(s1, { x, y, extras: { lambda: 1, perm, weight: 1 } }, 0.1);
     assert.equal(same.loss, base.loss);
@@ -107,8 +115,10 @@ describe('compiled train step', () => {
     const opt = sgd();
     const step = compileTrainStep(model, crossEntropy, opt, { batch: 4 });
     const batch = data(5, 4, 3, 9);
-    const a = createTrainState(model, opt, 10), b = createTrainState(model, opt, 10);
-    const ra = step.run(a, batch, 0.1), rb = step.run(b, batch, 0.1);
+    const a = createTrainState(model, opt, 10),
+      b = createTrainState(model, opt, 10);
+    const ra = step.run(a, batch, 0.1),
+      rb = step.run(b, batch, 0.1);
     assert.equal(ra.loss, rb.loss);
     assert.deepEqual(a.params, b.params);
     const r2 = step.run(a, batch, 0.1);
@@ -143,7 +153,10 @@ describe('compiled train step', () => {
     assert.throws(() => compileTrainStep(model, crossEntropy, opt, { batch: 2, packing: 'zip' as never }), /options\.packing/);
     const step = compileTrainStep(model, crossEntropy, opt, { batch: 2 });
     const state = createTrainState(model, opt, 1);
-    assert.throws(() => step.run(state, { x: new Float32Array(7), y: new Int32Array(2) }, 0.1), (e: unknown) => e instanceof InvalidArgumentError && /batch\.x/.test(e.message));
+    assert.throws(
+      () => step.run(state, { x: new Float32Array(7), y: new Int32Array(2) }, 0.1),
+      (e: unknown) => e instanceof InvalidArgumentError && /batch\.x/.test(e.message),
+    );
     assert.throws(() => step.run(state, { x: new Float32Array(6), y: new Float32Array(2) }, 0.1), /feeds\.y/);
     const other = createTrainState(model, sgd(), 1);
     assert.throws(() => step.run(other, { x: new Float32Array(6), y: new Int32Array(2) }, 0.1), /state\.opt\.momentum/);

@@ -40,7 +40,10 @@ test("the secondary term's weight defaults to the term's (MMCE 2 as the focal-ca
   assert.equal(resolveTrainConfig({ ...minimal, secondary: 'mmce-weighted' }).weight, 2);
   assert.equal(resolveTrainConfig({ ...minimal, secondary: 'mmce', weight: 4 }).weight, 4);
   assert.equal(resolveTrainConfig({ ...minimal, secondary: 'arc' }).weight, 1);
-  throwsNaming(() => resolveTrainConfig({ ...minimal, secondary: 'arc', secondaryOptions: { beta: 3 } }), /^config\.secondaryOptions\.beta: expected a known key \(version, bins, ignoreIndex\), got an unknown key$/);
+  throwsNaming(
+    () => resolveTrainConfig({ ...minimal, secondary: 'arc', secondaryOptions: { beta: 3 } }),
+    /^config\.secondaryOptions\.beta: expected a known key \(version, bins, ignoreIndex\), got an unknown key$/,
+  );
 });
 
 test('an unknown key is an error naming its path and the close known key', () => {
@@ -59,16 +62,25 @@ test('bad values name the key, the expectation and the value', () => {
 });
 
 test('dataset and OOD-dataset options are checked against their loaders, the default OOD dataset included', () => {
-  throwsNaming(() => resolveTrainConfig({ ...minimal, datasetOptions: { testsize: 10 } }), /^config\.datasetOptions: mnist options\.testsize: expected one of testSize, seed, directory \(did you mean testSize\?\), got an unknown option$/);
+  throwsNaming(
+    () => resolveTrainConfig({ ...minimal, datasetOptions: { testsize: 10 } }),
+    /^config\.datasetOptions: mnist options\.testsize: expected one of testSize, seed, directory \(did you mean testSize\?\), got an unknown option$/,
+  );
   // mnist's default OOD dataset is fashion-mnist: a typo in its options fails now, not after training.
   throwsNaming(() => resolveTrainConfig({ ...minimal, ood: true, oodDatasetOptions: { dirctory: '/x' } }), /^config\.oodDatasetOptions: fashion-mnist options\.dirctory: expected one of directory, /);
-  throwsNaming(() => resolveTrainConfig({ ...minimal, oodDataset: 'cifar10', oodDatasetOptions: { directory: '/x' } }), /^config\.oodDatasetOptions: cifar10 options\.directory: expected one of path, /);
+  throwsNaming(
+    () => resolveTrainConfig({ ...minimal, oodDataset: 'cifar10', oodDatasetOptions: { directory: '/x' } }),
+    /^config\.oodDatasetOptions: cifar10 options\.directory: expected one of path, /,
+  );
   assert.deepEqual(resolveTrainConfig({ ...minimal, ood: true, oodDatasetOptions: { directory: '/x' } }).oodDatasetOptions, { directory: '/x' });
 });
 
 test('loss names and options are validated through the loss registry, with the config path', () => {
   throwsNaming(() => resolveTrainConfig({ ...minimal, loss: 'nope' }), /^config\.loss: expected one of 'ce', .*, got "nope"$/);
-  throwsNaming(() => resolveTrainConfig({ ...minimal, loss: 'ls', lossOptions: { eps: 0.1 } }), /^config\.lossOptions\.eps: expected a known key \(epsilon, variant, ignoreIndex\), got an unknown key$/);
+  throwsNaming(
+    () => resolveTrainConfig({ ...minimal, loss: 'ls', lossOptions: { eps: 0.1 } }),
+    /^config\.lossOptions\.eps: expected a known key \(epsilon, variant, ignoreIndex\), got an unknown key$/,
+  );
   throwsNaming(() => resolveTrainConfig({ ...minimal, loss: 'ls', lossOptions: { epsilon: 2 } }), /^config\.lossOptions\.epsilon: expected a finite number ≤ 1, got 2$/);
   throwsNaming(() => resolveTrainConfig({ ...minimal, loss: 'mmce' }), /^config\.loss: expected a primary loss or combined method/);
   throwsNaming(() => resolveTrainConfig({ ...minimal, secondary: 'ls' }), /^config\.secondary: expected a calibration term/);
@@ -119,7 +131,10 @@ test('schedule strings give PyTorch-style per-epoch rates', () => {
   const cos = new LearningRate(parseSchedule('cosine', 10), 0.2, 10, steps);
   for (let e = 0; e <= 10; e++) assert.ok(Math.abs(cos.ofEpoch(e) - 0.1 * (1 + Math.cos((Math.PI * e) / 10))) < 1e-15);
   const step = new LearningRate(parseSchedule('step:3,0.5', 10), 1, 10, steps);
-  assert.deepEqual([0, 2, 3, 5, 6, 9].map((e) => step.ofEpoch(e)), [1, 1, 0.5, 0.5, 0.25, 0.125]);
+  assert.deepEqual(
+    [0, 2, 3, 5, 6, 9].map((e) => step.ofEpoch(e)),
+    [1, 1, 0.5, 0.5, 0.25, 0.125],
+  );
 });
 
 test('warm-up scales the first W·steps updates linearly, starting above zero', () => {
@@ -155,8 +170,19 @@ test('the log is JSON Lines, NaN written as null, rewritten whole on resume', as
   const dir = tempDir('train-log');
   const path = join(dir, 'log.jsonl');
   const record = (epoch: number, nll: number): EpochRecord => ({
-    epoch, steps: 10 * epoch, lr: 0.1, train_loss: 1 / epoch, train_terms: { ce: 1 / epoch }, val_accuracy: 0.5, val_nll: nll, val_ece: 0.1,
-    val_adaece: 0.1, best: epoch === 1, epoch_time_s: 1, train_time_s: 0.5, samples_per_s: 100,
+    epoch,
+    steps: 10 * epoch,
+    lr: 0.1,
+    train_loss: 1 / epoch,
+    train_terms: { ce: 1 / epoch },
+    val_accuracy: 0.5,
+    val_nll: nll,
+    val_ece: 0.1,
+    val_adaece: 0.1,
+    best: epoch === 1,
+    epoch_time_s: 1,
+    train_time_s: 0.5,
+    samples_per_s: 100,
   });
   await writeLog(path, []);
   await appendRecord(path, record(1, 0.3));
@@ -179,8 +205,19 @@ test('progress: live bar with ETA on a terminal, plain epoch lines otherwise', (
   bar.step({ epoch: 0, doneSteps: 25, loss: 1.5, samples: 3200, trainSeconds: 8 });
   assert.match(live, /^\r\[###-------\] 25\/100  epoch 1\/2  loss 1\.5000  400 samples\/s  ETA 0:30\x1b\[K$/);
   const record: EpochRecord = {
-    epoch: 1, steps: 50, lr: 0.1, train_loss: 1.2, train_terms: {}, val_accuracy: 0.9, val_nll: 0.3, val_ece: 0.0123,
-    val_adaece: 0.02, best: true, epoch_time_s: 20, train_time_s: 16, samples_per_s: 400,
+    epoch: 1,
+    steps: 50,
+    lr: 0.1,
+    train_loss: 1.2,
+    train_terms: {},
+    val_accuracy: 0.9,
+    val_nll: 0.3,
+    val_ece: 0.0123,
+    val_adaece: 0.02,
+    best: true,
+    epoch_time_s: 20,
+    train_time_s: 16,
+    samples_per_s: 400,
   };
   live = '';
   bar.epoch(record, 2);
@@ -220,7 +257,10 @@ test('model names: zoo kinds, resnet/wrn/vgg aliases, shapes from the dataset', 
 test('model and optimizer options are checked by their schemas at configuration time, errors naming the config path', () => {
   throwsNaming(() => resolveTrainConfig({ ...minimal, modelOptions: { hiden: [16] } }), /^config\.modelOptions\.hiden: expected a known key \(did you mean hidden\?\), got an unknown key$/);
   throwsNaming(() => resolveTrainConfig({ ...minimal, modelOptions: { dropout: 1 } }), /^config\.modelOptions\.dropout: expected a finite number < 1, got 1$/);
-  throwsNaming(() => resolveTrainConfig({ ...minimal, model: 'cifar-resnet', modelOptions: { depth: 21 } }), /^config\.modelOptions\.depth: expected 6n \+ 2 with n ≥ 1 \(20, 32, 44, 56, 110\), got 21$/);
+  throwsNaming(
+    () => resolveTrainConfig({ ...minimal, model: 'cifar-resnet', modelOptions: { depth: 21 } }),
+    /^config\.modelOptions\.depth: expected 6n \+ 2 with n ≥ 1 \(20, 32, 44, 56, 110\), got 21$/,
+  );
   throwsNaming(() => resolveTrainConfig({ ...minimal, model: 'resnet50', modelOptions: { stem: 'tiny' } }), /^config\.modelOptions\.stem: expected one of 'imagenet', 'cifar', 'auto', got "tiny"$/);
   throwsNaming(() => resolveTrainConfig({ ...minimal, model: 'resnet21' }), /^config\.model: expected a model kind/);
   throwsNaming(() => resolveTrainConfig({ ...minimal, nesterov: true, momentum: 0 }), /^config\.nesterov: expected momentum > 0 and dampening = 0 \(as PyTorch\), got momentum 0, dampening 0$/);

@@ -11,8 +11,19 @@ import { tinySuite } from '../suite/tiny-suite.js';
 
 const dir = tempDir('trainer-epoch-logits');
 
-test('epochLogits keeps every epoch\'s validation logits; the last equals val-logits.npy of the last epoch', async () => {
-  const config = resolveTrainConfig({ dataset: 'mnist', subset: 200, testSubset: 50, validation: 50, modelOptions: { hidden: [8] }, epochs: 3, batch: 50, select: 'last', epochLogits: true, out: join(dir, 'run') });
+test("epochLogits keeps every epoch's validation logits; the last equals val-logits.npy of the last epoch", async () => {
+  const config = resolveTrainConfig({
+    dataset: 'mnist',
+    subset: 200,
+    testSubset: 50,
+    validation: 50,
+    modelOptions: { hidden: [8] },
+    epochs: 3,
+    batch: 50,
+    select: 'last',
+    epochLogits: true,
+    out: join(dir, 'run'),
+  });
   await train(config);
   const files = [1, 2, 3].map((e) => join(dir, 'run', 'epoch-logits', `val-00${e}.npy`));
   for (const f of files) assert.ok(existsSync(f), f);

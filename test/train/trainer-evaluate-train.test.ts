@@ -13,7 +13,7 @@ import { tempDir } from '../io/temp-dir.js';
 const dir = tempDir('trainer-evaluate-train');
 const base = { dataset: 'mnist', subset: 300, testSubset: 100, validation: 60, modelOptions: { hidden: [16] }, epochs: 2, batch: 50, select: 'last' };
 
-test('evaluateTrain writes the training split\'s logits and labels and its metrics into summary.json', async () => {
+test("evaluateTrain writes the training split's logits and labels and its metrics into summary.json", async () => {
   const config = resolveTrainConfig({ ...base, evaluateTrain: true, out: join(dir, 'with') });
   const result = await train(config);
   const logits = await readNpy(join(dir, 'with', 'train-logits.npy'));

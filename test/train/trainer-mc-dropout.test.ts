@@ -62,7 +62,10 @@ test('an MC-dropout run writes log p̄: softmax of its test logits is mcDropoutP
   // Not the deterministic prediction: the dropout passes change the probabilities.
   const evalStep = compileEvalStep(model, { threads: 1 });
   const plain = softmaxRows(predictLogits(evalStep, weights, testImages, config.evalBatch), c);
-  assert.ok(plain.some((p, i) => Math.abs(p - expected[i]!) > 1e-3), 'MC dropout differs from dropout-off inference');
+  assert.ok(
+    plain.some((p, i) => Math.abs(p - expected[i]!) > 1e-3),
+    'MC dropout differs from dropout-off inference',
+  );
   evalStep.dispose();
 
   // ood.json's in-distribution numbers come from the same predictor (the OOD subset of the test split).
@@ -85,8 +88,14 @@ test('log p̄ stays finite where p̄ underflows to 0', () => {
 });
 
 test('MC dropout on a model without dropout is an error naming config.mcDropout, before any epoch trains', async () => {
-  assert.throws(() => resolveTrainConfig({ ...base, modelOptions: { hidden: [16] }, mcDropout: { passes: 3 }, out: join(dir, 'x') }), /config\.mcDropout: expected a model with dropout rate > 0 \(give config\.modelOptions\.dropout/);
-  assert.throws(() => resolveTrainConfig({ ...base, model: 'lenet', modelOptions: {}, mcDropout: {}, out: join(dir, 'x') }), /config\.mcDropout: expected a model with dropout \(lenet has no dropout option/);
+  assert.throws(
+    () => resolveTrainConfig({ ...base, modelOptions: { hidden: [16] }, mcDropout: { passes: 3 }, out: join(dir, 'x') }),
+    /config\.mcDropout: expected a model with dropout rate > 0 \(give config\.modelOptions\.dropout/,
+  );
+  assert.throws(
+    () => resolveTrainConfig({ ...base, model: 'lenet', modelOptions: {}, mcDropout: {}, out: join(dir, 'x') }),
+    /config\.mcDropout: expected a model with dropout \(lenet has no dropout option/,
+  );
   // a rate but no dropout layer (no hidden layer): refused when the run is set up, before training
   const out = join(dir, 'no-layer');
   const config = resolveTrainConfig({ ...base, modelOptions: { hidden: [], dropout: 0.3 }, mcDropout: { passes: 3 }, out });

@@ -191,8 +191,12 @@ test("the 'sources' placement appends the unmixed batch with one-hot rows; π is
 
 test('embedding mixup leaves the token ids alone and mixes inside the graph at the embedding layer', () => {
   const text = textDataset({
-    name: 'text', tokens: Int32Array.from({ length: 6 * 5 }, (_, i) => 2 + (i % 7)), labels: Int32Array.from([0, 1, 0, 1, 1, 0]),
-    shape: [5], classes: 2, vocabulary: ['<pad>', '<unk>', 'a', 'b', 'c', 'd', 'e', 'f', 'g'],
+    name: 'text',
+    tokens: Int32Array.from({ length: 6 * 5 }, (_, i) => 2 + (i % 7)),
+    labels: Int32Array.from([0, 1, 0, 1, 1, 0]),
+    shape: [5],
+    classes: 2,
+    vocabulary: ['<pad>', '<unk>', 'a', 'b', 'c', 'd', 'e', 'f', 'g'],
   });
   const b = gatherBatch(text, { epoch: 0, batch: 0, indices: Int32Array.from([0, 1, 2, 3, 4, 5]) });
   const p = prepareBatch({ augmentation: 'none', alpha: 0.3, kind: 'embedding', mixLayers: ['embedding'], classes: 2 }, b, new Random(3));
@@ -229,17 +233,20 @@ function naiveArc(z: ArrayLike<number>, target: (i: number, k: number) => number
 
 function runLoss(fn: ReturnType<typeof objectiveLossFn>, z: Float64Array, targets: Int32Array | Float64Array, shape: [number, number]) {
   const soft = targets instanceof Float64Array;
-  const g = trace((x) => {
-    const r = fn(x['z']!, x['t']!, {});
-    return { loss: r.loss, ...Object.fromEntries(Object.entries(r.terms).map(([k, v]) => [`term:${k}`, v])) };
-  }, { z: { dtype: 'float64', shape }, t: soft ? { dtype: 'float64', shape } : { dtype: 'int32', shape: [shape[0]] } });
+  const g = trace(
+    (x) => {
+      const r = fn(x['z']!, x['t']!, {});
+      return { loss: r.loss, ...Object.fromEntries(Object.entries(r.terms).map(([k, v]) => [`term:${k}`, v])) };
+    },
+    { z: { dtype: 'float64', shape }, t: soft ? { dtype: 'float64', shape } : { dtype: 'int32', shape: [shape[0]] } },
+  );
   const out = evaluate(g, { z, t: targets });
   return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.data[0]!]));
 }
 
 const settings: ObjectiveSettings = { loss: 'ce', lossOptions: {}, secondary: 'arc', secondaryOptions: {}, weight: 2 };
 
-test("placements: the secondary term is computed on the extra rows only, the primary on the main rows", () => {
+test('placements: the secondary term is computed on the extra rows only, the primary on the main rows', () => {
   const rng = new Random(21);
   const rows = 7;
   const main = 4;
@@ -286,29 +293,60 @@ test("the 'mixed' placement computes ARC on the mixed batch with accuracy a_i = 
   const secondaryOnly = runLoss(objectiveLossFn(settings, 'secondary'), z, q, [rows, 3]);
   assert.ok(close(secondaryOnly['loss']!, 2 * arc), 'the interleaved second pass optimises β · secondary alone');
   const primaryOnly = runLoss(objectiveLossFn(settings, 'primary'), z, q, [rows, 3]);
-  assert.deepEqual(Object.keys(primaryOnly).filter((k) => k.startsWith('term:')), ['term:ce']);
+  assert.deepEqual(
+    Object.keys(primaryOnly).filter((k) => k.startsWith('term:')),
+    ['term:ce'],
+  );
 });
 
 test('an interleaved epoch visits every majority batch, then every held-out batch, each sample once', () => {
   const steps = [...interleavedEpoch(2, 10, 4, { batchSize: 3, seed: 7 })];
-  assert.deepEqual(steps.map((s) => s.phase), ['primary', 'primary', 'primary', 'primary', 'secondary', 'secondary']);
-  assert.deepEqual(steps.map((s) => s.split), ['majority', 'majority', 'majority', 'majority', 'held-out', 'held-out']);
-  assert.deepEqual(steps.map((s) => s.indices.length), [3, 3, 3, 1, 3, 1]);
-  const majority = steps.filter((s) => s.split === 'majority').flatMap((s) => Array.from(s.indices)).sort((a, b) => a - b);
+  assert.deepEqual(
+    steps.map((s) => s.phase),
+    ['primary', 'primary', 'primary', 'primary', 'secondary', 'secondary'],
+  );
+  assert.deepEqual(
+    steps.map((s) => s.split),
+    ['majority', 'majority', 'majority', 'majority', 'held-out', 'held-out'],
+  );
+  assert.deepEqual(
+    steps.map((s) => s.indices.length),
+    [3, 3, 3, 1, 3, 1],
+  );
+  const majority = steps
+    .filter((s) => s.split === 'majority')
+    .flatMap((s) => Array.from(s.indices))
+    .sort((a, b) => a - b);
   assert.deepEqual(majority, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-  const held = steps.filter((s) => s.split === 'held-out').flatMap((s) => Array.from(s.indices)).sort((a, b) => a - b);
+  const held = steps
+    .filter((s) => s.split === 'held-out')
+    .flatMap((s) => Array.from(s.indices))
+    .sort((a, b) => a - b);
   assert.deepEqual(held, [0, 1, 2, 3]);
   const again = [...interleavedEpoch(2, 10, 4, { batchSize: 3, seed: 7 })];
-  assert.deepEqual(again.map((s) => Array.from(s.indices)), steps.map((s) => Array.from(s.indices)));
+  assert.deepEqual(
+    again.map((s) => Array.from(s.indices)),
+    steps.map((s) => Array.from(s.indices)),
+  );
   const next = [...interleavedEpoch(3, 10, 4, { batchSize: 3, seed: 7 })];
-  assert.notDeepEqual(next.map((s) => Array.from(s.indices)), steps.map((s) => Array.from(s.indices)));
+  assert.notDeepEqual(
+    next.map((s) => Array.from(s.indices)),
+    steps.map((s) => Array.from(s.indices)),
+  );
 });
 
 test('interleaved training alternates passes over the two splits and logs both objectives', async () => {
   const dir = tempDir('trainer-interleaved');
   const config = resolveTrainConfig({
-    dataset: 'mnist', subset: 400, testSubset: 100, modelOptions: { hidden: [16] }, epochs: 2, batch: 64,
-    secondary: 'sb-ece-lb', interleaved: 0.2, out: join(dir, 'run'),
+    dataset: 'mnist',
+    subset: 400,
+    testSubset: 100,
+    modelOptions: { hidden: [16] },
+    epochs: 2,
+    batch: 64,
+    secondary: 'sb-ece-lb',
+    interleaved: 0.2,
+    out: join(dir, 'run'),
   });
   const data = await loadRunData(config);
   assert.equal(data.heldOut!.labels.length, 72, '20 % of the 360 samples left after validation');
@@ -325,8 +363,17 @@ test('interleaved training alternates passes over the two splits and logs both o
 test("the 'holdout' placement trains on full batches with the secondary term reported", async () => {
   const dir = tempDir('trainer-holdout');
   const config = resolveTrainConfig({
-    dataset: 'mnist', subset: 400, testSubset: 100, modelOptions: { hidden: [16] }, epochs: 1, batch: 64,
-    secondary: 'arc', arcPlacement: 'holdout', holdout: 0.2, mixup: 0.2, out: join(dir, 'run'),
+    dataset: 'mnist',
+    subset: 400,
+    testSubset: 100,
+    modelOptions: { hidden: [16] },
+    epochs: 1,
+    batch: 64,
+    secondary: 'arc',
+    arcPlacement: 'holdout',
+    holdout: 0.2,
+    mixup: 0.2,
+    out: join(dir, 'run'),
   });
   const result = await train(config);
   assert.equal(result.records[0]!.steps, 4, '⌊288/64⌋ full batches');

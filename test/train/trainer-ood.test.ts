@@ -74,9 +74,15 @@ test('evaluateShift: noise and second-dataset AUROC by confidence, metrics per c
   assert.deepEqual(h.in_distribution, byHand(inConf));
   assert.deepEqual(h.noise, byHand(confidences(predict(noise.images), 3)));
   // Confidence 1/3 (up to float32 rounding of the softmax) lies in (0.30, 0.35]: bin 6 holds all 40 flat images.
-  assert.deepEqual(h.ood_dataset, Array.from({ length: 20 }, (_, i) => (i === 6 ? 40 : 0)));
+  assert.deepEqual(
+    h.ood_dataset,
+    Array.from({ length: 20 }, (_, i) => (i === 6 ? 40 : 0)),
+  );
 
-  assert.deepEqual(report.corruptions.map((c) => `${c.corruption}-${c.severity}`), ['contrast-1', 'contrast-5', 'gaussian-noise-1', 'gaussian-noise-5']);
+  assert.deepEqual(
+    report.corruptions.map((c) => `${c.corruption}-${c.severity}`),
+    ['contrast-1', 'contrast-5', 'gaussian-noise-1', 'gaussian-noise-5'],
+  );
   for (const c of report.corruptions) {
     const set = corruptDataset(test, c.corruption, c.severity, { seed: 4 });
     const m = evaluate(matrix(60, 3, predict(set.images)), set.labels, { input: 'logits', bins: 10 });
@@ -87,7 +93,7 @@ test('evaluateShift: noise and second-dataset AUROC by confidence, metrics per c
     assert.equal(c.nll, m.nll);
   }
   const contrast5 = report.corruptions[1]!;
-  assert.ok(contrast5.mean_confidence < report.in_distribution.mean_confidence, 'low contrast lowers this model\'s confidence');
+  assert.ok(contrast5.mean_confidence < report.in_distribution.mean_confidence, "low contrast lowers this model's confidence");
   assert.equal(report.in_distribution.accuracy, evaluate(matrix(60, 3, predict(test.images)), test.labels, { input: 'logits', bins: 10 }).accuracy);
 });
 
@@ -102,20 +108,34 @@ test('evaluateShift validates its inputs', () => {
 test('training with ood writes ood.json with noise, a second dataset and the nine single-filter corruptions at five severities', async () => {
   const dir = tempDir('trainer-ood');
   const config = resolveTrainConfig({
-    dataset: 'mnist', subset: 300, testSubset: 100, modelOptions: { hidden: [16] }, epochs: 1, batch: 64, ood: true, oodSubset: 30, out: join(dir, 'run'),
+    dataset: 'mnist',
+    subset: 300,
+    testSubset: 100,
+    modelOptions: { hidden: [16] },
+    epochs: 1,
+    batch: 64,
+    ood: true,
+    oodSubset: 30,
+    out: join(dir, 'run'),
   });
   // A second "dataset" of inverted digits stands in for Fashion-MNIST (which may not be installed).
   const inverted = imageDataset({ name: 'inverted', images: new Float32Array(50 * 784).fill(1), labels: new Int32Array(50), shape: [1, 28, 28], classes: 10 });
   const result = await train(config, { oodDataset: inverted });
   const report = JSON.parse(readFileSync(join(dir, 'run', 'ood.json'), 'utf8')) as {
-    in_distribution: { n: number }; noise: { auroc: number }; ood_dataset: { dataset: string; n: number; auroc: number }; corruptions: { corruption: string; severity: number; accuracy: number }[];
+    in_distribution: { n: number };
+    noise: { auroc: number };
+    ood_dataset: { dataset: string; n: number; auroc: number };
+    corruptions: { corruption: string; severity: number; accuracy: number }[];
   };
   assert.equal(report.in_distribution.n, 30);
   assert.ok(report.noise.auroc >= 0 && report.noise.auroc <= 1);
   assert.equal(report.ood_dataset.dataset, 'inverted');
   assert.equal(report.ood_dataset.n, 30);
   assert.equal(report.corruptions.length, FILTER_CORRUPTIONS.length * 5);
-  assert.deepEqual(report.corruptions.slice(0, 5).map((c) => c.severity), [1, 2, 3, 4, 5]);
+  assert.deepEqual(
+    report.corruptions.slice(0, 5).map((c) => c.severity),
+    [1, 2, 3, 4, 5],
+  );
   assert.equal(result.ood!.corruptions.length, 45);
   // shift/ keeps the logits behind ood.json: read back, the same evaluation gives ood.json's numbers exactly.
   const kept = await readShiftLogits(join(dir, 'run'));

@@ -47,7 +47,10 @@ test('the splits are stratified subsets of the requested sizes, disjoint between
   assert.equal(data.test.labels.length, 200);
   const perClass = new Array<number>(10).fill(0);
   for (const y of data.validation.labels) perClass[y]!++;
-  assert.ok(perClass.every((c) => c >= 5 && c <= 7), `validation classes ${perClass}`);
+  assert.ok(
+    perClass.every((c) => c >= 5 && c <= 7),
+    `validation classes ${perClass}`,
+  );
   const key = (d: RunData['train'], i: number): string => Buffer.from((d as { images: Float32Array }).images.buffer, i * 3136, 3136).toString('base64');
   const trainKeys = new Set(Array.from({ length: 540 }, (_, i) => key(data.train, i)));
   const overlap = Array.from({ length: 60 }, (_, i) => key(data.validation, i)).filter((k) => trainKeys.has(k)).length;
@@ -65,8 +68,15 @@ test('a tiny end-to-end run writes every run-directory file, readable by calib e
   assert.deepEqual(resolveTrainConfig(config), config, 'config.json is a resolved configuration');
 
   const log = await readLog(p.log);
-  assert.deepEqual(log.map((r) => r.epoch), [1, 2]);
-  assert.deepEqual(log.map((r) => r.steps), [9, 18], '540 samples in batches of 64: 9 updates per epoch');
+  assert.deepEqual(
+    log.map((r) => r.epoch),
+    [1, 2],
+  );
+  assert.deepEqual(
+    log.map((r) => r.steps),
+    [9, 18],
+    '540 samples in batches of 64: 9 updates per epoch',
+  );
   for (const r of log) {
     for (const k of ['train_loss', 'val_accuracy', 'val_nll', 'val_ece', 'val_adaece', 'lr', 'epoch_time_s', 'samples_per_s']) {
       assert.ok(Number.isFinite(r[k as keyof typeof r]), `${k} = ${String(r[k as keyof typeof r])}`);
@@ -96,7 +106,7 @@ test('a tiny end-to-end run writes every run-directory file, readable by calib e
   assert.equal(summary.best_epoch, bestLine.epoch);
 });
 
-test('the exported logits and model.onnx are the best checkpoint\'s weights', async () => {
+test("the exported logits and model.onnx are the best checkpoint's weights", async () => {
   const result = await uninterrupted();
   const p = result.paths;
   const model = createRunModel(base.model, base.modelOptions, data.train);
@@ -164,7 +174,7 @@ test('an existing run is not overwritten by accident, and --resume needs a check
   writeFileSync(join(dir, 'f', 'shift', 'in-logits.npy'), 'stale');
   await train(at('f', { epochs: 1 }), { data, overwrite: true });
   assert.ok(!existsSync(stale), 'outputs of a replaced run are removed');
-  assert.ok(!existsSync(join(dir, 'f', 'shift')), 'the replaced run\'s shift logits too');
+  assert.ok(!existsSync(join(dir, 'f', 'shift')), "the replaced run's shift logits too");
 });
 
 test('CRL trains with its correctness history and resumes exactly', async () => {

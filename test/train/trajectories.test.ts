@@ -12,10 +12,7 @@ import { compileTrainStep, createTrainState, crossEntropy } from '../../src/trai
 import { Random } from '../../src/util/random.js';
 
 /** Plain-TypeScript MLP (ReLU) with manual backprop: W [out, in] row-major, mean softmax cross-entropy. */
-function handMlpStep(
-  layers: { w: Float64Array; b: Float64Array; nIn: number; nOut: number }[],
-  x: Float64Array, y: Int32Array, n: number,
-): { loss: number; gw: Float64Array[]; gb: Float64Array[] } {
+function handMlpStep(layers: { w: Float64Array; b: Float64Array; nIn: number; nOut: number }[], x: Float64Array, y: Int32Array, n: number): { loss: number; gw: Float64Array[]; gb: Float64Array[] } {
   const acts: Float64Array[] = [x];
   let h = x;
   layers.forEach((l, k) => {
@@ -40,10 +37,13 @@ function handMlpStep(
     loss += -(h[i * c + y[i]!]! - m - Math.log(s)) / n;
     for (let k = 0; k < c; k++) delta[i * c + k] = (Math.exp(h[i * c + k]! - m) / s - (k === y[i] ? 1 : 0)) / n;
   }
-  const gw: Float64Array[] = [], gb: Float64Array[] = [];
+  const gw: Float64Array[] = [],
+    gb: Float64Array[] = [];
   for (let k = layers.length - 1; k >= 0; k--) {
-    const l = layers[k]!, a = acts[k]!;
-    const w = new Float64Array(l.nOut * l.nIn), b = new Float64Array(l.nOut);
+    const l = layers[k]!,
+      a = acts[k]!;
+    const w = new Float64Array(l.nOut * l.nIn),
+      b = new Float64Array(l.nOut);
     for (let i = 0; i < n; i++)
       for (let o = 0; o < l.nOut; o++) {
         const d = delta[i * l.nOut + o]!;
@@ -79,18 +79,26 @@ describe('train-step trajectories', () => {
     const y = Int32Array.from({ length: n }, () => rng.int(3));
     // Reference state in float64 from the same initial parameters.
     const views = step.layout.params.views(state.params);
-    const dims = [[6, 8], [8, 5], [5, 3]];
+    const dims = [
+      [6, 8],
+      [8, 5],
+      [5, 3],
+    ];
     const names = ['fc1', 'fc2', 'head'];
     const layers = names.map((nm, k) => ({ w: Float64Array.from(views[`${nm}.weight`]!), b: Float64Array.from(views[`${nm}.bias`]!), nIn: dims[k]![0]!, nOut: dims[k]![1]! }));
     const mom = layers.map((l) => ({ w: new Float64Array(l.w.length), b: new Float64Array(l.b.length) }));
     const lrs = [0.1, 0.1, 0.1, 0.05, 0.05, 0.05, 0.01, 0.01];
-    const ours: number[] = [], ref: number[] = [];
+    const ours: number[] = [],
+      ref: number[] = [];
     for (const lr of lrs) {
       ours.push(step.run(state, { x, y }, lr).loss);
       const r = handMlpStep(layers, Float64Array.from(x), y, n);
       ref.push(r.loss);
       layers.forEach((l, k) => {
-        for (const [p, g, m] of [[l.w, r.gw[k]!, mom[k]!.w], [l.b, r.gb[k]!, mom[k]!.b]] as const) {
+        for (const [p, g, m] of [
+          [l.w, r.gw[k]!, mom[k]!.w],
+          [l.b, r.gb[k]!, mom[k]!.b],
+        ] as const) {
           for (let i = 0; i < p.length; i++) {
             const d = g[i]! + 5e-4 * p[i]!;
             m[i] = 0.9 * m[i]! + d;

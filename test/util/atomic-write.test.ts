@@ -11,7 +11,10 @@ test('atomicWriteFile creates a file with exactly the given bytes and leaves no 
   const path = join(dir, 'a.bin');
   await atomicWriteFile(path, new Uint8Array([1, 2, 3, 250]));
   assert.deepEqual([...readFileSync(path)], [1, 2, 3, 250]);
-  assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+    [],
+  );
 });
 
 test('atomicWriteFile replaces an existing file and writes strings as UTF-8', async () => {
@@ -30,7 +33,10 @@ test('an aborted atomic write leaves the old file untouched and removes its temp
   await file.abort();
   await file.abort();
   assert.equal(readFileSync(path, 'utf8'), 'keep me');
-  assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('.c.txt')), []);
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.startsWith('.c.txt')),
+    [],
+  );
   await assert.rejects(file.write('x'), /write after aborted/);
 });
 
@@ -48,7 +54,10 @@ test('atomicWriteFileSync writes and replaces like the async version', () => {
   atomicWriteFileSync(path, 'first');
   atomicWriteFileSync(path, new Uint8Array([0x32]));
   assert.equal(readFileSync(path, 'utf8'), '2');
-  assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+    [],
+  );
 });
 
 test('writing into a missing directory fails without creating anything', async () => {

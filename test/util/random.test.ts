@@ -15,7 +15,10 @@ test('the same seed gives the same stream and a restored state continues it', ()
 test('uniform, normal and beta samples have the right first two moments', () => {
   const r = new Random(7);
   const n = 200000;
-  let su = 0, sn = 0, sn2 = 0, sb = 0;
+  let su = 0,
+    sn = 0,
+    sn2 = 0,
+    sb = 0;
   for (let i = 0; i < n; i++) {
     su += r.uniform();
     const z = r.normal();

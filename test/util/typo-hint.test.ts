@@ -26,7 +26,10 @@ test('closeNames compares without case and separators and orders nearest first',
 });
 
 test('defineRegistry: names in order, lookup naming the argument with a hint, duplicates refused', () => {
-  const r = defineRegistry('thing', [{ name: 'alpha', n: 1 }, { name: 'beta', n: 2 }] as const);
+  const r = defineRegistry('thing', [
+    { name: 'alpha', n: 1 },
+    { name: 'beta', n: 2 },
+  ] as const);
   assert.deepEqual(r.names, ['alpha', 'beta']);
   assert.equal(r.get('--thing', 'beta').n, 2);
   assert.equal(r.has('gamma'), false);

@@ -50,7 +50,8 @@ export const applyCommand = defineCommand({
     if (groupwise) return applyGroupwise(groupwise, flags, io);
     const multilabel = await readMultilabelCalibrator(flags.calibrator);
     const refuseGroups = (what: string): void => {
-      if (flags.groups.length > 0) invalidArgument('--groups', `no --groups for ${what} fitted without them (calib fit --groups writes a group-wise one)`, `--groups with ${JSON.stringify(flags.calibrator)}`);
+      if (flags.groups.length > 0)
+        invalidArgument('--groups', `no --groups for ${what} fitted without them (calib fit --groups writes a group-wise one)`, `--groups with ${JSON.stringify(flags.calibrator)}`);
     };
     if (multilabel) {
       refuseGroups('a multi-label calibrator');
@@ -91,15 +92,12 @@ export const applyCommand = defineCommand({
     } else {
       const all = await readAll(validatedPredictionChunks(predictions), rows, cols);
       const out = transform(all.matrix, 0);
-      await writingOutput(flags.out, '--out', () =>
-        writeMatrixFile(flags.out, matrix(rows, cols, out.data), { dtype, key: wantLogits ? 'logits' : 'probs', argName: '--out' }),
-      );
+      await writingOutput(flags.out, '--out', () => writeMatrixFile(flags.out, matrix(rows, cols, out.data), { dtype, key: wantLogits ? 'logits' : 'probs', argName: '--out' }));
     }
     const warning = logitsWarning(predictions);
     if (warning) io.stderr.write(warning);
     io.stdout.write(
-      `applied ${calibrator.kind} to ${rows.toLocaleString('en-US')} × ${cols} ${predictions.kind} -> ${flags.out} ` +
-        `(calibrated ${wantLogits ? 'logits' : 'probabilities'}, ${dtype})\n`,
+      `applied ${calibrator.kind} to ${rows.toLocaleString('en-US')} × ${cols} ${predictions.kind} -> ${flags.out} ` + `(calibrated ${wantLogits ? 'logits' : 'probabilities'}, ${dtype})\n`,
     );
   },
 });

@@ -20,7 +20,8 @@ import { boolean, described, number, optional, string } from '../../util/schema.
 export const conformalCommand = defineCommand({
   name: 'conformal',
   summary: 'Conformal prediction sets (LAC, APS, RAPS): threshold on a calibration split, coverage and set size on the rest.',
-  usage: '(--logits FILE | --probs FILE) --labels FILE [--calib-logits FILE | --calib-probs FILE --calib-labels FILE] [--class-conditional] [--groups FILE [--calib-groups FILE]] [--min-cell-size K] [options]',
+  usage:
+    '(--logits FILE | --probs FILE) --labels FILE [--calib-logits FILE | --calib-probs FILE --calib-labels FILE] [--class-conditional] [--groups FILE [--calib-groups FILE]] [--min-cell-size K] [options]',
   description: [
     'Sets {k : s(x, k) ≤ q̂} with q̂ the ⌈(n+1)(1−α)⌉-th smallest calibration score; marginal coverage ≥ 1 − α on',
     'exchangeable data. Scores: lac 1 − p_k (Sadinle et al. 2019), aps the mass of the classes ranked at or above k',
@@ -74,8 +75,10 @@ export const conformalCommand = defineCommand({
     if (flags['min-cell-size'] !== undefined && !(flags['class-conditional'] && flags.groups !== undefined))
       invalidArgument('--min-cell-size', 'only with --class-conditional and --groups (group × class cells)', String(flags['min-cell-size']));
     if (flags['min-cell-size'] !== undefined) requireNumber('--min-cell-size', flags['min-cell-size'], { integer: true, min: 1 });
-    if (flags['calib-groups'] !== undefined && (flags.groups === undefined || !separate)) invalidArgument('--calib-groups', 'only with --groups and --calib-logits/--calib-probs files', JSON.stringify(flags['calib-groups']));
-    if (flags.groups !== undefined && separate && flags['calib-groups'] === undefined) invalidArgument('--calib-groups', 'the group ids of the calibration rows (--groups gives those of --logits/--probs)', 'none');
+    if (flags['calib-groups'] !== undefined && (flags.groups === undefined || !separate))
+      invalidArgument('--calib-groups', 'only with --groups and --calib-logits/--calib-probs files', JSON.stringify(flags['calib-groups']));
+    if (flags.groups !== undefined && separate && flags['calib-groups'] === undefined)
+      invalidArgument('--calib-groups', 'the group ids of the calibration rows (--groups gives those of --logits/--probs)', 'none');
     const groupsFile = flags.groups !== undefined ? await readGroups(flags.groups, test.rows, flags.logits !== undefined ? '--logits' : '--probs') : undefined;
     let testGroups = groupsFile && Array.from(groupsFile.index, (k) => groupsFile.ids[k]!);
     let calGroups: string[] | undefined;
@@ -157,7 +160,9 @@ export const conformalCommand = defineCommand({
     if (flags.json) {
       const out = Object.fromEntries(results.map((r) => [r.method, { threshold: r.threshold, coverage: r.coverage, mean_set_size: r.meanSetSize, empty_sets: r.emptySets }]));
       const split = separate ? 'files' : flags.split;
-      return void io.stdout.write(`${JSON.stringify({ alpha, n_calibration: cal.rows, n_test: test.rows, split, ...(split === 'random' || split === 'stratified' ? { seed: flags.seed } : {}), methods: out })}\n`);
+      return void io.stdout.write(
+        `${JSON.stringify({ alpha, n_calibration: cal.rows, n_test: test.rows, split, ...(split === 'random' || split === 'stratified' ? { seed: flags.seed } : {}), methods: out })}\n`,
+      );
     }
     const how = separate ? '' : flags.split === 'first' ? ' (the first rows of the input)' : ` (${flags.split} split of the input, seed ${flags.seed})`;
     io.stdout.write(`${cal.rows.toLocaleString('en-US')} calibration rows${how}, ${test.rows.toLocaleString('en-US')} test rows, α = ${alpha}\n\n`);

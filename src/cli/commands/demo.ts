@@ -68,7 +68,26 @@ export const demoCommand = defineCommand({
     if (flags.synthetic) return syntheticDemo(flags, io);
     const given = SYNTHETIC_ONLY.filter((k) => flags[k] !== DEMO_DEFAULTS[k]);
     if (given.length) throw new UsageError(`demo: --${given.join(', --')} only with --synthetic`);
-    return suiteCommand.run({ action: 'run', target: 'demo', out: flags.out, scale: flags.scale, jobs: flags.jobs, report: true, progress: flags.progress, threads: undefined, queue: undefined, 'worker-wait': 60, check: false, 'dry-run': false, 'reuse-from': undefined, markdown: undefined, second: undefined }, io);
+    return suiteCommand.run(
+      {
+        action: 'run',
+        target: 'demo',
+        out: flags.out,
+        scale: flags.scale,
+        jobs: flags.jobs,
+        report: true,
+        progress: flags.progress,
+        threads: undefined,
+        queue: undefined,
+        'worker-wait': 60,
+        check: false,
+        'dry-run': false,
+        'reuse-from': undefined,
+        markdown: undefined,
+        second: undefined,
+      },
+      io,
+    );
   },
 });
 
@@ -77,102 +96,101 @@ const DEMO_DEFAULTS = { n: 20000, classes: 10, overconfidence: 3, seed: 0, bins:
 
 /** `calib demo --synthetic`: the post-hoc workflow on synthetic overconfident data. */
 async function syntheticDemo(flags: { out: string; n: number; classes: number; overconfidence: number; seed: number; bins: number; png: boolean }, io: CliIO): Promise<void> {
-    const n = flags.n;
-    const classes = flags.classes;
-    if (n * classes > MAX_DEMO_VALUES) {
-      invalidArgument('--n', `--n × --classes ≤ ${MAX_DEMO_VALUES.toLocaleString('en-US')} logits (the demo holds them in memory)`, `${n} × ${classes}`);
+  const n = flags.n;
+  const classes = flags.classes;
+  if (n * classes > MAX_DEMO_VALUES) {
+    invalidArgument('--n', `--n × --classes ≤ ${MAX_DEMO_VALUES.toLocaleString('en-US')} logits (the demo holds them in memory)`, `${n} × ${classes}`);
+  }
+  const tau = flags.overconfidence;
+  const bins = requireBins(flags.bins, '--bins');
+  const dir = flags.out;
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
+    invalidArgument('--out', 'a directory (created if missing)', `${JSON.stringify(dir)} (${why})`);
+  }
+  const out = io.stdout;
+  out.write(
+    banner([
+      'SYNTHETIC DATA - NOT A REAL MODEL',
+      `${n.toLocaleString('en-US')} samples of a made-up ${classes}-class problem; the "model" multiplies calibrated`,
+      `logits by tau = ${tau}, so it is overconfident by construction (src/data/synthetic.ts).`,
+      'Use calib eval / fit / apply / plot on your own predictions for real numbers.',
+    ]),
+  );
+  const data = syntheticOverconfident({ n, classes, seed: flags.seed, overconfidence: tau });
+  // Stored as float32, like most models' outputs; all numbers below come from exactly what is written.
+  const logits = Float32Array.from(data.logits);
+  const nVal = Math.floor(n / 2);
+  const nTest = n - nVal;
+  const val = matrix(nVal, classes, logits.subarray(0, nVal * classes));
+  const test = matrix(nTest, classes, logits.subarray(nVal * classes));
+  const valLabels = data.labels.subarray(0, nVal);
+  const testLabels = data.labels.subarray(nVal);
+
+  const path = (name: string): string => join(dir, name);
+  await writeNpy(path('val-logits.npy'), val.data, [nVal, classes]);
+  await writeNpy(path('val-labels.npy'), valLabels, [nVal], { dtype: 'int64' });
+  await writeNpy(path('test-logits.npy'), test.data, [nTest, classes]);
+  await writeNpy(path('test-labels.npy'), testLabels, [nTest], { dtype: 'int64' });
+
+  // As calib eval computes them (the calibration–refinement split included), so its --json reproduces metrics.json.
+  const settings: EvalSettings = { input: 'logits', bins, convention: '(l,u]', classes, refinementCalibrator: 'temperature' };
+  const evaluateOn = (m: Matrix, y: Int32Array, input: 'logits' | 'probabilities'): CalibrationAccumulator => new CalibrationAccumulator({ ...settings, input }).update(m, y);
+  const valBefore = evaluateOn(val, valLabels, 'logits').compute();
+  const calibrator = fitCalibrator('temperature', { logits: val }, valLabels);
+  const temperature = calibrator.toJSON()['temperature'] as number;
+  await writeCalibratorFile(path('calibrator.json'), calibrator);
+  const beforeState = evaluateOn(test, testLabels, 'logits');
+  const calibrated = matrix(nTest, classes, Float32Array.from(calibrator.apply({ logits: test }).data));
+  await writeNpy(path('test-calibrated-probs.npy'), calibrated.data, [nTest, classes]);
+  const afterState = evaluateOn(calibrated, testLabels, 'probabilities');
+  const before = beforeState.compute();
+  const after = afterState.compute();
+
+  const figures: string[] = [];
+  for (const [name, state, label] of [
+    ['reliability-before', beforeState, 'before'],
+    ['reliability-after', afterState, `after temperature scaling (T = ${temperature.toFixed(2)})`],
+  ] as const) {
+    const svg = calibrationFigureSvg(state.reliability(), { title: `SYNTHETIC test half, ${label}` });
+    await writeFigure(path(`${name}.svg`), svg);
+    figures.push(`${name}.svg`);
+    if (flags.png) {
+      await writeFigure(path(`${name}.png`), svg);
+      figures.push(`${name}.png`);
     }
-    const tau = flags.overconfidence;
-    const bins = requireBins(flags.bins, '--bins');
-    const dir = flags.out;
-    try {
-      await mkdir(dir, { recursive: true });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
-      invalidArgument('--out', 'a directory (created if missing)', `${JSON.stringify(dir)} (${why})`);
-    }
-    const out = io.stdout;
-    out.write(
-      banner([
-        'SYNTHETIC DATA - NOT A REAL MODEL',
-        `${n.toLocaleString('en-US')} samples of a made-up ${classes}-class problem; the "model" multiplies calibrated`,
-        `logits by tau = ${tau}, so it is overconfident by construction (src/data/synthetic.ts).`,
-        'Use calib eval / fit / apply / plot on your own predictions for real numbers.',
-      ]),
-    );
-    const data = syntheticOverconfident({ n, classes, seed: flags.seed, overconfidence: tau });
-    // Stored as float32, like most models' outputs; all numbers below come from exactly what is written.
-    const logits = Float32Array.from(data.logits);
-    const nVal = Math.floor(n / 2);
-    const nTest = n - nVal;
-    const val = matrix(nVal, classes, logits.subarray(0, nVal * classes));
-    const test = matrix(nTest, classes, logits.subarray(nVal * classes));
-    const valLabels = data.labels.subarray(0, nVal);
-    const testLabels = data.labels.subarray(nVal);
+  }
+  const report = {
+    synthetic: true,
+    description: `SYNTHETIC overconfident data (src/data/synthetic.ts), tau = ${tau}; not a real model`,
+    seed: flags.seed,
+    samples: { validation: nVal, test: nTest },
+    temperature,
+    validation_before: metricsJson(valBefore, settings),
+    test_before: metricsJson(before, settings),
+    test_after: metricsJson(after, { ...settings, input: 'probabilities' }),
+  };
+  await atomicWriteFile(path('metrics.json'), `${JSON.stringify(report, null, 2)}\n`);
 
-    const path = (name: string): string => join(dir, name);
-    await writeNpy(path('val-logits.npy'), val.data, [nVal, classes]);
-    await writeNpy(path('val-labels.npy'), valLabels, [nVal], { dtype: 'int64' });
-    await writeNpy(path('test-logits.npy'), test.data, [nTest, classes]);
-    await writeNpy(path('test-labels.npy'), testLabels, [nTest], { dtype: 'int64' });
-
-    // As calib eval computes them (the calibration–refinement split included), so its --json reproduces metrics.json.
-    const settings: EvalSettings = { input: 'logits', bins, convention: '(l,u]', classes, refinementCalibrator: 'temperature' };
-    const evaluateOn = (m: Matrix, y: Int32Array, input: 'logits' | 'probabilities'): CalibrationAccumulator =>
-      new CalibrationAccumulator({ ...settings, input }).update(m, y);
-    const valBefore = evaluateOn(val, valLabels, 'logits').compute();
-    const calibrator = fitCalibrator('temperature', { logits: val }, valLabels);
-    const temperature = calibrator.toJSON()['temperature'] as number;
-    await writeCalibratorFile(path('calibrator.json'), calibrator);
-    const beforeState = evaluateOn(test, testLabels, 'logits');
-    const calibrated = matrix(nTest, classes, Float32Array.from(calibrator.apply({ logits: test }).data));
-    await writeNpy(path('test-calibrated-probs.npy'), calibrated.data, [nTest, classes]);
-    const afterState = evaluateOn(calibrated, testLabels, 'probabilities');
-    const before = beforeState.compute();
-    const after = afterState.compute();
-
-    const figures: string[] = [];
-    for (const [name, state, label] of [
-      ['reliability-before', beforeState, 'before'],
-      ['reliability-after', afterState, `after temperature scaling (T = ${temperature.toFixed(2)})`],
-    ] as const) {
-      const svg = calibrationFigureSvg(state.reliability(), { title: `SYNTHETIC test half, ${label}` });
-      await writeFigure(path(`${name}.svg`), svg);
-      figures.push(`${name}.svg`);
-      if (flags.png) {
-        await writeFigure(path(`${name}.png`), svg);
-        figures.push(`${name}.png`);
-      }
-    }
-    const report = {
-      synthetic: true,
-      description: `SYNTHETIC overconfident data (src/data/synthetic.ts), tau = ${tau}; not a real model`,
-      seed: flags.seed,
-      samples: { validation: nVal, test: nTest },
-      temperature,
-      validation_before: metricsJson(valBefore, settings),
-      test_before: metricsJson(before, settings),
-      test_after: metricsJson(after, { ...settings, input: 'probabilities' }),
-    };
-    await atomicWriteFile(path('metrics.json'), `${JSON.stringify(report, null, 2)}\n`);
-
-    out.write(`validation half: ${nVal.toLocaleString('en-US')} samples, ECE ${(valBefore.ece * 100).toFixed(2)}% before calibration\n`);
-    out.write(`temperature scaling fitted on the validation half: T = ${temperature.toFixed(4)}\n\n`);
-    out.write(`test half (${nTest.toLocaleString('en-US')} SYNTHETIC samples), ${bins} bins (l,u]:\n`);
-    const names = ['accuracy', 'nll', 'brier', 'ece', 'adaece', 'mce', 'classwise_ece', 'mean_confidence'] as const;
-    out.write(formatComparisonTable(['before', 'after TS'], [before, after] as CalibrationMetrics[], names));
-    out.write(`\nwrote to ${dir}/: val-logits.npy val-labels.npy test-logits.npy test-labels.npy calibrator.json\n`);
-    out.write(`  test-calibrated-probs.npy metrics.json ${figures.join(' ')}\n`);
-    out.write('\nthe same steps with the CLI (replace the synthetic files by your own predictions):\n');
-    const q = (name: string): string => JSON.stringify(path(name)).replace(/^"([\w./-]+)"$/, '$1');
-    out.write(
-      [
-        `  calib eval  --logits ${q('test-logits.npy')} --labels ${q('test-labels.npy')}`,
-        `  calib fit   --method temperature --logits ${q('val-logits.npy')} --labels ${q('val-labels.npy')} --out ${q('calibrator.json')}`,
-        `  calib apply --calibrator ${q('calibrator.json')} --logits ${q('test-logits.npy')} --out ${q('test-calibrated-probs.npy')}`,
-        `  calib plot  --probs ${q('test-calibrated-probs.npy')} --labels ${q('test-labels.npy')} --out ${q('reliability-after.svg')}`,
-        '',
-      ].join('\n'),
-    );
+  out.write(`validation half: ${nVal.toLocaleString('en-US')} samples, ECE ${(valBefore.ece * 100).toFixed(2)}% before calibration\n`);
+  out.write(`temperature scaling fitted on the validation half: T = ${temperature.toFixed(4)}\n\n`);
+  out.write(`test half (${nTest.toLocaleString('en-US')} SYNTHETIC samples), ${bins} bins (l,u]:\n`);
+  const names = ['accuracy', 'nll', 'brier', 'ece', 'adaece', 'mce', 'classwise_ece', 'mean_confidence'] as const;
+  out.write(formatComparisonTable(['before', 'after TS'], [before, after] as CalibrationMetrics[], names));
+  out.write(`\nwrote to ${dir}/: val-logits.npy val-labels.npy test-logits.npy test-labels.npy calibrator.json\n`);
+  out.write(`  test-calibrated-probs.npy metrics.json ${figures.join(' ')}\n`);
+  out.write('\nthe same steps with the CLI (replace the synthetic files by your own predictions):\n');
+  const q = (name: string): string => JSON.stringify(path(name)).replace(/^"([\w./-]+)"$/, '$1');
+  out.write(
+    [
+      `  calib eval  --logits ${q('test-logits.npy')} --labels ${q('test-labels.npy')}`,
+      `  calib fit   --method temperature --logits ${q('val-logits.npy')} --labels ${q('val-labels.npy')} --out ${q('calibrator.json')}`,
+      `  calib apply --calibrator ${q('calibrator.json')} --logits ${q('test-logits.npy')} --out ${q('test-calibrated-probs.npy')}`,
+      `  calib plot  --probs ${q('test-calibrated-probs.npy')} --labels ${q('test-labels.npy')} --out ${q('reliability-after.svg')}`,
+      '',
+    ].join('\n'),
+  );
 }

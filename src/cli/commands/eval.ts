@@ -81,7 +81,7 @@ export const evalCommand = defineCommand({
     'Calibration–refinement split (Berta et al. 2025, "Rethinking early stopping: refine, then calibrate"; the',
     'classical split of a proper score, DeGroot & Fienberg 1983, Bröcker 2009): refinement_nll / refinement_brier are',
     'the loss after recalibrating the same predictions on the evaluated rows themselves (temperature scaling fitted',
-    "to that loss; --refinement-calibrator isotonic: one-vs-rest isotonic, renormalised), calibration_nll /",
+    'to that loss; --refinement-calibrator isotonic: one-vs-rest isotonic, renormalised), calibration_nll /',
     'calibration_brier = loss − refinement; the _over / _under keys split the calibration term into rows whose',
     'recalibrated top-label confidence is lower (over-confident) or not. Keeps every row: 8·N·C bytes.',
     wrapText(`Metrics (--json keys, in table order): ${METRIC_NAMES.join(', ')}.`),
@@ -109,7 +109,7 @@ export const evalCommand = defineCommand({
     'weights equal repeating rows. Weighted: accuracy, nll, brier, ece, ece_l2, adaece, adaece_l2 (equal-mass), mce, oe,',
     'classwise_ece, ks, mean_confidence, mean_entropy, and --reliability (uniform). The rank-based metrics, the tests',
     "and p-values and the debiased estimators (debiased_ece, marginal_ece) refuse weights and are listed in 'not_weighted'",
-    "with the reason, as are those not implemented with weights yet. --bootstrap resamples rows with their weights;",
+    'with the reason, as are those not implemented with weights yet. --bootstrap resamples rows with their weights;',
     'with --confidence the weighted top-label metrics are given. The evaluation runs in one thread with all rows in memory.',
     '--lm-eval FILE: a multiple-choice LLM log (lm-evaluation-harness --log_samples JSONL: filtered_resps, target,',
     'arguments; or lighteval / Open LLM Leaderboard details as JSON/JSONL, not parquet). Per question p = softmax(s / T)',
@@ -168,7 +168,13 @@ export const evalCommand = defineCommand({
     'classwise-separate-one': flag(described(optional(number({ integer: true })), 'also report classwise ECE with M [l,u) bins plus a bin for p = 1'), { valueName: 'M' }),
     adaptive: flag(optional(string(['equal-mass', 'interp']), 'equal-mass', "AdaECE bins: equal counts, or 'interp' (np.interp edges of the MbLS/ACLS code)")),
     'marginal-binning': flag(optional(string(['equal-width', 'equal-mass']), 'equal-width', 'bins of marginal_ece')),
-    'refinement-calibrator': flag(optional(string([...REFINEMENT_SETTINGS]), 'temperature', "recalibrator of refinement_nll / calibration_nll / refinement_brier / calibration_brier, fitted on the evaluated rows ('none': skip the split, ~20 passes over the rows)")),
+    'refinement-calibrator': flag(
+      optional(
+        string([...REFINEMENT_SETTINGS]),
+        'temperature',
+        "recalibrator of refinement_nll / calibration_nll / refinement_brier / calibration_brier, fitted on the evaluated rows ('none': skip the split, ~20 passes over the rows)",
+      ),
+    ),
     norm: flag(optional(number(), 2, 'norm p ≥ 1 of the label-binned ECE (ece_lb)'), { valueName: 'P' }),
     'ignore-index': flag(described(optional(number({ integer: true })), 'drop rows whose label is K (e.g. -100 or 255 of dense/segmentation labels)'), { valueName: 'K' }),
     reliability: flag(described(optional(string()), 'write the reliability bins as .json or .csv'), { valueName: 'FILE' }),
@@ -190,7 +196,22 @@ export const evalCommand = defineCommand({
           throw new UsageError(`--metrics ${optInNames.join(',')} applies to unweighted --logits/--probs/--positive-probs/--confidence inputs, not with --${name}`);
     }
     if (flags['lm-eval'] !== undefined) {
-      requireLmEvalOnly({ ...flags, groups: flags.groups.length > 0 ? flags.groups : undefined }, ['logits', 'probs', 'positive-probs', 'confidence', 'predicted', 'columns', 'labels', 'model', 'run', 'weights', 'ignore-index', 'nll-clip', 'classwise-separate-one', 'groups']);
+      requireLmEvalOnly({ ...flags, groups: flags.groups.length > 0 ? flags.groups : undefined }, [
+        'logits',
+        'probs',
+        'positive-probs',
+        'confidence',
+        'predicted',
+        'columns',
+        'labels',
+        'model',
+        'run',
+        'weights',
+        'ignore-index',
+        'nll-clip',
+        'classwise-separate-one',
+        'groups',
+      ]);
       if (flags.reliability !== undefined) await requireReliabilityPath(flags.reliability);
       requireNumber('--norm', flags.norm, { min: 1 });
       return evalLmEval(flags, io);
@@ -204,7 +225,9 @@ export const evalCommand = defineCommand({
     if (flags.weights !== undefined && (flags.model !== undefined || flags.run !== undefined))
       throw new UsageError('--weights applies to --logits/--probs/--positive-probs/--confidence inputs, not to --model / --run');
     if (flags.clinical && (flags.model !== undefined || flags.run !== undefined || flags.weights !== undefined))
-      throw new UsageError('--clinical applies to unweighted --logits/--probs/--positive-probs/--confidence inputs (not --model, --run or --weights: weighted slope/intercept, Hosmer–Lemeshow, lowess and SKCE are not implemented)');
+      throw new UsageError(
+        '--clinical applies to unweighted --logits/--probs/--positive-probs/--confidence inputs (not --model, --run or --weights: weighted slope/intercept, Hosmer–Lemeshow, lowess and SKCE are not implemented)',
+      );
     requireGroupCombination(flags);
     if (flags.model !== undefined || flags.run !== undefined) return evalModel(flags, io);
     if (flags.bootstrap !== undefined) requireNumber('--bootstrap', flags.bootstrap, { integer: true, min: 1, max: MAX_BOOTSTRAP_RESAMPLES });
@@ -226,7 +249,10 @@ export const evalCommand = defineCommand({
       const inputs = await readTopLabelInputs({ ...flags, confidence: flags.confidence });
       if (flags.weights !== undefined) return evalWeightedTopLabel(inputs, flags.weights, common, { ...flags, confidence: flags.confidence, strategy }, io);
       const metrics = evaluateTopLabel(inputs, common);
-      const intervals = flags.bootstrap === undefined ? undefined : withProgress(io, flags.bootstrap, (onProgress) => bootstrapTopLabel(inputs, common, { resamples: flags.bootstrap!, seed: flags.seed, level: flags.level, onProgress }));
+      const intervals =
+        flags.bootstrap === undefined
+          ? undefined
+          : withProgress(io, flags.bootstrap, (onProgress) => bootstrapTopLabel(inputs, common, { resamples: flags.bootstrap!, seed: flags.seed, level: flags.level, onProgress }));
       if (flags.reliability !== undefined) await writeReliability(flags.reliability, calibrationCurve(inputs.confidence, inputs.correct, { bins: flags.bins, strategy }));
       const topClinical = flags.clinical ? clinicalFor(inputs.confidence, inputs.correct, flags, { p: '--confidence', y: '--labels' }) : undefined;
       const topOptIn = optInNames.length > 0 ? evaluateOptIn(inputs.confidence, inputs.correct, optInNames, common) : {};
@@ -254,7 +280,11 @@ export const evalCommand = defineCommand({
     const { rows, cols } = predictions?.source ?? { rows: binary!.matrix.rows, cols: 2 };
     const ignore = flags['ignore-index'];
     const chunks = (): AsyncIterable<InputChunk> =>
-      binary ? (async function* () { yield binary; })() : validatedChunks(predictions!, labels!, undefined, ignore);
+      binary
+        ? (async function* () {
+            yield binary;
+          })()
+        : validatedChunks(predictions!, labels!, undefined, ignore);
     if (flags.groups.length > 0) {
       const argName = predictions?.argName ?? '--positive-probs';
       const all = binary ? { matrix: binary.matrix, labels: binary.labels } : await readAll(chunks(), rows, cols);
@@ -315,8 +345,7 @@ export const evalCommand = defineCommand({
       let accumulator;
       ({ metrics, accumulator } = await evaluateChunks(chunks(), settings));
       top = accumulator.top;
-      if (flags.bootstrap !== undefined)
-        intervals = bootstrapWithProgress(binary.matrix, binary.labels, settings, flags, io);
+      if (flags.bootstrap !== undefined) intervals = bootstrapWithProgress(binary.matrix, binary.labels, settings, flags, io);
       if (flags.reliability !== undefined) curve = calibrationCurve(binary.p, binary.y, { bins: flags.bins, strategy });
     } else if (parallel) {
       const all = await readAllShared(validatedChunks(predictions!, labels!), rows, cols);
@@ -326,8 +355,7 @@ export const evalCommand = defineCommand({
         top = new TopLabelAccumulator(common);
         top.update(t.confidence, t.correct);
       }
-      if (flags.bootstrap !== undefined)
-        intervals = bootstrapWithProgress(all.matrix, all.labels, settings, flags, io);
+      if (flags.bootstrap !== undefined) intervals = bootstrapWithProgress(all.matrix, all.labels, settings, flags, io);
     } else if (flags.bootstrap !== undefined) {
       const all = await readAll(chunks(), rows, cols);
       let accumulator;
@@ -423,11 +451,8 @@ async function evalWeightedTopLabel(
   const intervals =
     flags.bootstrap === undefined
       ? undefined
-      : withProgress(io, flags.bootstrap, (onProgress) =>
-          bootstrapWeightedTopLabel(inputs, weights, common, names, { resamples: flags.bootstrap!, seed: flags.seed, level: flags.level, onProgress }),
-        );
-  if (flags.reliability !== undefined)
-    await writeReliability(flags.reliability, calibrationCurve(inputs.confidence, inputs.correct, { bins: common.bins, strategy: flags.strategy, weights }));
+      : withProgress(io, flags.bootstrap, (onProgress) => bootstrapWeightedTopLabel(inputs, weights, common, names, { resamples: flags.bootstrap!, seed: flags.seed, level: flags.level, onProgress }));
+  if (flags.reliability !== undefined) await writeReliability(flags.reliability, calibrationCurve(inputs.confidence, inputs.correct, { bins: common.bins, strategy: flags.strategy, weights }));
   if (flags.json) {
     const json = { ...weightedJson(result, { input: 'top-label', adaptive: common.adaptive, weightsFile: weightsPath }, refused, intervals), not_computable: NEEDS_PROBABILITIES };
     return void io.stdout.write(`${JSON.stringify(json)}\n`);
@@ -443,16 +468,8 @@ async function evalWeightedTopLabel(
 }
 
 /** Bootstrap intervals with progress on stderr when they take more than a few seconds. */
-function bootstrapWithProgress(
-  matrix: Matrix,
-  labels: Int32Array,
-  settings: EvalSettings,
-  flags: { bootstrap?: number | undefined; seed: number; level: number },
-  io: CliIO,
-): MetricIntervals {
-  return withProgress(io, flags.bootstrap!, (onProgress) =>
-    bootstrapAllMetrics(matrix, labels, settings, { resamples: flags.bootstrap!, seed: flags.seed, level: flags.level, onProgress }),
-  );
+function bootstrapWithProgress(matrix: Matrix, labels: Int32Array, settings: EvalSettings, flags: { bootstrap?: number | undefined; seed: number; level: number }, io: CliIO): MetricIntervals {
+  return withProgress(io, flags.bootstrap!, (onProgress) => bootstrapAllMetrics(matrix, labels, settings, { resamples: flags.bootstrap!, seed: flags.seed, level: flags.level, onProgress }));
 }
 
 /** Runs a bootstrap of B resamples with a progress display on stderr. */

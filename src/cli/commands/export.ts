@@ -24,7 +24,7 @@ export const exportCommand = defineCommand({
     'The exported model has the outputs "calibrated_probabilities" (float32 [N, C]) and, for calibrators that map',
     'logits to logits (temperature family, vector, matrix, Dirichlet, Platt, beta), "calibrated_logits"; with',
     '--keep-outputs the original outputs stay beside them. The calibrator is computed in float64 inside the graph and',
-    'gives the same probabilities as calib apply on the model\'s output (within 1e-6, in onnxruntime-node and -web).',
+    "gives the same probabilities as calib apply on the model's output (within 1e-6, in onnxruntime-node and -web).",
     'Fit the calibrator on what the model outputs: logits, or probabilities (--probs) for a model ending in Softmax.',
     '',
     'A multi-label calibrator (calib fit --multilabel) goes on a model whose [N, L] output is L independent sigmoid',
@@ -46,17 +46,27 @@ export const exportCommand = defineCommand({
   },
   async run(flags, io) {
     if (extname(flags.out).toLowerCase() !== '.onnx') invalidArgument('--out', 'a file ending in .onnx', JSON.stringify(flags.out));
-    await requireOutputPath(flags.out, '--out', [{ argName: '--model', path: flags.model }, { argName: '--calibrator', path: flags.calibrator }]);
+    await requireOutputPath(flags.out, '--out', [
+      { argName: '--model', path: flags.model },
+      { argName: '--calibrator', path: flags.calibrator },
+    ]);
     const { model } = await readOnnxFile(flags.model, '--model');
     const multilabel = await readMultilabelCalibrator(flags.calibrator);
     if (multilabel) {
       const result = appendMultilabelCalibrator(model, multilabel, { keepOutputs: flags['keep-outputs'], outputName: flags['output-name'] });
       await writingOutput(flags.out, '--out', () => atomicWriteFile(flags.out, encodeOnnx(result.model)));
-      const reads = result.reads === result.source ? `${JSON.stringify(result.source)} (${result.sourceKind})` : `${JSON.stringify(result.reads)} (the logits before the Sigmoid of ${JSON.stringify(result.source)})`;
+      const reads =
+        result.reads === result.source
+          ? `${JSON.stringify(result.source)} (${result.sourceKind})`
+          : `${JSON.stringify(result.reads)} (the logits before the Sigmoid of ${JSON.stringify(result.source)})`;
       io.stdout.write(`exported multilabel ${multilabel.method} (${multilabel.labels} labels) on ${reads} -> ${flags.out} (outputs ${result.outputs.map((o) => JSON.stringify(o)).join(', ')})\n`);
       return;
     }
-    const calibrator = await readCalibratorFile(flags.calibrator, '--calibrator', 'group ids are not an input of the ONNX model, so the graph cannot choose the group\'s calibrator (export a calibrator fitted without --groups)');
+    const calibrator = await readCalibratorFile(
+      flags.calibrator,
+      '--calibrator',
+      "group ids are not an input of the ONNX model, so the graph cannot choose the group's calibrator (export a calibrator fitted without --groups)",
+    );
     const result = appendCalibrator(model, calibrator, { keepOutputs: flags['keep-outputs'], outputName: flags['output-name'] });
     if (result.sourceKind === 'probabilities') io.stderr.write(softmaxNote(result.source));
     await writingOutput(flags.out, '--out', () => atomicWriteFile(flags.out, encodeOnnx(result.model)));

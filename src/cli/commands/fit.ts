@@ -108,7 +108,7 @@ export const fitCommand = defineCommand({
       { argName: '--labels', path: flags.labels },
     ]);
     const auto = flags.method === 'auto';
-    if (auto && Object.keys(options).length > 0) invalidArgument('--opt', "no method options with --method auto (each candidate uses its defaults)", JSON.stringify(flags.opt));
+    if (auto && Object.keys(options).length > 0) invalidArgument('--opt', 'no method options with --method auto (each candidate uses its defaults)', JSON.stringify(flags.opt));
     if (!auto && flags.metric !== undefined) invalidArgument('--metric', 'only with --method auto (it ranks the candidates)', JSON.stringify(flags.metric));
     if (!auto && flags.candidates !== undefined) invalidArgument('--candidates', 'only with --method auto', JSON.stringify(flags.candidates));
     if (flags.cv === undefined && !auto && (flags['cv-seed'] !== undefined || flags['cv-ensemble'])) {
@@ -170,19 +170,23 @@ export const fitCommand = defineCommand({
     const record = (calibrator.toJSON()['fit'] ?? {}) as ReturnType<typeof fitRecordOf>;
     if (flags.json) {
       io.stdout.write(
-        `${JSON.stringify({
-          method: flags.method,
-          ...(selection && { chosen: selection.chosen }),
-          kind: calibrator.kind,
-          out: flags.out,
-          rows,
-          classes: cols,
-          bins: flags.bins,
-          fitting_data: { nll_before: before.nll, nll_after: after.nll, ece_before: before.ece, ece_after: after.ece },
-          ...(record.weights && { weights: record.weights }),
-          ...(record.cv && { cv: record.cv }),
-          ...(selection && { selection: selectionJson(selection) }),
-        }, null, 2)}\n`,
+        `${JSON.stringify(
+          {
+            method: flags.method,
+            ...(selection && { chosen: selection.chosen }),
+            kind: calibrator.kind,
+            out: flags.out,
+            rows,
+            classes: cols,
+            bins: flags.bins,
+            fitting_data: { nll_before: before.nll, nll_after: after.nll, ece_before: before.ece, ece_after: after.ece },
+            ...(record.weights && { weights: record.weights }),
+            ...(record.cv && { cv: record.cv }),
+            ...(selection && { selection: selectionJson(selection) }),
+          },
+          null,
+          2,
+        )}\n`,
       );
       return;
     }

@@ -30,7 +30,10 @@ export const lossCommand = defineCommand({
     `terms: ${TERM_NAMES.join(', ')} (alone, or PRIMARY + BETA * term with --primary).`,
     'The whole file is one batch (batch-level terms couple all its samples). Options per loss (--opt / --primary-opt):',
     ...LOSS_NAMES.filter((n) => Object.keys(LOSSES[n].options).length).map(
-      (n) => `  ${n}: ${describeOptions(LOSSES[n].options).map((l) => l.split(':')[0]).join('; ')}`,
+      (n) =>
+        `  ${n}: ${describeOptions(LOSSES[n].options)
+          .map((l) => l.split(':')[0])
+          .join('; ')}`,
     ),
     'Every loss also takes ignoreIndex (or --ignore-index). CRL needs --history COUNTS.npy and --epochs E.',
     'Per-example losses (not the batch-level terms) can write one value per sample with --per-sample FILE: the loss',
@@ -50,14 +53,18 @@ export const lossCommand = defineCommand({
     opt: flag(described(string(), 'an option of the loss (e.g. gamma=3, bins=5,15,30)'), { repeatable: true, valueName: 'KEY=VALUE' }),
     primary: flag(described(optional(string(PRIMARY_NAMES)), 'primary loss: evaluate PRIMARY + BETA * term'), { valueName: 'LOSS' }),
     'primary-opt': flag(described(string(), 'an option of the primary loss'), { repeatable: true, valueName: 'KEY=VALUE' }),
-    weight: flag(described(optional(number()), 'weight β of the term (with --primary; default the term\'s: 2 for mmce and mmce-weighted as in the focal-calibration code, else 1)'), { valueName: 'BETA' }),
+    weight: flag(described(optional(number()), "weight β of the term (with --primary; default the term's: 2 for mmce and mmce-weighted as in the focal-calibration code, else 1)"), {
+      valueName: 'BETA',
+    }),
     'ignore-index': flag(described(optional(number({ integer: true })), 'label value of positions to leave out (segmentation)'), { valueName: 'K' }),
     history: flag(described(optional(string()), 'CRL: per-sample correctness counts (N values)'), { valueName: 'FILE' }),
     epochs: flag(described(optional(number()), 'CRL: number of epochs the counts were accumulated over (≥ 1)'), { valueName: 'E' }),
     dtype: flag(optional(string(['float32', 'float64']), 'float32', 'computation dtype')),
-    grad: flag(described(optional(string()), 'write d loss / d logits here (float64 .npy, the logits\' shape)'), { valueName: 'FILE' }),
+    grad: flag(described(optional(string()), "write d loss / d logits here (float64 .npy, the logits' shape)"), { valueName: 'FILE' }),
     'per-sample': flag(described(optional(string()), 'write one value per sample here (float64 .npy, shape N or N × H × W; 0 at ignored positions)'), { valueName: 'FILE' }),
-    'per-sample-of': flag(described(optional(string()), "with --per-sample: 'loss' (default), 'regulariser' (R_i of a CE + R method, e.g. ACLS alpha*reg) or a term's name (e.g. reg)"), { valueName: 'WHAT' }),
+    'per-sample-of': flag(described(optional(string()), "with --per-sample: 'loss' (default), 'regulariser' (R_i of a CE + R method, e.g. ACLS alpha*reg) or a term's name (e.g. reg)"), {
+      valueName: 'WHAT',
+    }),
     json: flag(optional(boolean(), false, 'print {"loss": number, "terms": {...}} as JSON')),
   },
   async run(flags, io) {
@@ -67,7 +74,10 @@ export const lossCommand = defineCommand({
     if (flags.history !== undefined && flags.name !== 'crl') throw new UsageError(`loss: --history is for crl, not ${flags.name}`);
     if (flags['per-sample-of'] !== undefined && flags['per-sample'] === undefined) throw new UsageError('loss: --per-sample-of needs --per-sample FILE');
     if (flags['per-sample'] !== undefined && flags.primary !== undefined) throw new UsageError('loss: --per-sample is for a loss alone, not PRIMARY + BETA * term');
-    for (const [flag, path] of [['--grad', flags.grad], ['--per-sample', flags['per-sample']]] as const) {
+    for (const [flag, path] of [
+      ['--grad', flags.grad],
+      ['--per-sample', flags['per-sample']],
+    ] as const) {
       if (path === undefined) continue;
       if (fileFormat(path, flag) !== 'npy') invalidArgument(flag, 'a .npy path', JSON.stringify(path));
       await requireOutputPath(path, flag, [
@@ -159,11 +169,19 @@ async function readLabelsLike(path: string, flag: string): Promise<HostArray> {
  * computation (e.g. logits near ±1e38), for which float64 is the remedy; in float64 the inputs are beyond what
  * the loss can be evaluated on.
  */
-function requireFiniteResult(result: { loss: number; terms: Record<string, number>; gradient?: Float64Array | undefined; perSample?: Float64Array | undefined }, dtype: string, logits: HostArray): void {
-  const bad = !Number.isFinite(result.loss) ? `loss ${result.loss}`
-    : Object.entries(result.terms).find(([, v]) => !Number.isFinite(v))?.map(String).join(' ')
-    ?? (result.gradient && !result.gradient.every(Number.isFinite) ? 'a non-finite gradient entry' : undefined)
-    ?? (result.perSample && !result.perSample.every(Number.isFinite) ? 'a non-finite per-sample value' : undefined);
+function requireFiniteResult(
+  result: { loss: number; terms: Record<string, number>; gradient?: Float64Array | undefined; perSample?: Float64Array | undefined },
+  dtype: string,
+  logits: HostArray,
+): void {
+  const bad = !Number.isFinite(result.loss)
+    ? `loss ${result.loss}`
+    : (Object.entries(result.terms)
+        .find(([, v]) => !Number.isFinite(v))
+        ?.map(String)
+        .join(' ') ??
+      (result.gradient && !result.gradient.every(Number.isFinite) ? 'a non-finite gradient entry' : undefined) ??
+      (result.perSample && !result.perSample.every(Number.isFinite) ? 'a non-finite per-sample value' : undefined));
   if (bad === undefined) return;
   let largest = 0;
   for (let i = 0; i < logits.data.length; i++) largest = Math.max(largest, Math.abs(Number(logits.data[i])));

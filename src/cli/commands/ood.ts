@@ -22,10 +22,7 @@ export const oodCommand = defineCommand({
     'With --input probs only msp and entropy are defined. AUROC counts ties as ½ (Mann–Whitney); FPR95 is the',
     'fraction of OOD samples accepted at the largest threshold that keeps 95% of the in-distribution samples.',
   ].join('\n'),
-  examples: [
-    'calib ood --in cifar10-test-logits.npy --out svhn-logits.npy',
-    'calib ood --in id.npz:logits --out ood.npz:logits --score energy --score max-logit --json',
-  ],
+  examples: ['calib ood --in cifar10-test-logits.npy --out svhn-logits.npy', 'calib ood --in id.npz:logits --out ood.npz:logits --score energy --score max-logit --json'],
   flags: {
     in: flag(described(string(), 'N_in × C outputs on in-distribution inputs'), { valueName: 'FILE' }),
     out: flag(described(string(), 'N_out × C outputs on out-of-distribution inputs'), { valueName: 'FILE' }),
@@ -51,6 +48,11 @@ export const oodCommand = defineCommand({
     }
     if (flags.json) return void io.stdout.write(`${JSON.stringify({ n_in: inside.rows, n_out: outside.rows, scores: results })}\n`);
     io.stdout.write(`${inside.rows.toLocaleString('en-US')} in-distribution vs ${outside.rows.toLocaleString('en-US')} OOD samples, ${inside.cols} classes (${kind})\n\n`);
-    io.stdout.write(formatTable(['score', 'AUROC (%)', 'FPR at 95% TPR (%)'], Object.entries(results).map(([s, r]) => [s, percent(r.auroc), percent(r.fpr95)])));
+    io.stdout.write(
+      formatTable(
+        ['score', 'AUROC (%)', 'FPR at 95% TPR (%)'],
+        Object.entries(results).map(([s, r]) => [s, percent(r.auroc), percent(r.fpr95)]),
+      ),
+    );
   },
 });

@@ -20,11 +20,12 @@ import { PLOT_FLAGS, writePlot } from '../plot-flags.js';
 export const plotCommand = defineCommand({
   name: 'plot',
   summary: 'Draw the reliability diagram and confidence histogram of predictions (SVG or PNG).',
-  usage: '(--logits FILE | --probs FILE) --labels FILE --out FILE [--multilabel [--label-names FILE] | --logit-scale] [options]\n' +
+  usage:
+    '(--logits FILE | --probs FILE) --labels FILE --out FILE [--multilabel [--label-names FILE] | --logit-scale] [options]\n' +
     '  calib plot --logit-scale --positive-probs FILE --labels FILE --out FILE [options]',
   description: [
     '--multilabel: N × L independent sigmoid logits/probabilities with N × L 0/1 --labels; one reliability diagram per',
-    'label (predicted probability against the observed frequency of the label, per equal-width bin; the column\'s ECE',
+    "label (predicted probability against the observed frequency of the label, per equal-width bin; the column's ECE",
     "over the drawn bins in each title) as small multiples in rows of at most six. With --convention '[l,u)' the bins",
     "and ECE are calib eval --multilabel's (torchmetrics'), except that p = 1.0 gets no bin of its own. --calibrator",
     'takes a calib fit --multilabel file and draws the calibrated probabilities.',
@@ -96,14 +97,14 @@ export const plotCommand = defineCommand({
       const afterLabel = `After ${calibrator.kind}${typeof t === 'number' ? ` (T = ${t.toFixed(2)})` : ''}`;
       const svg = beforeAfterFigureSvg(data, after, { layout: flags['before-after'], labels: ['Before', afterLabel], ...(flags.title ? { title: flags.title } : {}) });
       await writePlot(flags, svg);
-      io.stdout.write(`wrote before/after ${calibrator.kind} (${flags['before-after']}) of ${data.total.toLocaleString('en-US')} samples (ECE ${percent(data.ece)}% -> ${percent(after.ece)}%, ${data.bins.length} bins ${data.convention}) -> ${flags.out}\n`);
+      io.stdout.write(
+        `wrote before/after ${calibrator.kind} (${flags['before-after']}) of ${data.total.toLocaleString('en-US')} samples (ECE ${percent(data.ece)}% -> ${percent(after.ece)}%, ${data.bins.length} bins ${data.convention}) -> ${flags.out}\n`,
+      );
       return;
     }
     const figure = flags.figure ?? 'combined';
     const svg =
-      figure === 'diagram' ? reliabilityDiagramSvg(data, title)
-      : figure === 'histogram' ? confidenceHistogramSvg(data, title)
-      : calibrationFigureSvg(data, { ...title, layout: flags.layout });
+      figure === 'diagram' ? reliabilityDiagramSvg(data, title) : figure === 'histogram' ? confidenceHistogramSvg(data, title) : calibrationFigureSvg(data, { ...title, layout: flags.layout });
     await writePlot(flags, svg);
     io.stdout.write(
       `wrote ${figure === 'combined' ? 'reliability diagram + confidence histogram' : figure === 'diagram' ? 'reliability diagram' : 'confidence histogram'} ` +

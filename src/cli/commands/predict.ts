@@ -28,7 +28,7 @@ export const predictCommand = defineCommand({
   usage: '(--model FILE | --run DIR) (--inputs X.npy | --dataset NAME | --images DIR) --out logits.npy [options]',
   description: [
     "The model's input and [N, C] output are read from the model (--input-name / --output-name when it has several);",
-    'a dynamic batch runs in batches of --batch, a fixed batch in the model\'s own. Images from --dataset and --images are',
+    "a dynamic batch runs in batches of --batch, a fixed batch in the model's own. Images from --dataset and --images are",
     'in [0, 1], normalised by --mean/--std and laid out as the model expects (--layout, default read from its shape).',
     'A model ending in Softmax gives probabilities, not logits: the file then holds probabilities (use --probs later).',
   ].join('\n'),
@@ -49,7 +49,10 @@ export const predictCommand = defineCommand({
     if (flags['labels-out'] !== undefined && extname(flags['labels-out']).toLowerCase() !== '.npy') invalidArgument('--labels-out', 'a file ending in .npy', JSON.stringify(flags['labels-out']));
     requireNumber('--batch', flags.batch, { integer: true, min: 1 });
     requireNumber('--threads', flags.threads, { integer: true, min: 1, max: 64 });
-    const inputs = [{ argName: '--model', path: flags.model }, { argName: '--inputs', path: flags.inputs }];
+    const inputs = [
+      { argName: '--model', path: flags.model },
+      { argName: '--inputs', path: flags.inputs },
+    ];
     await requireOutputPath(flags.out, '--out', inputs);
     if (flags['labels-out'] !== undefined) await requireOutputPath(flags['labels-out'], '--labels-out', [...inputs, { argName: '--out', path: flags.out }]);
     const resolved = await resolveModelInputs(flags);
@@ -69,7 +72,8 @@ export const predictCommand = defineCommand({
     io.stdout.write(
       `predicted ${result.rows.toLocaleString('en-US')} × ${result.cols} ${result.kind === 'probabilities' ? 'probabilities' : 'logits'} ` +
         `(input ${JSON.stringify(result.input.name)}, output ${JSON.stringify(result.output.name)}, batch ${result.batch}) -> ${flags.out}` +
-        (flags['labels-out'] !== undefined ? `, labels -> ${flags['labels-out']}` : '') + '\n',
+        (flags['labels-out'] !== undefined ? `, labels -> ${flags['labels-out']}` : '') +
+        '\n',
     );
   },
 });

@@ -13,7 +13,7 @@ export const reportCommand = defineCommand({
     'and after each post-hoc calibrator with the fitted temperature, the bin count and convention stated), the verdicts',
     'of the comparisons the suite names, reliability diagrams per method as small multiples (before and after),',
     'metric-versus-hyper-parameter curves with error bars, validation ECE and accuracy per epoch, OOD AUROC where',
-    'evaluated, and sentences stating what the suite found. report.json holds every run\'s settings and metrics under',
+    "evaluated, and sentences stating what the suite found. report.json holds every run's settings and metrics under",
     'the keys of calib eval --json. Works on an unfinished suite: the missing runs are listed, and a claim that reads',
     'a method with an unfinished run (any seed, any swept value) is not evaluated.',
   ].join('\n'),

@@ -60,7 +60,9 @@ export function suiteProgressFor(mode: string, io: CliIO): SuiteProgress {
 
 /** Print the outcome lines of a suite run; returns the exit code (0 all done, 1 failures, 130 stopped). */
 export function reportOutcome(outcome: SuiteOutcome, total: number, dir: string, io: CliIO): number {
-  const more = [outcome.reused ? `${outcome.reused} reused` : '', outcome.refitted ? `${outcome.refitted} post-hoc refitted` : '', outcome.adopted ? `${outcome.adopted} adopted` : ''].filter((x) => x).join(', ');
+  const more = [outcome.reused ? `${outcome.reused} reused` : '', outcome.refitted ? `${outcome.refitted} post-hoc refitted` : '', outcome.adopted ? `${outcome.adopted} adopted` : '']
+    .filter((x) => x)
+    .join(', ');
   io.stdout.write(`suite ${dir}: ${outcome.done.length}/${total} runs done (${outcome.executed} trained now, ${more ? `${more}, ` : ''}${outcome.seconds.toFixed(1)} s)\n`);
   for (const f of outcome.failed) io.stdout.write(`  failed: ${f.id}: ${f.error}\n`);
   if (outcome.stopped.length) io.stdout.write(`  stopped: ${outcome.stopped.length} run(s); continue with the same command\n`);
@@ -71,12 +73,13 @@ export function reportOutcome(outcome: SuiteOutcome, total: number, dir: string,
 export const suiteCommand = defineCommand({
   name: 'suite',
   summary: 'Experiment suites: run a comparison (methods × sweeps × seeds, post-hoc calibration) and report it.',
-  usage: 'list | show NAME [--scale S] | run FILE|NAME [--out DIR] [--jobs N] [--scale S] [--reuse-from DIR[,DIR…]] [--dry-run] [--queue URL [--worker-wait S]] | status DIR [--jobs N] | budget [NAME,NAME…] [--scale S] [--jobs N] [--threads T] [--markdown FILE] | compare-scales FIRST SECOND [--scale S] [--markdown FILE] | readme DIR [--check]',
+  usage:
+    'list | show NAME [--scale S] | run FILE|NAME [--out DIR] [--jobs N] [--scale S] [--reuse-from DIR[,DIR…]] [--dry-run] [--queue URL [--worker-wait S]] | status DIR [--jobs N] | budget [NAME,NAME…] [--scale S] [--jobs N] [--threads T] [--markdown FILE] | compare-scales FIRST SECOND [--scale S] [--markdown FILE] | readme DIR [--check]',
   description: [
     'A suite is a JSON file (see calib suite show demo): a base training configuration (the keys of calib train',
     '--config), per-scale overrides (quick, machine, paper), named methods, one-dimensional sweeps of a key over',
     'values, seeds, post-hoc calibrators (fitted on validation, applied to test), OOD evaluation, the validation',
-    'metric that picks a swept value, the paper\'s claims (`claims`: each decided as holds / contradicted /',
+    "metric that picks a swept value, the paper's claims (`claims`: each decided as holds / contradicted /",
     'inconclusive, equivalent within a margin, or a shape criterion met / not met, with Holm-adjusted outcomes) and',
     'the suite\'s own comparisons for the report ("mbls < ce on ece").',
     'run: every run is an ordinary run directory DIR/runs/<method>[-<key>=<value>]-seed<s>; --jobs N trains N side by',
@@ -97,8 +100,8 @@ export const suiteCommand = defineCommand({
     'status: every run with its state (done, running, trained, partial, failed, pending, stale, broken) and, for',
     'running runs the process holding its lock, for stale and broken runs the reason naming the file.',
     '--dry-run prints the plan and writes nothing: runs left (from DIR when it holds the suite already) × measured',
-    'minutes per run = machine time with --jobs side by side. Minutes per run come from the run\'s own trained',
-    'epochs, else the suite\'s runs of the same method and cost (model, data, batch, threads per run), else a measured',
+    "minutes per run = machine time with --jobs side by side. Minutes per run come from the run's own trained",
+    "epochs, else the suite's runs of the same method and cost (model, data, batch, threads per run), else a measured",
     'reference (the deep-scale pilot, docs/reproductions/deep-scale-pilot.md); runs with none are named as such.',
     'status ends with what is left and roughly how long it takes with --jobs side by side',
     '(the same estimate).',
@@ -107,17 +110,17 @@ export const suiteCommand = defineCommand({
     '(atomically; identity.json records reusedFrom) instead of trained, and the count is printed ("N reused"). A run',
     'whose settings equal another run of the same suite (a sweep value equal to a method) is copied from it once it',
     'has finished, with or without the flag. With --dry-run the reused runs are left out of the estimate: those',
-    'finished in DIR now, and those DIR\'s suite plans (copied once it has trained them).',
+    "finished in DIR now, and those DIR's suite plans (copied once it has trained them).",
     'budget: the machine time of several suites run in this order at one scale (default: the five paper suites in',
     'reuse order, --scale deep), each reusing the runs of the earlier ones: per suite runs, reused runs, trained runs,',
-    'estimated hours, claims tested at the scale and what its trimmed grid (the suite\'s grids.<scale>) left out;',
+    "estimated hours, claims tested at the scale and what its trimmed grid (the suite's grids.<scale>) left out;",
     '--markdown FILE writes the same as a Markdown page (docs/reproductions/deep-budget.md).',
-    'compare-scales FIRST SECOND: one paper\'s claims at two scales from two report.json files (or their directories),',
+    "compare-scales FIRST SECOND: one paper's claims at two scales from two report.json files (or their directories),",
     'e.g. machine vs deep: per claim both verdicts with their differences and intervals, and whether it flipped (flips',
     'first); when SECOND does not exist yet it says "<scale>-scale report not yet produced" (--scale names SECOND\'s',
     'scale, default deep). --markdown FILE writes the table to FILE as well.',
-    'readme DIR: write DIR/README.md from the reports DIR/*/report.json (per suite: settings, coverage, the paper\'s',
-    'claims and the suite\'s own checks, and whether the report was produced with the built-in suite\'s current',
+    "readme DIR: write DIR/README.md from the reports DIR/*/report.json (per suite: settings, coverage, the paper's",
+    "claims and the suite's own checks, and whether the report was produced with the built-in suite's current",
     'runs, settings, calibrators, bins and claims — "produced with earlier settings; rerun pending" and what differs',
     'when not). A paper with a deep-scale report in DIR/NAME-deep/ leads its section with the deep verdicts, the machine',
     'scale second, and the compare-scales flip table; a suite with a deep scale but no such report says "deep-scale',
@@ -146,10 +149,14 @@ export const suiteCommand = defineCommand({
     out: flag(described(optional(string()), 'suite directory (default suites/<name>-<scale>)'), { valueName: 'DIR' }),
     scale: flag(described(optional(string(SUITE_SCALES)), "the suite's scale (default: the suite's defaultScale)")),
     jobs: flag(optional(number({ integer: true }), 1, 'runs trained side by side (local; status: for its estimate)'), { valueName: 'N' }),
-    threads: flag(described(optional(number({ integer: true })), "ONNX Runtime threads in total, split across jobs (default: the suite's threads where it states them, else the CPU count)"), { valueName: 'T' }),
+    threads: flag(described(optional(number({ integer: true })), "ONNX Runtime threads in total, split across jobs (default: the suite's threads where it states them, else the CPU count)"), {
+      valueName: 'T',
+    }),
     queue: flag(described(optional(string()), 'put the runs on a BullMQ queue for calib worker processes: redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss:// for TLS'), { valueName: 'URL' }),
     'worker-wait': flag(optional(number(), 60, 'with --queue: say so when no worker has been connected for S seconds while runs wait (repeated every S s)'), { valueName: 'S' }),
-    'reuse-from': flag(described(optional(string()), 'run: copy in the finished runs of these suite directories whose training identity equals a run of the suite, instead of training them'), { valueName: 'DIR[,DIR…]' }),
+    'reuse-from': flag(described(optional(string()), 'run: copy in the finished runs of these suite directories whose training identity equals a run of the suite, instead of training them'), {
+      valueName: 'DIR[,DIR…]',
+    }),
     markdown: flag(described(optional(string()), 'budget: also write the budget as a Markdown page'), { valueName: 'FILE' }),
     'dry-run': flag(optional(boolean(), false, 'run: print the runs left and the estimated machine time, write nothing')),
     report: flag(optional(boolean(), true, 'write the report when the suite ends (--report=false: do not)')),
@@ -177,8 +184,12 @@ export const suiteCommand = defineCommand({
         const dir = needTarget('a suite directory');
         const s = await suiteStatus(dir);
         const count = (...st: string[]): number => s.runs.filter((r) => st.includes(r.state)).length;
-        const extra = [count('running') ? `${count('running')} running` : '', count('stale') ? `${count('stale')} stale` : '', count('broken') ? `${count('broken')} broken` : ''].filter((x) => x).join(', ');
-        io.stdout.write(`suite ${s.record.suite.name} (${s.record.scale}) in ${dir}: ${s.runs.length} runs — ${count('done')} done, ${count('failed')} failed, ${count('partial', 'trained')} interrupted, ${count('pending')} not started${extra ? `, ${extra}` : ''}\n`);
+        const extra = [count('running') ? `${count('running')} running` : '', count('stale') ? `${count('stale')} stale` : '', count('broken') ? `${count('broken')} broken` : '']
+          .filter((x) => x)
+          .join(', ');
+        io.stdout.write(
+          `suite ${s.record.suite.name} (${s.record.scale}) in ${dir}: ${s.runs.length} runs — ${count('done')} done, ${count('failed')} failed, ${count('partial', 'trained')} interrupted, ${count('pending')} not started${extra ? `, ${extra}` : ''}\n`,
+        );
         for (const r of s.runs) io.stdout.write(`  ${r.state.padEnd(8)} ${r.id}  ${r.epochs}/${r.totalEpochs} epochs${r.detail ? `  ${r.detail}` : ''}\n`);
         if (count('stale', 'broken', 'trained')) io.stdout.write('calib suite run with the same suite and --out recomputes the stale and broken runs\n');
         const { jobs: estimateJobs, threads } = jobsAndThreads(flags);
@@ -254,27 +265,35 @@ export const suiteCommand = defineCommand({
           const plan = { reused: new Map([...reuse.reused].filter(([id]) => pending.has(id))) };
           const summary = reuseSummary(plan);
           if (summary) io.stdout.write(`${summary}\n`);
-          const estimate = estimateSuite(progress.map((p) => (plan.reused.has(p.id) ? { ...p, done: true } : p)), jobs);
+          const estimate = estimateSuite(
+            progress.map((p) => (plan.reused.has(p.id) ? { ...p, done: true } : p)),
+            jobs,
+          );
           for (const line of formatEstimate(estimate, share)) io.stdout.write(`${line}\n`);
           return 0;
         }
         // Everything is checked before anything is written: --out (above), the data sizes, and the queue's Redis.
         await checkRunData(runs, path);
-        const executor = flags.queue !== undefined
-          ? await (await import('../../suite/queue/queue-executor.js')).queueExecutor(flags.queue, {
-              suiteName: suite.name,
-              posthoc: suite.posthoc,
-              bins: suite.bins,
-              metrics: suite.metrics.filter(isOptInMetricName),
-              workerWaitSeconds: workerWait,
-              log: (line) => io.stderr.write(`calib: ${line}\n`),
-            })
-          : localExecutor(dir, jobs);
+        const executor =
+          flags.queue !== undefined
+            ? await (
+                await import('../../suite/queue/queue-executor.js')
+              ).queueExecutor(flags.queue, {
+                suiteName: suite.name,
+                posthoc: suite.posthoc,
+                bins: suite.bins,
+                metrics: suite.metrics.filter(isOptInMetricName),
+                workerWaitSeconds: workerWait,
+                log: (line) => io.stderr.write(`calib: ${line}\n`),
+              })
+            : localExecutor(dir, jobs);
         // The suite as it runs at this scale (its trimmed grid applied: scale-grid.ts) is what the report reads.
         const record = { format: 1 as const, scale, suite: scaledSuite(suite, scale), runs };
         await prepareSuiteDirectory(dir, record);
         const threadsText = [...new Set(runs.map(threadsOf))].join('/');
-        io.stdout.write(`suite ${suite.name} (${scale}): ${runs.length} runs into ${dir}/runs, ${flags.queue ? `on the queue ${maskQueueUrl(flags.queue)}` : `${jobs} side by side with ${threadsText} thread(s) each`}\n`);
+        io.stdout.write(
+          `suite ${suite.name} (${scale}): ${runs.length} runs into ${dir}/runs, ${flags.queue ? `on the queue ${maskQueueUrl(flags.queue)}` : `${jobs} side by side with ${threadsText} thread(s) each`}\n`,
+        );
         const controller = new AbortController();
         let interrupts = 0;
         const onSigint = (): void => {
@@ -286,7 +305,14 @@ export const suiteCommand = defineCommand({
         process.on('SIGINT', onSigint);
         let outcome: SuiteOutcome;
         try {
-          outcome = await runSuite(dir, record, { executor, threads: threadsOf, progress: suiteProgressFor(flags.progress, io), signal: controller.signal, notify: (line) => io.stdout.write(`${line}\n`), reuseFrom });
+          outcome = await runSuite(dir, record, {
+            executor,
+            threads: threadsOf,
+            progress: suiteProgressFor(flags.progress, io),
+            signal: controller.signal,
+            notify: (line) => io.stdout.write(`${line}\n`),
+            reuseFrom,
+          });
         } finally {
           process.removeListener('SIGINT', onSigint);
         }

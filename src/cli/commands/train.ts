@@ -134,14 +134,17 @@ export function flagOverrides(flags: Readonly<Record<string, unknown>>): Record<
     const v = flags[name];
     if (v === undefined || v === false || (Array.isArray(v) && v.length === 0)) continue;
     if (name in OPTION_FLAGS) out[OPTION_FLAGS[name]!] = jsonLists(name, parseKeyValues(name, v as string[]));
-    else if (name === 'mixup-layers') out['mixupLayers'] = (v as string).split(',').map((s) => s.trim()).filter((s) => s !== '');
+    else if (name === 'mixup-layers')
+      out['mixupLayers'] = (v as string)
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
     else if (name === 'mc-dropout') out['mcDropout'] = { passes: v };
     else if (name === 'cutmix') {
       if (flags['mixup'] !== undefined || flags['mixup-kind'] !== undefined) throw new UsageError('train: --cutmix α stands for --mixup α --mixup-kind cutmix; give one or the other');
       out['mixup'] = v;
       out['mixupKind'] = 'cutmix';
-    }
-    else out[camel(name)] = v;
+    } else out[camel(name)] = v;
   }
   return out;
 }
@@ -225,7 +228,7 @@ export const trainCommand = defineCommand({
     'an epoch, or the stop) and ends with the same weights as an uninterrupted run. A run directory is locked while',
     'a process trains in it (run.lock; a lock left by a dead process is taken over). A loss that becomes NaN or',
     'infinite stops the run with "training failed" naming epoch and step (exit 1), keeping the log and last checkpoint.',
-    'Segmentation datasets (mnist-seg) train a dense model (seg-net) on pixel rows with the loss\'s ignoreIndex = 255 and',
+    "Segmentation datasets (mnist-seg) train a dense model (seg-net) on pixel rows with the loss's ignoreIndex = 255 and",
     'report pixel accuracy, mIoU and pixel ECE / AdaECE / classwise ECE with and without background; the same trainer',
     '(checkpoints within epochs, --resume, --replicas; --calibrate temperature fits one temperature on the labelled',
     'validation pixels of val-logits.npy and exports model-calibrated.onnx with per-pixel calibrated outputs).',
@@ -246,8 +249,8 @@ export const trainCommand = defineCommand({
     force: flag(optional(boolean(), false, 'replace an existing run in --out')),
     progress: flag(optional(string(['auto', 'bar', 'lines', 'none']), 'auto', 'progress display: auto = live bar on a terminal, lines otherwise')),
     'progress-seconds': flag(optional(number({ min: 0 }), 30, 'without a live bar: a progress line every S seconds within an epoch (0 = epoch lines only)'), { valueName: 'S' }),
-    'checkpoint-minutes': flag(optional(number({ min: 0 }), 5, 'mid-epoch checkpoint every M minutes (0 = off); not part of the run\'s config'), { valueName: 'M' }),
-    'checkpoint-steps': flag(optional(number({ integer: true, min: 0 }), 0, 'mid-epoch checkpoint every N updates (0 = off); not part of the run\'s config'), { valueName: 'N' }),
+    'checkpoint-minutes': flag(optional(number({ min: 0 }), 5, "mid-epoch checkpoint every M minutes (0 = off); not part of the run's config"), { valueName: 'M' }),
+    'checkpoint-steps': flag(optional(number({ integer: true, min: 0 }), 0, "mid-epoch checkpoint every N updates (0 = off); not part of the run's config"), { valueName: 'N' }),
     calibrate: flag(described(optional(string(['temperature'])), 'end the run with a calibrated export: fit on the validation logits, write calibrator.json and model-calibrated.onnx')),
     ...SETTING_FLAGS,
   },
@@ -272,7 +275,8 @@ export const trainCommand = defineCommand({
     try {
       if (flags.resume !== undefined) {
         const extra = [...Object.keys(overrides), ...(flags.config !== undefined ? ['config'] : []), ...(flags.force ? ['force'] : [])];
-        if (extra.length) throw new UsageError(`train: --resume continues a run with its own config.json; remove ${extra.map((k) => `--${k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`).join(', ')}`);
+        if (extra.length)
+          throw new UsageError(`train: --resume continues a run with its own config.json; remove ${extra.map((k) => `--${k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`).join(', ')}`);
         const configPath = runPaths(flags.resume).config;
         if (flags.calibrate !== undefined) {
           const saved = (await readJson(configPath, `${flags.resume}/config.json`)) as Record<string, unknown>;
@@ -328,7 +332,10 @@ export const trainCommand = defineCommand({
  * are log p̄ of K stochastic passes, not model.onnx's (deterministic) outputs, so the export would be miscalibrated.
  */
 function checkCalibrate(mcDropout: boolean): void {
-  if (mcDropout) throw new UsageError('train: --calibrate exports model.onnx (the deterministic network) with a calibrator fitted on the run\'s logits, which MC dropout (--mc-dropout / config mcDropout) replaces by the mean of K stochastic passes; fit with calib fit on the run\'s logits instead');
+  if (mcDropout)
+    throw new UsageError(
+      "train: --calibrate exports model.onnx (the deterministic network) with a calibrator fitted on the run's logits, which MC dropout (--mc-dropout / config mcDropout) replaces by the mean of K stochastic passes; fit with calib fit on the run's logits instead",
+    );
 }
 
 /**
@@ -339,5 +346,5 @@ function checkInapplicableFlags(flags: Readonly<Record<string, unknown>>, merged
   const given = (f: string): boolean => flags[f] !== undefined;
   if (given('weight') && merged['secondary'] === undefined) throw new UsageError('train: --weight is the weight of the secondary term; give --secondary NAME too (or drop --weight)');
   if (given('holdout') && merged['arcPlacement'] !== 'holdout') throw new UsageError('train: --holdout is the held-out fraction of --arc-placement holdout; give that too (or drop --holdout)');
-  if (given('mixup-kind') && !(((merged["mixup"] as number | undefined) ?? 0) > 0)) throw new UsageError('train: --mixup-kind needs --mixup ALPHA > 0 (or drop --mixup-kind)');
+  if (given('mixup-kind') && !(((merged['mixup'] as number | undefined) ?? 0) > 0)) throw new UsageError('train: --mixup-kind needs --mixup ALPHA > 0 (or drop --mixup-kind)');
 }

@@ -12,7 +12,7 @@ export const workerCommand = defineCommand({
     'children in a temporary directory), fits the post-hoc calibrators, and returns the run files (config, log,',
     'summary, validation/test logits and labels, post-hoc and OOD results; not checkpoints) through the queue. Runs',
     'until Ctrl-C (or SIGTERM); a run it was training is then retried by another worker. If a worker dies, its job',
-    'is requeued once its lock expires (--lock seconds) by BullMQ\'s stalled-job check in another worker.',
+    "is requeued once its lock expires (--lock seconds) by BullMQ's stalled-job check in another worker.",
     'URL: redis://HOST:PORT, redis://:PASSWORD@HOST:PORT or redis://USER:PASSWORD@HOST:PORT (percent-encode @ / % in',
     'the password), rediss://… for TLS, /DB for a database number. A server that does not accept the connection is',
     'refused within 10 s; a lost connection is reported and retried. The password is never printed.',
@@ -22,7 +22,7 @@ export const workerCommand = defineCommand({
     queue: flag(described(string(), 'the Redis server of the queue: redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss:// for TLS'), { valueName: 'URL' }),
     jobs: flag(optional(number({ integer: true, min: 1 }), 1, 'runs trained side by side'), { valueName: 'N' }),
     threads: flag(described(optional(number({ integer: true, min: 1 })), 'ONNX Runtime threads per run (default: as the suite asked)'), { valueName: 'T' }),
-    lock: flag(optional(number({ min: 1 }), 30, 'job lock duration in seconds: a dead worker\'s job is requeued after it'), { valueName: 'S' }),
+    lock: flag(optional(number({ min: 1 }), 30, "job lock duration in seconds: a dead worker's job is requeued after it"), { valueName: 'S' }),
   },
   async run(flags, io) {
     const jobs = flags.jobs;

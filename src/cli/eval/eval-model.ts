@@ -60,8 +60,7 @@ export async function evalModel(flags: EvalModelFlags, io: CliIO): Promise<void>
     return;
   }
   io.stdout.write(
-    `${result.rows.toLocaleString('en-US')} samples, ${result.cols} classes, ${input} of ${resolved.modelSource} on ${resolved.samplesArg}; ` +
-      `${metrics.bins} bins ${metrics.convention}\n\n`,
+    `${result.rows.toLocaleString('en-US')} samples, ${result.cols} classes, ${input} of ${resolved.modelSource} on ${resolved.samplesArg}; ` + `${metrics.bins} bins ${metrics.convention}\n\n`,
   );
   io.stdout.write(formatMetricsTable(metrics));
 }

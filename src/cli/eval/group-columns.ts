@@ -60,13 +60,27 @@ export async function readGroupFile(path: string, rows: number, predictionsArg: 
     const data = Array.from(array.data as ArrayLike<number | bigint>, Number);
     return Array.from({ length: k }, (_, c) => {
       const column = Array.from({ length: rows }, (_, i) => data[i * k + c]!);
-      return { name: k === 1 ? base : `${base}:${c}`, groups: groupsOf(integers(column, () => (k === 1 ? 0 : c)), true) };
+      return {
+        name: k === 1 ? base : `${base}:${c}`,
+        groups: groupsOf(
+          integers(column, () => (k === 1 ? 0 : c)),
+          true,
+        ),
+      };
     });
   }
   if (ext === '.npz' || ext === '.safetensors' || ext === '.json') {
     const values = await readVectorFile(path, argName, { names: ['groups', 'group'] });
     if (values.length !== rows) invalidArgument(argName, expected, `${values.length} entries`);
-    return [{ name: base, groups: groupsOf(integers(values, () => 0), true) }];
+    return [
+      {
+        name: base,
+        groups: groupsOf(
+          integers(values, () => 0),
+          true,
+        ),
+      },
+    ];
   }
   const lines = (await readInputText({ argName, path })).replace(/^\uFEFF/, '').split(/\r?\n/);
   while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
@@ -76,7 +90,12 @@ export async function readGroupFile(path: string, rows: number, predictionsArg: 
   const k = split(header ?? lines[0] ?? '').length;
   const fields = lines.map((line, i) => {
     const f = split(line);
-    if (f.length !== k) invalidArgument(argName, `${k} comma-separated group id${k === 1 ? '' : 's'} on every line (as on the ${header === undefined ? 'first line' : 'header'})`, `${f.length} on line ${i + 1 + (header === undefined ? 0 : 1)}`);
+    if (f.length !== k)
+      invalidArgument(
+        argName,
+        `${k} comma-separated group id${k === 1 ? '' : 's'} on every line (as on the ${header === undefined ? 'first line' : 'header'})`,
+        `${f.length} on line ${i + 1 + (header === undefined ? 0 : 1)}`,
+      );
     f.forEach((id) => {
       if (id === '') invalidArgument(argName, 'a group id in every field', `an empty field on line ${i + 1 + (header === undefined ? 0 : 1)}`);
     });
@@ -85,7 +104,10 @@ export async function readGroupFile(path: string, rows: number, predictionsArg: 
   const names = header === undefined ? undefined : split(header);
   return Array.from({ length: k }, (_, c) => ({
     name: names?.[c] || (k === 1 ? base : `${base}:${c}`),
-    groups: groupsOf(fields.map((f) => f[c]!), false),
+    groups: groupsOf(
+      fields.map((f) => f[c]!),
+      false,
+    ),
   }));
 }
 
@@ -109,7 +131,8 @@ export async function readGroupColumns(paths: readonly string[], rows: number, p
 export function intersectionGroups(columns: readonly GroupColumn[], argName = '--groups'): GroupColumn {
   if (columns.length === 1) return columns[0]!;
   for (const c of columns)
-    for (const id of c.groups.ids) if (id.includes(CELL_SEPARATOR)) invalidArgument(argName, `group ids without "${CELL_SEPARATOR}" when several columns are crossed`, `${JSON.stringify(id)} in column ${JSON.stringify(c.name)}`);
+    for (const id of c.groups.ids)
+      if (id.includes(CELL_SEPARATOR)) invalidArgument(argName, `group ids without "${CELL_SEPARATOR}" when several columns are crossed`, `${JSON.stringify(id)} in column ${JSON.stringify(c.name)}`);
   const rows = columns[0]!.groups.index.length;
   const raw = Array.from({ length: rows }, (_, i) => columns.map((c) => c.groups.ids[c.groups.index[i]!]!).join(CELL_SEPARATOR));
   return { name: columns.map((c) => c.name).join(CELL_SEPARATOR), groups: groupsOf(raw, false) };

@@ -55,7 +55,8 @@ export async function evalGroupsCommand(
     const refused = refusedMetrics(settings);
     const overall = evaluateWeighted(all.matrix, all.labels, weights, settings);
     requireFiniteValues(overall.values, argName, 'predictions with finite metrics');
-    if (flags.json) return void io.stdout.write(`${JSON.stringify({ ...weightedJson(overall, { input: settings.input, adaptive: flags.adaptive, weightsFile: flags.weights! }, refused), ...groupsJson() })}\n`);
+    if (flags.json)
+      return void io.stdout.write(`${JSON.stringify({ ...weightedJson(overall, { input: settings.input, adaptive: flags.adaptive, weightsFile: flags.weights! }, refused), ...groupsJson() })}\n`);
     io.stdout.write(
       `${overall.n.toLocaleString('en-US')} samples, ${settings.classes} classes, ${from}; weights from ${flags.weights} (Σ w = ${overall.weightSum.toPrecision(6)}, ` +
         `effective N = ${overall.effectiveN.toPrecision(6)}; per group the weighted metrics, sizes Σ w); ${overall.bins} bins ${overall.convention}\n\n`,

@@ -25,7 +25,10 @@ export const GROUP_METRICS: readonly MetricName[] = DIRECTIONAL_METRIC_NAMES;
 export type GroupMetric = MetricName;
 
 export const GROUP_FLAGS = {
-  groups: flag(described(string(), 'group ids per row (.npy N or N × K integers, .json integers, or CSV/text columns of strings; repeat for more columns): every metric per group and multicalibration_error'), { repeatable: true, valueName: 'FILE' }),
+  groups: flag(
+    described(string(), 'group ids per row (.npy N or N × K integers, .json integers, or CSV/text columns of strings; repeat for more columns): every metric per group and multicalibration_error'),
+    { repeatable: true, valueName: 'FILE' },
+  ),
   'group-intersections': flag(optional(boolean(), false, 'with several group columns: also every intersection cell (a × b) as a group, in the table and in multicalibration_error')),
   'group-metric': flag(optional(string(GROUP_METRICS), 'ece', 'with --groups: the metric of the worst group, size-weighted mean and spread')),
   'min-group-size': flag(optional(number({ integer: true, min: 1 }), 20, 'with --groups: smallest group (and group × bin cell of multicalibration_error) evaluated'), { valueName: 'K' }),
@@ -36,17 +39,17 @@ export const GROUP_DESCRIPTION = [
   'one string per line, a first line more than N lines holds is the header). Several columns: a .npy of shape N × K,',
   'a CSV with K comma-separated columns (header = column names), or --groups repeated; each column gets its own table',
   "and summary ('groups' / 'group_summary' in --json keyed by column name, 'group_columns' the names), and",
-  'multicalibration_error is taken over the union of all columns\' groups; --group-intersections adds the crossed',
+  "multicalibration_error is taken over the union of all columns' groups; --group-intersections adds the crossed",
   "cells ('north × phone') as one more column (cells below K rows shown as too small, counted, and skipped). --weights",
   'W: per group the weighted metrics (as calib eval --weights), sizes Σ w in the mean, weighted cell means in',
   'multicalibration_error (the minimum still counts rows). Every metric per group (evaluate on',
   "that group's rows; 'groups' in --json: id → metrics and n); groups with fewer than --min-group-size K rows (20)",
-  "are reported but marked too small and left out of the summary: the worst group, the size-weighted mean and the",
+  'are reported but marked too small and left out of the summary: the worst group, the size-weighted mean and the',
   'spread (max − min) of --group-metric (ece, or any metric with a better direction; worst = highest where lower is',
   'better, lowest where higher is, e.g. accuracy). multicalibration_error: the',
   'largest |mean(confidence − correct)| over groups × top-label confidence bins (--bins equal-width, (l,u]) among',
   'cells of at least K rows (smaller cells skipped and counted) — a top-label, binned, empirical version of',
-  "α-multicalibration over a collection of sets (Hébert-Johnson et al. 2018, ICML). Null with a reason when nothing qualifies.",
+  'α-multicalibration over a collection of sets (Hébert-Johnson et al. 2018, ICML). Null with a reason when nothing qualifies.',
 ];
 
 export interface GroupFlags {
@@ -114,8 +117,7 @@ function rowsOf(predictions: Matrix, labels: Int32Array, members: readonly numbe
 /** Worst group, size-weighted mean and spread of `metric` over the groups that are large enough. */
 function summarise(groups: readonly GroupResult[], metric: GroupMetric, minGroupSize: number): GroupSummary {
   const usable = groups.filter((g) => !g.tooSmall && Number.isFinite(groupValue(g, metric)));
-  if (usable.length === 0)
-    return { metric, evaluatedGroups: 0, worst: null, weightedMean: null, spread: null, reason: `no group has at least ${minGroupSize} rows (--min-group-size)` };
+  if (usable.length === 0) return { metric, evaluatedGroups: 0, worst: null, weightedMean: null, spread: null, reason: `no group has at least ${minGroupSize} rows (--min-group-size)` };
   const worse = metricDirection(metric) === 'lower' ? (a: number, b: number) => a > b : (a: number, b: number) => a < b;
   let worst = usable[0]!;
   let min = Infinity;
@@ -173,9 +175,7 @@ export function requireGroupFlags(flags: GroupFlags): { metric: GroupMetric; min
 
 /** The per-group JSON of one group: its metrics (or weighted metrics with the weights' sum), n and too_small. */
 function groupEntry(g: GroupResult, settings: EvalSettings): Record<string, unknown> {
-  const metrics = g.metrics
-    ? metricsJson(g.metrics, settings)
-    : { ...(g.weighted?.values ?? {}), weights: { sum: g.size, effective_n: g.weighted?.effectiveN ?? 0 } };
+  const metrics = g.metrics ? metricsJson(g.metrics, settings) : { ...(g.weighted?.values ?? {}), weights: { sum: g.size, effective_n: g.weighted?.effectiveN ?? 0 } };
   return { ...metrics, n: g.n, too_small: g.tooSmall };
 }
 
@@ -273,7 +273,9 @@ export function evaluateGroupColumns(
   settings: EvalSettings,
   options: GroupOptions & { readonly intersections: boolean },
 ): GroupColumnsEvaluation {
-  const all = options.intersections ? [...columns.map((c) => ({ ...c, intersection: false })), { ...intersectionGroups(columns), intersection: true }] : columns.map((c) => ({ ...c, intersection: false }));
+  const all = options.intersections
+    ? [...columns.map((c) => ({ ...c, intersection: false })), { ...intersectionGroups(columns), intersection: true }]
+    : columns.map((c) => ({ ...c, intersection: false }));
   const evaluated = all.map((c) => ({ name: c.name, intersection: c.intersection, evaluation: evaluateGroups(predictions, labels, c.groups, settings, options) }));
   const top = topLabel(predictions, labels, settings.input);
   const multicalibration = multicalibrationOverColumns(
@@ -296,7 +298,12 @@ export function groupColumnsJson(result: GroupColumnsEvaluation, settings: EvalS
     group_summary: Object.fromEntries(
       result.columns.map((c, j) => [
         c.name,
-        { ...(perColumn[j]!.json['group_summary'] as object), intersection: c.intersection, groups: c.evaluation.groups.length, too_small_groups: c.evaluation.groups.filter((g) => g.tooSmall).length },
+        {
+          ...(perColumn[j]!.json['group_summary'] as object),
+          intersection: c.intersection,
+          groups: c.evaluation.groups.length,
+          too_small_groups: c.evaluation.groups.filter((g) => g.tooSmall).length,
+        },
       ]),
     ),
     multicalibration_error: mc.value,

@@ -92,7 +92,7 @@ export function choiceDistributions(scores: readonly Float64Array[], gold: Array
     widths.add(s.length);
     let max = -Infinity;
     let arg = 0;
-    for (let k = 0; k < s.length; k++) if (s[k]! / temperature > max) (max = s[k]! / temperature), (arg = k);
+    for (let k = 0; k < s.length; k++) if (s[k]! / temperature > max) ((max = s[k]! / temperature), (arg = k));
     let sum = 0;
     for (let k = 0; k < s.length; k++) sum += Math.exp(s[k]! / temperature - max);
     const logSum = Math.log(sum);
@@ -139,11 +139,7 @@ type QuestionMetric = 'prr' | 'auarc' | 'nll' | 'brier';
  * Percentile-bootstrap intervals of PRR and AUARC (and, for a varying number of choices, of NLL and Brier as the
  * means of the drawn questions' terms): the same B draws as the other metrics' bootstrap with this seed.
  */
-function bootstrapQuestionMetrics(
-  dist: ChoiceDistributions,
-  keys: readonly QuestionMetric[],
-  options: { resamples: number; seed: number; level: number },
-): BootstrapIntervals<QuestionMetric> {
+function bootstrapQuestionMetrics(dist: ChoiceDistributions, keys: readonly QuestionMetric[], options: { resamples: number; seed: number; level: number }): BootstrapIntervals<QuestionMetric> {
   const n = dist.confidence.length;
   const confidence = new Float64Array(n);
   const correct = new Uint8Array(n);
@@ -196,14 +192,30 @@ export async function evalLmEval(flags: EvalFlags, io: CliIO): Promise<void> {
   const questionKeys: QuestionMetric[] = dist.classes !== undefined ? ['prr', 'auarc'] : ['prr', 'auarc', 'nll', 'brier'];
   const questionIntervals = resampling ? bootstrapQuestionMetrics(dist, questionKeys, resampling) : undefined;
   const questionJson = questionIntervals
-    ? { question_bootstrap: { resamples: questionIntervals.resamples, seed: questionIntervals.seed, level: questionIntervals.level, intervals: Object.fromEntries(questionKeys.map((k) => [k, questionIntervals.intervals[k].map(jsonNumber)])) } }
+    ? {
+        question_bootstrap: {
+          resamples: questionIntervals.resamples,
+          seed: questionIntervals.seed,
+          level: questionIntervals.level,
+          intervals: Object.fromEntries(questionKeys.map((k) => [k, questionIntervals.intervals[k].map(jsonNumber)])),
+        },
+      }
     : {};
   const settings = { bins: flags.bins, convention: flags.convention as BinConvention, adaptive: flags.adaptive as AdaptiveScheme, labelBinnedP: flags.norm };
   // The record's entries (metrics/record/opt-in-metrics.ts), as `calib eval --metrics prr,auarc` computes them.
   const rejection = evaluateOptIn(dist.confidence, dist.correct, ['prr', 'auarc']);
   const extra = { prr: jsonNumber(rejection.prr), auarc: rejection.auarc };
   const info = {
-    lm_eval: { file: path, format, questions: scores.length, score, temperature, choices: dist.classes ?? 'varying', min_choices: Math.min(...scores.map((s) => s.length)), max_choices: Math.max(...scores.map((s) => s.length)) },
+    lm_eval: {
+      file: path,
+      format,
+      questions: scores.length,
+      score,
+      temperature,
+      choices: dist.classes ?? 'varying',
+      min_choices: Math.min(...scores.map((s) => s.length)),
+      max_choices: Math.max(...scores.map((s) => s.length)),
+    },
   };
   if (flags.reliability !== undefined)
     await writeReliability(flags.reliability, calibrationCurve(dist.confidence, dist.correct, { bins: flags.bins, strategy: flags['reliability-strategy'] as 'uniform' | 'quantile' }));
@@ -234,14 +246,29 @@ export async function evalLmEval(flags: EvalFlags, io: CliIO): Promise<void> {
   const intervals = resampling ? withProgress((onProgress) => bootstrapTopLabel(dist, settings, { ...resampling, onProgress })) : undefined;
   const notComputable = METRIC_NAMES.filter((m) => m !== 'nll' && m !== 'brier' && !TOP_LABEL_METRICS.some((t) => t.key === m));
   if (flags.json) {
-    const json = { ...topLabelJson(metrics, settings, intervals), input: 'lm-eval (varying number of choices)', nll: dist.nll, brier: dist.brier, not_computable: notComputable, ...extra, ...questionJson, ...info };
+    const json = {
+      ...topLabelJson(metrics, settings, intervals),
+      input: 'lm-eval (varying number of choices)',
+      nll: dist.nll,
+      brier: dist.brier,
+      not_computable: notComputable,
+      ...extra,
+      ...questionJson,
+      ...info,
+    };
     return void io.stdout.write(`${JSON.stringify(json)}\n`);
   }
   const table = formatTopLabelTable(metrics, intervals).split('\nnot computable')[0]!;
   io.stdout.write(
     header +
       table +
-      formatTable(['metric', 'value'], [['NLL', fixed(dist.nll) + ci('nll', fixed)], ['Brier', fixed(dist.brier) + ci('brier', fixed)]]) +
+      formatTable(
+        ['metric', 'value'],
+        [
+          ['NLL', fixed(dist.nll) + ci('nll', fixed)],
+          ['Brier', fixed(dist.brier) + ci('brier', fixed)],
+        ],
+      ) +
       `\nnot computable with a varying number of choices (they need one set of classes): ${notComputable.join(', ')}\n` +
       footer,
   );

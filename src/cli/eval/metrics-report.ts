@@ -1,12 +1,4 @@
-import {
-  CalibrationAccumulator,
-  METRIC_NAMES,
-  METRICS,
-  quantile,
-  type BinConvention,
-  type CalibrationMetrics,
-  type MetricName,
-} from '../../metrics/index.js';
+import { CalibrationAccumulator, METRIC_NAMES, METRICS, quantile, type BinConvention, type CalibrationMetrics, type MetricName } from '../../metrics/index.js';
 import type { AdaptiveScheme } from '../../metrics/binned/adaptive-ece.js';
 import type { MarginalBinning } from '../../metrics/binned/marginal-ece.js';
 import type { RefinementSetting } from '../../metrics/calibration-refinement.js';
@@ -50,10 +42,7 @@ export function showMetric(name: MetricName, value: number): string {
 }
 
 /** Evaluate validated chunks (streamed) into every metric plus the reliability data. */
-export async function evaluateChunks(
-  chunks: AsyncIterable<InputChunk> | Iterable<InputChunk>,
-  settings: EvalSettings,
-): Promise<{ metrics: CalibrationMetrics; accumulator: CalibrationAccumulator }> {
+export async function evaluateChunks(chunks: AsyncIterable<InputChunk> | Iterable<InputChunk>, settings: EvalSettings): Promise<{ metrics: CalibrationMetrics; accumulator: CalibrationAccumulator }> {
   const accumulator = new CalibrationAccumulator(settings);
   for await (const chunk of chunks) accumulator.update(chunk.matrix, chunk.labels);
   return { metrics: accumulator.compute(), accumulator };
@@ -137,5 +126,8 @@ export function formatMetricsTable(metrics: CalibrationMetrics, intervals?: Metr
 
 /** A before/after comparison table (e.g. before and after recalibration). */
 export function formatComparisonTable(columns: readonly string[], results: readonly CalibrationMetrics[], names: readonly MetricName[] = METRIC_NAMES): string {
-  return formatTable(['metric', ...columns], names.map((m) => [METRIC_DISPLAY[m].label, ...results.map((r) => showMetric(m, r[m]))]));
+  return formatTable(
+    ['metric', ...columns],
+    names.map((m) => [METRIC_DISPLAY[m].label, ...results.map((r) => showMetric(m, r[m]))]),
+  );
 }

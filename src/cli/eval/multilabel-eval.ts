@@ -153,7 +153,9 @@ export async function applyMultilabel(
   const out = calibrator.apply(predictions, kind, argName);
   const dtype = flags.dtype as 'float32' | 'float64';
   await writingOutput(flags.out, '--out', () => writeMatrixFile(flags.out, out, { dtype, key: 'probs', argName: '--out' }));
-  io.stdout.write(`applied multilabel ${calibrator.method} to ${predictions.rows.toLocaleString('en-US')} × ${predictions.cols} ${kind} -> ${flags.out} (calibrated probabilities per label, ${dtype})\n`);
+  io.stdout.write(
+    `applied multilabel ${calibrator.method} to ${predictions.rows.toLocaleString('en-US')} × ${predictions.cols} ${kind} -> ${flags.out} (calibrated probabilities per label, ${dtype})\n`,
+  );
 }
 
 export { MULTILABEL_METRICS };

@@ -21,14 +21,17 @@ export const OPT_IN_DESCRIPTION = [
   'correctness) once all rows are read: prr and auarc (accuracy–rejection curve, least confident rejected first);',
   'calibration_in_the_large, calibration_slope, calibration_slope_error (|slope − 1|, the ranked form: best at 0),',
   'calibration_intercept, hosmer_lemeshow and hosmer_lemeshow_p (10 groups, df 8), ici, e50, e90, emax (lowess',
-  'span 2/3) and skce, skce_p (1000 draws, seed 0) with the settings of --clinical\'s defaults. They are not in the',
+  "span 2/3) and skce, skce_p (1000 draws, seed 0) with the settings of --clinical's defaults. They are not in the",
   'default list (the clinical ones cost up to O(N²) for the lowess curve). Default-list names are accepted and ignored.',
 ];
 
 /** The opt-in names of `--metrics` (undefined: none), every name checked against the record. */
 export function parseMetricsFlag(value: string | undefined): readonly OptInMetricName[] {
   if (value === undefined) return [];
-  const names = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (names.length === 0) invalidArgument('--metrics', `a comma-separated list of metric names among ${OPT_IN_METRIC_NAMES.join(', ')}`, JSON.stringify(value));
   const optIn = names.filter((name) => !isMetricName(name));
   requireOptInNames(optIn, '--metrics');

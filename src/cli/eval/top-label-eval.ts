@@ -35,12 +35,10 @@ export function parseColumns(spec: string | undefined): Partial<Record<Role, str
     const eq = part.indexOf('=');
     const role = part.slice(0, eq).trim() as Role;
     const name = part.slice(eq + 1).trim();
-    if (eq < 0 || !ROLES.includes(role) || name === '')
-      invalidArgument('--columns', `ROLE=NAME pairs with ROLE one of ${ROLES.join(', ')}`, describe(part));
+    if (eq < 0 || !ROLES.includes(role) || name === '') invalidArgument('--columns', `ROLE=NAME pairs with ROLE one of ${ROLES.join(', ')}`, describe(part));
     out[role] = name;
   }
-  if (out.correct !== undefined && (out.predicted !== undefined || out.label !== undefined))
-    invalidArgument('--columns', 'either correct=NAME or predicted=NAME,label=NAME', describe(spec));
+  if (out.correct !== undefined && (out.predicted !== undefined || out.label !== undefined)) invalidArgument('--columns', 'either correct=NAME or predicted=NAME,label=NAME', describe(spec));
   return out;
 }
 
@@ -53,17 +51,11 @@ export interface TopLabelInputs {
 }
 
 function integral(values: Float64Array, argName: string): void {
-  for (let i = 0; i < values.length; i++)
-    if (!Number.isInteger(values[i])) invalidArgument(argName, 'integer classes', `${describe(values[i])} at index ${i}`);
+  for (let i = 0; i < values.length; i++) if (!Number.isInteger(values[i])) invalidArgument(argName, 'integer classes', `${describe(values[i])} at index ${i}`);
 }
 
 /** Read and check top-label inputs: confidence ∈ [0, 1], and predicted == label or a 0/1 correctness. */
-export async function readTopLabelInputs(flags: {
-  confidence: string;
-  predicted?: string | undefined;
-  labels?: string | undefined;
-  columns?: string | undefined;
-}): Promise<TopLabelInputs> {
+export async function readTopLabelInputs(flags: { confidence: string; predicted?: string | undefined; labels?: string | undefined; columns?: string | undefined }): Promise<TopLabelInputs> {
   const cols = parseColumns(flags.columns);
   const confidence = await readVectorFile(flags.confidence, '--confidence', { ...(cols.confidence !== undefined ? { column: cols.confidence } : {}), names: ['confidence', 'conf'] });
   for (let i = 0; i < confidence.length; i++) {
@@ -165,8 +157,5 @@ export function formatTopLabelTable(metrics: TopLabelMetrics, intervals?: Bootst
     }
     return row;
   });
-  return (
-    formatTable(header, rows) +
-    `\nnot computable from top-label results (they need every class probability): ${NEEDS_PROBABILITIES.map((m) => METRIC_DISPLAY[m].label).join(', ')}\n`
-  );
+  return formatTable(header, rows) + `\nnot computable from top-label results (they need every class probability): ${NEEDS_PROBABILITIES.map((m) => METRIC_DISPLAY[m].label).join(', ')}\n`;
 }

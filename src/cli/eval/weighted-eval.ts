@@ -137,10 +137,7 @@ export function weightedJson(
 }
 
 /** The human table of the weighted metrics, with intervals when bootstrapped. */
-export function formatWeightedTable(
-  result: WeightedMetrics | WeightedTopLabelMetrics,
-  intervals?: BootstrapIntervals<WeightedMetricName> | BootstrapIntervals<WeightedTopLabelName>,
-): string {
+export function formatWeightedTable(result: WeightedMetrics | WeightedTopLabelMetrics, intervals?: BootstrapIntervals<WeightedMetricName> | BootstrapIntervals<WeightedTopLabelName>): string {
   const bounds = intervals?.intervals as Record<string, readonly [number, number]> | undefined;
   const header = intervals ? ['metric', 'value', `${+(intervals.level * 100).toFixed(2)}% CI`] : ['metric', 'value'];
   const rows = (Object.keys(result.values) as WeightedMetricName[]).map((m) => {

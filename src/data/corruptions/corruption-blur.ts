@@ -15,8 +15,20 @@
 import type { Random } from '../../util/random.js';
 import { clippedZoom, gaussianFilter, motionBlurPlane } from './image-filters.js';
 
-export const GLASS_BLUR_PARAMETERS: readonly (readonly [number, number, number])[] = [[0.05, 1, 1], [0.25, 1, 1], [0.4, 1, 1], [0.25, 1, 2], [0.4, 1, 2]];
-export const MOTION_BLUR_PARAMETERS: readonly (readonly [number, number])[] = [[6, 1], [6, 1.5], [6, 2], [8, 2], [9, 2.5]];
+export const GLASS_BLUR_PARAMETERS: readonly (readonly [number, number, number])[] = [
+  [0.05, 1, 1],
+  [0.25, 1, 1],
+  [0.4, 1, 1],
+  [0.25, 1, 2],
+  [0.4, 1, 2],
+];
+export const MOTION_BLUR_PARAMETERS: readonly (readonly [number, number])[] = [
+  [6, 1],
+  [6, 1.5],
+  [6, 2],
+  [8, 2],
+  [9, 2.5],
+];
 export const ZOOM_BLUR_MAX: readonly number[] = [1.05, 1.1, 1.15, 1.2, 1.25];
 
 type Shape4 = readonly [number, number, number, number];

@@ -20,7 +20,13 @@ import type { Random } from '../../util/random.js';
 import { borderIndex, gaussianFilter } from './image-filters.js';
 
 export const JPEG_QUALITY: readonly number[] = [80, 65, 58, 50, 40];
-export const ELASTIC_PARAMETERS: readonly (readonly [number, number, number])[] = [[0, 0, 0.08], [0.05, 0.2, 0.07], [0.08, 0.06, 0.06], [0.1, 0.04, 0.05], [0.1, 0.03, 0.03]];
+export const ELASTIC_PARAMETERS: readonly (readonly [number, number, number])[] = [
+  [0, 0, 0.08],
+  [0.05, 0.2, 0.07],
+  [0.08, 0.06, 0.06],
+  [0.1, 0.04, 0.05],
+  [0.1, 0.03, 0.03],
+];
 
 type Shape4 = readonly [number, number, number, number];
 const byte = (v: number): number => Math.round(Math.min(Math.max(v, 0), 1) * 255);
@@ -83,8 +89,7 @@ function sample(src: Float32Array, base: number, h: number, w: number, y: number
   return (src[r0 + c0]! * (1 - dx) + src[r0 + c1]! * dx) * (1 - dy) + (src[r1 + c0]! * (1 - dx) + src[r1 + c1]! * dx) * dy;
 }
 
-const det3 = (m: readonly number[]): number =>
-  m[0]! * (m[4]! * m[8]! - m[5]! * m[7]!) - m[1]! * (m[3]! * m[8]! - m[5]! * m[6]!) + m[2]! * (m[3]! * m[7]! - m[4]! * m[6]!);
+const det3 = (m: readonly number[]): number => m[0]! * (m[4]! * m[8]! - m[5]! * m[7]!) - m[1]! * (m[3]! * m[8]! - m[5]! * m[6]!) + m[2]! * (m[3]! * m[7]! - m[4]! * m[6]!);
 
 /**
  * The affine map A (2 × 3, acting on (x, y, 1)) with A·p_i = q_i for three point pairs (OpenCV getAffineTransform),
@@ -93,8 +98,7 @@ const det3 = (m: readonly number[]): number =>
 export function affineFrom(p: readonly (readonly [number, number])[], q: readonly (readonly [number, number])[]): number[] {
   const rows = p.flatMap(([x, y]) => [x, y, 1]);
   const d = det3(rows);
-  const solve = (v: readonly number[]): number[] =>
-    [0, 1, 2].map((col) => det3(rows.map((entry, i) => (i % 3 === col ? v[Math.floor(i / 3)]! : entry))) / d);
+  const solve = (v: readonly number[]): number[] => [0, 1, 2].map((col) => det3(rows.map((entry, i) => (i % 3 === col ? v[Math.floor(i / 3)]! : entry))) / d);
   return [...solve(q.map((t) => t[0])), ...solve(q.map((t) => t[1]))];
 }
 
@@ -107,7 +111,11 @@ export function elasticTransform(images: Float32Array, out: Float32Array, [n, c,
   const cy = Math.floor(h / 2);
   const cx = Math.floor(w / 2);
   const sq = Math.floor(size / 3);
-  const pts: [number, number][] = [[cy + sq, cx + sq], [cy + sq, cx - sq], [cy - sq, cx - sq]];
+  const pts: [number, number][] = [
+    [cy + sq, cx + sq],
+    [cy + sq, cx - sq],
+    [cy - sq, cx - sq],
+  ];
   const warped = new Float32Array(c * plane);
   const noise = new Float32Array(plane);
   const dx = new Float32Array(plane);

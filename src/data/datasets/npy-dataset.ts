@@ -51,10 +51,7 @@ export function npyImageDataset(
   const src = images.data;
   const out = new Float32Array(n * c * h * w);
   if (nhwc) {
-    for (let i = 0; i < n; i++)
-      for (let y = 0; y < h; y++)
-        for (let x = 0; x < w; x++)
-          for (let k = 0; k < c; k++) out[((i * c + k) * h + y) * w + x] = src[((i * h + y) * w + x) * c + k]! * scale;
+    for (let i = 0; i < n; i++) for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) for (let k = 0; k < c; k++) out[((i * c + k) * h + y) * w + x] = src[((i * h + y) * w + x) * c + k]! * scale;
   } else {
     for (let i = 0; i < out.length; i++) out[i] = src[i]! * scale;
   }
@@ -86,7 +83,12 @@ export async function loadNpyDataset(options: NpyDatasetOptions): Promise<Datase
     ...(options.classNames ? { classNames: options.classNames } : {}),
   };
   const trainLabels = await readNpy(options.labels, 'labels');
-  const train = npyImageDataset(await readNpy(options.images, 'images'), trainLabels, { ...common, name: `${name}/train`, argName: 'images', ...(options.classes !== undefined ? { classes: options.classes } : {}) });
+  const train = npyImageDataset(await readNpy(options.images, 'images'), trainLabels, {
+    ...common,
+    name: `${name}/train`,
+    argName: 'images',
+    ...(options.classes !== undefined ? { classes: options.classes } : {}),
+  });
   if (options.testImages === undefined) return { train };
   const test = npyImageDataset(await readNpy(options.testImages, 'testImages'), await readNpy(options.testLabels!, 'testLabels'), {
     ...common,

@@ -65,7 +65,14 @@ export function stl10FromBytes(x: Uint8Array, y: Uint8Array, name: string, class
 async function resolve(options: Stl10Options): Promise<string> {
   const cache = options.cacheDirectory ?? cacheRoot();
   const candidates = options.path !== undefined ? [options.path] : [join(cache, FOLDER), join(cache, ARCHIVE)];
-  for (const c of candidates) if (await stat(c).then(() => true, () => false)) return c;
+  for (const c of candidates)
+    if (
+      await stat(c).then(
+        () => true,
+        () => false,
+      )
+    )
+      return c;
   const destination = options.path !== undefined && /\.(tar\.gz|tgz)$/i.test(options.path) ? options.path : join(options.path ?? cache, ARCHIVE);
   if (options.download) {
     const base = options.baseUrl ?? STL10_URL;
@@ -88,7 +95,13 @@ export async function loadStl10(options: Stl10Options = {}): Promise<Required<Da
   const missing = files.slice(0, 4).filter((f) => !found.has(f));
   if (missing.length > 0) throw new DatasetNotFoundError('stl10', `stl10: ${path} lacks ${missing.join(', ')}; expected the binary release's files`);
   const text = found.get('class_names.txt');
-  const names = text ? new TextDecoder().decode(text).split(/\r?\n/).map((s) => s.trim()).filter((s) => s !== '') : [];
+  const names = text
+    ? new TextDecoder()
+        .decode(text)
+        .split(/\r?\n/)
+        .map((s) => s.trim())
+        .filter((s) => s !== '')
+    : [];
   const classNames = names.length === 10 ? names : STL10_CLASS_NAMES;
   return {
     train: stl10FromBytes(found.get('train_X.bin')!, found.get('train_y.bin')!, 'stl10/train', classNames),

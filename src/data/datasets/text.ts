@@ -114,8 +114,7 @@ export function jsonlRecords(text: string, options: TextFields & { source?: stri
     const textValue = obj[tf];
     const label = obj[lf];
     if (typeof textValue !== 'string') invalidArgument(`${source} line ${i + 1}: ${tf}`, 'a string', describe(textValue));
-    if (typeof label !== 'string' && !(typeof label === 'number' && Number.isFinite(label)))
-      invalidArgument(`${source} line ${i + 1}: ${lf}`, 'a string or number label', describe(label));
+    if (typeof label !== 'string' && !(typeof label === 'number' && Number.isFinite(label))) invalidArgument(`${source} line ${i + 1}: ${lf}`, 'a string or number label', describe(label));
     out.push({ text: textValue, label: String(label) });
   });
   return out;
@@ -134,11 +133,7 @@ export interface TextEncodingOptions {
 }
 
 /** Encode training (and optional test) records with a vocabulary and label ids built from the training records. */
-export function textDatasets(
-  train: readonly TextRecord[],
-  test: readonly TextRecord[] | undefined,
-  options: TextEncodingOptions = {},
-): DatasetSplits<TextDataset> & { vocabulary: Vocabulary } {
+export function textDatasets(train: readonly TextRecord[], test: readonly TextRecord[] | undefined, options: TextEncodingOptions = {}): DatasetSplits<TextDataset> & { vocabulary: Vocabulary } {
   if (train.length === 0) invalidArgument('train', 'at least one record', 'none');
   const length = requireNumber('maxLength', options.maxLength ?? 128, { integer: true, min: 1 });
   const name = options.name ?? 'text';
@@ -168,7 +163,14 @@ export function textDatasets(
   };
   const result = { train: make(train, trainTokens, 'train'), vocabulary };
   if (test === undefined) return result;
-  return { ...result, test: make(test, test.map((r) => tokenize(r.text)), 'test') };
+  return {
+    ...result,
+    test: make(
+      test,
+      test.map((r) => tokenize(r.text)),
+      'test',
+    ),
+  };
 }
 
 /** Options of `loadTextDataset`. */

@@ -37,7 +37,11 @@ export interface TinyImageNetOptions {
   cacheDirectory?: string;
 }
 
-const exists = (p: string): Promise<boolean> => stat(p).then(() => true, () => false);
+const exists = (p: string): Promise<boolean> =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
 
 async function resolveRoot(options: TinyImageNetOptions): Promise<string> {
   const candidates = options.path !== undefined ? [options.path, join(options.path, FOLDER)] : [join(options.cacheDirectory ?? cacheRoot(), FOLDER)];
@@ -49,7 +53,12 @@ async function resolveRoot(options: TinyImageNetOptions): Promise<string> {
   );
 }
 
-const lines = (bytes: Uint8Array): string[] => new TextDecoder().decode(bytes).split(/\r?\n/).map((s) => s.trim()).filter((s) => s !== '');
+const lines = (bytes: Uint8Array): string[] =>
+  new TextDecoder()
+    .decode(bytes)
+    .split(/\r?\n/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 
 /** Decode the listed JPEG files into one [n, 3, 64, 64] array (any other size is an error naming the file). */
 async function decodeAll(files: readonly string[], name: string): Promise<Float32Array> {
@@ -111,7 +120,11 @@ export async function loadTinyImageNet(options: TinyImageNetOptions = {}): Promi
     );
   return {
     train: await make('train', trainFiles, trainLabels),
-    test: await make('val', val.map((v) => join(root, 'val', 'images', v.file)), val.map((v) => v.label)),
+    test: await make(
+      'val',
+      val.map((v) => join(root, 'val', 'images', v.file)),
+      val.map((v) => v.label),
+    ),
   };
 }
 

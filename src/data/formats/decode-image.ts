@@ -64,7 +64,9 @@ export function decodeImage(bytes: Uint8Array, file: string, argName: string, op
       inflated = inflateSync(data, { maxOutputLength: expected + 1 }).length;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      return unreadable(code === 'ERR_BUFFER_TOO_LARGE' ? `more image data than its ${header.width} × ${header.height} header implies` : `truncated or corrupt image data: ${(error as Error).message}`);
+      return unreadable(
+        code === 'ERR_BUFFER_TOO_LARGE' ? `more image data than its ${header.width} × ${header.height} header implies` : `truncated or corrupt image data: ${(error as Error).message}`,
+      );
     }
     if (inflated !== expected) {
       unreadable(`truncated image data: ${count(inflated)} of the ${count(expected)} bytes its ${header.width} × ${header.height} header implies${ended ? '' : ', and no IEND chunk'}`);

@@ -49,8 +49,7 @@ export function parseIdx(input: Uint8Array, source = 'idx'): IdxArray {
   for (let i = 0; i < rank; i++) dims.push(view.getUint32(4 + 4 * i, false));
   const count = dims.reduce((a, b) => a * b, 1);
   const expected = headerSize + count * info.bytes;
-  if (bytes.length !== expected)
-    invalidArgument(source, `${expected} bytes for dimensions [${dims.join(', ')}] of ${info.type}`, `${bytes.length} bytes (truncated or corrupt file?)`);
+  if (bytes.length !== expected) invalidArgument(source, `${expected} bytes for dimensions [${dims.join(', ')}] of ${info.type}`, `${bytes.length} bytes (truncated or corrupt file?)`);
   let data: IdxArray['data'];
   switch (info.type) {
     case 'uint8':
@@ -92,12 +91,24 @@ export function encodeIdx(array: IdxArray): Uint8Array {
     const v = array.data[i]!;
     const at = headerSize + i * size;
     switch (array.type) {
-      case 'uint8': view.setUint8(at, v); break;
-      case 'int8': view.setInt8(at, v); break;
-      case 'int16': view.setInt16(at, v, false); break;
-      case 'int32': view.setInt32(at, v, false); break;
-      case 'float32': view.setFloat32(at, v, false); break;
-      case 'float64': view.setFloat64(at, v, false); break;
+      case 'uint8':
+        view.setUint8(at, v);
+        break;
+      case 'int8':
+        view.setInt8(at, v);
+        break;
+      case 'int16':
+        view.setInt16(at, v, false);
+        break;
+      case 'int32':
+        view.setInt32(at, v, false);
+        break;
+      case 'float32':
+        view.setFloat32(at, v, false);
+        break;
+      case 'float64':
+        view.setFloat64(at, v, false);
+        break;
     }
   }
   return out;
@@ -118,11 +129,7 @@ export async function readIdx(path: string): Promise<IdxArray> {
  * An image dataset from an IDX image array [N, H, W] (one channel) and an IDX label array [N].
  * uint8 images are divided by 255; other element types are taken as they are.
  */
-export function idxImageDataset(
-  images: IdxArray,
-  labels: IdxArray,
-  fields: { name: string; classes?: number; classNames?: readonly string[] },
-): ImageDataset {
+export function idxImageDataset(images: IdxArray, labels: IdxArray, fields: { name: string; classes?: number; classNames?: readonly string[] }): ImageDataset {
   if (images.dims.length !== 3) invalidArgument(`${fields.name} images`, 'an IDX array of rank 3 [N, H, W]', `rank ${images.dims.length}`);
   if (labels.dims.length !== 1) invalidArgument(`${fields.name} labels`, 'an IDX array of rank 1 [N]', `rank ${labels.dims.length}`);
   const [n, h, w] = images.dims as [number, number, number];

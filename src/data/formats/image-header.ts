@@ -92,7 +92,15 @@ export function pngInflatedLength(h: PngHeader): number {
   const bitsPerPixel = h.bitDepth * PNG_CHANNELS[h.colorType]!;
   const scanlines = (rows: number, cols: number): number => (rows === 0 || cols === 0 ? 0 : rows * (1 + Math.ceil((cols * bitsPerPixel) / 8)));
   if (!h.interlaced) return scanlines(h.height, h.width);
-  const passes = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]] as const;
+  const passes = [
+    [0, 0, 8, 8],
+    [4, 0, 8, 8],
+    [0, 4, 4, 8],
+    [2, 0, 4, 4],
+    [0, 2, 2, 4],
+    [1, 0, 2, 2],
+    [0, 1, 1, 2],
+  ] as const;
   let total = 0;
   for (const [x0, y0, dx, dy] of passes) total += scanlines(Math.ceil(Math.max(h.height - y0, 0) / dy), Math.ceil(Math.max(h.width - x0, 0) / dx));
   return total;

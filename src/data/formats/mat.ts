@@ -129,8 +129,16 @@ class Reader {
 
 function convert(values: ArrayLike<number>, cls: MatClass): MatArray['data'] {
   const ctor = {
-    double: Float64Array, single: Float32Array, int8: Int8Array, uint8: Uint8Array, int16: Int16Array,
-    uint16: Uint16Array, int32: Int32Array, uint32: Uint32Array, int64: Float64Array, uint64: Float64Array,
+    double: Float64Array,
+    single: Float32Array,
+    int8: Int8Array,
+    uint8: Uint8Array,
+    int16: Int16Array,
+    uint16: Uint16Array,
+    int32: Int32Array,
+    uint32: Uint32Array,
+    int64: Float64Array,
+    uint64: Float64Array,
   }[cls];
   if (values instanceof ctor) return values as MatArray['data'];
   return ctor.from(values as ArrayLike<number>);
@@ -143,11 +151,9 @@ function convert(values: ArrayLike<number>, cls: MatClass): MatArray['data'] {
 export function parseMat(bytes: Uint8Array, source = 'mat', only?: readonly string[]): Map<string, MatArray> {
   if (bytes.length < 128) invalidArgument(source, 'a MAT-file (level 5) with a 128-byte header', `${bytes.length} bytes`);
   const text = new TextDecoder().decode(bytes.subarray(0, 116));
-  if (text.startsWith('MATLAB 7.3'))
-    invalidArgument(source, 'a level-5 MAT-file (save -v7 or -v6)', 'a MATLAB 7.3 (HDF5) file; re-save it with save(..., "-v7") or scipy.io.savemat');
+  if (text.startsWith('MATLAB 7.3')) invalidArgument(source, 'a level-5 MAT-file (save -v7 or -v6)', 'a MATLAB 7.3 (HDF5) file; re-save it with save(..., "-v7") or scipy.io.savemat');
   const indicator = String.fromCharCode(bytes[126]!, bytes[127]!);
-  if (indicator !== 'IM' && indicator !== 'MI')
-    invalidArgument(source, 'a level-5 MAT-file (endian indicator "IM" or "MI" at byte 126)', JSON.stringify(indicator) + ' (a level-4 or non-MAT file?)');
+  if (indicator !== 'IM' && indicator !== 'MI') invalidArgument(source, 'a level-5 MAT-file (endian indicator "IM" or "MI" at byte 126)', JSON.stringify(indicator) + ' (a level-4 or non-MAT file?)');
   const reader = new Reader(bytes, indicator === 'IM', source);
   const out = new Map<string, MatArray>();
   let offset = 128;

@@ -58,8 +58,7 @@ export function* readTar(archive: Uint8Array, source = 'tar'): Generator<TarEntr
     }
     if (pax['size'] !== undefined) size = Number(pax['size']);
     const dataStart = offset + 512;
-    if (dataStart + size > archive.length)
-      invalidArgument(source, `an entry of ${size} bytes at byte ${dataStart}`, `an archive of ${archive.length} bytes (truncated)`);
+    if (dataStart + size > archive.length) invalidArgument(source, `an entry of ${size} bytes at byte ${dataStart}`, `an archive of ${archive.length} bytes (truncated)`);
     const data = archive.subarray(dataStart, dataStart + size);
     offset = dataStart + Math.ceil(size / 512) * 512;
     if (flag === 'L') {

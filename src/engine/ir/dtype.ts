@@ -44,11 +44,16 @@ export function isDType(value: unknown): value is DType {
 /** A new zero-filled host array of `dtype` with `length` elements. */
 export function allocHost<D extends DType>(dtype: D, length: number): HostArrayOf[D] {
   switch (dtype) {
-    case 'float32': return new Float32Array(length) as HostArrayOf[D];
-    case 'float64': return new Float64Array(length) as HostArrayOf[D];
-    case 'int32': return new Int32Array(length) as HostArrayOf[D];
-    case 'int64': return new BigInt64Array(length) as HostArrayOf[D];
-    default: return new Uint8Array(length) as HostArrayOf[D];
+    case 'float32':
+      return new Float32Array(length) as HostArrayOf[D];
+    case 'float64':
+      return new Float64Array(length) as HostArrayOf[D];
+    case 'int32':
+      return new Int32Array(length) as HostArrayOf[D];
+    case 'int64':
+      return new BigInt64Array(length) as HostArrayOf[D];
+    default:
+      return new Uint8Array(length) as HostArrayOf[D];
   }
 }
 

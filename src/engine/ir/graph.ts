@@ -66,11 +66,7 @@ export function buildGraph(name: string, inputs: readonly Tensor[], outputs: rea
     (t) => {
       if (t.source.kind === 'constant') constants.add(t);
       else if (t.source.kind === 'input' && !inputSet.has(t)) {
-        throw new InvalidArgumentError(
-          `graph "${name}"`,
-          'tensors created inside this trace',
-          `placeholder "${t.source.name}" ${t.dtype}${formatShape(t.shape)} from another trace`,
-        );
+        throw new InvalidArgumentError(`graph "${name}"`, 'tensors created inside this trace', `placeholder "${t.source.name}" ${t.dtype}${formatShape(t.shape)} from another trace`);
       }
     },
   );

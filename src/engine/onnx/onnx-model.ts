@@ -80,12 +80,30 @@ function writeNode(w: ProtoWriter, n: OnnxNode, k: number): void {
 function writeAttribute(w: ProtoWriter, name: string, a: OnnxAttribute): void {
   w.string(1, name);
   switch (a.type) {
-    case 'float': w.float(2, a.value); w.int(20, 1); break;
-    case 'int': w.int(3, a.value); w.int(20, 2); break;
-    case 'string': w.string(4, a.value); w.int(20, 3); break;
-    case 'tensor': w.message(5, (t) => writeTensor(t, '', a.dtype, a.shape, a.value)); w.int(20, 4); break;
-    case 'floats': w.packedFloats(7, a.value); w.int(20, 6); break;
-    case 'ints': w.packedInts(8, a.value); w.int(20, 7); break;
+    case 'float':
+      w.float(2, a.value);
+      w.int(20, 1);
+      break;
+    case 'int':
+      w.int(3, a.value);
+      w.int(20, 2);
+      break;
+    case 'string':
+      w.string(4, a.value);
+      w.int(20, 3);
+      break;
+    case 'tensor':
+      w.message(5, (t) => writeTensor(t, '', a.dtype, a.shape, a.value));
+      w.int(20, 4);
+      break;
+    case 'floats':
+      w.packedFloats(7, a.value);
+      w.int(20, 6);
+      break;
+    case 'ints':
+      w.packedInts(8, a.value);
+      w.int(20, 7);
+      break;
   }
 }
 

@@ -51,7 +51,9 @@ export class CompiledFunction<S extends Readonly<Record<string, JitSpec>>> {
 
   /** The session for concrete input shapes (traced and compiled on first use). */
   session(shapes: Readonly<Record<string, Shape>>): Session {
-    const key = Object.keys(this.specs).map((n) => formatShape(shapes[n] ?? [])).join(';');
+    const key = Object.keys(this.specs)
+      .map((n) => formatShape(shapes[n] ?? []))
+      .join(';');
     let s = this.cache.get(key);
     if (!s) {
       const concrete: Record<string, { dtype: DType; shape: Shape }> = {};
@@ -86,10 +88,6 @@ export class CompiledFunction<S extends Readonly<Record<string, JitSpec>>> {
 }
 
 /** Compile `fn` lazily per input-shape signature; −1 in a spec's shape marks a dimension taken from the feed. */
-export function jit<S extends Readonly<Record<string, JitSpec>>>(
-  fn: (inputs: Placeholders<S>) => TraceResult,
-  specs: S,
-  options: CompileOptions & { name?: string } = {},
-): CompiledFunction<S> {
+export function jit<S extends Readonly<Record<string, JitSpec>>>(fn: (inputs: Placeholders<S>) => TraceResult, specs: S, options: CompileOptions & { name?: string } = {}): CompiledFunction<S> {
   return new CompiledFunction(fn, specs, options);
 }

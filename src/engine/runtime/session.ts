@@ -49,7 +49,10 @@ export class Session {
   private disposed = false;
   private readonly onnxNames: Readonly<Record<string, string>>;
 
-  constructor(readonly graph: Graph, options: CompileOptions = {}) {
+  constructor(
+    readonly graph: Graph,
+    options: CompileOptions = {},
+  ) {
     const threads = options.threads ?? 2;
     if (!Number.isInteger(threads) || threads < 1) throw new InvalidArgumentError('options.threads', 'a positive integer', describe(threads));
     const signature = loweredGraphSignature(graph);
@@ -139,8 +142,12 @@ function loadGraph(graph: Graph, threads: number, options: CompileOptions): { na
 
 /** One run of a loaded native session: feeds checked against `inputs`, outputs by graph name. */
 export function runNative(
-  native: NativeSession, inputs: readonly ValueSignature[], outputs: readonly ValueSignature[], onnxNames: Readonly<Record<string, string>>,
-  fetches: Record<string, null>, feeds: Readonly<Record<string, Feed>>,
+  native: NativeSession,
+  inputs: readonly ValueSignature[],
+  outputs: readonly ValueSignature[],
+  onnxNames: Readonly<Record<string, string>>,
+  fetches: Record<string, null>,
+  feeds: Readonly<Record<string, Feed>>,
 ): RunOutputs {
   const ortFeeds: Record<string, OrtTensor> = {};
   for (const input of inputs) ortFeeds[input.name] = toOrtTensor(input, feeds[input.name]);
@@ -175,11 +182,16 @@ function toOrtTensor(input: ValueSignature, feed: Feed | undefined): OrtTensor {
 
 function hostScalar(dtype: DType, v: number): HostArray {
   switch (dtype) {
-    case 'float32': return Float32Array.of(v);
-    case 'float64': return Float64Array.of(v);
-    case 'int32': return Int32Array.of(v);
-    case 'int64': return BigInt64Array.of(BigInt(Math.trunc(v)));
-    default: return Uint8Array.of(v ? 1 : 0);
+    case 'float32':
+      return Float32Array.of(v);
+    case 'float64':
+      return Float64Array.of(v);
+    case 'int32':
+      return Int32Array.of(v);
+    case 'int64':
+      return BigInt64Array.of(BigInt(Math.trunc(v)));
+    default:
+      return Uint8Array.of(v ? 1 : 0);
   }
 }
 

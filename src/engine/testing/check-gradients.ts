@@ -64,11 +64,7 @@ export interface GradCheckReport {
  * |analytic − numeric| ≤ atol + rtol · max(|analytic|, |numeric|). Choose inputs away from kinks (ReLU at 0,
  * ties in max) and inside each op's domain (log of positives, …).
  */
-export function checkGradients(
-  fn: (inputs: Readonly<Record<string, Tensor>>) => TraceResult,
-  inputs: Readonly<Record<string, CheckInput>>,
-  options: GradCheckOptions = {},
-): GradCheckReport {
+export function checkGradients(fn: (inputs: Readonly<Record<string, Tensor>>) => TraceResult, inputs: Readonly<Record<string, CheckInput>>, options: GradCheckOptions = {}): GradCheckReport {
   const rng = new Random(options.seed ?? 0);
   const eps = options.eps ?? 1e-6;
   const rtol = options.rtol ?? 1e-6;
@@ -102,11 +98,18 @@ export function checkGradients(
     });
     return total!;
   };
-  const gradGraph = trace((x) => {
-    const loss = objective(x);
-    const gs = grad(loss, wrt.map((n) => x[n]!));
-    return Object.fromEntries([['loss', loss], ...wrt.map((n, i) => [`grad:${n}`, gs[i]!])]);
-  }, specs, { name: 'gradcheck' });
+  const gradGraph = trace(
+    (x) => {
+      const loss = objective(x);
+      const gs = grad(
+        loss,
+        wrt.map((n) => x[n]!),
+      );
+      return Object.fromEntries([['loss', loss], ...wrt.map((n, i) => [`grad:${n}`, gs[i]!])]);
+    },
+    specs,
+    { name: 'gradcheck' },
+  );
   const lossGraph = trace((x) => objective(x), specs, { name: 'objective' });
 
   const evaluated = evaluate(gradGraph, feeds);
@@ -132,11 +135,7 @@ export function checkGradients(
 }
 
 /** `checkGradients`, throwing an Error that lists every direction when the check fails (for tests). */
-export function assertGradients(
-  fn: (inputs: Readonly<Record<string, Tensor>>) => TraceResult,
-  inputs: Readonly<Record<string, CheckInput>>,
-  options: GradCheckOptions = {},
-): GradCheckReport {
+export function assertGradients(fn: (inputs: Readonly<Record<string, Tensor>>) => TraceResult, inputs: Readonly<Record<string, CheckInput>>, options: GradCheckOptions = {}): GradCheckReport {
   const report = checkGradients(fn, inputs, options);
   if (!report.ok) {
     const lines = report.directions.map((d, i) => `  direction ${i}: analytic ${d.analytic}, numeric ${d.numeric}, error ${d.error.toExponential(2)}${d.ok ? '' : '  ✗'}`);

@@ -49,7 +49,12 @@ export const acls = defineLoss({
     // The penalty of a margin excess x: ReLU(x)² (ACLS), x² (AR only: no indicator), ReLU(x) (CR only: constant smoothing).
     const penalty = (x: Tensor): Tensor => (variant === 'ar-only' ? x.square() : variant === 'cr-only' ? x.relu() : x.relu().square());
     const posRows = isMax.mul(penalty(posBase.sub(margin))).sum(1);
-    const negRows = isMax.neg().add(1).mul(penalty(zMaxSg.sub(z).sub(margin))).sum(1).div(input.classes - 1);
+    const negRows = isMax
+      .neg()
+      .add(1)
+      .mul(penalty(zMaxSg.sub(z).sub(margin)))
+      .sum(1)
+      .div(input.classes - 1);
     const regRows = posRows.mul(lambda1).add(negRows.mul(lambda2));
     const ceRows = input.crossEntropyRows;
     const regulariser = regRows.mul(alpha); // the paper's per-sample L_REG (Fig. 3)

@@ -56,7 +56,10 @@ export const cpc = defineLoss({
     const y = input.hardLabels.reshape([m, 1]);
     const others = input.targetDistribution.neg().add(1); // [M, C], 1 on j ≠ y
     const zY = z.takeAlongAxis(y, 1); // [M, 1]
-    const bdcRows = others.mul(softplus(z.sub(zY))).sum(1).div(c - 1); // −log σ(z_y − z_j) = softplus(z_j − z_y)
+    const bdcRows = others
+      .mul(softplus(z.sub(zY)))
+      .sum(1)
+      .div(c - 1); // −log σ(z_y − z_j) = softplus(z_j − z_y)
     let becRows: Tensor;
     if (c > 2) {
       // Σ_{j,k≠y} softplus(z_k − z_j) = T − Σ_k softplus(z_k − z_y) − Σ_j softplus(z_y − z_j) + log 2, with the

@@ -40,7 +40,11 @@ export const crl = defineLoss({
     const hNext = roll(h);
     const t = h.sub(hNext).sign();
     const d = h.sub(hNext).abs();
-    const pairs = t.mul(kappa.sub(roll(kappa))).neg().add(d).relu(); // [N]
+    const pairs = t
+      .mul(kappa.sub(roll(kappa)))
+      .neg()
+      .add(d)
+      .relu(); // [N]
     let ranking: Tensor;
     if (input.mask) {
       const both = input.mask.mul(roll(input.mask));

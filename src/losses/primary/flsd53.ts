@@ -27,7 +27,10 @@ export const flsd53 = defineLoss({
     const below05 = pY.less(0.5).cast(input.dtype);
     const below02 = pY.less(0.2).cast(input.dtype);
     // γ_i = gamma + (3 − gamma)·[p < 0.5] + (5 − 3)·[p < 0.2]
-    const gammaRows = below05.mul(3 - gamma).add(below02.mul(2)).add(gamma);
+    const gammaRows = below05
+      .mul(3 - gamma)
+      .add(below02.mul(2))
+      .add(gamma);
     const rows = focalRows(input, gammaRows);
     return { rows, terms: { focal: rows } };
   },

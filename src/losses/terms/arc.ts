@@ -30,9 +30,16 @@ function arcForBins(input: LossInput, bins: number, version: 'v1' | 'v2'): Tenso
   const member = input.masked(hardBinMembership(c, bins)); // [M, B]
   const counts = member.sum(0); // n_b
   const safe = counts.maximum(1);
-  const accuracy = member.mul(input.correct.reshape([m, 1])).sum(0).div(safe).stopGradient(); // sg(acc_b)
+  const accuracy = member
+    .mul(input.correct.reshape([m, 1]))
+    .sum(0)
+    .div(safe)
+    .stopGradient(); // sg(acc_b)
   if (version === 'v1') {
-    const confidence = member.mul(c.reshape([m, 1])).sum(0).div(safe);
+    const confidence = member
+      .mul(c.reshape([m, 1]))
+      .sum(0)
+      .div(safe);
     return counts.mul(confidence.sub(accuracy).square()).sum().div(input.count);
   }
   const own = member.mul(accuracy.reshape([1, bins])).sum(1); // acc of each sample's bin, [M]

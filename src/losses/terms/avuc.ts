@@ -30,12 +30,7 @@ export function avucTerm(input: LossInput, { kappa }: ResolvedOptions<typeof AVU
   const certain = u.stopGradient().less(avucThreshold(kappa, input.classes)).cast(input.dtype);
   const uncertain = certain.neg().add(1);
   const wrongConf = c.neg().add(1);
-  const { loss, counts } = avucRatio(
-    input,
-    u,
-    { certain: certain.mul(c), uncertain: uncertain.mul(c) },
-    { certain: certain.mul(wrongConf), uncertain: uncertain.mul(wrongConf) },
-  );
+  const { loss, counts } = avucRatio(input, u, { certain: certain.mul(c), uncertain: uncertain.mul(c) }, { certain: certain.mul(wrongConf), uncertain: uncertain.mul(wrongConf) });
   return { loss, terms: { avuc: loss, ...counts } };
 }
 

@@ -33,10 +33,14 @@ export const MMCE_KUMAR_EPS = Object.freeze({ normaliser: 1e-11, floor: 1e-12 })
  */
 export const mmceWeighted = defineLoss({
   name: 'mmce-weighted',
-  title: 'Weighted MMCE (correct weighted by 1 − c, incorrect by c; the focal-calibration code\'s normalisation or Kumar et al.\'s)',
+  title: "Weighted MMCE (correct weighted by 1 − c, incorrect by c; the focal-calibration code's normalisation or Kumar et al.'s)",
   ...MMCE_TERM,
   options: {
-    normalisation: optional(string(['code', 'kumar']), 'code', "'code': the focal-calibration / MbLS / MDCA code's (each block normalised twice, 0 unless both sets are non-empty); 'kumar': Kumar et al.'s formula as the ARC code (each block once)"),
+    normalisation: optional(
+      string(['code', 'kumar']),
+      'code',
+      "'code': the focal-calibration / MbLS / MDCA code's (each block normalised twice, 0 unless both sets are non-empty); 'kumar': Kumar et al.'s formula as the ARC code (each block once)",
+    ),
   },
   compute(input, { normalisation }) {
     const kernel = mmceKernel(input, 'mmce-weighted');
@@ -54,14 +58,18 @@ export const mmceWeighted = defineLoss({
     const nW = wrong.sum();
     if (normalisation === 'kumar') {
       const k = MMCE_KUMAR_EPS.normaliser;
-      const mmd = sCC.div(nC.square().add(k)).add(sWW.div(nW.square().add(k))).sub(sCW.mul(2).div(nC.mul(nW).add(k)));
+      const mmd = sCC
+        .div(nC.square().add(k))
+        .add(sWW.div(nW.square().add(k)))
+        .sub(sCW.mul(2).div(nC.mul(nW).add(k)));
       const loss = mmd.maximum(MMCE_KUMAR_EPS.floor).sqrt();
       return { loss, terms: { mmce: loss } };
     }
     const eps = MMCE_WEIGHTED_EPS.normaliser;
     const kC = nC.maximum(1);
     const kW = nW.maximum(1);
-    const mmd = sCC.div(kC.square().mul(nC.square().add(eps)))
+    const mmd = sCC
+      .div(kC.square().mul(nC.square().add(eps)))
       .add(sWW.div(kW.square().mul(nW.square().add(eps))))
       .sub(sCW.mul(2).div(kC.mul(kW).mul(nC.mul(nW).add(eps))));
     const both = nC.greater(0).logicalAnd(nW.greater(0)).cast(input.dtype);

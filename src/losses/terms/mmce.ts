@@ -21,7 +21,12 @@ export function mmceKernel(input: LossInput, loss: string): Tensor {
   }
   const c = input.confidence;
   const m = input.rows;
-  return c.reshape([m, 1]).sub(c.reshape([1, m])).abs().div(-MMCE_KERNEL_WIDTH).exp();
+  return c
+    .reshape([m, 1])
+    .sub(c.reshape([1, m]))
+    .abs()
+    .div(-MMCE_KERNEL_WIDTH)
+    .exp();
 }
 
 /**

@@ -31,7 +31,10 @@ export const sAvuc = defineLoss({
   compute(input, { kappa, temperature }) {
     const u = avucEntropy(input);
     const e = u.div(Math.log(input.classes)).clip(S_AVUC_ENTROPY_CLAMP, 1 - S_AVUC_ENTROPY_CLAMP);
-    const logit = e.log().sub(e.neg().add(1).log()).add(Math.log((1 - kappa) / kappa));
+    const logit = e
+      .log()
+      .sub(e.neg().add(1).log())
+      .add(Math.log((1 - kappa) / kappa));
     const oU = logit.div(temperature).sigmoid();
     const oC = oU.neg().add(1);
     const { loss, counts } = avucRatio(input, u, { certain: oC, uncertain: oU }, { certain: oC, uncertain: oU });

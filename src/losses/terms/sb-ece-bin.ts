@@ -30,8 +30,14 @@ export const sbEceBin = defineLoss({
     const s = u.sum(0); // [B]
     const denom = s.maximum(SB_ECE_DEFAULTS.epsilon);
     const m = input.rows;
-    const conf = u.mul(c.reshape([m, 1])).sum(0).div(denom);
-    const acc = u.mul(input.correct.reshape([m, 1])).sum(0).div(denom);
+    const conf = u
+      .mul(c.reshape([m, 1]))
+      .sum(0)
+      .div(denom);
+    const acc = u
+      .mul(input.correct.reshape([m, 1]))
+      .sum(0)
+      .div(denom);
     const gap = acc.sub(conf);
     const loss = pthRoot(s.div(input.count).mul(gapPower(gap, p)).sum(), p);
     return { loss, terms: { sbece: loss } };

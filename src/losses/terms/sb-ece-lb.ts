@@ -45,9 +45,14 @@ export const sbEceLb = defineLoss({
     const m = input.rows;
     const centres = anchors === 'code' ? labelBinnedCodeCenters(bins, input.classes) : sbEceBinCenters(bins);
     const eps = SB_ECE_DEFAULTS.epsilon;
-    const u = softBinMembership(c, centres, temperature).mul(1 - eps).add(eps / bins); // [M, B]
+    const u = softBinMembership(c, centres, temperature)
+      .mul(1 - eps)
+      .add(eps / bins); // [M, B]
     const um = input.masked(u);
-    const accuracy = um.mul(input.correct.reshape([m, 1])).sum(0).div(um.sum(0)); // [B]
+    const accuracy = um
+      .mul(input.correct.reshape([m, 1]))
+      .sum(0)
+      .div(um.sum(0)); // [B]
     const gap = accuracy.reshape([1, bins]).sub(c.reshape([m, 1])); // [M, B]
     const total = input.mean(u.mul(gapPower(gap, p)).sum(1));
     const loss = root ? pthRoot(total, p) : total;

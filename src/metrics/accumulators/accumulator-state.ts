@@ -9,22 +9,15 @@ import { describe, invalidArgument } from '../../util/errors.js';
 type TypedArrayConstructor = Float64ArrayConstructor | Uint8ArrayConstructor | Int32ArrayConstructor;
 
 /** Throw unless `value` is an instance of `type` of exactly `length` elements (any length when undefined). */
-export function requireStateArray<T extends TypedArrayConstructor>(
-  argument: string,
-  value: unknown,
-  type: T,
-  length?: number,
-): InstanceType<T> {
+export function requireStateArray<T extends TypedArrayConstructor>(argument: string, value: unknown, type: T, length?: number): InstanceType<T> {
   if (!(value instanceof type)) invalidArgument(argument, `a ${type.name}`, describe(value));
-  if (length !== undefined && (value as InstanceType<T>).length !== length)
-    invalidArgument(argument, `${length} elements`, `${(value as InstanceType<T>).length} elements`);
+  if (length !== undefined && (value as InstanceType<T>).length !== length) invalidArgument(argument, `${length} elements`, `${(value as InstanceType<T>).length} elements`);
   return value as InstanceType<T>;
 }
 
 /** Throw unless `value` is a pair [s, c] of numbers (a `CompensatedSum` state). */
 export function requireStatePair(argument: string, value: unknown): [number, number] {
-  if (!Array.isArray(value) || value.length !== 2 || typeof value[0] !== 'number' || typeof value[1] !== 'number')
-    invalidArgument(argument, 'a pair [sum, error] of numbers', describe(value));
+  if (!Array.isArray(value) || value.length !== 2 || typeof value[0] !== 'number' || typeof value[1] !== 'number') invalidArgument(argument, 'a pair [sum, error] of numbers', describe(value));
   return [value[0], value[1]];
 }
 

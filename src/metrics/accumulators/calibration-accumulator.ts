@@ -9,21 +9,8 @@ import { METRICS, type MetricName } from '../record/metric-registry.js';
 import { MetricState, type StateSnapshot } from './metric-state.js';
 import { probabilityRows, type RowResults, rowResults } from './probability-kernel.js';
 import { expShifted, rowMax } from '../numeric/softmax.js';
-import {
-  TopLabelAccumulator,
-  type TopLabelMetrics,
-  type TopLabelOptions,
-  type TopLabelSnapshot,
-  type TopLabelState,
-} from './top-label-accumulator.js';
-import {
-  type Labels,
-  type PredictionKind,
-  requireLabels,
-  requireMatrix,
-  requirePredictionKind,
-  requirePredictionValues,
-} from '../validation.js';
+import { TopLabelAccumulator, type TopLabelMetrics, type TopLabelOptions, type TopLabelSnapshot, type TopLabelState } from './top-label-accumulator.js';
+import { type Labels, type PredictionKind, requireLabels, requireMatrix, requirePredictionKind, requirePredictionValues } from '../validation.js';
 import { describe, invalidArgument, requireNumber } from '../../util/errors.js';
 import type { Matrix } from '../../util/matrix.js';
 
@@ -61,13 +48,13 @@ export interface CalibrationOptions extends TopLabelOptions {
  * with the settings they were computed with.
  */
 export type CalibrationMetrics = { readonly [K in MetricName]: number } & TopLabelMetrics & {
-  readonly classes: number;
-  readonly bins: number;
-  readonly convention: BinConvention;
-  readonly marginal_binning: MarginalBinning;
-  readonly marginal_debiased: boolean;
-  readonly refinement_calibrator: RefinementSetting;
-};
+    readonly classes: number;
+    readonly bins: number;
+    readonly convention: BinConvention;
+    readonly marginal_binning: MarginalBinning;
+    readonly marginal_debiased: boolean;
+    readonly refinement_calibrator: RefinementSetting;
+  };
 
 /**
  * Streaming, mergeable state of every calibration metric. `update(chunk, labels)` makes one pass over an N × C
@@ -137,8 +124,7 @@ export class CalibrationAccumulator {
     this.classwiseState = new ClasswiseAccumulator({ classes, bins: this.top.bins, convention: this.top.convention });
     const shape = this.shape(classes);
     this.metricStates = states ?? METRICS.map((m: MetricDefinition) => new MetricState(m.state?.(shape) ?? {}));
-    this.needsProbabilities =
-      this.rowObserver !== null || METRICS.some((m: MetricDefinition, i) => m.needsProbabilities === true && stateful(this.metricStates![i]!));
+    this.needsProbabilities = this.rowObserver !== null || METRICS.some((m: MetricDefinition, i) => m.needsProbabilities === true && stateful(this.metricStates![i]!));
   }
 
   /**
@@ -159,8 +145,7 @@ export class CalibrationAccumulator {
    */
   update(predictions: Matrix, labels: Labels): this {
     requireMatrix(predictions);
-    if (this.classCount !== null && predictions.cols !== this.classCount)
-      invalidArgument('predictions.cols', `${this.classCount} classes`, describe(predictions.cols));
+    if (this.classCount !== null && predictions.cols !== this.classCount) invalidArgument('predictions.cols', `${this.classCount} classes`, describe(predictions.cols));
     requireLabels(labels, predictions.rows, predictions.cols, 'labels', this.count);
     const rows = predictions.rows;
     if (rows === 0) return this;
@@ -291,8 +276,7 @@ export class CalibrationAccumulator {
     if (other.count === 0) return this;
     if (this.classCount !== null && other.classCount !== null && other.classCount !== this.classCount)
       invalidArgument('other', `a state with ${this.classCount} classes`, `${other.classCount} classes`);
-    if (other.marginalBinning !== this.marginalBinning || other.top.adaptive !== this.top.adaptive)
-      invalidArgument('other', 'a state with the same binning options', 'different options');
+    if (other.marginalBinning !== this.marginalBinning || other.top.adaptive !== this.top.adaptive) invalidArgument('other', 'a state with the same binning options', 'different options');
     if (this.classCount === null) this.classCount = other.classCount;
     this.top.merge(other.top);
     this.classwise!.merge(other.classwise!);
@@ -346,7 +330,10 @@ export class CalibrationAccumulator {
       if (classwise.count !== n) invalidArgument('state.classwise.count', `${n} (the top-label count)`, String(classwise.count));
       const shape = out.shape(classwise.classes);
       const record = state as unknown as Record<string, unknown>;
-      out.createStates(classwise.classes, METRICS.map((m: MetricDefinition) => MetricState.fromState(m.state?.(shape) ?? {}, record, 'state', n)));
+      out.createStates(
+        classwise.classes,
+        METRICS.map((m: MetricDefinition) => MetricState.fromState(m.state?.(shape) ?? {}, record, 'state', n)),
+      );
       out.classwiseState = classwise;
     }
     return out;

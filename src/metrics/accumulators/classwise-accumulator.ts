@@ -130,11 +130,7 @@ export class ClasswiseAccumulator {
   /** Add another accumulator's state (same classes, bins and convention). */
   merge(other: ClasswiseAccumulator): void {
     if (other.classes !== this.classes || other.bins !== this.bins || other.convention !== this.convention)
-      invalidArgument(
-        'other',
-        `a classwise state with ${this.classes} classes, ${this.bins} bins, ${this.convention}`,
-        `${other.classes} classes, ${other.bins} bins, ${other.convention}`,
-      );
+      invalidArgument('other', `a classwise state with ${this.classes} classes, ${this.bins} bins, ${this.convention}`, `${other.classes} classes, ${other.bins} bins, ${other.convention}`);
     this.state.merge(other.state);
   }
 

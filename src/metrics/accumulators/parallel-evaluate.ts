@@ -38,19 +38,14 @@ const WORKER_URL = new URL('./parallel-evaluate-worker.js', import.meta.url);
  * `minParallelRows` rows, or T = 1, are updated in-thread with no copy. Errors: InvalidArgumentError with the
  * position in the whole input, as `update`; the state is the empty accumulator's then.
  */
-export async function accumulateParallel(
-  predictions: Matrix,
-  labels: Labels,
-  options: CalibrationOptions & ParallelOptions,
-): Promise<CalibrationAccumulator> {
+export async function accumulateParallel(predictions: Matrix, labels: Labels, options: CalibrationOptions & ParallelOptions): Promise<CalibrationAccumulator> {
   if (options === null || typeof options !== 'object') invalidArgument('options', 'an options object', describe(options));
   const threads = requireNumber('threads', options.threads ?? defaultThreads(), { integer: true, min: 1, max: MAX_THREADS });
   const minRows = requireNumber('minParallelRows', options.minParallelRows ?? PARALLEL_MIN_ROWS, { integer: true, min: 0 });
   const accumulator = new CalibrationAccumulator(options); // validates the options
   requireMatrix(predictions);
   const { rows, cols } = predictions;
-  if (accumulator.classes !== null && cols !== accumulator.classes)
-    invalidArgument('predictions.cols', `${accumulator.classes} classes`, describe(cols));
+  if (accumulator.classes !== null && cols !== accumulator.classes) invalidArgument('predictions.cols', `${accumulator.classes} classes`, describe(cols));
   requireLabels(labels, rows, cols, 'labels');
   const blocks = Math.min(threads, rows);
   if (blocks <= 1 || rows < minRows) return accumulator.update(predictions, labels);
@@ -98,11 +93,7 @@ export async function accumulateParallel(
  * labels, options)` up to compensated-sum rounding (≤ 1e−15 relative; bit-identical in the tests). The final
  * `compute` (sorting N confidences) runs in the calling thread.
  */
-export async function evaluateParallel(
-  predictions: Matrix,
-  labels: Labels,
-  options: CalibrationOptions & ParallelOptions,
-): Promise<CalibrationMetrics> {
+export async function evaluateParallel(predictions: Matrix, labels: Labels, options: CalibrationOptions & ParallelOptions): Promise<CalibrationMetrics> {
   const accumulator = await accumulateParallel(predictions, labels, options);
   if (accumulator.count === 0) invalidArgument('predictions', 'at least one sample', '0 samples');
   return accumulator.compute();

@@ -49,16 +49,7 @@ export function rowResults(size: number): RowResults {
  * bin are the same, in the same order, so the state is bit-identical to binning every element (issue 24:
  * −15 to −25 % kernel CPU at 200,000 × 100).
  */
-export function probabilityRows(
-  data: FloatArray,
-  bits: Uint32Array | null,
-  cols: number,
-  labels: Labels,
-  from: number,
-  to: number,
-  classwise: ClasswiseAccumulator,
-  out: RowResults,
-): number {
+export function probabilityRows(data: FloatArray, bits: Uint32Array | null, cols: number, labels: Labels, from: number, to: number, classwise: ClasswiseAccumulator, out: RowResults): number {
   const { bins, edges, counts, sumProbability, sumProbabilityError, sumLabel } = classwise;
   const upper = classwise.convention === '(l,u]';
   const zeroBinTop = upper ? edges[1]! : previousDouble(edges[1]!); // p ≤ zeroBinTop ⟺ p is in bin 0

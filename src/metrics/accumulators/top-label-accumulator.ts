@@ -96,8 +96,7 @@ export class TopLabelAccumulator {
     this.convention = requireConvention(options.convention ?? DEFAULT_CONVENTION);
     this.adaptive = requireAdaptiveScheme(options.adaptive ?? 'equal-mass', 'adaptive');
     this.labelBinnedP = requireNumber('labelBinnedP', options.labelBinnedP ?? 2, { min: 1 });
-    this.sweepMaxBins =
-      options.sweepMaxBins === undefined ? Infinity : requireNumber('sweepMaxBins', options.sweepMaxBins, { integer: true, min: 1 });
+    this.sweepMaxBins = options.sweepMaxBins === undefined ? Infinity : requireNumber('sweepMaxBins', options.sweepMaxBins, { integer: true, min: 1 });
     this.edges = equalWidthEdges(this.bins);
     this.upper = this.convention === '(l,u]';
     this.state = state ?? new MetricState(topLabelSpec(this.bins));

@@ -102,11 +102,7 @@ export function equalWidthBin(c: number, bins: number, convention: BinConvention
 }
 
 /** Equal-width bin of every confidence (shape [N] → [N]). */
-export function assignEqualWidthBins(
-  confidence: FloatArray,
-  bins: number,
-  convention: BinConvention = DEFAULT_CONVENTION,
-): Int32Array {
+export function assignEqualWidthBins(confidence: FloatArray, bins: number, convention: BinConvention = DEFAULT_CONVENTION): Int32Array {
   const edges = equalWidthEdges(bins);
   requireConvention(convention);
   const out = new Int32Array(confidence.length);

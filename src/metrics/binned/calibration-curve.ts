@@ -29,11 +29,7 @@ export interface CalibrationCurve {
   readonly fractionPositive: Float64Array;
 }
 
-export function calibrationCurve(
-  f: FloatArray,
-  y: Uint8Array,
-  options: { bins?: number; strategy?: CurveStrategy; weights?: ArrayLike<number> } = {},
-): CalibrationCurve {
+export function calibrationCurve(f: FloatArray, y: Uint8Array, options: { bins?: number; strategy?: CurveStrategy; weights?: ArrayLike<number> } = {}): CalibrationCurve {
   requireTopLabel(f, y, 'f');
   const bins = requireBins(options.bins ?? 10);
   const strategy = options.strategy ?? 'uniform';

@@ -10,11 +10,7 @@ import type { Matrix } from '../../util/matrix.js';
  * (1/C) Σ_k Σ_m (|B_km|/N) |freq_k(B_km) − mean p_k(B_km)| with M equal-width bins over every class's p_ik.
  * Shapes: predictions N × C (logits or probabilities per `input`, default probabilities), labels [N].
  */
-export function classwiseCalibrationError(
-  predictions: Matrix,
-  labels: Labels,
-  options: { input?: PredictionKind; bins?: number; convention?: BinConvention } = {},
-): number {
+export function classwiseCalibrationError(predictions: Matrix, labels: Labels, options: { input?: PredictionKind; bins?: number; convention?: BinConvention } = {}): number {
   const input = requirePredictionKind(options.input ?? 'probabilities');
   requireMatrix(predictions);
   if (predictions.rows < 1) invalidArgument('predictions', 'at least one sample', '0 samples');

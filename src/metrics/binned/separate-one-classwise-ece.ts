@@ -17,11 +17,7 @@ export type ClasswiseReduction = 'mean' | 'sum';
  * The toolkit's default classwise ECE (classwise-ece.ts) keeps M bins with 1.0 in the last one.
  * Predictions N × C (logits go through a float64 softmax), labels [N].
  */
-export function separateOneClasswiseEce(
-  predictions: Matrix,
-  labels: Labels,
-  options: { input?: PredictionKind; bins?: number; reduction?: ClasswiseReduction } = {},
-): number {
+export function separateOneClasswiseEce(predictions: Matrix, labels: Labels, options: { input?: PredictionKind; bins?: number; reduction?: ClasswiseReduction } = {}): number {
   const input = requirePredictionKind(options.input ?? 'probabilities');
   const bins = requireBins(options.bins ?? 14);
   const reduction = options.reduction ?? 'mean';

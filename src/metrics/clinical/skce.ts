@@ -61,10 +61,7 @@ function kthPairwiseDifference(x: Float64Array, k: number): number {
 export function medianPairwiseDistance(sorted: Float64Array): number {
   const n = sorted.length;
   const pairs = (n * (n - 1)) / 2;
-  const median =
-    pairs % 2 === 1
-      ? kthPairwiseDifference(sorted, (pairs + 1) / 2)
-      : (kthPairwiseDifference(sorted, pairs / 2) + kthPairwiseDifference(sorted, pairs / 2 + 1)) / 2;
+  const median = pairs % 2 === 1 ? kthPairwiseDifference(sorted, (pairs + 1) / 2) : (kthPairwiseDifference(sorted, pairs / 2) + kthPairwiseDifference(sorted, pairs / 2 + 1)) / 2;
   if (median > 0) return median;
   // Mean pairwise distance: Σ_{i<j} (x_j − x_i) = Σ_j (j x_j − Σ_{i<j} x_i).
   let prefix = 0;

@@ -79,13 +79,7 @@ function sortFloat32(confidence: FloatArray, correct: Uint8Array): { confidence:
  * least significant first over `passes` digits; the correctness flags move with the keys; constant digits are
  * skipped.
  */
-function radixSort(
-  words: Uint32Array[],
-  correct: Uint8Array,
-  n: number,
-  passes: number,
-  values: (sortedWords: Uint32Array[]) => Float64Array,
-): { confidence: Float64Array; correct: Uint8Array } {
+function radixSort(words: Uint32Array[], correct: Uint8Array, n: number, passes: number, values: (sortedWords: Uint32Array[]) => Float64Array): { confidence: Float64Array; correct: Uint8Array } {
   let keys: Uint32Array[] = words;
   let scratch: Uint32Array[] = words.map(() => new Uint32Array(n));
   let flag = Uint8Array.from(correct.subarray(0, n));

@@ -24,12 +24,7 @@ export function computeOptIn(top: TopLabelAccumulator, names: readonly OptInMetr
 }
 
 /** The opt-in metrics `names` of top-label confidences c [N] ∈ [0, 1] and correctness a [N] ∈ {0, 1}. */
-export function evaluateOptIn(
-  confidence: FloatArray,
-  correct: Uint8Array,
-  names: readonly OptInMetricName[] = OPT_IN_METRIC_NAMES,
-  options: TopLabelOptions = {},
-): Record<OptInMetricName, number> {
+export function evaluateOptIn(confidence: FloatArray, correct: Uint8Array, names: readonly OptInMetricName[] = OPT_IN_METRIC_NAMES, options: TopLabelOptions = {}): Record<OptInMetricName, number> {
   requireTopLabel(confidence, correct, 'confidence');
   const top = new TopLabelAccumulator(options);
   top.update(confidence, correct);

@@ -22,21 +22,7 @@
 import type { MetricDefinition } from './metric-definition.js';
 import { OPT_IN_METRICS, type OptInMetricName } from './opt-in-metrics.js';
 import { brier, classwiseEce, marginalEce, meanEntropy, nll } from './probability-metrics.js';
-import {
-  accuracy,
-  adaece,
-  adaeceL2,
-  debiasedEce,
-  ece,
-  eceL2,
-  eceLb,
-  errorAuroc,
-  ks,
-  mce,
-  meanConfidence,
-  oe,
-  sweepEce,
-} from './top-label-metrics.js';
+import { accuracy, adaece, adaeceL2, debiasedEce, ece, eceL2, eceLb, errorAuroc, ks, mce, meanConfidence, oe, sweepEce } from './top-label-metrics.js';
 import { smoothEceBandwidth, smoothEceMetric } from '../smooth/smooth-ece.js';
 import { aurcMetric, augrcMetric, coverageAt5Risk, eaurcMetric, riskAt80Coverage } from '../selective/risk-coverage.js';
 import { fpr95Metric } from '../selective/fpr-at-tpr.js';
@@ -44,16 +30,7 @@ import { mmceMetric } from '../smooth/mmce.js';
 import { spiegelhalterP, spiegelhalterZ } from '../statistical-tests/spiegelhalter-test.js';
 import { ksPValue, kuiperMetric, kuiperPValue } from '../statistical-tests/cumulative-calibration-tests.js';
 import { corpDsc, corpMcb, corpUnc } from '../corp-decomposition.js';
-import {
-  calibrationBrier,
-  calibrationBrierOver,
-  calibrationBrierUnder,
-  calibrationNll,
-  calibrationNllOver,
-  calibrationNllUnder,
-  refinementBrier,
-  refinementNll,
-} from '../calibration-refinement.js';
+import { calibrationBrier, calibrationBrierOver, calibrationBrierUnder, calibrationNll, calibrationNllOver, calibrationNllUnder, refinementBrier, refinementNll } from '../calibration-refinement.js';
 
 export const METRICS = [
   accuracy,

@@ -71,17 +71,13 @@ export const marginalEce = defineMetric({
       return Math.sqrt(acc / w.rows().classes);
     },
     refusal: (settings) => {
-      if ((settings.marginalDebias ?? true) !== false)
-        return 'the debiased estimator assumes N independent unweighted samples (marginalDebias: false gives the weighted plug-in estimator)';
+      if ((settings.marginalDebias ?? true) !== false) return 'the debiased estimator assumes N independent unweighted samples (marginalDebias: false gives the weighted plug-in estimator)';
       return (settings.marginalBinning ?? 'equal-width') !== 'equal-width' ? 'equal-mass marginal bins are not implemented with sample weights' : null;
     },
   },
   description: 'marginal calibration error, ℓ2, debiased unless `marginal_debiased` is false (Kumar et al. 2019)',
   // Equal-mass marginal bins need every probability: N × C of them and the labels, kept in arrival order.
-  state: (shape): StateSpec =>
-    shape.marginalBinning === 'equal-mass'
-      ? { kept: { merge: 'concat', length: shape.classes }, keptLabels: { merge: 'concat', type: 'int32' } }
-      : {},
+  state: (shape): StateSpec => (shape.marginalBinning === 'equal-mass' ? { kept: { merge: 'concat', length: shape.classes }, keptLabels: { merge: 'concat', type: 'int32' } } : {}),
   needsProbabilities: true,
   update: (state: MetricState, block: RowBlock) => {
     state.append('kept', block.probabilities, 0, block.rows);

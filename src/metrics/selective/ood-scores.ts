@@ -23,8 +23,7 @@ export function requireOodScore(value: unknown, argument = 'score'): OodScore {
 /** Scores [N] of the rows of `m` (logits, or probabilities when `input` says so). */
 export function oodScores(m: Matrix, score: OodScore, input: 'logits' | 'probabilities' = 'logits'): Float64Array {
   const { rows, cols, data } = m;
-  if (input === 'probabilities' && (score === 'energy' || score === 'max-logit'))
-    invalidArgument('score', "'msp' or 'entropy' for probabilities (energy and max-logit need logits)", score);
+  if (input === 'probabilities' && (score === 'energy' || score === 'max-logit')) invalidArgument('score', "'msp' or 'entropy' for probabilities (energy and max-logit need logits)", score);
   const out = new Float64Array(rows);
   for (let i = 0; i < rows; i++) {
     const o = i * cols;

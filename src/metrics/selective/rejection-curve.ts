@@ -65,7 +65,10 @@ export function predictionRejectionRatio(confidence: ArrayLike<number>, correct:
   for (let i = 0; i < n; i++) right += correct[i]!;
   if (right === 0 || right === n) return NaN;
   const accuracy = right / n;
-  const oracle = auarc(Float64Array.from({ length: n }, (_, i) => correct[i]!), correct);
+  const oracle = auarc(
+    Float64Array.from({ length: n }, (_, i) => correct[i]!),
+    correct,
+  );
   return (area - accuracy) / (oracle - accuracy);
 }
 

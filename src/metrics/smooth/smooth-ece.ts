@@ -94,8 +94,7 @@ function requireSamples(f: FloatArray, y: Uint8Array): void {
 export function smoothEce(f: FloatArray, y: Uint8Array, options: { bandwidth?: number } = {}): SmoothEceResult {
   requireSamples(f, y);
   const evaluator = new SmoothEceEvaluator(f, y);
-  const bandwidth =
-    options.bandwidth === undefined ? evaluator.bandwidth() : requireNumber('bandwidth', options.bandwidth, { min: 0, exclusiveMin: true, max: 1 });
+  const bandwidth = options.bandwidth === undefined ? evaluator.bandwidth() : requireNumber('bandwidth', options.bandwidth, { min: 0, exclusiveMin: true, max: 1 });
   return { value: evaluator.at(bandwidth), bandwidth };
 }
 

@@ -52,8 +52,7 @@ export function smoothedReliability(f: FloatArray, y: Uint8Array, options: Smoot
   const level = requireNumber('level', options.level ?? 0.95, { min: 0, exclusiveMin: true, max: 0.999999 });
   const seed = requireNumber('seed', options.seed ?? 0, { integer: true });
   const evaluator = new SmoothEceEvaluator(f, y);
-  const bandwidth =
-    options.bandwidth === undefined ? evaluator.bandwidth() : requireNumber('bandwidth', options.bandwidth, { min: 0, exclusiveMin: true, max: 1 });
+  const bandwidth = options.bandwidth === undefined ? evaluator.bandwidth() : requireNumber('bandwidth', options.bandwidth, { min: 0, exclusiveMin: true, max: 1 });
   const mesh = unitMesh(points);
   const { mu, count } = regression(evaluator, bandwidth, mesh);
   const n = f.length;

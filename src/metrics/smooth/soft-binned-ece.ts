@@ -40,12 +40,7 @@ export function sbEceBinCenters(bins: number): Float64Array {
  * receives ∂SB-ECE/∂c_i (the derivative through both the memberships u_ij and the bin confidences conf_j; the
  * correctness is constant). At SB-ECE = 0 the gradient is set to 0.
  */
-export function softBinnedEce(
-  confidences: Float64Array,
-  correct: Float64Array,
-  options: SoftBinnedEceOptions = {},
-  gradient?: Float64Array,
-): number {
+export function softBinnedEce(confidences: Float64Array, correct: Float64Array, options: SoftBinnedEceOptions = {}, gradient?: Float64Array): number {
   const M = options.bins ?? SB_ECE_DEFAULTS.bins;
   const Tb = options.softBinTemperature ?? SB_ECE_DEFAULTS.softBinTemperature;
   const p = options.p ?? SB_ECE_DEFAULTS.p;
@@ -112,7 +107,7 @@ export function softBinnedEce(
       const o = i * M;
       // ∂F/∂u_ij and ∂l_ij/∂c_i = −2(c − ξ_j)/T_b.
       let meanLp = 0;
-      for (let j = 0; j < M; j++) meanLp += u[o + j]! * (-2 * (c - xi[j]!) / Tb);
+      for (let j = 0; j < M; j++) meanLp += u[o + j]! * ((-2 * (c - xi[j]!)) / Tb);
       let g = 0;
       for (let j = 0; j < M; j++) {
         const uij = u[o + j]!;

@@ -6,8 +6,7 @@ import { describe, invalidArgument } from '../../util/errors.js';
  * Returns the weights as a Float64Array (a copy). Throws InvalidArgumentError naming `argument` otherwise.
  */
 export function requireSampleWeights(weights: unknown, rows: number, argument = 'weights'): Float64Array {
-  if (!(Array.isArray(weights) || (ArrayBuffer.isView(weights) && !(weights instanceof DataView))))
-    invalidArgument(argument, 'an array of numbers (one weight per row)', describe(weights));
+  if (!(Array.isArray(weights) || (ArrayBuffer.isView(weights) && !(weights instanceof DataView)))) invalidArgument(argument, 'an array of numbers (one weight per row)', describe(weights));
   const values = weights as ArrayLike<unknown>;
   if (values.length !== rows) invalidArgument(argument, `${rows} weights, one per row`, `${values.length}`);
   const out = new Float64Array(rows);

@@ -11,13 +11,7 @@ import type { FloatArray } from '../../util/matrix.js';
  */
 
 /** Equal-width weighted bin sums of values x (shape [N]) against targets a (shape [N]) with weights w (shape [N]). */
-export function weightedEqualWidthBinSums(
-  x: FloatArray,
-  target: ArrayLike<number>,
-  weights: Float64Array,
-  bins: number,
-  convention: BinConvention,
-): BinSums {
+export function weightedEqualWidthBinSums(x: FloatArray, target: ArrayLike<number>, weights: Float64Array, bins: number, convention: BinConvention): BinSums {
   const edges = equalWidthEdges(bins);
   const sums = emptyBinSums(bins);
   const upper = convention === '(l,u]';
@@ -41,14 +35,7 @@ export function weightedEqualWidthBinSums(
  * weights the unweighted ones; a row straddling a boundary is split between the two bins in proportion.
  * Because rank cells have unit width, rescaling every weight changes the bins (unlike the equal-width metrics).
  */
-export function weightedEqualMassBinSums(
-  confidence: Float64Array,
-  correct: Uint8Array,
-  weights: Float64Array,
-  order: Uint32Array,
-  total: number,
-  bins: number,
-): BinSums {
+export function weightedEqualMassBinSums(confidence: Float64Array, correct: Uint8Array, weights: Float64Array, order: Uint32Array, total: number, bins: number): BinSums {
   const sums = emptyBinSums(bins);
   const integer = Number.isInteger(total) && total * bins < 2 ** 53;
   const start = (m: number): number => (integer ? equalMassStart(m, total, bins) : Math.min(total, Math.ceil((m * total) / bins)));
@@ -78,14 +65,7 @@ export function weightedEqualMassBinSums(
  * Per-class weighted equal-width bin sums of the probabilities p_k (rows × C, row-major) against 1[y = k]:
  * element [k] holds class k's sums.
  */
-export function weightedClasswiseBinSums(
-  probabilities: FloatArray,
-  labels: ArrayLike<number>,
-  weights: Float64Array,
-  classes: number,
-  bins: number,
-  convention: BinConvention,
-): BinSums[] {
+export function weightedClasswiseBinSums(probabilities: FloatArray, labels: ArrayLike<number>, weights: Float64Array, classes: number, bins: number, convention: BinConvention): BinSums[] {
   const edges = equalWidthEdges(bins);
   const upper = convention === '(l,u]';
   const out = Array.from({ length: classes }, () => emptyBinSums(bins));

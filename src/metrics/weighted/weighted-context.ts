@@ -68,7 +68,7 @@ export function weightedContext(
 ): WeightedContext & { readonly squareSum: number } {
   const total = new CompensatedSum();
   const squares = new CompensatedSum();
-  for (let i = 0; i < weights.length; i++) total.add(weights[i]!), squares.add(weights[i]! * weights[i]!);
+  for (let i = 0; i < weights.length; i++) (total.add(weights[i]!), squares.add(weights[i]! * weights[i]!));
   const W = total.value;
   const widths = weightedEqualWidthBinSums(confidence, correct, weights, bins, convention);
   let masses: BinSums | undefined;

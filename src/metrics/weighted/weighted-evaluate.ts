@@ -29,9 +29,7 @@ const WEIGHTED: ReadonlyMap<string, Computed> = new Map(
 export const WEIGHTED_METRIC_NAMES: readonly WeightedMetricName[] = Object.freeze(METRIC_NAMES.filter((name): name is WeightedMetricName => WEIGHTED.has(name)));
 
 /** The weighted metrics of the top label alone, in table order. */
-export const WEIGHTED_TOP_LABEL_NAMES: readonly WeightedTopLabelName[] = Object.freeze(
-  WEIGHTED_METRIC_NAMES.filter((name): name is WeightedTopLabelName => WEIGHTED.get(name)!.scope === 'top-label'),
-);
+export const WEIGHTED_TOP_LABEL_NAMES: readonly WeightedTopLabelName[] = Object.freeze(WEIGHTED_METRIC_NAMES.filter((name): name is WeightedTopLabelName => WEIGHTED.get(name)!.scope === 'top-label'));
 
 const NOT_IMPLEMENTED = 'not implemented with sample weights yet';
 
@@ -114,15 +112,12 @@ export function evaluateWeightedTopLabel(
 ): WeightedTopLabelMetrics {
   if (options === null || typeof options !== 'object') invalidArgument('options', 'an options object', describe(options));
   requireTopLabel(confidence, correct);
-  for (let i = 0; i < confidence.length; i++)
-    if (!(confidence[i]! >= 0 && confidence[i]! <= 1)) invalidArgument('confidence', 'values in [0, 1]', `${describe(confidence[i])} at index ${i}`);
+  for (let i = 0; i < confidence.length; i++) if (!(confidence[i]! >= 0 && confidence[i]! <= 1)) invalidArgument('confidence', 'values in [0, 1]', `${describe(confidence[i])} at index ${i}`);
   if (confidence.length === 0) invalidArgument('confidence', 'at least one sample', '0 samples');
   const requested = requestedMetrics(options);
-  const names =
-    options.metrics === undefined ? requested.filter((m): m is WeightedTopLabelName => (WEIGHTED_TOP_LABEL_NAMES as readonly string[]).includes(m)) : requested;
+  const names = options.metrics === undefined ? requested.filter((m): m is WeightedTopLabelName => (WEIGHTED_TOP_LABEL_NAMES as readonly string[]).includes(m)) : requested;
   for (const name of names)
-    if (!(WEIGHTED_TOP_LABEL_NAMES as readonly string[]).includes(name))
-      invalidArgument('metrics', 'metrics of the top label', `'${name}', which needs the whole probability vector`);
+    if (!(WEIGHTED_TOP_LABEL_NAMES as readonly string[]).includes(name)) invalidArgument('metrics', 'metrics of the top label', `'${name}', which needs the whole probability vector`);
   const w = requireSampleWeights(weights, confidence.length, 'weights');
   const context = weightedContext(Float64Array.from(confidence), correct, w, options.bins ?? 15, options.convention ?? '(l,u]');
   const values: Partial<Record<WeightedMetricName, number>> = {};

@@ -18,7 +18,20 @@ import { conv2d } from '../conv2d.js';
 import { torchDefaultWeight, zerosInit } from '../init.js';
 import { linear } from '../linear.js';
 import { DeclarationBuilder, type Model } from '../model.js';
-import { type ClassifierOptions, convBnStem, countOption, depthOption, dropoutOption, initOption, inputShapeOption, numClassesOption, parseModelOptions, resolveStem, stemOption, weightInit } from './common.js';
+import {
+  type ClassifierOptions,
+  convBnStem,
+  countOption,
+  depthOption,
+  dropoutOption,
+  initOption,
+  inputShapeOption,
+  numClassesOption,
+  parseModelOptions,
+  resolveStem,
+  stemOption,
+  weightInit,
+} from './common.js';
 import { type Apply, stagedClassifier } from './staged-classifier.js';
 import { defineModel } from './model-definition.js';
 
@@ -84,7 +97,7 @@ export function densenet(options: DenseNetOptions = {}, path = 'densenet options
 /** The zoo's declaration of `densenet` (zoo.ts lists it). */
 export const densenetDefinition = defineModel({
   name: 'densenet',
-  summary: 'DenseNet-BC-121/169/201 (Huang et al. 2017) in torchvision\'s layout (aliases densenet121, …)',
+  summary: "DenseNet-BC-121/169/201 (Huang et al. 2017) in torchvision's layout (aliases densenet121, …)",
   task: 'image',
   options: DENSENET_OPTIONS,
   create: densenet,

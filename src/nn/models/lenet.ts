@@ -54,7 +54,8 @@ export function lenet(options: LeNetOptions = {}, path = 'lenet options'): Model
   const [c1, c2] = o.channels as [number, number];
   const { hidden, activation: act, pool, batchNorm: bn, init } = o;
   // Spatial sizes: conv1 keeps H×W (padding 2), pool halves, conv2 (no padding) removes 4, pool halves.
-  const h2 = Math.floor((Math.floor(h0 / 2) - 4) / 2), w2 = Math.floor((Math.floor(w0 / 2) - 4) / 2);
+  const h2 = Math.floor((Math.floor(h0 / 2) - 4) / 2),
+    w2 = Math.floor((Math.floor(w0 / 2) - 4) / 2);
   if (h2 < 1 || w2 < 1) throw new InvalidArgumentError(`${path}.inputShape`, 'spatial size ≥ 12×12', `${h0}×${w0}`);
   const b = new DeclarationBuilder();
   const wi = weightInit(init);

@@ -14,7 +14,20 @@ import { torchDefaultWeight } from '../init.js';
 import { linear } from '../linear.js';
 import { DeclarationBuilder, type Model } from '../model.js';
 import { BOTTLENECK_EXPANSION, bottleneckBlock } from './bottleneck-block.js';
-import { type ClassifierOptions, convBnStem, countOption, depthOption, dropoutOption, initOption, inputShapeOption, numClassesOption, parseModelOptions, resolveStem, stemOption, weightInit } from './common.js';
+import {
+  type ClassifierOptions,
+  convBnStem,
+  countOption,
+  depthOption,
+  dropoutOption,
+  initOption,
+  inputShapeOption,
+  numClassesOption,
+  parseModelOptions,
+  resolveStem,
+  stemOption,
+  weightInit,
+} from './common.js';
 import { residualStages, stagedClassifier } from './staged-classifier.js';
 import { defineModel } from './model-definition.js';
 
@@ -59,7 +72,7 @@ export function resnet(options: ResNetOptions = {}, path = 'resnet options'): Mo
 /** The zoo's declaration of `resnet` (zoo.ts lists it). */
 export const resnetDefinition = defineModel({
   name: 'resnet',
-  summary: 'Bottleneck ResNet-50/101/152 (He et al. 2016) in torchvision\'s layout (aliases resnet50, resnet101, resnet152)',
+  summary: "Bottleneck ResNet-50/101/152 (He et al. 2016) in torchvision's layout (aliases resnet50, resnet101, resnet152)",
   task: 'image',
   options: RESNET_OPTIONS,
   create: resnet,

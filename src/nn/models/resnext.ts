@@ -15,7 +15,20 @@ import { torchDefaultWeight } from '../init.js';
 import { linear } from '../linear.js';
 import { DeclarationBuilder, type Model } from '../model.js';
 import { BOTTLENECK_EXPANSION, bottleneckBlock } from './bottleneck-block.js';
-import { type ClassifierOptions, convBnStem, countOption, depthOption, dropoutOption, initOption, inputShapeOption, numClassesOption, parseModelOptions, resolveStem, stemOption, weightInit } from './common.js';
+import {
+  type ClassifierOptions,
+  convBnStem,
+  countOption,
+  depthOption,
+  dropoutOption,
+  initOption,
+  inputShapeOption,
+  numClassesOption,
+  parseModelOptions,
+  resolveStem,
+  stemOption,
+  weightInit,
+} from './common.js';
 import { residualStages, stagedClassifier } from './staged-classifier.js';
 import { defineModel } from './model-definition.js';
 
@@ -48,7 +61,8 @@ export interface ResNeXtOptions extends ClassifierOptions {
 export function resnext(options: ResNeXtOptions = {}, path = 'resnext options'): Model {
   const o = parseModelOptions(RESNEXT_OPTIONS, options, path);
   const { depth, numClasses, width, cardinality, baseWidth, dropout: drop, init } = o;
-  if (Math.floor((width * baseWidth) / 64) < 1) invalidArgument(`${path}.baseWidth`, `at least ${Math.ceil(64 / width)} with width ${width} (⌊width · baseWidth / 64⌋ channels per group)`, String(baseWidth));
+  if (Math.floor((width * baseWidth) / 64) < 1)
+    invalidArgument(`${path}.baseWidth`, `at least ${Math.ceil(64 / width)} with width ${width} (⌊width · baseWidth / 64⌋ channels per group)`, String(baseWidth));
   const inputShape = o.inputShape as [number, number, number];
   const stem = resolveStem(o.stem, inputShape);
   const wi = weightInit(init);
@@ -66,7 +80,7 @@ export function resnext(options: ResNeXtOptions = {}, path = 'resnext options'):
 /** The zoo's declaration of `resnext` (zoo.ts lists it). */
 export const resnextDefinition = defineModel({
   name: 'resnext',
-  summary: 'ResNeXt-50/101 (Xie et al. 2017), C×d grouped bottlenecks, default 101 (32×4d), in torchvision\'s layout',
+  summary: "ResNeXt-50/101 (Xie et al. 2017), C×d grouped bottlenecks, default 101 (32×4d), in torchvision's layout",
   task: 'image',
   options: RESNEXT_OPTIONS,
   create: resnext,

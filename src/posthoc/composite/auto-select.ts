@@ -31,11 +31,31 @@ export type SelectionMetric = (typeof SELECTION_METRICS)[number];
  * CALIBRATORS record's order.
  */
 export const SIMPLICITY_ORDER: readonly CalibratorKind[] = [
-  'temperature', 'ts-mix', 'ts-grid-ece', 'ts-hb-ece', 'ts-sb-ece',
-  'platt', 'beta', 'quadratic-scaling', 'ensemble-temperature',
-  'class-temperature', 'vector', 'svs', 'top-versus-all', 'top-label',
-  'histogram', 'scaling-binning', 'spline', 'isotonic', 'near-isotonic', 'bbq', 'enir', 'venn-abers',
-  'matrix', 'dirichlet', 'sms',
+  'temperature',
+  'ts-mix',
+  'ts-grid-ece',
+  'ts-hb-ece',
+  'ts-sb-ece',
+  'platt',
+  'beta',
+  'quadratic-scaling',
+  'ensemble-temperature',
+  'class-temperature',
+  'vector',
+  'svs',
+  'top-versus-all',
+  'top-label',
+  'histogram',
+  'scaling-binning',
+  'spline',
+  'isotonic',
+  'near-isotonic',
+  'bbq',
+  'enir',
+  'venn-abers',
+  'matrix',
+  'dirichlet',
+  'sms',
 ];
 
 /** Methods left out by default above a size (their fits are slow there); naming them in `candidates` includes them. */
@@ -181,11 +201,15 @@ export function selectCalibrator(input: Predictions, labels: Int32Array, options
     return evaluateWeighted(m, labels, counts, { input: 'probabilities', bins, metrics: [metric] }).values[metric]!;
   };
   const bestValues: number[] = [];
-  bootstrapInterval(rows, (idx) => {
-    const v = onResample(best.outOfFold, idx);
-    bestValues.push(v);
-    return v;
-  }, { resamples, seed, level });
+  bootstrapInterval(
+    rows,
+    (idx) => {
+      const v = onResample(best.outOfFold, idx);
+      bestValues.push(v);
+      return v;
+    },
+    { resamples, seed, level },
+  );
   const ranked: CandidateResult[] = fitted.map((f, rank) => {
     if (rank === 0) return { method: f.method, status: 'ranked', metrics: f.metrics, difference: 0, lower: 0, upper: 0, tied: true };
     if (!Number.isFinite(f.metrics[metric])) return { method: f.method, status: 'ranked', metrics: f.metrics, tied: false, note: `non-finite held-out ${metric} (a zero probability on a true class)` };

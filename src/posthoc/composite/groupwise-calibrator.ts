@@ -204,7 +204,13 @@ export function fitGroupwise<K extends CalibratorKind>(
     let calibrator: Calibrator;
     try {
       const sampleWeights = weights && Float64Array.from(rows, (i) => weights[i]!);
-      calibrator = fitCalibrator(method, predictionRows(input, rows), Int32Array.from(rows, (i) => labels[i]!), options, sampleWeights && { sampleWeights });
+      calibrator = fitCalibrator(
+        method,
+        predictionRows(input, rows),
+        Int32Array.from(rows, (i) => labels[i]!),
+        options,
+        sampleWeights && { sampleWeights },
+      );
     } catch (error) {
       if (error instanceof CalibrationFitError || error instanceof InvalidArgumentError) return { id, rows: rows.length, calibrator: null, fallback: { reason: 'fit_failed', detail: error.message } };
       if (error instanceof Error) error.message = `group ${JSON.stringify(id)} (${rows.length} rows): ${error.message}`;
@@ -250,7 +256,8 @@ export function groupwiseFromJSON(json: unknown): GroupwiseCalibrator {
     if (typeof g.id !== 'string') invalidArgument(`json.groups[${k}].id`, 'a group id string', describe(g.id));
     if (typeof g.rows !== 'number' || !Number.isInteger(g.rows) || g.rows < 1) invalidArgument(`json.groups[${k}].rows`, 'an integer ≥ 1', describe(g.rows));
     const large = g.rows >= minGroupSize;
-    if (!large && g.calibrator !== null) invalidArgument(`json.groups[${k}].calibrator`, `null (the group has ${g.rows} < min_group_size ${minGroupSize} rows: the pooled calibrator applies)`, describe(g.calibrator));
+    if (!large && g.calibrator !== null)
+      invalidArgument(`json.groups[${k}].calibrator`, `null (the group has ${g.rows} < min_group_size ${minGroupSize} rows: the pooled calibrator applies)`, describe(g.calibrator));
     if (g.calibrator !== null) {
       if (g.fallback !== undefined) invalidArgument(`json.groups[${k}].fallback`, 'no fallback for a group with its own calibrator', describe(g.fallback));
       return { id: g.id, rows: g.rows, calibrator: member(`json.groups[${k}].calibrator`, g.calibrator), fallback: null };
@@ -262,7 +269,8 @@ export function groupwiseFromJSON(json: unknown): GroupwiseCalibrator {
     }
     const f = requireRecord(`json.groups[${k}].fallback`, g.fallback);
     const expected = large ? 'fit_failed' : 'too_small';
-    if (f.reason !== expected) invalidArgument(`json.groups[${k}].fallback.reason`, `'${expected}' (the group has ${g.rows} ${large ? '≥' : '<'} min_group_size ${minGroupSize} rows)`, describe(f.reason));
+    if (f.reason !== expected)
+      invalidArgument(`json.groups[${k}].fallback.reason`, `'${expected}' (the group has ${g.rows} ${large ? '≥' : '<'} min_group_size ${minGroupSize} rows)`, describe(f.reason));
     if (typeof f.detail !== 'string') invalidArgument(`json.groups[${k}].fallback.detail`, 'a string', describe(f.detail));
     return { id: g.id, rows: g.rows, calibrator: null, fallback: { reason: expected, detail: f.detail } };
   });

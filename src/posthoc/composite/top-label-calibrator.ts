@@ -80,7 +80,10 @@ export function topLabelFromJSON(json: unknown): TopLabelCalibrator {
   const { record, classes, settings } = readHeader(json, 'top-label', topLabelOptions);
   const maps = record.maps;
   if (!Array.isArray(maps) || maps.length !== classes) invalidArgument('json.maps', `an array of ${classes} maps or nulls`, String(maps));
-  return new TopLabelCalibrator(maps.map((m: unknown, l: number) => (m === null ? null : scoreMapFromJSON(`json.maps[${l}]`, m))), settings);
+  return new TopLabelCalibrator(
+    maps.map((m: unknown, l: number) => (m === null ? null : scoreMapFromJSON(`json.maps[${l}]`, m))),
+    settings,
+  );
 }
 
 /** The declaration of top-label (calibrators.ts). */
@@ -92,7 +95,7 @@ export const topLabelDefinition = defineCalibrator({
   keepsArgmax: 'not in general',
   options: topLabelOptions,
   fit: fitTopLabel,
-  weights: { refused: "it wraps a binary calibrator of the top label that takes no weights (not implemented)" },
+  weights: { refused: 'it wraps a binary calibrator of the top label that takes no weights (not implemented)' },
   checkedAgainst: 'hand-worked cases',
   fromJSON: topLabelFromJSON,
   onnx: topLabelToOnnx,

@@ -114,7 +114,7 @@ export const topVersusAllDefinition = defineCalibrator({
   keepsArgmax: 'not in general',
   options: topVersusAllOptions,
   fit: fitTopVersusAll,
-  weights: { refused: "it wraps a binary calibrator of the top label that takes no weights (not implemented)" },
+  weights: { refused: 'it wraps a binary calibrator of the top label that takes no weights (not implemented)' },
   checkedAgainst: 'hand-worked cases',
   fromJSON: topVersusAllFromJSON,
   onnx: topVersusAllToOnnx,

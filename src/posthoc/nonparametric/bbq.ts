@@ -63,7 +63,12 @@ export function fitBbqEnsemble(scores: Float64Array, outcomes: Float64Array, sco
   for (let M = min; M <= max; M++) {
     const step = fitEqualWidthStep(scores, outcomes, M);
     steps.push(step);
-    lls.push(binaryLogLikelihood(scores.map((s) => applyStep(step, s)), outcomes));
+    lls.push(
+      binaryLogLikelihood(
+        scores.map((s) => applyStep(step, s)),
+        outcomes,
+      ),
+    );
     dofs.push(M);
   }
   const { kept, weights } = elbow(modelScores(lls, dofs, n, score));
@@ -90,7 +95,7 @@ export const bbqDefinition = defineCalibrator({
   keepsArgmax: 'not in general',
   options: bbqOptions,
   fit: fitBbq,
-  weights: { refused: "its binnings are scored by BIC (or AIC) with the sample count n in the penalty, as netcal; a weighted BIC is not defined there" },
+  weights: { refused: 'its binnings are scored by BIC (or AIC) with the sample count n in the penalty, as netcal; a weighted BIC is not defined there' },
   checkedAgainst: 'netcal BBQ (max |Δ| 3e-7)',
   fromJSON: bbqFromJSON,
   onnx: stepEnsembleToOnnx,

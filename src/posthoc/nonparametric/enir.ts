@@ -29,8 +29,20 @@ export function fitEnirEnsemble(scores: Float64Array, outcomes: Float64Array, sc
   const path = nearIsotonicPath(scores, outcomes);
   const knots = path.length > 1 ? path.slice(1) : path;
   const steps = knots.map((k) => ({ upper: k.upper, values: Float64Array.from(k.values, (v) => Math.min(1, Math.max(0, v))) }));
-  const lls = steps.map((step) => binaryLogLikelihood(scores.map((s) => applyStep(step, s)), outcomes));
-  const { kept, weights } = elbow(modelScores(lls, knots.map((k) => k.values.length), scores.length, score));
+  const lls = steps.map((step) =>
+    binaryLogLikelihood(
+      scores.map((s) => applyStep(step, s)),
+      outcomes,
+    ),
+  );
+  const { kept, weights } = elbow(
+    modelScores(
+      lls,
+      knots.map((k) => k.values.length),
+      scores.length,
+      score,
+    ),
+  );
   return { weights, steps: kept.map((m) => steps[m]!) };
 }
 
@@ -54,7 +66,7 @@ export const enirDefinition = defineCalibrator({
   keepsArgmax: 'not in general',
   options: enirOptions,
   fit: fitEnir,
-  weights: { refused: "its near-isotonic models are scored by BIC (or AIC) with the sample count n in the penalty, as netcal; a weighted BIC is not defined there" },
+  weights: { refused: 'its near-isotonic models are scored by BIC (or AIC) with the sample count n in the penalty, as netcal; a weighted BIC is not defined there' },
   checkedAgainst: 'netcal ENIR with its two path bugs fixed (max |Δ| 1.3e-7)',
   fromJSON: enirFromJSON,
   onnx: stepEnsembleToOnnx,

@@ -46,9 +46,7 @@ export class HistogramCalibrator implements Calibrator {
   apply(input: Predictions): Matrix<Float64Array> {
     const M = this.settings.bins;
     const edges = equalWidthEdges(M);
-    return mapProbabilities(input, this.classes, (p, rows, C) =>
-      oneVsRestInPlace(p, rows, C, (v, k) => this.#values[k * M + binUpperClosed(v, M, edges)]!),
-    );
+    return mapProbabilities(input, this.classes, (p, rows, C) => oneVsRestInPlace(p, rows, C, (v, k) => this.#values[k * M + binUpperClosed(v, M, edges)]!));
   }
 
   toJSON(): CalibratorJSON {

@@ -29,8 +29,18 @@ export function fitNearIsotonicStep(scores: Float64Array, outcomes: Float64Array
   const path = nearIsotonicPath(scores, outcomes);
   if (settings.select === 'lambda') return { weights: Float64Array.of(1), steps: [nearIsotonicAt(path, settings.lambda)] };
   const steps = path.map((k) => ({ upper: k.upper, values: Float64Array.from(k.values, (v) => Math.min(1, Math.max(0, v))) }));
-  const lls = steps.map((step) => binaryLogLikelihood(scores.map((s) => applyStep(step, s)), outcomes));
-  const w = modelScores(lls, path.map((k) => k.values.length), scores.length, settings.select);
+  const lls = steps.map((step) =>
+    binaryLogLikelihood(
+      scores.map((s) => applyStep(step, s)),
+      outcomes,
+    ),
+  );
+  const w = modelScores(
+    lls,
+    path.map((k) => k.values.length),
+    scores.length,
+    settings.select,
+  );
   let best = 0;
   for (let m = 1; m < w.length; m++) if (w[m]! > w[best]!) best = m;
   return { weights: Float64Array.of(1), steps: [steps[best]!] };

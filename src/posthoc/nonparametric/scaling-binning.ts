@@ -129,7 +129,7 @@ export const scalingBinningDefinition = defineCalibrator({
   keepsArgmax: 'no',
   options: scalingBinningOptions,
   fit: fitScalingBinning,
-  weights: { refused: "its equal-mass bins split the rows by count (Kumar et al.), which has no weighted form here" },
+  weights: { refused: 'its equal-mass bins split the rows by count (Kumar et al.), which has no weighted form here' },
   checkedAgainst: 'p-lambda/verified_calibration PlattBinner*Calibrator',
   fromJSON: scalingBinningFromJSON,
   onnx: scalingBinningToOnnx,

@@ -113,8 +113,7 @@ export function fitSplineTable(s: Float64Array, a: Float64Array, K: number, runo
   const g = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const [j, u] = segment(t(i), K, h);
-    const d =
-      (-(u * u) / (2 * h) + u - (2 * h) / 6) * M[j]! + ((u * u) / (2 * h) - h / 6) * M[j + 1]! + (-1 / h) * ky[j]! + (1 / h) * ky[j + 1]!;
+    const d = (-(u * u) / (2 * h) + u - (2 * h) / 6) * M[j]! + ((u * u) / (2 * h) - h / 6) * M[j + 1]! + (-1 / h) * ky[j]! + (1 / h) * ky[j + 1]!;
     g[i] = d + x[i]!;
   }
   return { scores: x, values: g };
@@ -201,7 +200,7 @@ export const splineDefinition = defineCalibrator({
   keepsArgmax: 'not in general',
   options: splineOptions,
   fit: fitSpline,
-  weights: { refused: "its spline is fitted to the unweighted cumulative accuracy curve (Gupta et al.); a weighted curve is not implemented" },
+  weights: { refused: 'its spline is fitted to the unweighted cumulative accuracy curve (Gupta et al.); a weighted curve is not implemented' },
   checkedAgainst: 'kartikgupta-at-anu/spline-calibration get_recalibration_function',
   fromJSON: splineFromJSON,
   onnx: splineToOnnx,

@@ -98,9 +98,7 @@ export class StepEnsembleCalibrator<S extends { readonly mode: StepEnsembleMode 
   toJSON(): CalibratorJSON {
     return {
       ...jsonHeader(this.kind, this.classes, this.settings),
-      ensembles: this.ensembles.map((e) =>
-        e ? { weights: Array.from(e.weights), steps: e.steps.map((s) => ({ upper: Array.from(s.upper), values: Array.from(s.values) })) } : null,
-      ),
+      ensembles: this.ensembles.map((e) => (e ? { weights: Array.from(e.weights), steps: e.steps.map((s) => ({ upper: Array.from(s.upper), values: Array.from(s.values) })) } : null)),
     };
   }
 }

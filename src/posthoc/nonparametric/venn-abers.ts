@@ -139,14 +139,24 @@ export function fitVennAbers(input: Predictions, labels: Int32Array, options?: V
   const { p, rows, cols } = fittingProbabilities(input, labels);
   const tables: VennAbersTable[] = [];
   if (cols === 2) {
-    tables.push(fitVennAbersTable(Float64Array.from({ length: rows }, (_, i) => p[2 * i + 1]!), Float64Array.from(labels)));
+    tables.push(
+      fitVennAbersTable(
+        Float64Array.from({ length: rows }, (_, i) => p[2 * i + 1]!),
+        Float64Array.from(labels),
+      ),
+    );
   } else if (settings.mode === 'top-label') {
     const { confidence, correct } = topLabelPairs(p, rows, cols, labels);
     tables.push(fitVennAbersTable(confidence, correct));
   } else {
     for (let k = 0; k < cols; k++) {
       const s = Float64Array.from({ length: rows }, (_, i) => p[i * cols + k]!);
-      tables.push(fitVennAbersTable(s, Float64Array.from(labels, (y) => (y === k ? 1 : 0))));
+      tables.push(
+        fitVennAbersTable(
+          s,
+          Float64Array.from(labels, (y) => (y === k ? 1 : 0)),
+        ),
+      );
       fit.onProgress?.((k + 1) / cols);
     }
   }
@@ -172,7 +182,10 @@ export function vennAbersFromJSON(json: unknown): VennAbersCalibrator {
       });
       const p0 = readVector(`${name}.p0`, r.p0, m + 1);
       const p1 = readVector(`${name}.p1`, r.p1, m + 1);
-      for (const [field, v] of [['p0', p0], ['p1', p1]] as const) {
+      for (const [field, v] of [
+        ['p0', p0],
+        ['p1', p1],
+      ] as const) {
         v.forEach((x, i) => {
           if (!(x >= 0 && x <= 1)) invalidArgument(`${name}.${field}[${i}]`, 'a value in [0, 1]', String(x));
         });
@@ -192,7 +205,7 @@ export const vennAbersDefinition = defineCalibrator({
   keepsArgmax: 'not in general',
   options: vennAbersOptions,
   fit: fitVennAbers,
-  weights: { refused: "its isotonic fits are refitted with each test point added at unit weight (conformal validity needs exchangeable unit-weight rows)" },
+  weights: { refused: 'its isotonic fits are refitted with each test point added at unit weight (conformal validity needs exchangeable unit-weight rows)' },
   checkedAgainst: 'ip200/venn-abers VennAbers',
   fromJSON: vennAbersFromJSON,
   onnx: vennAbersToOnnx,

@@ -35,7 +35,12 @@ function thresholdCount(b: OnnxSnippet, name: string): number {
 
 /** Gather table[k · width + index[n, k]] → [N, C]. */
 export function gatherPerClass(b: OnnxSnippet, table: string, width: number, index: string): string {
-  const offsets = b.constant('class_offsets', [b.classes], Array.from({ length: b.classes }, (_, k) => k * width), 'int64');
+  const offsets = b.constant(
+    'class_offsets',
+    [b.classes],
+    Array.from({ length: b.classes }, (_, k) => k * width),
+    'int64',
+  );
   return b.op('Gather', [table, b.op('Add', [index, offsets])], { axis: 0 });
 }
 
@@ -69,11 +74,24 @@ export function isotonicToOnnx(json: CalibratorJSON, b: OnnxSnippet, input: Snip
     }
   }
   const p = b.probabilitiesOf(input);
-  const lo = b.constant('x_first', [C], fits.map((f) => f.x[0]!));
-  const hi = b.constant('x_last', [C], fits.map((f) => f.x[f.x.length - 1]!));
+  const lo = b.constant(
+    'x_first',
+    [C],
+    fits.map((f) => f.x[0]!),
+  );
+  const hi = b.constant(
+    'x_last',
+    [C],
+    fits.map((f) => f.x[f.x.length - 1]!),
+  );
   const t = b.op('Min', [b.op('Max', [p, lo]), hi]);
   const count = countBelow(b, t, b.constant('x_points', [C, L], xs));
-  const maxIndex = b.constant('max_index', [C], fits.map((f) => f.x.length - 1), 'int64');
+  const maxIndex = b.constant(
+    'max_index',
+    [C],
+    fits.map((f) => f.x.length - 1),
+    'int64',
+  );
   const i = b.op('Min', [b.op('Max', [count, b.constant('one_i', [], [1], 'int64')]), maxIndex]);
   const iPrev = b.op('Sub', [i, b.constant('one_i', [], [1], 'int64')]);
   const xTable = b.constant('x_table', [C * L], xs);

@@ -60,7 +60,15 @@ export function scoreMapOfColumn(b: OnnxSnippet, c: string, map: Record<string, 
 export function recalibrateTopLabelOnnx(b: OnnxSnippet, p: string, g: (c: string) => string): string {
   const C = b.classes;
   const top = b.op('ArgMax', [p], { axis: 1, keepdims: 1 }); // [N, 1] int64, first maximum
-  const isTop = b.op('Equal', [top, b.constant('class_index', [1, C], Array.from({ length: C }, (_, k) => k), 'int64')]); // [N, C]
+  const isTop = b.op('Equal', [
+    top,
+    b.constant(
+      'class_index',
+      [1, C],
+      Array.from({ length: C }, (_, k) => k),
+      'int64',
+    ),
+  ]); // [N, C]
   const zero = b.constant('zero', [], [0]);
   const c = b.rowSum(b.op('Where', [isTop, p, zero])); // [N, 1]
   const rest = b.rowSum(b.op('Where', [isTop, zero, p]));
@@ -92,7 +100,15 @@ export function topLabelToOnnx(json: CalibratorJSON, b: OnnxSnippet, input: Snip
       const perClass = maps.map((m) => (m ? scoreMapOfColumn(b, c, m) : c));
       const all = perClass.length === 1 ? perClass[0]! : b.op('Concat', perClass, { axis: 1 }); // [N, C]
       const top = b.op('ArgMax', [p], { axis: 1, keepdims: 1 });
-      const isTop = b.op('Equal', [top, b.constant('class_index', [1, b.classes], Array.from({ length: b.classes }, (_, k) => k), 'int64')]);
+      const isTop = b.op('Equal', [
+        top,
+        b.constant(
+          'class_index',
+          [1, b.classes],
+          Array.from({ length: b.classes }, (_, k) => k),
+          'int64',
+        ),
+      ]);
       return b.rowSum(b.op('Where', [isTop, all, b.constant('zero', [], [0])]));
     }),
   };
@@ -100,7 +116,14 @@ export function topLabelToOnnx(json: CalibratorJSON, b: OnnxSnippet, input: Snip
 
 /** Column k of p [N, C] as [N, 1] (a MatMul with the unit vector e_k: exact for finite p). */
 function columnOf(b: OnnxSnippet, p: string, k: number): string {
-  return b.op('MatMul', [p, b.constant('unit', [b.classes, 1], Array.from({ length: b.classes }, (_, j) => (j === k ? 1 : 0)))]);
+  return b.op('MatMul', [
+    p,
+    b.constant(
+      'unit',
+      [b.classes, 1],
+      Array.from({ length: b.classes }, (_, j) => (j === k ? 1 : 0)),
+    ),
+  ]);
 }
 
 /** Scaling-binning (posthoc/nonparametric/scaling-binning.ts): binned(platt(s)); marginal per class then rows renormalised, or top-label. */
@@ -161,5 +184,13 @@ export function vennAbersToOnnx(json: CalibratorJSON, b: OnnxSnippet, input: Sni
     return { probabilities: b.op('Concat', [b.op('Sub', [b.constant('one', [], [1]), q]), q], { axis: 1 }) };
   }
   if ((json.settings as { mode: string }).mode === 'top-label') return { probabilities: recalibrateTopLabelOnnx(b, p, (c) => vennAbersOfColumn(b, c, tables[0]!)) };
-  return { probabilities: b.normalizeRows(b.op('Concat', tables.map((t, k) => vennAbersOfColumn(b, columnOf(b, p, k), t)), { axis: 1 })) };
+  return {
+    probabilities: b.normalizeRows(
+      b.op(
+        'Concat',
+        tables.map((t, k) => vennAbersOfColumn(b, columnOf(b, p, k), t)),
+        { axis: 1 },
+      ),
+    ),
+  };
 }

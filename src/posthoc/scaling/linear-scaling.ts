@@ -129,16 +129,7 @@ const ROW_BLOCK = 64;
  * than 1-row tiles at 5,000 × 100 and bit-identical to them (every sum keeps its order). Writes ∇ into `gradient`
  * (zeroed by the caller) and returns the weighted mean NLL.
  */
-function fullNll(
-  features: Float64Array,
-  rows: number,
-  C: number,
-  labels: Int32Array,
-  theta: Float64Array,
-  gradient: Float64Array,
-  invN: number,
-  weights: Float64Array | undefined,
-): number {
+function fullNll(features: Float64Array, rows: number, C: number, labels: Int32Array, theta: Float64Array, gradient: Float64Array, invN: number, weights: Float64Array | undefined): number {
   const bOff = C * C;
   const wT = new Float64Array(C * C);
   for (let k = 0; k < C; k++) for (let j = 0; j < C; j++) wT[j * C + k] = theta[k * C + j]!;
@@ -158,11 +149,23 @@ function fullNll(
       }
       let j = 0;
       for (; j + 4 <= C; j += 4) {
-        const a0 = features[xa + j]!, a1 = features[xa + j + 1]!, a2 = features[xa + j + 2]!, a3 = features[xa + j + 3]!;
-        const b0 = features[xb + j]!, b1 = features[xb + j + 1]!, b2 = features[xb + j + 2]!, b3 = features[xb + j + 3]!;
-        const w0 = j * C, w1 = w0 + C, w2 = w1 + C, w3 = w2 + C;
+        const a0 = features[xa + j]!,
+          a1 = features[xa + j + 1]!,
+          a2 = features[xa + j + 2]!,
+          a3 = features[xa + j + 3]!;
+        const b0 = features[xb + j]!,
+          b1 = features[xb + j + 1]!,
+          b2 = features[xb + j + 2]!,
+          b3 = features[xb + j + 3]!;
+        const w0 = j * C,
+          w1 = w0 + C,
+          w2 = w1 + C,
+          w3 = w2 + C;
         for (let k = 0; k < C; k++) {
-          const v0 = wT[w0 + k]!, v1 = wT[w1 + k]!, v2 = wT[w2 + k]!, v3 = wT[w3 + k]!;
+          const v0 = wT[w0 + k]!,
+            v1 = wT[w1 + k]!,
+            v2 = wT[w2 + k]!,
+            v3 = wT[w3 + k]!;
           block[za + k] = block[za + k]! + a0 * v0 + a1 * v1 + a2 * v2 + a3 * v3;
           block[zb + k] = block[zb + k]! + b0 * v0 + b1 * v1 + b2 * v2 + b3 * v3;
         }
@@ -185,8 +188,14 @@ function fullNll(
       for (let k = 0; k < C; k++) block[z + k] = theta[bOff + k]!;
       let j = 0;
       for (; j + 4 <= C; j += 4) {
-        const x0 = features[x + j]!, x1 = features[x + j + 1]!, x2 = features[x + j + 2]!, x3 = features[x + j + 3]!;
-        const w0 = j * C, w1 = w0 + C, w2 = w1 + C, w3 = w2 + C;
+        const x0 = features[x + j]!,
+          x1 = features[x + j + 1]!,
+          x2 = features[x + j + 2]!,
+          x3 = features[x + j + 3]!;
+        const w0 = j * C,
+          w1 = w0 + C,
+          w2 = w1 + C,
+          w3 = w2 + C;
         for (let k = 0; k < C; k++) {
           block[z + k] = block[z + k]! + x0 * wT[w0 + k]! + x1 * wT[w1 + k]! + x2 * wT[w2 + k]! + x3 * wT[w3 + k]!;
         }
@@ -206,13 +215,25 @@ function fullNll(
       let hb = 0;
       let r = 0;
       for (; r + 4 <= n; r += 4) {
-        const r0 = block[r * C + k]!, r1 = block[(r + 1) * C + k]!, r2 = block[(r + 2) * C + k]!, r3 = block[(r + 3) * C + k]!;
-        const s0 = block[r * C + k + 1]!, s1 = block[(r + 1) * C + k + 1]!, s2 = block[(r + 2) * C + k + 1]!, s3 = block[(r + 3) * C + k + 1]!;
+        const r0 = block[r * C + k]!,
+          r1 = block[(r + 1) * C + k]!,
+          r2 = block[(r + 2) * C + k]!,
+          r3 = block[(r + 3) * C + k]!;
+        const s0 = block[r * C + k + 1]!,
+          s1 = block[(r + 1) * C + k + 1]!,
+          s2 = block[(r + 2) * C + k + 1]!,
+          s3 = block[(r + 3) * C + k + 1]!;
         gb += r0 + r1 + r2 + r3;
         hb += s0 + s1 + s2 + s3;
-        const x0 = (i0 + r) * C, x1 = x0 + C, x2 = x1 + C, x3 = x2 + C;
+        const x0 = (i0 + r) * C,
+          x1 = x0 + C,
+          x2 = x1 + C,
+          x3 = x2 + C;
         for (let j = 0; j < C; j++) {
-          const f0 = features[x0 + j]!, f1 = features[x1 + j]!, f2 = features[x2 + j]!, f3 = features[x3 + j]!;
+          const f0 = features[x0 + j]!,
+            f1 = features[x1 + j]!,
+            f2 = features[x2 + j]!,
+            f3 = features[x3 + j]!;
           gradient[g + j] = gradient[g + j]! + r0 * f0 + r1 * f1 + r2 * f2 + r3 * f3;
           gradient[h + j] = gradient[h + j]! + s0 * f0 + s1 * f1 + s2 * f2 + s3 * f3;
         }
@@ -236,9 +257,15 @@ function fullNll(
       let gb = 0;
       let r = 0;
       for (; r + 4 <= n; r += 4) {
-        const r0 = block[r * C + k]!, r1 = block[(r + 1) * C + k]!, r2 = block[(r + 2) * C + k]!, r3 = block[(r + 3) * C + k]!;
+        const r0 = block[r * C + k]!,
+          r1 = block[(r + 1) * C + k]!,
+          r2 = block[(r + 2) * C + k]!,
+          r3 = block[(r + 3) * C + k]!;
         gb += r0 + r1 + r2 + r3;
-        const x0 = (i0 + r) * C, x1 = x0 + C, x2 = x1 + C, x3 = x2 + C;
+        const x0 = (i0 + r) * C,
+          x1 = x0 + C,
+          x2 = x1 + C,
+          x3 = x2 + C;
         for (let j = 0; j < C; j++) {
           gradient[g + j] = gradient[g + j]! + r0 * features[x0 + j]! + r1 * features[x1 + j]! + r2 * features[x2 + j]! + r3 * features[x3 + j]!;
         }
@@ -520,15 +547,7 @@ function fullCurvatureScaling(
  * turn that block into the identity. Overwrites `mean`, `sd` (with v_k √d_k) and `biasScale` (1/√d_k) for each class
  * whose d_k and v_k are positive and finite; the other classes keep the plain standardisation.
  */
-function curvatureStandardisation(
-  features: Float64Array,
-  rows: number,
-  C: number,
-  mean: Float64Array,
-  sd: Float64Array,
-  biasScale: Float64Array,
-  sampleWeights?: Float64Array,
-): void {
+function curvatureStandardisation(features: Float64Array, rows: number, C: number, mean: Float64Array, sd: Float64Array, biasScale: Float64Array, sampleWeights?: Float64Array): void {
   const q = new Float64Array(C);
   const sw = new Float64Array(C);
   const swx = new Float64Array(C);
@@ -612,14 +631,7 @@ export class LinearCalibrator extends AffineCalibrator {
   readonly kind: LinearKind;
   readonly features: LinearFeatures;
 
-  constructor(
-    kind: LinearKind,
-    classes: number,
-    structure: LinearStructure,
-    features: LinearFeatures,
-    parameters: Float64Array,
-    settings: Readonly<Record<string, unknown>>,
-  ) {
+  constructor(kind: LinearKind, classes: number, structure: LinearStructure, features: LinearFeatures, parameters: Float64Array, settings: Readonly<Record<string, unknown>>) {
     super(classes, structure, parameters, settings);
     this.kind = kind;
     this.features = features;

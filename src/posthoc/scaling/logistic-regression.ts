@@ -71,18 +71,6 @@ export function logisticObjective(
 }
 
 /** Fit θ (length d) from `theta0`; returns the Newton result (check `converged`). */
-export function fitLogistic(
-  X: Float64Array,
-  rows: number,
-  d: number,
-  targets: Float64Array,
-  rho: Float64Array,
-  theta0: Float64Array,
-  weights?: Float64Array,
-) {
-  return newtonMinimize(
-    (theta, gradient, hessian) => logisticObjective(X, rows, d, targets, rho, theta, gradient, hessian, weights),
-    theta0,
-    { maxIterations: 200, gradientTolerance: 1e-12 },
-  );
+export function fitLogistic(X: Float64Array, rows: number, d: number, targets: Float64Array, rho: Float64Array, theta0: Float64Array, weights?: Float64Array) {
+  return newtonMinimize((theta, gradient, hessian) => logisticObjective(X, rows, d, targets, rho, theta, gradient, hessian, weights), theta0, { maxIterations: 200, gradientTolerance: 1e-12 });
 }

@@ -75,12 +75,7 @@ export class QuadraticScalingCalibrator extends BinaryScoreCalibrator {
 }
 
 /** Fit quadratic scaling on binary validation predictions (N × 2) and labels (N). */
-export function fitQuadraticScaling(
-  input: Predictions,
-  labels: Int32Array,
-  options?: QuadraticScalingOptions,
-  fit: FitOptions = {},
-): QuadraticScalingCalibrator {
+export function fitQuadraticScaling(input: Predictions, labels: Int32Array, options?: QuadraticScalingOptions, fit: FitOptions = {}): QuadraticScalingCalibrator {
   const settings = parseOptions('quadratic-scaling options', options, quadraticScalingOptions);
   const checked = checkPredictions('input', input);
   requireBinary('quadratic-scaling', checked);
@@ -125,7 +120,7 @@ function separates(x: Float64Array, labels: Int32Array, weights: Float64Array | 
   for (let i = 0; i < x.length; i++) {
     if (weights !== undefined && weights[i] === 0) continue;
     const s = a + (b + c * x[i]!) * x[i]!;
-    if ((labels[i] === 1) !== (s > 0)) return false;
+    if ((labels[i] === 1) !== s > 0) return false;
   }
   return true;
 }

@@ -55,16 +55,12 @@ export interface StructuredSettings {
 }
 
 /** λ_b, λ_d, λ_o for C classes and N validation rows (see the file comment). */
-export function ridgeStrengths(
-  settings: Pick<StructuredSettings, 'lambdaIntercept' | 'lambdaDiagonal' | 'lambdaOffDiagonal' | 'rho' | 'tau'>,
-  classes: number,
-  rows: number,
-): RidgeStrengths {
+export function ridgeStrengths(settings: Pick<StructuredSettings, 'lambdaIntercept' | 'lambdaDiagonal' | 'lambdaOffDiagonal' | 'rho' | 'tau'>, classes: number, rows: number): RidgeStrengths {
   const perClass = classes ** settings.rho / rows ** settings.tau;
   return {
     intercept: settings.lambdaIntercept * perClass,
     diagonal: settings.lambdaDiagonal * perClass,
-    offDiagonal: (settings.lambdaOffDiagonal ?? 0) * (classes * (classes - 1)) ** settings.rho / rows ** settings.tau,
+    offDiagonal: ((settings.lambdaOffDiagonal ?? 0) * (classes * (classes - 1)) ** settings.rho) / rows ** settings.tau,
   };
 }
 
@@ -164,22 +160,25 @@ export function fitStructured(
  * to diagonal W: its off-diagonal ridge term is 0 there), or undefined (the identity start) when that fit does not
  * converge. At C = 100 the off-diagonal ridge keeps SMS's optimum close to SVS's, so L-BFGS starts near it.
  */
-function svsStart(
-  method: string,
-  x: Float64Array,
-  rows: number,
-  C: number,
-  labels: Int32Array,
-  ridge: RidgeStrengths,
-  settings: StructuredSettings,
-  fit: FitOptions,
-): Float64Array | undefined {
+function svsStart(method: string, x: Float64Array, rows: number, C: number, labels: Int32Array, ridge: RidgeStrengths, settings: StructuredSettings, fit: FitOptions): Float64Array | undefined {
   let diagonal: Float64Array;
   try {
-    diagonal = fitLinear(method, x, rows, C, labels, 'diagonal', structuredPenalty('diagonal', C, ridge), settings.maxIterations, settings.tolerance, {
-      onProgress: progressPart(fit.onProgress, 0.05, 0.1),
-      sampleWeights: fit.sampleWeights,
-    }, { relativeTolerance: settings.objectiveTolerance });
+    diagonal = fitLinear(
+      method,
+      x,
+      rows,
+      C,
+      labels,
+      'diagonal',
+      structuredPenalty('diagonal', C, ridge),
+      settings.maxIterations,
+      settings.tolerance,
+      {
+        onProgress: progressPart(fit.onProgress, 0.05, 0.1),
+        sampleWeights: fit.sampleWeights,
+      },
+      { relativeTolerance: settings.objectiveTolerance },
+    );
   } catch (e) {
     if (e instanceof CalibrationFitError) return undefined;
     throw e;

@@ -22,7 +22,11 @@ export const VECTOR_GRADIENT_TOLERANCE = 1e-6;
 export const vectorOptions = {
   l2: numberOption(0, { min: 0 }, 'Strength of the L2 penalty toward w = 1, b = 0 (mean over parameters).'),
   maxIterations: numberOption(1000, { integer: true, min: 1 }, 'L-BFGS iteration cap.'),
-  tolerance: numberOption(VECTOR_GRADIENT_TOLERANCE, { min: 0, exclusiveMin: true }, 'L-BFGS gradient tolerance on the mean loss, in the whitened coordinates of linear-scaling.ts (there about √(2 × the NLL still to gain)).'),
+  tolerance: numberOption(
+    VECTOR_GRADIENT_TOLERANCE,
+    { min: 0, exclusiveMin: true },
+    'L-BFGS gradient tolerance on the mean loss, in the whitened coordinates of linear-scaling.ts (there about √(2 × the NLL still to gain)).',
+  ),
 };
 export type VectorOptions = OptionsOf<typeof vectorOptions>;
 

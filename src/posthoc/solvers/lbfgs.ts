@@ -203,11 +203,7 @@ export function lbfgs(objective: Objective, x0: Float64Array, options: LbfgsOpti
       a *= 4;
     }
 
-    function zoom(
-      lo: number, flo: number, dlo: number,
-      hi: number, fhi: number, dhi: number,
-      used: number,
-    ): { ok: boolean; f: number; evaluations: number } {
+    function zoom(lo: number, flo: number, dlo: number, hi: number, fhi: number, dhi: number, used: number): { ok: boolean; f: number; evaluations: number } {
       let e = used;
       while (e < maxLs) {
         const a = interpolate(lo, flo, dlo, hi, fhi, dhi);

@@ -18,11 +18,7 @@ export interface NewtonResult {
   readonly converged: boolean;
 }
 
-export function newtonMinimize(
-  objective: NewtonObjective,
-  theta0: Float64Array,
-  options: { maxIterations?: number; gradientTolerance?: number } = {},
-): NewtonResult {
+export function newtonMinimize(objective: NewtonObjective, theta0: Float64Array, options: { maxIterations?: number; gradientTolerance?: number } = {}): NewtonResult {
   const d = theta0.length;
   const maxIterations = options.maxIterations ?? 100;
   const gtol = options.gradientTolerance ?? 1e-10;

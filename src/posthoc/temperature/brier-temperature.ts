@@ -110,10 +110,7 @@ export function brierTemperature(logits: FloatArray, rows: number, cols: number,
         '(nearly) all correct, so it has no minimum; use a larger validation split',
     );
   const toInfinity = () =>
-    new CalibrationFitError(
-      method,
-      `the validation Brier score keeps decreasing as T → ∞ (up to T = ${MAX_TEMPERATURE * s}${range}): the predictions carry no information about the labels`,
-    );
+    new CalibrationFitError(method, `the validation Brier score keeps decreasing as T → ∞ (up to T = ${MAX_TEMPERATURE * s}${range}): the predictions carry no information about the labels`);
   const uMin = Math.log(MIN_TEMPERATURE);
   const uMax = Math.log(MAX_TEMPERATURE);
   const points = Math.round(POINTS_PER_DECADE * Math.log10(MAX_TEMPERATURE / MIN_TEMPERATURE)) + 1;

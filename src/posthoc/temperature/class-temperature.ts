@@ -98,7 +98,7 @@ export function fitClassTemperature(input: Predictions, labels: Int32Array, opti
     if (settings.l2 > 0) {
       for (let k = 0; k < C; k++) {
         f += (settings.l2 / C) * u[k]! * u[k]!;
-        gradient[k] = gradient[k]! + (2 * settings.l2 / C) * u[k]!;
+        gradient[k] = gradient[k]! + ((2 * settings.l2) / C) * u[k]!;
       }
     }
     return f;
@@ -108,8 +108,7 @@ export function fitClassTemperature(input: Predictions, labels: Int32Array, opti
   if (!result.converged || !temperatures.every((t) => Number.isFinite(t) && t > 0)) {
     throw new CalibrationFitError(
       'class-temperature',
-      `L-BFGS stopped (${result.reason}) after ${result.iterations} iterations without converging ` +
-        `(a class may be perfectly separated on the validation split); try --opt l2=1e-3`,
+      `L-BFGS stopped (${result.reason}) after ${result.iterations} iterations without converging ` + `(a class may be perfectly separated on the validation split); try --opt l2=1e-3`,
     );
   }
   return new ClassTemperatureCalibrator(temperatures, settings);
@@ -136,7 +135,7 @@ export const classTemperatureDefinition = defineCalibrator({
   keepsArgmax: 'no',
   options: classTemperatureOptions,
   fit: fitClassTemperature,
-  weights: { refused: "its NLL has a weighted form, but the weighted fit is not implemented yet (use temperature or vector)" },
+  weights: { refused: 'its NLL has a weighted form, but the weighted fit is not implemented yet (use temperature or vector)' },
   checkedAgainst: 'the same NLL minimised by scipy L-BFGS-B (SCTL)',
   fromJSON: classTemperatureFromJSON,
   onnx: classTemperatureToOnnx,

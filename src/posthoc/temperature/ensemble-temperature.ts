@@ -159,14 +159,7 @@ function brierQuadratic(logits: FloatArray, rows: number, cols: number, labels: 
 }
 
 /** Weight objectives f(w), ∇f, ∇²f on ℝ³ for the two losses (see the file comment). */
-function weightObjective(
-  loss: Settings['loss'],
-  logits: FloatArray,
-  rows: number,
-  cols: number,
-  labels: Int32Array,
-  temperature: number,
-): SimplexObjective {
+function weightObjective(loss: Settings['loss'], logits: FloatArray, rows: number, cols: number, labels: Int32Array, temperature: number): SimplexObjective {
   if (loss === 'mse') {
     const { A, b } = brierQuadratic(logits, rows, cols, labels, temperature);
     return (w, g, h) => {
@@ -220,14 +213,7 @@ function weightObjective(
  * Weights (w₀, w₁, w₂) minimising the mixture's loss on the simplex for a fixed temperature
  * (logits N × C, labels N); exact zeros for inactive weights.
  */
-export function ensembleWeights(
-  logits: FloatArray,
-  rows: number,
-  cols: number,
-  labels: Int32Array,
-  temperature: number,
-  loss: Settings['loss'],
-): Float64Array {
+export function ensembleWeights(logits: FloatArray, rows: number, cols: number, labels: Int32Array, temperature: number, loss: Settings['loss']): Float64Array {
   const { weights, value } = minimizeOnSimplex(weightObjective(loss, logits, rows, cols, labels, temperature), 3);
   if (!Number.isFinite(value)) {
     throw new CalibrationFitError('ensemble-temperature', `the ${loss} of the mixture is not finite anywhere on the simplex of weights`);
@@ -236,17 +222,10 @@ export function ensembleWeights(
 }
 
 /** Fit ensemble temperature scaling on validation predictions (N × C) and labels (N). */
-export function fitEnsembleTemperature(
-  input: Predictions,
-  labels: Int32Array,
-  options?: EnsembleTemperatureOptions,
-): EnsembleTemperatureCalibrator {
+export function fitEnsembleTemperature(input: Predictions, labels: Int32Array, options?: EnsembleTemperatureOptions): EnsembleTemperatureCalibrator {
   const settings = parseOptions('ensemble-temperature options', options, ensembleTemperatureOptions);
   const { logits, rows, cols } = logitFitData(input, labels);
-  const temperature =
-    settings.loss === 'mse'
-      ? brierTemperature(logits, rows, cols, labels, 'ensemble-temperature')
-      : nllTemperature(logits, rows, cols, labels, 'ensemble-temperature');
+  const temperature = settings.loss === 'mse' ? brierTemperature(logits, rows, cols, labels, 'ensemble-temperature') : nllTemperature(logits, rows, cols, labels, 'ensemble-temperature');
   const weights = ensembleWeights(logits, rows, cols, labels, temperature, settings.loss);
   return new EnsembleTemperatureCalibrator(cols, temperature, weights, settings);
 }

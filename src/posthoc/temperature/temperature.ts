@@ -173,9 +173,7 @@ function solveBeta(prep: Prepared, beta0: number, method: string, loose = false)
     atMax: () =>
       `the validation NLL keeps decreasing as T → 0 (down to T = ${MIN_TEMPERATURE * prep.scale}${rangeNote(prep)}): the validation ` +
       'predictions are (nearly) all correct, so the NLL has no minimum; use objective "grid-ece" or a larger validation split',
-    atMin: () =>
-      `the validation NLL keeps decreasing as T → ∞ (up to T = ${MAX_TEMPERATURE * prep.scale}${rangeNote(prep)}): ` +
-      'the predictions carry no information about the labels',
+    atMin: () => `the validation NLL keeps decreasing as T → ∞ (up to T = ${MAX_TEMPERATURE * prep.scale}${rangeNote(prep)}): ` + 'the predictions carry no information about the labels',
   });
   if (prep.constant) {
     throw new CalibrationFitError(method, 'the NLL does not depend on T (every row of logits is constant)');
@@ -290,10 +288,7 @@ export function fitTemperature(input: Predictions, labels: Int32Array, options?:
   if (fit.sampleWeights && settings.objective !== 'nll') {
     invalidArgument('temperature options.objective', "'nll' with sample weights (the 'grid-ece' objective's binned ECE is unweighted)", "'grid-ece'");
   }
-  const temperature =
-    settings.objective === 'nll'
-      ? nllTemperature(logits, rows, cols, labels, 'temperature', fit.sampleWeights)
-      : gridEceTemperature(logits, rows, cols, labels, settings.bins);
+  const temperature = settings.objective === 'nll' ? nllTemperature(logits, rows, cols, labels, 'temperature', fit.sampleWeights) : gridEceTemperature(logits, rows, cols, labels, settings.bins);
   return new TemperatureCalibrator('temperature', cols, temperature, settings);
 }
 

@@ -40,12 +40,7 @@ export function topLabel(logits: FloatArray, rows: number, cols: number, labels:
  * Confidences c_i(β) into `out` (length N) and, when `derivative` is given, dc_i/dβ into it.
  * Computed as 1 / Σ_k exp(β t_ik), exact for |z| in the thousands.
  */
-export function confidencesAt(
-  top: TopLabel,
-  beta: number,
-  out: Float64Array,
-  derivative?: Float64Array,
-): Float64Array {
+export function confidencesAt(top: TopLabel, beta: number, out: Float64Array, derivative?: Float64Array): Float64Array {
   const { rows, cols, logits, rowMax } = top;
   for (let i = 0; i < rows; i++) {
     const o = i * cols;

@@ -34,13 +34,7 @@ export const tsHbEceOptions = {
 export type TsHbEceOptions = OptionsOf<typeof tsHbEceOptions>;
 
 /** T minimising the hard-binned ECE by multi-resolution search (see the file comment). */
-export function hbEceTemperature(
-  logits: FloatArray,
-  rows: number,
-  cols: number,
-  labels: Int32Array,
-  settings: SettingsOf<typeof tsHbEceOptions>,
-): number {
+export function hbEceTemperature(logits: FloatArray, rows: number, cols: number, labels: Int32Array, settings: SettingsOf<typeof tsHbEceOptions>): number {
   const top = topLabel(logits, rows, cols, labels);
   const conf = new Float64Array(rows);
   const eceOptions = { bins: settings.bins, p: settings.p };
@@ -113,7 +107,7 @@ export const tsHbEceDefinition = defineCalibrator({
   keepsArgmax: 'yes',
   options: tsHbEceOptions,
   fit: fitTsHbEce,
-  weights: { refused: "it picks T by an unweighted binned ECE; use temperature, whose NLL objective takes weights" },
+  weights: { refused: 'it picks T by an unweighted binned ECE; use temperature, whose NLL objective takes weights' },
   checkedAgainst: 'property: no temperature of its level-0 grid has a lower ECE',
   fromJSON: tsHbEceFromJSON,
   onnx: temperatureToOnnx,

@@ -37,13 +37,7 @@ export interface MixedTemperature {
  * T by exact NLL and ε = c / (N + 1) on validation logits (N × C). With sample weights the NLL is weighted and N is
  * their sum Σ w_i (so integer weights equal repeated rows).
  */
-export function fitMixedTemperature(
-  input: Predictions,
-  labels: Int32Array,
-  mixtureConstant: number,
-  method: string,
-  sampleWeights?: Float64Array,
-): MixedTemperature & { rows: number; cols: number } {
+export function fitMixedTemperature(input: Predictions, labels: Int32Array, mixtureConstant: number, method: string, sampleWeights?: Float64Array): MixedTemperature & { rows: number; cols: number } {
   const { logits, rows, cols } = logitFitData(input, labels);
   const temperature = nllTemperature(logits, rows, cols, labels, method, sampleWeights);
   const n = sampleWeights ? sampleWeights.reduce((a, b) => a + b, 0) : rows;

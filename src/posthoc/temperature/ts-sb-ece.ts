@@ -29,11 +29,7 @@ export const tsSbEceOptions = {
 export type TsSbEceOptions = OptionsOf<typeof tsSbEceOptions>;
 
 /** SB-ECE of temperature-scaled confidences as a function of u = log T, with its derivative. */
-export function sbEceOfLogTemperature(
-  top: TopLabel,
-  logT: number,
-  options: { bins: number; softBinTemperature: number; p: number },
-): { value: number; derivative: number } {
+export function sbEceOfLogTemperature(top: TopLabel, logT: number, options: { bins: number; softBinTemperature: number; p: number }): { value: number; derivative: number } {
   const n = top.rows;
   const beta = Math.exp(-logT);
   const conf = new Float64Array(n);
@@ -47,13 +43,7 @@ export function sbEceOfLogTemperature(
 }
 
 /** T minimising SB-ECE on validation logits (N × C) and labels (N). */
-export function sbEceTemperature(
-  logits: FloatArray,
-  rows: number,
-  cols: number,
-  labels: Int32Array,
-  options: { bins: number; softBinTemperature: number; p: number },
-): number {
+export function sbEceTemperature(logits: FloatArray, rows: number, cols: number, labels: Int32Array, options: { bins: number; softBinTemperature: number; p: number }): number {
   const top = topLabel(logits, rows, cols, labels);
   const lo = Math.log(0.05);
   const hi = Math.log(20);
@@ -79,8 +69,7 @@ export function sbEceTemperature(
   if (!result.converged) {
     throw new CalibrationFitError(
       'ts-sb-ece',
-      `the SB-ECE minimisation over log T did not converge (${result.reason} after ${result.iterations} iterations, ` +
-        `|gradient| = ${result.gradientNorm})`,
+      `the SB-ECE minimisation over log T did not converge (${result.reason} after ${result.iterations} iterations, ` + `|gradient| = ${result.gradientNorm})`,
     );
   }
   return Math.exp(result.x[0]!);
@@ -108,7 +97,7 @@ export const tsSbEceDefinition = defineCalibrator({
   keepsArgmax: 'yes',
   options: tsSbEceOptions,
   fit: fitTsSbEce,
-  weights: { refused: "it minimises the unweighted soft-binned ECE; use temperature, whose NLL objective takes weights" },
+  weights: { refused: 'it minimises the unweighted soft-binned ECE; use temperature, whose NLL objective takes weights' },
   checkedAgainst: 'SB-ECE evaluated naively from the formula; its gradient by central differences',
   fromJSON: tsSbEceFromJSON,
   onnx: temperatureToOnnx,

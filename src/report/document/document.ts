@@ -13,12 +13,7 @@
  * A run of inline text: plain, strong (**bold** / <b>), emphasised (*italic* / <i>), code, or a link (`[text](href)`
  * / `<a href>`; `href` is a URL or a path relative to the page, written as given).
  */
-export type Inline =
-  | string
-  | { readonly strong: string }
-  | { readonly emphasis: string }
-  | { readonly code: string }
-  | { readonly link: string; readonly href: string };
+export type Inline = string | { readonly strong: string } | { readonly emphasis: string } | { readonly code: string } | { readonly link: string; readonly href: string };
 
 /** Text of a heading or a table cell: plain text, or runs of inline text (a suite name as code, links). */
 export type Text = string | readonly Inline[];

@@ -58,7 +58,10 @@ function parseSides(text: string, grammar: RegExp, expected: string, methods: re
   const m = typeof text === 'string' ? grammar.exec(text) : null;
   if (!m) invalidArgument(path, expected, describe(text));
   const [, left, leftPlus, direction, right, rightPlus, metric, after] = m;
-  for (const [side, method] of [['left', left], ['right', right]] as const) {
+  for (const [side, method] of [
+    ['left', left],
+    ['right', right],
+  ] as const) {
     if (!methods.includes(method!)) invalidArgument(path, `a method of the suite (${methods.join(', ')}) on the ${side}`, describe(method));
   }
   if (after !== undefined && (leftPlus !== undefined || rightPlus !== undefined)) invalidArgument(path, 'either "after CALIBRATOR" or per-method "+CALIBRATOR", not both', describe(text));
@@ -70,8 +73,10 @@ function parseSides(text: string, grammar: RegExp, expected: string, methods: re
   for (const kind of [leftAfter, rightAfter]) {
     if (kind !== undefined && !calibrators.includes(kind)) invalidArgument(path, `a post-hoc calibrator of the suite (${calibrators.join(', ') || 'none declared'})`, describe(kind));
   }
-  if (claim.family === 'miou' && (leftAfter !== undefined || rightAfter !== undefined)) invalidArgument(path, 'miou without a calibrator (it is the argmax of the trained model, read from summary.json)', describe(text.trim()));
-  if (claim.family === 'train' && (leftAfter !== undefined || rightAfter !== undefined)) invalidArgument(path, `${metric} without a calibrator (training-split metrics are the trained model's own, read from summary.json)`, describe(text.trim()));
+  if (claim.family === 'miou' && (leftAfter !== undefined || rightAfter !== undefined))
+    invalidArgument(path, 'miou without a calibrator (it is the argmax of the trained model, read from summary.json)', describe(text.trim()));
+  if (claim.family === 'train' && (leftAfter !== undefined || rightAfter !== undefined))
+    invalidArgument(path, `${metric} without a calibrator (training-split metrics are the trained model's own, read from summary.json)`, describe(text.trim()));
   return {
     text: text.trim(),
     left: left!,

@@ -55,7 +55,8 @@ export function qualitativeSchema(): Schema<QualitativeClaim> {
     parse(value, path) {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) invalidArgument(path, 'an object { kind, … }', describe(value));
       const kind = (value as Record<string, unknown>)['kind'];
-      if (typeof kind !== 'string' || !(QUALITATIVE_KINDS as readonly string[]).includes(kind)) invalidArgument(`${path}.kind`, `one of ${QUALITATIVE_KINDS.map((k) => `'${k}'`).join(', ')}`, describe(kind));
+      if (typeof kind !== 'string' || !(QUALITATIVE_KINDS as readonly string[]).includes(kind))
+        invalidArgument(`${path}.kind`, `one of ${QUALITATIVE_KINDS.map((k) => `'${k}'`).join(', ')}`, describe(kind));
       return SCHEMAS[kind as QualitativeKind].parse(value, path) as QualitativeClaim;
     },
   };
@@ -91,9 +92,11 @@ export function checkQualitative(q: QualitativeClaim, context: ClaimContext, pat
     if (claim.family !== 'test') invalidArgument(`${path}.metric`, 'a test metric (ece, nll, accuracy, …) with split "validation"', describe(q.metric));
     if (q.after !== undefined) invalidArgument(`${path}.after`, 'no calibrator with split "validation" (the calibrators are fitted on it)', describe(q.after));
   }
-  if (q.after !== undefined && !context.calibrators.includes(q.after)) invalidArgument(`${path}.after`, `a post-hoc calibrator of the suite (${context.calibrators.join(', ') || 'none declared'})`, describe(q.after));
+  if (q.after !== undefined && !context.calibrators.includes(q.after))
+    invalidArgument(`${path}.after`, `a post-hoc calibrator of the suite (${context.calibrators.join(', ') || 'none declared'})`, describe(q.after));
   if (claim.family === 'miou' && q.after !== undefined) invalidArgument(`${path}.after`, 'no calibrator with miou (the argmax of the trained model)', describe(q.after));
-  if (claim.family === 'train' && q.after !== undefined) invalidArgument(`${path}.after`, `no calibrator with ${q.metric} (the training split's metrics are the trained model's own)`, describe(q.after));
+  if (claim.family === 'train' && q.after !== undefined)
+    invalidArgument(`${path}.after`, `no calibrator with ${q.metric} (the training split's metrics are the trained model's own)`, describe(q.after));
   const method = (name: string, at: string): void => {
     if (!context.methods.includes(name)) invalidArgument(at, `a method of the suite (${context.methods.join(', ')})`, describe(name));
   };

@@ -52,7 +52,15 @@ export function suiteBudget(suites: readonly { readonly name: string; readonly s
   for (const { name, suite } of suites) {
     const runs = expandSuite(suite, scale, `suite ${name}`);
     const reuse = planReuse(runs, new Map(), planned);
-    const progress = runs.map((run) => ({ id: run.id, method: run.method, cost: costClass(run.config, threads), epochs: run.config.epochs, epochsDone: 0, done: reuse.reused.has(run.id), epochSeconds: [] }));
+    const progress = runs.map((run) => ({
+      id: run.id,
+      method: run.method,
+      cost: costClass(run.config, threads),
+      epochs: run.config.epochs,
+      epochsDone: 0,
+      done: reuse.reused.has(run.id),
+      epochSeconds: [],
+    }));
     const estimate = estimateSuite(progress, jobs);
     const grid = suite.grids[scale];
     const paper = claimEntries(scaledSuite(suite, scale)).filter((c) => c.origin === 'paper');
@@ -89,7 +97,9 @@ function reusedText(r: SuiteBudgetRow): string {
 export function formatBudget(b: SuiteBudget, limitHours?: number): string[] {
   const lines = [`${b.rows.length} suites at the ${b.scale} scale, in this order, ${b.jobs} runs side by side with ${b.threads} thread(s) each:`];
   for (const r of b.rows) {
-    lines.push(`  ${r.name.padEnd(14)} ${String(r.runs).padStart(4)} runs, ${String(r.reuse.reused.size).padStart(3)} reused${r.reuse.reused.size ? ` (${reusedText(r)})` : ''}, ${r.trained} trained ≈ ${formatHours(r.machineSeconds)}${r.unmeasured ? ` (+ ${r.unmeasured} unmeasured)` : ''}; claims tested ${r.claimsTested}/${r.claimsListed} (headline ${r.headlineTested}/${r.headlineListed})`);
+    lines.push(
+      `  ${r.name.padEnd(14)} ${String(r.runs).padStart(4)} runs, ${String(r.reuse.reused.size).padStart(3)} reused${r.reuse.reused.size ? ` (${reusedText(r)})` : ''}, ${r.trained} trained ≈ ${formatHours(r.machineSeconds)}${r.unmeasured ? ` (+ ${r.unmeasured} unmeasured)` : ''}; claims tested ${r.claimsTested}/${r.claimsListed} (headline ${r.headlineTested}/${r.headlineListed})`,
+    );
     if (r.trimmed.length) lines.push(`  ${''.padEnd(14)} trimmed: ${r.trimmed.join('; ')}`);
   }
   const total = b.rows.reduce((a, r) => a + r.trained, 0);
@@ -97,7 +107,9 @@ export function formatBudget(b: SuiteBudget, limitHours?: number): string[] {
   // would rest on the measured part alone.
   const unmeasured = b.rows.reduce((a, r) => a + r.unmeasured, 0);
   const verdict = unmeasured ? `not decided: ${unmeasured} runs have no measured cost with ${b.threads} thread(s) each` : b.machineSeconds / 3600 <= limitHours! ? 'within' : 'OVER';
-  lines.push(`total: ${b.rows.reduce((a, r) => a + r.runs, 0)} runs, ${total} trained ≈ ${formatHours(b.machineSeconds)} of machine time${limitHours !== undefined ? ` (budget ${limitHours} h: ${verdict})` : ''}`);
+  lines.push(
+    `total: ${b.rows.reduce((a, r) => a + r.runs, 0)} runs, ${total} trained ≈ ${formatHours(b.machineSeconds)} of machine time${limitHours !== undefined ? ` (budget ${limitHours} h: ${verdict})` : ''}`,
+  );
   return lines;
 }
 
@@ -131,7 +143,15 @@ export function budgetDocument(b: SuiteBudget, command: string): ReportDocument 
       rows: [
         ...b.rows.map((r) => ({
           header: r.name,
-          cells: [String(r.runs), `${r.reuse.reused.size}${r.reuse.reused.size ? ` (${reusedText(r)})` : ''}`, String(r.trained), (r.machineSeconds / 3600).toFixed(1), `${r.claimsTested} / ${r.claimsListed}`, `${r.headlineTested} / ${r.headlineListed}`, r.trimmed.join('; ') || '—'].map((text) => ({ text })),
+          cells: [
+            String(r.runs),
+            `${r.reuse.reused.size}${r.reuse.reused.size ? ` (${reusedText(r)})` : ''}`,
+            String(r.trained),
+            (r.machineSeconds / 3600).toFixed(1),
+            `${r.claimsTested} / ${r.claimsListed}`,
+            `${r.headlineTested} / ${r.headlineListed}`,
+            r.trimmed.join('; ') || '—',
+          ].map((text) => ({ text })),
         })),
         {
           header: [{ strong: 'total' }],

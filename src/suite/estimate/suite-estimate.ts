@@ -121,7 +121,9 @@ export function formatEstimate(e: SuiteEstimate, threads: number): string[] {
     bySource('reference') ? `${bySource('reference')} from the measured reference (${[...new Set(e.runs.filter((r) => r.reference).map((r) => r.reference!.source))].join('; ')})` : '',
   ].filter((s) => s !== '');
   if (runsLeft > 0) {
-    lines.push(`estimate: ${runsLeft} runs × ${(perRun / 60).toFixed(1)} min per run (${threads} thread${threads === 1 ? '' : 's'} each) / ${e.jobs} side by side ≈ ${formatHours(e.machineSeconds)} of machine time`);
+    lines.push(
+      `estimate: ${runsLeft} runs × ${(perRun / 60).toFixed(1)} min per run (${threads} thread${threads === 1 ? '' : 's'} each) / ${e.jobs} side by side ≈ ${formatHours(e.machineSeconds)} of machine time`,
+    );
     lines.push(`  minutes per run: ${sources.join(', ')}`);
   }
   if (e.unmeasured > 0) lines.push(`  ${e.unmeasured} run(s) without a measurement (no epoch trained yet and no measured reference for their model, data and threads): not in the estimate`);

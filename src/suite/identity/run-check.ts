@@ -117,7 +117,8 @@ export async function checkTraining(dir: string, run: SuiteRun): Promise<Trainin
     const checkpoint = await pathExists(p.lastCheckpoint);
     if (checkpoint) {
       if ('problem' in configFile) return { kind: 'retrain', why: 'files', reason: `${file(configFile.problem)} (a checkpoint without its settings)` };
-      if (trainingHash(configFile.value) !== expected) return { kind: 'retrain', why: 'settings', reason: `the checkpoint was trained with other settings (${settingsDiff(configFile.value, run.config)})` };
+      if (trainingHash(configFile.value) !== expected)
+        return { kind: 'retrain', why: 'settings', reason: `the checkpoint was trained with other settings (${settingsDiff(configFile.value, run.config)})` };
     }
     if (await pathExists(failedFile(dir, run.id))) return { kind: 'failed', error: await failureOf(dir, run.id) };
     return checkpoint ? { kind: 'partial' } : { kind: 'pending' };
@@ -200,4 +201,3 @@ export async function checkRun(dir: string, run: SuiteRun, expect: SuiteExpectat
   if (training.kind !== 'valid' && training.kind !== 'adopt') return { training };
   return { training, posthoc: await checkPosthoc(runDirectory(dir, run.id), expectedPosthoc(run, expect)) };
 }
-

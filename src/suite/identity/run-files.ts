@@ -56,7 +56,8 @@ async function checkPair(dir: string, logitsName: string, labelsName: string, ig
   const z = await npy(join(dir, logitsName), logitsName, problems);
   const y = await npy(join(dir, labelsName), labelsName, problems);
   if (z) {
-    if (!(z.data instanceof Float32Array || z.data instanceof Float64Array) || z.shape.length < 2) problems.push(`${logitsName}: expected float logits (N, C, …), got ${z.dtype} (${z.shape.join(', ')})`);
+    if (!(z.data instanceof Float32Array || z.data instanceof Float64Array) || z.shape.length < 2)
+      problems.push(`${logitsName}: expected float logits (N, C, …), got ${z.dtype} (${z.shape.join(', ')})`);
     else {
       const bad = nonFinite(z.data);
       if (bad > 0) problems.push(`${logitsName}: ${bad} non-finite value${bad === 1 ? '' : 's'} (NaN or ±∞) of ${z.data.length}`);

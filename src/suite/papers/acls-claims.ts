@@ -31,7 +31,18 @@ const TABLE3 = {
 } as const;
 
 const LABEL: Record<keyof typeof TABLE3, string> = {
-  acls: 'ACLS', ce: 'CE', 'ce+ts': 'CE + TS', mmce: 'MMCE', ecp: 'ECP', ls: 'LS', focal: 'FL', flsd: 'FLSD', mdca: 'MDCA', cpc: 'CPC', mbls: 'MbLS', crl: 'CRL',
+  acls: 'ACLS',
+  ce: 'CE',
+  'ce+ts': 'CE + TS',
+  mmce: 'MMCE',
+  ecp: 'ECP',
+  ls: 'LS',
+  focal: 'FL',
+  flsd: 'FLSD',
+  mdca: 'MDCA',
+  cpc: 'CPC',
+  mbls: 'MbLS',
+  crl: 'CRL',
 };
 
 /** The sentence of §4.2 each Table 3 comparison rests on, beyond the general one. */
@@ -47,7 +58,10 @@ const round2 = (x: number): number => Math.round(x * 100) / 100;
 /** Table 3 / §4.2: "ACLS outperforms all previous calibration methods by significant margins on all benchmarks in terms of ECE and AECE". */
 function table3Claims(): SuiteClaimInput[] {
   const claims: SuiteClaimInput[] = [];
-  for (const [metric, column, name] of [['ece', 0, 'ECE'], ['adaece', 1, 'AECE']] as const) {
+  for (const [metric, column, name] of [
+    ['ece', 0, 'ECE'],
+    ['adaece', 1, 'AECE'],
+  ] as const) {
     for (const key of Object.keys(TABLE3) as (keyof typeof TABLE3)[]) {
       if (key === 'acls') continue;
       const right = key === 'ce+ts' ? 'ce+ts-grid-ece' : key;
@@ -96,7 +110,8 @@ export const ACLS_CLAIMS: readonly SuiteClaimInput[] = [
   },
   {
     id: 'mbls-beats-ls',
-    statement: 'Conditional regularisation "performs regularization on the miscalibrated ones only, thus showing better calibration capability than the label smoothing technique (MbLS vs. LS in Table 1)".',
+    statement:
+      'Conditional regularisation "performs regularization on the miscalibrated ones only, thus showing better calibration capability than the label smoothing technique (MbLS vs. LS in Table 1)".',
     source: '§1, Table 1',
     paper: { text: 'Tiny-ImageNet ResNet-50: ECE 1.64 % (MbLS) vs 3.17 % (LS); CIFAR-10 (Table 3): 1.16 % vs 2.79 %', difference: -1.53 },
     compare: 'mbls < ls on ece',
@@ -117,7 +132,7 @@ export const ACLS_CLAIMS: readonly SuiteClaimInput[] = [
     source: 'Table 5, §4.3',
     paper: { text: 'Tiny-ImageNet ResNet-50: ECE 1.54 % (AR only) vs 3.17 % (LS); ResNet-101: 1.34 % vs 2.20 %', difference: -1.63 },
     compare: 'acls-ar < ls on ece',
-    note: 'AR only: eq. 10\'s smoothing without eq. 11\'s indicator (squares without ReLU); the paper gives only the gradients\' shapes for the ablation rows (losses/combined/acls.ts).',
+    note: "AR only: eq. 10's smoothing without eq. 11's indicator (squares without ReLU); the paper gives only the gradients' shapes for the ablation rows (losses/combined/acls.ts).",
   },
   {
     id: 'cr-only-beats-ls',
@@ -125,7 +140,7 @@ export const ACLS_CLAIMS: readonly SuiteClaimInput[] = [
     source: 'Table 5, §4.3',
     paper: { text: 'Tiny-ImageNet ResNet-50: ECE 1.32 % (CR only) vs 3.17 % (LS); ResNet-101: 1.38 % vs 2.20 %', difference: -1.85 },
     compare: 'acls-cr < ls on ece',
-    note: 'CR only: eq. 11\'s indicator with a constant smoothing function (linear hinges).',
+    note: "CR only: eq. 11's indicator with a constant smoothing function (linear hinges).",
   },
   {
     id: 'ar-only-beats-mdca',
@@ -146,7 +161,10 @@ export const ACLS_CLAIMS: readonly SuiteClaimInput[] = [
     statement: 'Ablation (4): "ACLS achieves the best performance, demonstrating that AR and CR are complementary" — ACLS below AR only.',
     source: 'Table 5, §4.3',
     headline: true,
-    paper: { text: 'Tiny-ImageNet ResNet-50: ECE 1.05 % vs 1.54 % (AR only); ResNet-101: 1.11 % vs 1.34 % (in AECE the paper\'s own ResNet-101 column has AR only lower: 0.89 % vs 1.15 %)', difference: -0.49 },
+    paper: {
+      text: "Tiny-ImageNet ResNet-50: ECE 1.05 % vs 1.54 % (AR only); ResNet-101: 1.11 % vs 1.34 % (in AECE the paper's own ResNet-101 column has AR only lower: 0.89 % vs 1.15 %)",
+      difference: -0.49,
+    },
     compare: 'acls < acls-ar on ece',
   },
   {
@@ -163,14 +181,15 @@ export const ACLS_CLAIMS: readonly SuiteClaimInput[] = [
     statement: 'For both CRL and ACLS, the margin condition outperforms the ranking condition (CRL 1.65 → 1.47 %, ACLS 1.48 → 1.05 % ECE), and with the same condition ACLS always outperforms CRL.',
     source: 'Table 6, §4.3',
     paper: { text: 'Tiny-ImageNet ResNet-50 ECE: CRL ranking 1.65 %, CRL margin 1.47 %; ACLS ranking 1.48 %, ACLS margin 1.05 %', difference: -0.43 },
-    notTested: 'needs CRL with the margin indicator and ACLS with CRL\'s ranking indicator, which the toolkit does not implement (ACLS against CRL with their own conditions is acls-beats-crl)',
+    notTested: "needs CRL with the margin indicator and ACLS with CRL's ranking indicator, which the toolkit does not implement (ACLS against CRL with their own conditions is acls-beats-crl)",
   },
   {
     id: 'regulariser-active-with-margin',
     statement: 'With the ranking condition the regulariser is inactive (L_REG = 0) for 85 % of the samples, with the margin condition for only 5 %.',
     source: 'Fig. 3, §4.3',
     paper: { text: 'Tiny-ImageNet ResNet-50: 85 % inactive (ranking) vs 5 % (margin)' },
-    notTested: 'the share of samples with L_REG = 0 is not a claim metric, and the ranking variant is not implemented; the report\'s regulariser histogram shows each method\'s distribution of ACLS\'s L_REG',
+    notTested:
+      "the share of samples with L_REG = 0 is not a claim metric, and the ranking variant is not implemented; the report's regulariser histogram shows each method's distribution of ACLS's L_REG",
   },
   // ---- Table 4 (PASCAL VOC) and the other datasets of Table 3 ----------------------------------------------------
   {
@@ -178,21 +197,28 @@ export const ACLS_CLAIMS: readonly SuiteClaimInput[] = [
     statement: 'On PASCAL VOC segmentation "our approach outperforms other methods in terms of network calibration".',
     source: 'Table 4, §4.2',
     paper: { text: 'VOC DeepLabV3 ResNet-50: ECE 7.29 % (ACLS) vs 7.94 % (MbLS), 8.26 % (CE); mIoU 70.63 % vs 71.20 %', difference: -0.65 },
-    notTested: 'PASCAL VOC and DeepLabV3 are not available offline; the toolkit\'s segmentation stand-in (mnist-seg, suite mbls-segmentation) has no ACLS method (adding one is a new set of runs, not a change of the registry)',
+    notTested:
+      "PASCAL VOC and DeepLabV3 are not available offline; the toolkit's segmentation stand-in (mnist-seg, suite mbls-segmentation) has no ACLS method (adding one is a new set of runs, not a change of the registry)",
   },
   {
     id: 'tiny-imagenet-imagenet-acls-best',
-    statement: 'ACLS has the lowest ECE and AECE on the other benchmarks of Table 3 too ("on all benchmarks"): CIFAR-10 with ResNet-101, Tiny-ImageNet (ResNet-50, -101) and ImageNet (ResNet-50); supplement Table B repeats it on Tiny-ImageNet against CE + TS and MMCE.',
+    statement:
+      'ACLS has the lowest ECE and AECE on the other benchmarks of Table 3 too ("on all benchmarks"): CIFAR-10 with ResNet-101, Tiny-ImageNet (ResNet-50, -101) and ImageNet (ResNet-50); supplement Table B repeats it on Tiny-ImageNet against CE + TS and MMCE.',
     source: 'Table 3, §4.2; Table 1; supplement Table B',
-    paper: { text: 'Tiny-ImageNet ResNet-50: ECE 1.05 % vs 1.63 % (CE + TS, the best other row); ImageNet: 1.02 % vs 1.79 % (FL); CIFAR-10 ResNet-101: ECE 1.36 % vs 1.38 % (MbLS), AECE 3.25 % vs 3.25 % (MbLS, a tie in the paper\'s own table)', difference: -0.58 },
-    notTested: 'Tiny-ImageNet and ImageNet are not available offline (and ImageNet needs GPU-weeks); a second, higher-capacity backbone (ResNet-101 against ResNet-50) is not part of the machine scale, which trains one model',
+    paper: {
+      text: "Tiny-ImageNet ResNet-50: ECE 1.05 % vs 1.63 % (CE + TS, the best other row); ImageNet: 1.02 % vs 1.79 % (FL); CIFAR-10 ResNet-101: ECE 1.36 % vs 1.38 % (MbLS), AECE 3.25 % vs 3.25 % (MbLS, a tie in the paper's own table)",
+      difference: -0.58,
+    },
+    notTested:
+      'Tiny-ImageNet and ImageNet are not available offline (and ImageNet needs GPU-weeks); a second, higher-capacity backbone (ResNet-101 against ResNet-50) is not part of the machine scale, which trains one model',
   },
   {
     id: 'reliability-acls-best',
     statement: 'In the reliability diagrams ACLS "outperforms the other methods across the ranges of confidence", and shows better calibration than the AR methods (MDCA, CPC) and than CRL.',
     source: 'Fig. 2, §4.3 (Reliability diagrams)',
     paper: { text: 'Tiny-ImageNet and ImageNet ResNet-50 reliability diagrams, 15 bins (no number given)' },
-    notTested: 'Tiny-ImageNet and ImageNet are not available offline, and a per-bin comparison of reliability diagrams is not a claim kind of the suite; the report draws every method\'s diagram, and the machine-scale counterparts of the comparisons (ECE and AECE against MDCA, CPC, CRL) are the Table 3 claims',
+    notTested:
+      "Tiny-ImageNet and ImageNet are not available offline, and a per-bin comparison of reliability diagrams is not a claim kind of the suite; the report draws every method's diagram, and the machine-scale counterparts of the comparisons (ECE and AECE against MDCA, CPC, CRL) are the Table 3 claims",
   },
   // ---- supplement ------------------------------------------------------------------------------------------------
   {
@@ -216,7 +242,7 @@ export const ACLS_CLAIMS: readonly SuiteClaimInput[] = [
     statement: 'ACLS has a lower ECE than CaPE-bin and Patra et al. (supplement Table B).',
     source: 'Supplement Table B',
     paper: { text: 'Tiny-ImageNet ResNet-50: ECE 1.05 % vs 2.99 % (CaPE-bin); 10 bins: 0.91 % vs 1.44 % (Patra et al.)', difference: -1.94 },
-    notTested: 'CaPE-bin and Patra et al.\'s loss are not implemented in the toolkit',
+    notTested: "CaPE-bin and Patra et al.'s loss are not implemented in the toolkit",
   },
   {
     id: 'lambda1-optimum',
@@ -224,7 +250,7 @@ export const ACLS_CLAIMS: readonly SuiteClaimInput[] = [
     source: 'Supplement Table A, S2.2',
     paper: { text: 'Tiny-ImageNet ResNet-50, cross-validation split, λ2 = 0.01: ECE 2.94 / 1.73 / 1.31 / 1.42 % at λ1 = 0 / 0.05 / 0.1 / 0.15' },
     qualitative: { kind: 'argmin', method: 'acls-lambda1', sweep: 'lossOptions.lambda1', metric: 'ece', split: 'validation', expect: [1] },
-    note: 'In the code\'s units (the paper\'s λ = α·λ_code with α = 0.1): λ1_code ∈ {0, 0.5, 1, 1.5}, λ2_code = 0.1.',
+    note: "In the code's units (the paper's λ = α·λ_code with α = 0.1): λ1_code ∈ {0, 0.5, 1, 1.5}, λ2_code = 0.1.",
   },
   {
     id: 'lambda2-optimum',
@@ -232,20 +258,20 @@ export const ACLS_CLAIMS: readonly SuiteClaimInput[] = [
     source: 'Supplement Table A, S2.2',
     paper: { text: 'Tiny-ImageNet ResNet-50, cross-validation split, λ1 = 0.1: ECE 2.67 / 1.94 / 1.31 / 1.52 % at λ2 = 0 / 0.005 / 0.01 / 0.015' },
     qualitative: { kind: 'argmin', method: 'acls-lambda2', sweep: 'lossOptions.lambda2', metric: 'ece', split: 'validation', expect: [0.1] },
-    note: 'In the code\'s units: λ2_code ∈ {0, 0.05, 0.1, 0.15}, λ1_code = 1.',
+    note: "In the code's units: λ2_code ∈ {0, 0.05, 0.1, 0.15}, λ1_code = 1.",
   },
   {
     id: 'lambda-grid-divergence',
     statement: 'Training fails to converge at λ1 = 0, λ2 = 0.015.',
     source: 'Supplement Table A',
-    notTested: 'the suite runs the row and the column of Table A through the paper\'s choice, not the full 4 × 4 grid, so the corner λ1 = 0, λ2 = 0.015 is not trained',
+    notTested: "the suite runs the row and the column of Table A through the paper's choice, not the full 4 × 4 grid, so the corner λ1 = 0, λ2 = 0.015 is not trained",
   },
   {
     id: 'ece-u-shaped-in-margin',
     statement: '"If the margin is too small, the network is poorly calibrated" and "when the margin is too large, ECE is degraded also" (ECE against M on the held-out split).',
     source: 'Supplement Fig. A, S3 (Effects of margins)',
     qualitative: { kind: 'u-shape', method: 'acls-margin', sweep: 'lossOptions.margin', metric: 'ece', split: 'validation' },
-    note: 'M ∈ {2, 4, 6, 8, 10, 15} (the values of Fig. A are not in the text copy used here), on the validation split as the paper\'s cross-validation split.',
+    note: "M ∈ {2, 4, 6, 8, 10, 15} (the values of Fig. A are not in the text copy used here), on the validation split as the paper's cross-validation split.",
   },
   {
     id: 'flsd-gamma-three',
@@ -256,7 +282,7 @@ export const ACLS_CLAIMS: readonly SuiteClaimInput[] = [
   },
   {
     id: 'prediction-flips',
-    statement: 'ACLS\'s push on the top logit flips the prediction of 0.29 % of the samples during the last epoch of training.',
+    statement: "ACLS's push on the top logit flips the prediction of 0.29 % of the samples during the last epoch of training.",
     source: '§4.3 (Limitation)',
     paper: { text: 'Tiny-ImageNet: 0.29 % of samples in the last epoch' },
     notTested: 'needs the prediction of every training sample before and after each step, which a run does not record',
@@ -270,7 +296,7 @@ export const ACLS_CLAIMS: readonly SuiteClaimInput[] = [
   },
   {
     id: 'acls-beats-ce-nll-ts',
-    statement: 'Table 3\'s CE + TS row with Guo et al.\'s TS (T by validation NLL) instead of the code\'s grid-ECE fit.',
+    statement: "Table 3's CE + TS row with Guo et al.'s TS (T by validation NLL) instead of the code's grid-ECE fit.",
     origin: 'suite',
     compare: 'acls < ce+temperature on ece',
   },

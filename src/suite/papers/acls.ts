@@ -30,7 +30,7 @@ export const ACLS_SUITE = {
   suite: {
     name: 'acls',
     description:
-      'Park et al. 2023, Tables 1, 3, 5, supplement Tables A, B and Fig. A: does ACLS (M = 6, the paper\'s CIFAR-10 margin; λ1 = 0.1, λ2 = 0.01) give lower ECE and AECE than CE, CE + TS, the regularised losses (MMCE, ECP, LS, FL, FLSD, MDCA, CPC, CRL), MbLS and the MC-dropout (p = 0.3, 10 passes) and CutMix (α = 1, every batch) baselines, and are both its adaptive and conditional parts needed? ' +
+      "Park et al. 2023, Tables 1, 3, 5, supplement Tables A, B and Fig. A: does ACLS (M = 6, the paper's CIFAR-10 margin; λ1 = 0.1, λ2 = 0.01) give lower ECE and AECE than CE, CE + TS, the regularised losses (MMCE, ECP, LS, FL, FLSD, MDCA, CPC, CRL), MbLS and the MC-dropout (p = 0.3, 10 passes) and CutMix (α = 1, every batch) baselines, and are both its adaptive and conditional parts needed? " +
       marginScalesDescription(' (with dropout 0.3 before the classifier for MC dropout)', ' (§4.1)'),
     ...MARGIN_TRAINING,
     methods: [

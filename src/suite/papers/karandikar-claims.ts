@@ -29,13 +29,14 @@ const ECE = 'adaece_l2';
 const SHIFT_ECE = 'shift_adaece_l2';
 
 const SHIFT_NOTE =
-  'Shift: the suite\'s 9 single-filter corruptions of the Fashion-MNIST test images at severities 1–5 (2,000 images per set at machine scale) stand in for CIFAR-10-C\'s corruption types; calibrators fitted on the clean validation split, as the paper fits TS in distribution.';
+  "Shift: the suite's 9 single-filter corruptions of the Fashion-MNIST test images at severities 1–5 (2,000 images per set at machine scale) stand in for CIFAR-10-C's corruption types; calibrators fitted on the clean validation split, as the paper fits TS in distribution.";
 
 export const KARANDIKAR_CLAIMS: readonly SuiteClaimInput[] = [
   // ---- Headline claims (abstract, §1 contributions, §5.1–5.3) ----
   {
     id: 'focal-sbece-beats-nll-ts',
-    statement: 'Soft calibration objectives without post-hoc temperature scaling are better than or as good as other methods with post-hoc temperature scaling: focal + SB-ECE has lower ECE than NLL + TS.',
+    statement:
+      'Soft calibration objectives without post-hoc temperature scaling are better than or as good as other methods with post-hoc temperature scaling: focal + SB-ECE has lower ECE than NLL + TS.',
     source: '§5.1; Table 1b',
     headline: true,
     paper: { text: 'CIFAR-10 WRN-28-10: ECE 1.19 ± 0.088 % (focal + SB-ECE) vs 1.95 ± 0.127 % (NLL + TS)', difference: -0.76 },
@@ -44,7 +45,8 @@ export const KARANDIKAR_CLAIMS: readonly SuiteClaimInput[] = [
   },
   {
     id: 'focal-savuc-beats-nll-ts',
-    statement: 'Our methods (especially S-AvUC) without post-hoc temperature scaling are better than or as good as other methods with post-hoc temperature scaling: focal + S-AvUC has lower ECE than NLL + TS.',
+    statement:
+      'Our methods (especially S-AvUC) without post-hoc temperature scaling are better than or as good as other methods with post-hoc temperature scaling: focal + S-AvUC has lower ECE than NLL + TS.',
     source: '§5.1; Table 1b; abstract',
     headline: true,
     paper: { text: 'CIFAR-10: 1.58 ± 0.146 % (focal + S-AvUC) vs 1.95 ± 0.127 % (NLL + TS); abstract, CIFAR-100: 1.57 % vs 5.36 %, "70% relative to the post-hoc rescaled ECE"', difference: -0.37 },
@@ -128,9 +130,12 @@ export const KARANDIKAR_CLAIMS: readonly SuiteClaimInput[] = [
     id: 'nll-sbece-beats-nll',
     statement: 'SB-ECE as a secondary loss achieves lower ECE than the corresponding primary loss alone (NLL).',
     source: 'Fig. 5; Table 2; App. B',
-    paper: { text: 'CIFAR-10: 5.84 ± 0.121 % (NLL + SB-ECE) vs 5.59 ± 0.119 % (NLL) — no gain; CIFAR-100 (with interleaved training, App. B): 6.86 % vs 9.10 %; ImageNet: 3.11 % vs 3.81 %', difference: 0.25 },
+    paper: {
+      text: 'CIFAR-10: 5.84 ± 0.121 % (NLL + SB-ECE) vs 5.59 ± 0.119 % (NLL) — no gain; CIFAR-100 (with interleaved training, App. B): 6.86 % vs 9.10 %; ImageNet: 3.11 % vs 3.81 %',
+      difference: 0.25,
+    },
     compare: `nll-sbece < nll on ${ECE}`,
-    note: 'The paper\'s own CIFAR-10 table shows no NLL gain: App. B attributes it to NLL memorising the CIFAR training set (train ECE 0.05 %, Table 3), where the secondary loss has nothing left to correct; the gains it reports with NLL are on CIFAR-100 (interleaved training) and ImageNet. At machine scale NLL does not memorise (≈ 91 % training accuracy), so Fig. 5\'s claim applies.',
+    note: "The paper's own CIFAR-10 table shows no NLL gain: App. B attributes it to NLL memorising the CIFAR training set (train ECE 0.05 %, Table 3), where the secondary loss has nothing left to correct; the gains it reports with NLL are on CIFAR-100 (interleaved training) and ImageNet. At machine scale NLL does not memorise (≈ 91 % training accuracy), so Fig. 5's claim applies.",
   },
   {
     id: 'nll-savuc-beats-nll',
@@ -138,7 +143,7 @@ export const KARANDIKAR_CLAIMS: readonly SuiteClaimInput[] = [
     source: 'Fig. 5; Fig. 1; Table 2',
     paper: { text: 'CIFAR-10: 5.87 ± 0.113 % (NLL + S-AvUC) vs 5.59 ± 0.119 % (NLL) — no gain; CIFAR-100: 6.10 % vs 9.10 %; ImageNet: 2.26 % vs 3.81 %', difference: 0.28 },
     compare: `nll-savuc < nll on ${ECE}`,
-    note: 'As nll-sbece-beats-nll: no gain in the paper\'s CIFAR-10 row (memorisation, App. B); gains on CIFAR-100 and ImageNet.',
+    note: "As nll-sbece-beats-nll: no gain in the paper's CIFAR-10 row (memorisation, App. B); gains on CIFAR-100 and ImageNet.",
   },
   {
     id: 'focal-savuc-beats-nll',
@@ -169,7 +174,10 @@ export const KARANDIKAR_CLAIMS: readonly SuiteClaimInput[] = [
     id: 'focal-savuc-keeps-accuracy',
     statement: 'Soft calibration losses cost less than 1 % accuracy relative to the cross-entropy baseline (focal + S-AvUC vs NLL).',
     source: 'abstract; §5.1; Fig. 5',
-    paper: { text: 'CIFAR-10: 94.4 ± 0.145 % (focal + S-AvUC) vs 95.5 ± 0.040 % (NLL) — more than the paper\'s own 1 % bound; CIFAR-100: 78.1 % vs 78.7 % (0.7 % relative, abstract)', difference: -1.1 },
+    paper: {
+      text: "CIFAR-10: 94.4 ± 0.145 % (focal + S-AvUC) vs 95.5 ± 0.040 % (NLL) — more than the paper's own 1 % bound; CIFAR-100: 78.1 % vs 78.7 % (0.7 % relative, abstract)",
+      difference: -1.1,
+    },
     equivalent: 'focal-savuc ~ nll on accuracy',
     margin: 0.01,
     note: 'Tested as equivalence within ±1 pt, as focal-sbece-keeps-accuracy.',
@@ -203,26 +211,29 @@ export const KARANDIKAR_CLAIMS: readonly SuiteClaimInput[] = [
     source: 'Fig. 1; Table 2',
     paper: { text: 'CIFAR-10, ECE after TS: 2.24 ± 0.130 % (NLL + S-AvUC) vs 1.95 ± 0.127 % (NLL) — no gain; CIFAR-100: 9.13 % vs 5.36 % — worse; ImageNet: 2.02 % vs 2.17 %', difference: 0.29 },
     compare: `nll-savuc < nll on ${ECE} after temperature`,
-    note: 'Fig. 1 pools the effect over datasets and primaries; the paper\'s own NLL rows do not show it on CIFAR-10 or CIFAR-100.',
+    note: "Fig. 1 pools the effect over datasets and primaries; the paper's own NLL rows do not show it on CIFAR-10 or CIFAR-100.",
   },
   {
     id: 'secondary-loss-effect-ranking',
-    statement: 'Across datasets and primary losses, S-AvUC has the largest effect size (Cohen\'s d) on ECE, followed by MMCE and SB-ECE, with and without temperature scaling.',
+    statement: "Across datasets and primary losses, S-AvUC has the largest effect size (Cohen's d) on ECE, followed by MMCE and SB-ECE, with and without temperature scaling.",
     source: 'Fig. 1; §1',
-    notTested: 'Cohen\'s d pooled over 7 dataset × primary settings (CIFAR-10/100 × 3 primaries, ImageNet × NLL); the suite has one dataset, and no qualitative kind ranks pooled effect sizes. The per-primary S-AvUC effects are tested (focal-savuc-beats-focal, mse-savuc-beats-mse, nll-savuc-beats-nll and their after-TS versions).',
+    notTested:
+      "Cohen's d pooled over 7 dataset × primary settings (CIFAR-10/100 × 3 primaries, ImageNet × NLL); the suite has one dataset, and no qualitative kind ranks pooled effect sizes. The per-primary S-AvUC effects are tested (focal-savuc-beats-focal, mse-savuc-beats-mse, nll-savuc-beats-nll and their after-TS versions).",
   },
   {
     id: 'soft-objectives-best-after-ts',
     statement: '"Soft Calibration Objectives are also either the best or equivalent to other methods for all datasets when we consider the numbers after temperature scaling."',
     source: 'App. A; Table 2',
     paper: { text: 'CIFAR-10 (Table 2), ECE after TS: 1.34 % (focal + S-AvUC), the lowest soft-objective row, vs 1.09 % (NLL + MMCE), the lowest of all' },
-    notTested: 'a best-or-equivalent-of-group criterion over the 18 configurations is not among the qualitative kinds (as soft-objectives-best-ece); the after-TS comparisons per primary are tested (focal-savuc-beats-focal-after-ts, mse-savuc-beats-mse-after-ts, nll-savuc-beats-nll-after-ts), and the report\'s results table shows every method\'s ECE after TS',
+    notTested:
+      "a best-or-equivalent-of-group criterion over the 18 configurations is not among the qualitative kinds (as soft-objectives-best-ece); the after-TS comparisons per primary are tested (focal-savuc-beats-focal-after-ts, mse-savuc-beats-mse-after-ts, nll-savuc-beats-nll-after-ts), and the report's results table shows every method's ECE after TS",
   },
   {
     id: 'soft-objectives-best-ece',
     statement: 'The best ECE for each dataset is attained using soft calibration objectives as secondary losses (state-of-the-art single-model ECE).',
     source: '§5.1; Fig. 5; Table 2; App. A',
-    notTested: 'A best-of-group criterion (the lowest seed-mean ECE of the 18 configurations belongs to an SB-ECE or S-AvUC one) is not among the qualitative kinds (argmin/argmax over a sweep, u-shape, monotone, order); the pairwise claims against the paper\'s strongest baselines (NLL + MMCE, NLL + TS, focal) are tested. The report\'s results table shows the lowest mean ECE per column.',
+    notTested:
+      "A best-of-group criterion (the lowest seed-mean ECE of the 18 configurations belongs to an SB-ECE or S-AvUC one) is not among the qualitative kinds (argmin/argmax over a sweep, u-shape, monotone, order); the pairwise claims against the paper's strongest baselines (NLL + MMCE, NLL + TS, focal) are tested. The report's results table shows the lowest mean ECE per column.",
   },
   {
     id: 'savuc-sbece-lowest-ece-order',
@@ -279,14 +290,16 @@ export const KARANDIKAR_CLAIMS: readonly SuiteClaimInput[] = [
     id: 'ts-sbece-wins-35-of-42',
     statement: 'TS-SB-ECE outperforms TS in 35 of the 42 settings of Table 2.',
     source: 'App. C; Table 2',
-    notTested: 'A count over configurations (how many of the 18 methods have a lower seed-mean ECE after TS-SB-ECE than after TS) is not among the qualitative kinds; the report\'s results table has both columns for every method, and the per-primary claims are tested.',
+    notTested:
+      "A count over configurations (how many of the 18 methods have a lower seed-mean ECE after TS-SB-ECE than after TS) is not among the qualitative kinds; the report's results table has both columns for every method, and the per-primary claims are tested.",
   },
 
   {
     id: 'ts-hbece-higher-variance',
     statement: '"TS-HB-ECE has higher variance than TS-SB-ECE for a given sample size, which risks a suboptimal solution even if TS-HB-ECE is the quantity we wish to optimize."',
     source: 'App. C',
-    notTested: 'the variance of a fitted temperature over resamples of the recalibration set is not recorded by a run and is not a claim metric; the suite\'s own check suite-ts-hbece-vs-ts compares the two fits\' test ECE',
+    notTested:
+      "the variance of a fitted temperature over resamples of the recalibration set is not recorded by a run and is not a claim metric; the suite's own check suite-ts-hbece-vs-ts compares the two fits' test ECE",
   },
 
   // ---- §5.3 / Fig. 7: training for calibration under shift ----
@@ -346,7 +359,7 @@ export const KARANDIKAR_CLAIMS: readonly SuiteClaimInput[] = [
     source: '§4.2; App. F; Table 2',
     paper: { text: 'CIFAR-100: 11.4 ± 0.175 % (NLL + AvUC) vs 9.10 % (NLL); CIFAR-10: 5.27 ± 0.101 % vs 5.59 % (slightly better)', difference: -0.32 },
     compare: `nll-avuc > nll on ${ECE}`,
-    note: 'The paper\'s own CIFAR-10 row has AvUC slightly below NLL (and far below focal alone: 1.34 % vs 5.45 %), so the claim rests on CIFAR-100.',
+    note: "The paper's own CIFAR-10 row has AvUC slightly below NLL (and far below focal alone: 1.34 % vs 5.45 %), so the claim rests on CIFAR-100.",
   },
   {
     id: 'avucgs-beats-avuc-nll',
@@ -369,7 +382,7 @@ export const KARANDIKAR_CLAIMS: readonly SuiteClaimInput[] = [
     source: 'App. F; Table 2',
     paper: { text: 'CIFAR-10 MSE: 5.44 ± 0.146 % (AvUC-GS) vs 3.64 ± 0.066 % (AvUC) — higher; CIFAR-100: 4.31 % vs 4.27 %', difference: 1.8 },
     compare: `mse-avucgs < mse-avuc on ${ECE}`,
-    note: 'As avucgs-beats-avuc-focal: the paper\'s own MSE rows do not show it.',
+    note: "As avucgs-beats-avuc-focal: the paper's own MSE rows do not show it.",
   },
   {
     id: 'savuc-beats-avucgs-nll',
@@ -419,24 +432,27 @@ export const KARANDIKAR_CLAIMS: readonly SuiteClaimInput[] = [
 
   {
     id: 'ts-less-effective-for-mse',
-    statement: 'The MSE primary loss gives models overconfident in some confidence bins and underconfident in others, "which helps to explain why temperature scaling is not as effective for MSE as compared to Focal and NLL".',
+    statement:
+      'The MSE primary loss gives models overconfident in some confidence bins and underconfident in others, "which helps to explain why temperature scaling is not as effective for MSE as compared to Focal and NLL".',
     source: 'App. D; Table 2',
     paper: { text: 'CIFAR-10 (Table 2), ECE raw → after TS: MSE 6.58 → 5.33 %, focal 5.45 → 2.69 %, NLL 5.59 → 1.95 %' },
-    notTested: 'a comparison of TS\'s gain between two methods (a difference of differences) is not in the claim grammar; the report\'s results table gives every method\'s ECE before and after TS',
+    notTested: "a comparison of TS's gain between two methods (a difference of differences) is not in the claim grammar; the report's results table gives every method's ECE before and after TS",
   },
   // ---- App. G: the accuracy cost of the other calibration-incentivising losses ----
-  ...([
-    ['mmce', 'nll-mmce', 'NLL + MMCE', 'CIFAR-10 (Table 2): 95.0 ± 0.031 % (NLL + MMCE) vs 95.5 ± 0.040 % (NLL); CIFAR-100: 77.2 % vs 78.7 %', -0.5],
-    ['avuc', 'nll-avuc', 'NLL + AvUC', 'CIFAR-10 (Table 2): 95.5 ± 0.053 % (NLL + AvUC) vs 95.5 ± 0.040 % (NLL) — no loss; CIFAR-100: 76.2 % vs 78.7 %', 0],
-    ['focal', 'focal', 'focal loss', 'CIFAR-10 (Table 2): 95.0 ± 0.085 % (focal) vs 95.5 ± 0.040 % (NLL); CIFAR-100: 78.3 % vs 78.7 %', -0.5],
-    ['mse', 'mse', 'MSE loss', 'CIFAR-10 (Table 2): 95.0 ± 0.041 % (MSE) vs 95.5 ± 0.040 % (NLL); CIFAR-100: 77.9 % vs 78.7 %', -0.5],
-  ] as const).map(([key, method, label, text, difference]): SuiteClaimInput => ({
+  ...(
+    [
+      ['mmce', 'nll-mmce', 'NLL + MMCE', 'CIFAR-10 (Table 2): 95.0 ± 0.031 % (NLL + MMCE) vs 95.5 ± 0.040 % (NLL); CIFAR-100: 77.2 % vs 78.7 %', -0.5],
+      ['avuc', 'nll-avuc', 'NLL + AvUC', 'CIFAR-10 (Table 2): 95.5 ± 0.053 % (NLL + AvUC) vs 95.5 ± 0.040 % (NLL) — no loss; CIFAR-100: 76.2 % vs 78.7 %', 0],
+      ['focal', 'focal', 'focal loss', 'CIFAR-10 (Table 2): 95.0 ± 0.085 % (focal) vs 95.5 ± 0.040 % (NLL); CIFAR-100: 78.3 % vs 78.7 %', -0.5],
+      ['mse', 'mse', 'MSE loss', 'CIFAR-10 (Table 2): 95.0 ± 0.041 % (MSE) vs 95.5 ± 0.040 % (NLL); CIFAR-100: 77.9 % vs 78.7 %', -0.5],
+    ] as const
+  ).map(([key, method, label, text, difference]): SuiteClaimInput => ({
     id: `${key}-costs-accuracy`,
     statement: `"Other methods to train for calibration (MMCE, AvUC, Focal loss, MSE loss) also have to sacrifice a small amount of accuracy relative to the cross-entropy baseline in order to attain better calibrated models": ${label} has a lower accuracy than NLL.`,
     source: 'App. G; Table 2',
     paper: { text, difference },
     compare: `${method} < nll on accuracy`,
-    note: 'Each configuration at its β chosen by App. G\'s rule (the lowest validation ECE within 1 % of the best validation accuracy), as the other claims.',
+    note: "Each configuration at its β chosen by App. G's rule (the lowest validation ECE within 1 % of the best validation accuracy), as the other claims.",
   })),
   // ---- App. E / I / J: other measures and Dirichlet calibration ----
   {
@@ -452,7 +468,7 @@ export const KARANDIKAR_CLAIMS: readonly SuiteClaimInput[] = [
     source: 'Table 4b (App. E)',
     paper: { text: 'CIFAR-10 mean-sweep CE: 0.77 % (focal + SB-ECE) vs 1.30 % (NLL + MMCE)', difference: -0.53 },
     compare: 'focal-sbece < nll-mmce on sweep_ece',
-    note: 'sweep_ece is Roelofs et al. 2020\'s monotonic-sweep ECE, ℓ2 over equal-mass bins, the estimator the paper cites for its mean-sweep CE.',
+    note: "sweep_ece is Roelofs et al. 2020's monotonic-sweep ECE, ℓ2 over equal-mass bins, the estimator the paper cites for its mean-sweep CE.",
   },
   {
     id: 'focal-sbece-beats-nll-dirichlet',
@@ -460,7 +476,7 @@ export const KARANDIKAR_CLAIMS: readonly SuiteClaimInput[] = [
     source: 'Table 5 (App. I)',
     paper: { text: 'CIFAR-10: 1.19 % (focal + SB-ECE) vs 2.45 % (NLL + Dirichlet)', difference: -1.26 },
     compare: `focal-sbece < nll+dirichlet on ${ECE}`,
-    note: 'Dirichlet calibration with the suite\'s defaults (full matrix on log-probabilities, ODIR λ = μ = 1e-3), fitted on the validation split like TS; the paper does not state its regularisation.',
+    note: "Dirichlet calibration with the suite's defaults (full matrix on log-probabilities, ODIR λ = μ = 1e-3), fitted on the validation split like TS; the paper does not state its regularisation.",
   },
   {
     id: 'focal-sbece-beats-focal-dirichlet',
@@ -482,21 +498,22 @@ export const KARANDIKAR_CLAIMS: readonly SuiteClaimInput[] = [
     source: 'Table 6b (App. J)',
     paper: { text: 'CIFAR-10 marginal ECE (ℓ2, equal-mass): 1.65 % (focal + S-AvUC) vs 2.06 % (NLL + MMCE)', difference: -0.41 },
     compare: 'focal-savuc < nll-mmce on marginal_ece',
-    note: 'Deviation: the runs\' marginal_ece is Kumar et al. 2019\'s debiased ℓ2 marginal calibration error over 15 equal-width bins per class; the paper\'s Table 6 uses equal-mass bins.',
+    note: "Deviation: the runs' marginal_ece is Kumar et al. 2019's debiased ℓ2 marginal calibration error over 15 equal-width bins per class; the paper's Table 6 uses equal-mass bins.",
   },
 
   // ---- App. B / Table 3: training-set memorisation and interleaved training ----
   {
     id: 'nll-overfits-train-ece',
-    statement: 'Overconfident training-set memorisation happens with the NLL primary loss (a very low train ECE; CIFAR-10 test / train ECE ratio 49.82) and not with focal loss (ratio 0.74): NLL\'s train ECE is below focal\'s.',
+    statement:
+      "Overconfident training-set memorisation happens with the NLL primary loss (a very low train ECE; CIFAR-10 test / train ECE ratio 49.82) and not with focal loss (ratio 0.74): NLL's train ECE is below focal's.",
     source: '§5.1; Table 3 (App. B)',
     paper: { text: 'CIFAR-10 train ECE (ℓ1, equal-width): 0.05 % (NLL) vs 7.13 % (focal); test ECE 2.66 % (NLL) and 5.28 % (focal)', difference: -7.08 },
     compare: 'nll < focal on train_ece',
-    note: 'Train ECE in Table 3\'s measure (ℓ1 over equal-width bins; 15 bins, the suite\'s), on the training split with the trained model\'s own predictions (evaluateTrain).',
+    note: "Train ECE in Table 3's measure (ℓ1 over equal-width bins; 15 bins, the suite's), on the training split with the trained model's own predictions (evaluateTrain).",
   },
   {
     id: 'nll-train-ece-below-mse',
-    statement: 'Memorisation happens with the NLL primary loss and not with MSE (CIFAR-10 test / train ECE ratio 0.66): NLL\'s train ECE is below MSE\'s.',
+    statement: "Memorisation happens with the NLL primary loss and not with MSE (CIFAR-10 test / train ECE ratio 0.66): NLL's train ECE is below MSE's.",
     source: 'Table 3 (App. B)',
     paper: { text: 'CIFAR-10 train ECE (ℓ1, equal-width): 0.05 % (NLL) vs 9.82 % (MSE); test ECE 2.66 % (NLL) and 6.53 % (MSE)', difference: -9.77 },
     compare: 'nll < mse on train_ece',
@@ -506,18 +523,21 @@ export const KARANDIKAR_CLAIMS: readonly SuiteClaimInput[] = [
     id: 'nll-train-ece-below-test-ece',
     statement: 'With the NLL primary loss the train ECE falls far below the test ECE (CIFAR-10: 0.05 % vs 2.66 %, ratio 49.82), whereas with focal and MSE it does not (ratios 0.74, 0.66).',
     source: 'Table 3 (App. B); §5.1',
-    notTested: 'A comparison of one method\'s two splits is not in the claim grammar (its sides are two methods, or one method with two calibrators); Table 3\'s cross-primary comparisons of the train ECE are tested (nll-overfits-train-ece, nll-train-ece-below-mse), and the report\'s results table shows every method\'s train ECE beside its test ECE.',
+    notTested:
+      "A comparison of one method's two splits is not in the claim grammar (its sides are two methods, or one method with two calibrators); Table 3's cross-primary comparisons of the train ECE are tested (nll-overfits-train-ece, nll-train-ece-below-mse), and the report's results table shows every method's train ECE beside its test ECE.",
   },
   {
     id: 'interleaved-training-helps-nll',
     statement: 'Soft calibration objectives with interleaved training reduce test ECE relative to the baseline when NLL memorises the training set (CIFAR-100 + NLL).',
     source: 'App. B; Table 2',
     paper: { text: 'CIFAR-100: 6.86 ± 0.839 % (NLL + SB-ECE, interleaved) vs 9.10 % (NLL)', difference: -2.24 },
-    notTested: 'The claim is for the memorising regime (train ECE < 1 %, the paper\'s criterion for using interleaving); at machine scale NLL reaches ≈ 91 % training accuracy and ≈ 1.5 % train ECE, so by the paper\'s own recommendation interleaving does not apply (issue #23\'s deep scale is where it can be tested).',
+    notTested:
+      "The claim is for the memorising regime (train ECE < 1 %, the paper's criterion for using interleaving); at machine scale NLL reaches ≈ 91 % training accuracy and ≈ 1.5 % train ECE, so by the paper's own recommendation interleaving does not apply (issue #23's deep scale is where it can be tested).",
   },
   {
     id: 'imagenet-results',
-    statement: 'On ImageNet (ResNet-50, NLL primary), the soft objectives lower ECE relative to NLL (S-AvUC 2.26 % vs 3.81 %) at < 1 % accuracy cost; there "the cross-entropy loss outperforms the other two [primary] losses", so NLL is the only primary.',
+    statement:
+      'On ImageNet (ResNet-50, NLL primary), the soft objectives lower ECE relative to NLL (S-AvUC 2.26 % vs 3.81 %) at < 1 % accuracy cost; there "the cross-entropy loss outperforms the other two [primary] losses", so NLL is the only primary.',
     source: 'Table 1c; Table 2; Fig. 5; §5.1; App. A',
     notTested: 'ImageNet is not on this machine (no network).',
   },

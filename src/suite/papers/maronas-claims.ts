@@ -60,7 +60,7 @@ export const MARONAS_CLAIMS: readonly SuiteClaimInput[] = [
     source: '§5, Tables 1–2',
     paper: { text: 'CIFAR-10 (Table 1): ECE 1.62 % (A+M) vs 2.17 % (MMCE); Table 2: 1.03 vs 1.21 %', difference: -0.55 },
     compare: 'arc-m < mmce on ece',
-    note: 'MMCE as the paper\'s code computes it (Kumar et al.\'s weighted MMCE, each block normalised once, with a square root), λ = 0.5, the paper\'s CIFAR-10 value (GitHub appendix; not searched per model there).',
+    note: "MMCE as the paper's code computes it (Kumar et al.'s weighted MMCE, each block normalised once, with a square root), λ = 0.5, the paper's CIFAR-10 value (GitHub appendix; not searched per model there).",
   },
   {
     id: 'arc-m-beats-mmce-m',
@@ -68,7 +68,7 @@ export const MARONAS_CLAIMS: readonly SuiteClaimInput[] = [
     source: '§5, Tables 1–2',
     paper: { text: 'CIFAR-10 (Table 1): ECE 1.62 % (A+M) vs 5.69 % (M+M); Table 2: 1.03 vs 1.11 %', difference: -4.07 },
     compare: 'arc-m < mmce-m on ece',
-    note: 'M+M: MMCE on x1 and x2 with λ = 0.4, the paper\'s CIFAR-10 setting (GitHub appendix).',
+    note: "M+M: MMCE on x1 and x2 with λ = 0.4, the paper's CIFAR-10 setting (GitHub appendix).",
   },
   {
     id: 'mmce-m-degrades-accuracy',
@@ -85,7 +85,7 @@ export const MARONAS_CLAIMS: readonly SuiteClaimInput[] = [
     paper: { text: 'CIFAR-10 (Table 1): 95.90 % (A+M) vs 96.01 % (B+M); Cars: 89.63 vs 86.67 %', difference: -0.11 },
     equivalent: 'arc-m ~ bm on accuracy',
     margin: 0.005,
-    note: 'Read as accuracy within ±0.5 point of B+M (the suite\'s margin; the paper\'s Table 1 differences A+M − B+M are −0.39 … −0.11 points on CIFAR-10/100 and SVHN, +0.11 on Birds, +2.96 on Cars).',
+    note: "Read as accuracy within ±0.5 point of B+M (the suite's margin; the paper's Table 1 differences A+M − B+M are −0.39 … −0.11 points on CIFAR-10/100 and SVHN, +0.11 on Birds, +2.96 on Cars).",
   },
   {
     id: 'arc-alone-no-significant-gain',
@@ -95,7 +95,7 @@ export const MARONAS_CLAIMS: readonly SuiteClaimInput[] = [
     paper: { text: 'CIFAR-10 (Table 1): ECE 3.37 % (A) vs 3.41 % (B); Table 2: 2.01 vs 2.97 %', difference: -0.04 },
     equivalent: 'arc ~ b on ece',
     margin: 0.005,
-    note: 'An equivalence claim: A − B within ±0.5 point of ECE (the suite\'s margin; the paper\'s Table 1 differences A − B are −0.26 … +0.70 points over its five datasets). §4 gives the reason: on a training set fitted to ≈ 100 % accuracy ARC pushes confidences to 1, as CE does. β searched as for A+M.',
+    note: "An equivalence claim: A − B within ±0.5 point of ECE (the suite's margin; the paper's Table 1 differences A − B are −0.26 … +0.70 points over its five datasets). §4 gives the reason: on a training set fitted to ≈ 100 % accuracy ARC pushes confidences to 1, as CE does. β searched as for A+M.",
   },
   {
     id: 'arc-sources-beat-mixed',
@@ -122,7 +122,7 @@ export const MARONAS_CLAIMS: readonly SuiteClaimInput[] = [
     id: 'arc-m-lower-brier',
     statement: '… lower Brier score than B+M.',
     source: 'App. D.1, Tables 3–4',
-    paper: { text: 'CIFAR-10 (Table 3): BS×100 0.67 (A+M) vs 0.65 (B+M) — on CIFAR-10 the paper\'s own average is slightly higher for A+M' },
+    paper: { text: "CIFAR-10 (Table 3): BS×100 0.67 (A+M) vs 0.65 (B+M) — on CIFAR-10 the paper's own average is slightly higher for A+M" },
     compare: 'arc-m < bm on brier',
   },
   {
@@ -137,18 +137,22 @@ export const MARONAS_CLAIMS: readonly SuiteClaimInput[] = [
     id: 'v1-m1-reliable',
     statement: 'The hyperparameter search (V1/V2, M ∈ {1, 15, {5, 15, 30}}, on x̃ or on x1, x2) concludes that V1 and M = 1 are a reliable choice.',
     source: 'App. D (ARC Hyperparameters)',
-    notTested: 'the M = 15 and M = {5, 15, 30} variants are not run: each ARC variant costs 4 β values × 5 seeds = 20 runs; the suite runs M = 1 (the conclusion) and tests V1 against V2 (arc-v1-beats-v2).',
+    notTested:
+      'the M = 15 and M = {5, 15, 30} variants are not run: each ARC variant costs 4 β values × 5 seeds = 20 runs; the suite runs M = 1 (the conclusion) and tests V1 against V2 (arc-v1-beats-v2).',
   },
   {
     id: 'large-beta-prior-solution',
-    statement: 'A pathological solution of the ARC loss is a classifier that outputs the data prior (ARC = 0): β = 42, optimal on ResNet-18, degraded the training accuracy of a DenseNet-121 "at the cost of providing perfect calibration", and the next-best β was taken instead.',
+    statement:
+      'A pathological solution of the ARC loss is a classifier that outputs the data prior (ARC = 0): β = 42, optimal on ResNet-18, degraded the training accuracy of a DenseNet-121 "at the cost of providing perfect calibration", and the next-best β was taken instead.',
     source: 'App. D (ARC Hyperparameters)',
-    paper: { text: 'CIFAR-10: β = 42 optimal for ResNet-18, degrading DenseNet-121\'s training accuracy (no number given)' },
-    notTested: 'a transfer of β between two architectures: the machine scale trains one model, and the training-set accuracy per β is not a claim metric; the report\'s β sweep gives test accuracy and ECE at every β of the grid {1, 4, 16, 42}',
+    paper: { text: "CIFAR-10: β = 42 optimal for ResNet-18, degrading DenseNet-121's training accuracy (no number given)" },
+    notTested:
+      "a transfer of β between two architectures: the machine scale trains one model, and the training-set accuracy per β is not a claim metric; the report's β sweep gives test accuracy and ECE at every β of the grid {1, 4, 16, 42}",
   },
   {
     id: 'arc-on-validation-split',
-    statement: 'Applying the ARC loss only on a held-out, over-confident validation split, the DNN minimises it by raising that split\'s accuracy rather than by relaxing its confidences, and test ECE stays high.',
+    statement:
+      "Applying the ARC loss only on a held-out, over-confident validation split, the DNN minimises it by raising that split's accuracy rather than by relaxing its confidences, and test ECE stays high.",
     source: '§5 (last paragraph); App. D.1, Table 5',
     paper: { text: 'CIFAR-100 DenseNet-121: validation accuracy 82.74 → 96.26 % as β goes 0.5 → 8, test ECE 9.48 → 9.73 %' },
     notTested: 'needs the accuracy of the held-out ARC split per β, which no run reports; the placement exists (`arcPlacement: "holdout"`), its β sweep is not in this suite (run count).',
@@ -162,7 +166,8 @@ export const MARONAS_CLAIMS: readonly SuiteClaimInput[] = [
   },
   {
     id: 'pretrained-birds-cars',
-    statement: 'Mixup degrades calibration in Birds and Cars even though their DNNs are ImageNet pre-trained; A+M corrects most of it (without reaching the baseline\'s ECE) at higher accuracy (over 3 points on Cars).',
+    statement:
+      "Mixup degrades calibration in Birds and Cars even though their DNNs are ImageNet pre-trained; A+M corrects most of it (without reaching the baseline's ECE) at higher accuracy (over 3 points on Cars).",
     source: '§5, Tables 1–2',
     paper: { text: 'Table 1: ECE Birds 14.22 % (B+M) vs 2.39 % (B), 4.95 % (A+M); Cars 18.13 vs 2.06 %, 2.84 % (A+M); Cars accuracy 89.63 % (A+M) vs 86.74 % (B)' },
     notTested: 'Caltech-Birds, Stanford-Cars and ImageNet pre-trained networks are not available offline.',
@@ -187,6 +192,6 @@ export const MARONAS_CLAIMS: readonly SuiteClaimInput[] = [
     origin: 'suite',
     statement: 'A+M stays better calibrated than B when both are temperature-scaled.',
     compare: 'arc-m < b on ece after temperature',
-    note: 'Not the paper\'s (it has no temperature scaling); an earlier version of this suite listed it as the paper\'s claim.',
+    note: "Not the paper's (it has no temperature scaling); an earlier version of this suite listed it as the paper's claim.",
   },
 ];

@@ -47,7 +47,7 @@ export const MARONAS_SUITE = {
   suite: {
     name: 'maronas',
     description:
-      'Maroñas et al. 2021, Tables 1–4: does mixup (α = 1) degrade calibration, does ARC added to mixup (on the source images, V1, M = 1) correct it — better than B, MMCE and MMCE+M — while ARC alone gives no significant gain, and is ARC better on the sources than on the mixup image, and as V1 than V2? Every ARC method\'s β searched over {1, 4, 16, 42} by the paper\'s rule (lowest validation ECE within 1 % of the best validation accuracy). quick: MNIST MLP smoke test; machine: a 512-unit MLP on 10,000 Fashion-MNIST images (5,000 more validate), 30 epochs with the code\'s WRN schedule (η × 0.2 at 30/60/80 %), no weight decay (so that CE ends overconfident; the code: 5e-4), last epoch (the code\'s final model), 5 seeds (100 runs); paper: CIFAR-10 wide ResNet-28-10, 200 epochs.',
+      "Maroñas et al. 2021, Tables 1–4: does mixup (α = 1) degrade calibration, does ARC added to mixup (on the source images, V1, M = 1) correct it — better than B, MMCE and MMCE+M — while ARC alone gives no significant gain, and is ARC better on the sources than on the mixup image, and as V1 than V2? Every ARC method's β searched over {1, 4, 16, 42} by the paper's rule (lowest validation ECE within 1 % of the best validation accuracy). quick: MNIST MLP smoke test; machine: a 512-unit MLP on 10,000 Fashion-MNIST images (5,000 more validate), 30 epochs with the code's WRN schedule (η × 0.2 at 30/60/80 %), no weight decay (so that CE ends overconfident; the code: 5e-4), last epoch (the code's final model), 5 seeds (100 runs); paper: CIFAR-10 wide ResNet-28-10, 200 epochs.",
     base: BASE,
     scales: {
       quick: QUICK,

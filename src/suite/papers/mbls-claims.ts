@@ -52,7 +52,7 @@ export const MBLS_CLAIMS: readonly SuiteClaimInput[] = [
     headline: true,
     paper: { text: 'CIFAR-10 ResNet-50: ECE 1.16 % vs 2.79 % (LS)', difference: -1.63 },
     compare: 'mbls < ls on ece',
-    note: 'LS ε = 0.05 (the code\'s configs/loss/ls.yaml).',
+    note: "LS ε = 0.05 (the code's configs/loss/ls.yaml).",
   },
   {
     id: 'mbls-beats-focal',
@@ -140,7 +140,7 @@ export const MBLS_CLAIMS: readonly SuiteClaimInput[] = [
   },
   {
     id: 'mbls-robust-across-backbones',
-    statement: 'With a higher-capacity backbone on CIFAR-10 the other losses\' calibration degrades (ECP +2.4, LS +0.77, FL +0.7, FLSD +0.74 points) while MbLS changes little (+0.22).',
+    statement: "With a higher-capacity backbone on CIFAR-10 the other losses' calibration degrades (ECP +2.4, LS +0.77, FL +0.7, FLSD +0.74 points) while MbLS changes little (+0.22).",
     source: 'Table 1, §5.1',
     paper: { text: 'CIFAR-10 ECE, ResNet-101 − ResNet-50: MbLS +0.22 vs ECP +2.4, LS +0.77, FL +0.7, FLSD +0.74 points' },
     notTested: 'needs two backbones of different capacity (ResNet-50 and -101 on CIFAR-10); the machine scale trains one model, and the paper scale needs CIFAR-10 (not offline) and GPU-days',
@@ -169,7 +169,7 @@ export const MBLS_CLAIMS: readonly SuiteClaimInput[] = [
     paper: { text: 'CIFAR-10 ResNet-50: 95.25 % vs 93.20 % (CE), a +2.05-point gain; Tiny-ImageNet ResNet-50: 64.74 % vs 65.02 %', difference: 2.05 },
     equivalent: 'mbls ~ ce on accuracy',
     margin: 0.01,
-    note: 'Equivalence within ±1 point, as mbls-accuracy-on-par-ls; on CIFAR-10 ResNet-50 the paper\'s own gap (+2.05) exceeds it, on Tiny-ImageNet (−0.28) it does not.',
+    note: "Equivalence within ±1 point, as mbls-accuracy-on-par-ls; on CIFAR-10 ResNet-50 the paper's own gap (+2.05) exceeds it, on Tiny-ImageNet (−0.28) it does not.",
   },
   {
     id: 'mbls-accuracy-beats-focal',
@@ -195,10 +195,12 @@ export const MBLS_CLAIMS: readonly SuiteClaimInput[] = [
   },
   {
     id: 'cub-ecp-ls-beat-ce',
-    statement: 'On CUB-200-2011, "explicitly penalizing low entropy predictions, i.e., ECP, or implicitly with LS results in better calibrated and higher performing models" than CE, whose hard labels lead to overconfident networks.',
+    statement:
+      'On CUB-200-2011, "explicitly penalizing low entropy predictions, i.e., ECP, or implicitly with LS results in better calibrated and higher performing models" than CE, whose hard labels lead to overconfident networks.',
     source: 'Table 3, §5.1 (Fine-grained image classification)',
     paper: { text: 'CUB-200-2011 ResNet-101: ECE 5.55 % (ECP), 5.16 % (LS) vs 6.75 % (CE); accuracy 73.51 %, 74.51 % vs 73.09 %', difference: -1.2 },
-    notTested: 'CUB-200-2011 (200 bird species, ImageNet-pretrained ResNet-101) is not available offline; on the machine scale\'s 10-class task the same comparisons are ecp-beats-ce and ls-beats-ce (Table 1)',
+    notTested:
+      "CUB-200-2011 (200 bird species, ImageNet-pretrained ResNet-101) is not available offline; on the machine scale's 10-class task the same comparisons are ecp-beats-ce and ls-beats-ce (Table 1)",
   },
   {
     id: 'cub-focal-degrades',
@@ -221,7 +223,8 @@ export const MBLS_CLAIMS: readonly SuiteClaimInput[] = [
     id: 'ls-m0-weight-sweep',
     statement: 'Varying the trade-off weight of LS (ε) and of MbLS with m = 0 (λ) gives "similar trends and scores, particularly for smaller values of the balancing terms".',
     source: 'Table 4, App. C (Fig. 4)',
-    notTested: 'a point-by-point comparison of two sweep curves is not a claim kind of the suite, and Table 4\'s numbers are lost in the text copy used here; its Table 1 point (ε = λ = 0.05) is ls-equals-mbls-m0',
+    notTested:
+      "a point-by-point comparison of two sweep curves is not a claim kind of the suite, and Table 4's numbers are lost in the text copy used here; its Table 1 point (ε = λ = 0.05) is ls-equals-mbls-m0",
   },
   {
     id: 'mbls-robust-to-lambda',
@@ -255,7 +258,8 @@ export const MBLS_CLAIMS: readonly SuiteClaimInput[] = [
     id: 'suboptimal-margin-comparable',
     statement: 'Even with a suboptimal margin, MbLS calibrates at least comparably to LS and FL (ECE 3.05 % on CIFAR-10 and 2.99 % on Tiny-ImageNet vs LS 2.79 / 3.17 %, FL 3.90 / 2.96 %).',
     source: '§5.1 (Effect of the margin m)',
-    notTested: 'the margin of the paper\'s example is lost in the text copy used here, so the claim has no definite comparison; the report\'s sweep table gives the test ECE at every margin beside LS and FL',
+    notTested:
+      "the margin of the paper's example is lost in the text copy used here, so the claim has no definite comparison; the report's sweep table gives the test ECE at every margin beside LS and FL",
   },
   // ---- Table 7 (App. D): temperature scaling -----------------------------------------------------------------
   {
@@ -263,7 +267,10 @@ export const MBLS_CLAIMS: readonly SuiteClaimInput[] = [
     statement: 'MbLS without TS beats CE with TS: "the PreT scores obtained by our method outperform the PosT results from CE across all the cases".',
     source: 'Table 7 (App. D)',
     headline: true,
-    paper: { text: 'CIFAR-10 ResNet-50: ECE 1.16 % (MbLS, no TS) vs 2.34 % (CE + TS, T = 3.9); the paper\'s own 20 News (5.40 vs 3.01 %) and CUB (2.78 vs 2.00 %) rows do not bear out "all the cases"', difference: -1.18 },
+    paper: {
+      text: 'CIFAR-10 ResNet-50: ECE 1.16 % (MbLS, no TS) vs 2.34 % (CE + TS, T = 3.9); the paper\'s own 20 News (5.40 vs 3.01 %) and CUB (2.78 vs 2.00 %) rows do not bear out "all the cases"',
+      difference: -1.18,
+    },
     compare: 'mbls < ce+ts-grid-ece on ece',
     note: TS_NOTE,
   },
@@ -319,7 +326,7 @@ export const MBLS_CLAIMS: readonly SuiteClaimInput[] = [
     source: 'Table 7 (App. D)',
     paper: { text: 'CIFAR-10 ResNet-50 and -101: T = 0.9 for LS (ECE 2.79 → 1.75 %)' },
     compare: 'ls < ls+ts-grid-ece on mean_confidence',
-    note: 'Read from Table 7\'s temperatures (the paper does not comment on them); T < 1 ⇔ TS raises the mean confidence.',
+    note: "Read from Table 7's temperatures (the paper does not comment on them); T < 1 ⇔ TS raises the mean confidence.",
   },
   {
     id: 'focal-underconfident',
@@ -327,7 +334,7 @@ export const MBLS_CLAIMS: readonly SuiteClaimInput[] = [
     source: 'Table 7 (App. D)',
     paper: { text: 'CIFAR-10 ResNet-50: T = 0.7 for FL (ECE 3.90 → 1.34 %); ResNet-101: T = 1.4' },
     compare: 'focal < focal+ts-grid-ece on mean_confidence',
-    note: 'Read from Table 7\'s temperatures; T < 1 ⇔ TS raises the mean confidence.',
+    note: "Read from Table 7's temperatures; T < 1 ⇔ TS raises the mean confidence.",
   },
   {
     id: 'flsd-underconfident',
@@ -335,7 +342,7 @@ export const MBLS_CLAIMS: readonly SuiteClaimInput[] = [
     source: 'Table 7 (App. D)',
     paper: { text: 'CIFAR-10 ResNet-50: T = 0.7 for FLSD (ECE 3.84 → 1.30 %); ResNet-101: T = 1.9' },
     compare: 'flsd < flsd+ts-grid-ece on mean_confidence',
-    note: 'Read from Table 7\'s temperatures; T < 1 ⇔ TS raises the mean confidence.',
+    note: "Read from Table 7's temperatures; T < 1 ⇔ TS raises the mean confidence.",
   },
   // ---- App. E (Table 8, ViT) and App. F (reliability diagrams) -----------------------------------------------
   {
@@ -347,23 +354,24 @@ export const MBLS_CLAIMS: readonly SuiteClaimInput[] = [
   },
   {
     id: 'reliability-ls-high-fl-low',
-    statement: 'LS gives better estimates for high probabilities and FL for low ones, while MbLS\'s reliability diagram has a slope much closer to 1 (Tiny-ImageNet ResNet-50).',
+    statement: "LS gives better estimates for high probabilities and FL for low ones, while MbLS's reliability diagram has a slope much closer to 1 (Tiny-ImageNet ResNet-50).",
     source: 'App. F (Fig. 5)',
     notTested: 'Tiny-ImageNet is not available offline, and a per-confidence-range comparison of reliability diagrams is not a claim kind of the suite (the report draws the diagrams)',
   },
   // ---- the suite's own checks ---------------------------------------------------------------------------------
   {
     id: 'mbls-beats-ce-nll-ts',
-    statement: 'App. D\'s comparison with Guo et al.\'s TS (T by validation NLL) instead of the code\'s grid-ECE fit: MbLS without TS against CE with it.',
+    statement: "App. D's comparison with Guo et al.'s TS (T by validation NLL) instead of the code's grid-ECE fit: MbLS without TS against CE with it.",
     origin: 'suite',
     compare: 'mbls < ce+temperature on ece',
   },
   {
     id: 'mbls-validation-margin-beats-ce-ts',
-    statement: 'App. D\'s comparison with the margin chosen by the paper\'s own rule ("chosen based on the validation set of each dataset"): the margin sweep\'s row, m of lowest validation ECE, without TS against CE with TS.',
+    statement:
+      "App. D's comparison with the margin chosen by the paper's own rule (\"chosen based on the validation set of each dataset\"): the margin sweep's row, m of lowest validation ECE, without TS against CE with TS.",
     origin: 'suite',
     compare: 'mbls-margin < ce+ts-grid-ece on ece',
-    note: 'Added after the machine-scale run showed validation ECE lowest at m = 8 rather than the paper\'s CIFAR-10 m = 6; the mbls row keeps m = 6.',
+    note: "Added after the machine-scale run showed validation ECE lowest at m = 8 rather than the paper's CIFAR-10 m = 6; the mbls row keeps m = 6.",
   },
 ];
 
@@ -374,7 +382,7 @@ export const MBLS_TEXT_CLAIMS: readonly SuiteClaimInput[] = [
     statement: 'On 20 Newsgroups the proposed model achieves better calibration than the competing losses, with "substantial" differences — here, than CE.',
     source: 'Table 6, §5.1 (Results on text classification)',
     headline: true,
-    paper: { text: '20 Newsgroups GPCN: ECE 5.40 % (MbLS) vs 22.75 % (CE) (Table 7\'s PreT column)', difference: -17.35 },
+    paper: { text: "20 Newsgroups GPCN: ECE 5.40 % (MbLS) vs 22.75 % (CE) (Table 7's PreT column)", difference: -17.35 },
     compare: 'mbls < ce on ece',
     note: 'm = 6, the margin the paper chose for 20 Newsgroups; λ = 0.1. Debian package descriptions (20 sections) stand in for 20 Newsgroups, which is not available offline.',
   },
@@ -431,7 +439,7 @@ export const MBLS_TEXT_CLAIMS: readonly SuiteClaimInput[] = [
     id: 'text-mbls-beats-ce-ts',
     statement: 'App. D\'s sentence, on text: MbLS without TS outperforms CE with TS "across all the cases".',
     source: 'Table 7 (App. D)',
-    paper: { text: '20 News GPCN: ECE 5.40 % (MbLS, no TS) vs 3.01 % (CE + TS, T = 3.1): the paper\'s own row goes against its sentence here', difference: 2.39 },
+    paper: { text: "20 News GPCN: ECE 5.40 % (MbLS, no TS) vs 3.01 % (CE + TS, T = 3.1): the paper's own row goes against its sentence here", difference: 2.39 },
     compare: 'mbls < ce+ts-grid-ece on ece',
     note: TS_NOTE.replace('calibrate/net/temperature_scaling.py', 'calibrate/net/temperature_scaling.py, set_temperature_ng'),
   },
@@ -477,7 +485,7 @@ export const MBLS_TEXT_CLAIMS: readonly SuiteClaimInput[] = [
     source: 'Table 7 (App. D)',
     paper: { text: '20 News: T = 1.2 for LS' },
     compare: 'ls > ls+ts-grid-ece on mean_confidence',
-    note: 'Read from Table 7\'s temperatures.',
+    note: "Read from Table 7's temperatures.",
   },
   {
     id: 'text-focal-overconfident',
@@ -485,7 +493,7 @@ export const MBLS_TEXT_CLAIMS: readonly SuiteClaimInput[] = [
     source: 'Table 7 (App. D)',
     paper: { text: '20 News: T = 1.4 for FL' },
     compare: 'focal > focal+ts-grid-ece on mean_confidence',
-    note: 'Read from Table 7\'s temperatures.',
+    note: "Read from Table 7's temperatures.",
   },
   {
     id: 'text-flsd-overconfident',
@@ -493,11 +501,11 @@ export const MBLS_TEXT_CLAIMS: readonly SuiteClaimInput[] = [
     source: 'Table 7 (App. D)',
     paper: { text: '20 News: T = 1.4 for FLSD' },
     compare: 'flsd > flsd+ts-grid-ece on mean_confidence',
-    note: 'Read from Table 7\'s temperatures.',
+    note: "Read from Table 7's temperatures.",
   },
   {
     id: 'text-mbls-temperature-near-one',
-    statement: 'MbLS\'s optimal temperature is very close to 1 on text too: TS barely changes its confidences.',
+    statement: "MbLS's optimal temperature is very close to 1 on text too: TS barely changes its confidences.",
     source: 'Table 7 (App. D)',
     paper: { text: '20 News: T = 1.1 for MbLS (ECE 5.40 → 2.09 %)' },
     equivalent: 'mbls ~ mbls+ts-grid-ece on mean_confidence',
@@ -508,7 +516,8 @@ export const MBLS_TEXT_CLAIMS: readonly SuiteClaimInput[] = [
     id: 'text-glove-gpcn',
     statement: 'The 20 Newsgroups results are for a global-pooling CNN over GloVe embeddings.',
     source: 'App. B',
-    notTested: 'a setting rather than a claim: 20 Newsgroups and GloVe vectors are not available offline; the machine scale trains a text CNN with embeddings learned from scratch on Debian package descriptions',
+    notTested:
+      'a setting rather than a claim: 20 Newsgroups and GloVe vectors are not available offline; the machine scale trains a text CNN with embeddings learned from scratch on Debian package descriptions',
   },
 ];
 
@@ -605,22 +614,21 @@ export const MBLS_SEGMENTATION_CLAIMS: readonly SuiteClaimInput[] = [
   },
   {
     id: 'seg-capacity',
-    statement: 'The differences grow with the higher-capacity ResNet-50 backbone, and MbLS\'s calibration does not degrade with capacity.',
+    statement: "The differences grow with the higher-capacity ResNet-50 backbone, and MbLS's calibration does not degrade with capacity.",
     source: 'Table 5, §5.1',
     notTested: 'needs two backbones (ResNet-34 and -50 DeepLabV3); the toolkit trains one seg-net width per scale',
   },
   {
     id: 'seg-boundary-confidence',
-    statement: 'MbLS\'s confidence maps are sharper at edges: less confident at region boundaries, confident within and outside the regions; other losses struggle at boundaries.',
+    statement: "MbLS's confidence maps are sharper at edges: less confident at region boundaries, confident within and outside the regions; other losses struggle at boundaries.",
     source: 'Fig. 3, App. G (Fig. 6)',
     notTested: 'a visual claim about confidence maps; the suite has no boundary-pixel metric to decide it',
   },
   // ---- the suite's own checks (Table 5 has neither background-free columns nor TS) -------------------------------
-  { id: 'seg-fg-mbls-beats-ce', statement: 'Without the background pixels (86 % of mnist-seg\'s labelled pixels), MbLS has lower ECE than CE.', origin: 'suite', compare: 'mbls < ce on fg_ece' },
+  { id: 'seg-fg-mbls-beats-ce', statement: "Without the background pixels (86 % of mnist-seg's labelled pixels), MbLS has lower ECE than CE.", origin: 'suite', compare: 'mbls < ce on fg_ece' },
   { id: 'seg-fg-mbls-beats-ecp', statement: 'Without background, MbLS has lower ECE than ECP.', origin: 'suite', compare: 'mbls < ecp on fg_ece' },
   { id: 'seg-fg-mbls-beats-ls', statement: 'Without background, MbLS has lower ECE than LS.', origin: 'suite', compare: 'mbls < ls on fg_ece' },
   { id: 'seg-fg-mbls-beats-focal', statement: 'Without background, MbLS has lower ECE than FL.', origin: 'suite', compare: 'mbls < focal on fg_ece' },
   { id: 'seg-ts-mbls-beats-ce', statement: 'After TS fitted on the validation pixels, MbLS has lower pixel ECE than CE.', origin: 'suite', compare: 'mbls < ce on ece after temperature' },
   { id: 'seg-ts-fg-mbls-beats-ce', statement: 'After TS, without background, MbLS has lower ECE than CE.', origin: 'suite', compare: 'mbls < ce on fg_ece after temperature' },
 ];
-

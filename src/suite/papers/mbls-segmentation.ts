@@ -30,8 +30,8 @@ export const MBLS_SEGMENTATION_SUITE = {
   suite: {
     name: 'mbls-segmentation',
     description:
-      'Liu et al. 2022, Table 5 (PASCAL VOC, DeepLabV3) at toolkit scale: does margin-based label smoothing (m = 10, VOC\'s margin: the paper reuses Tiny-ImageNet\'s hyperparameters) give lower pixel ECE and AECE and at least the mIoU of CE, ECP, LS and focal loss? Segmentation of MNIST digits (mnist-seg: background, digit + 1, 255 void band ignored) with a small encoder-decoder (seg-net). ' +
-      'machine: width 8, 1,800 training images, 200 validation images, Adam 3e-3, 40 epochs, the epoch of best validation pixel accuracy (the paper\'s code: best validation mIoU), 5 seeds.',
+      "Liu et al. 2022, Table 5 (PASCAL VOC, DeepLabV3) at toolkit scale: does margin-based label smoothing (m = 10, VOC's margin: the paper reuses Tiny-ImageNet's hyperparameters) give lower pixel ECE and AECE and at least the mIoU of CE, ECP, LS and focal loss? Segmentation of MNIST digits (mnist-seg: background, digit + 1, 255 void band ignored) with a small encoder-decoder (seg-net). " +
+      "machine: width 8, 1,800 training images, 200 validation images, Adam 3e-3, 40 epochs, the epoch of best validation pixel accuracy (the paper's code: best validation mIoU), 5 seeds.",
     base: { ...BASE, ...SEG },
     scales: {
       quick: { subset: 300, validation: 50, testSubset: 60, modelOptions: { width: 4 }, epochs: 6, lr: 0.01 },

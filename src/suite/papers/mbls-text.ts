@@ -29,8 +29,8 @@ export const MBLS_TEXT_SUITE = {
     name: 'mbls-text',
     description:
       'Liu et al. 2022, Table 6 and Table 7 (20 News): does margin-based label smoothing (m = 6, λ = 0.1) give a text CNN lower ECE than CE, LS, focal loss and FLSD-53, with accuracy at least as good, and how does it compare after TS? quick: a small text CNN on 2,000 Debian package descriptions, 5 epochs (smoke test); ' +
-      'machine: Debian package descriptions by Section (20 sections, read from apt\'s lists; 10,000 train, 5,000 validate), a 64-dimensional text CNN, 15 epochs of Adam η = 10⁻³ ÷10 after 7.5 epochs (the paper: after 50 of 100), without dropout or weight decay, the epoch of best validation accuracy, TS by validation ECE on the grid 0.1…10 (the official code), 5 seeds; ' +
-      'paper: 20 Newsgroups bydate (900 validation posts as in the paper\'s split), a text CNN with 100-d embeddings trained from scratch (the paper\'s GPCN starts from GloVe), Adam η = 10⁻³ for 100 epochs, ÷10 after 50, best validation accuracy.',
+      "machine: Debian package descriptions by Section (20 sections, read from apt's lists; 10,000 train, 5,000 validate), a 64-dimensional text CNN, 15 epochs of Adam η = 10⁻³ ÷10 after 7.5 epochs (the paper: after 50 of 100), without dropout or weight decay, the epoch of best validation accuracy, TS by validation ECE on the grid 0.1…10 (the official code), 5 seeds; " +
+      "paper: 20 Newsgroups bydate (900 validation posts as in the paper's split), a text CNN with 100-d embeddings trained from scratch (the paper's GPCN starts from GloVe), Adam η = 10⁻³ for 100 epochs, ÷10 after 50, best validation accuracy.",
     base: BASE,
     scales: {
       quick: TEXT_QUICK,

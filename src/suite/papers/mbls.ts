@@ -27,7 +27,7 @@ export const MBLS_SUITE = {
   suite: {
     name: 'mbls',
     description:
-      'Liu et al. 2022, Tables 1, 2, 7 and Fig. 2: does margin-based label smoothing (m = 6, the paper\'s CIFAR-10 margin; λ = 0.1) give lower ECE than CE, ECP, LS, focal and FLSD-53, does a positive margin beat m = 0, is MbLS without TS better than CE with TS (App. D), and how does ECE depend on m? ' +
+      "Liu et al. 2022, Tables 1, 2, 7 and Fig. 2: does margin-based label smoothing (m = 6, the paper's CIFAR-10 margin; λ = 0.1) give lower ECE than CE, ECP, LS, focal and FLSD-53, does a positive margin beat m = 0, is MbLS without TS better than CE with TS (App. D), and how does ECE depend on m? " +
       marginScalesDescription('', ''),
     ...MARGIN_TRAINING,
     methods: [

@@ -24,7 +24,18 @@ import type { SettingsInput } from '../suite-schema.js';
  */
 export const QUICK: SettingsInput = { dataset: 'mnist', subset: 2000, validation: 500, model: 'mlp', modelOptions: { hidden: [64] }, epochs: 3, batch: 64, lr: 0.1, weightDecay: 0, select: 'last' };
 
-export const MACHINE: SettingsInput = { dataset: 'fashion-mnist', subset: 15000, validation: 5000, model: 'mlp', modelOptions: { hidden: [512] }, epochs: 30, batch: 64, lr: 0.1, weightDecay: 0, select: 'last' };
+export const MACHINE: SettingsInput = {
+  dataset: 'fashion-mnist',
+  subset: 15000,
+  validation: 5000,
+  model: 'mlp',
+  modelOptions: { hidden: [512] },
+  epochs: 30,
+  batch: 64,
+  lr: 0.1,
+  weightDecay: 0,
+  select: 'last',
+};
 
 /** Training images of the deep scale (besides its 5,000 validation images): the pilot's cheapest passing setting. */
 export const DEEP_TRAIN_IMAGES = 10000;

@@ -33,7 +33,7 @@ export const THULASIDASAN_CLAIMS: readonly SuiteClaimInput[] = [
   },
   {
     id: 'mixup-less-overconfident',
-    statement: 'Mixup tempers overconfidence: its overconfidence error (OE) is lower than the baseline\'s.',
+    statement: "Mixup tempers overconfidence: its overconfidence error (OE) is lower than the baseline's.",
     source: 'Abstract; §3.4, Fig. 2f',
     headline: true,
     paper: { text: 'bar plots only (Fig. 2f); no number in the text' },
@@ -53,15 +53,18 @@ export const THULASIDASAN_CLAIMS: readonly SuiteClaimInput[] = [
     source: '§3.4, Fig. 2 (middle row); App. A Table 2',
     paper: { text: 'CIFAR-10 ResNet-18 (App. A Table 2): ECE 0.019 (mixup α = 0.4) vs 0.046 (ERL κ = 0.1)', difference: -2.7 },
     compare: 'mixup < erl on ece',
-    note: 'ERL κ = 0.1, the paper\'s best-performing confidence penalty (§3.4).',
+    note: "ERL κ = 0.1, the paper's best-performing confidence penalty (§3.4).",
   },
   {
     id: 'ls-beats-ce-ece',
     statement: 'ε-label smoothing generally provides a calibration advantage over the baseline (lower ECE).',
     source: '§3.4, Fig. 2 (middle row)',
-    paper: { text: 'no number in the text; the paper\'s only table with LS has it above the baseline: App. A Table 2, ECE 0.089 vs 0.023 (CIFAR-10 ResNet-18), 0.066 vs 0.049 (CIFAR-100)', difference: 6.6 },
+    paper: {
+      text: "no number in the text; the paper's only table with LS has it above the baseline: App. A Table 2, ECE 0.089 vs 0.023 (CIFAR-10 ResNet-18), 0.066 vs 0.049 (CIFAR-100)",
+      difference: 6.6,
+    },
     compare: 'ls < ce on ece',
-    note: 'The sentence of §3.4 and App. A Table 2 disagree in direction; the claim is tested as §3.4 states it, paper_value is App. A\'s CIFAR-10 difference.',
+    note: "The sentence of §3.4 and App. A Table 2 disagree in direction; the claim is tested as §3.4 states it, paper_value is App. A's CIFAR-10 difference.",
   },
   {
     id: 'erl-beats-ce-ece',
@@ -69,7 +72,7 @@ export const THULASIDASAN_CLAIMS: readonly SuiteClaimInput[] = [
     source: '§3.4, Fig. 2 (middle row)',
     paper: { text: 'no number in the text; App. A Table 2 has ERL above the baseline: ECE 0.046 vs 0.023 (CIFAR-10 ResNet-18; CIFAR-100 prints 0.6 vs 0.049)', difference: 2.3 },
     compare: 'erl < ce on ece',
-    note: 'As for LS: §3.4\'s sentence is tested; App. A Table 2 goes the other way.',
+    note: "As for LS: §3.4's sentence is tested; App. A Table 2 goes the other way.",
   },
   {
     id: 'ls-less-overconfident',
@@ -92,7 +95,8 @@ export const THULASIDASAN_CLAIMS: readonly SuiteClaimInput[] = [
   },
   {
     id: 'ce-overconfident',
-    statement: 'Trained in the regular fashion (hard labels, no mixup), the DNN is overconfident on in-distribution data: "in the base case ... most of the points tend to lie in the overconfident region".',
+    statement:
+      'Trained in the regular fashion (hard labels, no mixup), the DNN is overconfident on in-distribution data: "in the base case ... most of the points tend to lie in the overconfident region".',
     source: '§3.4, Fig. 2a–d (top row); §1, Fig. 1 (top row)',
     paper: { text: 'scatter plots and density plots only (STL-10 and CIFAR-100 VGG-16); no number in the text' },
     compare: 'ce > ce+temperature on mean_confidence',
@@ -124,7 +128,8 @@ export const THULASIDASAN_CLAIMS: readonly SuiteClaimInput[] = [
     statement: 'Mixup models can be under-confident if α is large: the high ECE of α = 1.0 comes from under-confidence, its training signal having higher entropies than with smaller α.',
     source: '§3.4; App. A (Table 2)',
     paper: { text: 'CIFAR-10 ResNet-18 (App. A Table 2): ECE 0.1 at α = 1.0 vs 0.019 at α = 0.4; CIFAR-100: 0.091 vs 0.035 (α = 0.5)' },
-    notTested: 'the claim grammar compares methods, and α = 1 is a value of the `mixup` method\'s α sweep, not a method of its own (a fixed-α = 1 method would be new runs); the report\'s sweep figures give ECE, accuracy and NLL against α but not the confidence, and the ECE half is alpha-ece-worsens-at-large-alpha',
+    notTested:
+      "the claim grammar compares methods, and α = 1 is a value of the `mixup` method's α sweep, not a method of its own (a fixed-α = 1 method would be new runs); the report's sweep figures give ECE, accuracy and NLL against α but not the confidence, and the ECE half is alpha-ece-worsens-at-large-alpha",
   },
   {
     id: 'tuned-alpha-little-accuracy-loss',
@@ -150,7 +155,7 @@ export const THULASIDASAN_CLAIMS: readonly SuiteClaimInput[] = [
     headline: true,
     paper: { text: 'bar plots only (Fig. 6); no number in the text' },
     compare: 'mixup-04 < mixup-feature on ece',
-    note: 'Both at α = 0.4 (the paper does not give Fig. 6\'s α).',
+    note: "Both at α = 0.4 (the paper does not give Fig. 6's α).",
   },
   // ---- App. B, Fig. 9 ----
   {
@@ -198,7 +203,7 @@ export const THULASIDASAN_CLAIMS: readonly SuiteClaimInput[] = [
     source: 'Abstract; §7, Fig. 8',
     headline: true,
     compare: 'mixup-04 < ce on noise_confidence',
-    note: 'Gaussian noise with the training set\'s mean and variance, as the paper.',
+    note: "Gaussian noise with the training set's mean and variance, as the paper.",
   },
   {
     id: 'ts-more-conservative-ood',
@@ -272,7 +277,8 @@ export const THULASIDASAN_CLAIMS: readonly SuiteClaimInput[] = [
   },
   {
     id: 'ts-poor-ood-detector',
-    statement: 'Temperature scaling, while producing well-calibrated models in distribution, is not a reliable detector: scaling reduces the confidence on both in- and out-of-distribution data, significantly reducing the ability to discriminate them (lower AUROC than the unscaled baseline on unseen classes).',
+    statement:
+      'Temperature scaling, while producing well-calibrated models in distribution, is not a reliable detector: scaling reduces the confidence on both in- and out-of-distribution data, significantly reducing the ability to discriminate them (lower AUROC than the unscaled baseline on unseen classes).',
     source: '§7, Table 1',
     paper: { text: 'STL-10 / ImageNet AUROC 56.2 (Temp. Scaling) vs 80.57 (baseline)', difference: -24.37 },
     compare: 'ce+temperature < ce on ood_auroc',
@@ -289,25 +295,28 @@ export const THULASIDASAN_CLAIMS: readonly SuiteClaimInput[] = [
     id: 'training-drifts-overconfident',
     statement: 'In regular training the DNN moves from under-confidence at the beginning of training to overconfidence at the end; with mixup, at corresponding epochs, it is much better calibrated.',
     source: '§1, Fig. 1',
-    notTested: 'a figure of per-epoch joint densities (CIFAR-100, VGG-16) with no numeric criterion; the report draws the same figure from every epoch\'s validation logits (density figure) but no claim kind decides a per-epoch trajectory.',
+    notTested:
+      "a figure of per-epoch joint densities (CIFAR-100, VGG-16) with no numeric criterion; the report draws the same figure from every epoch's validation logits (density figure) but no claim kind decides a per-epoch trajectory.",
   },
   {
     id: 'imagenet-calibration',
-    statement: 'On ImageNet mixup gives noticeable calibration benefits (ResNet-50, ResNeXt-101), better than label smoothing on ResNeXt-101 but not on ResNet-50; label smoothing also improves ECE and overconfidence over the baseline; mixup is ≈ 0.4 % more accurate.',
+    statement:
+      'On ImageNet mixup gives noticeable calibration benefits (ResNet-50, ResNeXt-101), better than label smoothing on ResNeXt-101 but not on ResNet-50; label smoothing also improves ECE and overconfidence over the baseline; mixup is ≈ 0.4 % more accurate.',
     source: '§3.4.1, Fig. 3',
     notTested: 'ImageNet (1.2 million images, trained on 32 GPUs in the paper) is not available offline.',
   },
   {
     id: 'extended-training-stays-calibrated',
-    statement: 'Trained for 1000 epochs, the baseline\'s training loss goes to zero while mixup\'s stays well above it, and mixup\'s calibration error shows no upward trend.',
+    statement: "Trained for 1000 epochs, the baseline's training loss goes to zero while mixup's stays well above it, and mixup's calibration error shows no upward trend.",
     source: '§6, Fig. 7',
     notTested: '1000 epochs of training on CIFAR-10/100 (the machine scale trains 30 epochs).',
   },
   {
     id: 'leaving-the-convex-hull',
-    statement: 'As images are perturbed along a random direction (X + μ·d̂), mixup\'s accuracy degrades more slowly than the baseline\'s, TS loses confidence quickly even at μ = 0.01, and at μ = 100 mixup keeps ≈ 25 % accuracy where the baseline is at chance (10 %).',
+    statement:
+      "As images are perturbed along a random direction (X + μ·d̂), mixup's accuracy degrades more slowly than the baseline's, TS loses confidence quickly even at μ = 0.01, and at μ = 100 mixup keeps ≈ 25 % accuracy where the baseline is at chance (10 %).",
     source: 'App. D, Fig. 10',
-    notTested: 'the suite has no random-direction perturbation sweep over μ (its corruption set is a different shift, used only by the suite\'s own checks below).',
+    notTested: "the suite has no random-direction perturbation sweep over μ (its corruption set is a different shift, used only by the suite's own checks below).",
   },
   // ---- the suite's own checks (not claims of the paper) ----
   {
@@ -315,7 +324,7 @@ export const THULASIDASAN_CLAIMS: readonly SuiteClaimInput[] = [
     origin: 'suite',
     statement: 'Mixup stays better calibrated than CE when both are temperature-scaled.',
     compare: 'mixup < ce on ece after temperature',
-    note: 'Not the paper\'s: §3.3 leaves temperature scaling out of the in-distribution comparisons; §7 uses it only as an OOD baseline.',
+    note: "Not the paper's: §3.3 leaves temperature scaling out of the in-distribution comparisons; §7 uses it only as an OOD baseline.",
   },
   {
     id: 'suite-mixup-beats-dropout-ece',
@@ -360,7 +369,7 @@ export const THULASIDASAN_TEXT_CLAIMS: readonly SuiteClaimInput[] = [
     headline: true,
     paper: { text: 'MR, TREC, IMDB, bar plots only (Fig. 4); no number in the text' },
     compare: 'mixup < ce on ece',
-    note: 'Debian package synopses by Section (MR / TREC / IMDB are not available offline); embeddings learned from scratch (the paper starts from GloVe); α = 0.4 (§4 gives none: Table 1\'s value); best validation-accuracy epoch (§3.1).',
+    note: "Debian package synopses by Section (MR / TREC / IMDB are not available offline); embeddings learned from scratch (the paper starts from GloVe); α = 0.4 (§4 gives none: Table 1's value); best validation-accuracy epoch (§3.1).",
   },
   {
     id: 'text-mixup-less-overconfident',

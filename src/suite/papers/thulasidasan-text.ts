@@ -21,7 +21,7 @@ export const THULASIDASAN_TEXT_SUITE = {
   suite: {
     name: 'thulasidasan-text',
     description:
-      'Thulasidasan et al. 2019, §4 and Fig. 4: does mixup on the word embeddings of a text CNN lower ECE and overconfidence relative to CE (and to LS, ERL)? quick: a small text CNN on 2,000 Debian package descriptions, 5 epochs (smoke test); machine: Debian package descriptions by Section (20 sections, read from apt\'s lists; 10,000 train, 5,000 validate), a 64-dimensional text CNN, 15 epochs of Adam without dropout or weight decay, best validation-accuracy epoch (§3.1; CE is overconfident there), 5 seeds (20 runs); paper: 20 Newsgroups (the closest to the paper\'s MR/TREC/IMDB the loaders support), Kim\'s CNN (300-d embeddings trained from scratch, no GloVe), 25 epochs, batch 50.',
+      "Thulasidasan et al. 2019, §4 and Fig. 4: does mixup on the word embeddings of a text CNN lower ECE and overconfidence relative to CE (and to LS, ERL)? quick: a small text CNN on 2,000 Debian package descriptions, 5 epochs (smoke test); machine: Debian package descriptions by Section (20 sections, read from apt's lists; 10,000 train, 5,000 validate), a 64-dimensional text CNN, 15 epochs of Adam without dropout or weight decay, best validation-accuracy epoch (§3.1; CE is overconfident there), 5 seeds (20 runs); paper: 20 Newsgroups (the closest to the paper's MR/TREC/IMDB the loaders support), Kim's CNN (300-d embeddings trained from scratch, no GloVe), 25 epochs, batch 50.",
     base: { ...BASE, epochLogits: true },
     scales: {
       quick: { ...TEXT_QUICK, select: 'accuracy' },

@@ -63,7 +63,10 @@ const FINISHED_AGE_SECONDS = 7 * 24 * 3600;
 
 /** Job id of a run: its id and a hash of its training settings and post-hoc identity. */
 export function runJobId(id: string, training: string, posthoc: PosthocIdentity): string {
-  return `${id}-${createHash('sha256').update(`${training}\n${posthocHash(posthoc)}`).digest('hex').slice(0, 16)}`;
+  return `${id}-${createHash('sha256')
+    .update(`${training}\n${posthocHash(posthoc)}`)
+    .digest('hex')
+    .slice(0, 16)}`;
 }
 
 /** Why a finished job's files are not the run's (its config.json has other training settings), or null. */
@@ -172,7 +175,15 @@ export async function queueExecutor(url: string, options: QueueExecutorOptions):
   }, pollMs);
 
   const add = (task: RunTask, jobId: string): Promise<Job<RunJobData, PackedRun>> => {
-    const data: RunJobData = { suite: options.suiteName, id: task.run.id, config: task.run.config, threads: task.threads, posthoc: options.posthoc, bins: options.bins, ...(options.metrics?.length ? { metrics: options.metrics } : {}) };
+    const data: RunJobData = {
+      suite: options.suiteName,
+      id: task.run.id,
+      config: task.run.config,
+      threads: task.threads,
+      posthoc: options.posthoc,
+      bins: options.bins,
+      ...(options.metrics?.length ? { metrics: options.metrics } : {}),
+    };
     return queue.add(task.run.id, data, { jobId, attempts: 2, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: { age: FINISHED_AGE_SECONDS }, removeOnFail: { age: FINISHED_AGE_SECONDS } });
   };
 

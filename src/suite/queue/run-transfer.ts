@@ -12,14 +12,29 @@ import { pathExists } from '../../util/path-exists.js';
 import { mkdir } from 'node:fs/promises';
 
 /** Transferred files, in the order they are written (the state markers last). */
-export const TRANSFERRED_FILES = ['config.json', 'log.jsonl', 'val-logits.npy', 'val-labels.npy', 'test-logits.npy', 'test-labels.npy', 'train-logits.npy', 'train-labels.npy', 'ood.json', 'summary.json', 'posthoc.json'] as const;
+export const TRANSFERRED_FILES = [
+  'config.json',
+  'log.jsonl',
+  'val-logits.npy',
+  'val-labels.npy',
+  'test-logits.npy',
+  'test-labels.npy',
+  'train-logits.npy',
+  'train-labels.npy',
+  'ood.json',
+  'summary.json',
+  'posthoc.json',
+] as const;
 
 /** Files of shift/ (run-directory.ts): `shift/<name>.npy`, packed under that relative name. */
 const SHIFT_FILE = /^shift\/[a-z0-9-]+\.npy$/;
 
 async function shiftFiles(dir: string): Promise<string[]> {
   try {
-    return (await readdir(join(dir, 'shift'))).map((f) => `shift/${f}`).filter((f) => SHIFT_FILE.test(f)).sort();
+    return (await readdir(join(dir, 'shift')))
+      .map((f) => `shift/${f}`)
+      .filter((f) => SHIFT_FILE.test(f))
+      .sort();
   } catch {
     return [];
   }

@@ -26,7 +26,13 @@ export interface ClaimCoverage {
 export function claimCoverage(verdicts: readonly Verdict[]): ClaimCoverage {
   const paper = verdicts.filter((v) => v.claim.origin === 'paper');
   const count = (o: string): number => paper.filter((v) => v.outcome === o).length;
-  return { listed: paper.length, tested: paper.length - count('not tested') - count('not evaluated'), notTested: count('not tested'), notEvaluated: count('not evaluated'), suiteChecks: verdicts.length - paper.length };
+  return {
+    listed: paper.length,
+    tested: paper.length - count('not tested') - count('not evaluated'),
+    notTested: count('not tested'),
+    notEvaluated: count('not evaluated'),
+    suiteChecks: verdicts.length - paper.length,
+  };
 }
 
 /** The paper's claims, headline claims first (otherwise in the suite's order), and the suite's own checks. */
@@ -84,7 +90,8 @@ export function testText(results: SuiteResults, v: Verdict): string {
 /** Our result: the difference with its interval and test, MDE and raw p; a shape claim's numbers; the reason or note. */
 export function oursText(v: Verdict): string {
   if (v.outcome === 'not tested') return `not tested: ${v.reason ?? ''}`;
-  if (v.criterion !== undefined) return `${v.criterion.result}${v.criterion.steps.length ? `; paired intervals ${v.criterion.steps.map((s) => `${s.label}: ${stepText(v, s.difference, s.lower, s.upper)}`).join(', ')}` : ''}${v.note ? ` (${v.note})` : ''}`;
+  if (v.criterion !== undefined)
+    return `${v.criterion.result}${v.criterion.steps.length ? `; paired intervals ${v.criterion.steps.map((s) => `${s.label}: ${stepText(v, s.difference, s.lower, s.upper)}`).join(', ')}` : ''}${v.note ? ` (${v.note})` : ''}`;
   const metric = v.comparison?.metric;
   if (metric === undefined || !Number.isFinite(v.difference)) return v.note ?? '—';
   const level = Math.round(v.level * 100);
@@ -141,7 +148,11 @@ export function claimsBlocks(results: SuiteResults, verdicts: readonly Verdict[]
       className: 'verdicts claims',
       columns: ['Claim', 'Source', 'Paper', 'Test', 'Ours [interval]', 'Outcome', 'Holm'],
       align: ['left', 'left', 'left', 'left', 'left', 'left', 'left'],
-      rows: paper.map((v) => ({ header: claimCell(v), attributes: { class: 'verdict' }, cells: [text(v.claim.source ?? '—'), text(paperText(v)), text(testText(results, v)), text(oursText(v)), outcomeCell(v), text(holmText(v))] })),
+      rows: paper.map((v) => ({
+        header: claimCell(v),
+        attributes: { class: 'verdict' },
+        cells: [text(v.claim.source ?? '—'), text(paperText(v)), text(testText(results, v)), text(oursText(v)), outcomeCell(v), text(holmText(v))],
+      })),
     });
   }
   if (suite.length) {
@@ -195,7 +206,14 @@ export function verdictJson(results: SuiteResults, v: Verdict): Record<string, u
     p_holm: jsonNumber(v.pHolm),
     outcome_holm: v.outcomeHolm,
     holm_note: v.holmNote,
-    criterion: v.criterion ? { text: v.criterion.text, result: v.criterion.result, points: v.criterion.points.map((p) => ({ ...p, mean: jsonNumber(p.mean) })), steps: v.criterion.steps.map((s) => ({ ...s, difference: jsonNumber(s.difference), lower: jsonNumber(s.lower), upper: jsonNumber(s.upper) })) } : null,
+    criterion: v.criterion
+      ? {
+          text: v.criterion.text,
+          result: v.criterion.result,
+          points: v.criterion.points.map((p) => ({ ...p, mean: jsonNumber(p.mean) })),
+          steps: v.criterion.steps.map((s) => ({ ...s, difference: jsonNumber(s.difference), lower: jsonNumber(s.lower), upper: jsonNumber(s.upper) })),
+        }
+      : null,
     note: v.note ?? null,
   };
 }
@@ -222,4 +240,5 @@ export function verdictFinding(v: Verdict): string {
 }
 
 /** The HTML report's styles for outcomes. */
-export const CLAIMS_CSS = '.verdict-holds,.verdict-equivalent,.verdict-criterion-met{color:#1a7f37;font-weight:bold}.verdict-contradicted,.verdict-criterion-not-met{color:#b8211d;font-weight:bold}.verdict-inconclusive{color:#9a6700;font-weight:bold}.verdict-not-tested,.verdict-not-evaluated{color:#666}.claims td,.checks td{white-space:normal;text-align:left;min-width:6em}';
+export const CLAIMS_CSS =
+  '.verdict-holds,.verdict-equivalent,.verdict-criterion-met{color:#1a7f37;font-weight:bold}.verdict-contradicted,.verdict-criterion-not-met{color:#b8211d;font-weight:bold}.verdict-inconclusive{color:#9a6700;font-weight:bold}.verdict-not-tested,.verdict-not-evaluated{color:#666}.claims td,.checks td{white-space:normal;text-align:left;min-width:6em}';

@@ -33,7 +33,10 @@ export async function ensembleRows(results: SuiteResults): Promise<EnsembleRow[]
     const preds = await Promise.all(m.runs.map((r) => readRunPredictions(r.dir)));
     const labels = preds[0]!.testLabels;
     if (preds.some((p) => p.testLabels.length !== labels.length || p.testLabels.some((y, i) => y !== labels[i]))) continue;
-    const avg = ensembleProbabilities(preds.map((p) => p.test), 'logits');
+    const avg = ensembleProbabilities(
+      preds.map((p) => p.test),
+      'logits',
+    );
     const e = evaluate(avg, labels, { input: 'probabilities', bins, convention: '(l,u]' });
     const single = Object.fromEntries(METRICS.map((k) => [k, mean(m.runs.map((r) => testMetric(r, k)))])) as Record<EnsembleMetric, number>;
     rows.push({ method: m.name, label: m.label, members: m.runs.length, single, ensemble: { accuracy: e.accuracy, ece: e.ece, nll: e.nll, brier: e.brier } });
@@ -54,7 +57,11 @@ export function ensembleBlocks(rows: readonly EnsembleRow[]): Block[] {
       kind: 'table',
       className: 'ensembles',
       columns: ['Method', 'K', ...HEAD.map((h) => `${h} members → ensemble`)],
-      rows: rows.map((r) => ({ header: r.label, attributes: { 'data-method': r.method }, cells: [{ text: String(r.members) }, ...METRICS.map((k) => ({ text: `${cell(k, r.single[k])} → ${cell(k, r.ensemble[k])}` }))] })),
+      rows: rows.map((r) => ({
+        header: r.label,
+        attributes: { 'data-method': r.method },
+        cells: [{ text: String(r.members) }, ...METRICS.map((k) => ({ text: `${cell(k, r.single[k])} → ${cell(k, r.ensemble[k])}` }))],
+      })),
     },
     paragraph(NOTE, 'note'),
   ];

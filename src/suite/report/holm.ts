@@ -7,7 +7,10 @@
  * order; NaN entries are left out of the family and stay NaN.
  */
 export function holmAdjust(p: readonly number[]): number[] {
-  const order = p.map((v, i) => [v, i] as const).filter(([v]) => Number.isFinite(v)).sort((a, b) => a[0] - b[0]);
+  const order = p
+    .map((v, i) => [v, i] as const)
+    .filter(([v]) => Number.isFinite(v))
+    .sort((a, b) => a[0] - b[0]);
   const m = order.length;
   const out = p.map(() => Number.NaN);
   let running = 0;

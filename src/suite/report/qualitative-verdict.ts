@@ -110,7 +110,11 @@ export function qualitativeVerdict(results: SuiteResults, q: QualitativeClaim): 
     const separated = steps.every((s) => (lowerBetter ? s.lower > 0 : s.upper < 0));
     const met = inOrder && (!q.significant || separated);
     const ranked = [...points].sort((a, b) => (lowerBetter ? a.mean - b.mean : b.mean - a.mean)).map((p) => p.label);
-    return { outcome: met ? 'criterion met' : 'criterion not met', criterion: criterion(`${series(points)}; observed order ${ranked.join(', ')}${q.significant && inOrder && !separated ? '; not every step is separated' : ''}`), n: Math.min(...points.map((p) => p.n)) };
+    return {
+      outcome: met ? 'criterion met' : 'criterion not met',
+      criterion: criterion(`${series(points)}; observed order ${ranked.join(', ')}${q.significant && inOrder && !separated ? '; not every step is separated' : ''}`),
+      n: Math.min(...points.map((p) => p.n)),
+    };
   }
 
   const method = results.methods.find((m) => m.name === q.method);
@@ -127,7 +131,8 @@ export function qualitativeVerdict(results: SuiteResults, q: QualitativeClaim): 
   };
   const text = kindText[q.kind];
   const empty: QualitativeCriterion = { text, result: 'n/a', points: [], steps: [], percent };
-  if (!method || method.sweep === undefined || method.sweep.key !== q.sweep) return { outcome: 'not evaluated', criterion: empty, n: 0, note: `no finished runs of the ${q.sweep} sweep of ${q.method}` };
+  if (!method || method.sweep === undefined || method.sweep.key !== q.sweep)
+    return { outcome: 'not evaluated', criterion: empty, n: 0, note: `no finished runs of the ${q.sweep} sweep of ${q.method}` };
   const values = method.sweep.values;
   // Swept values with a diverged seed are not in `values` (suite-results.ts): no candidate for an argmin/argmax, and a
   // shape over the sweep (u-shape, monotone) cannot be judged without them.
@@ -139,7 +144,12 @@ export function qualitativeVerdict(results: SuiteResults, q: QualitativeClaim): 
   if (missing.length) return { outcome: 'not evaluated', criterion: criterion('n/a'), n: 0, note: `no ${q.metric} at ${q.sweep} = ${missing.join(', ')}` };
   const n = Math.min(...points.map((p) => p.n));
   const extreme = (lowest: boolean): number => points.reduce((best, p, i) => ((lowest ? p.mean < points[best]!.mean : p.mean > points[best]!.mean) ? i : best), 0);
-  const verdict = (met: boolean, result: string, steps: readonly CriterionStep[] = [], note?: string): QualitativeResult => ({ outcome: met ? 'criterion met' : 'criterion not met', criterion: criterion(result, steps), n, ...(note !== undefined ? { note } : {}) });
+  const verdict = (met: boolean, result: string, steps: readonly CriterionStep[] = [], note?: string): QualitativeResult => ({
+    outcome: met ? 'criterion met' : 'criterion not met',
+    criterion: criterion(result, steps),
+    n,
+    ...(note !== undefined ? { note } : {}),
+  });
 
   switch (q.kind) {
     case 'argmin':
@@ -164,7 +174,13 @@ export function qualitativeVerdict(results: SuiteResults, q: QualitativeClaim): 
       const label = `${points[j]!.label} − ${points[i]!.label} (paper's value − observed ${word})`;
       const step = pairedStep(label, values[i]!.runs, values[j]!.runs, value);
       const d = pairedDifferences(values[i]!.runs, values[j]!.runs, value);
-      if (d.length < 2) return verdict(false, observed, [step], [divergedNote, `${d.length} seed(s) shared by ${points[j]!.label} and ${at}: no interval over seeds, decided on the seed means alone`].filter((x) => x).join('; '));
+      if (d.length < 2)
+        return verdict(
+          false,
+          observed,
+          [step],
+          [divergedNote, `${d.length} seed(s) shared by ${points[j]!.label} and ${at}: no interval over seeds, decided on the seed means alone`].filter((x) => x).join('; '),
+        );
       const test = extremumTest(d, lowest, q.margin ?? 0);
       const pt = (x: number): string => (percent ? `${(x * 100).toFixed(2)} pt` : x.toFixed(4));
       const margin = q.margin !== undefined ? ` (margin ${pt(q.margin)})` : '';
@@ -180,9 +196,18 @@ export function qualitativeVerdict(results: SuiteResults, q: QualitativeClaim): 
     case 'u-shape': {
       const i = extreme(true);
       const last = points.length - 1;
-      const steps = [pairedStep(`${points[0]!.label} − ${points[i]!.label}`, values[i]!.runs, values[0]!.runs, value), pairedStep(`${points[last]!.label} − ${points[i]!.label}`, values[i]!.runs, values[last]!.runs, value)];
+      const steps = [
+        pairedStep(`${points[0]!.label} − ${points[i]!.label}`, values[i]!.runs, values[0]!.runs, value),
+        pairedStep(`${points[last]!.label} − ${points[i]!.label}`, values[i]!.runs, values[last]!.runs, value),
+      ];
       if (i === 0 || i === last) return verdict(false, `${series(points)}; minimum at the end value ${points[i]!.label}`);
-      if (steps.some((s) => s.n < 2)) return { outcome: 'not evaluated', criterion: criterion(`${series(points)}; minimum at ${points[i]!.label}`, steps), n, note: 'the end intervals need two or more seeds shared with the minimum' };
+      if (steps.some((s) => s.n < 2))
+        return {
+          outcome: 'not evaluated',
+          criterion: criterion(`${series(points)}; minimum at ${points[i]!.label}`, steps),
+          n,
+          note: 'the end intervals need two or more seeds shared with the minimum',
+        };
       const above = steps.every((s) => s.lower > 0);
       return verdict(above, `${series(points)}; minimum at ${points[i]!.label}; ${above ? 'both ends above it' : 'an end is not above it'}`, steps);
     }
@@ -192,7 +217,11 @@ export function qualitativeVerdict(results: SuiteResults, q: QualitativeClaim): 
       const moves = points.slice(1).every((p, k) => (up ? p.mean > points[k]!.mean : p.mean < points[k]!.mean));
       const separated = steps.every((s) => (up ? s.lower > 0 : s.upper < 0));
       if (q.significant && steps.some((s) => s.n < 2)) return { outcome: 'not evaluated', criterion: criterion(series(points), steps), n, note: 'the step intervals need two or more shared seeds' };
-      return verdict(moves && (!q.significant || separated), `${series(points)}; ${moves ? (up ? 'rising' : 'falling') : `not ${up ? 'rising' : 'falling'} at every step`}${q.significant && moves && !separated ? ', not every step separated' : ''}`, steps);
+      return verdict(
+        moves && (!q.significant || separated),
+        `${series(points)}; ${moves ? (up ? 'rising' : 'falling') : `not ${up ? 'rising' : 'falling'} at every step`}${q.significant && moves && !separated ? ', not every step separated' : ''}`,
+        steps,
+      );
     }
   }
 }

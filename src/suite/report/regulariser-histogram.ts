@@ -90,7 +90,7 @@ export async function regulariserHistograms(results: SuiteResults): Promise<Regu
   if (!perMethod.length) return null;
   let lo = Infinity;
   let hi = -Infinity;
-  for (const { values } of perMethod) for (const v of values) (lo = Math.min(lo, v)), (hi = Math.max(hi, v));
+  for (const { values } of perMethod) for (const v of values) ((lo = Math.min(lo, v)), (hi = Math.max(hi, v)));
   const min = spec.min ?? Math.min(0, lo);
   let max = spec.max ?? hi;
   if (!(max > min)) max = min + 1;
@@ -98,8 +98,19 @@ export async function regulariserHistograms(results: SuiteResults): Promise<Regu
     const { counts, below, above } = histogramCounts(values, spec.bins, min, max);
     let zeros = 0;
     let total = 0;
-    for (const v of values) (zeros += v === 0 ? 1 : 0), (total += v);
-    return { method: m.name, label: m.label, group: m.group, runs: m.runs.map((r) => r.run.id), samples: values.length, counts, inactive: zeros / values.length, mean: total / values.length, below, above };
+    for (const v of values) ((zeros += v === 0 ? 1 : 0), (total += v));
+    return {
+      method: m.name,
+      label: m.label,
+      group: m.group,
+      runs: m.runs.map((r) => r.run.id),
+      samples: values.length,
+      counts,
+      inactive: zeros / values.length,
+      mean: total / values.length,
+      below,
+      above,
+    };
   });
   return { loss: spec.loss, options: spec.options, quantity: spec.quantity, bins: spec.bins, min, max, pooled: 'seeds', methods };
 }

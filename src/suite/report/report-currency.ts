@@ -27,7 +27,12 @@ export interface ReportForCurrency {
   readonly suite: string;
   readonly scale: string;
   readonly bins: number;
-  readonly runs: readonly { readonly id: string; readonly config: Readonly<Record<string, unknown>>; readonly posthoc?: Readonly<Record<string, unknown>> | null; readonly posthoc_failures?: Readonly<Record<string, unknown>> | null }[];
+  readonly runs: readonly {
+    readonly id: string;
+    readonly config: Readonly<Record<string, unknown>>;
+    readonly posthoc?: Readonly<Record<string, unknown>> | null;
+    readonly posthoc_failures?: Readonly<Record<string, unknown>> | null;
+  }[];
   readonly missing?: readonly string[];
   /** Runs that diverged (training loss NaN or infinite): part of the report as results. */
   readonly diverged?: readonly { readonly id: string }[];
@@ -50,7 +55,10 @@ export interface ReportCurrency {
 function settings(config: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const resolved = trainingSettings(config);
   // The loss options with their defaults filled (a method that now states a default explicitly is unchanged).
-  for (const [loss, options] of [['loss', 'lossOptions'], ['secondary', 'secondaryOptions']] as const) {
+  for (const [loss, options] of [
+    ['loss', 'lossOptions'],
+    ['secondary', 'secondaryOptions'],
+  ] as const) {
     if (typeof resolved[loss] !== 'string') continue;
     try {
       resolved[options] = resolveOptions(resolved[loss] as string, lossDefinition(resolved[loss] as string, loss).options, resolved[options]);
@@ -146,7 +154,8 @@ export function reportCurrency(report: ReportForCurrency): ReportCurrency {
 
 /** The README's sentence for a comparison. */
 export function currencyText(c: ReportCurrency, name: string, scale: string): string {
-  if (c.state === 'current') return `produced with the suite's current settings (runs, training settings, post-hoc calibrators, bins and claims as calib suite show ${name} --scale ${scale} gives them)`;
+  if (c.state === 'current')
+    return `produced with the suite's current settings (runs, training settings, post-hoc calibrators, bins and claims as calib suite show ${name} --scale ${scale} gives them)`;
   if (c.state === 'unknown') return `not compared: ${c.differences.join('; ')}`;
   const what = c.rerun ? 'produced with earlier settings; rerun pending' : 'produced before the current claims registry; calib report pending';
   return `${what} — ${c.differences.join('; ')}`;

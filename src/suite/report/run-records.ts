@@ -86,7 +86,9 @@ export function recordedSuite(dir: string, record: SuiteRecord, runs: readonly R
     }
   }
   for (const [diff, ids] of differing) {
-    notes.push(`${ids.length === 1 ? 'run' : 'runs'} ${ids.join(', ')} ${ids.length === 1 ? 'was' : 'were'} trained with other settings than suite.json lists (config.json → suite.json: ${diff}); the report shows the runs' own`);
+    notes.push(
+      `${ids.length === 1 ? 'run' : 'runs'} ${ids.join(', ')} ${ids.length === 1 ? 'was' : 'were'} trained with other settings than suite.json lists (config.json → suite.json: ${diff}); the report shows the runs' own`,
+    );
   }
   let suite = record.suite;
   const first = runs[0];
@@ -96,11 +98,13 @@ export function recordedSuite(dir: string, record: SuiteRecord, runs: readonly R
     for (const r of runs) {
       if (r.posthoc.bins !== bins) refuse(dir, r.run.id, `${runFile(dir, r.run.id, 'posthoc.json')} has ${r.posthoc.bins} bins, run ${first.run.id}'s ${bins}`);
       const mine = calibratorsOf(r.posthoc);
-      if ([...mine].sort().join() !== [...calibrators].sort().join()) refuse(dir, r.run.id, `${runFile(dir, r.run.id, 'posthoc.json')} has the calibrators ${mine.join(', ') || 'none'}, run ${first.run.id}'s ${calibrators.join(', ') || 'none'}`);
+      if ([...mine].sort().join() !== [...calibrators].sort().join())
+        refuse(dir, r.run.id, `${runFile(dir, r.run.id, 'posthoc.json')} has the calibrators ${mine.join(', ') || 'none'}, run ${first.run.id}'s ${calibrators.join(', ') || 'none'}`);
     }
     if (bins !== suite.bins) notes.push(`suite.json lists ${suite.bins} bins; the runs' posthoc.json were computed with ${bins}, which the report shows`);
     const ordered = [...suite.posthoc.filter((c) => calibrators.includes(c)), ...calibrators.filter((c) => !suite.posthoc.includes(c))];
-    if (ordered.join() !== suite.posthoc.join()) notes.push(`suite.json lists the calibrators ${suite.posthoc.join(', ') || 'none'}; the runs' posthoc.json hold ${ordered.join(', ') || 'none'}, which the report shows`);
+    if (ordered.join() !== suite.posthoc.join())
+      notes.push(`suite.json lists the calibrators ${suite.posthoc.join(', ') || 'none'}; the runs' posthoc.json hold ${ordered.join(', ') || 'none'}, which the report shows`);
     // A comparison after a calibrator the runs do not hold cannot be decided from them: left out, said so.
     const names = suite.methods.map((m) => m.name);
     const compare = suite.compare.filter((text) => {

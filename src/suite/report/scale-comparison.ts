@@ -112,7 +112,9 @@ export function scaleComparisonBlocks(a: ScaleReport, b: ScaleReport | null, bSc
   const sorted = [...rows].sort((x, y) => order.indexOf(x.state) - order.indexOf(y.state));
   return [
     title,
-    paragraph(`${count('flipped')} flipped, ${count('same')} unchanged, ${count('decided at one scale')} decided at one scale only, ${count('untested at both')} untested at both (differences in points of % where the metric is a fraction; 95 % intervals, 90 % for equivalence).`),
+    paragraph(
+      `${count('flipped')} flipped, ${count('same')} unchanged, ${count('decided at one scale')} decided at one scale only, ${count('untested at both')} untested at both (differences in points of % where the metric is a fraction; 95 % intervals, 90 % for equivalence).`,
+    ),
     {
       kind: 'table',
       columns: ['claim', 'source', a.scale, b.scale, 'state'],

@@ -82,7 +82,12 @@ function variantRows(m: MethodResults, posthoc: readonly string[], columns: numb
   return shiftVariants(m, posthoc).map((after) => {
     const have = m.runs.filter((r) => shiftOf(r, after) !== undefined);
     const label = after === undefined ? methodLabel(m) : `${methodLabel(m)} + ${calibratorShort(after)}`;
-    return { method: after === undefined ? m.name : `${m.name}+${after}`, label, seeds: have.length, values: Array.from({ length: columns }, (_, j) => have.map((r) => valueOf(shiftOf(r, after), j))) };
+    return {
+      method: after === undefined ? m.name : `${m.name}+${after}`,
+      label,
+      seeds: have.length,
+      values: Array.from({ length: columns }, (_, j) => have.map((r) => valueOf(shiftOf(r, after), j))),
+    };
   });
 }
 
@@ -111,7 +116,13 @@ export function oodTables(results: SuiteResults): SuiteTable[] {
     }
     if (dataset !== undefined) {
       columns.push({ key: 'ood_dataset:auroc', label: `${dataset} AUROC`, metric: 'auroc', percent: false, better: 'higher', of: (s) => numberOf(s?.ood_dataset?.auroc) });
-      columns.push({ key: 'ood_dataset:mean_confidence', label: `${dataset} mean conf. (%)`, metric: 'mean_confidence', ...traitsOf('mean_confidence'), of: (s) => numberOf(s?.ood_dataset?.mean_confidence) });
+      columns.push({
+        key: 'ood_dataset:mean_confidence',
+        label: `${dataset} mean conf. (%)`,
+        metric: 'mean_confidence',
+        ...traitsOf('mean_confidence'),
+        of: (s) => numberOf(s?.ood_dataset?.mean_confidence),
+      });
     }
     columns.push({ key: 'in_distribution:ece', label: 'Clean ECE, OOD test rows (%)', metric: 'ece', ...traitsOf('ece'), of: (s) => numberOf(s?.in_distribution?.ece) });
     if (runs.some((r) => (shiftOf(r)?.corruptions.length ?? 0) > 0)) {
@@ -119,7 +130,14 @@ export function oodTables(results: SuiteResults): SuiteTable[] {
       columns.push({ key: 'corruptions:ece', label: 'Corrupted ECE (%)', metric: 'ece', ...traitsOf('ece'), of: (s) => corruptionMean(s, 'ece') });
     }
     const rows = methods.flatMap((m) => variantRows(m, suite.posthoc, columns.length, (s, j) => columns[j]!.of(s)));
-    tables.push(buildTable(group, columns.map(({ of: _of, ...c }) => c), rows, suite.spread));
+    tables.push(
+      buildTable(
+        group,
+        columns.map(({ of: _of, ...c }) => c),
+        rows,
+        suite.spread,
+      ),
+    );
   }
   return tables;
 }
@@ -150,7 +168,11 @@ export function severityTables(results: SuiteResults): SuiteTable[] {
 }
 
 const count = (n: number): string => n.toLocaleString('en-US');
-const listOf = (values: ReadonlySet<number>): string => [...values].sort((a, b) => a - b).map(count).join(' / ');
+const listOf = (values: ReadonlySet<number>): string =>
+  [...values]
+    .sort((a, b) => a - b)
+    .map(count)
+    .join(' / ');
 
 /**
  * Why the OOD section's clean ECE differs from the results table's ECE of the same model, read from the runs' files:

@@ -45,10 +45,15 @@ function shiftTableNotes(results: SuiteResults): { ood: string; severity: string
   };
 }
 
-
 /** The report's figure sections, in order, with their headings. */
-const FIGURE_SECTIONS: readonly [ReportFigure['section'], string][] = [['reliability', 'Reliability diagrams'], ['sweeps', 'Hyper-parameter sweeps'], ['epochs', 'Training curves'], ['density', 'Accuracy–confidence density per epoch'], ['ood', 'Out-of-distribution detection'], ['regulariser', 'Per-sample regulariser']];
-
+const FIGURE_SECTIONS: readonly [ReportFigure['section'], string][] = [
+  ['reliability', 'Reliability diagrams'],
+  ['sweeps', 'Hyper-parameter sweeps'],
+  ['epochs', 'Training curves'],
+  ['density', 'Accuracy–confidence density per epoch'],
+  ['ood', 'Out-of-distribution detection'],
+  ['regulariser', 'Per-sample regulariser'],
+];
 
 /** "kind on run-a, run-b: reason" for each calibrator that could not be fitted on some runs (reasons of the first). */
 function posthocFailures(results: SuiteResults): string[] {
@@ -66,7 +71,9 @@ function posthocFailures(results: SuiteResults): string[] {
 /** The sentence explaining the training-split columns, when the table has them. */
 function trainNote(t: SuiteTable): string {
   const train = t.columns.some((c) => c.split === 'train') ? ' Train columns: the training split (no augmentation) with the same weights.' : '';
-  const fg = t.columns.some((c) => c.split === 'foreground') ? ' Segmentation: metrics over the labelled pixels of the test images whose logits the run kept (ignore label excluded); "w/o bg" columns also exclude the background pixels.' : '';
+  const fg = t.columns.some((c) => c.split === 'foreground')
+    ? ' Segmentation: metrics over the labelled pixels of the test images whose logits the run kept (ignore label excluded); "w/o bg" columns also exclude the background pixels.'
+    : '';
   return train + fg;
 }
 
@@ -80,21 +87,25 @@ function partialText(results: SuiteResults): string {
 /** The runs whose training loss became NaN or infinite, with the first error, and what the report does with them. */
 function divergedText(results: SuiteResults): string {
   const first = results.diverged[0]!.error.replace(/; the run stopped there.*$/, '');
-  return `${results.diverged.length} run(s) stopped because the training loss became NaN or infinite (${first} in ${results.diverged[0]!.run.id}): ${results.diverged.map((d) => d.run.id).join(', ')}. ` +
-    'They are results, not missing runs: a swept value with a diverged seed is no candidate for the choice, an unswept method with one is left out of the tables, and the claims that need them say so.';
+  return (
+    `${results.diverged.length} run(s) stopped because the training loss became NaN or infinite (${first} in ${results.diverged[0]!.run.id}): ${results.diverged.map((d) => d.run.id).join(', ')}. ` +
+    'They are results, not missing runs: a swept value with a diverged seed is no candidate for the choice, an unswept method with one is left out of the tables, and the claims that need them say so.'
+  );
 }
 
 export function settingsLine(results: SuiteResults): string {
   const s = results.record.suite;
   const c = results.runs[0]?.run.config;
   const parts = [`scale ${results.record.scale}`, `${results.record.runs.length} runs (${results.runs.length} finished)`, `seeds ${s.seeds.join(', ')}`];
-  if (c) parts.push(`${c.dataset}${c.subset ? ` (subset ${c.subset}${c.validation ? `, validation ${c.validation}` : ''})` : ''}, ${c.model}, ${c.epochs} epochs, batch ${c.batch}, lr ${c.lr}, ${c.schedule}, weight decay ${c.weightDecay}, epoch selected by ${c.select}`);
+  if (c)
+    parts.push(
+      `${c.dataset}${c.subset ? ` (subset ${c.subset}${c.validation ? `, validation ${c.validation}` : ''})` : ''}, ${c.model}, ${c.epochs} epochs, batch ${c.batch}, lr ${c.lr}, ${c.schedule}, weight decay ${c.weightDecay}, epoch selected by ${c.select}`,
+    );
   parts.push(`ECE with ${s.bins} equal-width bins, convention (l,u] (a confidence on a bin edge belongs to the lower bin)`);
   if (s.posthoc.length) parts.push(`post-hoc: ${s.posthoc.join(', ')} fitted on each run's validation split, applied to its test split`);
   if (s.sweeps.length) parts.push(`swept values chosen by ${selectionRuleText(s.select)}`);
   return parts.join('; ');
 }
-
 
 /** The page's stylesheet. */
 const STYLES = [
@@ -145,14 +156,20 @@ export function suiteDocument(parts: SuiteReportParts): DataDocument {
   if (s.description) blocks.push(paragraph(s.description));
   blocks.push(paragraph(settingsLine(results), 'settings'));
   if (results.notes?.length) blocks.push({ kind: 'paragraph', className: 'warning', content: [{ strong: 'Settings as the runs recorded them:' }, ` ${results.notes.join('; ')}.`] });
-  if (results.missing.length) blocks.push({ kind: 'paragraph', className: 'warning', content: [{ strong: 'Partial report:' }, ` ${partialText(results)} Not finished: ${results.missing.join(', ')}.`] });
+  if (results.missing.length)
+    blocks.push({ kind: 'paragraph', className: 'warning', content: [{ strong: 'Partial report:' }, ` ${partialText(results)} Not finished: ${results.missing.join(', ')}.`] });
   if (results.diverged.length) blocks.push({ kind: 'paragraph', className: 'warning', content: [{ strong: 'Diverged runs:' }, ` ${divergedText(results)}`] });
   blocks.push(heading(2, 'What this suite found', 'findings'), { kind: 'list', className: 'findings', items: findings.map((f) => [f]) });
   const failed = posthocFailures(results);
   if (failed.length) blocks.push({ kind: 'paragraph', className: 'warning', content: [{ strong: 'Post-hoc fits without a result' }, ` (n/a in the tables): ${failed.join('; ')}.`] });
   for (const t of tables) {
     blocks.push(heading(2, `Results: ${t.group}`), suiteTable(t, 'results'));
-    blocks.push(paragraph(`Test-set metrics, mean ± ${spreadName(s.spread)} over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE and AdaECE: ${s.bins} bins (ECE: equal-width, convention (l,u]; AdaECE: equal-mass).${trainNote(t)}`, 'note'));
+    blocks.push(
+      paragraph(
+        `Test-set metrics, mean ± ${spreadName(s.spread)} over seeds (n = ${[...new Set(t.rows.map((r) => r.seeds))].join('/')}); best mean per column in bold; T = fitted temperature. ECE and AdaECE: ${s.bins} bins (ECE: equal-width, convention (l,u]; AdaECE: equal-mass).${trainNote(t)}`,
+        'note',
+      ),
+    );
   }
   blocks.push(...ensembleBlocks(ensembles));
   blocks.push(...claimsBlocks(results, verdicts));

@@ -62,36 +62,67 @@ export async function suiteFigures(results: SuiteResults, histograms: Regularise
       }
       if (!panels.length) continue;
       const name = `reliability-${row.after ?? 'before'}${suffix}`;
-      figures.push({ name, section: 'reliability', caption: `${group}: ${row.title}. Blue bars: accuracy per confidence bin; red hatching: the gap to the bin's mean confidence; counts above; ECE in each title. First seed of each method.`, svg: smallMultiplesSvg(panels, `${group} — ${row.title}`, `rel${gi}-${ri}`) });
+      figures.push({
+        name,
+        section: 'reliability',
+        caption: `${group}: ${row.title}. Blue bars: accuracy per confidence bin; red hatching: the gap to the bin's mean confidence; counts above; ECE in each title. First seed of each method.`,
+        svg: smallMultiplesSvg(panels, `${group} — ${row.title}`, `rel${gi}-${ri}`),
+      });
     }
     // Validation ECE and accuracy per epoch (mean over seeds).
-    for (const [key, label, inCaption] of [['val_ece', 'Validation ECE (%)', 'validation ECE (%)'], ['val_accuracy', 'Validation accuracy (%)', 'validation accuracy (%)']] as const) {
-      const series: LineSeries[] = methods.map((m) => {
-        const epochs = Math.max(...m.runs.map((r) => r.log.length));
-        const points = [];
-        for (let e = 0; e < epochs; e++) {
-          const v = m.runs.map((r) => r.log[e]?.[key]).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
-          if (v.length) points.push({ x: e + 1, y: mean(v) * 100 });
-        }
-        return { name: m.label, points };
-      }).filter((s) => s.points.length > 0);
-      if (series.length) figures.push({ name: `epochs-${key}${suffix}`, section: 'epochs', caption: `${group}: ${inCaption} after every epoch, per method (mean over seeds).`, svg: lineChartSvg(series, { title: `${label} per epoch — ${group}`, xLabel: 'Epoch', yLabel: label, width: 600, height: 340 }) });
+    for (const [key, label, inCaption] of [
+      ['val_ece', 'Validation ECE (%)', 'validation ECE (%)'],
+      ['val_accuracy', 'Validation accuracy (%)', 'validation accuracy (%)'],
+    ] as const) {
+      const series: LineSeries[] = methods
+        .map((m) => {
+          const epochs = Math.max(...m.runs.map((r) => r.log.length));
+          const points = [];
+          for (let e = 0; e < epochs; e++) {
+            const v = m.runs.map((r) => r.log[e]?.[key]).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
+            if (v.length) points.push({ x: e + 1, y: mean(v) * 100 });
+          }
+          return { name: m.label, points };
+        })
+        .filter((s) => s.points.length > 0);
+      if (series.length)
+        figures.push({
+          name: `epochs-${key}${suffix}`,
+          section: 'epochs',
+          caption: `${group}: ${inCaption} after every epoch, per method (mean over seeds).`,
+          svg: lineChartSvg(series, { title: `${label} per epoch — ${group}`, xLabel: 'Epoch', yLabel: label, width: 600, height: 340 }),
+        });
     }
     // Sweeps: test metrics against the swept value, ± std (or SEM) over seeds.
     for (const m of methods.filter((x) => x.sweep)) {
       const sw = m.sweep!;
       const numeric = sw.values.every((v) => typeof v.value === 'number');
       if (!numeric) continue;
-      for (const [metric, label, isPct] of [['ece', 'Test ECE (%)', true], ['accuracy', 'Test accuracy (%)', true], ['nll', 'Test NLL', false]] as const) {
+      for (const [metric, label, isPct] of [
+        ['ece', 'Test ECE (%)', true],
+        ['accuracy', 'Test accuracy (%)', true],
+        ['nll', 'Test NLL', false],
+      ] as const) {
         const series: LineSeries[] = [{ name: `${m.label}`, points: sweepPoints(sw.values, (r) => testMetric(r, metric), isPct, suite.spread) }];
         for (const kind of suite.posthoc) series.push({ name: `${m.label} after ${calibratorShort(kind)}`, points: sweepPoints(sw.values, (r) => testMetric(r, metric, kind), isPct, suite.spread) });
         if (series.every((x) => x.points.length === 0)) continue;
-        figures.push({ name: `sweep-${m.name}-${metric}${suffix}`, section: 'sweeps', caption: `${m.label}: ${label} against ${sw.label} (mean ± ${spreadName(suite.spread)} over ${Math.max(...sw.values.map((v) => v.runs.length))} seed(s)); chosen by ${selectionRuleText(suite.select)}: ${sw.label} = ${String(sw.chosen)}.`, svg: lineChartSvg(series, { title: `${m.label}: ${label} vs ${sw.label}`, xLabel: sw.label, yLabel: label, width: 600, height: 340 }) });
+        figures.push({
+          name: `sweep-${m.name}-${metric}${suffix}`,
+          section: 'sweeps',
+          caption: `${m.label}: ${label} against ${sw.label} (mean ± ${spreadName(suite.spread)} over ${Math.max(...sw.values.map((v) => v.runs.length))} seed(s)); chosen by ${selectionRuleText(suite.select)}: ${sw.label} = ${String(sw.chosen)}.`,
+          svg: lineChartSvg(series, { title: `${m.label}: ${label} vs ${sw.label}`, xLabel: sw.label, yLabel: label, width: 600, height: 340 }),
+        });
       }
     }
     // Accuracy–confidence joint density per epoch (runs with epochLogits).
     const density = await densityFigureSvg(methods, group);
-    if (density) figures.push({ name: `density${suffix}`, section: 'density', caption: `${group}: each panel is the density of (mean confidence, accuracy) over 300 random groups of 100 validation samples after that epoch (Thulasidasan et al. 2019, Fig. 1); the dashed diagonal is perfect calibration, density below it is overconfidence. First seed of each method.`, svg: density });
+    if (density)
+      figures.push({
+        name: `density${suffix}`,
+        section: 'density',
+        caption: `${group}: each panel is the density of (mean confidence, accuracy) over 300 random groups of 100 validation samples after that epoch (Thulasidasan et al. 2019, Fig. 1); the dashed diagonal is perfect calibration, density below it is overconfidence. First seed of each method.`,
+        svg: density,
+      });
     // OOD AUROC.
     const ood = methods.flatMap((m) => {
       const withOod = m.runs.filter((r) => r.ood);
@@ -103,7 +134,13 @@ export async function suiteFigures(results: SuiteResults, histograms: Regularise
       if (other.length) bars.push({ label: `${m.label} · ${other[0]!.dataset}`, value: mean(other.map((v) => v!.auroc!)), group: 'dataset' });
       return bars;
     });
-    if (ood.length) figures.push({ name: `ood-auroc${suffix}`, section: 'ood', caption: `${group}: OOD detection AUROC of the maximum softmax probability (in-distribution test set vs Gaussian noise and a second dataset; mean over seeds).`, svg: barChartSvg(ood, { title: `OOD AUROC — ${group}`, xLabel: 'AUROC', max: 1, width: 600 }) });
+    if (ood.length)
+      figures.push({
+        name: `ood-auroc${suffix}`,
+        section: 'ood',
+        caption: `${group}: OOD detection AUROC of the maximum softmax probability (in-distribution test set vs Gaussian noise and a second dataset; mean over seeds).`,
+        svg: barChartSvg(ood, { title: `OOD AUROC — ${group}`, xLabel: 'AUROC', max: 1, width: 600 }),
+      });
     // The suite's shiftMetric (default ECE) against corruption severity, raw and after each calibrator (fitted on
     // clean validation), per method.
     const shiftMetric = suite.shiftMetric;
@@ -113,20 +150,38 @@ export async function suiteFigures(results: SuiteResults, histograms: Regularise
       if (!series.length) continue;
       const seeds = m.runs.filter((r) => shiftOf(r) !== undefined).length;
       const stem = shiftMetric === 'ece' ? 'shift-ece' : `shift-${shiftMetric.replace(/_/g, '-')}`;
-      figures.push({ name: `${stem}-${m.name}${suffix}`, section: 'ood', caption: `${m.label}: test ${shiftLabel} against corruption severity (0 = clean test images; 1–5 = mean over the corruption kinds at that severity), the trained model and after each post-hoc calibrator fitted on the clean validation split; mean ± ${spreadName(suite.spread)} over ${seeds} seed(s).`, svg: lineChartSvg(series, { title: `${m.label}: ${SHIFT_METRIC_INFO[shiftMetric].name} vs corruption severity — ${group}`, xLabel: 'Corruption severity (0 = clean)', yLabel: `Test ${shiftLabel}`, width: 600, height: 340 }) });
+      figures.push({
+        name: `${stem}-${m.name}${suffix}`,
+        section: 'ood',
+        caption: `${m.label}: test ${shiftLabel} against corruption severity (0 = clean test images; 1–5 = mean over the corruption kinds at that severity), the trained model and after each post-hoc calibrator fitted on the clean validation split; mean ± ${spreadName(suite.spread)} over ${seeds} seed(s).`,
+        svg: lineChartSvg(series, {
+          title: `${m.label}: ${SHIFT_METRIC_INFO[shiftMetric].name} vs corruption severity — ${group}`,
+          xLabel: 'Corruption severity (0 = clean)',
+          yLabel: `Test ${shiftLabel}`,
+          width: 600,
+          height: 340,
+        }),
+      });
     }
     // In-vs-out confidence histograms, one figure per method (counts summed over its seeds).
     for (const m of methods) {
       const series = confidenceHistogramSeries(m.runs);
       if (series.length < 2) continue;
-      figures.push({ name: `ood-confidence-${m.name}${suffix}`, section: 'ood', caption: `${m.label}: the share of samples per confidence (max softmax) bin, in distribution (test set) and out of distribution, summed over seeds; a model that separates them puts the OOD mass at low confidence.`, svg: lineChartSvg(series, { title: `${m.label}: confidence in vs out — ${group}`, xLabel: 'Confidence (bin centre)', yLabel: 'Samples (%)', width: 600, height: 300 }) });
+      figures.push({
+        name: `ood-confidence-${m.name}${suffix}`,
+        section: 'ood',
+        caption: `${m.label}: the share of samples per confidence (max softmax) bin, in distribution (test set) and out of distribution, summed over seeds; a model that separates them puts the OOD mass at low confidence.`,
+        svg: lineChartSvg(series, { title: `${m.label}: confidence in vs out — ${group}`, xLabel: 'Confidence (bin centre)', yLabel: 'Samples (%)', width: 600, height: 300 }),
+      });
     }
     // Per-sample regulariser histogram (ACLS Fig. 3), one curve per method.
     const inGroup = histograms?.methods.filter((h) => h.group === group) ?? [];
     if (histograms && inGroup.length) {
       const h = histograms;
       const what = h.quantity === 'regulariser' ? `${h.loss} regulariser` : h.quantity === 'loss' ? `${h.loss} loss` : `${h.loss} term '${h.quantity}'`;
-      const opts = Object.entries(h.options).map(([k, v]) => `${k}=${String(v)}`).join(', ');
+      const opts = Object.entries(h.options)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join(', ');
       figures.push({
         name: `regulariser-histogram${suffix}`,
         section: 'regulariser',
@@ -149,7 +204,14 @@ function regulariserHistogramSvg(h: RegulariserHistogramData, methods: Regularis
     name: `${m.label} (${(100 * m.inactive).toFixed(1)}% at 0)`,
     points: m.counts.map((c, i) => ({ x: h.min + (i + 0.5) * width, y: (100 * c) / Math.max(m.samples, 1) })),
   }));
-  return lineChartSvg(series, { title, xLabel: `${h.quantity === 'regulariser' ? `${h.loss} regulariser` : h.quantity} (bin centre)`, yLabel: 'Samples (%)', width: 720, height: 360, xFormat: fmtValue });
+  return lineChartSvg(series, {
+    title,
+    xLabel: `${h.quantity === 'regulariser' ? `${h.loss} regulariser` : h.quantity} (bin centre)`,
+    yLabel: 'Samples (%)',
+    width: 720,
+    height: 360,
+    xFormat: fmtValue,
+  });
 }
 
 /**
@@ -164,7 +226,11 @@ export function confidenceHistogramSeries(runs: readonly RunResult[]): LineSerie
   const bins = histograms[0]!.bins;
   const dataset = (runs.find((r) => r.ood?.['ood_dataset'])?.ood?.['ood_dataset'] as { dataset?: string } | undefined)?.dataset ?? 'OOD dataset';
   const series: LineSeries[] = [];
-  for (const [key, name] of [['in_distribution', 'in distribution (test)'], ['noise', 'Gaussian noise'], ['ood_dataset', dataset]] as const) {
+  for (const [key, name] of [
+    ['in_distribution', 'in distribution (test)'],
+    ['noise', 'Gaussian noise'],
+    ['ood_dataset', dataset],
+  ] as const) {
     const parts = histograms.map((h) => h[key]).filter((c): c is number[] => Array.isArray(c) && c.length === bins);
     if (parts.length === 0) continue;
     const counts = parts.reduce((sum, c) => sum.map((v, i) => v + c[i]!), new Array<number>(bins).fill(0));
@@ -180,7 +246,12 @@ export function confidenceHistogramSeries(runs: readonly RunResult[]): LineSerie
  * whose post-hoc fit failed has none, so it is left out rather than turning the mean into NaN); a value no seed has
  * is not drawn. (The table marks such cells n/a.)
  */
-export function sweepPoints(values: readonly { readonly value: unknown; readonly runs: readonly RunResult[] }[], metricOf: (r: RunResult) => number, isPct: boolean, spread: Spread): { x: number; y: number; err?: number }[] {
+export function sweepPoints(
+  values: readonly { readonly value: unknown; readonly runs: readonly RunResult[] }[],
+  metricOf: (r: RunResult) => number,
+  isPct: boolean,
+  spread: Spread,
+): { x: number; y: number; err?: number }[] {
   return values.flatMap((v) => {
     const finite = v.runs.map(metricOf).filter((x) => Number.isFinite(x));
     return finite.length === 0 ? [] : [{ x: v.value as number, ...stat(finite, isPct, spread) }];

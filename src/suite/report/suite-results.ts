@@ -75,7 +75,10 @@ export interface SuiteResults {
 
 async function readLog(path: string): Promise<EpochRecord[]> {
   try {
-    return (await readFile(path, 'utf8')).split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as EpochRecord);
+    return (await readFile(path, 'utf8'))
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as EpochRecord);
   } catch {
     return [];
   }
@@ -90,7 +93,9 @@ function awaitingRuns(record: SuiteRecord, missing: readonly string[], method: s
  * the value the report would show cannot be chosen yet.
  */
 export function sweepsAwaitingRuns(results: Pick<SuiteResults, 'record' | 'missing'>): string[] {
-  return results.record.suite.methods.filter((m) => results.record.runs.some((r) => r.method === m.name && r.sweep !== undefined) && awaitingRuns(results.record, results.missing, m.name)).map((m) => m.name);
+  return results.record.suite.methods
+    .filter((m) => results.record.runs.some((r) => r.method === m.name && r.sweep !== undefined) && awaitingRuns(results.record, results.missing, m.name))
+    .map((m) => m.name);
 }
 
 /**
@@ -187,8 +192,20 @@ export async function readSuiteResults(dir: string, readRun: RunReader = readRec
       .filter((v) => v.runs.length > 0);
     if (values.length === 0) continue;
     const meanOf = (runs: readonly RunResult[], k: string): number => mean(runs.map((r) => Number(r.posthoc.validation[k])));
-    const chosen = values[chooseSweepValue(values.map((v) => ({ accuracy: meanOf(v.runs, 'accuracy'), score: v.validation })), select)]!;
-    methods.push({ name: m.name, label: m.label ?? m.name, runs: chosen.runs, group, sweep: { key, label: sweepDef.label ?? key.split('.').pop()!, values, chosen: chosen.value, diverged: divergedValues } });
+    const chosen =
+      values[
+        chooseSweepValue(
+          values.map((v) => ({ accuracy: meanOf(v.runs, 'accuracy'), score: v.validation })),
+          select,
+        )
+      ]!;
+    methods.push({
+      name: m.name,
+      label: m.label ?? m.name,
+      runs: chosen.runs,
+      group,
+      sweep: { key, label: sweepDef.label ?? key.split('.').pop()!, values, chosen: chosen.value, diverged: divergedValues },
+    });
   }
   return { dir, record, runs, missing, diverged, methods, notes };
 }

@@ -118,7 +118,12 @@ export function formatMeanStd(m: number, s: number, percent: boolean): string {
  * A table of `columns` whose rows hold, per column, the values over seeds: each cell is their mean ± spread
  * (std or SEM), the best mean per column (with `better`, and at least two rows) marked.
  */
-export function buildTable(group: string, columns: readonly TableColumn[], rows: readonly { readonly method: string; readonly label: string; readonly seeds: number; readonly values: readonly (readonly number[])[] }[], spread: Spread): SuiteTable {
+export function buildTable(
+  group: string,
+  columns: readonly TableColumn[],
+  rows: readonly { readonly method: string; readonly label: string; readonly seeds: number; readonly values: readonly (readonly number[])[] }[],
+  spread: Spread,
+): SuiteTable {
   const values = rows.map((row) => row.values.map((v) => ({ mean: mean(v), spread: spreadOf(v, spread) })));
   const best = columns.map((c, j) => {
     if (!c.better || rows.length < 2) return Number.NaN;
@@ -156,7 +161,17 @@ export function suiteTables(results: SuiteResults): SuiteTable[] {
       method: m.name,
       label: methodLabel(m),
       seeds: m.runs.length,
-      values: columns.map((c) => m.runs.map((r) => (c.metric === 'temperature' ? fittedTemperature(r) : c.split === 'train' ? trainMetric(r, c.metric) : c.split === 'foreground' ? foregroundMetric(r, c.metric, c.after) : testMetric(r, c.metric, c.after)))),
+      values: columns.map((c) =>
+        m.runs.map((r) =>
+          c.metric === 'temperature'
+            ? fittedTemperature(r)
+            : c.split === 'train'
+              ? trainMetric(r, c.metric)
+              : c.split === 'foreground'
+                ? foregroundMetric(r, c.metric, c.after)
+                : testMetric(r, c.metric, c.after),
+        ),
+      ),
     }));
     return buildTable(group, columns, rows, results.record.suite.spread);
   });

@@ -60,7 +60,13 @@ export function chooseSweepValue(candidates: readonly SweepCandidate[], rule: Se
   return chosen;
 }
 
-const METRIC_TEXT: Partial<Record<MetricName, string>> = { accuracy: 'accuracy', nll: 'NLL', ece: 'ECE', adaece_l2: 'ECE (ℓ2, equal-mass bins)', refinement_nll: 'refinement NLL (NLL after temperature scaling)' };
+const METRIC_TEXT: Partial<Record<MetricName, string>> = {
+  accuracy: 'accuracy',
+  nll: 'NLL',
+  ece: 'ECE',
+  adaece_l2: 'ECE (ℓ2, equal-mass bins)',
+  refinement_nll: 'refinement NLL (NLL after temperature scaling)',
+};
 
 /** How the report describes the rule ("lowest mean validation NLL"). */
 export function selectionRuleText(rule: SelectionRule): string {

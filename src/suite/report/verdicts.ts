@@ -171,7 +171,14 @@ function undecided(claim: ClaimEntry, outcome: 'not evaluated' | 'not tested', t
 
 /** Why some runs lack a claim metric. */
 function missingMetric(metric: ClaimMetric, name: string): string {
-  const why = metric.family === 'ood' || metric.family === 'shift' ? ' (the suite needs `ood: true`)' : metric.family === 'train' ? ' (the runs need `evaluateTrain: true`)' : metric.family === 'test' ? '' : ' (segmentation runs only)';
+  const why =
+    metric.family === 'ood' || metric.family === 'shift'
+      ? ' (the suite needs `ood: true`)'
+      : metric.family === 'train'
+        ? ' (the runs need `evaluateTrain: true`)'
+        : metric.family === 'test'
+          ? ''
+          : ' (segmentation runs only)';
   return `some runs have no ${name}${why}`;
 }
 
@@ -207,7 +214,8 @@ async function decideSides(results: SuiteResults, claim: ClaimEntry, c: Comparis
     const unfitted = [...left.runs.filter((r) => !fitted(r, c.leftAfter)).map(() => c.leftAfter), ...right.runs.filter((r) => !fitted(r, c.rightAfter)).map(() => c.rightAfter)];
     return none(unfitted.length ? `${unfitted[0]} has no fit on some runs (see the post-hoc notes)` : 'no seed shared by both methods');
   }
-  if (metric.family !== 'test' && metric.family !== 'foreground') return none(`one seed shared: ${c.metric} is decided over paired seeds only (its sets are not the test samples a bootstrap resamples)`);
+  if (metric.family !== 'test' && metric.family !== 'foreground')
+    return none(`one seed shared: ${c.metric} is decided over paired seeds only (its sets are not the test samples a bootstrap resamples)`);
   const [a, b] = pairs[0]!;
   if (metric.family === 'foreground' && (a.posthoc.foreground === undefined || b.posthoc.foreground === undefined)) return none(`some runs have no ${c.metric} (segmentation runs only)`);
   if (a.posthoc.foreground !== undefined || b.posthoc.foreground !== undefined) {
@@ -218,7 +226,8 @@ async function decideSides(results: SuiteResults, claim: ClaimEntry, c: Comparis
   }
   const pa = await predictions(a, c.leftAfter);
   const pb = await predictions(b, c.rightAfter);
-  if (pa.labels.length !== pb.labels.length || pa.labels.some((y, i) => y !== pb.labels[i])) invalidArgument(`claim "${c.text}"`, 'two runs evaluated on the same test samples', 'different test labels');
+  if (pa.labels.length !== pb.labels.length || pa.labels.some((y, i) => y !== pb.labels[i]))
+    invalidArgument(`claim "${c.text}"`, 'two runs evaluated on the same test samples', 'different test labels');
   const fa = metricOn(pa.m, pa.labels, pa.input, metric.metric, suite.bins);
   const fb = metricOn(pb.m, pb.labels, pb.input, metric.metric, suite.bins);
   const fast = ['ece', 'adaece', 'accuracy', 'mean_confidence'].includes(metric.metric);
@@ -304,7 +313,14 @@ async function decideClaim(results: SuiteResults, claim: ClaimEntry): Promise<Ve
     case 'qualitative': {
       const q = qualitativeVerdict(results, t.qualitative);
       const { note: _none, ...shape } = undecided(claim, 'not evaluated', '');
-      const decided = { ...shape, outcome: q.outcome, method: q.outcome === 'not evaluated' ? ('none' as const) : ('criterion over seed means' as const), n: q.n, criterion: q.criterion, ...(q.note !== undefined ? { note: q.note } : {}) };
+      const decided = {
+        ...shape,
+        outcome: q.outcome,
+        method: q.outcome === 'not evaluated' ? ('none' as const) : ('criterion over seed means' as const),
+        n: q.n,
+        criterion: q.criterion,
+        ...(q.note !== undefined ? { note: q.note } : {}),
+      };
       if (q.test === undefined) return decided;
       // argmin / argmax with the minimum elsewhere: the paired test of the paper's value decides (and joins Holm's family).
       const { difference, lower, upper, n, mde, p } = q.test;
@@ -317,7 +333,8 @@ async function decideClaim(results: SuiteResults, claim: ClaimEntry): Promise<Ve
 function holmExclusion(v: Verdict): string {
   if (v.outcome === 'not tested' || v.outcome === 'not evaluated') return 'no test';
   if (v.method === 'paired bootstrap over test samples') return 'not adjusted (one seed: a bootstrap interval, no p-value)';
-  if (v.criterion !== undefined && (v.claim.test.kind === 'qualitative' && (v.claim.test.qualitative.kind === 'argmin' || v.claim.test.qualitative.kind === 'argmax'))) return `not adjusted (the observed ${v.claim.test.qualitative.kind === 'argmin' ? 'minimum' : 'maximum'} is at the paper's value: nothing to test)`;
+  if (v.criterion !== undefined && v.claim.test.kind === 'qualitative' && (v.claim.test.qualitative.kind === 'argmin' || v.claim.test.qualitative.kind === 'argmax'))
+    return `not adjusted (the observed ${v.claim.test.qualitative.kind === 'argmin' ? 'minimum' : 'maximum'} is at the paper's value: nothing to test)`;
   if (v.criterion !== undefined) return 'not adjusted (a shape criterion)';
   return 'not adjusted';
 }

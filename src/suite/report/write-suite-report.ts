@@ -81,7 +81,9 @@ export function findings(results: SuiteResults, verdicts: readonly Verdict[], di
         const at = (sev: number) => mean(m.runs.filter((r) => shiftOf(r, after) !== undefined).map((r) => metricAtSeverity(shiftOf(r, after), sev, metric)));
         return `${after === undefined ? 'raw' : `after ${calibratorShort(after)}`} ${shiftValue(at(0))} → ${shiftValue(at(5))}`;
       });
-      out.push(`${methodLabel(m)} under corruption (${SHIFT_METRIC_INFO[metric].name} clean → severity 5, mean over the corruption kinds; calibrators fitted on clean validation): ${parts.join('; ')}.`);
+      out.push(
+        `${methodLabel(m)} under corruption (${SHIFT_METRIC_INFO[metric].name} clean → severity 5, mean over the corruption kinds; calibrators fitted on clean validation): ${parts.join('; ')}.`,
+      );
     }
   }
   for (const d of differences) out.push(differenceFinding(d));
@@ -92,7 +94,11 @@ export function findings(results: SuiteResults, verdicts: readonly Verdict[], di
 /** report.json: the data behind the report (every run's settings and metrics, the tables, the verdicts). */
 function reportJson(results: SuiteResults, tables: readonly SuiteTable[], verdicts: readonly Verdict[], found: readonly string[], shift: ShiftTables): Record<string, unknown> {
   const s = results.record.suite;
-  const tableJson = (t: SuiteTable) => ({ group: t.group, columns: t.columns, rows: t.rows.map((r) => ({ method: r.method, label: r.label, seeds: r.seeds, cells: r.cells.map((c) => ({ mean: jsonNumber(c.mean), [s.spread]: jsonNumber(c.spread), best: c.best })) })) });
+  const tableJson = (t: SuiteTable) => ({
+    group: t.group,
+    columns: t.columns,
+    rows: t.rows.map((r) => ({ method: r.method, label: r.label, seeds: r.seeds, cells: r.cells.map((c) => ({ mean: jsonNumber(c.mean), [s.spread]: jsonNumber(c.spread), best: c.best })) })),
+  });
   return {
     suite: s.name,
     scale: results.record.scale,
@@ -128,7 +134,9 @@ function reportJson(results: SuiteResults, tables: readonly SuiteTable[], verdic
       label: m.label,
       group: m.group,
       runs: m.runs.map((r) => r.run.id),
-      sweep: m.sweep ? { key: m.sweep.key, chosen: m.sweep.chosen, values: m.sweep.values.map((v) => ({ value: v.value, runs: v.runs.map((r) => r.run.id), validation: jsonNumber(v.validation) })) } : null,
+      sweep: m.sweep
+        ? { key: m.sweep.key, chosen: m.sweep.chosen, values: m.sweep.values.map((v) => ({ value: v.value, runs: v.runs.map((r) => r.run.id), validation: jsonNumber(v.validation) })) }
+        : null,
     })),
     tables: tables.map(tableJson),
     // The OOD section's tables (raw and per post-hoc calibrator): OOD / shift summary, ECE per corruption severity.

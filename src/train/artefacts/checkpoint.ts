@@ -161,7 +161,10 @@ export function decodeCheckpoint(bytes: Uint8Array, expect: { model?: Model; opt
   if (expect.model) checkLayout(header, new ModelLayout(expect.model));
   if (expect.optimizer) {
     const want = expect.optimizer.slots.map((s) => `opt.${s}`).join(', ');
-    const have = header.arrays.filter((a) => a.name.startsWith('opt.')).map((a) => a.name).join(', ');
+    const have = header.arrays
+      .filter((a) => a.name.startsWith('opt.'))
+      .map((a) => a.name)
+      .join(', ');
     if (want !== have || expect.optimizer.kind !== header.optimizer.kind) {
       throw new InvalidArgumentError('checkpoint optimizer', `${expect.optimizer.kind} with slots [${want}]`, `${header.optimizer.kind} with [${have}]`);
     }
@@ -189,7 +192,11 @@ function checkHeader(h: unknown): CheckpointHeader {
   need('model', isObject, 'a model specification');
   need('optimizer', (v) => isObject(v) && typeof (v as { kind?: unknown }).kind === 'string', 'an optimizer specification');
   need('layout', (v) => isObject(v) && Array.isArray((v as { params?: unknown }).params) && Array.isArray((v as { buffers?: unknown }).buffers), '{ params, buffers }');
-  need('arrays', (v) => Array.isArray(v) && v.every((a) => isObject(a) && typeof a.name === 'string' && Number.isInteger(a.length) && Number.isInteger(a.offset)), 'a list of { name, dtype, length, offset }');
+  need(
+    'arrays',
+    (v) => Array.isArray(v) && v.every((a) => isObject(a) && typeof a.name === 'string' && Number.isInteger(a.length) && Number.isInteger(a.offset)),
+    'a list of { name, dtype, length, offset }',
+  );
   need('metadata', isObject, 'an object');
   return r as unknown as CheckpointHeader;
 }

@@ -70,14 +70,19 @@ export function exportOnnx(model: Model, state: ModelState | { params: Float32Ar
 function makeBatchDynamic(model: OnnxModel): OnnxModel {
   const reshapeTargets = new Set(model.nodes.filter((n) => n.opType === 'Reshape').map((n) => n.inputs[1]!));
   const initializers = model.initializers.map((init) => {
-    if (init.shape.includes(SENTINEL)) throw new InvalidArgumentError('model', 'a graph without batch-sized constants for dynamic export', `constant ${init.name} of shape [${init.shape.join(', ')}] (export with a fixed batch)`);
+    if (init.shape.includes(SENTINEL))
+      throw new InvalidArgumentError('model', 'a graph without batch-sized constants for dynamic export', `constant ${init.name} of shape [${init.shape.join(', ')}] (export with a fixed batch)`);
     if (init.dtype !== 'int64' || init.shape.length !== 1) return init;
     const vals = Array.from(init.values);
     const hits = vals.filter((v) => v === SENTINEL).length;
     if (hits === 0) return init;
     const users = model.nodes.filter((n) => n.inputs.includes(init.name));
     if (hits !== 1 || vals.includes(-1) || !users.every((n) => n.opType === 'Reshape' && n.inputs[1] === init.name && reshapeTargets.has(init.name))) {
-      throw new InvalidArgumentError('model', 'batch size used only as a Reshape dimension for dynamic export', `constant ${init.name} = [${vals.join(', ')}] used by ${users.map((u) => u.opType).join(', ')} (export with a fixed batch)`);
+      throw new InvalidArgumentError(
+        'model',
+        'batch size used only as a Reshape dimension for dynamic export',
+        `constant ${init.name} = [${vals.join(', ')}] used by ${users.map((u) => u.opType).join(', ')} (export with a fixed batch)`,
+      );
     }
     return { ...init, values: vals.map((v) => (v === SENTINEL ? -1 : v)) };
   });

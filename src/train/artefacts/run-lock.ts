@@ -153,5 +153,9 @@ function refuseLiveHolder(held: LockContent | null, dir: string, path: string, a
 
 /** A takeover token that stays: its process died between taking it and replacing the lock. */
 function refuseStuckTakeover(token: string, dir: string, argument: string): never {
-  return invalidArgument(argument, 'a run directory whose stale lock can be taken over', `${dir} has had a takeover of its stale lock in progress for over ${TAKEOVER_WAIT_MS / 1000} s (delete ${token} if no process is starting in ${dir})`);
+  return invalidArgument(
+    argument,
+    'a run directory whose stale lock can be taken over',
+    `${dir} has had a takeover of its stale lock in progress for over ${TAKEOVER_WAIT_MS / 1000} s (delete ${token} if no process is starting in ${dir})`,
+  );
 }

@@ -39,7 +39,11 @@ export class McDropoutStep {
     this.layout = new ModelLayout(model);
     const probe = this.compiled(1);
     if (probe.masks.length === 0) {
-      throw new InvalidArgumentError('model', `a model with dropout (rate > 0) for MC dropout (build ${model.kind} with dropout: p, e.g. --model-opt dropout=0.3)`, `${model.kind} without a dropout layer`);
+      throw new InvalidArgumentError(
+        'model',
+        `a model with dropout (rate > 0) for MC dropout (build ${model.kind} with dropout: p, e.g. --model-opt dropout=0.3)`,
+        `${model.kind} without a dropout layer`,
+      );
     }
   }
 

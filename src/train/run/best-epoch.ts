@@ -26,10 +26,7 @@ export type SelectionMetric = (typeof NAMED_CRITERIA)[number] | MetricName;
  * Every criterion `calib train --select` accepts: the named ones, then each metric of the record with a better
  * direction (`DIRECTIONAL_METRIC_NAMES`, display order) — so a metric added to the record is a criterion at once.
  */
-export const SELECTION_METRICS: readonly SelectionMetric[] = Object.freeze([
-  ...NAMED_CRITERIA,
-  ...DIRECTIONAL_METRIC_NAMES.filter((name) => !(NAMED_CRITERIA as readonly string[]).includes(name)),
-]);
+export const SELECTION_METRICS: readonly SelectionMetric[] = Object.freeze([...NAMED_CRITERIA, ...DIRECTIONAL_METRIC_NAMES.filter((name) => !(NAMED_CRITERIA as readonly string[]).includes(name))]);
 
 /** The metric of the record each named criterion reads (other criteria are metric keys themselves). */
 export const SELECTION_METRIC_KEYS: Readonly<Record<Exclude<(typeof NAMED_CRITERIA)[number], 'last'>, MetricName>> = {
@@ -72,7 +69,10 @@ export class BestEpoch {
   private state: BestState;
   private lastSeen: number;
 
-  constructor(readonly metric: SelectionMetric, initial?: BestState) {
+  constructor(
+    readonly metric: SelectionMetric,
+    initial?: BestState,
+  ) {
     if (!SELECTION_METRICS.includes(metric)) invalidArgument('metric', `one of ${SELECTION_METRICS.join(', ')}`, describe(metric));
     if (initial !== undefined && initial.metric !== metric) invalidArgument('initial.metric', metric, describe(initial.metric));
     this.state = initial ?? { metric, epoch: -1, value: Number.NaN };

@@ -32,7 +32,14 @@ export interface RunSummary {
   readonly epochs: number;
   readonly model: Readonly<Record<string, unknown>>;
   readonly parameters: number;
-  readonly data: { readonly train: number; readonly validation: number; readonly test: number; readonly held_out: number; readonly classes: number; readonly source?: Readonly<Record<string, string | number>> };
+  readonly data: {
+    readonly train: number;
+    readonly validation: number;
+    readonly test: number;
+    readonly held_out: number;
+    readonly classes: number;
+    readonly source?: Readonly<Record<string, string | number>>;
+  };
   /** Every metric of the test split (fractions; see src/metrics/accumulators/evaluate.ts). */
   readonly test: Readonly<Record<string, unknown>>;
   readonly validation: Readonly<Record<string, unknown>>;

@@ -125,7 +125,22 @@ export function setupRun(config: TrainConfig, data: RunData, task: TaskStrategy)
   }
 
   return {
-    config, data, task, model, optimizer, plan, placement, interleaved, host, mainStep, secondaryStep, evalStep, predictor, trainSize, stepsPerEpoch, lr,
+    config,
+    data,
+    task,
+    model,
+    optimizer,
+    plan,
+    placement,
+    interleaved,
+    host,
+    mainStep,
+    secondaryStep,
+    evalStep,
+    predictor,
+    trainSize,
+    stepsPerEpoch,
+    lr,
     epochSteps: (epoch) =>
       interleaved
         ? interleavedEpoch(epoch, trainSize, datasetSize(heldOut!), { batchSize: B, seed: config.seed })

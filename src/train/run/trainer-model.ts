@@ -22,14 +22,7 @@ import { didYouMean } from '../../util/typo-hint.js';
  * A model name as the type checker sees it: a zoo kind or one of the alias families (the depths and widths are
  * checked by `modelAlias` when the name is read).
  */
-export type ModelName =
-  | ModelKind
-  | `cifar-resnet-${number}`
-  | `resnet${number}`
-  | `preact-resnet${18 | 34}`
-  | `densenet${121 | 169 | 201}`
-  | `wrn-${number}-${number}`
-  | `vgg${number}`;
+export type ModelName = ModelKind | `cifar-resnet-${number}` | `resnet${number}` | `preact-resnet${18 | 34}` | `densenet${121 | 169 | 201}` | `wrn-${number}-${number}` | `vgg${number}`;
 
 /** The option schema of a model name: checked by `modelAlias` where it is read, with a typo hint. */
 export function modelName(): Schema<ModelName> {
@@ -46,8 +39,27 @@ export function modelName(): Schema<ModelName> {
 
 /** Examples of every alias family, for documentation and error messages. */
 export const MODEL_ALIASES = [
-  'cifar-resnet-20', 'cifar-resnet-D (D = 6n+2)', 'resnet20', 'resnet32', 'resnet44', 'resnet56', 'resnet110', 'resnet50', 'resnet101', 'resnet152',
-  'preact-resnet18', 'preact-resnet34', 'densenet121', 'densenet169', 'densenet201', 'wrn-28-10', 'wrn-D-W', 'vgg11', 'vgg13', 'vgg16', 'vgg19',
+  'cifar-resnet-20',
+  'cifar-resnet-D (D = 6n+2)',
+  'resnet20',
+  'resnet32',
+  'resnet44',
+  'resnet56',
+  'resnet110',
+  'resnet50',
+  'resnet101',
+  'resnet152',
+  'preact-resnet18',
+  'preact-resnet34',
+  'densenet121',
+  'densenet169',
+  'densenet201',
+  'wrn-28-10',
+  'wrn-D-W',
+  'vgg11',
+  'vgg13',
+  'vgg16',
+  'vgg19',
 ] as const;
 
 /** Depths of the CIFAR ResNets also reachable as `resnetD` (the names the CIFAR literature uses). */

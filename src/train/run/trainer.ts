@@ -192,7 +192,18 @@ async function runTraining(setup: RunSetup, paths: RunPaths, options: TrainOptio
   // Final evaluation with the best weights.
   progress.message(`best epoch ${best.best.epoch + 1} by validation ${config.select}; evaluating and exporting`);
   const bestWeights = (await loadRunCheckpoint(paths.bestCheckpoint, setup)).state;
-  const { summary: written, ood } = await setup.task.finalise({ config, paths, model: setup.model, predictor: setup.predictor, weights: bestWeights, data: setup.data, best: best.best, records, progress, oodDataset: options.oodDataset });
+  const { summary: written, ood } = await setup.task.finalise({
+    config,
+    paths,
+    model: setup.model,
+    predictor: setup.predictor,
+    weights: bestWeights,
+    data: setup.data,
+    best: best.best,
+    records,
+    progress,
+    oodDataset: options.oodDataset,
+  });
   const summary = isSegmentationSummary(written) ? { segmentation: written } : { summary: written };
   return { status: 'completed', paths, config, epochs: config.epochs, steps: state.step, best: best.best, records, state, ...summary, ...(ood ? { ood } : {}) };
 }

@@ -53,17 +53,21 @@ export class EvalStep {
       params: { dtype: 'float32', shape: [layout.params.size] },
     };
     if (layout.buffers.size > 0) specs['buffers'] = { dtype: 'float32', shape: [layout.buffers.size] };
-    return trace((inp) => {
-      const captured: GraphOutput[] = [];
-      const params = layout.params.unpack(inp['params']!);
-      const buffers = layout.buffers.size > 0 ? layout.buffers.unpack(inp['buffers']!) : {};
-      const features = (layer: string, h: Tensor): Tensor => {
-        if (wanted.has(layer)) captured.push({ name: `features.${layer}`, tensor: h });
-        return h;
-      };
-      const { logits } = model.forward(params, buffers, inp['x']!, { training: false, features });
-      return Object.fromEntries([['logits', logits], ...captured.map((c) => [c.name, c.tensor])]);
-    }, specs, { name: `${model.kind}_eval` });
+    return trace(
+      (inp) => {
+        const captured: GraphOutput[] = [];
+        const params = layout.params.unpack(inp['params']!);
+        const buffers = layout.buffers.size > 0 ? layout.buffers.unpack(inp['buffers']!) : {};
+        const features = (layer: string, h: Tensor): Tensor => {
+          if (wanted.has(layer)) captured.push({ name: `features.${layer}`, tensor: h });
+          return h;
+        };
+        const { logits } = model.forward(params, buffers, inp['x']!, { training: false, features });
+        return Object.fromEntries([['logits', logits], ...captured.map((c) => [c.name, c.tensor])]);
+      },
+      specs,
+      { name: `${model.kind}_eval` },
+    );
   }
 
   /** The session for batch size `b` (compiled on first use). */
@@ -104,4 +108,3 @@ export function compileEvalStep(model: Model, options: EvalStepOptions = {}): Ev
   }
   return step;
 }
-

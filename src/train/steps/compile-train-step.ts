@@ -12,8 +12,20 @@
  * element-wise ops. One session is compiled and cached per batch size.
  */
 import {
-  buildGraph, compile, type DType, type Feed, type Graph, type GraphOutput, type RunOutputs, type Session, type Tensor,
-  concat, constant, dropoutMask, grad, type Shape,
+  buildGraph,
+  compile,
+  type DType,
+  type Feed,
+  type Graph,
+  type GraphOutput,
+  type RunOutputs,
+  type Session,
+  type Tensor,
+  concat,
+  constant,
+  dropoutMask,
+  grad,
+  type Shape,
 } from '../../engine/index.js';
 import { describe, InvalidArgumentError } from '../../util/errors.js';
 import type { FeatureHook, Model } from '../../nn/model.js';
@@ -135,7 +147,11 @@ export class TrainStep {
       if (packing !== 'flat') throw new InvalidArgumentError('options.replicas', '1 with tensor packing (replicas need flat packing)', String(this.replicas));
       for (const [name, spec] of Object.entries(options.extras ?? {})) {
         if (spec.shape.includes(-1) && !(spec.rows === true && spec.shape[0] === -1 && spec.shape.indexOf(-1, 1) === -1)) {
-          throw new InvalidArgumentError('options.replicas', `1 for a step whose extra input ${name} is batch-shaped but not row-wise (e.g. a permutation of the batch, as manifold mixup feeds)`, String(this.replicas));
+          throw new InvalidArgumentError(
+            'options.replicas',
+            `1 for a step whose extra input ${name} is batch-shaped but not row-wise (e.g. a permutation of the batch, as manifold mixup feeds)`,
+            String(this.replicas),
+          );
         }
       }
     }
@@ -274,11 +290,16 @@ export class TrainStep {
     const x = input('x', model.input.dtype, [b, ...model.input.shape]);
     // Dense models (model.outputSpatial, e.g. segmentation): labels [b, H, W] against logits [b, C, H, W].
     const spatial = model.outputSpatial ?? [];
-    if (spatial.length > 0 && (options.targets ?? 'labels') !== 'labels') throw new InvalidArgumentError('options.targets', 'labels for a dense model (per-position soft targets are not supported)', 'soft');
+    if (spatial.length > 0 && (options.targets ?? 'labels') !== 'labels')
+      throw new InvalidArgumentError('options.targets', 'labels for a dense model (per-position soft targets are not supported)', 'soft');
     const y = (options.targets ?? 'labels') === 'labels' ? input('y', 'int32', [b, ...spatial]) : input('y', 'float32', [b, model.numClasses]);
     const extras: Record<string, Tensor> = {};
     for (const [name, spec] of Object.entries(options.extras ?? {})) {
-      extras[name] = input(`extras.${name}`, spec.dtype, spec.shape.map((d) => (d === -1 ? b : d)));
+      extras[name] = input(
+        `extras.${name}`,
+        spec.dtype,
+        spec.shape.map((d) => (d === -1 ? b : d)),
+      );
     }
     const hyper: Record<string, Tensor> = {};
     if (mode === 'step') for (const name of optimizer.scalarNames) hyper[name] = input(`hyper.${name}`, 'float32', []);
@@ -316,10 +337,16 @@ export class TrainStep {
 
     // Backward and update.
     const entries = layout.params.entries;
-    const grads = grad(loss, entries.map((e) => params[e.name]!));
+    const grads = grad(
+      loss,
+      entries.map((e) => params[e.name]!),
+    );
     const outputs: GraphOutput[] = [];
     if (flat) {
-      const gFlat = concat(grads.map((g) => g.reshape([g.size])), 0);
+      const gFlat = concat(
+        grads.map((g) => g.reshape([g.size])),
+        0,
+      );
       if (mode === 'gradient') {
         outputs.push({ name: 'grad', tensor: gFlat });
       } else {

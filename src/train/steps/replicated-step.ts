@@ -30,7 +30,10 @@ export class ReplicatedUpdate {
   private update: Session | null = null;
   private readonly threadsEach: number;
 
-  constructor(private readonly step: TrainStep, readonly replicas: number) {
+  constructor(
+    private readonly step: TrainStep,
+    readonly replicas: number,
+  ) {
     this.workers = new SessionWorkers(replicas);
     this.threadsEach = Math.max(1, Math.floor((step.options.threads ?? 2) / replicas));
   }

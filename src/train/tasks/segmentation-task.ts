@@ -77,7 +77,8 @@ export function segmentationSplit(d: Dataset, argument = 'data'): SegmentationDa
 
 /** Refuse the settings this task does not implement (non-default values only). */
 function checkSupported(c: TrainConfig): void {
-  const refuse = (key: string, why: string): never => invalidArgument(`config.${key}`, `its default for a segmentation dataset (${why})`, JSON.stringify((c as unknown as Record<string, unknown>)[key]));
+  const refuse = (key: string, why: string): never =>
+    invalidArgument(`config.${key}`, `its default for a segmentation dataset (${why})`, JSON.stringify((c as unknown as Record<string, unknown>)[key]));
   if (c.mixup > 0) refuse('mixup', 'no dense mixup');
   if (resolveAugmentation(c.augment, c.dataset) !== 'none') refuse('augment', 'no dense augmentation: crops and flips would have to move the masks too');
   if (c.secondary !== undefined) refuse('secondary', 'no secondary terms on pixels');
@@ -86,7 +87,7 @@ function checkSupported(c: TrainConfig): void {
   if (c.epochLogits) refuse('epochLogits', 'final logits only');
   if (c.evaluateTrain) refuse('evaluateTrain', 'validation and test only');
   if (c.mcDropout !== undefined) refuse('mcDropout', 'seg-net has no dropout, and MC dropout averages softmax over [N, C] rows, not dense logits');
-  if (primaryHostState(c) !== null) refuse('loss', 'no per-sample host state such as CRL\'s history on pixels');
+  if (primaryHostState(c) !== null) refuse('loss', "no per-sample host state such as CRL's history on pixels");
 }
 
 /** Take `size` (fraction < 1 or count) of `d`'s images at random (seed SPLIT_SEED): the taken part and the rest. */

@@ -39,7 +39,7 @@ export const avgPool2dOp: Primitive<AvgPool2dAttrs> = {
     const counts = windowCounts(h, w, ho, wo, a);
     const scaled = div(g, constantTensor(g.dtype, [ho, wo], counts));
     const ones = constantTensor(g.dtype, [c, 1, a.kernel[0], a.kernel[1]], new Float64Array(c * a.kernel[0] * a.kernel[1]).fill(1));
-    const outputPadding = [0, 1].map((ax) => [h, w][ax]! - ((([ho, wo][ax]! - 1) * a.strides[ax]! + a.kernel[ax]!) - a.pads[ax]! - a.pads[ax + 2]!)) as [number, number];
+    const outputPadding = [0, 1].map((ax) => [h, w][ax]! - (([ho, wo][ax]! - 1) * a.strides[ax]! + a.kernel[ax]! - a.pads[ax]! - a.pads[ax + 2]!)) as [number, number];
     return [convTranspose2d(scaled, ones, { stride: a.strides, padding: a.pads, groups: c, outputPadding })];
   },
   reference([x], a) {
@@ -76,7 +76,8 @@ function windowCounts(h: number, w: number, ho: number, wo: number, a: AvgPool2d
         counts[i * wo + j] = a.kernel[0] * a.kernel[1];
         continue;
       }
-      const r0 = i * a.strides[0] - a.pads[0], c0 = j * a.strides[1] - a.pads[1];
+      const r0 = i * a.strides[0] - a.pads[0],
+        c0 = j * a.strides[1] - a.pads[1];
       const rows = Math.min(h, r0 + a.kernel[0]) - Math.max(0, r0);
       const cols = Math.min(w, c0 + a.kernel[1]) - Math.max(0, c0);
       counts[i * wo + j] = rows * cols;

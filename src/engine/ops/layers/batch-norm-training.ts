@@ -33,12 +33,19 @@ export const batchNormTrainingOp: Primitive<BatchNormTrainingAttrs> = {
     checkDType('batchNormTraining', x!.dtype, 'float');
     if (x!.shape.length < 2) shapeError('batchNormTraining', `input must have rank ≥ 2 ([N, C, ...]), got ${formatShape(x!.shape)}`);
     const c = x!.shape[1]!;
-    for (const [what, t] of [['scale', scale!], ['bias', bias!]] as [string, TensorType][]) {
+    for (const [what, t] of [
+      ['scale', scale!],
+      ['bias', bias!],
+    ] as [string, TensorType][]) {
       if (t.dtype !== x!.dtype || t.shape.length !== 1 || t.shape[0] !== c) {
         shapeError('batchNormTraining', `${what} must be ${x!.dtype}[${c}] for input ${formatShape(x!.shape)}, got ${t.dtype}${formatShape(t.shape)}`);
       }
     }
-    return [{ dtype: x!.dtype, shape: x!.shape }, { dtype: x!.dtype, shape: [c] }, { dtype: x!.dtype, shape: [c] }];
+    return [
+      { dtype: x!.dtype, shape: x!.shape },
+      { dtype: x!.dtype, shape: [c] },
+      { dtype: x!.dtype, shape: [c] },
+    ];
   },
   emit(node, ctx) {
     const x = node.inputTypes[0]!;
@@ -66,7 +73,9 @@ export const batchNormTrainingOp: Primitive<BatchNormTrainingAttrs> = {
     const col = (t: Tensor) => reshape(t, [1, c, 1]);
     const x3 = reshape(x, view);
     const muC = col(mu);
-    let dx: Tensor | null = null, dGamma: Tensor | null = null, dBeta: Tensor | null = null;
+    let dx: Tensor | null = null,
+      dGamma: Tensor | null = null,
+      dBeta: Tensor | null = null;
     if (gy) {
       const g3 = reshape(gy, view);
       const sumDy = sum(g3, [0, 2], true);
@@ -94,7 +103,8 @@ export const batchNormTrainingOp: Primitive<BatchNormTrainingAttrs> = {
     const [n, c] = x!.shape as [number, number];
     const hw = shapeSize(x!.shape.slice(2));
     const m = n * hw;
-    const mean = new Float64Array(c), variance = new Float64Array(c);
+    const mean = new Float64Array(c),
+      variance = new Float64Array(c);
     for (let ch = 0; ch < c; ch++) {
       let s = 0;
       for (let b = 0; b < n; b++) for (let q = 0; q < hw; q++) s += x!.data[(b * c + ch) * hw + q]!;
@@ -112,7 +122,11 @@ export const batchNormTrainingOp: Primitive<BatchNormTrainingAttrs> = {
           y[k] = scale!.data[ch]! * (x!.data[k]! - mean[ch]!) * r + bias!.data[ch]!;
         }
       }
-    return [{ dtype: x!.dtype, shape: x!.shape, data: y }, { dtype: x!.dtype, shape: [c], data: mean }, { dtype: x!.dtype, shape: [c], data: variance }];
+    return [
+      { dtype: x!.dtype, shape: x!.shape, data: y },
+      { dtype: x!.dtype, shape: [c], data: mean },
+      { dtype: x!.dtype, shape: [c], data: variance },
+    ];
   },
   formatAttrs: (a) => `epsilon=${a.epsilon}`,
 };

@@ -59,7 +59,13 @@ export function batchNormInference(x: Tensor, scale: Tensor, bias: Tensor, runni
  * PyTorch running-statistics update from batch statistics over `count` = N·H·W elements per channel:
  * rm' = (1 − m) rm + m μ, rv' = (1 − m) rv + m σ² · count/(count − 1). No gradient flows.
  */
-export function updateRunningStats(runningMean: Tensor, runningVar: Tensor, stats: Pick<BatchStats, 'mean' | 'variance'>, count: number, momentum: number): { runningMean: Tensor; runningVar: Tensor } {
+export function updateRunningStats(
+  runningMean: Tensor,
+  runningVar: Tensor,
+  stats: Pick<BatchStats, 'mean' | 'variance'>,
+  count: number,
+  momentum: number,
+): { runningMean: Tensor; runningVar: Tensor } {
   if (!(momentum >= 0 && momentum <= 1)) shapeError('batchNorm', `momentum must be in [0, 1], got ${momentum}`);
   const unbiased = count > 1 ? count / (count - 1) : 1;
   const mu = stopGradient(stats.mean);

@@ -21,7 +21,10 @@ export const channelAffineOp: Primitive<Record<string, never>> = {
     checkDType('channelAffine', x!.dtype, 'float');
     if (x!.shape.length < 2) shapeError('channelAffine', `input must have rank ≥ 2 ([N, C, ...]), got ${formatShape(x!.shape)}`);
     const c = x!.shape[1]!;
-    for (const [what, t] of [['scale', a!], ['bias', b!]] as [string, TensorType][]) {
+    for (const [what, t] of [
+      ['scale', a!],
+      ['bias', b!],
+    ] as [string, TensorType][]) {
       if (t.dtype !== x!.dtype || t.shape.length !== 1 || t.shape[0] !== c) {
         shapeError('channelAffine', `${what} must be ${x!.dtype}[${c}] for input ${formatShape(x!.shape)}, got ${t.dtype}${formatShape(t.shape)}`);
       }

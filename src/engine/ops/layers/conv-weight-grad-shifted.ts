@@ -28,8 +28,14 @@ export function conv2dWeightGradShifted(x: Tensor, g: Tensor, wShape: readonly n
   const [d0, d1] = a.dilations;
   const xt = transpose(x, [1, 0, 2, 3]);
   const gt = transpose(g, [1, 0, 2, 3]);
-  const cols = concat(Array.from({ length: kw }, (_, q) => pad(xt, [0, 0, 0, pl - q * d1, 0, 0, 0, wo - w - pl + q * d1])), 0);
-  const rows = concat(Array.from({ length: kh }, (_, p) => pad(gt, [0, 0, p * d0 - pt, 0, 0, 0, h - ho - p * d0 + pt, 0])), 0);
+  const cols = concat(
+    Array.from({ length: kw }, (_, q) => pad(xt, [0, 0, 0, pl - q * d1, 0, 0, 0, wo - w - pl + q * d1])),
+    0,
+  );
+  const rows = concat(
+    Array.from({ length: kh }, (_, p) => pad(gt, [0, 0, p * d0 - pt, 0, 0, 0, h - ho - p * d0 + pt, 0])),
+    0,
+  );
   const k = n * h * wo;
   const taps = matmul(reshape(rows, [kh * co, k]), reshape(cols, [kw * ci, k]), { transB: true });
   return transpose(reshape(taps, [kh, co, kw, ci]), [1, 3, 0, 2]);

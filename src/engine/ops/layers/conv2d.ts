@@ -96,7 +96,10 @@ function convType(x: TensorType, w: TensorType, attrs: Conv2dAttrs): TensorType 
   const [co, cig, kh, kw] = w.shape as [number, number, number, number];
   const g = attrs.group;
   if (ci % g !== 0 || co % g !== 0 || cig * g !== ci) {
-    shapeError('conv2d', `input ${formatShape(x.shape)} has ${ci} channels but weight ${formatShape(w.shape)} expects ${cig * g} (${cig} per group × groups ${g}; output channels ${co} must divide by groups)`);
+    shapeError(
+      'conv2d',
+      `input ${formatShape(x.shape)} has ${ci} channels but weight ${formatShape(w.shape)} expects ${cig * g} (${cig} per group × groups ${g}; output channels ${co} must divide by groups)`,
+    );
   }
   const [ho, wo] = sweepSize('conv2d', [h, wd], [kh, kw], attrs, x.shape);
   return { dtype: x.dtype, shape: [n, co, ho, wo] };

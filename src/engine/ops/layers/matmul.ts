@@ -36,11 +36,17 @@ export const matmulOp: Primitive<MatmulAttrs> = {
     else if (rank === 2) {
       ctx.node('Gemm', node.inputs, node.outputs, { transA: { type: 'int', value: transA ? 1 : 0 }, transB: { type: 'int', value: transB ? 1 : 0 } });
     } else {
-      ctx.node('FusedMatMul', node.inputs, node.outputs, {
-        transA: { type: 'int', value: transA ? 1 : 0 },
-        transB: { type: 'int', value: transB ? 1 : 0 },
-        alpha: { type: 'float', value: 1 },
-      }, 'com.microsoft');
+      ctx.node(
+        'FusedMatMul',
+        node.inputs,
+        node.outputs,
+        {
+          transA: { type: 'int', value: transA ? 1 : 0 },
+          transB: { type: 'int', value: transB ? 1 : 0 },
+          alpha: { type: 'float', value: 1 },
+        },
+        'com.microsoft',
+      );
     }
   },
   vjp(args) {
@@ -54,7 +60,8 @@ export const matmulOp: Primitive<MatmulAttrs> = {
   },
   reference([a, b], { transA, transB }) {
     const type = matmulType(a!, b!, { transA, transB });
-    const ra = a!.shape.length, rb = b!.shape.length;
+    const ra = a!.shape.length,
+      rb = b!.shape.length;
     const [m, k] = transA ? [a!.shape[ra - 1]!, a!.shape[ra - 2]!] : [a!.shape[ra - 2]!, a!.shape[ra - 1]!];
     const n = transB ? b!.shape[rb - 2]! : b!.shape[rb - 1]!;
     const batch = type.shape.slice(0, -2);
@@ -65,7 +72,9 @@ export const matmulOp: Primitive<MatmulAttrs> = {
     const [sam, sak] = transA ? [1, m] : [k, 1];
     const [sbk, sbn] = transB ? [1, k] : [n, 1];
     for (let bi = 0; bi < nb; bi++) {
-      const oa = ia[bi]! * m * k, ob = ib[bi]! * k * n, oc = bi * m * n;
+      const oa = ia[bi]! * m * k,
+        ob = ib[bi]! * k * n,
+        oc = bi * m * n;
       for (let i = 0; i < m; i++) {
         for (let j = 0; j < n; j++) {
           let s = 0;
@@ -85,7 +94,8 @@ function matmulType(a: TensorType, b: TensorType, { transA, transB }: MatmulAttr
   if (a.shape.length < 2 || b.shape.length < 2) {
     shapeError('matmul', `operands need rank ≥ 2, got shapes ${formatShape(a.shape)} and ${formatShape(b.shape)} (reshape vectors to [1,k] or [k,1])`);
   }
-  const ra = a.shape.length, rb = b.shape.length;
+  const ra = a.shape.length,
+    rb = b.shape.length;
   const [m, ka] = transA ? [a.shape[ra - 1]!, a.shape[ra - 2]!] : [a.shape[ra - 2]!, a.shape[ra - 1]!];
   const [kb, n] = transB ? [b.shape[rb - 1]!, b.shape[rb - 2]!] : [b.shape[rb - 2]!, b.shape[rb - 1]!];
   if (ka !== kb) {

@@ -46,7 +46,8 @@ export const maxPool2dOp: Primitive<MaxPool2dAttrs> = {
     for (let b = 0; b < n * c; b++)
       for (let i = 0; i < ho; i++)
         for (let j = 0; j < wo; j++) {
-          let best = -Infinity, at = -1;
+          let best = -Infinity,
+            at = -1;
           for (let p = 0; p < a.kernel[0]; p++) {
             const r = i * a.strides[0] - a.pads[0] + p * a.dilations[0];
             if (r < 0 || r >= h) continue;
@@ -64,7 +65,10 @@ export const maxPool2dOp: Primitive<MaxPool2dAttrs> = {
           y[(b * ho + i) * wo + j] = best;
           idx[(b * ho + i) * wo + j] = at;
         }
-    return [{ dtype: x!.dtype, shape: t.shape, data: y }, { dtype: 'int64', shape: t.shape, data: idx }];
+    return [
+      { dtype: x!.dtype, shape: t.shape, data: y },
+      { dtype: 'int64', shape: t.shape, data: idx },
+    ];
   },
   formatAttrs: (a) => `kernel=${a.kernel.join('×')} ${formatWindow(a)}`,
 };

@@ -11,8 +11,7 @@ import { upsample2x } from './upsample2x.js';
 /** True for the window this primitive handles: 2×2, stride 2, no padding, no dilation, even H and W. */
 export function isMaxPool2x2(shape: readonly number[], a: MaxPool2dAttrs): boolean {
   const same2 = (v: readonly number[], k: number) => v.every((e) => e === k);
-  return same2(a.kernel, 2) && same2(a.strides, 2) && same2(a.pads, 0) && same2(a.dilations, 1)
-    && shape.length === 4 && shape[2]! % 2 === 0 && shape[3]! % 2 === 0;
+  return same2(a.kernel, 2) && same2(a.strides, 2) && same2(a.pads, 0) && same2(a.dilations, 1) && shape.length === 4 && shape[2]! % 2 === 0 && shape[3]! % 2 === 0;
 }
 
 /**
@@ -39,7 +38,10 @@ export const maxPool2x2Op: Primitive<Record<string, never>> = {
     // All-ties mask x == up(y), then the first tie: score = mask · priority with priorities 4, 3, 2, 1 at the
     // window's positions in row-major order; the one position whose score equals its window's maximal score.
     const tied = cast(equal(x, upsample2x(args.outputs[0]!)), x.dtype);
-    const priority = constant(Array.from({ length: h * w }, (_, k) => 4 - 2 * ((k / w | 0) % 2) - (k % w) % 2), { shape: [1, 1, h, w], dtype: x.dtype });
+    const priority = constant(
+      Array.from({ length: h * w }, (_, k) => 4 - 2 * (((k / w) | 0) % 2) - ((k % w) % 2)),
+      { shape: [1, 1, h, w], dtype: x.dtype },
+    );
     const score = mul(tied, priority);
     const first = cast(equal(score, upsample2x(maxPool2x2(score))), x.dtype);
     return [mul(first, upsample2x(g))];

@@ -35,9 +35,7 @@ export const upsample2xOp: Primitive<Record<string, never>> = {
   reference([x]) {
     const [n, c, h, w] = x!.shape as [number, number, number, number];
     const y = new Float64Array(n * c * 4 * h * w);
-    for (let b = 0; b < n * c; b++)
-      for (let i = 0; i < 2 * h; i++)
-        for (let j = 0; j < 2 * w; j++) y[(b * 2 * h + i) * 2 * w + j] = x!.data[(b * h + (i >> 1)) * w + (j >> 1)]!;
+    for (let b = 0; b < n * c; b++) for (let i = 0; i < 2 * h; i++) for (let j = 0; j < 2 * w; j++) y[(b * 2 * h + i) * 2 * w + j] = x!.data[(b * h + (i >> 1)) * w + (j >> 1)]!;
     return [{ dtype: x!.dtype, shape: [n, c, 2 * h, 2 * w], data: y }];
   },
   formatAttrs: () => '',

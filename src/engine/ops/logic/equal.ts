@@ -3,7 +3,7 @@ import type { Tensor, TensorLike } from '../../ir/tensor.js';
 import { defineBinary, operandPair } from '../math/elementwise.js';
 
 /** Element-wise comparison x===y → bool (broadcasting; ONNX Equal). Not differentiable. */
-export const equalOp = defineBinary({ name: 'equal', onnx: 'Equal', accepts: 'any', output: 'bool', f: (x, y) => (x===y ? 1 : 0) });
+export const equalOp = defineBinary({ name: 'equal', onnx: 'Equal', accepts: 'any', output: 'bool', f: (x, y) => (x === y ? 1 : 0) });
 
 /** x===y element-wise, as a bool tensor. */
 export function equal(a: TensorLike, b: TensorLike): Tensor {

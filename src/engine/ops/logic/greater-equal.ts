@@ -3,7 +3,7 @@ import type { Tensor, TensorLike } from '../../ir/tensor.js';
 import { defineBinary, operandPair } from '../math/elementwise.js';
 
 /** Element-wise comparison x>=y → bool (broadcasting; ONNX GreaterOrEqual). Not differentiable. */
-export const greaterEqualOp = defineBinary({ name: 'greaterEqual', onnx: 'GreaterOrEqual', accepts: 'numeric', output: 'bool', f: (x, y) => (x>=y ? 1 : 0) });
+export const greaterEqualOp = defineBinary({ name: 'greaterEqual', onnx: 'GreaterOrEqual', accepts: 'numeric', output: 'bool', f: (x, y) => (x >= y ? 1 : 0) });
 
 /** x>=y element-wise, as a bool tensor. */
 export function greaterEqual(a: TensorLike, b: TensorLike): Tensor {

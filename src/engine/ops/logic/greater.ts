@@ -3,7 +3,7 @@ import type { Tensor, TensorLike } from '../../ir/tensor.js';
 import { defineBinary, operandPair } from '../math/elementwise.js';
 
 /** Element-wise comparison x>y → bool (broadcasting; ONNX Greater). Not differentiable. */
-export const greaterOp = defineBinary({ name: 'greater', onnx: 'Greater', accepts: 'numeric', output: 'bool', f: (x, y) => (x>y ? 1 : 0) });
+export const greaterOp = defineBinary({ name: 'greater', onnx: 'Greater', accepts: 'numeric', output: 'bool', f: (x, y) => (x > y ? 1 : 0) });
 
 /** x>y element-wise, as a bool tensor. */
 export function greater(a: TensorLike, b: TensorLike): Tensor {

@@ -3,7 +3,7 @@ import type { Tensor } from '../../ir/tensor.js';
 import { defineBinary, operandPair } from '../math/elementwise.js';
 
 /** Element-wise logical x&&y of two bool tensors (broadcasting; ONNX And). */
-export const logicalAndOp = defineBinary({ name: 'logicalAnd', onnx: 'And', accepts: 'bool', output: 'bool', f: (x, y) => (x&&y ? 1 : 0) });
+export const logicalAndOp = defineBinary({ name: 'logicalAnd', onnx: 'And', accepts: 'bool', output: 'bool', f: (x, y) => (x && y ? 1 : 0) });
 
 /** Logical x&&y of bool tensors. */
 export function logicalAnd(a: Tensor, b: Tensor): Tensor {

@@ -6,7 +6,10 @@ import { sign } from './sign.js';
 
 /** Element-wise |x| (ONNX Abs). VJP: g·sign(x) (0 at x = 0, as PyTorch). */
 export const absOp = defineUnary({
-  name: 'abs', onnx: 'Abs', accepts: 'numeric', f: (x) => Math.abs(x),
+  name: 'abs',
+  onnx: 'Abs',
+  accepts: 'numeric',
+  f: (x) => Math.abs(x),
   vjp: (args) => [mul(ct0(args), sign(args.inputs[0]!))],
 });
 

@@ -6,7 +6,11 @@ import { neg } from './neg.js';
 
 /** Element-wise a / b (broadcasting; ONNX Div; integers truncate toward zero). VJP: (g/b, −g·a/b²). */
 export const divOp = defineBinary({
-  name: 'div', onnx: 'Div', accepts: 'numeric', output: 'same', f: (x, y) => x / y,
+  name: 'div',
+  onnx: 'Div',
+  accepts: 'numeric',
+  output: 'same',
+  f: (x, y) => x / y,
   vjp: (args) => {
     const g = ct0(args);
     const [a, b] = args.inputs as [Tensor, Tensor];

@@ -17,11 +17,7 @@ export type DTypeClass = 'float' | 'numeric' | 'bool' | 'any';
 
 /** Throw unless `dtype` belongs to `accepts`. */
 export function checkDType(op: string, dtype: DType, accepts: DTypeClass): void {
-  const ok =
-    accepts === 'any' ||
-    (accepts === 'float' && isFloat(dtype)) ||
-    (accepts === 'numeric' && (isFloat(dtype) || isInteger(dtype))) ||
-    (accepts === 'bool' && dtype === 'bool');
+  const ok = accepts === 'any' || (accepts === 'float' && isFloat(dtype)) || (accepts === 'numeric' && (isFloat(dtype) || isInteger(dtype))) || (accepts === 'bool' && dtype === 'bool');
   if (!ok) {
     const want = accepts === 'float' ? 'a float32/float64' : accepts === 'numeric' ? 'a numeric (float or integer)' : 'a bool';
     shapeError(op, `expected ${want} tensor, got ${dtype}`);

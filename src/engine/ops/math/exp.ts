@@ -5,7 +5,10 @@ import { mul } from './mul.js';
 
 /** Element-wise eˣ (ONNX Exp). VJP: g·y. */
 export const expOp = defineUnary({
-  name: 'exp', onnx: 'Exp', accepts: 'float', f: (x) => Math.exp(x),
+  name: 'exp',
+  onnx: 'Exp',
+  accepts: 'float',
+  f: (x) => Math.exp(x),
   vjp: (args) => [mul(ct0(args), args.outputs[0]!)],
 });
 

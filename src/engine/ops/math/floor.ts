@@ -2,10 +2,12 @@ import { apply1 } from '../../ir/apply.js';
 import type { Tensor } from '../../ir/tensor.js';
 import { asTensor, defineUnary } from './elementwise.js';
 
-
 /** Element-wise ⌊x⌋ (ONNX Floor). Piecewise constant: no gradient flows. */
 export const floorOp = defineUnary({
-  name: 'floor', onnx: 'Floor', accepts: 'float', f: (x) => Math.floor(x),
+  name: 'floor',
+  onnx: 'Floor',
+  accepts: 'float',
+  f: (x) => Math.floor(x),
 });
 
 /** Element-wise ⌊x⌋ (ONNX Floor). Piecewise constant: no gradient flows. */

@@ -5,7 +5,10 @@ import { div } from './div.js';
 
 /** Element-wise natural log (ONNX Log; log 0 = −∞). VJP: g/x. */
 export const logOp = defineUnary({
-  name: 'log', onnx: 'Log', accepts: 'float', f: (x) => Math.log(x),
+  name: 'log',
+  onnx: 'Log',
+  accepts: 'float',
+  f: (x) => Math.log(x),
   vjp: (args) => [div(ct0(args), args.inputs[0]!)],
 });
 

@@ -9,7 +9,11 @@ import { equal } from '../logic/equal.js';
 
 /** Element-wise max(a, b) (broadcasting; ONNX Max). VJP: g to the larger operand, split ½/½ on ties. */
 export const maximumOp = defineBinary({
-  name: 'maximum', onnx: 'Max', accepts: 'numeric', output: 'same', f: (x, y) => (Number.isNaN(x) || Number.isNaN(y) ? NaN : Math.max(x, y)),
+  name: 'maximum',
+  onnx: 'Max',
+  accepts: 'numeric',
+  output: 'same',
+  f: (x, y) => (Number.isNaN(x) || Number.isNaN(y) ? NaN : Math.max(x, y)),
   vjp: (args) => tieSplit(args.inputs as [Tensor, Tensor], ct0(args), true),
 });
 

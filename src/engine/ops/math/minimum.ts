@@ -5,7 +5,11 @@ import { tieSplit } from './maximum.js';
 
 /** Element-wise min(a, b) (broadcasting; ONNX Min). VJP: g to the smaller operand, split ½/½ on ties. */
 export const minimumOp = defineBinary({
-  name: 'minimum', onnx: 'Min', accepts: 'numeric', output: 'same', f: (x, y) => (Number.isNaN(x) || Number.isNaN(y) ? NaN : Math.min(x, y)),
+  name: 'minimum',
+  onnx: 'Min',
+  accepts: 'numeric',
+  output: 'same',
+  f: (x, y) => (Number.isNaN(x) || Number.isNaN(y) ? NaN : Math.min(x, y)),
   vjp: (args) => tieSplit(args.inputs as [Tensor, Tensor], ct0(args), false),
 });
 

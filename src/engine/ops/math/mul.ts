@@ -4,7 +4,11 @@ import { ct0, defineBinary, operandPair } from './elementwise.js';
 
 /** Element-wise a · b (broadcasting; ONNX Mul). VJP: (g·b, g·a). */
 export const mulOp = defineBinary({
-  name: 'mul', onnx: 'Mul', accepts: 'numeric', output: 'same', f: (x, y) => x * y,
+  name: 'mul',
+  onnx: 'Mul',
+  accepts: 'numeric',
+  output: 'same',
+  f: (x, y) => x * y,
   vjp: (args) => {
     const g = ct0(args);
     const [a, b] = args.inputs as [Tensor, Tensor];

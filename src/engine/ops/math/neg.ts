@@ -2,10 +2,12 @@ import { apply1 } from '../../ir/apply.js';
 import type { Tensor } from '../../ir/tensor.js';
 import { asTensor, ct0, defineUnary } from './elementwise.js';
 
-
 /** Element-wise −x (ONNX Neg). VJP: −g. */
 export const negOp = defineUnary({
-  name: 'neg', onnx: 'Neg', accepts: 'numeric', f: (x) => -x,
+  name: 'neg',
+  onnx: 'Neg',
+  accepts: 'numeric',
+  f: (x) => -x,
   vjp: (args) => [neg(ct0(args))],
 });
 

@@ -10,7 +10,11 @@ import { log } from './log.js';
  * built when something needs it (a constant exponent's is dead code), so log of a ≤ 0 does not leak NaNs.
  */
 export const powOp = defineBinary({
-  name: 'pow', onnx: 'Pow', accepts: 'float', output: 'same', f: (x, y) => Math.pow(x, y),
+  name: 'pow',
+  onnx: 'Pow',
+  accepts: 'float',
+  output: 'same',
+  f: (x, y) => Math.pow(x, y),
   vjp: (args) => {
     const g = ct0(args);
     const [a, b] = args.inputs as [Tensor, Tensor];

@@ -10,7 +10,9 @@ import { sigmoid } from './sigmoid.js';
  * max(x, 0) + log1p(e^−|x|) so it is finite for |x| in the thousands. VJP: g·σ(x).
  */
 export const softplusOp = defineUnary({
-  name: 'softplus', onnx: 'Softplus', accepts: 'float',
+  name: 'softplus',
+  onnx: 'Softplus',
+  accepts: 'float',
   f: (x) => Math.max(x, 0) + Math.log1p(Math.exp(-Math.abs(x))),
   vjp: (args) => [mul(ct0(args), sigmoid(args.inputs[0]!))],
 });

@@ -6,7 +6,10 @@ import { mul } from './mul.js';
 
 /** Element-wise √x (ONNX Sqrt). VJP: g/(2y). */
 export const sqrtOp = defineUnary({
-  name: 'sqrt', onnx: 'Sqrt', accepts: 'float', f: (x) => Math.sqrt(x),
+  name: 'sqrt',
+  onnx: 'Sqrt',
+  accepts: 'float',
+  f: (x) => Math.sqrt(x),
   vjp: (args) => [div(ct0(args), mul(args.outputs[0]!, 2))],
 });
 

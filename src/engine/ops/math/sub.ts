@@ -5,8 +5,15 @@ import { neg } from './neg.js';
 
 /** Element-wise a − b (broadcasting; ONNX Sub). VJP: (g, −g). */
 export const subOp = defineBinary({
-  name: 'sub', onnx: 'Sub', accepts: 'numeric', output: 'same', f: (x, y) => x - y,
-  vjp: (args) => { const g = ct0(args); return [g, neg(g)]; },
+  name: 'sub',
+  onnx: 'Sub',
+  accepts: 'numeric',
+  output: 'same',
+  f: (x, y) => x - y,
+  vjp: (args) => {
+    const g = ct0(args);
+    return [g, neg(g)];
+  },
 });
 
 /** a − b, broadcasting. */

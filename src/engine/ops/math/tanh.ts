@@ -6,8 +6,14 @@ import { sub } from './sub.js';
 
 /** Element-wise tanh (ONNX Tanh). VJP: g·(1 − y²). */
 export const tanhOp = defineUnary({
-  name: 'tanh', onnx: 'Tanh', accepts: 'float', f: (x) => Math.tanh(x),
-  vjp: (args) => { const y = args.outputs[0]!; return [mul(ct0(args), sub(1, mul(y, y)))]; },
+  name: 'tanh',
+  onnx: 'Tanh',
+  accepts: 'float',
+  f: (x) => Math.tanh(x),
+  vjp: (args) => {
+    const y = args.outputs[0]!;
+    return [mul(ct0(args), sub(1, mul(y, y)))];
+  },
 });
 
 /** Element-wise tanh (ONNX Tanh). VJP: g·(1 − y²). */

@@ -13,7 +13,10 @@ import { sum } from './sum.js';
 
 /** Maximum over axes (ONNX ReduceMax; NaN propagates). VJP: g shared equally among the tied maxima (tinygrad). */
 export const maxOp = defineReduction({
-  name: 'max', onnx: 'ReduceMax', init: -Infinity, step: (acc, v) => (Number.isNaN(acc) ? acc : v > acc || Number.isNaN(v) ? v : acc),
+  name: 'max',
+  onnx: 'ReduceMax',
+  init: -Infinity,
+  step: (acc, v) => (Number.isNaN(acc) ? acc : v > acc || Number.isNaN(v) ? v : acc),
   vjp: (args) => [extremumVjp(args)],
 });
 

@@ -7,7 +7,11 @@ import { reshape } from '../shape/reshape.js';
 
 /** Arithmetic mean over axes (ONNX ReduceMean). VJP: g/count broadcast back over the reduced axes. */
 export const meanOp = defineReduction({
-  name: 'mean', onnx: 'ReduceMean', init: 0, step: (acc, v) => acc + v, finish: (acc, count) => acc / count,
+  name: 'mean',
+  onnx: 'ReduceMean',
+  init: 0,
+  step: (acc, v) => acc + v,
+  finish: (acc, count) => acc / count,
   vjp: (args) => {
     const x = args.inputs[0]!;
     const count = args.attrs.axes.reduce((acc, a) => acc * x.shape[a]!, 1);

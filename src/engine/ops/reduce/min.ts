@@ -4,7 +4,10 @@ import { defineReduction, reduce } from './reduce.js';
 
 /** Minimum over axes (ONNX ReduceMin; NaN propagates). VJP: g shared equally among the tied minima. */
 export const minOp = defineReduction({
-  name: 'min', onnx: 'ReduceMin', init: Infinity, step: (acc, v) => (Number.isNaN(acc) ? acc : v < acc || Number.isNaN(v) ? v : acc),
+  name: 'min',
+  onnx: 'ReduceMin',
+  init: Infinity,
+  step: (acc, v) => (Number.isNaN(acc) ? acc : v < acc || Number.isNaN(v) ? v : acc),
   vjp: (args) => [extremumVjp(args)],
 });
 

@@ -38,7 +38,10 @@ export const softmaxCrossEntropyOp: Primitive<SoftmaxCrossEntropyAttrs> = {
       shapeError('softmaxCrossEntropy', `logits [N,C] and labels [N] expected, got ${formatShape(z!.shape)} and ${formatShape(y!.shape)}`);
     }
     const loss = reduction === 'none' ? [z!.shape[0]!] : [];
-    return [{ dtype: z!.dtype, shape: loss }, { dtype: z!.dtype, shape: z!.shape }];
+    return [
+      { dtype: z!.dtype, shape: loss },
+      { dtype: z!.dtype, shape: z!.shape },
+    ];
   },
   emit(node, ctx) {
     ctx.node('SoftmaxCrossEntropyLoss', node.inputs, node.outputs, { reduction: { type: 'string', value: node.attrs.reduction } });

@@ -6,7 +6,10 @@ import { reshape } from '../shape/reshape.js';
 
 /** Σ over axes (ONNX ReduceSum). VJP: the cotangent broadcast back over the reduced axes. */
 export const sumOp = defineReduction({
-  name: 'sum', onnx: 'ReduceSum', init: 0, step: (acc, v) => acc + v,
+  name: 'sum',
+  onnx: 'ReduceSum',
+  init: 0,
+  step: (acc, v) => acc + v,
   vjp: (args) => {
     const x = args.inputs[0]!;
     return [expand(reshape(ct0(args), keptShape(x, args.attrs)), x.shape)];

@@ -55,7 +55,8 @@ export const gatherOp: Primitive<GatherAttrs> = {
         let k = i!.data[j]!;
         if (k < 0) k += d;
         if (k < 0 || k >= d) throw new RangeError(`gather: index ${i!.data[j]} out of range [${-d}, ${d})`);
-        const src = (o * d + k) * inner, dst = (o * n + j) * inner;
+        const src = (o * d + k) * inner,
+          dst = (o * n + j) * inner;
         for (let q = 0; q < inner; q++) out[dst + q] = x!.data[src + q]!;
       }
     }

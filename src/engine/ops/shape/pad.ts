@@ -43,9 +43,21 @@ export const padOp: Primitive<PadAttrs> = {
     if (pads.every((p) => p >= 0)) {
       const starts = x.shape.map((_, i) => pads[i]!);
       const ends = x.shape.map((d, i) => pads[i]! + d);
-      return [slice(ct0(args), starts, ends, Array.from({ length: x.rank }, (_, i) => i))];
+      return [
+        slice(
+          ct0(args),
+          starts,
+          ends,
+          Array.from({ length: x.rank }, (_, i) => i),
+        ),
+      ];
     }
-    return [pad(ct0(args), pads.map((p) => -p))];
+    return [
+      pad(
+        ct0(args),
+        pads.map((p) => -p),
+      ),
+    ];
   },
   reference([x], { pads, value }) {
     const r = x!.shape.length;

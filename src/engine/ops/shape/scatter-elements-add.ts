@@ -23,17 +23,17 @@ export const scatterElementsAddOp: Primitive<ScatterElementsAttrs> = {
   infer([data, indices, updates], { axis }) {
     if (!isInteger(indices!.dtype)) shapeError('scatterElementsAdd', `indices must be int32 or int64, got ${indices!.dtype}`);
     if (data!.dtype !== updates!.dtype) shapeError('scatterElementsAdd', `data ${data!.dtype} and updates ${updates!.dtype} differ`);
-    const ok = sameShape(indices!.shape, updates!.shape) && indices!.shape.length === data!.shape.length
-      && indices!.shape.every((d, a) => a === axis || d <= data!.shape[a]!);
+    const ok = sameShape(indices!.shape, updates!.shape) && indices!.shape.length === data!.shape.length && indices!.shape.every((d, a) => a === axis || d <= data!.shape[a]!);
     if (!ok) {
       shapeError('scatterElementsAdd', `data ${formatShape(data!.shape)}, indices ${formatShape(indices!.shape)} and updates ${formatShape(updates!.shape)} do not fit (axis ${axis})`);
     }
     return [{ dtype: data!.dtype, shape: data!.shape }];
   },
-  emit: (node, ctx) => ctx.node('ScatterElements', node.inputs, node.outputs, {
-    axis: { type: 'int', value: node.attrs.axis },
-    reduction: { type: 'string', value: 'add' },
-  }),
+  emit: (node, ctx) =>
+    ctx.node('ScatterElements', node.inputs, node.outputs, {
+      axis: { type: 'int', value: node.attrs.axis },
+      reduction: { type: 'string', value: 'add' },
+    }),
   vjp(args) {
     const g = ct0(args);
     return [g, null, takeAlongAxis(g, args.inputs[1]!, args.attrs.axis)];

@@ -44,7 +44,9 @@ export const sliceOp: Primitive<SliceAttrs> = {
     const { axes, starts, steps, counts } = args.attrs;
     const pads = new Array<number>(2 * x.rank).fill(0);
     axes.forEach((axis, i) => {
-      const step = steps[i]!, n = counts[i]!, d = x.shape[axis]!;
+      const step = steps[i]!,
+        n = counts[i]!,
+        d = x.shape[axis]!;
       if (n === 0) return;
       if (step < 0) g = flip(g, [axis]);
       const s = Math.abs(step);
@@ -102,7 +104,8 @@ export function slice(x: Tensor, starts: readonly number[], ends: readonly numbe
     shapeError('slice', `starts, ends, axes and steps must have the same length, got ${starts.length}, ${ends.length}, ${ax.length}, ${st.length}`);
   }
   if (new Set(ax).size !== ax.length) shapeError('slice', `axes ${JSON.stringify(ax)} contain a duplicate`);
-  const nStarts: number[] = [], nCounts: number[] = [];
+  const nStarts: number[] = [],
+    nCounts: number[] = [];
   ax.forEach((a, i) => {
     const d = x.shape[a]!;
     const step = st[i]!;
@@ -129,5 +132,11 @@ export function slice(x: Tensor, starts: readonly number[], ends: readonly numbe
 
 /** Reverse the order of elements along `axes` (a slice with step −1). */
 export function flip(x: Tensor, axes: readonly number[]): Tensor {
-  return slice(x, axes.map(() => -1), axes.map(() => -Infinity), axes, axes.map(() => -1));
+  return slice(
+    x,
+    axes.map(() => -1),
+    axes.map(() => -Infinity),
+    axes,
+    axes.map(() => -1),
+  );
 }

@@ -9,5 +9,8 @@ export function squeeze(x: Tensor, axes?: number | readonly number[]): Tensor {
   list.forEach((a) => {
     if (x.shape[a] !== 1) shapeError('squeeze', `axis ${a} of ${formatShape(x.shape)} has size ${x.shape[a]}, not 1`);
   });
-  return reshape(x, x.shape.filter((_, i) => !list.includes(i)));
+  return reshape(
+    x,
+    x.shape.filter((_, i) => !list.includes(i)),
+  );
 }
