@@ -1,9 +1,9 @@
 import { DatasetNotFoundError } from '../dataset-not-found.js';
 import { join } from 'node:path';
-import { cacheRoot, downloadFile } from '../download.js';
+import { cacheRoot } from '../download.js';
 import type { DatasetSplits, ImageDataset } from '../dataset.js';
-import { idxImageDataset, readIdx } from '../formats/idx.js';
-import { pathExists } from '../../util/path-exists.js';
+import { readIdx } from '../formats/idx.js';
+import { downloadIdxFiles, findIdxFile, IDX_SPLIT_FILES, missingIdxFiles, readIdxSplits } from '../formats/idx-directory.js';
 import { defineDataset } from '../dataset-definition.js';
 
 /**
@@ -12,13 +12,8 @@ import { defineDataset } from '../dataset-definition.js';
  */
 export const FASHION_MNIST_CLASS_NAMES: readonly string[] = ['T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shirt', 'Sneaker', 'Bag', 'Ankle boot'];
 
-/** The four official files (each may also be present uncompressed, without ".gz"). */
-export const FASHION_MNIST_FILES = {
-  trainImages: 'train-images-idx3-ubyte.gz',
-  trainLabels: 'train-labels-idx1-ubyte.gz',
-  testImages: 't10k-images-idx3-ubyte.gz',
-  testLabels: 't10k-labels-idx1-ubyte.gz',
-} as const;
+/** The four official files (each may also be present uncompressed, without ".gz"): MNIST's names. */
+export const FASHION_MNIST_FILES = IDX_SPLIT_FILES;
 
 /** MD5 of the official .gz files (as published by Zalando Research and used by torchvision). */
 export const FASHION_MNIST_MD5: Readonly<Record<string, string>> = {
@@ -48,30 +43,15 @@ export interface FashionMnistOptions {
   md5?: Readonly<Record<string, string>>;
 }
 
-/** The path of `file` (or its uncompressed twin) in `directory`, or undefined. */
-async function findFile(directory: string, file: string): Promise<string | undefined> {
-  for (const candidate of [file, file.replace(/\.gz$/, '')]) {
-    const path = join(directory, candidate);
-    if (await pathExists(path)) return path;
-  }
-  return undefined;
-}
-
 async function hasAll(directory: string): Promise<boolean> {
-  for (const file of Object.values(FASHION_MNIST_FILES)) if ((await findFile(directory, file)) === undefined) return false;
-  return true;
+  return (await missingIdxFiles(directory)).length === 0;
 }
 
 /** Download the four files into `cacheDirectory` (skipping those present); returns the directory. */
 export async function downloadFashionMnist(options: Pick<FashionMnistOptions, 'cacheDirectory' | 'baseUrl' | 'md5'> = {}): Promise<string> {
   const directory = options.cacheDirectory ?? join(cacheRoot(), 'fashion-mnist');
   const base = options.baseUrl ?? FASHION_MNIST_URL;
-  const md5 = options.md5 ?? (base === FASHION_MNIST_URL ? FASHION_MNIST_MD5 : {});
-  for (const file of Object.values(FASHION_MNIST_FILES)) {
-    if ((await findFile(directory, file)) !== undefined) continue;
-    const expected = md5[file];
-    await downloadFile(new URL(file, base.endsWith('/') ? base : base + '/').href, join(directory, file), expected ? { md5: expected } : {});
-  }
+  await downloadIdxFiles(directory, base, options.md5 ?? (base === FASHION_MNIST_URL ? FASHION_MNIST_MD5 : {}), await missingIdxFiles(directory));
   return directory;
 }
 
@@ -83,7 +63,7 @@ export async function fashionMnistSizes(options: FashionMnistOptions = {}): Prom
   const cache = options.directory ?? options.cacheDirectory ?? join(cacheRoot(), 'fashion-mnist');
   for (const c of options.directory !== undefined ? [options.directory] : [DEBIAN_FASHION_MNIST_DIRECTORY, cache]) {
     if (!(await hasAll(c))) continue;
-    const count = async (file: string): Promise<number> => (await readIdx((await findFile(c, file))!)).data.length;
+    const count = async (file: string): Promise<number> => (await readIdx((await findIdxFile(c, file))!)).data.length;
     return { train: await count(FASHION_MNIST_FILES.trainLabels), test: await count(FASHION_MNIST_FILES.testLabels) };
   }
   return null;
@@ -115,11 +95,7 @@ export async function loadFashionMnist(options: FashionMnistOptions = {}): Promi
     }
     directory = await downloadFashionMnist({ ...options, cacheDirectory: cache });
   }
-  const read = async (file: string) => readIdx((await findFile(directory!, file))!);
-  const fields = { classes: 10, classNames: FASHION_MNIST_CLASS_NAMES };
-  const train = idxImageDataset(await read(FASHION_MNIST_FILES.trainImages), await read(FASHION_MNIST_FILES.trainLabels), { name: 'fashion-mnist/train', ...fields });
-  const test = idxImageDataset(await read(FASHION_MNIST_FILES.testImages), await read(FASHION_MNIST_FILES.testLabels), { name: 'fashion-mnist/test', ...fields });
-  return { train, test };
+  return readIdxSplits(directory, 'fashion-mnist', FASHION_MNIST_CLASS_NAMES);
 }
 
 /** The `fashion-mnist` dataset's declaration (load-dataset.ts lists it). */

@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import { DatasetNotFoundError } from '../dataset-not-found.js';
-import { cacheRoot, downloadFile } from '../download.js';
+import { cacheRoot } from '../download.js';
 import type { DatasetSplits, ImageDataset } from '../dataset.js';
-import { idxImageDataset, readIdx } from '../formats/idx.js';
-import { pathExists } from '../../util/path-exists.js';
+import { downloadIdxFiles, IDX_SPLIT_FILES, missingIdxFiles, readIdxSplits } from '../formats/idx-directory.js';
 import { defineDataset } from '../dataset-definition.js';
 
 /**
@@ -13,13 +12,8 @@ import { defineDataset } from '../dataset-definition.js';
  */
 export const KMNIST_CLASS_NAMES: readonly string[] = ['o', 'ki', 'su', 'tsu', 'na', 'ha', 'ma', 'ya', 're', 'wo'];
 
-/** The four official files (each may also be present uncompressed, without ".gz"). */
-export const KMNIST_FILES = {
-  trainImages: 'train-images-idx3-ubyte.gz',
-  trainLabels: 'train-labels-idx1-ubyte.gz',
-  testImages: 't10k-images-idx3-ubyte.gz',
-  testLabels: 't10k-labels-idx1-ubyte.gz',
-} as const;
+/** The four official files (each may also be present uncompressed, without ".gz"): MNIST's names. */
+export const KMNIST_FILES = IDX_SPLIT_FILES;
 
 /** MD5 of the official .gz files, as torchvision's `datasets.KMNIST.resources` lists them (github.com/pytorch/vision). */
 export const KMNIST_MD5: Readonly<Record<string, string>> = {
@@ -46,24 +40,13 @@ export interface KmnistOptions {
   md5?: Readonly<Record<string, string>>;
 }
 
-/** The path of `file` (or its uncompressed twin) in `directory`, or undefined. */
-async function findFile(directory: string, file: string): Promise<string | undefined> {
-  for (const candidate of [file, file.replace(/\.gz$/, '')]) {
-    const path = join(directory, candidate);
-    if (await pathExists(path)) return path;
-  }
-  return undefined;
-}
-
 /**
  * Load KMNIST from `directory`, else from the cache directory; when the four files are in neither and `download` is
  * set, fetch them (MD5-checked) into `directory` if given, else into the cache.
  */
 export async function loadKmnist(options: KmnistOptions = {}): Promise<Required<DatasetSplits<ImageDataset>>> {
   const directory = options.directory ?? options.cacheDirectory ?? join(cacheRoot(), 'kmnist');
-  const files = Object.values(KMNIST_FILES);
-  const missing: string[] = [];
-  for (const file of files) if ((await findFile(directory, file)) === undefined) missing.push(file);
+  const missing = await missingIdxFiles(directory);
   if (missing.length > 0 && !options.download) {
     throw new DatasetNotFoundError(
       'kmnist',
@@ -72,16 +55,8 @@ export async function loadKmnist(options: KmnistOptions = {}): Promise<Required<
     );
   }
   const base = options.baseUrl ?? KMNIST_URL;
-  const md5 = options.md5 ?? (base === KMNIST_URL ? KMNIST_MD5 : {});
-  for (const file of missing) {
-    const expected = md5[file];
-    await downloadFile(new URL(file, base.endsWith('/') ? base : base + '/').href, join(directory, file), expected ? { md5: expected } : {});
-  }
-  const read = async (file: string) => readIdx((await findFile(directory, file))!);
-  const fields = { classes: 10, classNames: KMNIST_CLASS_NAMES };
-  const train = idxImageDataset(await read(KMNIST_FILES.trainImages), await read(KMNIST_FILES.trainLabels), { name: 'kmnist/train', ...fields });
-  const test = idxImageDataset(await read(KMNIST_FILES.testImages), await read(KMNIST_FILES.testLabels), { name: 'kmnist/test', ...fields });
-  return { train, test };
+  await downloadIdxFiles(directory, base, options.md5 ?? (base === KMNIST_URL ? KMNIST_MD5 : {}), missing);
+  return readIdxSplits(directory, 'kmnist', KMNIST_CLASS_NAMES);
 }
 
 /**
