@@ -21,6 +21,16 @@ export function jsonNumber(value: number): number | null {
   return Number.isFinite(value) ? value : null;
 }
 
+/** The `bootstrap` block of a `--json` object: resamples, seed, level and each of `keys`' interval (non-finite ends as null). */
+export function bootstrapJson<K extends string>(intervals: BootstrapIntervals<K>, keys: readonly K[]): Record<string, unknown> {
+  return {
+    resamples: intervals.resamples,
+    seed: intervals.seed,
+    level: intervals.level,
+    intervals: Object.fromEntries(keys.map((k) => [k, intervals.intervals[k].map(jsonNumber)])),
+  };
+}
+
 /**
  * The `--json` object: every metric as a fraction under its snake_case name, then the settings and sizes
  * (n, classes, bins, convention, input, ...), then `bootstrap` when intervals were computed.
@@ -39,13 +49,6 @@ export function metricsJson(metrics: CalibrationMetrics, settings: { readonly in
   out['marginal_binning'] = metrics.marginal_binning;
   out['marginal_debiased'] = metrics.marginal_debiased;
   out['refinement_calibrator'] = metrics.refinement_calibrator;
-  if (intervals) {
-    out['bootstrap'] = {
-      resamples: intervals.resamples,
-      seed: intervals.seed,
-      level: intervals.level,
-      intervals: Object.fromEntries(METRIC_NAMES.map((m) => [m, intervals.intervals[m].map(jsonNumber)])),
-    };
-  }
+  if (intervals) out['bootstrap'] = bootstrapJson(intervals, METRIC_NAMES);
   return out;
 }

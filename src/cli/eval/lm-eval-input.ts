@@ -4,7 +4,7 @@ import { evaluateOptIn } from '../../metrics/record/evaluate-opt-in.js';
 import { readLmEvalLog, type LmEvalLog } from '../../io/lm-eval-samples.js';
 import { raggedTemperature } from '../../posthoc/temperature/ragged-temperature.js';
 import { TemperatureCalibrator } from '../../posthoc/temperature/temperature-calibrator.js';
-import { jsonNumber } from '../../report/metrics-json.js';
+import { bootstrapJson, jsonNumber } from '../../report/metrics-json.js';
 import { invalidArgument, requireNumber } from '../../util/errors.js';
 import { matrix } from '../../util/matrix.js';
 import { UsageError } from '../args.js';
@@ -193,12 +193,7 @@ export async function evalLmEval(flags: EvalFlags, io: CliIO): Promise<void> {
   const questionIntervals = resampling ? bootstrapQuestionMetrics(dist, questionKeys, resampling) : undefined;
   const questionJson = questionIntervals
     ? {
-        question_bootstrap: {
-          resamples: questionIntervals.resamples,
-          seed: questionIntervals.seed,
-          level: questionIntervals.level,
-          intervals: Object.fromEntries(questionKeys.map((k) => [k, questionIntervals.intervals[k].map(jsonNumber)])),
-        },
+        question_bootstrap: bootstrapJson(questionIntervals, questionKeys),
       }
     : {};
   const settings = { bins: flags.bins, convention: flags.convention as BinConvention, adaptive: flags.adaptive as AdaptiveScheme, labelBinnedP: flags.norm };

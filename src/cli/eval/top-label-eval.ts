@@ -1,7 +1,7 @@
 import { METRIC_NAMES, TOP_LABEL_METRICS, TopLabelAccumulator, type BinConvention, type TopLabelMetrics } from '../../metrics/index.js';
 import type { AdaptiveScheme } from '../../metrics/binned/adaptive-ece.js';
 import { readVectorFile } from '../../io/read-vector.js';
-import { jsonNumber } from '../../report/metrics-json.js';
+import { bootstrapJson } from '../../report/metrics-json.js';
 import { describe, invalidArgument } from '../../util/errors.js';
 import { formatTable } from '../format-table.js';
 import { METRIC_DISPLAY, percentileBootstrap, showMetric, type BootstrapIntervals } from './metrics-report.js';
@@ -135,14 +135,11 @@ export function topLabelJson(metrics: TopLabelMetrics, settings: TopLabelSetting
   out['adaptive_binning'] = metrics.adaptive_binning;
   out['ece_lb_p'] = metrics.ece_lb_p;
   out['not_computable'] = NEEDS_PROBABILITIES;
-  if (intervals) {
-    out['bootstrap'] = {
-      resamples: intervals.resamples,
-      seed: intervals.seed,
-      level: intervals.level,
-      intervals: Object.fromEntries(TOP_LABEL_METRICS.map((m) => [m.key, intervals.intervals[m.key].map(jsonNumber)])),
-    };
-  }
+  if (intervals)
+    out['bootstrap'] = bootstrapJson(
+      intervals,
+      TOP_LABEL_METRICS.map((m) => m.key),
+    );
   return out;
 }
 

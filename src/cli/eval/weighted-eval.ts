@@ -11,7 +11,7 @@ import {
   type WeightedOptions,
 } from '../../metrics/index.js';
 import { readVectorFile } from '../../io/read-vector.js';
-import { jsonNumber } from '../../report/metrics-json.js';
+import { bootstrapJson } from '../../report/metrics-json.js';
 import { invalidArgument } from '../../util/errors.js';
 import type { Matrix } from '../../util/matrix.js';
 import { formatTable } from '../format-table.js';
@@ -125,14 +125,7 @@ export function weightedJson(
   out['adaptive_binning'] = settings.adaptive;
   out['weights'] = { file: settings.weightsFile, sum: result.weightSum, effective_n: result.effectiveN };
   out['not_weighted'] = refused;
-  if (intervals) {
-    out['bootstrap'] = {
-      resamples: intervals.resamples,
-      seed: intervals.seed,
-      level: intervals.level,
-      intervals: Object.fromEntries(Object.entries(intervals.intervals as Record<string, readonly [number, number]>).map(([k, [lo, hi]]) => [k, [jsonNumber(lo), jsonNumber(hi)]])),
-    };
-  }
+  if (intervals) out['bootstrap'] = bootstrapJson(intervals, Object.keys(intervals.intervals) as (keyof typeof intervals.intervals)[]);
   return out;
 }
 
