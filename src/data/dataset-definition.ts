@@ -35,6 +35,11 @@ export interface DatasetDefinition<N extends string = string, O = object, K exte
   readonly augmentation: DefaultAugmentation;
   /** The second dataset of `calib train --ood`'s AUROC when none is given (a registered name), or null. */
   readonly oodPartner: string | null;
+  /**
+   * The train / test sizes without loading the samples (label-file headers, a known embedded size), or null when that
+   * is not possible for these options; absent: `datasetSizes` loads the dataset once.
+   */
+  readonly sizes?: (options: O | undefined) => Promise<{ readonly train: number; readonly test: number | null } | null>;
 }
 
 /** Keys of `O` missing from `K` (a missing key would refuse a valid option). */

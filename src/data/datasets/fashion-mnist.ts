@@ -2,8 +2,7 @@ import { DatasetNotFoundError } from '../dataset-not-found.js';
 import { join } from 'node:path';
 import { cacheRoot } from '../download.js';
 import type { DatasetSplits, ImageDataset } from '../dataset.js';
-import { readIdx } from '../formats/idx.js';
-import { downloadIdxFiles, findIdxFile, IDX_SPLIT_FILES, missingIdxFiles, readIdxSplits } from '../formats/idx-directory.js';
+import { downloadIdxFiles, IDX_SPLIT_FILES, idxSplitSizes, missingIdxFiles, readIdxSplits } from '../formats/idx-directory.js';
 import { defineDataset } from '../dataset-definition.js';
 
 /**
@@ -62,9 +61,8 @@ export async function downloadFashionMnist(options: Pick<FashionMnistOptions, 'c
 export async function fashionMnistSizes(options: FashionMnistOptions = {}): Promise<{ train: number; test: number } | null> {
   const cache = options.directory ?? options.cacheDirectory ?? join(cacheRoot(), 'fashion-mnist');
   for (const c of options.directory !== undefined ? [options.directory] : [DEBIAN_FASHION_MNIST_DIRECTORY, cache]) {
-    if (!(await hasAll(c))) continue;
-    const count = async (file: string): Promise<number> => (await readIdx((await findIdxFile(c, file))!)).data.length;
-    return { train: await count(FASHION_MNIST_FILES.trainLabels), test: await count(FASHION_MNIST_FILES.testLabels) };
+    const sizes = await idxSplitSizes(c);
+    if (sizes) return sizes;
   }
   return null;
 }
@@ -107,4 +105,5 @@ export const fashionMnistDefinition = defineDataset({
   load: (options: FashionMnistOptions | undefined) => loadFashionMnist(options ?? {}),
   augmentation: 'none',
   oodPartner: 'mnist',
+  sizes: (options: FashionMnistOptions | undefined) => fashionMnistSizes(options ?? {}),
 });

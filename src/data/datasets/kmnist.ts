@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { DatasetNotFoundError } from '../dataset-not-found.js';
 import { cacheRoot } from '../download.js';
 import type { DatasetSplits, ImageDataset } from '../dataset.js';
-import { downloadIdxFiles, IDX_SPLIT_FILES, missingIdxFiles, readIdxSplits } from '../formats/idx-directory.js';
+import { downloadIdxFiles, IDX_SPLIT_FILES, idxSplitSizes, missingIdxFiles, readIdxSplits } from '../formats/idx-directory.js';
 import { defineDataset } from '../dataset-definition.js';
 
 /**
@@ -72,4 +72,5 @@ export const kmnistDefinition = defineDataset({
   load: (options: KmnistOptions | undefined) => loadKmnist(options ?? {}),
   augmentation: 'none',
   oodPartner: 'mnist',
+  sizes: (options: KmnistOptions | undefined) => idxSplitSizes(options?.directory ?? options?.cacheDirectory ?? join(cacheRoot(), 'kmnist')),
 });

@@ -1,6 +1,6 @@
 import { invalidArgument, requireNumber } from '../../util/errors.js';
 import { gatherRows, subset, type DatasetSplits, type ImageDataset } from '../dataset.js';
-import { loadMnist, type MnistOptions } from './mnist.js';
+import { embeddedMnistSizes, loadMnist, type MnistOptions } from './mnist.js';
 import { defineDataset } from '../dataset-definition.js';
 
 /**
@@ -85,4 +85,5 @@ export const mnistSegmentationDefinition = defineDataset({
   load: (options: MnistOptions | undefined) => loadMnistSegmentation(options ?? {}),
   augmentation: 'none',
   oodPartner: null,
+  sizes: (options: MnistOptions | undefined) => embeddedMnistSizes(options ?? {}),
 });

@@ -89,6 +89,13 @@ export async function loadMnist(options: MnistOptions = {}): Promise<Required<Da
   return { train: subset(all, train!, 'mnist/train'), test: subset(all, test!, 'mnist/test') };
 }
 
+/** The embedded digits' train / test sizes without loading them (10,000 − testSize / testSize); null for a `directory` of other files. */
+export async function embeddedMnistSizes(options: MnistOptions = {}): Promise<{ train: number; test: number } | null> {
+  if (options.directory !== undefined) return null;
+  const test = typeof options.testSize === 'number' ? options.testSize : 2000;
+  return { train: 10_000 - test, test };
+}
+
 /** The `mnist` dataset's declaration (load-dataset.ts lists it). */
 export const mnistDefinition = defineDataset({
   name: 'mnist',
@@ -98,4 +105,5 @@ export const mnistDefinition = defineDataset({
   load: (options: MnistOptions | undefined) => loadMnist(options ?? {}),
   augmentation: 'none',
   oodPartner: 'fashion-mnist',
+  sizes: (options: MnistOptions | undefined) => embeddedMnistSizes(options ?? {}),
 });

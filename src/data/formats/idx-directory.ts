@@ -47,3 +47,10 @@ export async function readIdxSplits(directory: string, name: string, classNames:
   const test = idxImageDataset(await read(IDX_SPLIT_FILES.testImages), await read(IDX_SPLIT_FILES.testLabels), { name: `${name}/test`, ...fields });
   return { train, test };
 }
+
+/** The train / test sizes of a directory holding the four files, from the two label files alone (a few kB); null when a file is missing. */
+export async function idxSplitSizes(directory: string): Promise<{ train: number; test: number } | null> {
+  if ((await missingIdxFiles(directory)).length > 0) return null;
+  const count = async (file: string): Promise<number> => (await readIdx((await findIdxFile(directory, file))!)).data.length;
+  return { train: await count(IDX_SPLIT_FILES.trainLabels), test: await count(IDX_SPLIT_FILES.testLabels) };
+}
