@@ -133,22 +133,24 @@ export async function lockRunDirectory(dir: string, argument = '--out'): Promise
 export async function runDirectoryHolder(dir: string): Promise<{ readonly pid: number; readonly host: string; readonly started: string } | null> {
   const text = await readText(join(dir, LOCK_FILE));
   const held = text === null ? null : parseLock(text);
-  if (held === null) return null;
-  return held.host !== hostname() || alive(held.pid) ? { pid: held.pid, host: held.host, started: held.started } : null;
+  return held !== null && mayStillRun(held) ? { pid: held.pid, host: held.host, started: held.started } : null;
+}
+
+/** Whether a lock's holder may still run: it is on another host (unknowable from here) or a live PID here (this process included). */
+function mayStillRun(held: LockContent): boolean {
+  return held.host !== hostname() || alive(held.pid);
 }
 
 /** Refuses when the lock's holder may still run: another host, this very process, or a live PID. */
 function refuseLiveHolder(held: LockContent | null, dir: string, path: string, argument: string): void {
-  if (held === null) return;
+  if (held === null || !mayStillRun(held)) return;
   if (held.host !== hostname()) {
     invalidArgument(argument, `a run directory no other process uses`, `${dir} is locked by process ${held.pid} on host ${held.host} (delete ${path} if that process is gone)`);
   }
   if (held.pid === process.pid) {
     invalidArgument(argument, `a run directory no other run of this process uses`, `${dir} is already being trained by this process`);
   }
-  if (alive(held.pid)) {
-    invalidArgument(argument, `a run directory no other process uses`, `${dir} is in use by running process ${held.pid} (started ${held.started}); wait for it or stop it`);
-  }
+  invalidArgument(argument, `a run directory no other process uses`, `${dir} is in use by running process ${held.pid} (started ${held.started}); wait for it or stop it`);
 }
 
 /** A takeover token that stays: its process died between taking it and replacing the lock. */
