@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../io/temp-dir.js';
 import { run } from './capture.js';
@@ -91,6 +91,43 @@ test('--resume continues a stopped run and refuses other settings; an existing r
   assert.match(resumed.stdout, /^best epoch \d\/2/m);
   const forced = await run(['train', ...tiny, '--epochs', '1', '--out', out, '--force']);
   assert.equal(forced.code, 0, forced.stderr);
+});
+
+test("a new run never goes into a directory that is not a run's: the user's files stay as they were, --force included", async () => {
+  const project = join(dir, 'project');
+  mkdirSync(project);
+  writeFileSync(join(project, 'notes.txt'), 'mine');
+  const appConfig = JSON.stringify({ name: 'my-app', port: 8080 });
+  writeFileSync(join(project, 'config.json'), appConfig);
+  for (const force of [[], ['--force']]) {
+    const r = await run(['train', ...tiny, '--epochs', '1', '--out', project, ...force]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /^calib: error: out: expected a new or empty directory, or a run directory .*holds a config\.json that is not train settings\n$/);
+  }
+  assert.equal(readFileSync(join(project, 'config.json'), 'utf8'), appConfig);
+  const notes = join(dir, 'notes-only');
+  mkdirSync(notes);
+  for (const f of ['a.csv', 'b.txt', 'c.md', 'd.json']) writeFileSync(join(notes, f), f);
+  const link = join(dir, 'link-to-notes');
+  symlinkSync(notes, link);
+  for (const out of [notes, link]) {
+    const r = await run(['train', ...tiny, '--epochs', '1', '--out', out, '--force']);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /holds files that are not a run's: a\.csv, b\.txt, c\.md, … \(4 entries\)\n$/);
+    assert.match(r.stderr, /--force replaces a run, never other files/);
+  }
+  assert.ok(!existsSync(join(notes, 'log.jsonl')), 'nothing written');
+  // The user's own settings for this run in the directory, and an empty directory, are a run's place.
+  const mine = join(dir, 'my-settings');
+  mkdirSync(mine);
+  writeFileSync(join(mine, 'config.json'), JSON.stringify({ dataset: 'mnist', subset: 300, testSubset: 100, epochs: 1, batch: 64, modelOptions: { hidden: [16] } }));
+  const ok = await run(['train', '--config', join(mine, 'config.json'), '--out', mine, '--progress', 'none']);
+  assert.equal(ok.code, 0, ok.stderr);
+  const empty = join(dir, 'empty');
+  mkdirSync(empty);
+  writeFileSync(join(empty, '.DS_Store'), '');
+  const r = await run(['train', ...tiny, '--epochs', '1', '--out', empty]);
+  assert.equal(r.code, 0, r.stderr);
 });
 
 test('flag overrides hold only the flags given, in configuration key names', () => {
