@@ -135,6 +135,14 @@ test('OOD, corruption, foreground and mIoU claims are decided by the paired t-in
   // The report states AUROC differences in points of % like ECE, NLL-type ones as plain numbers.
   const text = findings(results(claims, CE, MIXUP), v).find((s) => s.startsWith('"mixup > ce on noise_auroc"'))!;
   assert.match(text, /^"mixup > ce on noise_auroc": holds \(difference 10\.00 pt, 95% interval \[5\.03 pt, 14\.97 pt\], paired t over seeds; Holm inconclusive\)\.$/);
+  // An inconclusive finding states the design's minimum detectable effect: mIoU d = [0.04, 0.01, 0.05], s = 0.020817,
+  // MDE = (t₀.₉₇₅,₂ + t₀.₈₀,₂) · s / √3 = (4.30265 + 1.06066) · 0.020817 / √3 = 6.45 pt.
+  const miou = findings(results(claims, CE, MIXUP), v).find((s) => s.startsWith('"mixup > ce on miou"'))!;
+  const sd = Math.sqrt(((0.04 - 0.1 / 3) ** 2 + (0.01 - 0.1 / 3) ** 2 + (0.05 - 0.1 / 3) ** 2) / 2);
+  const mde = (((4.302652729749464 + 1.0606601717798212) * sd) / Math.sqrt(3)) * 100;
+  assert.match(miou, /^"mixup > ce on miou": inconclusive \(difference 3\.33 pt, 95% interval \[-1\.84 pt, 8\.50 pt\], paired t over seeds, MDE (\d+\.\d\d) pt; Holm inconclusive\)\.$/);
+  assert.equal(/MDE (\d+\.\d\d) pt/.exec(miou)![1], mde.toFixed(2));
+  assert.doesNotMatch(text, /MDE/, 'a decided finding states no MDE');
 });
 
 test('an OOD claim is not evaluated where a run has no OOD evaluation, nor with a single shared seed', async () => {

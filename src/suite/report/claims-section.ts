@@ -228,7 +228,7 @@ export function claimsJson(results: SuiteResults, verdicts: readonly Verdict[]):
   return { verdicts: verdicts.map((v) => verdictJson(results, v)), coverage: claimCoverage(verdicts), definitions: definitionsJson() };
 }
 
-/** One line of the report's findings for a verdict: `"id": outcome (difference, interval, test)`. */
+/** One line of the report's findings for a verdict: `"id": outcome (difference, interval, test[, MDE when inconclusive])`. */
 export function verdictFinding(v: Verdict): string {
   const label = v.claim.id ?? v.comparison?.text ?? v.claim.statement;
   const metric = v.comparison?.metric;
@@ -236,7 +236,9 @@ export function verdictFinding(v: Verdict): string {
   if (v.criterion !== undefined) return `"${label}": ${v.outcome} (${v.criterion.result}${v.note ? `; ${v.note}` : ''}).`;
   if (metric === undefined || !Number.isFinite(v.difference)) return `"${label}": ${v.outcome}${v.note ? ` (${v.note})` : ''}.`;
   const holm = v.outcomeHolm !== null ? `; Holm ${v.outcomeHolm}` : '';
-  return `"${label}": ${v.outcome} (difference ${unit(metric, v.difference)}, ${Math.round(v.level * 100)}% interval [${unit(metric, v.lower)}, ${unit(metric, v.upper)}], ${v.method}${holm}).`;
+  // An inconclusive verdict says what effect the design could have detected (its minimum detectable effect).
+  const mde = v.outcome === 'inconclusive' && Number.isFinite(v.mde) ? `, MDE ${unit(metric, v.mde)}` : '';
+  return `"${label}": ${v.outcome} (difference ${unit(metric, v.difference)}, ${Math.round(v.level * 100)}% interval [${unit(metric, v.lower)}, ${unit(metric, v.upper)}], ${v.method}${mde}${holm}).`;
 }
 
 /** The HTML report's styles for outcomes. */
