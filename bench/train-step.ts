@@ -22,12 +22,9 @@
  * that alternate between us and PyTorch, after one warm-up round of the same length. The JSON is always printed
  * (--json is accepted for symmetry); `npm run -s` keeps npm's banner out of stdout.
  */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { type Feed, type Graph, lowerToOnnx } from '../src/engine/index.js';
 import { encodeModel } from '../src/engine/onnx/onnx-model.js';
@@ -37,6 +34,7 @@ import { cifarResNet, lenet, type Model, mlp, parameterCount } from '../src/nn/i
 import { sgd } from '../src/optim/index.js';
 import { compileTrainStep, createTrainState, crossEntropy, EvalStep } from '../src/train/index.js';
 import { Random } from '../src/util/random.js';
+import { TorchPeer } from './torch-peer.js';
 
 interface Args {
   model: string;
@@ -86,37 +84,6 @@ function median(v: readonly number[]): number {
   const s = [...v].sort((a, b) => a - b);
   const h = s.length >> 1;
   return s.length % 2 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
-}
-
-/** The PyTorch peer: a persistent process answering {"cmd":"run","steps":k} with step times. */
-class TorchPeer {
-  private readonly lines: AsyncIterableIterator<string>;
-  constructor(private readonly proc: ChildProcessWithoutNullStreams) {
-    this.lines = createInterface({ input: proc.stdout })[Symbol.asyncIterator]();
-  }
-  static async start(model: string, batch: number, threads: number): Promise<{ peer: TorchPeer; info: { torch: string; params: number } } | null> {
-    const python = process.env['PYTHON'] ?? '/usr/bin/python3'; // $PYTHON: a Python with torch elsewhere (bench/idle-machine.sh)
-    if (!existsSync(python) || spawnSync(python, ['-c', 'import torch'], { stdio: 'ignore' }).status !== 0) return null;
-    const script = fileURLToPath(new URL('../../bench/torch_train_step.py', import.meta.url));
-    const proc = spawn(python, [script, model, String(batch), String(threads)], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, OMP_NUM_THREADS: String(threads) } });
-    const peer = new TorchPeer(proc);
-    const first = await peer.next();
-    return { peer, info: first as { torch: string; params: number } };
-  }
-  async next(): Promise<Record<string, unknown>> {
-    const r = await this.lines.next();
-    if (r.done) throw new Error('torch peer exited');
-    return JSON.parse(r.value) as Record<string, unknown>;
-  }
-  async run(steps: number): Promise<{ ms: number[]; cpuMs: number[] }> {
-    this.proc.stdin.write(`${JSON.stringify({ cmd: 'run', steps })}\n`);
-    const r = await this.next();
-    return { ms: r['ms'] as number[], cpuMs: r['cpu_ms'] as number[] };
-  }
-  stop(): void {
-    this.proc.stdin.write('{"cmd":"quit"}\n');
-    this.proc.stdin.end();
-  }
 }
 
 /** Classifies a lowered node for the profile: Conv nodes with group > 1 or a 3-D kernel are the weight-gradient im2col. */
