@@ -11,6 +11,8 @@ import { dirname, join } from 'node:path';
 /** Registered benches and what they measure. */
 const BENCHES: Readonly<Record<string, string>> = {
   'train-step': 'one compiled train step (MLP / CIFAR ResNet) vs PyTorch, interleaved: --model mlp|resnet20 --batch 128 --steps N [--profile] [--no-nchwc]',
+  'train-step-anatomy':
+    "where a train step's CPU time goes (step, feeds, native run, gradient-only graph, forward, batch gather) at several batch sizes vs PyTorch, with the fit a + b·batch: [--model mlp|lenet] [--batches 1,16,64,128,256,512] [--steps 30] [--rounds 5] [--no-torch]",
   'engine-step-ab':
     'two engine builds (dist dirs) on the same train or eval step in one process, alternating, CPU ms per step: --base DIR --candidate DIR [--model fmnist-resnet8] [--mode train|eval] [--steps 30]',
   'engine-ops': 'engine gradient recipes at ResNet-20 shapes vs PyTorch [--quick]',
