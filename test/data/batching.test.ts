@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { batchPositions, batchesPerEpoch, epochOrder, iterateBatches } from '../../src/data/batching.js';
+import { BatchScratch, batchPositions, batchesPerEpoch, epochOrder, gatherBatch, iterateBatches } from '../../src/data/batching.js';
 import { imageDataset } from '../../src/data/dataset.js';
 
 test('every index appears exactly once per epoch, with a partial last batch', () => {
@@ -74,4 +74,36 @@ test('image batches copy the selected images and labels', () => {
     batch.images.fill(-1);
   }
   assert.equal(ds.images[0], 0, 'the dataset is not modified through a batch');
+});
+
+test('batches gathered into a BatchScratch equal fresh ones and reuse its memory while the batch size stays', () => {
+  const n = 7;
+  const ds = imageDataset({
+    name: 'toy',
+    images: Float32Array.from({ length: n * 4 }, (_, j) => j + 0.5),
+    labels: Int32Array.from({ length: n }, (_, i) => i % 3),
+    shape: [1, 2, 2],
+    classes: 3,
+  });
+  const scratch = new BatchScratch();
+  const seen: Float32Array[] = [];
+  for (const position of batchPositions(n, { batchSize: 3, seed: 5, endEpoch: 2 })) {
+    const fresh = gatherBatch(ds, position);
+    const reused = gatherBatch(ds, position, scratch);
+    assert.deepEqual(Array.from(reused.images), Array.from(fresh.images));
+    assert.deepEqual(Array.from(reused.labels), Array.from(fresh.labels));
+    assert.notEqual(reused.labels, fresh.labels, 'labels stay fresh arrays');
+    seen.push(reused.images);
+    reused.images.fill(-1);
+  }
+  // Batches of 3, 3, 1 per epoch: one buffer for the full batches, a new one whenever the size changes.
+  assert.equal(seen[0], seen[1]);
+  assert.notEqual(seen[1], seen[2]);
+  assert.equal(seen[2]!.length, 4);
+  assert.notEqual(seen[2], seen[3]);
+  assert.equal(seen[3], seen[4]);
+  assert.ok(
+    ds.images.every((v) => v >= 0),
+    'the dataset is not modified through a reused batch',
+  );
 });

@@ -11,7 +11,7 @@
  * The host generator starts each epoch from Random(epochSeed(seed ⊕ HOST_SALT, epoch)) and is checkpointed with the
  * epoch's totals, so the remaining draws of a resumed epoch are the ones an uninterrupted run would make.
  */
-import { epochSeed, gatherBatch } from '../../data/batching.js';
+import { BatchScratch, epochSeed, gatherBatch } from '../../data/batching.js';
 import type { Feed } from '../../engine/index.js';
 import type { LossHostState } from '../../losses/host-state.js';
 import { Random } from '../../util/random.js';
@@ -51,6 +51,8 @@ export async function runEpoch(setup: RunSetup, state: TrainState, host: LossHos
   const t0 = performance.now();
   const elapsed = (): number => resumedAt + (performance.now() - t0) / 1000;
   const snapshot = (): PartialEpoch => ({ totals: { ...totals, elapsedSeconds: elapsed() }, hostRng: rng.getState().map((v) => (Number.isNaN(v) ? null : v)) });
+  // The training batch's values go into reused memory: each is consumed by its step before the next is gathered.
+  const scratch = new BatchScratch();
   let index = 0;
   for (const position of setup.epochSteps(epoch)) {
     if (index++ < totals.steps) continue; // made before the checkpoint this epoch resumed from
@@ -63,7 +65,7 @@ export async function runEpoch(setup: RunSetup, state: TrainState, host: LossHos
       batchRows = batch.labels.length;
       result = setup.secondaryStep!.run(state, { x: batch.kind === 'image' ? batch.images : batch.tokens, y: batch.labels }, rate);
     } else {
-      const batch = gatherBatch(data.train, position);
+      const batch = gatherBatch(data.train, position, scratch);
       const extra = setup.placement === 'sources' ? 'sources' : setup.placement === 'holdout' ? setup.holdoutRows(state.step) : undefined;
       const prepared = prepareBatch(setup.plan, batch, rng, extra);
       batchRows = prepared.mainRows;
