@@ -76,7 +76,8 @@ async function load(dist: string): Promise<Build> {
   const data = { x: Float32Array.from({ length: batch * per }, () => rng.normal()), y: Int32Array.from({ length: batch }, () => rng.int(model.numClasses)) };
   const step = train.compileTrainStep(model, train.crossEntropy, optimizer, { batch, threads: 1 });
   const state = train.createTrainState(model, optimizer, 0);
-  const nodes = step.compileStats()[String(batch)].nodes as number;
+  const stats = step.compileStats();
+  const nodes = (stats[String(batch)] ?? stats[`gradient:${batch}`]).nodes as number; // the gradient graph when the update runs on the host
   if (values.mode === 'train') return { run: () => step.run(state, data, 0.01).loss as number, nodes };
   for (let i = 0; i < 3; i++) step.run(state, data, 0.01);
   const evalStep = new train.EvalStep(model, { threads: 1 });

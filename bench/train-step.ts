@@ -177,7 +177,7 @@ async function main(): Promise<void> {
   const state = createTrainState(model, optimizer, 0);
   if (args.replicas > 1) step.run(createTrainState(model, optimizer, 0), batch, 0.01); // the shards' sessions load on first use
   const compileMs = performance.now() - t0;
-  const stats = step.compileStats()[args.replicas > 1 ? `gradient:${Math.ceil(args.batch / args.replicas)}` : String(args.batch)]!;
+  const stats = step.compileStats()[args.replicas > 1 || step.updatesOnHost ? `gradient:${Math.ceil(args.batch / args.replicas)}` : String(args.batch)]!; // the gradient graph with replicas or a host update
 
   const peer = args.torch ? await TorchPeer.start(args.model, args.batch, args.threads) : null;
   const ours: number[] = [];

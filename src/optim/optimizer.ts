@@ -47,6 +47,19 @@ export interface Optimizer {
   scalars(step: number, lr: number): Record<string, number>;
   /** The traced update rule. */
   update(args: UpdateArgs): UpdateResult;
+  /**
+   * The same update on the host, where one exists that gives bit-identical float32 results (SGD with momentum and
+   * weight decay: sgd-host-kernel.ts): the flat parameters and each slot updated IN PLACE from the flat gradient and
+   * this update's `scalars` (returned for convenience), with weight decay on every parameter. Absent: the update runs
+   * inside the step graph.
+   */
+  readonly hostUpdate?: (params: Float32Array, grad: Float32Array, slots: Readonly<Record<string, Float32Array>>, scalars: Readonly<Record<string, number>>) => HostUpdateResult;
+}
+
+/** What a host update returns. */
+export interface HostUpdateResult {
+  readonly params: Float32Array;
+  readonly slots: Record<string, Float32Array>;
 }
 
 /** Multiply by a decay mask unless it is the number 1. */

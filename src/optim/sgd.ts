@@ -12,6 +12,7 @@ import { InvalidArgumentError, requireNumber } from '../util/errors.js';
 import { boolean, number, object, optional } from '../util/schema.js';
 import { masked, type Optimizer, type UpdateResult } from './optimizer.js';
 import { defineOptimizer } from './optimizer-definition.js';
+import { sgdHostKernelAvailable, sgdMomentumHostUpdate } from './sgd-host-kernel.js';
 
 /** The options of `sgd` (PyTorch's defaults): what each accepts, its default and description (util/schema.ts). */
 export const SGD_OPTIONS = object({
@@ -36,6 +37,8 @@ export function sgd(options: SgdOptions = {}, path = 'sgd options'): Optimizer {
     throw new InvalidArgumentError(`${path}.nesterov`, 'momentum > 0 and dampening = 0 (as PyTorch)', `momentum ${momentum}, dampening ${dampening}`);
   }
   const useDamp = momentum > 0 && dampening !== 0;
+  // Momentum with weight decay, no dampening, no Nesterov (the usual recipe) also runs as one fused pass on the host.
+  const host = momentum > 0 && !useDamp && !nesterov && weightDecay > 0 && sgdHostKernelAvailable();
   return {
     kind: 'sgd',
     config: { momentum, dampening, weightDecay, nesterov },
@@ -55,6 +58,15 @@ export function sgd(options: SgdOptions = {}, path = 'sgd options'): Optimizer {
       g = nesterov ? g.add(buf.mul(momentum)) : buf;
       return { param: param.sub(g.mul(lr)), state: { momentum: buf } };
     },
+    ...(host
+      ? {
+          hostUpdate: (params: Float32Array, grad: Float32Array, slots: Readonly<Record<string, Float32Array>>, scalars: Readonly<Record<string, number>>) => {
+            const buffer = slots['momentum']!;
+            sgdMomentumHostUpdate(params, grad, buffer, weightDecay, momentum, scalars['lr']!);
+            return { params, slots: { momentum: buffer } };
+          },
+        }
+      : {}),
   };
 }
 

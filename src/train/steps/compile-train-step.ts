@@ -76,6 +76,12 @@ export interface TrainStepOptions {
   readonly replicas?: number;
   /** Use ORT's NCHWc convolution kernels where the machine has them (default true; see CompileOptions.nchwc). */
   readonly nchwc?: boolean;
+  /**
+   * Run the optimizer update on the host when the optimizer has a bit-identical host update (`Optimizer.hostUpdate`:
+   * SGD with momentum and weight decay) and the step is flat, unreplicated and decays every parameter: the graph
+   * then outputs the flat gradient and one fused pass updates the state (default true; engine notebook, round six).
+   */
+  readonly hostUpdate?: boolean;
 }
 
 /** One batch of a step. */
@@ -182,6 +188,22 @@ export class TrainStep {
     return c.session;
   }
 
+  /** Whether `run` updates the state on the host (see TrainStepOptions.hostUpdate) for a batch that is not sharded. */
+  get updatesOnHost(): boolean {
+    return this.options.hostUpdate !== false && this.optimizer.hostUpdate !== undefined && (this.options.packing ?? 'flat') === 'flat' && this.replicas === 1 && this.decayPaths.every((d) => d);
+  }
+
+  /** The ORT session of the gradient-only graph for batch size `b` (forward, loss, backward; no update). */
+  gradientSession(b: number): Session {
+    const c = this.compiled(b, 'gradient');
+    if (!c.session) {
+      const t0 = performance.now();
+      c.session = compile(c.graph, { threads: this.options.threads ?? 2, ...(this.options.nchwc === false ? { nchwc: false } : {}) });
+      c.stats.sessionMs = performance.now() - t0;
+    }
+    return c.session;
+  }
+
   /**
    * Compilation timings of what was compiled so far: whole steps by batch size ("128"), the replicas' gradient
    * graphs by shard size ("gradient:64").
@@ -234,9 +256,7 @@ export class TrainStep {
       for (const e of this.layout.buffers.entries) state.buffers.set(out[`buffers/${e.name}`] as Float32Array, e.offset);
     }
     state.step += 1;
-    const terms: Record<string, number> = {};
-    for (const [k, v] of Object.entries(out)) if (k.startsWith('terms.')) terms[k.slice(6)] = Number(v[0]);
-    return { loss: Number(out['loss']![0]), terms, ...(out['logits'] ? { logits: out['logits'] as Float32Array } : {}) };
+    return stepResult(out);
   }
 
   /** One training step on `batch` at learning rate `lr`: updates `state` in place and reports the loss. */
@@ -247,7 +267,22 @@ export class TrainStep {
       return this.replicated.run(state, batch, lr, b);
     }
     const feeds = this.feeds(state, batch, lr);
+    if (this.updatesOnHost) return this.runWithHostUpdate(state, feeds, lr, b);
     return this.absorb(state, this.session(b).run(feeds));
+  }
+
+  /** The gradient graph on `feeds` (the step's, less the optimizer's inputs), then the optimizer's host update. */
+  private runWithHostUpdate(state: TrainState, feeds: Record<string, Feed>, lr: number, b: number): StepResult {
+    const gradientFeeds: Record<string, Feed> = {};
+    for (const [k, v] of Object.entries(feeds)) if (!k.startsWith('hyper.') && !k.startsWith('opt.')) gradientFeeds[k] = v;
+    const out = this.gradientSession(b).run(gradientFeeds);
+    const slots = Object.fromEntries(this.optimizer.slots.map((s) => [s, requireSlot(state, s)]));
+    const updated = this.optimizer.hostUpdate!(state.params, out['grad'] as Float32Array, slots, this.optimizer.scalars(state.step + 1, lr));
+    state.params = updated.params;
+    for (const s of this.optimizer.slots) state.opt[s] = updated.slots[s]!;
+    if (this.layout.buffers.size > 0) state.buffers = out['buffers'] as Float32Array;
+    state.step += 1;
+    return stepResult(out);
   }
 
   /** Release every compiled session. */
@@ -375,6 +410,13 @@ export class TrainStep {
   }
 }
 
+/** Loss, terms and (when output) logits of a step's outputs. */
+function stepResult(out: RunOutputs): StepResult {
+  const terms: Record<string, number> = {};
+  for (const [k, v] of Object.entries(out)) if (k.startsWith('terms.')) terms[k.slice(6)] = Number(v[0]);
+  return { loss: Number(out['loss']![0]), terms, ...(out['logits'] ? { logits: out['logits'] as Float32Array } : {}) };
+}
+
 function requireSlot(state: TrainState, slot: string): Float32Array {
   const v = state.opt[slot];
   if (!v) throw new InvalidArgumentError(`state.opt.${slot}`, 'the optimizer slot (state made for another optimizer?)', 'nothing');
@@ -387,6 +429,7 @@ function requireSlot(state: TrainState, slot: string): Float32Array {
  */
 export function compileTrainStep(model: Model, lossFn: LossFn, optimizer: Optimizer, options: TrainStepOptions): TrainStep {
   const step = new TrainStep(model, lossFn, optimizer, options);
-  step.session(options.batch);
+  if (step.updatesOnHost) step.gradientSession(options.batch);
+  else step.session(options.batch);
   return step;
 }
