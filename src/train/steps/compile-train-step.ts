@@ -9,7 +9,9 @@
  * (learning rate from the schedule, bias corrections) and `dropout.<layer>` keep-masks drawn on the host.
  * Outputs: the updated state under the same names, `loss`, `terms.<name>`, and optionally `logits`.
  * In flat mode the gradients are concatenated and the optimizer updates the whole [P] vector with a few
- * element-wise ops. One session is compiled and cached per batch size.
+ * element-wise ops — or, when the optimizer has a bit-identical host update (SGD with momentum and weight decay),
+ * the session runs the gradient graph (outputs `grad` [P], `buffers`, `loss`, …) and the host updates the state's
+ * arrays in place in one fused pass (`TrainStepOptions.hostUpdate`). One session is compiled and cached per batch size.
  */
 import {
   buildGraph,
@@ -242,7 +244,7 @@ export class TrainStep {
     return feeds;
   }
 
-  /** Write a step's outputs into `state` (new arrays in flat mode, copies in tensor mode), advance the step. */
+  /** Write a step's outputs into `state` (new arrays in flat mode, copies in tensor mode), advance the step (graph updates). */
   absorb(state: TrainState, out: RunOutputs): StepResult {
     if ((this.options.packing ?? 'flat') === 'flat') {
       state.params = out['params'] as Float32Array;
