@@ -72,6 +72,9 @@ function moduleBytes(): Uint8Array {
   ]);
 }
 
+/** Elements per pass through the kernel's memory (16384 floats = 64 KB per array; a multiple of 4). */
+const CHUNK = 16384;
+
 type Kernel = (p: number, g: number, m: number, n4: number, decay: number, momentum: number, lr: number) => void;
 
 /** The part of the WebAssembly JS API used here (the project's TypeScript lib has no WebAssembly declarations). */
@@ -117,25 +120,29 @@ export function sgdMomentumHostUpdate(params: Float32Array, grad: Float32Array, 
   const k = instance();
   if (!k) throw new Error('sgdMomentumHostUpdate needs WebAssembly SIMD (check sgdHostKernelAvailable first)');
   const n = params.length;
-  const bytes = 3 * 4 * n + 64;
+  if (grad.length !== n || buffer.length !== n) throw new Error(`sgdMomentumHostUpdate: ${n} parameters, ${grad.length} gradients, ${buffer.length} momentum values`);
   const have = k.memory.buffer.byteLength;
-  if (have < bytes) k.memory.grow(Math.ceil((bytes - have) / 65536));
+  if (have < 3 * 4 * CHUNK) k.memory.grow(Math.ceil((3 * 4 * CHUNK - have) / 65536));
   const heap = new Float32Array(k.memory.buffer);
-  const stride = (n + 3) & ~3; // keeps each array 16-byte aligned
-  heap.set(params, 0);
-  heap.set(grad, stride);
-  heap.set(buffer, 2 * stride);
   const f = Math.fround;
   const [l, mu, eta] = [f(decay), f(momentum), f(lr)];
-  const n4 = n & ~3;
-  k.kernel(0, 4 * stride, 8 * stride, n4, l, mu, eta);
-  for (let i = n4; i < n; i++) {
-    const p = heap[i]!;
-    const g = f(heap[stride + i]! + f(p * l));
-    const b = f(f(heap[2 * stride + i]! * mu) + g);
-    heap[2 * stride + i] = b;
-    heap[i] = f(p - f(b * eta));
+  // Chunks of CHUNK elements: the kernel's memory stays 192 KB whatever the model, and each chunk's copies in and
+  // out hit the cache the kernel just used.
+  for (let start = 0; start < n; start += CHUNK) {
+    const c = Math.min(CHUNK, n - start);
+    heap.set(params.subarray(start, start + c), 0);
+    heap.set(grad.subarray(start, start + c), CHUNK);
+    heap.set(buffer.subarray(start, start + c), 2 * CHUNK);
+    const c4 = c & ~3;
+    k.kernel(0, 4 * CHUNK, 8 * CHUNK, c4, l, mu, eta);
+    for (let i = c4; i < c; i++) {
+      const p = heap[i]!;
+      const g = f(heap[CHUNK + i]! + f(p * l));
+      const b = f(f(heap[2 * CHUNK + i]! * mu) + g);
+      heap[2 * CHUNK + i] = b;
+      heap[i] = f(p - f(b * eta));
+    }
+    params.set(heap.subarray(0, c), start);
+    buffer.set(heap.subarray(2 * CHUNK, 2 * CHUNK + c), start);
   }
-  params.set(heap.subarray(0, n));
-  buffer.set(heap.subarray(2 * stride, 2 * stride + n));
 }
