@@ -5,7 +5,7 @@
  * nodes), so both give bit-identical results (test/optim/sgd-host-kernel.test.ts). ORT has no fused kernel for this:
  * its six nodes make ≈ 15 passes over the state, this kernel reads p, ∇, b and writes p, b once — on the MLP's
  * 669,706 parameters 0.16 ms against 1.79 ms for the update graph (engine notebook, round six). The module is
- * 190 bytes assembled below (no toolchain, no download); the last n mod 4 elements go through the same arithmetic in
+ * under 200 bytes, assembled below (no toolchain, no download); the last n mod 4 elements go through the same arithmetic in
  * JavaScript (Math.fround after each operation is IEEE float32 arithmetic).
  */
 
