@@ -65,21 +65,39 @@ out.push('');
 // 2. GEMM.
 const gemms = bench('gemm');
 if (gemms.length) {
-  out.push('## 2. GEMM alone: MLAS (onnxruntime-node) vs torch.mm vs NumPy, GFLOP/s of the median wall time (CPU time in parentheses)', '');
+  out.push(
+    '## 2. GEMM alone: MLAS (onnxruntime-node) vs torch.mm vs NumPy, GFLOP/s of the median wall time (CPU time in parentheses); "ORT kernel" is the Gemm/MatMul kernel alone (ORT profiler: no binding call, no output allocation and copy)',
+    '',
+  );
   const peers = bench('gemm-peer');
   for (const p of peers) out.push(`- peer, ${p.threads} thread(s): PyTorch ${p.torch ?? '—'} (${p.torch_cpu_capability ?? '—'}), NumPy ${p.numpy ?? '—'} (BLAS ${p.numpy_blas?.name ?? '—'})`);
   out.push('');
   const g = (s) => (s ? `${f(s.gflops, 1)} (${f(s.gflops_cpu, 1)})` : '—');
   table(
-    ['case', 'M×K×N, op', 'threads', 'ORT', 'torch.mm', 'NumPy', 'torch ÷ ORT time', 'NumPy ÷ ORT time', 'page faults per product ORT / torch', 'load'],
+    [
+      'case',
+      'M×K×N, op',
+      'threads',
+      'ORT session.run',
+      'ORT kernel (profiler)',
+      'torch.mm',
+      'NumPy',
+      'torch ÷ ORT time',
+      'torch ÷ ORT kernel',
+      'NumPy ÷ ORT time',
+      'page faults per product ORT / torch',
+      'load',
+    ],
     gemms.map((l) => [
       l.case,
       `${l.m}×${l.k}×${l.n}, ${l.ort_op}${l.trans_a ? ' transA' : ''}${l.trans_b ? ' transB' : ''}${l.per_step ? `, ${l.per_step}/step` : ''}`,
       l.threads,
       g(l.ort),
+      l.ort_kernel ? f(l.ort_kernel.gflops, 1) : '—',
       g(l.torch),
       g(l.numpy),
       x(l.ratio_torch),
+      x(l.kernel_ratio_torch),
       x(l.ratio_numpy),
       `${f(l.ort?.minor_faults_per_product, 0)} / ${f(l.torch?.minor_faults_per_product, 0)}`,
       loadOf(l),
@@ -97,15 +115,17 @@ if (gemms.length) {
         threads,
         cases.length,
         f(sum('ort'), 2),
+        f(sum('ort_kernel'), 2),
         f(sum('torch'), 2),
         f(sum('numpy'), 2),
         x(sum('torch') / sum('ort')),
+        x(sum('torch') / sum('ort_kernel')),
       ]);
     }
   }
   if (rows.length) {
     out.push('GEMM time per train step (Σ count × median ms over the cases measured):', '');
-    table(['model', 'threads', 'cases', 'ORT ms', 'torch.mm ms', 'NumPy ms', 'torch ÷ ORT'], rows);
+    table(['model', 'threads', 'cases', 'ORT session.run ms', 'ORT kernel ms', 'torch.mm ms', 'NumPy ms', 'torch ÷ ORT', 'torch ÷ ORT kernel'], rows);
   }
 }
 

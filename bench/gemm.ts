@@ -15,7 +15,9 @@
  * batch (R chosen so that a round of ours takes about --round-ms). Per side: median and minimum wall ms per product,
  * median process CPU ms per product, GFLOP/s from each, minor page faults per product (first-touch memory costs
  * ≈ 20 µs a page on the project's VM, and ORT's Gemm faults on its output-sized buffers there: read ms beside
- * them); ratio_* = the peer's median ÷ ours (> 1: ours faster).
+ * them); ratio_* = the peer's median ÷ ours (> 1: ours faster). ort_kernel: the Gemm/MatMul kernel's own time from
+ * ORT's profiler over the same number of runs (without the binding's call and the output's allocation and copy),
+ * and kernel_ratio_torch = torch.mm's median ÷ the kernel's: MLAS against MKL (or OpenBLAS) as kernels.
  * Prints one JSON line per case and thread count as it goes (a killed run keeps the lines so far), after one line
  * describing the peer (versions, BLAS, PyTorch's CPU capability) per thread count.
  *
@@ -23,10 +25,12 @@
  * --quick (a test of the bench, not a measurement): 2 rounds of 10 ms, four cases. $PYTHON: the peer's Python (default /usr/bin/python3).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import * as ort from 'onnxruntime-node';
 import { encodeModel, type OnnxNode } from '../src/engine/onnx/onnx-model.js';
 import { loadNativeSession, type NativeSession, OrtTensor } from '../src/engine/runtime/ort-binding.js';
 import { Random } from '../src/util/random.js';
@@ -106,14 +110,14 @@ const median = (v: readonly number[]): number => {
 const round = (x: number, d = 4): number => Number(x.toPrecision(d));
 
 /** A one-node model: Gemm when an operand is transposed (the engine's forward and weight gradients), else MatMul. */
-function gemmSession(c: GemmCase, threads: number): NativeSession {
+function gemmModel(c: GemmCase): Uint8Array {
   const aShape = c.ta ? [c.k, c.m] : [c.m, c.k];
   const bShape = c.tb ? [c.n, c.k] : [c.k, c.n];
   const node: OnnxNode =
     c.ta || c.tb
       ? { opType: 'Gemm', inputs: ['a', 'b'], outputs: ['c'], domain: '', attrs: { transA: { type: 'int', value: c.ta ? 1 : 0 }, transB: { type: 'int', value: c.tb ? 1 : 0 } } }
       : { opType: 'MatMul', inputs: ['a', 'b'], outputs: ['c'], domain: '', attrs: {} };
-  const model = encodeModel({
+  return encodeModel({
     graphName: 'gemm',
     nodes: [node],
     initializers: [],
@@ -125,7 +129,10 @@ function gemmSession(c: GemmCase, threads: number): NativeSession {
     opsets: { '': 18 },
     producer: 'calibkit-bench',
   });
-  return loadNativeSession(model, {
+}
+
+function gemmSession(c: GemmCase, threads: number): NativeSession {
+  return loadNativeSession(gemmModel(c), {
     intraOpNumThreads: threads,
     interOpNumThreads: 1,
     graphOptimizationLevel: 'all',
@@ -161,8 +168,8 @@ class Peer {
     if (r.done) throw new Error('gemm peer exited');
     return JSON.parse(r.value) as Record<string, unknown>;
   }
-  async run(lib: 'torch' | 'numpy', c: GemmCase, reps: number): Promise<{ ms: number; cpuMs: number; faults: number }> {
-    this.proc.stdin.write(`${JSON.stringify({ cmd: 'run', lib, m: c.m, k: c.k, n: c.n, ta: c.ta ? 1 : 0, tb: c.tb ? 1 : 0, reps })}\n`);
+  async run(lib: 'torch' | 'numpy', c: GemmCase, reps: number, maxMs: number): Promise<{ ms: number; cpuMs: number; faults: number }> {
+    this.proc.stdin.write(`${JSON.stringify({ cmd: 'run', lib, m: c.m, k: c.k, n: c.n, ta: c.ta ? 1 : 0, tb: c.tb ? 1 : 0, reps, max_ms: maxMs })}\n`);
     const r = await this.next();
     return { ms: r['ms'] as number, cpuMs: r['cpu_ms'] as number, faults: r['minor_faults'] as number };
   }
@@ -190,6 +197,34 @@ function summary(side: Side, flop: number): Record<string, number> {
     gflops_cpu: round(flop / cpu / 1e6, 3),
     minor_faults_per_product: round(median(side.faults), 3),
   };
+}
+
+/**
+ * The GEMM kernel's own time: ORT's profiler over `reps` runs of the same model (the node's kernel_time events,
+ * median ms), i.e. MLAS without the binding's call and the output's allocation and copy that session.run includes.
+ */
+async function kernelMs(c: GemmCase, threads: number, feeds: Record<string, OrtTensor>, reps: number): Promise<number[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'calibkit-gemm-prof-'));
+  try {
+    const session = await ort.InferenceSession.create(gemmModel(c), {
+      enableProfiling: true,
+      profileFilePrefix: join(dir, 'p'),
+      intraOpNumThreads: threads,
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+      graphOptimizationLevel: 'all',
+      logSeverityLevel: 3,
+    });
+    for (let i = 0; i < reps; i++) await session.run(feeds);
+    session.endProfiling();
+    await session.release();
+    const file = readdirSync(dir).find((f) => f.endsWith('.json'));
+    if (!file) return [];
+    const events = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { cat: string; name: string; dur: number }[];
+    return events.filter((e) => e.cat === 'Node' && e.name.endsWith('_kernel_time')).map((e) => e.dur / 1000);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -236,8 +271,8 @@ async function measure(c: GemmCase, threads: number, args: Args, peer: Peer | nu
     }
     const reps = Math.max(3, Math.min(20000, Math.round(args.roundMs / Math.max(median(warm.slice(-3)), 1e-3))));
     if (peer) {
-      await peer.run('torch', c, reps);
-      await peer.run('numpy', c, reps);
+      await peer.run('torch', c, reps, 4 * args.roundMs);
+      await peer.run('numpy', c, reps, 4 * args.roundMs);
     }
     const ours: Side = { ms: [], cpuMs: [], faults: [] };
     const torch: Side = { ms: [], cpuMs: [], faults: [] };
@@ -256,7 +291,7 @@ async function measure(c: GemmCase, threads: number, args: Args, peer: Peer | nu
           ['torch', torch],
           ['numpy', numpy],
         ] as const) {
-          const x = await peer.run(lib, c, reps);
+          const x = await peer.run(lib, c, reps, 4 * args.roundMs);
           side.ms.push(x.ms);
           side.cpuMs.push(x.cpuMs);
           side.faults.push(x.faults);
@@ -264,6 +299,8 @@ async function measure(c: GemmCase, threads: number, args: Args, peer: Peer | nu
       }
     }
     const flop = 2 * c.m * c.n * c.k;
+    // The kernel alone: the profiled runs after the first (its warm-up), at most 200.
+    const kernel = (await kernelMs(c, threads, feeds, Math.min(reps * args.rounds, 200) + 1)).slice(1);
     const out: Record<string, unknown> = {
       bench: 'gemm',
       case: c.name,
@@ -281,6 +318,7 @@ async function measure(c: GemmCase, threads: number, args: Args, peer: Peer | nu
       reps_per_round: reps,
       rounds: args.rounds,
       ort: summary(ours, flop),
+      ort_kernel: kernel.length > 0 ? { ms_median: round(median(kernel)), ms_min: round(Math.min(...kernel)), gflops: round(flop / median(kernel) / 1e6, 3), profiled_runs: kernel.length } : null,
     };
     if (peer) {
       const ratio = (x: Side, y: Side, key: 'ms' | 'cpuMs'): number => round(median(x[key]) / median(y[key]), 3);
@@ -288,6 +326,7 @@ async function measure(c: GemmCase, threads: number, args: Args, peer: Peer | nu
         torch: summary(torch, flop),
         numpy: summary(numpy, flop),
         ratio_torch: ratio(torch, ours, 'ms'),
+        kernel_ratio_torch: kernel.length > 0 ? round(median(torch.ms) / median(kernel), 3) : null,
         cpu_ratio_torch: ratio(torch, ours, 'cpuMs'),
         ratio_numpy: ratio(numpy, ours, 'ms'),
         cpu_ratio_numpy: ratio(numpy, ours, 'cpuMs'),

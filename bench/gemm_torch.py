@@ -4,9 +4,10 @@ Started as
     python3 bench/gemm_torch.py <threads>
 with OMP_NUM_THREADS / MKL_NUM_THREADS / OPENBLAS_NUM_THREADS set to <threads> before NumPy and PyTorch load (NumPy's
 BLAS reads them once, at import); torch.set_num_threads(<threads>) as well. It answers one JSON line per stdin line:
-    {"cmd": "run", "lib": "torch"|"numpy", "m": M, "k": K, "n": N, "ta": 0|1, "tb": 0|1, "reps": R}
+    {"cmd": "run", "lib": "torch"|"numpy", "m": M, "k": K, "n": N, "ta": 0|1, "tb": 0|1, "reps": R, "max_ms": T}
         -> {"ms": wall ms per product, "cpu_ms": process CPU ms per product, "minor_faults": minor page faults per
-           product} (the R products timed as one batch, so
+           product, "reps": products done} (the R products timed as one batch — fewer, but at least 3, when they
+           pass T ms, so that a peer slowed down by contention cannot stall the bench —, so
            that a product of a few microseconds is not lost in the timer's own cost)
     {"cmd": "quit"} -> exits
 C[M, N] = op(A) · op(B), where op(A) = A [M, K] (ta 0) or the transpose of a stored [K, M] (ta 1), and op(B) = B [K, N]
@@ -76,16 +77,18 @@ def run(req):
     lib = req["lib"]
     a, b = operands(lib, req["m"], req["k"], req["n"], req["ta"], req["tb"])
     mm = np.matmul if lib == "numpy" else torch.mm
-    reps = req["reps"]
+    reps, max_s = req["reps"], req.get("max_ms", float("inf")) / 1000
     f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     c0 = time.process_time()
     t0 = time.perf_counter()
-    for _ in range(reps):
+    done = 0
+    while done < reps and (done < 3 or time.perf_counter() - t0 < max_s):
         mm(a, b)
-    ms = (time.perf_counter() - t0) * 1000 / reps
-    cpu = (time.process_time() - c0) * 1000 / reps
-    faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f0) / reps
-    return {"ms": ms, "cpu_ms": cpu, "minor_faults": faults}
+        done += 1
+    ms = (time.perf_counter() - t0) * 1000 / done
+    cpu = (time.process_time() - c0) * 1000 / done
+    faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f0) / done
+    return {"ms": ms, "cpu_ms": cpu, "minor_faults": faults, "reps": done}
 
 
 def main():

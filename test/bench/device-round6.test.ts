@@ -34,6 +34,8 @@ test('gemm bench: every transposition case checks its product and reports GFLOP/
   );
   for (const l of cases) {
     assert.equal(l['checked'], true);
+    const kernel = l['ort_kernel'] as Record<string, number>;
+    assert.ok(kernel['profiled_runs']! >= 1 && kernel['ms_median']! > 0, JSON.stringify(l));
     const ort = l['ort'] as Record<string, number>;
     const flop = 2 * (l['m'] as number) * (l['k'] as number) * (l['n'] as number);
     assert.ok(Math.abs(ort['gflops']! - flop / ort['ms_median']! / 1e6) <= 0.01 * ort['gflops']!, JSON.stringify(l));
@@ -69,6 +71,7 @@ test('device-round6 summary: tables computed from the lines, skipped and cut ste
         per_step: 1,
         threads: 1,
         ort: side(2),
+        ort_kernel: side(0.5),
         torch: side(1),
         numpy: side(1),
         ratio_torch: 0.5,
@@ -88,6 +91,7 @@ test('device-round6 summary: tables computed from the lines, skipped and cut ste
         per_step: 2,
         threads: 1,
         ort: side(3),
+        ort_kernel: side(1.5),
         torch: side(1.5),
         numpy: side(1),
         ratio_torch: 0.5,
@@ -114,8 +118,8 @@ test('device-round6 summary: tables computed from the lines, skipped and cut ste
     assert.equal(r.status, 0, r.stderr);
     const md = r.stdout;
     assert.match(md, /NCHWc block 16: AVX-512F/);
-    // GEMM per step: ORT 1×2 + 2×3 = 8 ms, torch 1×1 + 2×1.5 = 4 ms, ratio 0.50×.
-    assert.match(md, /\| MLP 784-512-512-10 \(all GEMMs of the step\) \| 1 \| 2 \| 8\.00 \| 4\.00 \| 3\.00 \| 0\.50× \|/);
+    // GEMM per step: ORT 1×2 + 2×3 = 8 ms, its kernel 1×0.5 + 2×1.5 = 3.5 ms, torch 1×1 + 2×1.5 = 4 ms, NumPy 3 ms.
+    assert.match(md, /\| MLP 784-512-512-10 \(all GEMMs of the step\) \| 1 \| 2 \| 8\.00 \| 3\.50 \| 4\.00 \| 3\.00 \| 0\.50× \| 1\.14× \|/);
     // MLP step: outside ORT = 8.5 − 5.5 = 3.00, ORT outside kernels = 5.5 − 4.25 = 1.25.
     assert.match(md, /\| 128 \| 1 \| 8\.50 \| 8\.40 \| 5\.50 \| 4\.25 \| 3\.00 \| 1\.25 \| 5\.00 \| 0\.59× \| 12 \|/);
     assert.match(md, /gemm threads 2: skipped \(3 s left of the section, 10 s needed\)/);
