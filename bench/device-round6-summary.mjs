@@ -57,7 +57,7 @@ if (verbose)
   );
 if (numpyIsa)
   out.push(
-    `- NumPy ${numpyIsa.numpy}: BLAS ${numpyIsa.blas ?? '?'} ${numpyIsa.blas_version ?? ''}${numpyIsa.simd_found ? `; SIMD found ${JSON.stringify(numpyIsa.simd_found)}` : ''}${numpyIsa.error ? ` (${numpyIsa.error})` : ''}.`,
+    `- NumPy ${numpyIsa.numpy}: BLAS ${numpyIsa.blas ?? '?'} ${numpyIsa.blas_version ?? ''}${numpyIsa.simd_found ? `; SIMD found ${JSON.stringify(numpyIsa.simd_found)}` : ''}${numpyIsa.config_unavailable ? ` (show_config: ${numpyIsa.config_unavailable})` : ''}.`,
   );
 if (cpu) out.push('', `Full flags line (${cpu.flags_count} flags):`, '', '```', cpu.flags ?? '', '```');
 out.push('');

@@ -17,7 +17,7 @@
 # bench/device-round6-summary.mjs writes $OUT/device-round6-summary.md (run it by hand on a partial file too).
 #
 # Run from the repository root after `npm run build`:
-#   [QUICK=1] [BUDGET_S=480] [SHARES="0.05 0.2 0.1 0.15 0.5"] [CORES=0,1] [OUT=/tmp/round6] [NODE=node]
+#   [QUICK=1] [BUDGET_S=480] [SHARES="0.06 0.2 0.1 0.14 0.5"] [CORES=0,1] [OUT=/tmp/round6] [NODE=node]
 #   [PYTHON=/usr/bin/python3] [FMNIST_DIR=/usr/share/datasets/fashion-mnist] [S5_IMAGES=15000] bash bench/device-round6.sh
 # QUICK=1 (a test of the script, not a measurement): BUDGET_S 110, SHARES "0.2 0.2 0.2 0.15 0.25", gemm.ts --quick,
 # 10 MLP steps and 1 ResNet-8 step a side, section 5 on 600 images for 1 epoch.
@@ -44,7 +44,7 @@ OUT=${OUT:-/tmp/round6}
 NODE=${NODE:-node}
 FMNIST_DIR=${FMNIST_DIR:-/usr/share/datasets/fashion-mnist}
 S5_IMAGES=${S5_IMAGES:-$(q 15000 600)}
-read -r -a SHARES <<< "${SHARES:-$(q "0.05 0.2 0.1 0.15 0.5" "0.2 0.2 0.2 0.15 0.25")}"
+read -r -a SHARES <<< "${SHARES:-$(q "0.06 0.2 0.1 0.14 0.5" "0.2 0.2 0.2 0.15 0.25")}"
 J=$OUT/device-round6.jsonl
 LOG=$OUT/device-round6.log
 WORK=$OUT/device-round6-work

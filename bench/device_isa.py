@@ -38,9 +38,15 @@ def cpuinfo():
 
 VERBOSE_PROBE = """
 import torch
+def verbosely(backend, run):  # inside torch.backends.{mkl,mkldnn}.verbose where this PyTorch allows it (env variables too)
+    try:
+        with backend.verbose(backend.VERBOSE_ON):
+            return run()
+    except Exception:
+        return run()
 a = torch.randn(256, 256)
-torch.mm(a, a)
-torch.nn.functional.conv2d(torch.randn(32, 16, 32, 32), torch.randn(16, 16, 3, 3), padding=1)
+verbosely(torch.backends.mkl, lambda: torch.mm(a, a))
+verbosely(torch.backends.mkldnn, lambda: torch.nn.functional.conv2d(torch.randn(32, 16, 32, 32), torch.randn(16, 16, 3, 3), padding=1))
 """
 
 
@@ -66,7 +72,7 @@ def torch_isa():
         blas = info.get("Build Dependencies", {}).get("blas", {})
         numpy_info = {"blas": blas.get("name"), "blas_version": blas.get("version"), "simd_found": simd.get("found"), "simd_baseline": simd.get("baseline")}
     except Exception as e:  # NumPy < 1.26
-        numpy_info = {"error": str(e)[:200]}
+        numpy_info = {"config_unavailable": str(e)[:200]}
     print(json.dumps({"bench": "isa-numpy", "numpy": np.__version__, **numpy_info}), flush=True)
 
 
