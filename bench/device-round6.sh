@@ -17,7 +17,7 @@
 # bench/device-round6-summary.mjs writes $OUT/device-round6-summary.md (run it by hand on a partial file too).
 #
 # Run from the repository root after `npm run build`:
-#   [QUICK=1] [BUDGET_S=480] [SHARES="0.06 0.2 0.1 0.14 0.5"] [CORES=0,1] [OUT=/tmp/round6] [NODE=node]
+#   [QUICK=1] [BUDGET_S=480] [SHARES="0.08 0.2 0.1 0.14 0.48"] [CORES=0,1] [OUT=/tmp/round6] [NODE=node]
 #   [PYTHON=/usr/bin/python3] [FMNIST_DIR=/usr/share/datasets/fashion-mnist] [S5_IMAGES=15000] bash bench/device-round6.sh
 # QUICK=1 (a test of the script, not a measurement): BUDGET_S 110, SHARES "0.2 0.2 0.2 0.15 0.25", gemm.ts --quick,
 # 10 MLP steps and 1 ResNet-8 step a side, section 5 on 600 images for 1 epoch.
@@ -44,7 +44,7 @@ OUT=${OUT:-/tmp/round6}
 NODE=${NODE:-node}
 FMNIST_DIR=${FMNIST_DIR:-/usr/share/datasets/fashion-mnist}
 S5_IMAGES=${S5_IMAGES:-$(q 15000 600)}
-read -r -a SHARES <<< "${SHARES:-$(q "0.06 0.2 0.1 0.14 0.5" "0.2 0.2 0.2 0.15 0.25")}"
+read -r -a SHARES <<< "${SHARES:-$(q "0.08 0.2 0.1 0.14 0.48" "0.2 0.2 0.2 0.15 0.25")}"
 J=$OUT/device-round6.jsonl
 LOG=$OUT/device-round6.log
 WORK=$OUT/device-round6-work
@@ -121,7 +121,6 @@ echo "device-round6: budget $BUDGET_S s, cores $CORES, QUICK=$QUICK; lines in $J
 
 # 1. The machine, and which ISA the kernels use.
 section 1 "isa"
-step "machine" 2 0 "$NODE" bench/idle-machine-record.mjs machine --out "$OUT/machine.json" --python "$PYTHON" --cores "$CORES" --budget "$BUDGET_S" --started "$(date -u +%FT%TZ)"
 step "isa cpuinfo" 1 0 "$PYTHON" bench/device_isa.py cpuinfo
 step "isa ort" 2 0 "$NODE" --input-type=module -e '
 import { readFileSync } from "node:fs";
@@ -133,6 +132,7 @@ const meaning = { 16: "NCHWc block 16: MLAS took its AVX-512F branch (SGEMM kern
 process.stdout.write(JSON.stringify({ bench: "isa-ort", onnxruntime_node: version, nchwc_block: block, meaning: meaning[block] ?? "unknown block" }) + "\n");
 '
 step "isa torch" 5 0 "$PYTHON" bench/device_isa.py torch
+step "machine" 2 0 "$NODE" bench/idle-machine-record.mjs machine --out "$OUT/machine.json" --python "$PYTHON" --cores "$CORES" --budget "$BUDGET_S" --started "$(date -u -d @"$T0" +%FT%TZ)"
 
 # 2. GEMM alone: MLAS (ORT) vs MKL (torch.mm) vs NumPy's BLAS, 1 then 2 threads.
 section 2 "gemm"
