@@ -170,6 +170,19 @@ test('suite run trains every run into an ordinary run directory, fits TS, writes
   assert.match(stale.stdout, /trained {2}ce-seed0 .*post-hoc step left/);
   rmSync(lock);
   writeFileSync(posthocFile, kept);
+
+  // An output missing beside the final checkpoint (a run stopped during its final evaluation): resumed, not retrained.
+  const runDir = join(out, 'runs', 'ce-seed0');
+  const logBefore = readFileSync(join(runDir, 'log.jsonl'), 'utf8');
+  const testLogits = readFileSync(join(runDir, 'test-logits.npy'));
+  rmSync(join(runDir, 'test-logits.npy'));
+  const missing = await run(['suite', 'status', out]);
+  assert.match(missing.stdout, /partial {2}ce-seed0 /);
+  const resumed = await run(['suite', 'run', file, '--out', out, '--progress', 'lines', '--report=false']);
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.match(resumed.stdout, /resume ce-seed0/);
+  assert.equal(readFileSync(join(runDir, 'log.jsonl'), 'utf8'), logBefore, 'no epoch trained again');
+  assert.deepEqual(readFileSync(join(runDir, 'test-logits.npy')), testLogits, 'the same logits from the same weights');
 });
 
 test('one failing run does not stop the others: the summary names it, the exit code is 1, a re-run completes it', async () => {
