@@ -16,6 +16,7 @@ const BENCHES: Readonly<Record<string, string>> = {
   'engine-step-ab':
     'two engine builds (dist dirs) on the same train or eval step in one process, alternating, CPU ms per step: --base DIR --candidate DIR [--model fmnist-resnet8] [--mode train|eval] [--steps 30]',
   'engine-ops': 'engine gradient recipes at ResNet-20 shapes vs PyTorch [--quick]',
+  gemm: 'single-precision GEMMs alone, MLAS (one-node ONNX model) vs torch.mm vs NumPy at the MLP / ResNet-20 step shapes, GFLOP/s: [--threads 1,2] [--only mlp|resnet20|square|floor] [--quick]',
   'metrics-throughput': 'every calibration metric on N × C probabilities vs NumPy: [N] [C] [repeats]',
   'metrics-compare-builds': 'tolerance review: every metric of two builds (dist dirs) on the real predictions and N × C random rows, max relative difference per metric: DIST_A DIST_B [N] [C]',
   'posthoc-temperature': 'temperature scaling fit on 50k × 100 logits vs PyTorch [--no-peer]',

@@ -14,7 +14,9 @@
  * With --profile, ORT's own profiler times one more batch of steps and the JSON gets the time per ONNX op type
  * (wall time of each kernel: under load it over-weights some kernels, e.g. ReLU-mask Casts and NCHWc reorders,
  * against a CPU-time sample — see the issue-24 notebook in src/engine/README.md), and the count of each op type
- * in ORT's optimised model (`optimizedModelFilePath`, after ORT's own rewrites such as its NCHWc transformer).
+ * in ORT's optimised model (`optimizedModelFilePath`, after ORT's own rewrites such as its NCHWc transformer);
+ * total_kernel_ms (the kernels' sum) and model_run_ms (ORT's whole run per step) beside ms_per_step give the step's
+ * cost outside the kernels (bench/device-round6.sh, section 3).
  *
  *   npm run -s bench -- train-step --model mlp|lenet|resnet20|resnet32|resnet56|fmnist-resnet20 [--batch 128] [--steps N] [--rounds R]
  *                                  [--threads 2] [--replicas R] [--packing flat|tensors] [--no-torch] [--no-nchwc] [--profile] [--json]
@@ -149,6 +151,9 @@ async function profile(graph: Graph, feeds: Record<string, Feed>, steps: number,
     const roles = nodeRoles(graph, nchwcBlock);
     const byOp: Record<string, number> = {};
     let total = 0;
+    // ORT's own time per session.run (its 'model_run' event: executor, allocations and kernels, without the binding
+    // and the feeds and fetches on the JavaScript side).
+    const modelRunMs = events.filter((e) => e.cat === 'Session' && e.name === 'model_run').reduce((a, e) => a + e.dur / 1000, 0) / steps;
     for (const e of events) {
       if (e.cat !== 'Node' || !e.name.endsWith('_kernel_time') || !e.args?.op_name) continue;
       const key = roles.get(e.name.slice(0, -'_kernel_time'.length)) ?? e.args.op_name;
@@ -158,7 +163,12 @@ async function profile(graph: Graph, feeds: Record<string, Feed>, steps: number,
     const sorted = Object.entries(byOp)
       .sort((a, b) => b[1] - a[1])
       .filter(([, v]) => v >= 0.05);
-    return { total_kernel_ms: Number(total.toFixed(2)), ...Object.fromEntries(sorted.map(([k, v]) => [k, Number(v.toFixed(2))])), ort_optimized_ops: optimizedOps };
+    return {
+      total_kernel_ms: Number(total.toFixed(2)),
+      model_run_ms: Number(modelRunMs.toFixed(2)),
+      ...Object.fromEntries(sorted.map(([k, v]) => [k, Number(v.toFixed(2))])),
+      ort_optimized_ops: optimizedOps,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -185,11 +195,13 @@ async function main(): Promise<void> {
   const oursCpu: number[] = [];
   const theirsCpu: number[] = [];
   let lastLoss = NaN;
+  let minorFaults = 0; // minor page faults of our timed steps (first-touch memory: ≈ 20 µs a page on the project's VM)
   // --steps timed steps each, in --rounds rounds alternating ours / PyTorch; round 0 (same length) is warm-up.
   const perRound = Math.max(1, Math.ceil(args.steps / args.rounds));
   for (let r = 0; r <= args.rounds; r++) {
     const mine: number[] = [];
     const mineCpu: number[] = [];
+    const faultsBefore = process.resourceUsage().minorPageFault;
     for (let i = 0; i < perRound; i++) {
       const c = process.cpuUsage();
       const s = performance.now();
@@ -198,8 +210,10 @@ async function main(): Promise<void> {
       const d = process.cpuUsage(c);
       mineCpu.push((d.user + d.system) / 1000);
     }
+    const faults = process.resourceUsage().minorPageFault - faultsBefore;
     const other = peer ? await peer.peer.run(perRound) : { ms: [], cpuMs: [] };
     if (r > 0) {
+      minorFaults += faults;
       ours.push(...mine);
       theirs.push(...other.ms);
       oursCpu.push(...mineCpu);
@@ -219,6 +233,7 @@ async function main(): Promise<void> {
     ms_per_step: Number(msPerStep.toFixed(3)),
     ms_min: Number(Math.min(...ours).toFixed(3)),
     cpu_ms_per_step: Number(median(oursCpu).toFixed(3)),
+    minor_faults_per_step: Number((minorFaults / ours.length).toFixed(1)),
     samples_per_s: Number(((1000 * args.batch) / msPerStep).toFixed(1)),
     compile_ms: Number(compileMs.toFixed(1)),
     trace_ms: Number(stats.traceMs.toFixed(1)),

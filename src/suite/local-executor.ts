@@ -16,6 +16,9 @@ import { pathExists } from '../util/path-exists.js';
 import type { RunExecutor, RunOutcome, RunTask } from './run-executor.js';
 import { epochsDone } from './suite-directory.js';
 
+/** How each attempt's command line starts in logs/<id>.txt (suite-measured.ts counts the `--resume` ones). */
+export const TRAIN_COMMAND_PREFIX = '$ calib train ';
+
 /** The child entry script (dist/src/cli/train-child.js). */
 export const TRAIN_CHILD_SCRIPT = fileURLToPath(new URL('../cli/train-child.js', import.meta.url));
 
@@ -34,7 +37,7 @@ export async function runTrainChild(task: RunTask, logDir: string, onEpoch: (epo
   const args = await trainArguments(task, join(logDir, `${task.run.id}.config.json`));
   await clearFailureRecord(task.dir);
   const log = createWriteStream(logFile, { flags: 'a' });
-  log.write(`$ calib train ${args.join(' ')}\n`);
+  log.write(`${TRAIN_COMMAND_PREFIX}${args.join(' ')}\n`);
   // Own process group: a terminal's Ctrl-C reaches only the suite, which forwards one SIGINT (a second would make
   // calib train quit without finishing its update); the child still exits if the suite dies (train-child.ts).
   const child = spawn(process.execPath, [TRAIN_CHILD_SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });

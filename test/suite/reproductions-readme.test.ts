@@ -195,9 +195,66 @@ test("a deep-scale report beside its machine report leads that paper's section, 
   assert.match(text, /\| `toy-deep` \| deep \|/);
   assert.match(toy, /<!-- prose:toy-deep -->\n<!-- \/prose:toy-deep -->[^]*<!-- prose:toy -->\n<!-- \/prose:toy -->/);
   // A suite with a deep scale and no deep report yet says so before its machine-scale tables.
-  const other = text.slice(text.indexOf('## `other`'), text.indexOf('## `toy`'));
+  // (The paper with a deep report comes first: other's section is the last.)
+  const other = text.slice(text.indexOf('## `other`'));
   assert.match(other, /\*\*Deep scale:\*\* deep-scale report not yet produced \(runs in progress\)\.\n\n### Machine scale\n\n\*\*Settings:\*\* scale machine/);
   // A suite without a deep scale keeps the plain layout.
   const plain = await reproductionsReadme(dir, '', undefined, (name) => name === 'toy');
-  assert.doesNotMatch(plain.slice(plain.indexOf('## `other`'), plain.indexOf('## `toy`')), /Deep scale|### Machine scale/);
+  assert.ok(plain.indexOf('## `other`') > plain.indexOf('## `toy`'));
+  assert.doesNotMatch(plain.slice(plain.indexOf('## `other`')), /Deep scale|### Machine scale/);
+});
+
+test('once a deep-scale report exists the page leads with it: title, a lead table with CE training accuracy, fitted T, flips and measured hours, deep rows and sections first', async () => {
+  const dir = tempDir('readme-deep-lead');
+  const machine = claimsReport();
+  const verdicts = machine['verdicts'] as Record<string, unknown>[];
+  const runs = [0, 1].flatMap((seed) => [
+    { id: `ce-seed${seed}`, seed, config: { dataset: 'fashion-mnist', loss: 'ce', lossOptions: {} } },
+    { id: `mbls-seed${seed}`, seed, config: { dataset: 'fashion-mnist', loss: 'mbls', lossOptions: { margin: 6 } } },
+    { id: `mix-seed${seed}`, seed, config: { dataset: 'fashion-mnist', loss: 'ce', lossOptions: {}, mixup: 1 } },
+  ]);
+  const deep = {
+    ...machine,
+    scale: 'deep',
+    settings: 'scale deep; 8 runs (6 finished); seeds 0, 1',
+    runs,
+    missing: ['ce-seed2', 'mbls-seed2'],
+    // mixup first: a CE loss with mixup is not plain cross-entropy, so the lead reads the row of `ce`.
+    methods: ['mix', 'mbls', 'ce'].map((name) => ({ name, label: name, runs: [0, 1].map((s) => `${name}-seed${s}`) })),
+    tables: [
+      {
+        columns: [{ key: 'accuracy' }, { key: 'train:accuracy' }, { key: 'T' }],
+        rows: [
+          { method: 'mix', cells: [{ mean: 0.9 }, { mean: 0.97 }, { mean: 0.8 }] },
+          { method: 'mbls', cells: [{ mean: 0.9 }, { mean: 0.99 }, { mean: 1.1 }] },
+          { method: 'ce', cells: [{ mean: 0.88 }, { mean: 0.9999 }, { mean: 2.371 }] },
+        ],
+      },
+    ],
+    verdicts: [verdicts[0], { ...verdicts[1], outcome: 'holds', difference: -0.004, lower: -0.006, upper: -0.002, outcome_holm: 'holds' }, verdicts[2]],
+    compute: { machine_hours: 8.19, jobs: 2 },
+  };
+  for (const [name, report] of [
+    ['aaa', { ...machine, suite: 'aaa' }],
+    ['toy', machine],
+    ['toy-deep', deep],
+  ] as const) {
+    mkdirSync(join(dir, name));
+    writeFileSync(join(dir, name, 'report.json'), JSON.stringify(report));
+  }
+  const text = await reproductionsReadme(dir, '', undefined, (name) => name === 'toy');
+  const at = (s: string): number => text.indexOf(s);
+  assert.match(text, /^# Reproductions of the papers: the deep scale first, then this machine’s scale\n/);
+  assert.ok(at('## Deep scale') > 0 && at('## Deep scale') < at('<!-- prose:intro -->'), 'the lead comes before everything else');
+  assert.match(text, /\n\| `toy` \| \[toy-deep\]\(toy-deep\/report\.md\) \| 6 of 8 \| 99\.99 \| 2\.37 \| 1 \/ 2 \| 1 \| 8\.2 \|\n/);
+  // The overview lists the deep report first, and the paper with a deep report has the first section.
+  assert.ok(at('| `toy-deep` | deep |') < at('| `aaa` | machine |'));
+  assert.ok(at('## `toy`') < at('## `aaa`'));
+  // Without any deep report the page is as before: no lead, the machine-scale title.
+  const plain = tempDir('readme-no-deep');
+  mkdirSync(join(plain, 'toy'));
+  writeFileSync(join(plain, 'toy', 'report.json'), JSON.stringify(machine));
+  const before = await reproductionsReadme(plain, '', undefined, () => false);
+  assert.match(before, /^# Reproductions of the papers at this machine’s scale\n/);
+  assert.doesNotMatch(before, /## Deep scale/);
 });

@@ -132,13 +132,26 @@ test('suite run trains every run into an ordinary run directory, fits TS, writes
   const md = readFileSync(join(out, 'report.md'), 'utf8');
   for (const m of md.matchAll(/\]\((report-figures\/[^)]+\.svg)\)/g)) assert.ok(existsSync(join(out, m[1]!)), m[1]);
   assert.match(md, /\| Method \| Acc\. \(%\) \| ECE \(%\) \|/);
+  // The run recorded its runs side by side (sessions.json), so the report's Compute paragraph states machine-hours.
+  const sessions = json(join(out, 'sessions.json')) as { sessions: { jobs: number; threads: number[]; executor: string }[] };
+  assert.deepEqual(
+    sessions.sessions.map((x) => [x.jobs, x.threads, x.executor]),
+    [[2, [1], 'local']],
+  );
+  const compute = (json(join(out, 'report.json')) as { compute: Record<string, unknown> }).compute;
+  assert.deepEqual([compute['runs_finished'], compute['runs_reused'], compute['jobs'], compute['jobs_source']], [2, 0, 2, 'recorded']);
+  assert.ok((compute['machine_hours'] as number) > 0 && (compute['machine_hours'] as number) <= (compute['run_hours'] as number) / 2 + 1e-12);
+  assert.match(md, /\*\*Compute:\*\* 2 runs trained in this directory and finished, 0 unfinished, 0 copied from other suites .*÷ 2 side by side \(recorded in sessions\.json\)/);
 
   const again = await run(['suite', 'run', file, '--out', out, '--progress', 'none', '--report=false']);
   assert.equal(again.code, 0, again.stderr);
   assert.match(again.stdout, /2\/2 runs done \(0 trained now/);
+  // A second session with other --jobs: the record keeps both, and the measure no longer has one number to divide by.
+  assert.equal((json(join(out, 'sessions.json')) as { sessions: unknown[] }).sessions.length, 2);
   const status = await run(['suite', 'status', out]);
   assert.equal(status.code, 0);
   assert.match(status.stdout, /2 runs — 2 done, 0 failed, 0 interrupted, 0 not started/);
+  assert.match(status.stdout, /^measured so far: 2 runs trained here \(2 finished, 0 unfinished; 0 reused\): .* ÷ 1 side by side \(--jobs; the sessions ran 2 and 1\)/m);
 
   // A run whose lock a live process holds is being trained or finalised: status says running, not broken.
   const lock = join(out, 'runs', 'ce-seed0', 'run.lock');
@@ -157,6 +170,19 @@ test('suite run trains every run into an ordinary run directory, fits TS, writes
   assert.match(stale.stdout, /trained {2}ce-seed0 .*post-hoc step left/);
   rmSync(lock);
   writeFileSync(posthocFile, kept);
+
+  // An output missing beside the final checkpoint (a run stopped during its final evaluation): resumed, not retrained.
+  const runDir = join(out, 'runs', 'ce-seed0');
+  const logBefore = readFileSync(join(runDir, 'log.jsonl'), 'utf8');
+  const testLogits = readFileSync(join(runDir, 'test-logits.npy'));
+  rmSync(join(runDir, 'test-logits.npy'));
+  const missing = await run(['suite', 'status', out]);
+  assert.match(missing.stdout, /partial {2}ce-seed0 /);
+  const resumed = await run(['suite', 'run', file, '--out', out, '--progress', 'lines', '--report=false']);
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.match(resumed.stdout, /resume ce-seed0/);
+  assert.equal(readFileSync(join(runDir, 'log.jsonl'), 'utf8'), logBefore, 'no epoch trained again');
+  assert.deepEqual(readFileSync(join(runDir, 'test-logits.npy')), testLogits, 'the same logits from the same weights');
 });
 
 test('one failing run does not stop the others: the summary names it, the exit code is 1, a re-run completes it', async () => {

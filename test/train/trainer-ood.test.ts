@@ -121,6 +121,10 @@ test('training with ood writes ood.json with noise, a second dataset and the nin
   // A second "dataset" of inverted digits stands in for Fashion-MNIST (which may not be installed).
   const inverted = imageDataset({ name: 'inverted', images: new Float32Array(50 * 784).fill(1), labels: new Int32Array(50), shape: [1, 28, 28], classes: 10 });
   const result = await train(config, { oodDataset: inverted });
+  // summary.json marks a finished run, so it is written after every other output (a run stopped during the OOD
+  // evaluation then has none, and resumes).
+  const written = (f: string): bigint => statSync(join(dir, 'run', f), { bigint: true }).mtimeNs;
+  for (const f of ['ood.json', 'shift/in-labels.npy', 'test-logits.npy', 'model.onnx']) assert.ok(written('summary.json') >= written(f), `summary.json after ${f}`);
   const report = JSON.parse(readFileSync(join(dir, 'run', 'ood.json'), 'utf8')) as {
     in_distribution: { n: number };
     noise: { auroc: number };

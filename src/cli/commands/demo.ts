@@ -84,6 +84,7 @@ export const demoCommand = defineCommand({
         'dry-run': false,
         'reuse-from': undefined,
         markdown: undefined,
+        'measured-root': undefined,
         second: undefined,
       },
       io,

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isOptInMetricName } from '../../metrics/record/opt-in-metrics.js';
-import { readFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
+import { readFile, stat } from 'node:fs/promises';
+import { availableParallelism, hostname } from 'node:os';
 import { join } from 'node:path';
 import { expandSuite, explicitThreads, type SuiteRun } from '../../suite/expand-suite.js';
 import { planReuse, reuseSummary, type ReusePlan } from '../../suite/identity/reuse-plan.js';
@@ -25,6 +25,9 @@ import { SUITE_SCALES, type Suite, type SuiteScale } from '../../suite/suite-sch
 import { writeSuiteReport } from '../../suite/report/write-suite-report.js';
 import { estimateSuite, formatEstimate } from '../../suite/estimate/suite-estimate.js';
 import { suiteRunProgress } from '../../suite/estimate/suite-run-times.js';
+import { formatMeasured, measureSuite, type SuiteMeasurement } from '../../suite/estimate/suite-measured.js';
+import { recordSuiteSession } from '../../suite/estimate/suite-sessions.js';
+import { CALIBKIT_VERSION } from '../../util/version.js';
 import { pathExists } from '../../util/path-exists.js';
 import { README_FILE, reproductionsReadme, writeReproductionsReadme } from '../../suite/report/reproductions-readme.js';
 import { invalidArgument, requireNumber } from '../../util/errors.js';
@@ -74,7 +77,7 @@ export const suiteCommand = defineCommand({
   name: 'suite',
   summary: 'Experiment suites: run a comparison (methods × sweeps × seeds, post-hoc calibration) and report it.',
   usage:
-    'list | show NAME [--scale S] | run FILE|NAME [--out DIR] [--jobs N] [--scale S] [--reuse-from DIR[,DIR…]] [--dry-run] [--queue URL [--worker-wait S]] | status DIR [--jobs N] | budget [NAME,NAME…] [--scale S] [--jobs N] [--threads T] [--markdown FILE] | compare-scales FIRST SECOND [--scale S] [--markdown FILE] | readme DIR [--check]',
+    'list | show NAME [--scale S] | run FILE|NAME [--out DIR] [--jobs N] [--scale S] [--reuse-from DIR[,DIR…]] [--dry-run] [--queue URL [--worker-wait S]] | status DIR [--jobs N] | budget [NAME,NAME…] [--scale S] [--jobs N] [--threads T] [--markdown FILE] [--measured-root DIR] | compare-scales FIRST SECOND [--scale S] [--markdown FILE] | readme DIR [--check]',
   description: [
     'A suite is a JSON file (see calib suite show demo): a base training configuration (the keys of calib train',
     '--config), per-scale overrides (quick, machine, paper), named methods, one-dimensional sweeps of a key over',
@@ -103,6 +106,11 @@ export const suiteCommand = defineCommand({
     "minutes per run = machine time with --jobs side by side. Minutes per run come from the run's own trained",
     "epochs, else the suite's runs of the same method and cost (model, data, batch, threads per run), else a measured",
     'reference (the deep-scale pilot, docs/reproductions/deep-scale-pilot.md); runs with none are named as such.',
+    'status then says what was measured so far: runs trained, their run time (the wall seconds of their epochs in',
+    'log.jsonl plus their finishing, log.jsonl to posthoc.json) ÷ the runs side by side = machine-hours, minutes per',
+    "finished run, and the wall span during which at least one run was in progress (the union of the runs' launch-to-",
+    'posthoc.json intervals; a run resumed after a stop keeps its pause inside it). Each suite run records its --jobs',
+    'and threads in DIR/sessions.json; without that record (suites started before it) --jobs is used, and said so.',
     'status ends with what is left and roughly how long it takes with --jobs side by side',
     '(the same estimate).',
     '--reuse-from DIR[,DIR…]: before training, every run of the suite whose training identity (the hash of its resolved',
@@ -114,7 +122,9 @@ export const suiteCommand = defineCommand({
     'budget: the machine time of several suites run in this order at one scale (default: the five paper suites in',
     'reuse order, --scale deep), each reusing the runs of the earlier ones: per suite runs, reused runs, trained runs,',
     "estimated hours, claims tested at the scale and what its trimmed grid (the suite's grids.<scale>) left out;",
-    '--markdown FILE writes the same as a Markdown page (docs/reproductions/deep-budget.md).',
+    '--markdown FILE writes the same as a Markdown page (docs/reproductions/deep-budget.md). --measured-root DIR adds',
+    "what the suites' directories DIR/<name>-<scale> measured so far (as status: runs trained, machine-hours) beside",
+    'the planned hours of the same runs; a suite without a directory there reads "not started".',
     "compare-scales FIRST SECOND: one paper's claims at two scales from two report.json files (or their directories),",
     'e.g. machine vs deep: per claim both verdicts with their differences and intervals, and whether it flipped (flips',
     'first); when SECOND does not exist yet it says "<scale>-scale report not yet produced" (--scale names SECOND\'s',
@@ -139,6 +149,7 @@ export const suiteCommand = defineCommand({
     'calib suite compare-scales docs/reproductions/mbls repro/mbls-deep',
     'calib suite status suites/demo',
     'calib suite status suites/mbls-deep --jobs 2 --threads 2',
+    'calib suite budget --scale deep --jobs 2 --threads 2 --measured-root suites --markdown deep-budget.md',
     'calib suite readme docs/reproductions',
   ],
   positional: ['action', 'target', 'second'],
@@ -158,6 +169,9 @@ export const suiteCommand = defineCommand({
       valueName: 'DIR[,DIR…]',
     }),
     markdown: flag(described(optional(string()), 'budget: also write the budget as a Markdown page'), { valueName: 'FILE' }),
+    'measured-root': flag(described(optional(string()), "budget: the folder holding the suites' directories <name>-<scale>; adds their measured machine-hours"), {
+      valueName: 'DIR',
+    }),
     'dry-run': flag(optional(boolean(), false, 'run: print the runs left and the estimated machine time, write nothing')),
     report: flag(optional(boolean(), true, 'write the report when the suite ends (--report=false: do not)')),
     progress: flag(optional(string(['auto', 'bar', 'lines', 'none']), 'auto', 'progress display: auto = live line on a terminal')),
@@ -193,6 +207,7 @@ export const suiteCommand = defineCommand({
         for (const r of s.runs) io.stdout.write(`  ${r.state.padEnd(8)} ${r.id}  ${r.epochs}/${r.totalEpochs} epochs${r.detail ? `  ${r.detail}` : ''}\n`);
         if (count('stale', 'broken', 'trained')) io.stdout.write('calib suite run with the same suite and --out recomputes the stale and broken runs\n');
         const { jobs: estimateJobs, threads } = jobsAndThreads(flags);
+        for (const line of formatMeasured(await measureSuite(dir, s.record.runs, estimateJobs))) io.stdout.write(`${line}\n`);
         const estimate = estimateSuite(await suiteRunProgress(dir, s.record.runs, threads), estimateJobs);
         for (const line of formatEstimate(estimate, threads)) io.stdout.write(`${line}\n`);
         return count('done') === s.runs.length ? 0 : 1;
@@ -205,11 +220,13 @@ export const suiteCommand = defineCommand({
         const { jobs, threads } = jobsAndThreads(flags);
         // A --markdown path that cannot be written is refused before the plan is printed.
         if (flags.markdown !== undefined) await requireOutputPath(flags.markdown, '--markdown');
+        const measured = flags['measured-root'] === undefined ? undefined : await measuredSuites(flags['measured-root'], names, scale, jobs);
         const budget = suiteBudget(suites, scale, jobs, threads);
-        for (const line of formatBudget(budget, scale === 'deep' ? DEEP_BUDGET_HOURS : undefined)) io.stdout.write(`${line}\n`);
+        for (const line of formatBudget(budget, scale === 'deep' ? DEEP_BUDGET_HOURS : undefined, measured)) io.stdout.write(`${line}\n`);
         if (flags.markdown !== undefined) {
-          const command = `calib suite budget ${flags.target ?? ''}${flags.target ? ' ' : ''}--scale ${scale} --jobs ${jobs} --threads ${threads * jobs} --markdown ${flags.markdown}`;
-          await atomicWriteFile(flags.markdown, budgetMarkdown(budget, command));
+          const root = flags['measured-root'] === undefined ? '' : ` --measured-root ${flags['measured-root']}`;
+          const command = `calib suite budget ${flags.target ?? ''}${flags.target ? ' ' : ''}--scale ${scale} --jobs ${jobs} --threads ${threads * jobs}${root} --markdown ${flags.markdown}`;
+          await atomicWriteFile(flags.markdown, budgetMarkdown(budget, command, measured));
           io.stdout.write(`wrote ${flags.markdown}\n`);
         }
         return 0;
@@ -290,6 +307,16 @@ export const suiteCommand = defineCommand({
         // The suite as it runs at this scale (its trimmed grid applied: scale-grid.ts) is what the report reads.
         const record = { format: 1 as const, scale, suite: scaledSuite(suite, scale), runs };
         await prepareSuiteDirectory(dir, record);
+        // What nothing else records: the runs side by side, for the measured machine-hours (suite-sessions.ts).
+        await recordSuiteSession(dir, {
+          started: new Date().toISOString(),
+          jobs: flags.queue ? null : jobs,
+          threads: [...new Set(runs.map(threadsOf))],
+          executor: flags.queue ? 'queue' : 'local',
+          host: hostname(),
+          pid: process.pid,
+          calibkit: CALIBKIT_VERSION,
+        });
         const threadsText = [...new Set(runs.map(threadsOf))].join('/');
         io.stdout.write(
           `suite ${suite.name} (${scale}): ${runs.length} runs into ${dir}/runs, ${flags.queue ? `on the queue ${maskQueueUrl(flags.queue)}` : `${jobs} side by side with ${threadsText} thread(s) each`}\n`,
@@ -333,6 +360,33 @@ function jobsAndThreads(flags: { readonly jobs?: number; readonly threads?: numb
   const jobs = requireNumber('--jobs', flags.jobs, { integer: true, min: 1 });
   const total = requireNumber('--threads', flags.threads ?? availableParallelism(), { integer: true, min: 1 });
   return { jobs, threads: Math.max(1, Math.floor(total / jobs)) };
+}
+
+/**
+ * budget --measured-root ROOT: each suite's directory ROOT/<name>-<scale> measured (suite-measured.ts), null when it
+ * holds no suite.json (not started); ROOT itself must be a directory.
+ */
+async function measuredSuites(root: string, names: readonly string[], scale: SuiteScale, jobs: number): Promise<Map<string, SuiteMeasurement | null>> {
+  let isDirectory = false;
+  try {
+    isDirectory = (await stat(root)).isDirectory();
+  } catch {
+    invalidArgument('--measured-root', 'a folder holding suite directories <name>-<scale>', `${JSON.stringify(root)} (not found)`);
+  }
+  if (!isDirectory) invalidArgument('--measured-root', 'a folder holding suite directories <name>-<scale>', `${JSON.stringify(root)} (not a directory)`);
+  const out = new Map<string, SuiteMeasurement | null>();
+  for (const name of names) {
+    const dir = join(root, `${name}-${scale}`);
+    if (!(await pathExists(join(dir, SUITE_FILE)))) {
+      out.set(name, null);
+      continue;
+    }
+    const record = await readSuiteRecord(dir);
+    if (record.suite.name !== name || record.scale !== scale)
+      invalidArgument('--measured-root', `suite directories named <name>-<scale> (${dir}: suite ${name} at scale ${scale})`, `suite ${record.suite.name} at scale ${record.scale}`);
+    out.set(name, await measureSuite(dir, record.runs, jobs));
+  }
+  return out;
 }
 
 /** The paper suites in the order their deep reruns go (mbls first: acls and maronas reuse its runs). */

@@ -274,7 +274,7 @@ export const trainCommand = defineCommand({
     process.on('SIGTERM', onSigterm);
     try {
       if (flags.resume !== undefined) {
-        const extra = [...Object.keys(overrides), ...(flags.config !== undefined ? ['config'] : []), ...(flags.force ? ['force'] : [])];
+        const extra = [...Object.keys(overrides).filter((k) => k !== 'threads'), ...(flags.config !== undefined ? ['config'] : []), ...(flags.force ? ['force'] : [])];
         if (extra.length)
           throw new UsageError(`train: --resume continues a run with its own config.json; remove ${extra.map((k) => `--${k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`).join(', ')}`);
         const configPath = runPaths(flags.resume).config;
@@ -282,7 +282,8 @@ export const trainCommand = defineCommand({
           const saved = (await readJson(configPath, `${flags.resume}/config.json`)) as Record<string, unknown>;
           checkCalibrate(saved['mcDropout'] !== undefined);
         }
-        const resumed = await resumeTraining(flags.resume, common);
+        const threads = overrides['threads'];
+        const resumed = await resumeTraining(flags.resume, { ...common, ...(typeof threads === 'number' ? { threads } : {}) });
         const code = report(resumed, io, stoppedBy);
         if (code === 0 && flags.calibrate !== undefined) await calibrateRun(resumed.paths.dir, flags.calibrate as CalibratorKind, io);
         return code;

@@ -16,6 +16,7 @@ import { trainingHash } from '../identity/run-identity.js';
 import { planReuse, type ReusePlan } from '../identity/reuse-plan.js';
 import { estimateSuite, formatHours } from './suite-estimate.js';
 import type { Suite, SuiteScale } from '../suite-schema.js';
+import { jobsText, MEASURE_DEFINITION, type SuiteMeasurement } from './suite-measured.js';
 
 export interface SuiteBudgetRow {
   readonly name: string;
@@ -25,6 +26,8 @@ export interface SuiteBudgetRow {
   readonly trained: number;
   /** Machine seconds of the trained runs, `jobs` side by side (NaN parts left out: see unmeasured). */
   readonly machineSeconds: number;
+  /** Planned seconds of each run to train, before dividing by `jobs` (NaN: no measured cost; reused runs absent). */
+  readonly plannedRunSeconds: ReadonlyMap<string, number>;
   readonly unmeasured: number;
   /** What the scale's grid trimmed (gridChanges), and its reason; empty without a grid. */
   readonly trimmed: readonly string[];
@@ -71,6 +74,7 @@ export function suiteBudget(suites: readonly { readonly name: string; readonly s
       reuse,
       trained: runs.length - reuse.reused.size,
       machineSeconds: estimate.machineSeconds,
+      plannedRunSeconds: new Map(estimate.runs.filter((e) => !e.done).map((e) => [e.id, e.seconds])),
       unmeasured: estimate.unmeasured,
       trimmed: grid ? gridChanges(suite, grid) : [],
       reason: grid?.reason ?? null,
@@ -93,14 +97,55 @@ function reusedText(r: SuiteBudgetRow): string {
   return [...from].map(([k, n]) => `${n} from ${k}`).join(', ');
 }
 
-/** The budget as plain text lines (`calib suite budget`). */
-export function formatBudget(b: SuiteBudget, limitHours?: number): string[] {
+/** What a suite's directory measured beside its plan (`--measured-root`), in machine hours. */
+export interface MeasuredBeside {
+  readonly measurement: SuiteMeasurement;
+  /** Machine hours measured over every run trained there so far (finished or not). */
+  readonly soFar: number;
+  /** The finished runs trained there: planned and measured machine hours. */
+  readonly finishedPlanned: number;
+  readonly finishedMeasured: number;
+}
+
+/** The measurement of row `r` beside its plan; null for a suite not started, undefined without --measured-root. */
+export function measuredBeside(b: SuiteBudget, r: SuiteBudgetRow, measured: ReadonlyMap<string, SuiteMeasurement | null> | undefined): MeasuredBeside | null | undefined {
+  if (measured === undefined) return undefined;
+  const m = measured.get(r.name) ?? null;
+  if (m === null) return null;
+  const finished = m.runs.filter((x) => x.kind === 'finished');
+  // Planned as trained runs of this suite (a run the plan reuses from an earlier suite but that was trained here has its cost as the class's reference).
+  const planned = finished.reduce((a, x) => a + (r.plannedRunSeconds.get(x.id) ?? Number.NaN), 0) / b.jobs;
+  return { measurement: m, soFar: m.machineSeconds / 3600, finishedPlanned: planned / 3600, finishedMeasured: m.jobs === null ? Number.NaN : m.finishedSeconds / m.jobs / 3600 };
+}
+
+const hours = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : '?');
+
+/** One line (and markdown cell texts) of a row's measurement. */
+function measuredCells(x: MeasuredBeside | null): { runs: string; soFar: string; planned: string; measured: string } {
+  if (x === null) return { runs: 'not started', soFar: '—', planned: '—', measured: '—' };
+  const m = x.measurement;
+  return {
+    runs: `${m.finished} finished + ${m.unfinished} unfinished of ${m.total}${m.reused ? ` (${m.reused} reused)` : ''}`,
+    soFar: hours(x.soFar),
+    planned: hours(x.finishedPlanned),
+    measured: hours(x.finishedMeasured),
+  };
+}
+
+/** The budget as plain text lines (`calib suite budget`), with each suite's measured hours when `measured` is given. */
+export function formatBudget(b: SuiteBudget, limitHours?: number, measured?: ReadonlyMap<string, SuiteMeasurement | null>): string[] {
   const lines = [`${b.rows.length} suites at the ${b.scale} scale, in this order, ${b.jobs} runs side by side with ${b.threads} thread(s) each:`];
   for (const r of b.rows) {
     lines.push(
       `  ${r.name.padEnd(14)} ${String(r.runs).padStart(4)} runs, ${String(r.reuse.reused.size).padStart(3)} reused${r.reuse.reused.size ? ` (${reusedText(r)})` : ''}, ${r.trained} trained ≈ ${formatHours(r.machineSeconds)}${r.unmeasured ? ` (+ ${r.unmeasured} unmeasured)` : ''}; claims tested ${r.claimsTested}/${r.claimsListed} (headline ${r.headlineTested}/${r.headlineListed})`,
     );
     if (r.trimmed.length) lines.push(`  ${''.padEnd(14)} trimmed: ${r.trimmed.join('; ')}`);
+    const x = measuredBeside(b, r, measured);
+    if (x === null) lines.push(`  ${''.padEnd(14)} measured: not started`);
+    else if (x !== undefined) {
+      const c = measuredCells(x);
+      lines.push(`  ${''.padEnd(14)} measured: ${c.runs} runs, ${c.soFar} machine-hours so far (${jobsText(x.measurement)}); the finished runs: planned ${c.planned} h, measured ${c.measured} h`);
+    }
   }
   const total = b.rows.reduce((a, r) => a + r.trained, 0);
   // Runs without a measured cost (e.g. a thread count the pilot did not measure) leave the verdict open: "within"
@@ -110,16 +155,24 @@ export function formatBudget(b: SuiteBudget, limitHours?: number): string[] {
   lines.push(
     `total: ${b.rows.reduce((a, r) => a + r.runs, 0)} runs, ${total} trained ≈ ${formatHours(b.machineSeconds)} of machine time${limitHours !== undefined ? ` (budget ${limitHours} h: ${verdict})` : ''}`,
   );
+  if (measured !== undefined) {
+    const xs = b.rows.map((r) => measuredBeside(b, r, measured)).filter((x): x is MeasuredBeside => x !== null && x !== undefined);
+    const sum = (f: (x: MeasuredBeside) => number): number => xs.reduce((a, x) => a + f(x), 0);
+    lines.push(
+      `measured so far: ${hours(sum((x) => x.soFar))} machine-hours over ${xs.length} suite director${xs.length === 1 ? 'y' : 'ies'}; their finished runs: planned ${hours(sum((x) => x.finishedPlanned))} h, measured ${hours(sum((x) => x.finishedMeasured))} h`,
+    );
+    lines.push(`  (${MEASURE_DEFINITION})`);
+  }
   return lines;
 }
 
 /** The budget as a Markdown section (docs/reproductions/deep-budget.md, generated by `calib suite budget --markdown`). */
-export function budgetMarkdown(b: SuiteBudget, command: string): string {
-  return renderMarkdown(budgetDocument(b, command));
+export function budgetMarkdown(b: SuiteBudget, command: string, measured?: ReadonlyMap<string, SuiteMeasurement | null>): string {
+  return renderMarkdown(budgetDocument(b, command, measured));
 }
 
 /** The budget page as a report document: title, how it was generated, what the numbers mean, the table, why trimmed. */
-export function budgetDocument(b: SuiteBudget, command: string): ReportDocument {
+export function budgetDocument(b: SuiteBudget, command: string, measured?: ReadonlyMap<string, SuiteMeasurement | null>): ReportDocument {
   const runs = b.rows.reduce((a, r) => a + r.runs, 0);
   const trained = b.rows.reduce((a, r) => a + r.trained, 0);
   const sum = (f: (r: SuiteBudgetRow) => number): number => b.rows.reduce((a, r) => a + f(r), 0);
@@ -170,5 +223,33 @@ export function budgetDocument(b: SuiteBudget, command: string): ReportDocument 
   ];
   const reasons = [...new Set(b.rows.map((r) => r.reason).filter((x): x is string => x !== null))];
   if (reasons.length) blocks.push(paragraph(`Why trimmed: ${reasons.join('; ')}.`));
+  if (measured !== undefined) blocks.push(...measuredBlocks(b, measured));
   return { title: 'Deep-scale budget', styles: [], blocks };
+}
+
+/** The "Measured so far" section: per suite its planned hours beside what its directory measured (`--measured-root`). */
+function measuredBlocks(b: SuiteBudget, measured: ReadonlyMap<string, SuiteMeasurement | null>): Block[] {
+  const xs = b.rows.map((r) => ({ r, x: measuredBeside(b, r, measured) ?? null }));
+  const sum = (f: (x: MeasuredBeside) => number): number => xs.reduce((a, { x }) => a + (x ? f(x) : 0), 0);
+  return [
+    heading(2, 'Measured so far'),
+    paragraph(
+      `What each suite's directory holds now, beside the plan. Machine hours measured = the summed run time of the runs trained there ÷ the runs side by side (recorded by each calib suite run in sessions.json, else the --jobs above); a run's time is the wall seconds of its epochs (log.jsonl epoch_time_s) plus its finishing (log.jsonl to posthoc.json: final evaluations, export, OOD and corruption sets, post-hoc step). The finished runs' planned hours are the plan's own for the same runs, so the last two columns compare like with like. Wall times on a shared machine include what other work took from the runs.`,
+    ),
+    {
+      kind: 'table',
+      columns: ['suite', 'planned machine hours', 'runs trained there', 'side by side', 'measured machine hours so far', 'finished runs: planned hours', 'finished runs: measured hours'],
+      align: ['left', 'right', 'left', 'left', 'right', 'right', 'right'],
+      rows: [
+        ...xs.map(({ r, x }) => {
+          const c = measuredCells(x);
+          return { header: r.name, cells: [hours(r.machineSeconds / 3600), c.runs, x ? jobsText(x.measurement) : '—', c.soFar, c.planned, c.measured].map((text) => ({ text })) };
+        }),
+        {
+          header: [{ strong: 'total' }],
+          cells: [hours(b.machineSeconds / 3600), '', '', hours(sum((x) => x.soFar)), hours(sum((x) => x.finishedPlanned)), hours(sum((x) => x.finishedMeasured))].map((text) => ({ text })),
+        },
+      ],
+    },
+  ];
 }

@@ -6,7 +6,8 @@
  *
  * Training:
  *   pending    nothing trained yet (no checkpoint, no summary.json, no failure record)
- *   partial    a checkpoint of a run with the same training settings: resume it
+ *   partial    a checkpoint of a run with the same training settings: resume it (also a finished run whose only
+ *              problem is missing outputs beside its checkpoint: resuming redoes the final evaluation)
  *   failed     the last attempt failed (logs/<id>.failed.json) and left no checkpoint of these settings
  *   valid      finished, with the suite's training settings, and its files are whole
  *   adopt      as valid, but trained before identities were recorded (no identity.json): its own config.json matches
@@ -131,6 +132,9 @@ export async function checkTraining(dir: string, run: SuiteRun): Promise<Trainin
   const trained = trainingHash(configFile.value);
   if (trained !== expected) return { kind: 'retrain', why: 'settings', reason: `training settings changed (${settingsDiff(configFile.value, run.config)})` };
   const problems = await trainedFileProblems(rd, configFile.value);
+  // Outputs missing beside the final checkpoint (a run stopped during its final evaluation, by a build that wrote
+  // summary.json before ood.json, or a deleted output): resuming redoes the evaluation from the trained weights.
+  if (problems.length && problems.every((x) => x.endsWith(': missing')) && (await pathExists(p.lastCheckpoint))) return { kind: 'partial' };
   if (problems.length) return { kind: 'retrain', why: 'files', reason: `broken files: ${problems.map((x) => file(x)).join('; ')}` };
   return identity.record ? { kind: 'valid', training: trained } : { kind: 'adopt', training: trained };
 }

@@ -17,6 +17,7 @@ import { sweepsAwaitingRuns, type SuiteResults } from './suite-results.js';
 import { calibratorShort, type SuiteTable } from './suite-table.js';
 import { selectionRuleText } from './sweep-selection.js';
 import type { Verdict } from './verdicts.js';
+import { computeText, type SuiteMeasurement } from '../estimate/suite-measured.js';
 
 /**
  * The OOD section's tables: per group the OOD table and the ECE-vs-corruption-severity table (shift-tables.ts), and
@@ -146,6 +147,8 @@ export interface SuiteReportParts {
   readonly shift: ShiftTables;
   /** report.json: the data behind the page (write-suite-report.ts). */
   readonly data: ReportData;
+  /** The suite directory's measured machine time (suite-measured.ts), for the Compute paragraph. */
+  readonly compute?: SuiteMeasurement;
 }
 
 /** The suite report as a document. */
@@ -155,6 +158,7 @@ export function suiteDocument(parts: SuiteReportParts): DataDocument {
   const blocks: Block[] = [heading(1, `Suite ${s.name}`)];
   if (s.description) blocks.push(paragraph(s.description));
   blocks.push(paragraph(settingsLine(results), 'settings'));
+  if (parts.compute) blocks.push({ kind: 'paragraph', className: 'settings', content: [{ strong: 'Compute:' }, ` ${computeText(parts.compute)}`] });
   if (results.notes?.length) blocks.push({ kind: 'paragraph', className: 'warning', content: [{ strong: 'Settings as the runs recorded them:' }, ` ${results.notes.join('; ')}.`] });
   if (results.missing.length)
     blocks.push({ kind: 'paragraph', className: 'warning', content: [{ strong: 'Partial report:' }, ` ${partialText(results)} Not finished: ${results.missing.join(', ')}.`] });

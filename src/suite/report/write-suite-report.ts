@@ -33,6 +33,7 @@ import { CALIBKIT_VERSION } from '../../util/version.js';
 import { runIdentityJson } from './run-records.js';
 import { claimsJson, verdictFinding } from './claims-section.js';
 import { settingsLine, suiteDocument, type ShiftTables } from './suite-document.js';
+import { computeJson, measureSuite } from '../estimate/suite-measured.js';
 
 export interface WrittenReport {
   readonly paths: readonly string[];
@@ -149,8 +150,11 @@ function reportJson(results: SuiteResults, tables: readonly SuiteTable[], verdic
   };
 }
 
-/** Write report.md (+ report-figures/), report.html and report.json into the suite directory `dir`. */
-export async function writeSuiteReport(dir: string): Promise<WrittenReport> {
+/**
+ * Write report.md (+ report-figures/), report.html and report.json into the suite directory `dir`; `jobs` (runs side
+ * by side) is used for the Compute paragraph's machine-hours when the directory's sessions.json does not record it.
+ */
+export async function writeSuiteReport(dir: string, jobs?: number): Promise<WrittenReport> {
   const results = await readSuiteResults(dir);
   if (results.runs.length === 0) invalidArgument('DIR', 'a suite directory with at least one finished run', `none finished in ${dir}`);
   const tables = suiteTables(results);
@@ -166,8 +170,9 @@ export async function writeSuiteReport(dir: string): Promise<WrittenReport> {
   const md = join(dir, 'report.md');
   const html = join(dir, 'report.html');
   const json = join(dir, 'report.json');
-  const data = { ...reportJson(results, tables, verdicts, found, shift), ensembles, regulariser_histogram: regulariser };
-  const doc = suiteDocument({ results, tables, verdicts, figures, findings: found, ensembles, shift, data });
+  const compute = await measureSuite(dir, results.record.runs, jobs);
+  const data = { ...reportJson(results, tables, verdicts, found, shift), compute: computeJson(compute), ensembles, regulariser_histogram: regulariser };
+  const doc = suiteDocument({ results, tables, verdicts, figures, findings: found, ensembles, shift, data, compute });
   await atomicWriteFile(md, renderMarkdown(doc) + '\n');
   await atomicWriteFile(html, renderHtml(doc));
   await atomicWriteFile(json, renderJson(doc));

@@ -52,7 +52,7 @@ export interface RunSummary {
   readonly mc_dropout?: McDropoutRecord;
 }
 
-/** Final logits, model export and summary with the best weights. */
+/** Final logits and model export with the best weights, and the run's summary (written by writeSummary, last). */
 export async function finalize(
   config: TrainConfig,
   paths: RunPaths,
@@ -102,8 +102,15 @@ export async function finalize(
     train_time_s: trainTime,
     ...(predictor.mcDropout ? { mc_dropout: predictor.mcDropout } : {}),
   };
-  await writeJson(paths.summary, JSON.parse(JSON.stringify(summary, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v))));
   return summary;
+}
+
+/**
+ * Write summary.json, the mark of a finished run: written last, after every other output of the run (ood.json and
+ * shift/ included), so that a run stopped during its final evaluation has no summary and `--resume` redoes it.
+ */
+export async function writeSummary(paths: RunPaths, summary: RunSummary): Promise<void> {
+  await writeJson(paths.summary, JSON.parse(JSON.stringify(summary, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v))));
 }
 
 /** OOD / shift evaluation of the best weights into ood.json, its sets' logits into shift/ (image datasets only). */

@@ -98,11 +98,12 @@ export interface TrainResult {
 }
 
 /** Continue the run in `dir` (reads its config.json; see `train`). */
-export async function resumeTraining(dir: string, options: Omit<TrainOptions, 'resume' | 'overwrite'> = {}): Promise<TrainResult> {
+export async function resumeTraining(dir: string, options: Omit<TrainOptions, 'resume' | 'overwrite'> & { readonly threads?: number } = {}): Promise<TrainResult> {
   const paths = runPaths(dir);
   if (!(await pathExists(paths.lastCheckpoint))) invalidArgument('--resume', 'a run directory with checkpoint-last.ckpt', `none in ${dir}`);
   const raw = (await readJson(paths.config, `${dir}/config.json`)) as Record<string, unknown>;
-  const config = resolveTrainConfig({ ...raw, out: dir }, `${dir}/config.json`);
+  // Threads change no result (the run identity leaves them out), so a resumed run may use another count than config.json's.
+  const config = resolveTrainConfig({ ...raw, out: dir, ...(options.threads !== undefined ? { threads: options.threads } : {}) }, `${dir}/config.json`);
   return train(config, { ...options, resume: true });
 }
 

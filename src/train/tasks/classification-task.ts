@@ -5,12 +5,12 @@
  *   model       a classifier of the dataset's classes (trainer-model.ts refuses a dense model)
  *   targets     the prepared batch's labels, or its soft targets under mixup (trainer-batch.ts)
  *   validation  accuracy, NLL, ECE, AdaECE and refinement NLL of the validation logits (predict.ts)
- *   finalise    run-finalise.ts: logits and labels (.npy), model.onnx, summary.json; with `ood`, ood.json and shift/
+ *   finalise    run-finalise.ts: logits and labels (.npy), model.onnx; with `ood`, ood.json and shift/; summary.json last
  */
 import { within } from '../train-config.js';
 import { validationScores } from '../evaluation/predict.js';
 import { chanceAccuracy } from '../run/run-evaluate.js';
-import { finalize, runOod } from '../run/run-finalise.js';
+import { finalize, runOod, writeSummary } from '../run/run-finalise.js';
 import type { TaskStrategy } from './task-strategy.js';
 import { loadRunData } from '../run/trainer-data.js';
 import { createRunModel } from '../run/trainer-model.js';
@@ -28,6 +28,7 @@ export const classificationTask: TaskStrategy = {
     const { config, paths, model, predictor, weights, data, best, records, progress, oodDataset } = run;
     const summary = await finalize(config, paths, model, predictor, weights, data, best, records);
     const ood = config.ood ? await runOod(config, paths, predictor, weights, data, oodDataset, progress) : undefined;
+    await writeSummary(paths, summary);
     return ood ? { summary, ood } : { summary };
   },
 };

@@ -1,0 +1,235 @@
+/**
+ * Measured machine time of a suite directory, from what its runs already hold (issue #23: the rerun's machine-hours
+ * stated beside the plan). Two measures, both reported:
+ *
+ *   machine-hours = Σ run time ÷ runs side by side
+ *       where a run's time is the wall seconds of its trained epochs (log.jsonl `epoch_time_s`) plus its finishing
+ *       (mtime of posthoc.json − mtime of log.jsonl: test and training-split evaluation, ONNX export, OOD and
+ *       corruption sets, the post-hoc step), for the runs trained in this directory (finished or not; runs copied in
+ *       by `--reuse-from` cost nothing here), and the runs side by side are the `--jobs` every `calib suite run`
+ *       recorded in sessions.json (suite-sessions.ts), else the number the caller gives. This is the plan's own unit
+ *       (suite-estimate.ts: runs × wall minutes per run measured with N side by side ÷ N), so the two compare.
+ *       Not counted: each attempt's start-up before its first epoch (seconds), epochs lost to a stop after the last
+ *       checkpoint and trained again.
+ *   wall span = the length of the union of the runs' intervals [start, end], start = when the suite first launched
+ *       the run (mtime of logs/<id>.config.json, else of the run's config.json), end = its posthoc.json (finished)
+ *       or its last epoch (log.jsonl): the clock time during which at least one run was in progress. Gaps when no
+ *       run was in progress are excluded; the pause of a run that was stopped and resumed later is inside its own
+ *       interval (the number of resumed runs is stated), so with resumed runs the span is an upper bound.
+ *
+ * On a loaded machine both are wall times and include what other work took from the runs.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runPaths } from '../../train/artefacts/run-directory.js';
+import type { SuiteRun } from '../expand-suite.js';
+import { POSTHOC_FILE, runDirectory } from '../suite-directory.js';
+import { TRAIN_COMMAND_PREFIX } from '../local-executor.js';
+import { epochSeconds } from './suite-run-times.js';
+import { readSuiteSessions, recordedJobs } from './suite-sessions.js';
+import { formatHours } from './suite-estimate.js';
+
+/** What one run of the directory contributed. */
+export interface MeasuredRun {
+  readonly id: string;
+  /** finished: trained here and post-hoc step done; unfinished: some epochs trained here; reused: copied from another suite. */
+  readonly kind: 'finished' | 'unfinished' | 'reused';
+  readonly epochs: number;
+  /** Σ epoch_time_s of its log.jsonl. */
+  readonly epochSeconds: number;
+  /** posthoc.json − log.jsonl modification times (finished runs; 0 otherwise). */
+  readonly finishSeconds: number;
+  /** Its wall interval in ms since the epoch (null when a time is missing). */
+  readonly start: number | null;
+  readonly end: number | null;
+  /** Times the suite resumed it from a checkpoint (`calib train --resume` lines of logs/<id>.txt). */
+  readonly resumes: number;
+}
+
+export interface SuiteMeasurement {
+  readonly runs: readonly MeasuredRun[];
+  /** Runs of the suite (suite.json). */
+  readonly total: number;
+  readonly finished: number;
+  readonly unfinished: number;
+  readonly reused: number;
+  /** Σ (epoch seconds + finish seconds) over the runs trained here. */
+  readonly runSeconds: number;
+  /** Runs side by side the machine-hours divide by, and where that number came from (null: not known). */
+  readonly jobs: number | null;
+  readonly jobsSource: 'recorded' | 'given' | null;
+  /** The distinct `jobs` of the recorded sessions (null: a queue session). */
+  readonly recordedJobs: readonly (number | null)[];
+  /** runSeconds ÷ jobs (NaN when jobs is not known). */
+  readonly machineSeconds: number;
+  /** Σ run time of the finished runs trained here, and its mean (NaN without one). */
+  readonly finishedSeconds: number;
+  readonly secondsPerFinishedRun: number;
+  /** Length of the union of the runs' wall intervals. */
+  readonly spanSeconds: number;
+  /** Runs resumed at least once. */
+  readonly resumed: number;
+}
+
+/** Total length, in seconds, of the union of intervals given in milliseconds (reversed or non-finite ones are skipped). */
+export function unionSeconds(intervals: readonly (readonly [number, number])[]): number {
+  const sorted = intervals.filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b) && b >= a).sort((x, y) => x[0] - y[0]);
+  let total = 0;
+  let open: [number, number] | null = null;
+  for (const [a, b] of sorted) {
+    if (open !== null && a <= open[1]) open[1] = Math.max(open[1], b);
+    else {
+      if (open !== null) total += open[1] - open[0];
+      open = [a, b];
+    }
+  }
+  if (open !== null) total += open[1] - open[0];
+  return total / 1000;
+}
+
+async function mtime(path: string): Promise<number | null> {
+  try {
+    return (await stat(path)).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+async function isReused(runDir: string): Promise<boolean> {
+  try {
+    const identity = JSON.parse(await readFile(join(runDir, 'identity.json'), 'utf8')) as { reusedFrom?: unknown } | null;
+    return typeof identity?.reusedFrom === 'string';
+  } catch {
+    return false;
+  }
+}
+
+async function resumes(logFile: string): Promise<number> {
+  try {
+    return (await readFile(logFile, 'utf8')).split('\n').filter((l) => l.startsWith(`${TRAIN_COMMAND_PREFIX}--resume`)).length;
+  } catch {
+    return 0;
+  }
+}
+
+/** One run's contribution; undefined for a run with no epoch trained (nothing measured). */
+async function measureRun(dir: string, id: string): Promise<MeasuredRun | undefined> {
+  const runDir = runDirectory(dir, id);
+  const paths = runPaths(runDir);
+  const logTime = await mtime(paths.log);
+  const posthocTime = await mtime(join(runDir, POSTHOC_FILE));
+  const done = posthocTime !== null && (await mtime(paths.summary)) !== null;
+  if (done && (await isReused(runDir))) return { id, kind: 'reused', epochs: 0, epochSeconds: 0, finishSeconds: 0, start: null, end: null, resumes: 0 };
+  const seconds = await epochSeconds(runDir);
+  if (seconds.length === 0) return undefined;
+  const finishSeconds = done && logTime !== null ? Math.max(0, (posthocTime - logTime) / 1000) : 0;
+  const start = (await mtime(join(dir, 'logs', `${id}.config.json`))) ?? (await mtime(paths.config));
+  return {
+    id,
+    kind: done ? 'finished' : 'unfinished',
+    epochs: seconds.length,
+    epochSeconds: seconds.reduce((a, s) => a + s, 0),
+    finishSeconds,
+    start,
+    end: done ? posthocTime : logTime,
+    resumes: await resumes(join(dir, 'logs', `${id}.txt`)),
+  };
+}
+
+/**
+ * The measured time of the runs of suite directory `dir` (see the module comment); `givenJobs` is used when the
+ * sessions do not record one number of runs side by side.
+ */
+export async function measureSuite(dir: string, runs: readonly SuiteRun[], givenJobs?: number): Promise<SuiteMeasurement> {
+  const measured: MeasuredRun[] = [];
+  for (const run of runs) {
+    const m = await measureRun(dir, run.id);
+    if (m !== undefined) measured.push(m);
+  }
+  const trained = measured.filter((r) => r.kind !== 'reused');
+  const finished = trained.filter((r) => r.kind === 'finished');
+  const runTime = (r: MeasuredRun): number => r.epochSeconds + r.finishSeconds;
+  const runSeconds = trained.reduce((a, r) => a + runTime(r), 0);
+  const finishedSeconds = finished.reduce((a, r) => a + runTime(r), 0);
+  const recorded = recordedJobs(await readSuiteSessions(dir));
+  const jobs = recorded.jobs ?? givenJobs ?? null;
+  const jobsSource = recorded.jobs !== null ? 'recorded' : givenJobs !== undefined ? 'given' : null;
+  const intervals = trained.filter((r) => r.start !== null && r.end !== null).map((r) => [r.start!, r.end!] as const);
+  return {
+    runs: measured,
+    total: runs.length,
+    finished: finished.length,
+    unfinished: trained.length - finished.length,
+    reused: measured.length - trained.length,
+    runSeconds,
+    jobs,
+    jobsSource,
+    recordedJobs: recorded.values,
+    machineSeconds: jobs === null ? Number.NaN : runSeconds / jobs,
+    finishedSeconds,
+    secondsPerFinishedRun: finished.length ? finishedSeconds / finished.length : Number.NaN,
+    spanSeconds: unionSeconds(intervals),
+    resumed: trained.filter((r) => r.resumes > 0).length,
+  };
+}
+
+/** "2 side by side (recorded in sessions.json)", "1 side by side (--jobs; not recorded)", … */
+export function jobsText(m: SuiteMeasurement): string {
+  if (m.jobs === null) return 'runs side by side not recorded';
+  if (m.jobsSource === 'recorded') return `${m.jobs} side by side (recorded in sessions.json)`;
+  const why = m.recordedJobs.length > 1 ? `the sessions ran ${m.recordedJobs.map((j) => (j === null ? 'on a queue' : String(j))).join(' and ')}` : 'not recorded in sessions.json';
+  return `${m.jobs} side by side (--jobs; ${why})`;
+}
+
+/** The definition stated beside the numbers (status, budget, report). */
+export const MEASURE_DEFINITION =
+  "machine-hours = Σ run time ÷ runs side by side, a run's time = its epochs' wall seconds (log.jsonl epoch_time_s) + its finishing (log.jsonl → posthoc.json); wall span = union of the runs' intervals from launch to posthoc.json (or last epoch)";
+
+/** The lines `calib suite status` prints about the time measured so far. */
+export function formatMeasured(m: SuiteMeasurement): string[] {
+  const trained = m.finished + m.unfinished;
+  if (trained === 0) return [`measured so far: no run trained in this directory${m.reused ? ` (${m.reused} reused from other suites)` : ''}`];
+  const machine = Number.isFinite(m.machineSeconds) ? ` = ${(m.machineSeconds / 3600).toFixed(2)} machine-hours` : '';
+  const perRun = Number.isFinite(m.secondsPerFinishedRun) ? `; ${(m.secondsPerFinishedRun / 60).toFixed(1)} min per finished run` : '';
+  const resumed = m.resumed ? ` (${m.resumed} run(s) resumed after a stop: their pauses are inside it)` : '';
+  return [
+    `measured so far: ${trained} runs trained here (${m.finished} finished, ${m.unfinished} unfinished; ${m.reused} reused): ${formatHours(m.runSeconds)} of run time ÷ ${jobsText(m)}${machine}${perRun}`,
+    `  wall span with a run in progress: ${formatHours(m.spanSeconds)}${resumed}`,
+    `  (${MEASURE_DEFINITION})`,
+  ];
+}
+
+/** The report's "Compute" paragraph (report.md / report.html). */
+export function computeText(m: SuiteMeasurement): string {
+  const trained = m.finished + m.unfinished;
+  const copied = `${m.reused} copied from other suites (--reuse-from)`;
+  if (trained === 0) return `no run trained in this directory; ${copied}.`;
+  const minutes = (s: number): string => (Number.isFinite(s) ? (s / 60).toFixed(1) : '?');
+  const machine = Number.isFinite(m.machineSeconds)
+    ? ` ÷ ${jobsText(m)} = ${(m.machineSeconds / 3600).toFixed(2)} machine-hours; ${minutes(m.secondsPerFinishedRun)} wall minutes per finished run (${minutes(m.secondsPerFinishedRun / m.jobs!)} machine-minutes)`
+    : `; runs side by side not recorded (the suite started before sessions.json existed): machine-hours not stated (calib report DIR --jobs N, or calib suite status DIR --jobs N, states them for N side by side); ${minutes(m.secondsPerFinishedRun)} wall minutes per finished run`;
+  const resumed = m.resumed ? ` (${m.resumed} run(s) resumed after a stop: their pauses are inside it)` : '';
+  return (
+    `${m.finished} runs trained in this directory and finished, ${m.unfinished} unfinished, ${copied}. Run time ${(m.runSeconds / 3600).toFixed(2)} h (each run's epochs, log.jsonl epoch_time_s, ` +
+    `plus its finishing, log.jsonl to posthoc.json: final evaluations, export, OOD and corruption sets, post-hoc step)${machine}. ` +
+    `Wall span with at least one run in progress: ${(m.spanSeconds / 3600).toFixed(2)} h${resumed}. Wall times include what other work on the machine took from the runs.`
+  );
+}
+
+/** report.json's `compute`: the measurement (hours; null where not known). */
+export function computeJson(m: SuiteMeasurement): Record<string, unknown> {
+  const n = (x: number): number | null => (Number.isFinite(x) ? x : null);
+  return {
+    runs_finished: m.finished,
+    runs_unfinished: m.unfinished,
+    runs_reused: m.reused,
+    run_hours: m.runSeconds / 3600,
+    jobs: m.jobs,
+    jobs_source: m.jobsSource,
+    machine_hours: n(m.machineSeconds / 3600),
+    minutes_per_finished_run: n(m.secondsPerFinishedRun / 60),
+    span_hours: m.spanSeconds / 3600,
+    runs_resumed: m.resumed,
+    definition: MEASURE_DEFINITION,
+  };
+}
