@@ -239,6 +239,7 @@ async function main(): Promise<void> {
     trace_ms: Number(stats.traceMs.toFixed(1)),
     session_ms: Number(stats.sessionMs.toFixed(1)),
     graph_nodes: stats.nodes,
+    update_on_host: step.updatesOnHost, // SGD momentum + weight decay: the update runs after session.run (optim/sgd-host-kernel.ts)
     final_loss: lastLoss,
   };
   if (peer) {
@@ -256,7 +257,9 @@ async function main(): Promise<void> {
   } else result['torch'] = 'unavailable (/usr/bin/python3 without torch, or --no-torch)';
   if (args.profile) {
     const n = Math.max(3, Math.min(perRound, 10));
-    result['profile_train_step_ms_by_op'] = await profile(step.graph(args.batch), step.feeds(state, batch, 0.01), n, args.threads, args.nchwc);
+    // The graph the step runs: the gradient-only graph when the optimizer updates on the host (then outside ORT).
+    const profiled = step.updatesOnHost ? step.compiled(args.batch, 'gradient').graph : step.graph(args.batch);
+    result['profile_train_step_ms_by_op'] = await profile(profiled, step.feeds(state, batch, 0.01), n, args.threads, args.nchwc);
     const evalStep = new EvalStep(model);
     result['profile_forward_only_ms_by_op'] = await profile(
       evalStep.graph(args.batch),
