@@ -5,10 +5,11 @@
  * time = a + b·batch through each, whose intercept a is the fixed cost per step.
  *
  * Pieces, each timed on its own (process.cpuUsage around the call; medians over the timed steps):
- *   step        TrainStep.run as the trainer calls it (feeds, session.run, absorb)
+ *   step        TrainStep.run as the trainer calls it (feeds, session.run, the state update: since round six the
+ *               gradient graph plus the fused host SGD update, optim/sgd-host-kernel.ts)
  *   feeds       TrainStep.feeds alone (the feed record, optimizer scalars, dropout masks)
- *   native      the binding's run on the same lowered graph with prebuilt ORT tensors (ORT's work plus the copy of
- *               every output into a new JS buffer)
+ *   native      the binding's run of the whole step graph with the update inside it, prebuilt ORT tensors (ORT's work
+ *               plus the copy of every output into a new JS buffer)
  *   gradient    the same graph without the optimizer update (forward, loss, backward, the flat gradient as output)
  *   forward     the inference forward (EvalStep graph) of the batch
  *   gather      gatherBatch of B random rows of a 60,000-row dataset of the model's input shape into new arrays
