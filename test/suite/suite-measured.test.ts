@@ -27,7 +27,8 @@ const log = (times: number[]): string => times.map((t, i) => `${JSON.stringify({
 
 /**
  * A suite directory of the tiny suite (2 seeds: ce-seed0, mbls-seed0, ce-seed1, mbls-seed1) whose times are known:
- *   ce-seed0    launched T0, epochs 30 + 30 s, last epoch at T0 + 70, posthoc.json at T0 + 100 → 60 + 30 s, [T0, T0 + 100]
+ *   ce-seed0    launched T0, epochs 30 + 30 s, last epoch at T0 + 70, summary.json at T0 + 95, ood.json at T0 + 100
+ *               (the trainer's last output), posthoc.json refitted at T0 + 5000 (not the run's) → 60 + 30 s, [T0, T0 + 100]
  *   mbls-seed0  copied from another suite (identity.json reusedFrom): not counted
  *   ce-seed1    launched T0 + 50, one epoch of 50 s at T0 + 120, resumed once, unfinished → 50 s, [T0 + 50, T0 + 120]
  *   mbls-seed1  not started
@@ -47,8 +48,9 @@ function syntheticSuite(name: string, suiteName = 'tiny'): { out: string; runs: 
   file(join(out, 'logs', 'ce-seed0.config.json'), '{}', T0);
   file(join(out, 'logs', 'ce-seed0.txt'), '$ calib train --config x --out y --force --progress lines\n', T0 + 95);
   file(join(a, 'log.jsonl'), log([30, 30]), T0 + 70);
-  file(join(a, 'summary.json'), '{}', T0 + 75);
-  file(join(a, 'posthoc.json'), '{}', T0 + 100);
+  file(join(a, 'summary.json'), '{}', T0 + 95);
+  file(join(a, 'ood.json'), '{}', T0 + 100);
+  file(join(a, 'posthoc.json'), '{}', T0 + 5000);
   const b = runDir('mbls-seed0');
   file(join(b, 'log.jsonl'), log([500, 500]), T0 - 5000);
   file(join(b, 'summary.json'), '{}', T0 - 4000);
@@ -166,8 +168,8 @@ test('calib suite budget --measured-root puts each suite directory <name>-<scale
   writeFileSync(join(out, 'suite.json'), JSON.stringify({ format: 1, scale: 'quick', suite: demo, runs }));
   const a = join(out, 'runs', runs[0]!.id);
   file(join(a, 'log.jsonl'), log([1800, 1800]), T0 + 3600);
-  file(join(a, 'summary.json'), '{}', T0 + 3700);
-  file(join(a, 'posthoc.json'), '{}', T0 + 7200);
+  file(join(a, 'summary.json'), '{}', T0 + 7200);
+  file(join(a, 'posthoc.json'), '{}', T0 + 90000);
   await recordSuiteSession(out, session(2));
   const md = join(dir, 'budget.md');
   const r = await run(['suite', 'budget', 'demo', '--scale', 'quick', '--jobs', '2', '--threads', '2', '--measured-root', root, '--markdown', md]);

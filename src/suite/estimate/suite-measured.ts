@@ -4,16 +4,17 @@
  *
  *   machine-hours = Σ run time ÷ runs side by side
  *       where a run's time is the wall seconds of its trained epochs (log.jsonl `epoch_time_s`) plus its finishing
- *       (mtime of posthoc.json − mtime of log.jsonl: test and training-split evaluation, ONNX export, OOD and
- *       corruption sets, the post-hoc step), for the runs trained in this directory (finished or not; runs copied in
+ *       (the later mtime of summary.json and ood.json − mtime of log.jsonl: test and training-split evaluation,
+ *       ONNX export, OOD and corruption sets; not the post-hoc step — seconds, and posthoc.json is rewritten whenever
+ *       the suite's post-hoc settings change, so its mtime says nothing of the run), for the runs trained in this directory (finished or not; runs copied in
  *       by `--reuse-from` cost nothing here), and the runs side by side are the `--jobs` every `calib suite run`
  *       recorded in sessions.json (suite-sessions.ts), else the number the caller gives. This is the plan's own unit
  *       (suite-estimate.ts: runs × wall minutes per run measured with N side by side ÷ N), so the two compare.
  *       Not counted: each attempt's start-up before its first epoch (seconds), epochs lost to a stop after the last
  *       checkpoint and trained again.
  *   wall span = the length of the union of the runs' intervals [start, end], start = when the suite first launched
- *       the run (mtime of logs/<id>.config.json, else of the run's config.json), end = its posthoc.json (finished)
- *       or its last epoch (log.jsonl): the clock time during which at least one run was in progress. Gaps when no
+ *       the run (mtime of logs/<id>.config.json, else of the run's config.json), end = its finishing as above
+ *       (finished) or its last epoch (log.jsonl): the clock time during which at least one run was in progress. Gaps when no
  *       run was in progress are excluded; the pause of a run that was stopped and resumed later is inside its own
  *       interval (the number of resumed runs is stated), so with resumed runs the span is an upper bound.
  *
@@ -118,11 +119,14 @@ async function measureRun(dir: string, id: string): Promise<MeasuredRun | undefi
   const paths = runPaths(runDir);
   const logTime = await mtime(paths.log);
   const posthocTime = await mtime(join(runDir, POSTHOC_FILE));
-  const done = posthocTime !== null && (await mtime(paths.summary)) !== null;
+  const summaryTime = await mtime(paths.summary);
+  const done = posthocTime !== null && summaryTime !== null;
+  // The trainer's last output: summary.json, or ood.json where a build wrote the summary before the OOD evaluation.
+  const finishedAt = Math.max(summaryTime ?? 0, (await mtime(paths.ood)) ?? 0);
   if (done && (await isReused(runDir))) return { id, kind: 'reused', epochs: 0, epochSeconds: 0, finishSeconds: 0, start: null, end: null, resumes: 0 };
   const seconds = await epochSeconds(runDir);
   if (seconds.length === 0) return undefined;
-  const finishSeconds = done && logTime !== null ? Math.max(0, (posthocTime - logTime) / 1000) : 0;
+  const finishSeconds = done && logTime !== null ? Math.max(0, (finishedAt - logTime) / 1000) : 0;
   const start = (await mtime(join(dir, 'logs', `${id}.config.json`))) ?? (await mtime(paths.config));
   return {
     id,
@@ -131,7 +135,7 @@ async function measureRun(dir: string, id: string): Promise<MeasuredRun | undefi
     epochSeconds: seconds.reduce((a, s) => a + s, 0),
     finishSeconds,
     start,
-    end: done ? posthocTime : logTime,
+    end: done ? finishedAt : logTime,
     resumes: await resumes(join(dir, 'logs', `${id}.txt`)),
   };
 }
@@ -183,7 +187,7 @@ export function jobsText(m: SuiteMeasurement): string {
 
 /** The definition stated beside the numbers (status, budget, report). */
 export const MEASURE_DEFINITION =
-  "machine-hours = Σ run time ÷ runs side by side, a run's time = its epochs' wall seconds (log.jsonl epoch_time_s) + its finishing (log.jsonl → posthoc.json); wall span = union of the runs' intervals from launch to posthoc.json (or last epoch)";
+  "machine-hours = Σ run time ÷ runs side by side, a run's time = its epochs' wall seconds (log.jsonl epoch_time_s) + its finishing (log.jsonl → the later of summary.json and ood.json); wall span = union of the runs' intervals from launch to that (or the last epoch)";
 
 /** The lines `calib suite status` prints about the time measured so far. */
 export function formatMeasured(m: SuiteMeasurement): string[] {
@@ -211,7 +215,7 @@ export function computeText(m: SuiteMeasurement): string {
   const resumed = m.resumed ? ` (${m.resumed} run(s) resumed after a stop: their pauses are inside it)` : '';
   return (
     `${m.finished} runs trained in this directory and finished, ${m.unfinished} unfinished, ${copied}. Run time ${(m.runSeconds / 3600).toFixed(2)} h (each run's epochs, log.jsonl epoch_time_s, ` +
-    `plus its finishing, log.jsonl to posthoc.json: final evaluations, export, OOD and corruption sets, post-hoc step)${machine}. ` +
+    `plus its finishing, log.jsonl to the later of summary.json and ood.json: final evaluations, export, OOD and corruption sets)${machine}. ` +
     `Wall span with at least one run in progress: ${(m.spanSeconds / 3600).toFixed(2)} h${resumed}. Wall times include what other work on the machine took from the runs.`
   );
 }
