@@ -118,6 +118,7 @@ test(
             .map((x) => {
               const e = JSON.parse(x) as Record<string, unknown>;
               delete e['epoch_time_s'];
+              delete e['cpu_time_s'];
               delete e['train_time_s'];
               delete e['samples_per_s'];
               return e;

@@ -127,6 +127,28 @@ test('measureSuite: run time = epochs + finishing of the runs trained here, ÷ t
   assert.match(computeText(await measureSuite(out, runs)), /runs side by side not recorded .*machine-hours not stated/);
 });
 
+test("the epochs' CPU time (log.jsonl cpu_time_s) is summed over the runs whose logs record it, beside the wall times", async () => {
+  const { out, runs } = syntheticSuite('cpu');
+  // ce-seed0's epochs record CPU time (12.5 + 14.5 s); ce-seed1's log (written before it existed) does not: left out.
+  const lines = [30, 30].map((t, i) => `${JSON.stringify({ epoch: i + 1, epoch_time_s: t, cpu_time_s: [12.5, 14.5][i] })}\n`);
+  file(join(out, 'runs', 'ce-seed0', 'log.jsonl'), lines.join(''), T0 + 70);
+  const m = await measureSuite(out, runs, 2);
+  assert.equal(m.cpuSeconds, 27);
+  assert.equal(m.cpuEpochs, 2);
+  assert.equal(m.cpuRuns, 1);
+  assert.equal(m.runSeconds, 140, 'the wall measure is unchanged');
+  assert.match(formatMeasured(m).join('\n'), /CPU time of the epochs .*: 0\.01 CPU-hours over 2 epochs of 1 run\(s\), 13\.5 CPU-s per epoch/);
+  assert.match(computeText(m), /13\.5 CPU-s per epoch\.$/);
+  const json = computeJson(m);
+  assert.equal(json['cpu_epochs'], 2);
+  assert.equal(json['cpu_seconds_per_epoch'], 13.5);
+  // No log with CPU times: nothing stated.
+  const plain = await measureSuite(syntheticSuite('no-cpu').out, runs, 2);
+  assert.equal(plain.cpuEpochs, 0);
+  assert.doesNotMatch(formatMeasured(plain).join('\n'), /CPU time/);
+  assert.equal(computeJson(plain)['cpu_hours'], null);
+});
+
 test('sessions.json: appended atomically per suite run; a missing or unreadable file reads as no sessions and is started afresh', async () => {
   const out = join(dir, 'sessions');
   mkdirSync(out, { recursive: true });

@@ -17,6 +17,7 @@ import { loadRunData, type RunData } from '../../src/train/run/trainer-data.js';
 import { createRunModel } from '../../src/train/run/trainer-model.js';
 import { tempDir } from '../io/temp-dir.js';
 import { run } from '../cli/capture.js';
+import { availableParallelism } from 'node:os';
 
 const dir = tempDir('trainer-run');
 
@@ -82,6 +83,8 @@ test('a tiny end-to-end run writes every run-directory file, readable by calib e
       assert.ok(Number.isFinite(r[k as keyof typeof r]), `${k} = ${String(r[k as keyof typeof r])}`);
     }
     assert.deepEqual(Object.keys(r.train_terms), ['ce']);
+    // The epoch's CPU time (this process, every thread): positive, and at most wall time × the cores it could use.
+    assert.ok(r.cpu_time_s! > 0 && r.cpu_time_s! <= r.epoch_time_s * (availableParallelism() + 1) + 0.05, `cpu_time_s ${r.cpu_time_s} vs epoch_time_s ${r.epoch_time_s}`);
   }
   assert.equal(log[0]!.lr, 0.1);
   assert.ok(Math.abs(log[1]!.lr - 0.01) < 1e-12, 'multistep 0.5,0.75 of 2 epochs decays at epoch 1');
@@ -147,7 +150,7 @@ test('a run stopped mid-epoch and resumed ends with the same weights, bit for bi
   for (const f of ['test-logits.npy', 'val-logits.npy', 'model.onnx']) {
     assert.ok(readFileSync(join(dir, 'a', f)).equals(readFileSync(join(dir, 'b', f))), `${f} identical`);
   }
-  const strip = (r: { epoch_time_s: number; train_time_s: number; samples_per_s: number }) => ({ ...r, epoch_time_s: 0, train_time_s: 0, samples_per_s: 0 });
+  const strip = (r: { epoch_time_s: number; cpu_time_s?: number; train_time_s: number; samples_per_s: number }) => ({ ...r, epoch_time_s: 0, cpu_time_s: 0, train_time_s: 0, samples_per_s: 0 });
   assert.deepEqual((await readLog(join(dir, 'b', 'log.jsonl'))).map(strip), (await readLog(join(dir, 'a', 'log.jsonl'))).map(strip));
 });
 

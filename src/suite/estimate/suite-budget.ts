@@ -234,7 +234,7 @@ function measuredBlocks(b: SuiteBudget, measured: ReadonlyMap<string, SuiteMeasu
   return [
     heading(2, 'Measured so far'),
     paragraph(
-      `What each suite's directory holds now, beside the plan. Machine hours measured = the summed run time of the runs trained there ÷ the runs side by side (recorded by each calib suite run in sessions.json, else the --jobs above); a run's time is the wall seconds of its epochs (log.jsonl epoch_time_s) plus its finishing (log.jsonl to posthoc.json: final evaluations, export, OOD and corruption sets, post-hoc step). The finished runs' planned hours are the plan's own for the same runs, so the last two columns compare like with like. Wall times on a shared machine include what other work took from the runs.`,
+      `What each suite's directory holds now, beside the plan. Machine hours measured = the summed run time of the runs trained there ÷ the runs side by side (recorded by each calib suite run in sessions.json, else the --jobs above); a run's time is the wall seconds of its epochs (log.jsonl epoch_time_s) plus its finishing (log.jsonl to the later of summary.json and ood.json: final evaluations, export, OOD and corruption sets). The finished runs' planned hours are the plan's own for the same runs, so the last two columns compare like with like. Wall times on a shared machine include what other work took from the runs.`,
     ),
     {
       kind: 'table',

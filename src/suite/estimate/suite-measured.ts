@@ -26,7 +26,7 @@ import { runPaths } from '../../train/artefacts/run-directory.js';
 import type { SuiteRun } from '../expand-suite.js';
 import { POSTHOC_FILE, runDirectory } from '../suite-directory.js';
 import { TRAIN_COMMAND_PREFIX } from '../local-executor.js';
-import { epochSeconds } from './suite-run-times.js';
+import { epochCpuSeconds, epochSeconds } from './suite-run-times.js';
 import { readSuiteSessions, recordedJobs } from './suite-sessions.js';
 import { formatHours } from './suite-estimate.js';
 
@@ -40,6 +40,8 @@ export interface MeasuredRun {
   readonly epochSeconds: number;
   /** posthoc.json − log.jsonl modification times (finished runs; 0 otherwise). */
   readonly finishSeconds: number;
+  /** Σ cpu_time_s of its epochs and their count (null: a log without CPU times). */
+  readonly epochCpu: { readonly seconds: number; readonly epochs: number } | null;
   /** Its wall interval in ms since the epoch (null when a time is missing). */
   readonly start: number | null;
   readonly end: number | null;
@@ -70,6 +72,13 @@ export interface SuiteMeasurement {
   readonly spanSeconds: number;
   /** Runs resumed at least once. */
   readonly resumed: number;
+  /**
+   * The epochs' CPU time (log.jsonl cpu_time_s) over the trained runs whose logs record it: what the training cost
+   * whatever else the machine ran; `cpuEpochs` epochs of `cpuRuns` runs (0 when no log records it).
+   */
+  readonly cpuSeconds: number;
+  readonly cpuEpochs: number;
+  readonly cpuRuns: number;
 }
 
 /** Total length, in seconds, of the union of intervals given in milliseconds (reversed or non-finite ones are skipped). */
@@ -123,7 +132,7 @@ async function measureRun(dir: string, id: string): Promise<MeasuredRun | undefi
   const done = posthocTime !== null && summaryTime !== null;
   // The trainer's last output: summary.json, or ood.json where a build wrote the summary before the OOD evaluation.
   const finishedAt = Math.max(summaryTime ?? 0, (await mtime(paths.ood)) ?? 0);
-  if (done && (await isReused(runDir))) return { id, kind: 'reused', epochs: 0, epochSeconds: 0, finishSeconds: 0, start: null, end: null, resumes: 0 };
+  if (done && (await isReused(runDir))) return { id, kind: 'reused', epochs: 0, epochSeconds: 0, finishSeconds: 0, epochCpu: null, start: null, end: null, resumes: 0 };
   const seconds = await epochSeconds(runDir);
   if (seconds.length === 0) return undefined;
   const finishSeconds = done && logTime !== null ? Math.max(0, (finishedAt - logTime) / 1000) : 0;
@@ -134,6 +143,7 @@ async function measureRun(dir: string, id: string): Promise<MeasuredRun | undefi
     epochs: seconds.length,
     epochSeconds: seconds.reduce((a, s) => a + s, 0),
     finishSeconds,
+    epochCpu: await epochCpuSeconds(runDir),
     start,
     end: done ? finishedAt : logTime,
     resumes: await resumes(join(dir, 'logs', `${id}.txt`)),
@@ -174,6 +184,9 @@ export async function measureSuite(dir: string, runs: readonly SuiteRun[], given
     secondsPerFinishedRun: finished.length ? finishedSeconds / finished.length : Number.NaN,
     spanSeconds: unionSeconds(intervals),
     resumed: trained.filter((r) => r.resumes > 0).length,
+    cpuSeconds: trained.reduce((a, r) => a + (r.epochCpu?.seconds ?? 0), 0),
+    cpuEpochs: trained.reduce((a, r) => a + (r.epochCpu?.epochs ?? 0), 0),
+    cpuRuns: trained.filter((r) => r.epochCpu !== null).length,
   };
 }
 
@@ -199,8 +212,14 @@ export function formatMeasured(m: SuiteMeasurement): string[] {
   return [
     `measured so far: ${trained} runs trained here (${m.finished} finished, ${m.unfinished} unfinished; ${m.reused} reused): ${formatHours(m.runSeconds)} of run time ÷ ${jobsText(m)}${machine}${perRun}`,
     `  wall span with a run in progress: ${formatHours(m.spanSeconds)}${resumed}`,
+    ...(m.cpuEpochs ? [`  ${cpuText(m)}`] : []),
     `  (${MEASURE_DEFINITION})`,
   ];
+}
+
+/** The epochs' CPU time, load-independent: "CPU time of the epochs …: 0.52 CPU-hours over 120 epochs of 2 runs, 15.6 CPU-s per epoch". */
+export function cpuText(m: SuiteMeasurement): string {
+  return `CPU time of the epochs (log.jsonl cpu_time_s, every thread of a run; not slowed by other work on the machine): ${(m.cpuSeconds / 3600).toFixed(2)} CPU-hours over ${m.cpuEpochs} epochs of ${m.cpuRuns} run(s), ${(m.cpuSeconds / m.cpuEpochs).toFixed(1)} CPU-s per epoch`;
 }
 
 /** The report's "Compute" paragraph (report.md / report.html). */
@@ -216,7 +235,8 @@ export function computeText(m: SuiteMeasurement): string {
   return (
     `${m.finished} runs trained in this directory and finished, ${m.unfinished} unfinished, ${copied}. Run time ${(m.runSeconds / 3600).toFixed(2)} h (each run's epochs, log.jsonl epoch_time_s, ` +
     `plus its finishing, log.jsonl to the later of summary.json and ood.json: final evaluations, export, OOD and corruption sets)${machine}. ` +
-    `Wall span with at least one run in progress: ${(m.spanSeconds / 3600).toFixed(2)} h${resumed}. Wall times include what other work on the machine took from the runs.`
+    `Wall span with at least one run in progress: ${(m.spanSeconds / 3600).toFixed(2)} h${resumed}. Wall times include what other work on the machine took from the runs.` +
+    (m.cpuEpochs ? ` ${cpuText(m)}.` : '')
   );
 }
 
@@ -234,6 +254,9 @@ export function computeJson(m: SuiteMeasurement): Record<string, unknown> {
     minutes_per_finished_run: n(m.secondsPerFinishedRun / 60),
     span_hours: m.spanSeconds / 3600,
     runs_resumed: m.resumed,
+    cpu_hours: m.cpuEpochs ? m.cpuSeconds / 3600 : null,
+    cpu_epochs: m.cpuEpochs,
+    cpu_seconds_per_epoch: m.cpuEpochs ? m.cpuSeconds / m.cpuEpochs : null,
     definition: MEASURE_DEFINITION,
   };
 }

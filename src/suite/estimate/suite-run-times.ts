@@ -34,6 +34,34 @@ export async function epochSeconds(runDir: string): Promise<number[]> {
 }
 
 /**
+ * CPU seconds of the epochs of a run directory's log.jsonl (`cpu_time_s`: the run's process, every thread), and
+ * how many epochs it covers; null when an epoch lacks it (a log written before it was recorded).
+ */
+export async function epochCpuSeconds(runDir: string): Promise<{ seconds: number; epochs: number } | null> {
+  let text: string;
+  try {
+    text = await readFile(runPaths(runDir).log, 'utf8');
+  } catch {
+    return null;
+  }
+  let seconds = 0;
+  let epochs = 0;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    let t: unknown;
+    try {
+      t = (JSON.parse(line) as { cpu_time_s?: unknown }).cpu_time_s;
+    } catch {
+      continue; // a line cut by a crash, as epochSeconds
+    }
+    if (typeof t !== 'number' || !Number.isFinite(t)) return null;
+    seconds += t;
+    epochs++;
+  }
+  return epochs ? { seconds, epochs } : null;
+}
+
+/**
  * The progress of every run of a suite in `dir` (pending everywhere when `dir` is undefined: a suite not started),
  * each run costed with `threads` threads.
  */

@@ -14,6 +14,8 @@
  *                    `select: 'refinement'`; absent in logs written before it existed)
  *   best             whether this epoch is the best so far by the selection criterion
  *   epoch_time_s     wall time of the epoch (training + validation)
+ *   cpu_time_s       CPU time of the run's process in the epoch (training + validation; user + system, all threads):
+ *                    what the epoch cost whatever else the machine ran (absent in logs written before it existed)
  *   train_time_s     wall time of the training updates alone
  *   samples_per_s    training samples per second of `train_time_s`
  */
@@ -35,6 +37,7 @@ export interface EpochRecord {
   readonly val_refinement_nll?: number;
   readonly best: boolean;
   readonly epoch_time_s: number;
+  readonly cpu_time_s?: number;
   readonly train_time_s: number;
   readonly samples_per_s: number;
 }

@@ -33,11 +33,16 @@ export interface EpochTotals {
   lastLr: number;
   /** Wall time of the epoch so far (s), including time spent before a resume. */
   elapsedSeconds: number;
+  /**
+   * CPU time of the run's process during the epoch so far (s, user + system, every thread), including time before a
+   * resume; absent in checkpoints written before it was recorded (the epoch's CPU time then starts at the resume).
+   */
+  cpuSeconds?: number;
 }
 
 /** A fresh epoch's totals. */
 export function emptyTotals(): EpochTotals {
-  return { steps: 0, lossSum: 0, rows: 0, termSums: {}, termRows: {}, trainSeconds: 0, samples: 0, lastLr: 0, elapsedSeconds: 0 };
+  return { steps: 0, lossSum: 0, rows: 0, termSums: {}, termRows: {}, trainSeconds: 0, samples: 0, lastLr: 0, elapsedSeconds: 0, cpuSeconds: 0 };
 }
 
 /** The unfinished epoch of a mid-epoch checkpoint. */
@@ -84,6 +89,7 @@ function checkMetadata(raw: Readonly<Record<string, unknown>>, at: string, setup
     const numbers = ['steps', 'lossSum', 'rows', 'trainSeconds', 'samples', 'lastLr', 'elapsedSeconds'] as const;
     const bad = numbers.find((k) => typeof t?.[k] !== 'number');
     if (bad) invalidArgument(`${at}.partial.totals.${bad}`, 'a number', missing(t?.[bad]));
+    if (t!.cpuSeconds !== undefined && typeof t!.cpuSeconds !== 'number') invalidArgument(`${at}.partial.totals.cpuSeconds`, 'a number', describe(t!.cpuSeconds));
     if (!Number.isInteger(t!.steps) || t!.steps! > setup.stepsPerEpoch) invalidArgument(`${at}.partial.totals.steps`, `an integer in [0, ${setup.stepsPerEpoch}]`, describe(t!.steps));
     if (typeof t!.termSums !== 'object' || typeof t!.termRows !== 'object') invalidArgument(`${at}.partial.totals.termSums`, 'objects of sums', missing(t!.termSums));
     if (!Array.isArray(p.hostRng) || p.hostRng.length < 4) invalidArgument(`${at}.partial.hostRng`, 'a generator state', missing(p.hostRng));

@@ -23,6 +23,7 @@ import type { RunSetup } from './run-setup.js';
 import type { TrainState } from '../steps/train-state.js';
 import { TrainingError } from '../training-error.js';
 import { prepareBatch } from './trainer-batch.js';
+import { processCpuSeconds } from '../../util/cpu-time.js';
 
 /** Salt of the host generator (augmentation and mixup draws) so it differs from the batch-order stream. */
 const HOST_SALT = 0x6d697875;
@@ -50,7 +51,10 @@ export async function runEpoch(setup: RunSetup, state: TrainState, host: LossHos
   const resumedAt = totals.elapsedSeconds;
   const t0 = performance.now();
   const elapsed = (): number => resumedAt + (performance.now() - t0) / 1000;
-  const snapshot = (): PartialEpoch => ({ totals: { ...totals, elapsedSeconds: elapsed() }, hostRng: rng.getState().map((v) => (Number.isNaN(v) ? null : v)) });
+  const cpuAt = totals.cpuSeconds ?? 0;
+  const cpu0 = processCpuSeconds();
+  const cpu = (): number => cpuAt + processCpuSeconds() - cpu0;
+  const snapshot = (): PartialEpoch => ({ totals: { ...totals, elapsedSeconds: elapsed(), cpuSeconds: cpu() }, hostRng: rng.getState().map((v) => (Number.isNaN(v) ? null : v)) });
   // The training batch's values go into reused memory: each is consumed by its step before the next is gathered.
   const scratch = new BatchScratch();
   let index = 0;
@@ -102,5 +106,6 @@ export async function runEpoch(setup: RunSetup, state: TrainState, host: LossHos
     if (totals.steps < setup.stepsPerEpoch && hooks.checkpointDue(totals)) await hooks.saveMidEpoch(snapshot());
   }
   totals.elapsedSeconds = elapsed();
+  totals.cpuSeconds = cpu();
   return { status: 'finished', totals };
 }

@@ -15,6 +15,7 @@ import type { RunSetup } from './run-setup.js';
 import type { TrainState } from '../steps/train-state.js';
 import type { EpochRecord } from '../artefacts/train-log.js';
 import { TrainingError } from '../training-error.js';
+import { processCpuSeconds } from '../../util/cpu-time.js';
 
 /** Epochs after which a run still at chance accuracy is reported. */
 export const CHANCE_EPOCHS = 2;
@@ -25,6 +26,7 @@ const CHANCE_MARGIN = 0.02;
 export function evaluateEpoch(setup: RunSetup, state: TrainState, epoch: number, totals: EpochTotals, best: BestEpoch): { record: EpochRecord; valLogits: Float32Array } {
   const { config, data } = setup;
   const t0 = performance.now();
+  const cpu0 = processCpuSeconds();
   const valLogits = predictLogits(setup.evalStep, state, datasetInputs(data.validation), config.evalBatch);
   throwIfNonFinite(valLogits, epoch, config.out);
   const scores = setup.task.validationScores(valLogits, data, config.bins);
@@ -44,6 +46,7 @@ export function evaluateEpoch(setup: RunSetup, state: TrainState, epoch: number,
     val_refinement_nll: scores.refinement,
     best: improved,
     epoch_time_s: totals.elapsedSeconds + (performance.now() - t0) / 1000,
+    cpu_time_s: (totals.cpuSeconds ?? 0) + processCpuSeconds() - cpu0,
     train_time_s: totals.trainSeconds,
     samples_per_s: totals.samples / totals.trainSeconds,
   };
