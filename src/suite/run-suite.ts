@@ -182,7 +182,7 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
     if (trainNow) {
       executed++;
       running.set(run.id, { epoch: epochsOf.get(run.id) ?? 0, epochs: run.config.epochs });
-      report(`${training.kind === 'partial' ? 'resume' : 'start '} ${run.id}`);
+      report(`${training.kind === 'partial' ? 'resume' : 'start '} ${run.id}${training.kind === 'partial' && training.reason ? `: ${training.reason} (redoing its final evaluation)` : ''}`);
       const outcome = await options.executor
         .execute(
           { run: { ...run, config: placedConfig(dir, run) }, dir: rd, threads: threadsOf(run) },

@@ -12,6 +12,7 @@
  *   stale     trained or post-hoc-fitted with other settings than the suite's (retrained / refitted)
  *   broken    missing, unreadable or invalid files (non-finite logits, a deleted logits file, a corrupt posthoc.json),
  *             or not the run's own directory (a copy, a link, an edited config.json): repaired by `calib suite run`
+ *             (outputs merely missing beside a finished run's final checkpoint: resumed, redoing its final evaluation)
  */
 import { hostname } from 'node:os';
 import { runDirectoryHolder } from '../train/artefacts/run-lock.js';
@@ -63,6 +64,9 @@ export async function suiteStatus(dir: string): Promise<SuiteStatus> {
     } else if (t.kind === 'failed') {
       state = 'failed';
       detail = t.error;
+    } else if (t.kind === 'partial' && t.reason !== undefined) {
+      state = 'broken';
+      detail = `${t.reason} — calib suite run resumes it from its final checkpoint (redoing the final evaluation)`;
     } else if (t.kind === 'partial' || t.kind === 'pending') {
       state = t.kind;
     } else if (p?.kind === 'compute') {

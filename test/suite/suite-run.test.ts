@@ -177,10 +177,10 @@ test('suite run trains every run into an ordinary run directory, fits TS, writes
   const testLogits = readFileSync(join(runDir, 'test-logits.npy'));
   rmSync(join(runDir, 'test-logits.npy'));
   const missing = await run(['suite', 'status', out]);
-  assert.match(missing.stdout, /partial {2}ce-seed0 /);
+  assert.match(missing.stdout, /broken {3}ce-seed0 .*test-logits\.npy: missing — calib suite run resumes it from its final checkpoint/);
   const resumed = await run(['suite', 'run', file, '--out', out, '--progress', 'lines', '--report=false']);
   assert.equal(resumed.code, 0, resumed.stderr);
-  assert.match(resumed.stdout, /resume ce-seed0/);
+  assert.match(resumed.stdout, /^resume ce-seed0: broken files: .*test-logits\.npy: missing \(redoing its final evaluation\)$/m);
   assert.equal(readFileSync(join(runDir, 'log.jsonl'), 'utf8'), logBefore, 'no epoch trained again');
   assert.deepEqual(readFileSync(join(runDir, 'test-logits.npy')), testLogits, 'the same logits from the same weights');
 });

@@ -30,7 +30,8 @@ import { failedFile, POSTHOC_FILE, runDirectory } from '../suite-directory.js';
 
 export type TrainingCheck =
   | { readonly kind: 'pending' }
-  | { readonly kind: 'partial' }
+  /** `reason`: set when a finished run lost outputs beside its final checkpoint (resuming redoes its final evaluation). */
+  | { readonly kind: 'partial'; readonly reason?: string }
   | { readonly kind: 'failed'; readonly error: string }
   | { readonly kind: 'valid'; readonly training: string }
   | { readonly kind: 'adopt'; readonly training: string }
@@ -134,7 +135,9 @@ export async function checkTraining(dir: string, run: SuiteRun): Promise<Trainin
   const problems = await trainedFileProblems(rd, configFile.value);
   // Outputs missing beside the final checkpoint (a run stopped during its final evaluation, by a build that wrote
   // summary.json before ood.json, or a deleted output): resuming redoes the evaluation from the trained weights.
-  if (problems.length && problems.every((x) => x.endsWith(': missing')) && (await pathExists(p.lastCheckpoint))) return { kind: 'partial' };
+  if (problems.length && problems.every((x) => x.endsWith(': missing')) && (await pathExists(p.lastCheckpoint))) {
+    return { kind: 'partial', reason: `broken files: ${problems.map((x) => file(x)).join('; ')}` };
+  }
   if (problems.length) return { kind: 'retrain', why: 'files', reason: `broken files: ${problems.map((x) => file(x)).join('; ')}` };
   return identity.record ? { kind: 'valid', training: trained } : { kind: 'adopt', training: trained };
 }
