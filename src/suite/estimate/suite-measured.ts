@@ -26,7 +26,7 @@ import { runPaths } from '../../train/artefacts/run-directory.js';
 import type { SuiteRun } from '../expand-suite.js';
 import { POSTHOC_FILE, runDirectory } from '../suite-directory.js';
 import { TRAIN_COMMAND_PREFIX } from '../local-executor.js';
-import { epochCpuSeconds, epochSeconds } from './suite-run-times.js';
+import { epochTimes } from './suite-run-times.js';
 import { readSuiteSessions, recordedJobs } from './suite-sessions.js';
 import { formatHours } from './suite-estimate.js';
 
@@ -133,7 +133,7 @@ async function measureRun(dir: string, id: string): Promise<MeasuredRun | undefi
   // The trainer's last output: summary.json, or ood.json where a build wrote the summary before the OOD evaluation.
   const finishedAt = Math.max(summaryTime ?? 0, (await mtime(paths.ood)) ?? 0);
   if (done && (await isReused(runDir))) return { id, kind: 'reused', epochs: 0, epochSeconds: 0, finishSeconds: 0, epochCpu: null, start: null, end: null, resumes: 0 };
-  const seconds = await epochSeconds(runDir);
+  const { wall: seconds, cpu } = await epochTimes(runDir);
   if (seconds.length === 0) return undefined;
   const finishSeconds = done && logTime !== null ? Math.max(0, (finishedAt - logTime) / 1000) : 0;
   const start = (await mtime(join(dir, 'logs', `${id}.config.json`))) ?? (await mtime(paths.config));
@@ -143,7 +143,7 @@ async function measureRun(dir: string, id: string): Promise<MeasuredRun | undefi
     epochs: seconds.length,
     epochSeconds: seconds.reduce((a, s) => a + s, 0),
     finishSeconds,
-    epochCpu: await epochCpuSeconds(runDir),
+    epochCpu: cpu,
     start,
     end: done ? finishedAt : logTime,
     resumes: await resumes(join(dir, 'logs', `${id}.txt`)),

@@ -12,53 +12,44 @@ import { POSTHOC_FILE, runDirectory } from '../suite-directory.js';
 import { pathExists } from '../../util/path-exists.js';
 import { join } from 'node:path';
 
-/** Wall seconds of each epoch recorded in a run directory's log.jsonl (lines without `epoch_time_s` skipped). */
-export async function epochSeconds(runDir: string): Promise<number[]> {
+/**
+ * The times log.jsonl of a run directory records: the wall seconds of each epoch (`epoch_time_s`; lines without it
+ * skipped), and the epochs' CPU seconds (`cpu_time_s`: the run's process, every thread) with how many epochs they
+ * cover — null when an epoch lacks it (a log written before it was recorded). A line cut by a crash is not counted.
+ */
+export async function epochTimes(runDir: string): Promise<{ wall: number[]; cpu: { seconds: number; epochs: number } | null }> {
   let text: string;
   try {
     text = await readFile(runPaths(runDir).log, 'utf8');
   } catch {
-    return [];
+    return { wall: [], cpu: null };
   }
-  const seconds: number[] = [];
+  const wall: number[] = [];
+  let cpuSeconds = 0;
+  let cpuEpochs = 0;
+  let cpuComplete = true;
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
+    let record: { epoch_time_s?: unknown; cpu_time_s?: unknown };
     try {
-      const t = (JSON.parse(line) as { epoch_time_s?: unknown }).epoch_time_s;
-      if (typeof t === 'number' && Number.isFinite(t) && t > 0) seconds.push(t);
+      record = JSON.parse(line) as typeof record;
     } catch {
-      // a line cut by a crash: the epoch is not counted
+      continue;
     }
+    const t = record.epoch_time_s;
+    if (typeof t === 'number' && Number.isFinite(t) && t > 0) wall.push(t);
+    const c = record.cpu_time_s;
+    if (typeof c === 'number' && Number.isFinite(c)) {
+      cpuSeconds += c;
+      cpuEpochs++;
+    } else cpuComplete = false;
   }
-  return seconds;
+  return { wall, cpu: cpuComplete && cpuEpochs ? { seconds: cpuSeconds, epochs: cpuEpochs } : null };
 }
 
-/**
- * CPU seconds of the epochs of a run directory's log.jsonl (`cpu_time_s`: the run's process, every thread), and
- * how many epochs it covers; null when an epoch lacks it (a log written before it was recorded).
- */
-export async function epochCpuSeconds(runDir: string): Promise<{ seconds: number; epochs: number } | null> {
-  let text: string;
-  try {
-    text = await readFile(runPaths(runDir).log, 'utf8');
-  } catch {
-    return null;
-  }
-  let seconds = 0;
-  let epochs = 0;
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    let t: unknown;
-    try {
-      t = (JSON.parse(line) as { cpu_time_s?: unknown }).cpu_time_s;
-    } catch {
-      continue; // a line cut by a crash, as epochSeconds
-    }
-    if (typeof t !== 'number' || !Number.isFinite(t)) return null;
-    seconds += t;
-    epochs++;
-  }
-  return epochs ? { seconds, epochs } : null;
+/** Wall seconds of each epoch recorded in a run directory's log.jsonl (epochTimes' `wall`). */
+export async function epochSeconds(runDir: string): Promise<number[]> {
+  return (await epochTimes(runDir)).wall;
 }
 
 /**

@@ -181,7 +181,11 @@ export class TrainStep {
 
   /** The ORT session for batch size `b` (traced and compiled on first use, then cached). */
   session(b: number): Session {
-    const c = this.compiled(b);
+    return this.sessionOf(this.compiled(b));
+  }
+
+  /** `c`'s ORT session, compiled on first use (its time kept in c.stats). */
+  private sessionOf(c: Compiled): Session {
     if (!c.session) {
       const t0 = performance.now();
       c.session = compile(c.graph, { threads: this.options.threads ?? 2, ...(this.options.nchwc === false ? { nchwc: false } : {}) });
@@ -197,13 +201,7 @@ export class TrainStep {
 
   /** The ORT session of the gradient-only graph for batch size `b` (forward, loss, backward; no update). */
   gradientSession(b: number): Session {
-    const c = this.compiled(b, 'gradient');
-    if (!c.session) {
-      const t0 = performance.now();
-      c.session = compile(c.graph, { threads: this.options.threads ?? 2, ...(this.options.nchwc === false ? { nchwc: false } : {}) });
-      c.stats.sessionMs = performance.now() - t0;
-    }
-    return c.session;
+    return this.sessionOf(this.compiled(b, 'gradient'));
   }
 
   /**
