@@ -20,7 +20,7 @@ import { describe, invalidArgument } from '../util/errors.js';
 import { readJson, runPaths, writeJson } from '../train/artefacts/run-directory.js';
 import type { TrainConfig } from '../train/train-config.js';
 import type { SuiteRun } from './expand-suite.js';
-import { canonicalJson, trainingSettings } from './identity/run-identity.js';
+import { canonicalJson, evaluationSettings } from './identity/run-identity.js';
 import { parseSuite, type Suite, type SuiteScale } from './suite-schema.js';
 
 export const SUITE_FILE = 'suite.json';
@@ -49,12 +49,12 @@ export function placedConfig(dir: string, run: SuiteRun, threads?: number): Trai
 }
 
 /**
- * A run configuration's identity as text: the canonical JSON of its training settings (run-identity.ts), equal for
- * two configurations exactly when their runs' training files are the same. For scripts that compare runs across
- * suite directories (e.g. to copy identical runs into another suite's directory); the suite compares trainingHash.
+ * A run configuration's identity as text: the canonical JSON of its evaluation settings (run-identity.ts), equal for
+ * two configurations exactly when all their runs' files are the same. For scripts that compare runs across suite
+ * directories (e.g. to copy identical runs into another suite's directory); the suite compares evaluationHash.
  */
 export function runIdentity(config: TrainConfig): string {
-  return canonicalJson(trainingSettings(config as unknown as Record<string, unknown>));
+  return canonicalJson(evaluationSettings(config as unknown as Record<string, unknown>));
 }
 
 /**

@@ -5,7 +5,7 @@
  * (copied once it finishes: its suite runs first), or a twin earlier in the same suite.
  */
 import type { SuiteRun } from '../expand-suite.js';
-import { trainingHash } from './run-identity.js';
+import { evaluationHash } from './run-identity.js';
 
 export type ReuseSource = 'finished' | 'planned' | 'twin';
 
@@ -22,7 +22,7 @@ export function planReuse(runs: readonly SuiteRun[], finished: ReadonlyMap<strin
   const reused = new Map<string, { source: ReuseSource; from: string }>();
   const first = new Map<string, string>();
   for (const run of runs) {
-    const hash = trainingHash(run.config);
+    const hash = evaluationHash(run.config);
     const done = finished.get(hash);
     const later = planned.get(hash);
     if (done !== undefined) reused.set(run.id, { source: 'finished', from: done });

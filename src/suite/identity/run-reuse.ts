@@ -17,7 +17,7 @@ import { constants } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runPaths } from '../../train/artefacts/run-directory.js';
 import type { SuiteRun } from '../expand-suite.js';
-import { identityPath, runIdentityRecord, trainingHash, type RunIdentityRecord } from './run-identity.js';
+import { identityPath, runIdentityRecord, evaluationHash, type RunIdentityRecord } from './run-identity.js';
 import { readJsonObject, trainedFileProblems } from './run-files.js';
 import { readRunIdentity } from './run-check.js';
 import { runDirectory } from '../suite-directory.js';
@@ -56,7 +56,7 @@ export async function reusableRun(dir: string): Promise<ReusableRun | null> {
   if (!(await pathExists(p.summary))) return null;
   const config = await readJsonObject(p.config, 'config.json');
   if ('problem' in config) return null;
-  const training = trainingHash(config.value);
+  const training = evaluationHash(config.value);
   const identity = await readRunIdentity(dir);
   if ('problem' in identity || (identity.record && identity.record.training !== training)) return null;
   if ((await trainedFileProblems(dir, config.value)).length) return null;
