@@ -72,6 +72,10 @@ test('the training identity leaves out the settings read only after the last epo
     assert.equal(trainingHash({ ...plain, ...change }), trainingHash(plain), JSON.stringify(change));
     assert.notEqual(evaluationHash({ ...plain, ...change }), evaluationHash(plain), JSON.stringify(change));
   }
+  // MC dropout on a model that has dropout (a configuration the schema accepts, so compared resolved).
+  const dropout = { ...plain, modelOptions: { hidden: [16], dropout: 0.3 } };
+  assert.equal(trainingHash({ ...dropout, mcDropout: { passes: 5 } }), trainingHash(dropout));
+  assert.notEqual(evaluationHash({ ...dropout, mcDropout: { passes: 5 } }), evaluationHash(dropout));
   // bins and evalBatch: log.jsonl's per-epoch validation metrics (and the best epoch by them); epochLogits: files
   // written during training; select: which epoch's weights are final.
   for (const change of [{ epochs: 2 }, { lr: 0.05 }, { bins: 20 }, { evalBatch: 100 }, { epochLogits: true }, { select: 'nll' }, { subset: 500 }, { validation: 0.2 }, { seed: 1 }]) {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../io/temp-dir.js';
 import { run } from '../cli/capture.js';
@@ -92,7 +92,6 @@ test('suite status says "re-evaluate (…)" for a changed evaluation setting, an
 
   // Its checkpoints gone, the same change retrains.
   const ckpt = readFileSync(join(rd, 'checkpoint-best.ckpt'));
-  const { rmSync } = await import('node:fs');
   rmSync(join(rd, 'checkpoint-best.ckpt'));
   const gone = await run(['suite', 'status', out]);
   assert.match(gone.stdout, /stale {4}ce-seed0 .*evaluation settings changed \(evaluateTrain unset → true\) and .*checkpoint-best\.ckpt is gone — calib suite run retrains it/);
@@ -130,4 +129,28 @@ test('an identity.json of the format before the split (its `training` = the whol
   assert.match(again.stdout, /1\/1 runs done \(0 trained now, /);
   assert.doesNotMatch(again.stdout, /re-evaluate|retrain|adopt/);
   assert.equal(readFileSync(join(rd, 'identity.json'), 'utf8'), text, 'left as it was');
+});
+
+test("an interrupted run (a checkpoint, no summary.json) whose evaluation settings changed resumes with the suite's, not from scratch", async () => {
+  const out = join(dir, 'd');
+  const plain = writeSuite('d-plain', {});
+  assert.equal((await run(['suite', 'run', plain, '--out', out, '--progress', 'none', '--report=false'])).code, 0);
+  const rd = join(out, 'runs', 'ce-seed0');
+  const log = readFileSync(join(rd, 'log.jsonl'));
+  rmSync(join(rd, 'summary.json'));
+  const suiteFile = join(out, 'suite.json');
+  const record = json(suiteFile) as { runs: { config: Record<string, unknown> }[] };
+  for (const r of record.runs) Object.assign(r.config, { ood: true, oodSubset: 10 });
+  writeFileSync(suiteFile, JSON.stringify(record));
+  const status = await run(['suite', 'status', out]);
+  assert.match(status.stdout, /partial {2}ce-seed0 .*resumes with the suite's evaluation settings \(ood false → true, oodSubset unset → 10\)/);
+  const shifted = writeSuite('d-shifted', { ood: true, oodSubset: 10 });
+  const r = await run(['suite', 'run', shifted, '--out', out, '--progress', 'lines', '--report=false']);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^resume {2}ce-seed0: with the suite's evaluation settings \(ood false → true, oodSubset unset → 10\)$/m);
+  assert.doesNotMatch(r.stdout, /retrain/);
+  assert.deepEqual(readFileSync(join(rd, 'log.jsonl')), log, 'no epoch trained again');
+  assert.equal(json(join(rd, 'config.json'))['ood'], true);
+  assert.ok(existsSync(join(rd, 'ood.json')) && existsSync(join(rd, 'summary.json')));
+  assert.equal((await run(['suite', 'status', out])).code, 0);
 });

@@ -57,12 +57,13 @@ export async function epochSeconds(runDir: string): Promise<number[]> {
 /**
  * Whether a finished run of `rd` is the suite's `run` (its config.json's evaluation identity, run-identity.ts), needs
  * only its finishing redone (the training identity is the suite's and the final checkpoints are there: re-evaluated,
- * run-reevaluate.ts), or must train again. A cheap reading of config.json; run-check.ts judges the files themselves.
+ * run-reevaluate.ts), or must train again. A cheap reading of config.json (one it cannot read is left to the file
+ * checks: 'same'); run-check.ts judges the files themselves.
  */
 async function finishedRunState(rd: string, run: SuiteRun): Promise<'same' | 'finishing' | 'retrain'> {
   const p = runPaths(rd);
   const config = await readJsonObject(p.config, 'config.json');
-  if ('problem' in config) return 'retrain';
+  if ('problem' in config) return 'same';
   if (evaluationHash(config.value) === evaluationHash(run.config)) return 'same';
   if (trainingHash(config.value) !== trainingHash(run.config)) return 'retrain';
   return (await pathExists(p.lastCheckpoint)) && (await pathExists(p.bestCheckpoint)) ? 'finishing' : 'retrain';
