@@ -39,7 +39,7 @@ export interface RunSuiteOptions {
   /** One line per run that is adopted, refitted, retrained, repaired or reused, with the reason (before anything runs). */
   readonly notify?: (line: string) => void;
   /**
-   * Suite directories whose finished runs are copied in for runs of the same training identity instead of training
+   * Suite directories whose finished runs are copied in for runs of the same evaluation identity instead of training
    * them (run-reuse.ts). Finished runs of the suite's own directory are always reused this way (a run whose settings
    * equal another's: MbLS m = 6 in the margin sweep and the MbLS method).
    */
@@ -60,7 +60,7 @@ export interface SuiteOutcome {
   readonly reevaluated: number;
   /** Runs trained before identities were recorded and kept (their own config.json has the suite's settings). */
   readonly adopted: number;
-  /** Runs copied from a finished run of the same training identity (another suite's, or a twin in this one) instead of trained. */
+  /** Runs copied from a finished run of the same evaluation identity (another suite's, or a twin in this one) instead of trained. */
   readonly reused: number;
   readonly seconds: number;
 }
@@ -107,14 +107,14 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
   let reused = 0;
   let reevaluated = 0;
   const reusable = await reusableRunsOf([...(options.reuseFrom ?? []), dir]);
-  /** Copy a finished run of the same training identity in for `run` (nothing there yet); true when it did. */
+  /** Copy a finished run of the same evaluation identity in for `run` (nothing there yet); true when it did. */
   const reuse = async (run: SuiteRun): Promise<boolean> => {
     const source = reusable.get(evaluationHash(run.config));
     if (source === undefined || resolve(source.dir) === resolve(runDirectory(dir, run.id))) return false;
     await clearRun(dir, run.id);
     await reuseRun(dir, record.suite.name, run, source);
     reused++;
-    notify(`reuse   ${run.id}: copied from ${source.dir} (the same training identity)`);
+    notify(`reuse   ${run.id}: copied from ${source.dir} (the same evaluation identity)`);
     return true;
   };
   for (const run of record.runs) {
@@ -185,7 +185,7 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
       await clearRun(dir, run.id);
       training = await checkTraining(dir, run);
     }
-    // A twin of this run (same training identity) finished since the plan was made: copy it.
+    // A twin of this run (same evaluation identity) finished since the plan was made: copy it.
     if ((training.kind === 'pending' || training.kind === 'failed') && (await reuse(run))) training = await checkTraining(dir, run);
     const trainNow = training.kind !== 'valid' && training.kind !== 'adopt';
     if (trainNow) {
@@ -255,7 +255,7 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
     }
   };
 
-  // A run whose twin (same training identity) is also queued goes last, so the twin has finished when it comes up.
+  // A run whose twin (same evaluation identity) is also queued goes last, so the twin has finished when it comes up.
   const firstOf = new Map<string, string>();
   for (const r of queue) if (!firstOf.has(evaluationHash(r.config))) firstOf.set(evaluationHash(r.config), r.id);
   const isTwin = (r: SuiteRun): boolean => firstOf.get(evaluationHash(r.config)) !== r.id;

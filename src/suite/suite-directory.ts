@@ -6,7 +6,7 @@
  *   runs/<id>/            one ordinary run directory per run (`calib eval`, `calib fit`, `calib train --resume` work
  *                         on it), plus posthoc.json (calibrators fitted on validation, test metrics before/after,
  *                         and the identity they were computed from) and identity.json (which run of which suite it
- *                         is, and the hash of its training settings: run-identity.ts)
+ *                         is, and the hash of its settings, its evaluation identity: run-identity.ts)
  *   logs/<id>.txt         the training child's output; logs/<id>.failed.json after a failure (reason, exit code)
  *   report.md, report.html, report.json   written by `calib report DIR`
  *

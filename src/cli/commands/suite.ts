@@ -123,7 +123,7 @@ export const suiteCommand = defineCommand({
     'and threads in DIR/sessions.json; without that record (suites started before it) --jobs is used, and said so.',
     'status ends with what is left and roughly how long it takes with --jobs side by side',
     '(the same estimate).',
-    '--reuse-from DIR[,DIR…]: before training, every run of the suite whose training identity (the hash of its resolved',
+    '--reuse-from DIR[,DIR…]: before training, every run of the suite whose evaluation identity (the hash of its resolved',
     'settings and data split, runs/<id>/identity.json) equals that of a finished, whole run in DIR/runs is copied in',
     '(atomically; identity.json records reusedFrom) instead of trained, and the count is printed ("N reused"). A run',
     'whose settings equal another run of the same suite (a sweep value equal to a method) is copied from it once it',
@@ -175,7 +175,7 @@ export const suiteCommand = defineCommand({
     }),
     queue: flag(described(optional(string()), 'put the runs on a BullMQ queue for calib worker processes: redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss:// for TLS'), { valueName: 'URL' }),
     'worker-wait': flag(optional(number(), 60, 'with --queue: say so when no worker has been connected for S seconds while runs wait (repeated every S s)'), { valueName: 'S' }),
-    'reuse-from': flag(described(optional(string()), 'run: copy in the finished runs of these suite directories whose training identity equals a run of the suite, instead of training them'), {
+    'reuse-from': flag(described(optional(string()), 'run: copy in the finished runs of these suite directories whose evaluation identity equals a run of the suite, instead of training them'), {
       valueName: 'DIR[,DIR…]',
     }),
     markdown: flag(described(optional(string()), 'budget: also write the budget as a Markdown page'), { valueName: 'FILE' }),

@@ -1,5 +1,5 @@
 /**
- * Which runs of a suite will not train because a run of the same training identity (run-identity.ts) supplies them
+ * Which runs of a suite will not train because a run of the same evaluation identity (run-identity.ts) supplies them
  * (run-reuse.ts), for the estimate before a suite starts (`calib suite run --dry-run --reuse-from`, `calib suite
  * budget`): a finished run of a `--reuse-from` directory now, a run such a directory plans but has not finished
  * (copied once it finishes: its suite runs first), or a twin earlier in the same suite.
@@ -15,7 +15,7 @@ export interface ReusePlan {
 }
 
 /**
- * The reuse plan of `runs`: `finished` and `planned` map training hashes to the directory (or suite) that holds or
+ * The reuse plan of `runs`: `finished` and `planned` map evaluation hashes to the directory (or suite) that holds or
  * will hold such a run; runs of `runs` with an earlier twin in `runs` are reused from it.
  */
 export function planReuse(runs: readonly SuiteRun[], finished: ReadonlyMap<string, string>, planned: ReadonlyMap<string, string>): ReusePlan {

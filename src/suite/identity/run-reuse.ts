@@ -1,6 +1,6 @@
 /**
  * Run reuse across suites (`calib suite run SUITE --reuse-from DIR[,DIR…]`): a finished run of another suite
- * directory whose training identity (run-identity.ts: the hash of its resolved training settings and data split) is
+ * directory whose evaluation identity (run-identity.ts: the hash of its resolved settings and data split) is
  * the one a run of SUITE asks for has the very files that run would train, so it is copied in instead of trained —
  * e.g. the MbLS and ACLS suites share their CE, LS, FL, FLSD, ECP and MbLS runs, and Maroñas's baseline B is MbLS's
  * CE at the deep scale. The same holds inside one suite (a sweep's value that equals another method's settings,
@@ -27,11 +27,11 @@ import { pathExists } from '../../util/path-exists.js';
 export interface ReusableRun {
   /** Its run directory. */
   readonly dir: string;
-  /** Its training hash (run-identity.ts). */
+  /** Its evaluation hash (run-identity.ts). */
   readonly training: string;
 }
 
-/** The finished, whole runs of suite directory `suiteDir`, by training hash (the first of equal ones). */
+/** The finished, whole runs of suite directory `suiteDir`, by evaluation hash (the first of equal ones). */
 export async function reusableRuns(suiteDir: string): Promise<Map<string, ReusableRun>> {
   const out = new Map<string, ReusableRun>();
   let names: string[];
