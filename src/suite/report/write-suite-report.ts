@@ -49,6 +49,12 @@ function sweepChoice(m: MethodResults, rule: SuiteResults['record']['suite']['se
   return ` at ${m.sweep.label} = ${String(m.sweep.chosen)} (chosen from ${m.sweep.values.map((v) => String(v.value)).join(', ')} by ${selectionRuleText(rule)})`;
 }
 
+/** What a fitted temperature says, as the findings print it (to 2 decimals: a T that prints as 1.00 changes nothing visible). */
+export function temperatureReading(t: number): string {
+  if (t.toFixed(2) === '1.00') return 'T ≈ 1: temperature scaling leaves the model almost unchanged';
+  return t > 1 ? 'softening: the model was overconfident' : 'sharpening: the model was underconfident';
+}
+
 /** Sentences stating what the suite found, computed from the table's numbers. */
 export function findings(results: SuiteResults, verdicts: readonly Verdict[], differences: readonly ShiftDifferenceRow[] = []): string[] {
   const out: string[] = [];
@@ -61,7 +67,7 @@ export function findings(results: SuiteResults, verdicts: readonly Verdict[], di
     const kind = Math.abs(gap) < 0.005 ? 'close to calibrated on average' : gap > 0 ? `overconfident by ${(gap * 100).toFixed(1)} points` : `underconfident by ${(-gap * 100).toFixed(1)} points`;
     const t = mean(m.runs.map(fittedTemperature));
     const ts = suite.posthoc.includes('temperature')
-      ? ` Temperature scaling fitted T = ${t.toFixed(2)} on validation (${t > 1 ? 'softening: the model was overconfident' : 'sharpening: the model was underconfident'}) and moved test ECE to ${pct(mean(m.runs.map((r) => testMetric(r, 'ece', 'temperature'))))}.`
+      ? ` Temperature scaling fitted T = ${t.toFixed(2)} on validation (${temperatureReading(t)}) and moved test ECE to ${pct(mean(m.runs.map((r) => testMetric(r, 'ece', 'temperature'))))}.`
       : '';
     out.push(`${m.label}${sweepChoice(m, suite.select)}: test accuracy ${pct(acc)}, mean confidence ${pct(conf)} — ${kind}; ECE ${pct(ece)}.${ts}`);
   }
