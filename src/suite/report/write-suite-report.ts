@@ -44,8 +44,10 @@ export interface WrittenReport {
 const pct = (v: number, d = 2): string => (Number.isFinite(v) ? `${(v * 100).toFixed(d)}%` : 'n/a');
 
 /** " at margin M = 6 (chosen from 2, 4, 6, 10, 15 by lowest mean validation NLL)" for a swept method; empty otherwise. */
-function sweepChoice(m: MethodResults, rule: SuiteResults['record']['suite']['select']): string {
+export function sweepChoice(m: Pick<MethodResults, 'sweep'>, rule: SuiteResults['record']['suite']['select']): string {
   if (!m.sweep) return '';
+  // A grid trimmed to one value (e.g. the deep scale's) chose nothing: say so instead of "chosen from 1 by …".
+  if (m.sweep.values.length === 1 && m.sweep.diverged.length === 0) return ` at ${m.sweep.label} = ${String(m.sweep.chosen)} (the only value run)`;
   return ` at ${m.sweep.label} = ${String(m.sweep.chosen)} (chosen from ${m.sweep.values.map((v) => String(v.value)).join(', ')} by ${selectionRuleText(rule)})`;
 }
 
