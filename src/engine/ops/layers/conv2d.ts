@@ -5,6 +5,7 @@ import { shapeError } from '../../ir/shape-error.js';
 import type { Tensor } from '../../ir/tensor.js';
 import { add } from '../math/add.js';
 import { convTranspose2d } from './conv-transpose2d.js';
+import { convInputGradTransposedPreferred } from './conv-input-grad-transposed.js';
 import { formatWindow, requireNCHW, sweepSize, type Window2d, type Window2dOptions, window2d, windowOnnxAttrs } from './conv-geometry.js';
 import { conv2dWeightGradShifted, convWeightGradShiftedPreferred } from './conv-weight-grad-shifted.js';
 import { checkDType, ct0 } from '../math/elementwise.js';
@@ -138,14 +139,15 @@ export function convReference(x: HostTensor, w: HostTensor, outShape: readonly n
 
 /**
  * dL/dx of a convolution given dL/dy: a stride-1 convolution with the per-group-transposed, spatially flipped
- * kernel when the implied padding is non-negative (fastest in ORT), otherwise ConvTranspose.
+ * kernel when the implied padding is non-negative (fastest in ORT), otherwise ConvTranspose — also for stride-1
+ * layers that widen the channels off the NCHWc kernels (`convInputGradTransposedPreferred`: fewer columns).
  */
 export function conv2dInputGrad(g: Tensor, w: Tensor, xShape: readonly number[], a: Conv2dAttrs): Tensor {
   const [co, cig, kh, kw] = w.shape as [number, number, number, number];
   const group = a.group;
   const ext = [a.dilations[0] * (kh - 1), a.dilations[1] * (kw - 1)];
   const flipPads = [ext[0]! - a.pads[0], ext[1]! - a.pads[1], ext[0]! - a.pads[2], ext[1]! - a.pads[3]];
-  if (a.strides[0] === 1 && a.strides[1] === 1 && flipPads.every((p) => p >= 0)) {
+  if (a.strides[0] === 1 && a.strides[1] === 1 && flipPads.every((p) => p >= 0) && !convInputGradTransposedPreferred(xShape, g.shape, w.shape, a)) {
     // [Co, Ci/g, kh, kw] → [g, Co/g, Ci/g, kh, kw] → [g, Ci/g, Co/g, kh, kw] → [Ci, Co/g, kh, kw], flipped.
     const wt = reshape(transpose(reshape(w, [group, co / group, cig, kh, kw]), [0, 2, 1, 3, 4]), [group * cig, co / group, kh, kw]);
     return conv2d(g, flip(wt, [2, 3]), { padding: flipPads as [number, number, number, number], dilation: a.dilations, groups: group });
