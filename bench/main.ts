@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 
 /** Registered benches and what they measure. */
 const BENCHES: Readonly<Record<string, string>> = {
-  'train-step': 'one compiled train step (MLP / CIFAR ResNet) vs PyTorch, interleaved: --model mlp|resnet20 --batch 128 --steps N [--profile] [--no-nchwc]',
+  'train-step': 'one compiled train step (MLP / CIFAR ResNet) vs PyTorch, interleaved: --model mlp|resnet20 --batch 128 --steps N [--profile: ORT kernels by op type and by op family] [--no-nchwc]',
   'train-step-anatomy':
     "where a train step's CPU time goes (step, feeds, native run, gradient-only graph, forward, batch gather) at several batch sizes vs PyTorch, with the fit a + b·batch: [--model mlp|lenet] [--batches 1,16,64,128,256,512] [--steps 30] [--rounds 5] [--no-torch]",
   'engine-step-ab':

@@ -15,7 +15,9 @@
  * (wall time of each kernel: under load it over-weights some kernels, e.g. ReLU-mask Casts and NCHWc reorders,
  * against a CPU-time sample — see the issue-24 notebook in src/engine/README.md), and the count of each op type
  * in ORT's optimised model (`optimizedModelFilePath`, after ORT's own rewrites such as its NCHWc transformer);
- * total_kernel_ms (the kernels' sum) and model_run_ms (ORT's whole run per step) beside ms_per_step give the step's
+ * by_family sums the kernels by op family (bench/op-families.ts: forward conv, dX conv, dW im2col / copies / GEMM, BN, ReLU
+ * backward, reorders, transposes…) and by_family_node_min the same over each node's fastest profiled run (the
+ * table to quote under load: a node's minimum leaves out the time the process spent descheduled); total_kernel_ms (the kernels' sum) and model_run_ms (ORT's whole run per step) beside ms_per_step give the step's
  * cost outside the kernels (bench/device-round6.sh, section 3).
  *
  *   npm run -s bench -- train-step --model mlp|lenet|resnet20|resnet32|resnet56|fmnist-resnet20 [--batch 128] [--steps N] [--rounds R]
@@ -37,6 +39,7 @@ import { sgd } from '../src/optim/index.js';
 import { compileTrainStep, createTrainState, crossEntropy, EvalStep } from '../src/train/index.js';
 import { Random } from '../src/util/random.js';
 import { TorchPeer } from './torch-peer.js';
+import { opFamilies } from './op-families.js';
 
 interface Args {
   model: string;
@@ -105,6 +108,19 @@ function nodeRoles(graph: Graph, nchwcBlock: number): Map<string, string> {
   return roles;
 }
 
+/** Sum by family of each node's minimum kernel time over the profiled runs (ms; `total` first). */
+function familyMinima(nodeMin: ReadonlyMap<string, number>, families: ReadonlyMap<string, string>): Record<string, number> {
+  const sums: Record<string, number> = {};
+  let total = 0;
+  for (const [node, ms] of nodeMin) {
+    const family = families.get(node) ?? 'unclassified';
+    sums[family] = (sums[family] ?? 0) + ms;
+    total += ms;
+  }
+  const sorted = Object.entries(sums).sort((a, b) => b[1] - a[1]);
+  return { total: Number(total.toFixed(2)), ...Object.fromEntries(sorted.map(([k, v]) => [k, Number(v.toFixed(2))])) };
+}
+
 /** Count of each op type (`domain.OpType` outside the default domain) among the nodes of an ONNX model. */
 function opTypeCounts(model: Uint8Array): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -149,7 +165,10 @@ async function profile(graph: Graph, feeds: Record<string, Feed>, steps: number,
     if (!file) return { ort_optimized_ops: optimizedOps };
     const events = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { cat: string; name: string; dur: number; args?: { op_name?: string } }[];
     const roles = nodeRoles(graph, nchwcBlock);
+    const families = opFamilies(lowerToOnnx(graph, { nchwcBlock }).nodes);
     const byOp: Record<string, number> = {};
+    const byFamily: Record<string, number> = {};
+    const nodeMin = new Map<string, number>(); // each node's fastest run: robust to descheduling under load
     let total = 0;
     // ORT's own time per session.run (its 'model_run' event: executor, allocations and kernels, without the binding
     // and the feeds and fetches on the JavaScript side).
@@ -158,6 +177,10 @@ async function profile(graph: Graph, feeds: Record<string, Feed>, steps: number,
       if (e.cat !== 'Node' || !e.name.endsWith('_kernel_time') || !e.args?.op_name) continue;
       const key = roles.get(e.name.slice(0, -'_kernel_time'.length)) ?? e.args.op_name;
       byOp[key] = (byOp[key] ?? 0) + e.dur / 1000 / steps;
+      const node = e.name.slice(0, -'_kernel_time'.length);
+      const family = families.get(node) ?? 'unclassified';
+      byFamily[family] = (byFamily[family] ?? 0) + e.dur / 1000 / steps;
+      nodeMin.set(node, Math.min(nodeMin.get(node) ?? Infinity, e.dur / 1000));
       total += e.dur / 1000 / steps;
     }
     const sorted = Object.entries(byOp)
@@ -167,6 +190,12 @@ async function profile(graph: Graph, feeds: Record<string, Feed>, steps: number,
       total_kernel_ms: Number(total.toFixed(2)),
       model_run_ms: Number(modelRunMs.toFixed(2)),
       ...Object.fromEntries(sorted.map(([k, v]) => [k, Number(v.toFixed(2))])),
+      by_family_node_min: familyMinima(nodeMin, families),
+      by_family: Object.fromEntries(
+        Object.entries(byFamily)
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, v]) => [k, Number(v.toFixed(2))]),
+      ),
       ort_optimized_ops: optimizedOps,
     };
   } finally {

@@ -149,11 +149,13 @@ test('shifted-copies weight gradient declines strided convolutions', () => {
   assert.equal(convWeightGradShiftedApplies([1, 1, 8, 8], [1, 1, 4, 4], [3, 3], { strides: [2, 2], pads: [1, 1, 1, 1], dilations: [1, 1] }), false);
 });
 
-test('shifted copies are chosen where they are smaller than im2col: ResNet 3×3 "same" yes, LeNet valid 5×5 no', () => {
+test('shifted copies are chosen where they are fewer than twice im2col\'s columns: ResNet 3×3 "same" and LeNet 5×5 yes, 1- and 3-channel stems and 1×1 no', () => {
   const same = { strides: [1, 1] as [number, number], pads: [1, 1, 1, 1] as [number, number, number, number], dilations: [1, 1] as [number, number] };
   const valid = { ...same, pads: [0, 0, 0, 0] as [number, number, number, number] };
   for (const c of [16, 32, 64]) assert.equal(convWeightGradShiftedPreferred([128, c, 32, 32], [128, c, 32, 32], [c, c, 3, 3], same), true);
-  assert.equal(convWeightGradShiftedPreferred([128, 1, 28, 28], [128, 6, 24, 24], [6, 1, 5, 5], valid), false);
-  assert.equal(convWeightGradShiftedPreferred([128, 6, 12, 12], [128, 16, 8, 8], [16, 6, 5, 5], valid), false);
+  assert.equal(convWeightGradShiftedPreferred([128, 1, 28, 28], [128, 6, 24, 24], [6, 1, 5, 5], valid), true);
+  assert.equal(convWeightGradShiftedPreferred([128, 6, 12, 12], [128, 16, 8, 8], [16, 6, 5, 5], valid), true);
+  assert.equal(convWeightGradShiftedPreferred([128, 1, 28, 28], [128, 16, 28, 28], [16, 1, 3, 3], same), false);
+  assert.equal(convWeightGradShiftedPreferred([128, 3, 32, 32], [128, 16, 32, 32], [16, 3, 3, 3], same), false);
   assert.equal(convWeightGradShiftedPreferred([128, 16, 8, 8], [128, 16, 8, 8], [16, 16, 1, 1], valid), false);
 });

@@ -102,6 +102,18 @@ export const cases: OpCase[] = [
     tol: 1e-4,
   },
   { name: 'conv2d 5×5 valid (dW: shifted copies that crop)', inputs: { x: f(2, 4, 8, 8), w: f(2, 4, 5, 5) }, fn: ({ x, w }) => E.conv2d(x!, w!), tol: 1e-4 },
+  {
+    name: 'conv2d 5×5 valid widening 2 → 6 channels (dX: stride-1 ConvTranspose, fewer columns)',
+    inputs: { x: f(2, 2, 9, 9), w: f(6, 2, 5, 5) },
+    fn: ({ x, w }) => E.conv2d(x!, w!),
+    tol: 1e-4,
+  },
+  {
+    name: 'conv2d 3×3 pad 1 widening 3 → 5 channels with bias (dX: stride-1 ConvTranspose with padding)',
+    inputs: { x: f(2, 3, 6, 5), w: f(5, 3, 3, 3), b: f(5) },
+    fn: ({ x, w, b }) => E.conv2d(x!, w!, { padding: 1, bias: b! }),
+    tol: 1e-4,
+  },
   { name: 'conv2d 3×3 stride 2 (input gradient via ConvTranspose)', inputs: { x: f(2, 2, 7, 6), w: f(3, 2, 3, 3) }, fn: ({ x, w }) => E.conv2d(x!, w!, { stride: 2, padding: 1 }), tol: 1e-4 },
   {
     name: 'conv2d grouped, dilated, asymmetric padding',

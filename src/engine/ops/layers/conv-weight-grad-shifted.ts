@@ -54,14 +54,17 @@ export function convWeightGradShiftedApplies(xShape: readonly number[], gShape: 
 }
 
 /**
- * Whether the shifted-copies recipe should replace im2col + GEMM: it applies, and it materialises fewer elements,
- * (kh·Co + kw·Ci)·H·Wo (row-shifted dY, column-shifted x) against im2col's kh·kw·Ci·Ho·Wo (per image). True for
- * ResNet's 3×3 "same" layers (6C·HW against 9C·HW: −12 % CPU per ResNet-20 step); false for LeNet's valid 5×5
- * layers with few channels, where the copies outgrow the columns and the interleaved step A/B showed no gain.
+ * Whether the shifted-copies recipe should replace im2col + GEMM: it applies, and its copies,
+ * (kh·Co + kw·Ci)·H·Wo elements (row-shifted dY, column-shifted x), are fewer than TWICE im2col's kh·kw·Ci·Ho·Wo
+ * (per image). The factor: the copies are Pads and a Concat (≈ 0.5 ns per element here), while im2col is a one-hot
+ * convolution that builds its own columns and runs a GEMM (≈ 0.8 ns per element; LeNet, issue 24 round seven).
+ * True for ResNet's 3×3 "same" layers (6C·HW against 9C·HW: −12 % CPU per ResNet-20 step) and, since round seven,
+ * for LeNet's 5×5 layers (1 → 6: 35 vs 25 per pixel; 6 → 16: 15,400 vs 15,000 per image; LeNet step paired 0.973);
+ * false for a 1- or 3-channel 3×3 stem (51 vs 18, 57 vs 54 per pixel).
  */
 export function convWeightGradShiftedPreferred(xShape: readonly number[], gShape: readonly number[], wShape: readonly number[], a: Window2d): boolean {
   const [co, ci, kh, kw] = wShape as [number, number, number, number];
   if (kh * kw <= 1 || !convWeightGradShiftedApplies(xShape, gShape, [kh, kw], a)) return false;
   const [h, ho, wo] = [xShape[2]!, gShape[2]!, gShape[3]!];
-  return (kh * co + kw * ci) * h * wo < kh * kw * ci * ho * wo;
+  return (kh * co + kw * ci) * h * wo < 2 * kh * kw * ci * ho * wo;
 }

@@ -5,6 +5,7 @@ import { shapeError } from '../../ir/shape-error.js';
 import type { Tensor } from '../../ir/tensor.js';
 import { add } from '../math/add.js';
 import { convTranspose2d } from './conv-transpose2d.js';
+import { convInputGradTransposedPreferred } from './conv-input-grad-transposed.js';
 import { formatWindow, requireNCHW, sweepSize, type Window2d, type Window2dOptions, window2d, windowOnnxAttrs } from './conv-geometry.js';
 import { conv2dWeightGradShifted, convWeightGradShiftedPreferred } from './conv-weight-grad-shifted.js';
 import { checkDType, ct0 } from '../math/elementwise.js';
@@ -41,6 +42,7 @@ export const conv2dOp: Primitive<Conv2dAttrs> = {
     const w = node.inputTypes[1]!.shape;
     const attrs: Record<string, OnnxAttribute> = { ...windowOnnxAttrs([w[2]!, w[3]!], a), group: { type: 'int', value: a.group } };
     if (usesNchwc(node.inputTypes[0]!, node.inputTypes[1]!, a, ctx.nchwcBlock)) emitNchwcConv(node.inputs, node.outputs, w, attrs, ctx);
+    else if (usesNchwcNchwInput(node.inputTypes[0]!, node.inputTypes[1]!, a, ctx.nchwcBlock)) emitNchwcConvNchwInput(node.inputs, node.outputs, w, attrs, ctx);
     else ctx.node('Conv', node.inputs, node.outputs, attrs);
   },
   vjp(args) {
@@ -81,6 +83,31 @@ function emitNchwcConv(inputs: readonly string[], outputs: readonly string[], w:
   ctx.node('ReorderInput', [inputs[0]!], [xBlocked], {}, NCHWC_DOMAIN);
   const yBlocked = ctx.temp('ynchwc');
   ctx.node('Conv', [xBlocked, wBlocked], [yBlocked], attrs, NCHWC_DOMAIN);
+  ctx.node('ReorderOutput', [yBlocked], [outputs[0]!], { channels: { type: 'int', value: co } }, NCHWC_DOMAIN);
+}
+
+/**
+ * Whether a convolution with fewer input channels than a block, Co a multiple of it and a deep enough filter
+ * (Ci·kh·kw ≥ 64) runs NCHWc reading its NCHW input directly. Measured (issue 24, rounds four and seven, paired
+ * step A/B): LeNet's 6 → 16 5×5 layer (150 per output) 0.949; the 1 → 16 (9) and 3 → 16 (27) 3×3 stems no gain.
+ */
+function usesNchwcNchwInput(x: TensorType, w: TensorType, a: Conv2dAttrs, block: number): boolean {
+  const [co, ci, kh, kw] = w.shape as [number, number, number, number];
+  return block > 1 && x.dtype === 'float32' && a.group === 1 && ci < block && ci * kh * kw >= 64 && co % block === 0;
+}
+
+/** NCHWc convolution reading NCHW input directly (ORT's form for a first layer): filter in OIHWBo = [Co/B, Ci, kh, kw, B]. */
+function emitNchwcConvNchwInput(inputs: readonly string[], outputs: readonly string[], w: readonly number[], attrs: Record<string, OnnxAttribute>, ctx: EmitContext): void {
+  const b = ctx.nchwcBlock;
+  const [co, ci, kh, kw] = w as [number, number, number, number];
+  const w5 = ctx.temp('w5');
+  ctx.node('Reshape', [inputs[1]!, ctx.int64s([co / b, b, ci, kh, kw])], [w5]);
+  const w5t = ctx.temp('w5t');
+  ctx.node('Transpose', [w5], [w5t], { perm: { type: 'ints', value: [0, 2, 3, 4, 1] } });
+  const wBlocked = ctx.temp('wnchwcbo');
+  ctx.node('Reshape', [w5t, ctx.int64s([co, ci, kh, kw])], [wBlocked]);
+  const yBlocked = ctx.temp('ynchwc');
+  ctx.node('Conv', [inputs[0]!, wBlocked], [yBlocked], attrs, NCHWC_DOMAIN);
   ctx.node('ReorderOutput', [yBlocked], [outputs[0]!], { channels: { type: 'int', value: co } }, NCHWC_DOMAIN);
 }
 
@@ -138,14 +165,15 @@ export function convReference(x: HostTensor, w: HostTensor, outShape: readonly n
 
 /**
  * dL/dx of a convolution given dL/dy: a stride-1 convolution with the per-group-transposed, spatially flipped
- * kernel when the implied padding is non-negative (fastest in ORT), otherwise ConvTranspose.
+ * kernel when the implied padding is non-negative (fastest in ORT), otherwise ConvTranspose — also for stride-1
+ * layers that widen the channels off the NCHWc kernels (`convInputGradTransposedPreferred`: fewer columns).
  */
 export function conv2dInputGrad(g: Tensor, w: Tensor, xShape: readonly number[], a: Conv2dAttrs): Tensor {
   const [co, cig, kh, kw] = w.shape as [number, number, number, number];
   const group = a.group;
   const ext = [a.dilations[0] * (kh - 1), a.dilations[1] * (kw - 1)];
   const flipPads = [ext[0]! - a.pads[0], ext[1]! - a.pads[1], ext[0]! - a.pads[2], ext[1]! - a.pads[3]];
-  if (a.strides[0] === 1 && a.strides[1] === 1 && flipPads.every((p) => p >= 0)) {
+  if (a.strides[0] === 1 && a.strides[1] === 1 && flipPads.every((p) => p >= 0) && !convInputGradTransposedPreferred(xShape, g.shape, w.shape, a)) {
     // [Co, Ci/g, kh, kw] → [g, Co/g, Ci/g, kh, kw] → [g, Ci/g, Co/g, kh, kw] → [Ci, Co/g, kh, kw], flipped.
     const wt = reshape(transpose(reshape(w, [group, co / group, cig, kh, kw]), [0, 2, 1, 3, 4]), [group * cig, co / group, kh, kw]);
     return conv2d(g, flip(wt, [2, 3]), { padding: flipPads as [number, number, number, number], dilation: a.dilations, groups: group });
