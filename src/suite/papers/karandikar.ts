@@ -97,7 +97,8 @@ const MACHINE_GRID = {
 };
 
 export const KARANDIKAR_SUITE = {
-  summary: "Karandikar et al. 2021: {NLL, focal, MSE} × {none, MMCE (NLL), AvUC, AvUC-GS, SB-ECE, S-AvUC}, TS vs TS-SB-ECE vs TS-HB-ECE vs Dirichlet, the paper's claims",
+  summary:
+    "Karandikar et al. 2021: {NLL, focal, MSE} × {none, MMCE (NLL), AvUC, AvUC-GS, SB-ECE, S-AvUC}, NLL + SB-ECE with interleaved training (App. B), TS vs TS-SB-ECE vs TS-HB-ECE vs Dirichlet, the paper's claims",
   suite: {
     name: 'karandikar',
     description:
