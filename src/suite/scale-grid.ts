@@ -15,6 +15,7 @@
  * budget table).
  */
 import { describe, invalidArgument } from '../util/errors.js';
+import { claimAtScale } from './claims/claim-at-scale.js';
 import type { SuiteClaim } from './claims/claim-schema.js';
 import { parseComparison, parseEquivalence } from './claims/comparison.js';
 import type { Suite, SuiteGrid, SuiteScale, SuiteSweep } from './suite-schema.js';
@@ -132,12 +133,14 @@ function trimClaim(claim: SuiteClaim, suite: Suite, scale: SuiteScale, grid: Sui
 }
 
 /**
- * The suite `suite` runs at `scale`: its grid for that scale applied (methods dropped, per-method seeds, sweeps cut
- * to the kept values — a sweep whose methods keep different values is split, one sweep per set of values), its
- * claims trimmed (see the module comment) and the trimming stated at the end of its description. Without a grid
- * for `scale` the suite itself.
+ * The suite `suite` runs at `scale`: each claim as tested at that scale (its `atScale` test, claim-at-scale.ts), then
+ * its grid for that scale applied (methods dropped, per-method seeds, sweeps cut to the kept values — a sweep whose
+ * methods keep different values is split, one sweep per set of values), its claims trimmed (see the module comment)
+ * and the trimming stated at the end of its description. Without a grid for `scale` the suite with its claims as
+ * tested at that scale.
  */
-export function scaledSuite(suite: Suite, scale: SuiteScale): Suite {
+export function scaledSuite(full: Suite, scale: SuiteScale): Suite {
+  const suite = { ...full, claims: full.claims.map((c) => claimAtScale(c, scale)) };
   const grid = suite.grids[scale];
   if (grid === undefined) return suite;
   const kept = plan(suite, grid);

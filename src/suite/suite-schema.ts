@@ -27,12 +27,11 @@ import { checkClaims, CLAIM_SCHEMA } from './claims/claim-schema.js';
 import { parseComparison } from './claims/comparison.js';
 import { checkGrid } from './scale-grid.js';
 import { checkSuiteRunCount, MAX_SUITE_BINS } from './suite-limits.js';
+import { SUITE_SCALES, type SuiteScale } from './suite-scales.js';
 
 export type { SuiteClaim, SuiteClaimInput } from './claims/claim-schema.js';
 
-/** The scales a suite may declare overrides for (`calib suite run --scale`). */
-export const SUITE_SCALES = ['quick', 'machine', 'deep', 'paper'] as const;
-export type SuiteScale = (typeof SUITE_SCALES)[number];
+export { SUITE_SCALES, type SuiteScale } from './suite-scales.js';
 
 /** The named rules choosing a swept value on validation (see report/sweep-selection.ts). */
 export const NAMED_SELECTION_RULES = ['nll', 'ece', 'adaece-l2', 'ece-near-best-accuracy', 'adaece-l2-near-best-accuracy', 'accuracy', 'refinement'] as const;

@@ -7,6 +7,7 @@ import { parseComparison, parseEquivalence } from '../../src/suite/claims/compar
 import { expandSuite } from '../../src/suite/expand-suite.js';
 import { KARANDIKAR_CLAIMS } from '../../src/suite/papers/karandikar-claims.js';
 import { KARANDIKAR_SHIFT_METHODS } from '../../src/suite/papers/karandikar.js';
+import { scaledSuite } from '../../src/suite/scale-grid.js';
 import { parseSuite, SUITE_SCALES, type Suite } from '../../src/suite/suite-schema.js';
 
 /** dist/test/suite → repository root → ../shared/papers: the paper's text (never copied into the repository). */
@@ -31,6 +32,7 @@ const OTHER_MEASURES: Record<string, string> = {
   'mmce-reduces-nll-overconfidence': 'oe', // App. D: overconfidence
   'nll-overfits-train-ece': 'train_ece', // Table 3: ℓ1 equal-width ECE of the training split
   'nll-train-ece-below-mse': 'train_ece',
+  'sbece-no-train-ece-gain-when-nll-memorises': 'train_ece', // App. B: the train ECE of a memorising NLL
 };
 
 test('the karandikar registry parses into the suite, with unique ids, a source for every paper claim and one test key each', () => {
@@ -130,11 +132,18 @@ test('five seeds at machine scale (≥ 5 for the headline claims), every method 
   const s = suite();
   assert.ok(s.seeds.length >= 5);
   const runs = expandSuite(s, 'machine', 'karandikar');
-  // 3 primaries + 13 secondary-loss methods × 3 values of β, each at 5 seeds.
+  // 3 primaries + 13 secondary-loss methods × 3 values of β, each at 5 seeds (interleaved NLL + SB-ECE is not run at
+  // machine scale, where NLL does not memorise: the machine grid).
   assert.equal(runs.length, (3 + 13 * 3) * 5);
-  // Every method a claim names is run.
+  assert.ok(!runs.some((r) => r.method === 'nll-sbece-interleaved'));
+  // Every method a claim tested at machine scale names is run.
+  const machine = scaledSuite(s, 'machine');
+  assert.match(
+    machine.claims.find((c) => c.id === 'interleaved-training-helps-nll')!.notTested!,
+    /^not tested at machine scale: method nll-sbece-interleaved is not in its grid \(App\. B's interleaved training is for a primary loss that memorises/,
+  );
   const named = new Set(
-    s.claims.flatMap((c) => {
+    machine.claims.flatMap((c) => {
       const x = sidesOf(s, c);
       return x ? [x.left, x.right] : c.qualitative?.kind === 'order' ? [...c.qualitative.methods] : [];
     }),

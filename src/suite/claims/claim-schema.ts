@@ -11,14 +11,39 @@
  * - `equivalent` + `margin`: "A ~ B on METRIC" (same sides), the margin in the metric's own units (> 0);
  * - `qualitative`: a shape claim { kind: argmin | argmax | u-shape | monotone | order, … } (qualitative-claim.ts);
  * - `notTested`: the reason the suite cannot test it.
+ *
+ * `atScale` gives a claim another test at one scale (one test key, its margin, and a note replacing the claim's):
+ * a claim that rests on memorisation (Karandikar et al. App. B: NLL fits its training set) is not tested at the
+ * machine scale, where cross-entropy does not memorise, and is compared at the deep scale, where it does. The suite
+ * run at a scale carries each claim's test for that scale (claim-at-scale.ts).
  */
 import { describe, invalidArgument } from '../../util/errors.js';
 import { boolean, number, object, optional, string, type Infer, type Schema } from '../../util/schema.js';
 import { parseComparison, parseEquivalence } from './comparison.js';
 import { checkQualitative, qualitativeSchema, type ClaimContext } from './qualitative-claim.js';
+import { SUITE_SCALES, type SuiteScale } from '../suite-scales.js';
+
+/** A claim's test: exactly one of `compare`, `equivalent` (with `margin`), `qualitative`, `notTested`. */
+export interface ClaimTestInput {
+  /** Directional: "mbls < ce+temperature on ece" (comparison.ts). */
+  readonly compare?: string;
+  /** Equivalence: "A ~ B on METRIC" … */
+  readonly equivalent?: string;
+  /** … with its margin in the metric's own units (fractions for ECE/accuracy: 0.005 = 0.5 pt). Required with `equivalent`. */
+  readonly margin?: number;
+  /** A shape claim with a numeric criterion computed from the runs (qualitative-claim.ts). */
+  readonly qualitative?: { readonly kind: string; readonly [key: string]: unknown };
+  /** A claim this machine/suite cannot test: the reason. */
+  readonly notTested?: string;
+}
+
+/** A claim's test at one scale (`atScale`), with the note a reader needs there (it replaces the claim's `note`). */
+export interface ClaimAtScaleInput extends ClaimTestInput {
+  readonly note?: string;
+}
 
 /** One claim of a paper (or a check the suite adds), as written in the suite file. Exactly one test key. */
-export interface SuiteClaimInput {
+export interface SuiteClaimInput extends ClaimTestInput {
   /** kebab-case, unique within the suite, stable across sessions: e.g. 'mbls-beats-ce-ts'. */
   readonly id: string;
   /** The claim as the paper makes it, close to its words (one sentence). */
@@ -36,16 +61,8 @@ export interface SuiteClaimInput {
   readonly paper?: { readonly text: string; readonly difference?: number };
   /** Notes a reader needs: hyperparameter rule used, deviation from the paper and why. */
   readonly note?: string;
-  /** Directional: "mbls < ce+temperature on ece" (comparison.ts). */
-  readonly compare?: string;
-  /** Equivalence: "A ~ B on METRIC" … */
-  readonly equivalent?: string;
-  /** … with its margin in the metric's own units (fractions for ECE/accuracy: 0.005 = 0.5 pt). Required with `equivalent`. */
-  readonly margin?: number;
-  /** A shape claim with a numeric criterion computed from the runs (qualitative-claim.ts). */
-  readonly qualitative?: { readonly kind: string; readonly [key: string]: unknown };
-  /** A claim this machine/suite cannot test: the reason. */
-  readonly notTested?: string;
+  /** The claim's test at a scale where it differs (see the module comment). */
+  readonly atScale?: { readonly [S in SuiteScale]?: ClaimAtScaleInput };
 }
 
 /** Claim ids: lower-case letters, digits and dashes. */
@@ -61,6 +78,17 @@ function claimId(): Schema<string> {
   };
 }
 
+const CLAIM_TEST_SHAPE = {
+  compare: optional(string()),
+  equivalent: optional(string()),
+  margin: optional(number({ min: 0, exclusiveMin: true })),
+  qualitative: optional(qualitativeSchema()),
+  notTested: optional(string()),
+};
+
+const CLAIM_AT_SCALE_SCHEMA = object({ note: optional(string()), ...CLAIM_TEST_SHAPE });
+export type ClaimAtScale = Infer<typeof CLAIM_AT_SCALE_SCHEMA>;
+
 export const CLAIM_SCHEMA = object({
   id: claimId(),
   statement: string(),
@@ -69,11 +97,8 @@ export const CLAIM_SCHEMA = object({
   headline: optional(boolean(), false),
   paper: optional(object({ text: string(), difference: optional(number()) })),
   note: optional(string()),
-  compare: optional(string()),
-  equivalent: optional(string()),
-  margin: optional(number({ min: 0, exclusiveMin: true })),
-  qualitative: optional(qualitativeSchema()),
-  notTested: optional(string()),
+  ...CLAIM_TEST_SHAPE,
+  atScale: optional(object(Object.fromEntries(SUITE_SCALES.map((s) => [s, optional(CLAIM_AT_SCALE_SCHEMA)])) as Record<SuiteScale, ReturnType<typeof optional<ClaimAtScale>>>)),
 });
 
 /** A claim as validated (defaults filled: origin 'paper', headline false). */
@@ -84,8 +109,19 @@ export const CLAIM_TEST_KEYS = ['compare', 'equivalent', 'qualitative', 'notTest
 export type ClaimTestKey = (typeof CLAIM_TEST_KEYS)[number];
 
 /** The test key a validated claim has. */
-export function claimTestKey(claim: SuiteClaim): ClaimTestKey {
+export function claimTestKey(claim: SuiteClaim | ClaimAtScale): ClaimTestKey {
   return CLAIM_TEST_KEYS.find((k) => claim[k] !== undefined)!;
+}
+
+/** Check one test (a claim's, or its test at a scale): exactly one test key, a margin with (and only with) `equivalent`, the grammar. */
+function checkTest(c: SuiteClaim | ClaimAtScale, context: ClaimContext, at: string): void {
+  const keys = CLAIM_TEST_KEYS.filter((k) => c[k] !== undefined);
+  if (keys.length !== 1) invalidArgument(at, `exactly one of ${CLAIM_TEST_KEYS.join(', ')}`, keys.length ? keys.join(' and ') : 'none');
+  if (c.equivalent !== undefined && c.margin === undefined) invalidArgument(`${at}.margin`, 'the equivalence margin in the metric’s units (> 0; required with equivalent)', 'nothing');
+  if (c.equivalent === undefined && c.margin !== undefined) invalidArgument(`${at}.margin`, 'no margin (a margin belongs to an `equivalent` claim)', describe(c.margin));
+  if (c.compare !== undefined) parseComparison(c.compare, context.methods, context.calibrators, `${at}.compare`);
+  if (c.equivalent !== undefined) parseEquivalence(c.equivalent, context.methods, context.calibrators, `${at}.equivalent`);
+  if (c.qualitative !== undefined) checkQualitative(c.qualitative, context, `${at}.qualitative`);
 }
 
 /**
@@ -100,13 +136,11 @@ export function checkClaims(claims: readonly SuiteClaim[], context: ClaimContext
     const first = seen.get(c.id);
     if (first !== undefined) invalidArgument(`${at}.id`, `an id not used by another claim (${path}[${first}] has it)`, describe(c.id));
     seen.set(c.id, i);
-    const keys = CLAIM_TEST_KEYS.filter((k) => c[k] !== undefined);
-    if (keys.length !== 1) invalidArgument(at, `exactly one of ${CLAIM_TEST_KEYS.join(', ')}`, keys.length ? keys.join(' and ') : 'none');
     if (c.origin === 'paper' && c.source === undefined) invalidArgument(`${at}.source`, "where the paper makes the claim ('Table 1', 'Fig. 2h–j', '§5.1'; required for origin 'paper')", 'nothing');
-    if (c.equivalent !== undefined && c.margin === undefined) invalidArgument(`${at}.margin`, 'the equivalence margin in the metric’s units (> 0; required with equivalent)', 'nothing');
-    if (c.equivalent === undefined && c.margin !== undefined) invalidArgument(`${at}.margin`, 'no margin (a margin belongs to an `equivalent` claim)', describe(c.margin));
-    if (c.compare !== undefined) parseComparison(c.compare, context.methods, context.calibrators, `${at}.compare`);
-    if (c.equivalent !== undefined) parseEquivalence(c.equivalent, context.methods, context.calibrators, `${at}.equivalent`);
-    if (c.qualitative !== undefined) checkQualitative(c.qualitative, context, `${at}.qualitative`);
+    checkTest(c, context, at);
+    for (const scale of SUITE_SCALES) {
+      const test = c.atScale?.[scale];
+      if (test !== undefined) checkTest(test, context, `${at}.atScale.${scale}`);
+    }
   });
 }

@@ -14,9 +14,36 @@
  * The line drawn (total ≈ 19.5 machine-hours with mbls's runs reused by acls and maronas, `calib suite budget`):
  * acls's λ1 / λ2 sweeps (Table A optima) and the MC-dropout / CutMix baselines (supplement Table B), maronas's MMCE,
  * MMCE+M and the ARC placement / version ablations, Thulasidasan's manifold mixup (App. C), and Karandikar's secondary losses other than the headline ones
- * (AvUC, AvUC-GS, every MSE cell, NLL + SB-ECE / S-AvUC) are not run at deep scale.
+ * (AvUC, AvUC-GS, every MSE cell, NLL + S-AvUC) are not run at deep scale. Karandikar's NLL + SB-ECE, plain and with
+ * interleaved training (App. B, 3 seeds each at β = 1), was added afterwards: the deep scale is where NLL memorises,
+ * the regime of App. B's claims, and its 6 runs (≈ 0.67 machine-hours as planned) put the plan at ≈ 20.4 hours.
  */
+import { RUN_COST_REFERENCES } from '../estimate/run-cost-references.js';
 import type { SuiteGridInput } from '../suite-schema.js';
+import { DEEP } from './scales.js';
+
+/** Minutes of one 60-epoch deep run as measured in the five deep suites (≈ 15 % above the plan's 13.5 CPU-minutes). */
+export const DEEP_MEASURED_MINUTES_PER_RUN = 16;
+
+/**
+ * What testing a claim at deep scale would cost, for its deep-scale note: `runs` runs of `epochs` epochs (default the
+ * deep scale's) priced as the budget prices them — (epochs + start-up and end) × the deep pilot's CPU-s per epoch
+ * (run-cost-references.ts), 2 runs side by side — and at the measured ≈ 16 minutes per 60-epoch run.
+ */
+export function deepRunsCost(runs: number, epochs = DEEP.epochs!): string {
+  const measured = (runs * DEEP_MEASURED_MINUTES_PER_RUN * (epochs / DEEP.epochs!)) / 2 / 60;
+  return `${runs} run${runs === 1 ? '' : 's'}${epochs === DEEP.epochs ? '' : ` of ${epochs} epochs`} ≈ ${deepRunsHours(runs, epochs)} machine-hours as the budget plans them (≈ ${hours(measured)} at the measured ≈ ${DEEP_MEASURED_MINUTES_PER_RUN} minutes per 60-epoch run), 2 side by side`;
+}
+
+/** The planned machine-hours of `runs` deep runs of `epochs` epochs, 2 side by side (as deepRunsCost), as text. */
+export function deepRunsHours(runs: number, epochs = DEEP.epochs!): string {
+  const reference = RUN_COST_REFERENCES[0]!;
+  return hours((runs * (epochs + reference.overheadEpochs) * reference.secondsPerEpoch) / 2 / 3600);
+}
+
+function hours(h: number): string {
+  return h < 10 ? h.toFixed(1) : h.toFixed(0);
+}
 
 const FIVE = [0, 1, 2, 3, 4];
 const THREE = [0, 1, 2];
@@ -60,9 +87,23 @@ export const THULASIDASAN_DEEP_GRID: SuiteGridInput = {
   drop: ['mixup-manifold'],
 };
 
+/**
+ * Karandikar's App. B methods, added to the deep grid after the line above was drawn (the memorisation claims: NLL +
+ * SB-ECE, plain and interleaved): 6 runs beyond the 20-machine-hour plan, the total stated by `calib suite budget`.
+ */
+export const KARANDIKAR_APP_B_METHODS: readonly string[] = ['nll-sbece', 'nll-sbece-interleaved'];
+
 export const KARANDIKAR_DEEP_GRID: SuiteGridInput = {
   reason: REASON,
   seeds: FIVE,
-  methods: { 'nll-mmce': { values: [1] }, 'focal-sbece': { values: [1] }, 'focal-savuc': { values: [1] } },
-  drop: ['nll-avuc', 'nll-avucgs', 'nll-sbece', 'nll-savuc', 'focal-avuc', 'focal-avucgs', 'mse', 'mse-avuc', 'mse-avucgs', 'mse-sbece', 'mse-savuc'],
+  methods: {
+    'nll-mmce': { values: [1] },
+    // App. B / Tables 2–3 at the deep scale, where NLL memorises as on CIFAR: NLL + SB-ECE plain and interleaved, at
+    // the β the other deep secondaries keep (the paper states no β grid), 3 seeds (no headline claim reads them).
+    'nll-sbece': { seeds: THREE, values: [1] },
+    'nll-sbece-interleaved': { seeds: THREE, values: [1] },
+    'focal-sbece': { values: [1] },
+    'focal-savuc': { values: [1] },
+  },
+  drop: ['nll-avuc', 'nll-avucgs', 'nll-savuc', 'focal-avuc', 'focal-avucgs', 'mse', 'mse-avuc', 'mse-avucgs', 'mse-sbece', 'mse-savuc'],
 };

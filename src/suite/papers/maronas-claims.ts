@@ -12,6 +12,7 @@
  * is searched on validation (maronas.ts).
  */
 import type { SuiteClaimInput } from '../claims/claim-schema.js';
+import { deepRunsCost } from './deep-grids.js';
 
 export const MARONAS_CLAIMS: readonly SuiteClaimInput[] = [
   {
@@ -156,6 +157,11 @@ export const MARONAS_CLAIMS: readonly SuiteClaimInput[] = [
     source: '§5 (last paragraph); App. D.1, Table 5',
     paper: { text: 'CIFAR-100 DenseNet-121: validation accuracy 82.74 → 96.26 % as β goes 0.5 → 8, test ECE 9.48 → 9.73 %' },
     notTested: 'needs the accuracy of the held-out ARC split per β, which no run reports; the placement exists (`arcPlacement: "holdout"`), its β sweep is not in this suite (run count).',
+    atScale: {
+      deep: {
+        notTested: `not tested at deep scale, although B fits its training set there (the premise of the variant, §4: "near 100% accuracy on the training dataset"): it needs an ARC-on-held-out method swept over Table 5's β ∈ {0.5, 1, 2, 4, 8} at 3 seeds — ${deepRunsCost(15)} — and the held-out ARC split's accuracy at the end of training, which no run reports (a training-side record to add).`,
+      },
+    },
   },
   {
     id: 'mixup-calibrates-cifar100',

@@ -16,6 +16,7 @@
  *   manifold mixup, App. C Table 3, whose "Mixup (200 epochs)" row is App. A's α = 0.4 model).
  */
 import type { SuiteClaimInput } from '../claims/claim-schema.js';
+import { deepRunsCost, deepRunsHours } from './deep-grids.js';
 
 /** Why the paper's own settings are not those of the machine scale (said once, referred to by the notes). */
 const SCALE = 'machine scale: a 512-unit MLP on Fashion-MNIST (the paper: VGG-16 / ResNets on STL-10, CIFAR-10/100, Fashion-MNIST with a ResNet-18)';
@@ -187,6 +188,11 @@ export const THULASIDASAN_CLAIMS: readonly SuiteClaimInput[] = [
     source: 'App. C, Table 3',
     paper: { text: 'CIFAR-10 PreActResNet-18: 97.07 % accuracy, ECE 0.077 after 2000 epochs (0.047 after 200)' },
     notTested: '2000 epochs of training (the machine scale trains 30).',
+    atScale: {
+      deep: {
+        notTested: `not tested at deep scale (60 epochs; manifold mixup is not in the deep grid): it compares manifold mixup after 2000 epochs with itself after the usual length, 3 seeds each — ${deepRunsCost(3, 2000)}, plus ${deepRunsHours(3)} h for the 60-epoch runs — and the grammar compares methods, so the 2000-epoch runs would be a method of their own.`,
+      },
+    },
   },
   // ---- §7, Fig. 8 and Table 1: out-of-distribution and random noise (mixup α = 0.4) ----
   {
@@ -310,6 +316,11 @@ export const THULASIDASAN_CLAIMS: readonly SuiteClaimInput[] = [
     statement: "Trained for 1000 epochs, the baseline's training loss goes to zero while mixup's stays well above it, and mixup's calibration error shows no upward trend.",
     source: '§6, Fig. 7',
     notTested: '1000 epochs of training on CIFAR-10/100 (the machine scale trains 30 epochs).',
+    atScale: {
+      deep: {
+        notTested: `not tested at deep scale (60 epochs, where CE already fits its training set): CE and mixup for 1000 epochs, 3 seeds each — ${deepRunsCost(6, 1000)} — and its criteria are per-epoch curves (training loss going to zero for CE and not for mixup, no upward trend of mixup's calibration error), which the runs log (train_loss, val_ece per epoch) but no claim kind decides.`,
+      },
+    },
   },
   {
     id: 'leaving-the-convex-hull',
