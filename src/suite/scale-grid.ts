@@ -5,7 +5,7 @@
  * training settings) is the full suite's, so every run of the trimmed grid is the same run — same identity,
  * run-identity.ts — as the full grid's run of that name.
  *
- * `scaledSuite(suite, scale)` applies it and returns an ordinary suite (no grid left for that scale) whose claims say
+ * `scaledSuite(suite, scale)` applies it and returns an ordinary suite (no grids left: it is one scale's suite) whose claims say
  * what the trimming costs, computed from the claims themselves, never typed:
  *   - a claim reading a dropped method → not tested, "not tested at <scale> scale: method M is not in its grid (reason)";
  *   - a shape claim whose sweep lost the values it reads (argmin / argmax expecting only removed values, a U with
@@ -162,7 +162,9 @@ export function scaledSuite(full: Suite, scale: SuiteScale): Suite {
     description,
     methods,
     sweeps,
-    grids: { ...suite.grids, [scale]: undefined },
+    // The result is the suite of one scale: the other scales' grids trim the full suite (they may name methods this
+    // grid drops, which the scaled suite's own schema would refuse when its suite.json is read back).
+    grids: { quick: undefined, machine: undefined, deep: undefined, paper: undefined },
     claims: suite.claims.map((c) => trimClaim(c, suite, scale, grid, kept)),
     // The suite's own `compare` checks that read a dropped method are not run at this scale.
     compare: suite.compare.filter((text) => {

@@ -118,3 +118,15 @@ test('docs/reproductions/deep-budget.md is what calib suite budget --markdown gi
   const expected = budgetMarkdown(suiteBudget(suites, 'deep', 2, 1), `calib suite budget --scale deep --jobs 2 --threads 2 --markdown ${path}`);
   assert.equal(readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8'), expected, `regenerate with: calib suite budget --scale deep --jobs 2 --threads 1 --markdown ${path}`);
 });
+
+test('every built-in suite at every scale is a suite its own schema reads back (suite.json round trip)', async () => {
+  const { loadSuite } = await import('../../src/suite/load-suite.js');
+  const { SUITE_SCALES } = await import('../../src/suite/suite-scales.js');
+  for (const name of Object.keys(BUILTIN_SUITES)) {
+    const suite = await loadSuite(name);
+    for (const scale of SUITE_SCALES) {
+      const scaled = scaledSuite(suite, scale);
+      assert.doesNotThrow(() => parseSuite(JSON.parse(JSON.stringify(scaled)) as Record<string, unknown>), `${name} at ${scale}`);
+    }
+  }
+});
