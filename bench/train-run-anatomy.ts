@@ -180,14 +180,24 @@ async function main(): Promise<void> {
         const r = side === 'calib' ? runCalib(round, out) : runTorch(round, out);
         rows.push(r);
         load.push(loadavg()[0]!);
-        process.stdout.write(`${JSON.stringify({ bench: 'train-run-anatomy', model: values.model, epochs: Number(values.epochs), threads: Number(values.threads), ...r, phases: Object.fromEntries(Object.entries(r.phases).map(([k, v]) => [k, r3(v)])) })}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ bench: 'train-run-anatomy', model: values.model, epochs: Number(values.epochs), threads: Number(values.threads), ...r, phases: Object.fromEntries(Object.entries(r.phases).map(([k, v]) => [k, r3(v)])) })}\n`,
+        );
         rmSync(out, { recursive: true, force: true });
       }
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  const summary: Record<string, unknown> = { bench: 'train-run-anatomy', summary: true, model: values.model, epochs: Number(values.epochs), threads: Number(values.threads), load_min: r3(Math.min(...load)), load_max: r3(Math.max(...load)) };
+  const summary: Record<string, unknown> = {
+    bench: 'train-run-anatomy',
+    summary: true,
+    model: values.model,
+    epochs: Number(values.epochs),
+    threads: Number(values.threads),
+    load_min: r3(Math.min(...load)),
+    load_max: r3(Math.max(...load)),
+  };
   for (const side of ['calib', 'torch'] as const) {
     const mine = rows.filter((r) => r.side === side);
     if (mine.length === 0) continue;
