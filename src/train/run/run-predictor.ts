@@ -69,3 +69,25 @@ export function logProbabilities(p: Float64Array): Float32Array {
   for (let i = 0; i < p.length; i++) out[i] = Math.log(Math.max(p[i]!, LOG_CLIP));
   return out;
 }
+
+/**
+ * `predictor` remembering its logits per (weights, inputs) pair, by object identity: the final evaluation asks for the
+ * test split's logits twice (test-logits.npy, then the OOD evaluation's in-distribution set), the same computation
+ * both times — the deterministic step, or MC dropout whose masks come from a fresh generator per evaluated set — so
+ * the second is the first's array. Inputs must not change while the wrapper is in use (datasets are not mutated).
+ * The same `dispose` (the wrapped predictor's owner disposes it).
+ */
+export function rememberingPredictor(predictor: RunPredictor): RunPredictor {
+  const known = new WeakMap<Float32Array | Int32Array, { weights: Weights; logits: Float32Array }>();
+  return {
+    logits(weights, inputs) {
+      const hit = known.get(inputs);
+      if (hit !== undefined && hit.weights === weights) return hit.logits;
+      const logits = predictor.logits(weights, inputs);
+      known.set(inputs, { weights, logits });
+      return logits;
+    },
+    mcDropout: predictor.mcDropout,
+    dispose: () => predictor.dispose(),
+  };
+}
