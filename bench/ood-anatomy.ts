@@ -148,6 +148,13 @@ if (values.compare) {
     return { numbers: ja.length, max_abs_diff: d };
   };
   const onnxSame = Buffer.compare(readFileSync(join(values.run, 'model.onnx')), readFileSync(join(values.out, 'model.onnx'))) === 0;
-  result['compare'] = { npy_files: files, npy_files_differing: differing, npy_max_abs_diff: maxDiff, model_onnx_identical: onnxSame, ood_json: jsonDiff('ood.json'), summary_json: jsonDiff('summary.json') };
+  result['compare'] = {
+    npy_files: files,
+    npy_files_differing: differing,
+    npy_max_abs_diff: maxDiff,
+    model_onnx_identical: onnxSame,
+    ood_json: jsonDiff('ood.json'),
+    summary_json: jsonDiff('summary.json'),
+  };
 }
 process.stdout.write(`${JSON.stringify(result)}\n`);
