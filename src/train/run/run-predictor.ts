@@ -71,20 +71,21 @@ export function logProbabilities(p: Float64Array): Float32Array {
 }
 
 /**
- * `predictor` remembering its logits per (weights, inputs) pair, by object identity: the final evaluation asks for the
- * test split's logits twice (test-logits.npy, then the OOD evaluation's in-distribution set), the same computation
- * both times — the deterministic step, or MC dropout whose masks come from a fresh generator per evaluated set — so
- * the second is the first's array. Inputs must not change while the wrapper is in use (datasets are not mutated).
- * The same `dispose` (the wrapped predictor's owner disposes it).
+ * `predictor` remembering its logits for the arrays in `remembered` (by object identity) and the weights they were
+ * computed with: the final evaluation asks for the test split's logits twice (test-logits.npy, then the OOD
+ * evaluation's in-distribution set), the same computation both times — the deterministic step, or MC dropout whose
+ * masks come from a fresh generator per evaluated set — so the second is the first's array. Only the listed arrays
+ * are remembered: the OOD evaluation writes every corrupted set into one reused array, whose contents change between
+ * calls. The listed arrays must not change while the wrapper is in use. The same `dispose`.
  */
-export function rememberingPredictor(predictor: RunPredictor): RunPredictor {
-  const known = new WeakMap<Float32Array | Int32Array, { weights: Weights; logits: Float32Array }>();
+export function rememberingPredictor(predictor: RunPredictor, remembered: readonly (Float32Array | Int32Array)[]): RunPredictor {
+  const known = new Map<Float32Array | Int32Array, { weights: Weights; logits: Float32Array }>();
   return {
     logits(weights, inputs) {
       const hit = known.get(inputs);
       if (hit !== undefined && hit.weights === weights) return hit.logits;
       const logits = predictor.logits(weights, inputs);
-      known.set(inputs, { weights, logits });
+      if (remembered.includes(inputs)) known.set(inputs, { weights, logits });
       return logits;
     },
     mcDropout: predictor.mcDropout,

@@ -8,7 +8,7 @@
  *   finalise    run-finalise.ts: logits and labels (.npy), model.onnx; with `ood`, ood.json and shift/; summary.json last
  */
 import { within } from '../train-config.js';
-import { validationScores } from '../evaluation/predict.js';
+import { datasetInputs, validationScores } from '../evaluation/predict.js';
 import { chanceAccuracy } from '../run/run-evaluate.js';
 import { finalize, runOod, writeSummary } from '../run/run-finalise.js';
 import type { TaskStrategy } from './task-strategy.js';
@@ -28,7 +28,7 @@ export const classificationTask: TaskStrategy = {
   async finalise(run) {
     const { config, paths, model, weights, data, best, records, progress, oodDataset } = run;
     // The OOD evaluation's in-distribution set is the test split that finalize evaluates first: computed once.
-    const predictor = rememberingPredictor(run.predictor);
+    const predictor = rememberingPredictor(run.predictor, [datasetInputs(data.test)]);
     const summary = await finalize(config, paths, model, predictor, weights, data, best, records);
     const ood = config.ood ? await runOod(config, paths, predictor, weights, data, oodDataset, progress) : undefined;
     await writeSummary(paths, summary);
