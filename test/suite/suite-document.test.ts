@@ -5,7 +5,7 @@ import type { SuiteRun } from '../../src/suite/expand-suite.js';
 import type { TrainConfig } from '../../src/train/train-config.js';
 import { suiteVerdicts } from '../../src/suite/report/verdicts.js';
 import { suiteTables } from '../../src/suite/report/suite-table.js';
-import { findings } from '../../src/suite/report/write-suite-report.js';
+import { findings, sweepChoice, temperatureReading } from '../../src/suite/report/write-suite-report.js';
 import { suiteDocument } from '../../src/suite/report/suite-document.js';
 import type { ReportFigure } from '../../src/suite/report/suite-figures.js';
 import type { MethodResults, RunResult, SuiteResults } from '../../src/suite/report/suite-results.js';
@@ -201,4 +201,21 @@ test('the single-run report: golden Markdown, and the HTML shows the same headin
   ];
   assert.ok(!markdownReport(plain, { title: 't' }).markdown.includes('in bold'));
   assert.ok(!htmlReport(plain, { title: 't' }).includes('in bold'));
+});
+
+test('a fitted temperature that prints as 1.00 is not called softening or sharpening', () => {
+  assert.equal(temperatureReading(1.003), 'T ≈ 1: temperature scaling leaves the model almost unchanged');
+  assert.equal(temperatureReading(0.996), 'T ≈ 1: temperature scaling leaves the model almost unchanged');
+  assert.equal(temperatureReading(1.006), 'softening: the model was overconfident');
+  assert.equal(temperatureReading(0.994), 'sharpening: the model was underconfident');
+  assert.equal(temperatureReading(2.37), 'softening: the model was overconfident');
+});
+
+test('a sweep trimmed to one value is reported as the only value run, not as chosen', () => {
+  const one = { key: 'weight', label: 'β', values: [{ value: 1, runs: [], validation: 0.02 }], chosen: 1, diverged: [] };
+  assert.equal(sweepChoice({ sweep: one }, 'nll'), ' at β = 1 (the only value run)');
+  const three = { ...one, values: [0.3, 1, 3].map((value) => ({ value, runs: [], validation: 0.02 })) };
+  assert.match(sweepChoice({ sweep: three }, 'nll'), /^ at β = 1 \(chosen from 0\.3, 1, 3 by /);
+  const survivor = { ...one, diverged: [{ value: 3, diverged: 1, planned: 5 }] };
+  assert.match(sweepChoice({ sweep: survivor }, 'nll'), /chosen from 1 by /);
 });

@@ -44,9 +44,17 @@ export interface WrittenReport {
 const pct = (v: number, d = 2): string => (Number.isFinite(v) ? `${(v * 100).toFixed(d)}%` : 'n/a');
 
 /** " at margin M = 6 (chosen from 2, 4, 6, 10, 15 by lowest mean validation NLL)" for a swept method; empty otherwise. */
-function sweepChoice(m: MethodResults, rule: SuiteResults['record']['suite']['select']): string {
+export function sweepChoice(m: Pick<MethodResults, 'sweep'>, rule: SuiteResults['record']['suite']['select']): string {
   if (!m.sweep) return '';
+  // A grid trimmed to one value (e.g. the deep scale's) chose nothing: say so instead of "chosen from 1 by …".
+  if (m.sweep.values.length === 1 && m.sweep.diverged.length === 0) return ` at ${m.sweep.label} = ${String(m.sweep.chosen)} (the only value run)`;
   return ` at ${m.sweep.label} = ${String(m.sweep.chosen)} (chosen from ${m.sweep.values.map((v) => String(v.value)).join(', ')} by ${selectionRuleText(rule)})`;
+}
+
+/** What a fitted temperature says, as the findings print it (to 2 decimals: a T that prints as 1.00 changes nothing visible). */
+export function temperatureReading(t: number): string {
+  if (t.toFixed(2) === '1.00') return 'T ≈ 1: temperature scaling leaves the model almost unchanged';
+  return t > 1 ? 'softening: the model was overconfident' : 'sharpening: the model was underconfident';
 }
 
 /** Sentences stating what the suite found, computed from the table's numbers. */
@@ -61,7 +69,7 @@ export function findings(results: SuiteResults, verdicts: readonly Verdict[], di
     const kind = Math.abs(gap) < 0.005 ? 'close to calibrated on average' : gap > 0 ? `overconfident by ${(gap * 100).toFixed(1)} points` : `underconfident by ${(-gap * 100).toFixed(1)} points`;
     const t = mean(m.runs.map(fittedTemperature));
     const ts = suite.posthoc.includes('temperature')
-      ? ` Temperature scaling fitted T = ${t.toFixed(2)} on validation (${t > 1 ? 'softening: the model was overconfident' : 'sharpening: the model was underconfident'}) and moved test ECE to ${pct(mean(m.runs.map((r) => testMetric(r, 'ece', 'temperature'))))}.`
+      ? ` Temperature scaling fitted T = ${t.toFixed(2)} on validation (${temperatureReading(t)}) and moved test ECE to ${pct(mean(m.runs.map((r) => testMetric(r, 'ece', 'temperature'))))}.`
       : '';
     out.push(`${m.label}${sweepChoice(m, suite.select)}: test accuracy ${pct(acc)}, mean confidence ${pct(conf)} — ${kind}; ECE ${pct(ece)}.${ts}`);
   }
