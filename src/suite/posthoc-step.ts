@@ -41,7 +41,7 @@ import { pixelRows, selectRows } from '../metrics/segmentation.js';
 import { pathExists } from '../util/path-exists.js';
 import type { Matrix } from '../util/matrix.js';
 import { POSTHOC_FILE } from './suite-directory.js';
-import { posthocIdentity, trainingHash, type PosthocIdentity } from './identity/run-identity.js';
+import { posthocIdentity, evaluationHash, type PosthocIdentity } from './identity/run-identity.js';
 
 export interface PosthocResult {
   readonly bins: number;
@@ -176,7 +176,7 @@ export async function runPosthoc(dir: string, calibrators: readonly CalibratorKi
   const withFailures = Object.keys(failures).length ? { ...withForeground, failures } : withForeground;
   const config = runPaths(dir).config;
   const result = (await pathExists(config))
-    ? { ...withFailures, identity: posthocIdentity(trainingHash((await readJson(config, config)) as Record<string, unknown>), calibrators, bins, metrics) }
+    ? { ...withFailures, identity: posthocIdentity(evaluationHash((await readJson(config, config)) as Record<string, unknown>), calibrators, bins, metrics) }
     : withFailures;
   await writeJson(join(dir, POSTHOC_FILE), result);
   return result;

@@ -4,7 +4,9 @@
  * `RunExecutor` (at most `executor.concurrency` at once; one trained with other settings or filed under another run
  * is cleared and trained from scratch), then gets its post-hoc step (posthoc-step.ts) unless its posthoc.json is
  * already the one its settings give; a run whose only change is in the post-hoc settings (bins, calibrators, the
- * calibkit version) is refitted without training. Runs trained before identities were recorded are adopted from
+ * calibkit version) is refitted without training, and one whose only change is in the evaluation settings (`ood`,
+ * `evaluateTrain`, `mcDropout`, … : run-identity.ts) is re-evaluated from its final checkpoint (run-reevaluate.ts)
+ * without retraining it. Runs trained before identities were recorded are adopted from
  * their own config.json when it matches (identity.json written, nothing retrained). Each decision other than "up to
  * date" is reported through `notify` with its reason before anything runs.
  *
@@ -21,10 +23,12 @@ import { runPosthoc } from './posthoc-step.js';
 import { isOptInMetricName } from '../metrics/record/opt-in-metrics.js';
 import { checkPosthoc, checkTraining, expectedPosthoc, type SuiteExpectation } from './identity/run-check.js';
 import type { RunExecutor, RunOutcome } from './run-executor.js';
-import { identityPath, runIdentityRecord, trainingHash, type RunIdentityRecord } from './identity/run-identity.js';
+import { identityPath, runIdentityRecord, evaluationHash, type RunIdentityRecord } from './identity/run-identity.js';
 import { reuseRun, reusableRunsOf } from './identity/run-reuse.js';
+import { takeSuiteEvaluation } from './identity/run-reevaluate.js';
 import { epochsDone, failedFile, placedConfig, POSTHOC_FILE, runDirectory, type SuiteRecord } from './suite-directory.js';
 import { SILENT_SUITE_PROGRESS, type SuiteProgress } from './suite-progress.js';
+import { pathExists } from '../util/path-exists.js';
 
 export interface RunSuiteOptions {
   readonly executor: RunExecutor;
@@ -35,7 +39,7 @@ export interface RunSuiteOptions {
   /** One line per run that is adopted, refitted, retrained, repaired or reused, with the reason (before anything runs). */
   readonly notify?: (line: string) => void;
   /**
-   * Suite directories whose finished runs are copied in for runs of the same training identity instead of training
+   * Suite directories whose finished runs are copied in for runs of the same evaluation identity instead of training
    * them (run-reuse.ts). Finished runs of the suite's own directory are always reused this way (a run whose settings
    * equal another's: MbLS m = 6 in the margin sweep and the MbLS method).
    */
@@ -48,13 +52,15 @@ export interface SuiteOutcome {
   readonly failed: readonly { readonly id: string; readonly error: string }[];
   /** Runs not finished because the suite was stopped. */
   readonly stopped: readonly string[];
-  /** Runs executed (trained or resumed) by this call. */
+  /** Runs executed (trained, resumed or re-evaluated) by this call. */
   readonly executed: number;
   /** Runs whose post-hoc step was (re)computed without training them (only post-hoc settings changed, or a broken posthoc.json). */
   readonly refitted: number;
+  /** Runs re-evaluated from their final checkpoint (only evaluation settings changed), not retrained. */
+  readonly reevaluated: number;
   /** Runs trained before identities were recorded and kept (their own config.json has the suite's settings). */
   readonly adopted: number;
-  /** Runs copied from a finished run of the same training identity (another suite's, or a twin in this one) instead of trained. */
+  /** Runs copied from a finished run of the same evaluation identity (another suite's, or a twin in this one) instead of trained. */
   readonly reused: number;
   readonly seconds: number;
 }
@@ -63,7 +69,7 @@ export interface SuiteOutcome {
 async function writeRunIdentity(dir: string, suite: string, run: SuiteRun, adopted: boolean): Promise<void> {
   const rd = runDirectory(dir, run.id);
   const config = (await readJson(runPaths(rd).config)) as Record<string, unknown>;
-  const record: RunIdentityRecord = { ...runIdentityRecord(suite, run, trainingHash(config)), ...(adopted ? { adopted: true as const } : {}) };
+  const record: RunIdentityRecord = { ...runIdentityRecord(suite, run, evaluationHash(config)), ...(adopted ? { adopted: true as const } : {}) };
   await writeJson(identityPath(rd), record);
 }
 
@@ -99,15 +105,16 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
   let adopted = 0;
   let refitted = 0;
   let reused = 0;
+  let reevaluated = 0;
   const reusable = await reusableRunsOf([...(options.reuseFrom ?? []), dir]);
-  /** Copy a finished run of the same training identity in for `run` (nothing there yet); true when it did. */
+  /** Copy a finished run of the same evaluation identity in for `run` (nothing there yet); true when it did. */
   const reuse = async (run: SuiteRun): Promise<boolean> => {
-    const source = reusable.get(trainingHash(run.config));
+    const source = reusable.get(evaluationHash(run.config));
     if (source === undefined || resolve(source.dir) === resolve(runDirectory(dir, run.id))) return false;
     await clearRun(dir, run.id);
     await reuseRun(dir, record.suite.name, run, source);
     reused++;
-    notify(`reuse   ${run.id}: copied from ${source.dir} (the same training identity)`);
+    notify(`reuse   ${run.id}: copied from ${source.dir} (the same evaluation identity)`);
     return true;
   };
   for (const run of record.runs) {
@@ -118,6 +125,8 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
       notify(`retrain ${run.id}: ${training.reason}`);
       await clearRun(dir, run.id);
     }
+    if (training.kind === 'reevaluate') notify(`re-evaluate ${run.id}: ${training.reason} (from its final checkpoint; weights and log.jsonl kept)`);
+    if (training.kind === 'partial' && training.evaluation !== undefined) notify(`resume  ${run.id}: with the suite's evaluation settings (${training.evaluation})`);
     let upToDate = false;
     if (training.kind === 'valid' || training.kind === 'adopt') {
       const posthoc = await checkPosthoc(rd, expectedPosthoc(run, expect));
@@ -176,13 +185,30 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
       await clearRun(dir, run.id);
       training = await checkTraining(dir, run);
     }
-    // A twin of this run (same training identity) finished since the plan was made: copy it.
+    // A twin of this run (same evaluation identity) finished since the plan was made: copy it.
     if ((training.kind === 'pending' || training.kind === 'failed') && (await reuse(run))) training = await checkTraining(dir, run);
     const trainNow = training.kind !== 'valid' && training.kind !== 'adopt';
     if (trainNow) {
       executed++;
+      // A checkpoint of the run's training whose evaluation settings are not the suite's (a finished run to
+      // re-evaluate, an interrupted or failed one): its config.json takes the suite's before it resumes.
+      if (training.kind === 'reevaluate' || ((training.kind === 'partial' || training.kind === 'failed') && (await pathExists(runPaths(rd).lastCheckpoint)))) {
+        try {
+          await takeSuiteEvaluation(rd, run);
+        } catch (e) {
+          await fail(run, `re-evaluation: ${(e as Error).message}`, 1, undefined, 'error');
+          return;
+        }
+      }
+      if (training.kind === 'reevaluate') reevaluated++;
       running.set(run.id, { epoch: epochsOf.get(run.id) ?? 0, epochs: run.config.epochs });
-      report(`${training.kind === 'partial' ? 'resume' : 'start '} ${run.id}${training.kind === 'partial' && training.reason ? `: ${training.reason} (redoing its final evaluation)` : ''}`);
+      const why =
+        training.kind === 'reevaluate'
+          ? `: ${training.reason} (redoing its final evaluation from its final checkpoint)`
+          : training.kind === 'partial' && training.reason
+            ? `: ${training.reason} (redoing its final evaluation)`
+            : '';
+      report(`${training.kind === 'partial' || training.kind === 'reevaluate' ? 'resume' : 'start '} ${run.id}${why}`);
       const outcome = await options.executor
         .execute(
           { run: { ...run, config: placedConfig(dir, run) }, dir: rd, threads: threadsOf(run) },
@@ -213,7 +239,7 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
         return;
       }
       await writeRunIdentity(dir, expect.suite, run, false);
-      if (!reusable.has(trainingHash(run.config))) reusable.set(trainingHash(run.config), { dir: rd, training: trainingHash(run.config) });
+      if (!reusable.has(evaluationHash(run.config))) reusable.set(evaluationHash(run.config), { dir: rd, training: evaluationHash(run.config) });
     }
     try {
       const posthoc = await checkPosthoc(rd, expectedPosthoc(run, expect));
@@ -229,10 +255,10 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
     }
   };
 
-  // A run whose twin (same training identity) is also queued goes last, so the twin has finished when it comes up.
+  // A run whose twin (same evaluation identity) is also queued goes last, so the twin has finished when it comes up.
   const firstOf = new Map<string, string>();
-  for (const r of queue) if (!firstOf.has(trainingHash(r.config))) firstOf.set(trainingHash(r.config), r.id);
-  const isTwin = (r: SuiteRun): boolean => firstOf.get(trainingHash(r.config)) !== r.id;
+  for (const r of queue) if (!firstOf.has(evaluationHash(r.config))) firstOf.set(evaluationHash(r.config), r.id);
+  const isTwin = (r: SuiteRun): boolean => firstOf.get(evaluationHash(r.config)) !== r.id;
   queue.sort((a, b) => Number(isTwin(a)) - Number(isTwin(b)));
   let next = 0;
   const lane = async (): Promise<void> => {
@@ -253,5 +279,5 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
   }
   const order = new Map(record.runs.map((r, i) => [r.id, i]));
   done.sort((a, b) => order.get(a)! - order.get(b)!);
-  return { done, failed, stopped, executed, refitted, adopted, reused, seconds: (performance.now() - start) / 1000 };
+  return { done, failed, stopped, executed, refitted, reevaluated, adopted, reused, seconds: (performance.now() - start) / 1000 };
 }

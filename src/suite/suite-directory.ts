@@ -6,7 +6,7 @@
  *   runs/<id>/            one ordinary run directory per run (`calib eval`, `calib fit`, `calib train --resume` work
  *                         on it), plus posthoc.json (calibrators fitted on validation, test metrics before/after,
  *                         and the identity they were computed from) and identity.json (which run of which suite it
- *                         is, and the hash of its training settings: run-identity.ts)
+ *                         is, and the hash of its settings, its evaluation identity: run-identity.ts)
  *   logs/<id>.txt         the training child's output; logs/<id>.failed.json after a failure (reason, exit code)
  *   report.md, report.html, report.json   written by `calib report DIR`
  *
@@ -20,7 +20,7 @@ import { describe, invalidArgument } from '../util/errors.js';
 import { readJson, runPaths, writeJson } from '../train/artefacts/run-directory.js';
 import type { TrainConfig } from '../train/train-config.js';
 import type { SuiteRun } from './expand-suite.js';
-import { canonicalJson, trainingSettings } from './identity/run-identity.js';
+import { canonicalJson, evaluationSettings } from './identity/run-identity.js';
 import { parseSuite, type Suite, type SuiteScale } from './suite-schema.js';
 
 export const SUITE_FILE = 'suite.json';
@@ -49,12 +49,12 @@ export function placedConfig(dir: string, run: SuiteRun, threads?: number): Trai
 }
 
 /**
- * A run configuration's identity as text: the canonical JSON of its training settings (run-identity.ts), equal for
- * two configurations exactly when their runs' training files are the same. For scripts that compare runs across
- * suite directories (e.g. to copy identical runs into another suite's directory); the suite compares trainingHash.
+ * A run configuration's identity as text: the canonical JSON of its evaluation settings (run-identity.ts), equal for
+ * two configurations exactly when all their runs' files are the same. For scripts that compare runs across suite
+ * directories (e.g. to copy identical runs into another suite's directory); the suite compares evaluationHash.
  */
 export function runIdentity(config: TrainConfig): string {
-  return canonicalJson(trainingSettings(config as unknown as Record<string, unknown>));
+  return canonicalJson(evaluationSettings(config as unknown as Record<string, unknown>));
 }
 
 /**

@@ -9,7 +9,9 @@
  *   partial   interrupted during training: resumes from its checkpoint
  *   failed    the last attempt failed (the reason)
  *   pending   not started
- *   stale     trained or post-hoc-fitted with other settings than the suite's (retrained / refitted)
+ *   stale     trained or post-hoc-fitted with other settings than the suite's (retrained / refitted); a run whose
+ *             only change is in its evaluation settings says "re-evaluate (ood false → true)": resumed from its
+ *             final checkpoint, its weights and log.jsonl kept
  *   broken    missing, unreadable or invalid files (non-finite logits, a deleted logits file, a corrupt posthoc.json),
  *             or not the run's own directory (a copy, a link, an edited config.json): repaired by `calib suite run`
  *             (outputs merely missing beside a finished run's final checkpoint: resumed, redoing its final evaluation)
@@ -64,11 +66,15 @@ export async function suiteStatus(dir: string): Promise<SuiteStatus> {
     } else if (t.kind === 'failed') {
       state = 'failed';
       detail = t.error;
+    } else if (t.kind === 'reevaluate') {
+      state = 'stale';
+      detail = `re-evaluate (${t.reason}) — calib suite run redoes its final evaluation from its final checkpoint, no epoch retrained`;
     } else if (t.kind === 'partial' && t.reason !== undefined) {
       state = 'broken';
       detail = `${t.reason} — calib suite run resumes it from its final checkpoint (redoing the final evaluation)`;
     } else if (t.kind === 'partial' || t.kind === 'pending') {
       state = t.kind;
+      if (t.kind === 'partial' && t.evaluation !== undefined) detail = `resumes with the suite's evaluation settings (${t.evaluation})`;
     } else if (p?.kind === 'compute') {
       state = p.why === 'missing' ? 'trained' : p.why === 'settings' ? 'stale' : 'broken';
       detail = p.why === 'missing' ? 'post-hoc step left' : `${p.reason} — calib suite run refits it`;

@@ -16,7 +16,7 @@ function writeSuite(name: string, methods: Record<string, unknown>[]): string {
 
 const json = (path: string): Record<string, unknown> => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
 
-test("--reuse-from copies runs of the same training identity (another suite's, under another name too) and trains those that differ", async () => {
+test("--reuse-from copies runs of the same evaluation identity (another suite's, under another name too) and trains those that differ", async () => {
   const first = join(dir, 'first');
   const a = await run(['suite', 'run', writeSuite('first', [{ name: 'ce' }, { name: 'ls', loss: 'ls' }]), '--out', first, '--progress', 'none', '--report=false']);
   assert.equal(a.code, 0, a.stderr + a.stdout);
@@ -32,7 +32,7 @@ test("--reuse-from copies runs of the same training identity (another suite's, u
 
   const r = await run(['suite', 'run', second, '--out', out, '--reuse-from', first, '--progress', 'none', '--report=false']);
   assert.equal(r.code, 0, r.stderr + r.stdout);
-  assert.match(r.stdout, new RegExp(`^reuse   ce-seed0: copied from ${join(first, 'runs', 'ce-seed0')} \\(the same training identity\\)$`, 'm'));
+  assert.match(r.stdout, new RegExp(`^reuse   ce-seed0: copied from ${join(first, 'runs', 'ce-seed0')} \\(the same evaluation identity\\)$`, 'm'));
   assert.match(r.stdout, new RegExp(`^reuse   b-seed0: copied from ${join(first, 'runs', 'ce-seed0')}`, 'm'));
   assert.doesNotMatch(r.stdout, /reuse {3}slow-seed0/);
   assert.match(r.stdout, /3\/3 runs done \(1 trained now, 2 reused, /);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expandSuite, explicitThreads, type SuiteRun } from '../../suite/expand-suite.js';
 import { planReuse, reuseSummary, type ReusePlan } from '../../suite/identity/reuse-plan.js';
 import { reusableRuns } from '../../suite/identity/run-reuse.js';
-import { trainingHash } from '../../suite/identity/run-identity.js';
+import { evaluationHash } from '../../suite/identity/run-identity.js';
 import { readScaleReport, scaleComparisonMarkdown } from '../../suite/report/scale-comparison.js';
 import { budgetMarkdown, formatBudget, suiteBudget } from '../../suite/estimate/suite-budget.js';
 import { atomicWriteFile } from '../../util/atomic-write.js';
@@ -63,10 +63,15 @@ export function suiteProgressFor(mode: string, io: CliIO): SuiteProgress {
 
 /** Print the outcome lines of a suite run; returns the exit code (0 all done, 1 failures, 130 stopped). */
 export function reportOutcome(outcome: SuiteOutcome, total: number, dir: string, io: CliIO): number {
-  const more = [outcome.reused ? `${outcome.reused} reused` : '', outcome.refitted ? `${outcome.refitted} post-hoc refitted` : '', outcome.adopted ? `${outcome.adopted} adopted` : '']
+  const more = [
+    outcome.reused ? `${outcome.reused} reused` : '',
+    outcome.reevaluated ? `${outcome.reevaluated} re-evaluated from their final checkpoint` : '',
+    outcome.refitted ? `${outcome.refitted} post-hoc refitted` : '',
+    outcome.adopted ? `${outcome.adopted} adopted` : '',
+  ]
     .filter((x) => x)
     .join(', ');
-  io.stdout.write(`suite ${dir}: ${outcome.done.length}/${total} runs done (${outcome.executed} trained now, ${more ? `${more}, ` : ''}${outcome.seconds.toFixed(1)} s)\n`);
+  io.stdout.write(`suite ${dir}: ${outcome.done.length}/${total} runs done (${outcome.executed - outcome.reevaluated} trained now, ${more ? `${more}, ` : ''}${outcome.seconds.toFixed(1)} s)\n`);
   for (const f of outcome.failed) io.stdout.write(`  failed: ${f.id}: ${f.error}\n`);
   if (outcome.stopped.length) io.stdout.write(`  stopped: ${outcome.stopped.length} run(s); continue with the same command\n`);
   if (outcome.stopped.length) return 130;
@@ -91,8 +96,11 @@ export const suiteCommand = defineCommand({
     '(exit code 1 names it). With --queue the runs go to a BullMQ queue in Redis and `calib worker` processes on any',
     'machine train them. Ends by writing DIR/report.md, report.html and report.json (calib report DIR).',
     'A rerun recomputes exactly what is stale and says why: each run records its identity (runs/<id>/identity.json:',
-    'the hash of its training settings; posthoc.json: calibrators, bins, calibkit version), so a changed training',
-    'setting retrains that run, a changed bins or calibrator list only refits post-hoc, and a run with broken files',
+    'the hash of its settings; posthoc.json: calibrators, bins, calibkit version), so a changed training setting',
+    'retrains that run; a changed evaluation setting (ood, oodDataset, oodDatasetOptions, oodSubset, evaluateTrain,',
+    'mcDropout, testSubset: read only after the last epoch) re-evaluates it from its final checkpoint (weights and',
+    'log.jsonl kept, only the finishing redone; retrained when its checkpoints are gone); a changed bins or calibrator',
+    'list only refits post-hoc; and a run with broken files',
     '(non-finite or deleted logits, a corrupt posthoc.json, a copy of another run) is repaired. Runs trained before',
     'identities were recorded are adopted from their own config.json. --out must be new, empty, or the directory',
     'of the same suite at the same scale. Limits checked before anything trains: a suite file of at most 1 MiB, at',
@@ -101,7 +109,8 @@ export const suiteCommand = defineCommand({
     'never printed. An unreachable server is refused before DIR is created; a lost connection, jobs Redis lost',
     '(re-queued) and no worker for --worker-wait seconds are reported.',
     'status: every run with its state (done, running, trained, partial, failed, pending, stale, broken) and, for',
-    'running runs the process holding its lock, for stale and broken runs the reason naming the file.',
+    'running runs the process holding its lock, for stale and broken runs the reason naming the file ("re-evaluate',
+    '(ood false → true)" for a run whose evaluation settings changed; --dry-run and status price it as its finishing only).',
     '--dry-run prints the plan and writes nothing: runs left (from DIR when it holds the suite already) × measured',
     "minutes per run = machine time with --jobs side by side. Minutes per run come from the run's own trained",
     "epochs, else the suite's runs of the same method and cost (model, data, batch, threads per run), else a measured",
@@ -114,7 +123,7 @@ export const suiteCommand = defineCommand({
     'and threads in DIR/sessions.json; without that record (suites started before it) --jobs is used, and said so.',
     'status ends with what is left and roughly how long it takes with --jobs side by side',
     '(the same estimate).',
-    '--reuse-from DIR[,DIR…]: before training, every run of the suite whose training identity (the hash of its resolved',
+    '--reuse-from DIR[,DIR…]: before training, every run of the suite whose evaluation identity (the hash of its resolved',
     'settings and data split, runs/<id>/identity.json) equals that of a finished, whole run in DIR/runs is copied in',
     '(atomically; identity.json records reusedFrom) instead of trained, and the count is printed ("N reused"). A run',
     'whose settings equal another run of the same suite (a sweep value equal to a method) is copied from it once it',
@@ -166,7 +175,7 @@ export const suiteCommand = defineCommand({
     }),
     queue: flag(described(optional(string()), 'put the runs on a BullMQ queue for calib worker processes: redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss:// for TLS'), { valueName: 'URL' }),
     'worker-wait': flag(optional(number(), 60, 'with --queue: say so when no worker has been connected for S seconds while runs wait (repeated every S s)'), { valueName: 'S' }),
-    'reuse-from': flag(described(optional(string()), 'run: copy in the finished runs of these suite directories whose training identity equals a run of the suite, instead of training them'), {
+    'reuse-from': flag(described(optional(string()), 'run: copy in the finished runs of these suite directories whose evaluation identity equals a run of the suite, instead of training them'), {
       valueName: 'DIR[,DIR…]',
     }),
     markdown: flag(described(optional(string()), 'budget: also write the budget as a Markdown page'), { valueName: 'FILE' }),
@@ -199,7 +208,12 @@ export const suiteCommand = defineCommand({
         const dir = needTarget('a suite directory');
         const s = await suiteStatus(dir);
         const count = (...st: string[]): number => s.runs.filter((r) => st.includes(r.state)).length;
-        const extra = [count('running') ? `${count('running')} running` : '', count('stale') ? `${count('stale')} stale` : '', count('broken') ? `${count('broken')} broken` : '']
+        const reevaluate = s.runs.filter((r) => r.state === 'stale' && r.detail?.startsWith('re-evaluate')).length;
+        const extra = [
+          count('running') ? `${count('running')} running` : '',
+          count('stale') ? `${count('stale')} stale${reevaluate ? ` (${reevaluate} to re-evaluate)` : ''}` : '',
+          count('broken') ? `${count('broken')} broken` : '',
+        ]
           .filter((x) => x)
           .join(', ');
         io.stdout.write(
@@ -411,7 +425,7 @@ async function dryRunReuse(runs: readonly SuiteRun[], dirs: readonly string[]): 
   for (const d of dirs) {
     for (const [hash] of await reusableRuns(d)) if (!finished.has(hash)) finished.set(hash, d);
     for (const r of (await readSuiteRecord(d)).runs) {
-      const hash = trainingHash(r.config);
+      const hash = evaluationHash(r.config);
       if (!finished.has(hash) && !planned.has(hash)) planned.set(hash, d);
     }
   }

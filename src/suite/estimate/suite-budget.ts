@@ -12,7 +12,7 @@ import { claimEntries } from '../report/claim-entries.js';
 import { expandSuite } from '../expand-suite.js';
 import { gridChanges, scaledSuite } from '../scale-grid.js';
 import { costClass } from './run-cost-class.js';
-import { trainingHash } from '../identity/run-identity.js';
+import { evaluationHash } from '../identity/run-identity.js';
 import { planReuse, type ReusePlan } from '../identity/reuse-plan.js';
 import { estimateSuite, formatHours } from './suite-estimate.js';
 import type { Suite, SuiteScale } from '../suite-schema.js';
@@ -83,7 +83,7 @@ export function suiteBudget(suites: readonly { readonly name: string; readonly s
       headlineTested: tested.filter((c) => c.headline).length,
       headlineListed: paper.filter((c) => c.headline).length,
     });
-    for (const run of runs) if (!planned.has(trainingHash(run.config))) planned.set(trainingHash(run.config), name);
+    for (const run of runs) if (!planned.has(evaluationHash(run.config))) planned.set(evaluationHash(run.config), name);
   }
   return { scale, jobs, threads, rows, machineSeconds: rows.reduce((a, r) => a + r.machineSeconds, 0) };
 }

@@ -29,6 +29,11 @@ export interface RunProgress {
   readonly done: boolean;
   /** Wall seconds of each trained epoch (log.jsonl `epoch_time_s`); empty when none is recorded. */
   readonly epochSeconds: readonly number[];
+  /**
+   * Set when only the run's finishing is left (re-evaluated from its final checkpoint: its evaluation settings
+   * changed): the seconds its previous finishing took (NaN when unknown), used without a reference's overhead.
+   */
+  readonly finishing?: number;
 }
 
 /** Where a run's seconds per epoch came from. */
@@ -51,6 +56,8 @@ export interface SuiteEstimate {
   /** Unfinished runs, and of them those with some epochs trained. */
   readonly left: number;
   readonly started: number;
+  /** Unfinished runs of which only the finishing is left (re-evaluated from their final checkpoint). */
+  readonly finishing: number;
   /** Epochs left over the unfinished runs (their overhead not counted). */
   readonly epochsLeft: number;
   /** Sum of the unfinished runs' estimated seconds (those without a measurement left out). */
@@ -78,6 +85,8 @@ export function estimateSuite(runs: readonly RunProgress[], jobs: number, refere
     const match = referenceFor(run.cost, references);
     const left = Math.max(0, run.epochs - run.epochsDone) + (match?.reference.overheadEpochs ?? 0);
     const own = mean(run.epochSeconds);
+    // Finishing only: the reference's overhead at the run's own epoch rate, else its previous finishing's seconds.
+    if (run.finishing !== undefined && !(match && Number.isFinite(own)) && Number.isFinite(run.finishing)) return { id, done, seconds: run.finishing, source: 'run' };
     if (Number.isFinite(own)) return { id, done, seconds: left * own, source: 'run' };
     const sameMethod = pooled((r) => r.method === run.method && costClassKey(r.cost) === key);
     if (Number.isFinite(sameMethod)) return { id, done, seconds: left * sameMethod, source: 'method' };
@@ -93,7 +102,8 @@ export function estimateSuite(runs: readonly RunProgress[], jobs: number, refere
     total: runs.length,
     done: runs.length - unfinished.length,
     left: unfinished.length,
-    started: unfinished.filter((r) => r.epochsDone > 0).length,
+    started: unfinished.filter((r) => r.epochsDone > 0 && r.finishing === undefined).length,
+    finishing: unfinished.filter((r) => r.finishing !== undefined).length,
     epochsLeft: unfinished.reduce((a, r) => a + Math.max(0, r.epochs - r.epochsDone), 0),
     runSeconds,
     unmeasured: estimates.filter((e) => e.source === 'none').length,
@@ -113,7 +123,8 @@ export function formatEstimate(e: SuiteEstimate, threads: number): string[] {
   const lines: string[] = [];
   const runsLeft = e.left - e.unmeasured;
   const perRun = runsLeft > 0 ? e.runSeconds / runsLeft : Number.NaN;
-  lines.push(`left: ${e.left} of ${e.total} runs (${e.started} started, ${e.epochsLeft} epochs to train)`);
+  const finishing = e.finishing ? `; ${e.finishing} to re-evaluate from their final checkpoint, finishing only` : '';
+  lines.push(`left: ${e.left} of ${e.total} runs (${e.started} started, ${e.epochsLeft} epochs to train${finishing})`);
   const bySource = (s: RateSource): number => e.runs.filter((r) => !r.done && r.source === s).length;
   const sources = [
     bySource('run') ? `${bySource('run')} from their own epochs` : '',

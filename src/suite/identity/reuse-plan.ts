@@ -1,11 +1,11 @@
 /**
- * Which runs of a suite will not train because a run of the same training identity (run-identity.ts) supplies them
+ * Which runs of a suite will not train because a run of the same evaluation identity (run-identity.ts) supplies them
  * (run-reuse.ts), for the estimate before a suite starts (`calib suite run --dry-run --reuse-from`, `calib suite
  * budget`): a finished run of a `--reuse-from` directory now, a run such a directory plans but has not finished
  * (copied once it finishes: its suite runs first), or a twin earlier in the same suite.
  */
 import type { SuiteRun } from '../expand-suite.js';
-import { trainingHash } from './run-identity.js';
+import { evaluationHash } from './run-identity.js';
 
 export type ReuseSource = 'finished' | 'planned' | 'twin';
 
@@ -15,14 +15,14 @@ export interface ReusePlan {
 }
 
 /**
- * The reuse plan of `runs`: `finished` and `planned` map training hashes to the directory (or suite) that holds or
+ * The reuse plan of `runs`: `finished` and `planned` map evaluation hashes to the directory (or suite) that holds or
  * will hold such a run; runs of `runs` with an earlier twin in `runs` are reused from it.
  */
 export function planReuse(runs: readonly SuiteRun[], finished: ReadonlyMap<string, string>, planned: ReadonlyMap<string, string>): ReusePlan {
   const reused = new Map<string, { source: ReuseSource; from: string }>();
   const first = new Map<string, string>();
   for (const run of runs) {
-    const hash = trainingHash(run.config);
+    const hash = evaluationHash(run.config);
     const done = finished.get(hash);
     const later = planned.get(hash);
     if (done !== undefined) reused.set(run.id, { source: 'finished', from: done });

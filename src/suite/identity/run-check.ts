@@ -7,13 +7,19 @@
  * Training:
  *   pending    nothing trained yet (no checkpoint, no summary.json, no failure record)
  *   partial    a checkpoint of a run with the same training settings: resume it (also a finished run whose only
- *              problem is missing outputs beside its checkpoint: resuming redoes the final evaluation)
+ *              problem is missing outputs beside its checkpoint: resuming redoes the final evaluation). When only
+ *              the evaluation settings differ (`evaluation`), its config.json takes the suite's first
+ *   reevaluate finished with the suite's training settings but other evaluation settings (run-identity.ts: `ood`,
+ *              `evaluateTrain`, `mcDropout`, …), its final checkpoints kept: its config.json takes the suite's
+ *              settings and it is resumed from its final checkpoint, which redoes only the finishing
+ *              (run-reevaluate.ts); weights and log.jsonl stay as they are
  *   failed     the last attempt failed (logs/<id>.failed.json) and left no checkpoint of these settings
  *   valid      finished, with the suite's training settings, and its files are whole
  *   adopt      as valid, but trained before identities were recorded (no identity.json): its own config.json matches
  *              the suite's settings, so it is kept and identity.json is written — never retrained for that
- *   retrain    finished (or checkpointed) with other settings, filed under another run (a copy, a link, an edited
- *              config.json), or with broken files: trained again from scratch
+ *   retrain    finished (or checkpointed) with other training settings (or other evaluation settings without
+ *              its checkpoints), filed under another run (a copy, a link, an edited config.json), or with broken
+ *              files: trained again from scratch
  * Post-hoc (for a valid or adopted run):
  *   valid      posthoc.json's identity is the suite's (training hash, calibrators, bins, convention, calibkit version)
  *   adopt      posthoc.json written before identities were recorded, whose own bins and calibrators are the suite's
@@ -24,14 +30,19 @@ import { basename, join } from 'node:path';
 import { runPaths } from '../../train/artefacts/run-directory.js';
 import { pathExists } from '../../util/path-exists.js';
 import type { SuiteRun } from '../expand-suite.js';
-import { identityPath, posthocIdentity, settingsDiff, trainingHash, type PosthocIdentity, type RunIdentityRecord } from './run-identity.js';
+import { evaluationDiff, evaluationHash, identityPath, posthocIdentity, settingsDiff, trainingHash, type PosthocIdentity, type RunIdentityRecord } from './run-identity.js';
 import { readJsonObject, trainedFileProblems } from './run-files.js';
 import { failedFile, POSTHOC_FILE, runDirectory } from '../suite-directory.js';
 
 export type TrainingCheck =
   | { readonly kind: 'pending' }
-  /** `reason`: set when a finished run lost outputs beside its final checkpoint (resuming redoes its final evaluation). */
-  | { readonly kind: 'partial'; readonly reason?: string }
+  /**
+   * `reason`: set when a finished run lost outputs beside its final checkpoint (resuming redoes its final evaluation).
+   * `evaluation`: set when the checkpoint's evaluation settings differ from the suite's ("ood false → true").
+   */
+  | { readonly kind: 'partial'; readonly reason?: string; readonly evaluation?: string }
+  /** `reason`: the evaluation settings that changed ("ood false → true"). */
+  | { readonly kind: 'reevaluate'; readonly reason: string }
   | { readonly kind: 'failed'; readonly error: string }
   | { readonly kind: 'valid'; readonly training: string }
   | { readonly kind: 'adopt'; readonly training: string }
@@ -82,7 +93,7 @@ export async function misfiling(dir: string, run: SuiteRun, identity: RunIdentit
     if (identity.method !== run.method || identity.seed !== run.seed || sweep(identity.sweep) !== sweep(run.sweep)) {
       return `${file('identity.json')} records method ${identity.method}, seed ${identity.seed}, sweep ${sweep(identity.sweep)}; run ${run.id} is method ${run.method}, seed ${run.seed}, sweep ${sweep(run.sweep)}`;
     }
-    if (trainingHash(config) !== identity.training) return `${file('config.json')} differs from the settings the run was trained with (edited after training?)`;
+    if (evaluationHash(config) !== identity.training) return `${file('config.json')} differs from the settings the run was trained with (edited after training?)`;
     return null;
   }
   const out = config['out'];
@@ -108,30 +119,41 @@ export async function readRunIdentity(rd: string): Promise<{ record: RunIdentity
 export async function checkTraining(dir: string, run: SuiteRun): Promise<TrainingCheck> {
   const rd = runDirectory(dir, run.id);
   const p = runPaths(rd);
-  const expected = trainingHash(run.config);
+  const expected = evaluationHash(run.config);
   const file = (name: string): string => runFile(dir, run.id, name);
   if (!(await pathExists(rd))) return (await pathExists(failedFile(dir, run.id))) ? { kind: 'failed', error: await failureOf(dir, run.id) } : { kind: 'pending' };
   const link = await lstat(rd);
   if (link.isSymbolicLink()) return { kind: 'retrain', why: 'files', reason: `${rd} is a symbolic link (to ${await readlink(rd)}), not the run's own directory` };
   const finished = await pathExists(p.summary);
   const configFile = await readJsonObject(p.config, 'config.json');
+  let evaluation: string | undefined;
   if (!finished) {
     const checkpoint = await pathExists(p.lastCheckpoint);
     if (checkpoint) {
       if ('problem' in configFile) return { kind: 'retrain', why: 'files', reason: `${file(configFile.problem)} (a checkpoint without its settings)` };
-      if (trainingHash(configFile.value) !== expected)
+      if (trainingHash(configFile.value) !== trainingHash(run.config))
         return { kind: 'retrain', why: 'settings', reason: `the checkpoint was trained with other settings (${settingsDiff(configFile.value, run.config)})` };
+      if (evaluationHash(configFile.value) !== expected) evaluation = evaluationDiff(configFile.value, run.config);
     }
     if (await pathExists(failedFile(dir, run.id))) return { kind: 'failed', error: await failureOf(dir, run.id) };
-    return checkpoint ? { kind: 'partial' } : { kind: 'pending' };
+    return checkpoint ? { kind: 'partial', ...(evaluation !== undefined ? { evaluation } : {}) } : { kind: 'pending' };
   }
   if ('problem' in configFile) return { kind: 'retrain', why: 'files', reason: file(configFile.problem) };
   const identity = await readRunIdentity(rd);
   if ('problem' in identity) return { kind: 'retrain', why: 'files', reason: file(identity.problem) };
   const misfiled = await misfiling(dir, run, identity.record, configFile.value);
   if (misfiled) return { kind: 'retrain', why: 'files', reason: misfiled };
-  const trained = trainingHash(configFile.value);
-  if (trained !== expected) return { kind: 'retrain', why: 'settings', reason: `training settings changed (${settingsDiff(configFile.value, run.config)})` };
+  const trained = evaluationHash(configFile.value);
+  if (trained !== expected) {
+    if (trainingHash(configFile.value) !== trainingHash(run.config)) return { kind: 'retrain', why: 'settings', reason: `training settings changed (${settingsDiff(configFile.value, run.config)})` };
+    // Only what the finishing reads changed: the final checkpoints suffice (the last to resume, the best to evaluate).
+    const changed = evaluationDiff(configFile.value, run.config);
+    const missing: string[] = [];
+    for (const f of [p.lastCheckpoint, p.bestCheckpoint]) if (!(await pathExists(f))) missing.push(basename(f));
+    if (missing.length)
+      return { kind: 'retrain', why: 'settings', reason: `evaluation settings changed (${changed}) and ${missing.map((m) => file(m)).join(', ')} ${missing.length === 1 ? 'is' : 'are'} gone` };
+    return { kind: 'reevaluate', reason: changed };
+  }
   const problems = await trainedFileProblems(rd, configFile.value);
   // Outputs missing beside the final checkpoint (a run stopped during its final evaluation, by a build that wrote
   // summary.json before ood.json, or a deleted output): resuming redoes the evaluation from the trained weights.
@@ -199,7 +221,7 @@ export function posthocChanges(was: PosthocIdentity, now: PosthocIdentity, anyOr
 
 /** The post-hoc identity run `run` should have in a suite that asks for `expect`. */
 export function expectedPosthoc(run: SuiteRun, expect: SuiteExpectation): PosthocIdentity {
-  return posthocIdentity(trainingHash(run.config), expect.posthoc, expect.bins, expect.metrics ?? []);
+  return posthocIdentity(evaluationHash(run.config), expect.posthoc, expect.bins, expect.metrics ?? []);
 }
 
 /** Check run `run` of the suite in `dir`: training, then (when the training files are the run's) post-hoc. */

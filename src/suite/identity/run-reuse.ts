@@ -1,6 +1,6 @@
 /**
  * Run reuse across suites (`calib suite run SUITE --reuse-from DIR[,DIR…]`): a finished run of another suite
- * directory whose training identity (run-identity.ts: the hash of its resolved training settings and data split) is
+ * directory whose evaluation identity (run-identity.ts: the hash of its resolved settings and data split) is
  * the one a run of SUITE asks for has the very files that run would train, so it is copied in instead of trained —
  * e.g. the MbLS and ACLS suites share their CE, LS, FL, FLSD, ECP and MbLS runs, and Maroñas's baseline B is MbLS's
  * CE at the deep scale. The same holds inside one suite (a sweep's value that equals another method's settings,
@@ -17,7 +17,7 @@ import { constants } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runPaths } from '../../train/artefacts/run-directory.js';
 import type { SuiteRun } from '../expand-suite.js';
-import { identityPath, runIdentityRecord, trainingHash, type RunIdentityRecord } from './run-identity.js';
+import { identityPath, runIdentityRecord, evaluationHash, type RunIdentityRecord } from './run-identity.js';
 import { readJsonObject, trainedFileProblems } from './run-files.js';
 import { readRunIdentity } from './run-check.js';
 import { runDirectory } from '../suite-directory.js';
@@ -27,11 +27,11 @@ import { pathExists } from '../../util/path-exists.js';
 export interface ReusableRun {
   /** Its run directory. */
   readonly dir: string;
-  /** Its training hash (run-identity.ts). */
+  /** Its evaluation hash (run-identity.ts). */
   readonly training: string;
 }
 
-/** The finished, whole runs of suite directory `suiteDir`, by training hash (the first of equal ones). */
+/** The finished, whole runs of suite directory `suiteDir`, by evaluation hash (the first of equal ones). */
 export async function reusableRuns(suiteDir: string): Promise<Map<string, ReusableRun>> {
   const out = new Map<string, ReusableRun>();
   let names: string[];
@@ -56,7 +56,7 @@ export async function reusableRun(dir: string): Promise<ReusableRun | null> {
   if (!(await pathExists(p.summary))) return null;
   const config = await readJsonObject(p.config, 'config.json');
   if ('problem' in config) return null;
-  const training = trainingHash(config.value);
+  const training = evaluationHash(config.value);
   const identity = await readRunIdentity(dir);
   if ('problem' in identity || (identity.record && identity.record.training !== training)) return null;
   if ((await trainedFileProblems(dir, config.value)).length) return null;

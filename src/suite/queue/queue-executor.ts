@@ -3,12 +3,13 @@
  * QUEUE_NAME; `calib worker` processes take them; the finished job's return value carries the run's files
  * (run-transfer.ts), written into the suite directory exactly where a local run would be.
  *
- * Job id = run id + a hash of the run's identity (run-identity.ts): its training settings and its post-hoc
- * identity (calibrators, bins, convention, calibkit version). Re-running the suite command finds a job already
+ * Job id = run id + a hash of the run's identity (run-identity.ts): its evaluation identity (every setting its files
+ * depend on) and its post-hoc identity (calibrators, bins, convention, calibkit version). Re-running the suite command finds a job already
  * queued, running or finished (finished jobs stay in Redis 7 days) instead of adding it again, and a changed
  * setting gives a new job. A finished job's result is still checked before it is used: its config.json must have
- * the run's training settings (else the job is discarded and queued again, once), and a posthoc.json computed with
- * other post-hoc settings is refitted here (run-suite.ts).
+ * the run's settings (else the job is discarded and queued again, once), and a posthoc.json computed with
+ * other post-hoc settings is refitted here (run-suite.ts). A run to re-evaluate (only its evaluation settings
+ * changed: run-reevaluate.ts) is trained again by a worker: its checkpoints stay in the coordinator's directory.
  *
  * Nothing waits silently. Every `pollMs` the coordinator asks Redis for each job's state:
  *   - a call that fails or gets no answer: "lost the connection to Redis …", repeated while it lasts, then
@@ -28,7 +29,7 @@ import { ConnectionWatch, probeRedis, waitForRedis, withTimeout } from './queue-
 import type { RunExecutor, RunOutcome, RunTask } from '../run-executor.js';
 import { readQueueFailureReason } from './queue-failure.js';
 import { posthocChanges } from '../identity/run-check.js';
-import { posthocHash, posthocIdentity, trainingHash, type PosthocIdentity } from '../identity/run-identity.js';
+import { posthocHash, posthocIdentity, evaluationHash, type PosthocIdentity } from '../identity/run-identity.js';
 import { unpackRun, type PackedRun } from './run-transfer.js';
 
 /** What a job carries to the worker. */
@@ -75,7 +76,7 @@ export function packedTrainingProblem(packed: PackedRun, training: string): stri
   const config = packed.files['config.json'];
   if (config === undefined) return 'no config.json';
   try {
-    const hash = trainingHash(JSON.parse(Buffer.from(config, 'base64').toString('utf8')) as Record<string, unknown>);
+    const hash = evaluationHash(JSON.parse(Buffer.from(config, 'base64').toString('utf8')) as Record<string, unknown>);
     return hash === training ? null : 'its config.json has other training settings';
   } catch (e) {
     return `its config.json is unreadable (${(e as Error).message})`;
@@ -190,7 +191,7 @@ export async function queueExecutor(url: string, options: QueueExecutorOptions):
   return {
     concurrency: Number.MAX_SAFE_INTEGER,
     async execute(task: RunTask, onEpoch, signal): Promise<RunOutcome> {
-      const training = trainingHash(task.run.config);
+      const training = evaluationHash(task.run.config);
       const expected = posthocIdentity(training, options.posthoc, options.bins, options.metrics ?? []);
       const jobId = runJobId(task.run.id, training, expected);
       const id = task.run.id;

@@ -18,7 +18,7 @@ import { lossDefinition } from '../../losses/registry.js';
 import { BUILTIN_SUITES } from '../builtin-suites.js';
 import { scaledSuite } from '../scale-grid.js';
 import { expandSuite } from '../expand-suite.js';
-import { changedSettings, trainingSettings } from '../identity/run-identity.js';
+import { changedSettings, evaluationSettings } from '../identity/run-identity.js';
 import { parseSuite, type Suite, type SuiteScale } from '../suite-schema.js';
 import { claimEntries, type ClaimEntry } from './claim-entries.js';
 
@@ -53,7 +53,7 @@ export interface ReportCurrency {
  * non-OOD run's OOD keys), with the loss options' defaults filled.
  */
 function settings(config: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const resolved = trainingSettings(config);
+  const resolved = evaluationSettings(config);
   // The loss options with their defaults filled (a method that now states a default explicitly is unchanged).
   for (const [loss, options] of [
     ['loss', 'lossOptions'],

@@ -21,7 +21,7 @@ import { RUN_OUT_PLACEHOLDER, type SuiteRun } from '../expand-suite.js';
 import type { PosthocResult } from '../posthoc-step.js';
 import { misfiling, posthocShapeProblem, readRunIdentity, runFile } from '../identity/run-check.js';
 import { readJsonObject, trainedFileProblems } from '../identity/run-files.js';
-import { settingsDiff, trainingHash } from '../identity/run-identity.js';
+import { settingsDiff, evaluationHash } from '../identity/run-identity.js';
 import { POSTHOC_FILE, runDirectory, type SuiteRecord } from '../suite-directory.js';
 
 /** A finished run as the report reads it: suite.json's entry with the run's own configuration. */
@@ -58,7 +58,7 @@ export async function readRecordedRun(dir: string, run: SuiteRun): Promise<Recor
   const shape = posthocShapeProblem(posthoc.value);
   if (shape) refuse(dir, run.id, file(shape));
   const recorded = (posthoc.value as unknown as PosthocResult).identity;
-  if (recorded && recorded.training !== trainingHash(config.value)) refuse(dir, run.id, `${file('posthoc.json')} was computed from other training files than the run's config.json states`);
+  if (recorded && recorded.training !== evaluationHash(config.value)) refuse(dir, run.id, `${file('posthoc.json')} was computed from other training files than the run's config.json states`);
   // The run's own configuration, placed as suite.json places it (`out` and `threads` do not change results).
   const own = { ...config.value, out: RUN_OUT_PLACEHOLDER, threads: run.config.threads } as unknown as TrainConfig;
   return { run: { ...run, config: own }, summary: (await readJson(p.summary)) as Record<string, unknown>, posthoc: posthoc.value as unknown as PosthocResult };
@@ -80,7 +80,7 @@ export function recordedSuite(dir: string, record: SuiteRecord, runs: readonly R
   const differing = new Map<string, string[]>();
   for (const listed of record.runs) {
     const own = byId.get(listed.id);
-    if (own && trainingHash(own.run.config) !== trainingHash(listed.config)) {
+    if (own && evaluationHash(own.run.config) !== evaluationHash(listed.config)) {
       const diff = settingsDiff(own.run.config, listed.config);
       differing.set(diff, [...(differing.get(diff) ?? []), listed.id]);
     }
@@ -120,5 +120,5 @@ export function recordedSuite(dir: string, record: SuiteRecord, runs: readonly R
 
 /** report.json's `identity` of a run: the hash of its training settings and the identity of its posthoc.json. */
 export function runIdentityJson(r: { readonly run: SuiteRun; readonly posthoc: PosthocResult }): { training: string; posthoc: PosthocResult['identity'] | null } {
-  return { training: trainingHash(r.run.config), posthoc: r.posthoc.identity ?? null };
+  return { training: evaluationHash(r.run.config), posthoc: r.posthoc.identity ?? null };
 }
