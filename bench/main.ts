@@ -29,6 +29,10 @@ const BENCHES: Readonly<Record<string, string>> = {
   'metrics-sweep': 'monotonic-sweep ECE on highly accurate models (N = 100,000)',
   'train-run':
     'whole calib train runs on Fashion-MNIST vs a PyTorch script doing the same work, interleaved (wall and CPU seconds): --model resnet20|resnet8|lenet|mlp [--epochs 2] [--rounds 3] [--threads 2]',
+  'train-run-anatomy':
+    'a whole train-run (Fashion-MNIST, 2 epochs) cut into phases on both sides, CPU s: start-up, decode, split, setup, steps, validation, final, exit (+ GC pauses): --model mlp|lenet|resnet20|resnet8 [--epochs 2] [--rounds 3] [--threads 1] [--no-peer]',
+  'ood-anatomy':
+    "a finished run's finishing (logits, model.onnx, summary, OOD / corruption sets) redone from its best checkpoint, CPU per piece, files compared with the run's: --run DIR --out DIR [--compare] [--threads T]",
   'suite-throughput': 'a whole built-in suite (demo, quick) under --jobs × --threads splits and two queue workers: runs/hour [--splits 1x2,2x1,1x1] [--no-queue]',
   'train-fashion-mnist': 'Fashion-MNIST training with several calibration losses: accuracy, ECE, NLL, throughput',
   'deep-scale-pilot':

@@ -8,6 +8,9 @@ the epochs, batch 128 (last partial batch kept), no augmentation. Each epoch: va
 accuracy, NLL, ECE and AdaECE (15 bins), one JSON line appended to log.jsonl, checkpoint-last (model + optimizer,
 written to a temporary file and renamed) and checkpoint-best when validation accuracy improved. At the end: the
 best epoch's weights, validation and test logits and labels as .npy, model.onnx (torch.onnx.export), summary.json.
+summary.json's `phases_cpu_s` splits the process's CPU time (time.process_time, every thread) into startup (interpreter
+and imports), decode, split, setup, steps, validation (with checkpoints), final (reload, logits, .npy), export and
+summary (bench/train-run-anatomy.ts reads it).
 
 Run: OMP_NUM_THREADS=T /usr/bin/python3 bench/train_run_torch.py --model M --epochs E --threads T --out DIR [--data D]
 """
@@ -77,7 +80,21 @@ def save_atomic(obj, path):
     os.replace(path + ".tmp", path)
 
 
+class Phases:
+    """CPU seconds (time.process_time) between successive marks, summed per phase name."""
+
+    def __init__(self):
+        self.last = time.process_time()
+        self.cpu = {"startup": self.last}
+
+    def lap(self, name):
+        now = time.process_time()
+        self.cpu[name] = self.cpu.get(name, 0.0) + now - self.last
+        self.last = now
+
+
 def main():
+    phases = Phases()
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", required=True)
     ap.add_argument("--epochs", type=int, default=2)
@@ -94,9 +111,11 @@ def main():
     y = torch.from_numpy(read_idx(f"{a.data}/train-labels-idx1-ubyte.gz").astype(np.int64))
     xte = torch.from_numpy(read_idx(f"{a.data}/t10k-images-idx3-ubyte.gz").astype(np.float32) / 255).reshape(-1, 1, 28, 28)
     yte = torch.from_numpy(read_idx(f"{a.data}/t10k-labels-idx1-ubyte.gz").astype(np.int64))
+    phases.lap("decode")
     perm = torch.randperm(len(x), generator=torch.Generator().manual_seed(1))
     nval = len(x) // 10
     xva, yva, xtr, ytr = x[perm[:nval]], y[perm[:nval]], x[perm[nval:]], y[perm[nval:]]
+    phases.lap("split")
     model = build(a.model)
     opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.MultiStepLR(opt, [round(0.5 * a.epochs), round(0.75 * a.epochs)], 0.1)
@@ -107,6 +126,7 @@ def main():
             return torch.cat([model(xs[i : i + 500]) for i in range(0, len(xs), 500)])
 
     best = -1.0
+    phases.lap("setup")
     log = open(f"{a.out}/log.jsonl", "w")
     for epoch in range(a.epochs):
         t0 = time.perf_counter()
@@ -121,6 +141,7 @@ def main():
             opt.step()
             loss_sum += loss.item() * len(idx)
         train_s = time.perf_counter() - t0
+        phases.lap("steps")
         sched.step()
         z = logits_of(xva).double()
         p = torch.softmax(z, 1)
@@ -139,15 +160,19 @@ def main():
         if acc > best:
             best = acc
             save_atomic(state, f"{a.out}/checkpoint-best.pt")
+        phases.lap("validation")
     model.load_state_dict(torch.load(f"{a.out}/checkpoint-best.pt", weights_only=False)["model"])
     zva, zte = logits_of(xva), logits_of(xte)
     for name, arr in (("val-logits", zva), ("val-labels", yva), ("test-logits", zte), ("test-labels", yte)):
         np.save(f"{a.out}/{name}.npy", arr.numpy())
     model.eval()
+    phases.lap("final")
     onnx_export = export_onnx(model, xte[:1], f"{a.out}/model.onnx")
+    phases.lap("export")
     test_acc = (zte.argmax(1) == yte).double().mean().item()
+    phases.lap("summary")
     with open(f"{a.out}/summary.json", "w") as f:
-        json.dump({"best_val_accuracy": best, "test_accuracy": test_acc, "torch": torch.__version__, "train_images": len(xtr), "onnx_export": onnx_export}, f)
+        json.dump({"best_val_accuracy": best, "test_accuracy": test_acc, "torch": torch.__version__, "train_images": len(xtr), "onnx_export": onnx_export, "phases_cpu_s": phases.cpu}, f)
     print(json.dumps({"test_accuracy": test_acc, "best_val_accuracy": best}))
 
 

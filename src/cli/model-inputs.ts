@@ -96,7 +96,7 @@ async function loadModel(flags: ModelInputFlags): Promise<{ bytes: Uint8Array; m
   }
   const config = resolveTrainConfig({ ...(raw as object), out: flags.run }, paths.config);
   const splits = await loadDataset(config.dataset as DatasetName, config.datasetOptions as never);
-  const data = runSplits(splits, config);
+  const data = runSplits(splits, config, { owned: true });
   const net = createRunModel(config.model, config.modelOptions, data.train);
   const file = flags.checkpoint === 'last' ? paths.lastCheckpoint : paths.bestCheckpoint;
   let state;
@@ -172,7 +172,7 @@ export async function resolveModelInputs(flags: ModelInputFlags): Promise<Resolv
       const options = parseKeyValues('--data-opt', flags['data-opt']);
       const config = resolveTrainConfig({ dataset: flags.dataset, datasetOptions: options, out: '-' }, '--dataset');
       const splits = await loadDataset(config.dataset as DatasetName, config.datasetOptions as never);
-      const data = runSplits(splits, config);
+      const data = runSplits(splits, config, { owned: true });
       split = flags.split === 'train' ? data.train : flags.split === 'val' ? data.validation : data.test;
     } else {
       const data = loaded.runData!;

@@ -123,6 +123,40 @@ export function subset<D extends Dataset>(dataset: D, indices: ArrayLike<number>
 }
 
 /**
+ * Keep the samples `indices` (strictly increasing) of a dataset whose arrays the caller owns, in place: sample
+ * indices[i] moves to position i of the same arrays (a forward move, since indices[i] ≥ i, so no source row is
+ * overwritten before it is read), and the result's arrays are views of their first indices.length rows. No new
+ * sample memory: a hold-out's 54,000-row rest of Fashion-MNIST is a 170 MB copy otherwise, most of whose cost on a
+ * VM is the first touch of fresh pages. The source dataset must not be used afterwards (its rows are overwritten).
+ */
+export function compactInPlace<D extends Dataset>(dataset: D, indices: ArrayLike<number>, name?: string): D {
+  const n = datasetSize(dataset);
+  checkIndices('indices', indices, n);
+  for (let i = 1; i < indices.length; i++) {
+    if (!(indices[i]! > indices[i - 1]!)) invalidArgument(`indices[${i}]`, `an index above indices[${i - 1}] = ${indices[i - 1]} (strictly increasing)`, String(indices[i]));
+  }
+  const size = sampleSize(dataset);
+  const labels = dataset.labels;
+  for (let i = 0; i < indices.length; i++) labels[i] = labels[indices[i]!]!;
+  const keptLabels = labels.subarray(0, indices.length);
+  if (dataset.kind === 'image') {
+    const images = compactRows(dataset.images, size, indices);
+    return { ...dataset, name: name ?? dataset.name, images, labels: keptLabels };
+  }
+  const tokens = compactRows(dataset.tokens, size, indices);
+  return { ...dataset, name: name ?? dataset.name, tokens, labels: keptLabels };
+}
+
+/** Move rows `indices` (increasing) of a row-major array to its front (row i ← row indices[i]); the view of those rows. */
+function compactRows<T extends Float32Array | Int32Array>(rows: T, rowSize: number, indices: ArrayLike<number>): T {
+  for (let i = 0; i < indices.length; i++) {
+    const from = indices[i]!;
+    if (from !== i) rows.copyWithin(i * rowSize, from * rowSize, (from + 1) * rowSize);
+  }
+  return rows.subarray(0, indices.length * rowSize) as T;
+}
+
+/**
  * Copy rows `indices` of a row-major array with rows of `rowSize` values into `out` (row i ← row indices[i]).
  * Shapes: source [N, rowSize], out [indices.length, rowSize]. Indices are not validated here (hot path).
  */

@@ -129,11 +129,10 @@ export interface HoldOutOptions {
 }
 
 /**
- * Hold out part of a dataset, e.g. a validation split of 5,000 of CIFAR-10's 50,000 training images:
- * `holdOut(train, { size: 5000, seed: 0 })` → { rest: 45,000, heldOut: 5,000 }, both in original order.
- * Uses `randomSplit(n, [n − m, m], { seed, stratify })`, so it is deterministic and the parts are disjoint.
+ * The indices of `holdOut` without the copies: { restIndices, heldOutIndices }, each ascending (see `holdOut`).
+ * For callers that build only one part, or build the rest in place (`compactInPlace`).
  */
-export function holdOut<D extends Dataset>(dataset: D, options: HoldOutOptions): { rest: D; heldOut: D; restIndices: Int32Array; heldOutIndices: Int32Array } {
+export function holdOutIndices(dataset: Dataset, options: HoldOutOptions): { restIndices: Int32Array; heldOutIndices: Int32Array } {
   const n = datasetSize(dataset);
   const size = requireNumber('size', options.size, { min: 0, exclusiveMin: true });
   const m = size < 1 ? Math.round(size * n) : size;
@@ -142,10 +141,21 @@ export function holdOut<D extends Dataset>(dataset: D, options: HoldOutOptions):
     seed: options.seed,
     ...(options.stratified === false ? {} : { stratify: dataset.labels }),
   });
+  return { restIndices: restIndices!, heldOutIndices: heldOutIndices! };
+}
+
+/**
+ * Hold out part of a dataset, e.g. a validation split of 5,000 of CIFAR-10's 50,000 training images:
+ * `holdOut(train, { size: 5000, seed: 0 })` → { rest: 45,000, heldOut: 5,000 }, both in original order.
+ * Uses `randomSplit(n, [n − m, m], { seed, stratify })`, so it is deterministic and the parts are disjoint.
+ * Both parts are copies (`subset`); `holdOutIndices` gives the indices alone.
+ */
+export function holdOut<D extends Dataset>(dataset: D, options: HoldOutOptions): { rest: D; heldOut: D; restIndices: Int32Array; heldOutIndices: Int32Array } {
+  const { restIndices, heldOutIndices } = holdOutIndices(dataset, options);
   return {
-    rest: subset(dataset, restIndices!, `${dataset.name}[rest]`),
-    heldOut: subset(dataset, heldOutIndices!, `${dataset.name}[held-out]`),
-    restIndices: restIndices!,
-    heldOutIndices: heldOutIndices!,
+    rest: subset(dataset, restIndices, `${dataset.name}[rest]`),
+    heldOut: subset(dataset, heldOutIndices, `${dataset.name}[held-out]`),
+    restIndices,
+    heldOutIndices,
   };
 }

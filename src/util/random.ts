@@ -4,13 +4,16 @@
  * reproducible bit for bit. There is no global generator.
  *
  * Generator: xoshiro128** (Blackman & Vigna 2018), state seeded with SplitMix32; 32-bit outputs, period 2^128 − 1.
+ * The state lives in a Uint32Array and the spare normal in a number with a flag beside it: as four object fields (most
+ * values above 2³¹, so not small integers) and a `number | null`, V8 boxed them on every update and `normal()` cost
+ * 3.3× as much CPU (85 vs 25 ns; the same numbers bit for bit), which the corruption generators of the OOD
+ * evaluation pay tens of millions of times per run.
  */
 export class Random {
-  private s0: number;
-  private s1: number;
-  private s2: number;
-  private s3: number;
-  private spareNormal: number | null = null;
+  /** xoshiro128** state s0..s3. */
+  private readonly s = new Uint32Array(4);
+  private spareNormal = 0;
+  private hasSpareNormal = false;
 
   constructor(seed: number) {
     let x = seed >>> 0;
@@ -21,35 +24,40 @@ export class Random {
       z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
       return (z ^ (z >>> 16)) >>> 0;
     };
-    this.s0 = next();
-    this.s1 = next();
-    this.s2 = next();
-    this.s3 = next();
-    if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
+    const s = this.s;
+    s[0] = next();
+    s[1] = next();
+    s[2] = next();
+    s[3] = next();
+    if ((s[0]! | s[1]! | s[2]! | s[3]!) === 0) s[0] = 1;
   }
 
-  /** Snapshot of the generator state (for checkpoints). */
+  /** Snapshot of the generator state (for checkpoints): s0..s3 and the spare normal (NaN when there is none). */
   getState(): number[] {
-    return [this.s0, this.s1, this.s2, this.s3, this.spareNormal ?? Number.NaN];
+    return [this.s[0]!, this.s[1]!, this.s[2]!, this.s[3]!, this.hasSpareNormal ? this.spareNormal : Number.NaN];
   }
 
   /** Restore a state from `getState()`. */
   setState(state: readonly number[]): void {
-    [this.s0, this.s1, this.s2, this.s3] = state.map((v) => v >>> 0) as [number, number, number, number];
+    for (let i = 0; i < 4; i++) this.s[i] = (state[i] ?? 0) >>> 0;
     const spare = state[4];
-    this.spareNormal = spare === undefined || Number.isNaN(spare) ? null : spare;
+    this.hasSpareNormal = !(spare === undefined || Number.isNaN(spare));
+    this.spareNormal = this.hasSpareNormal ? spare! : 0;
   }
 
   /** Uniform 32-bit unsigned integer. */
   nextUint32(): number {
-    const result = Math.imul(rotl(Math.imul(this.s1, 5) >>> 0, 7), 9) >>> 0;
-    const t = (this.s1 << 9) >>> 0;
-    this.s2 = (this.s2 ^ this.s0) >>> 0;
-    this.s3 = (this.s3 ^ this.s1) >>> 0;
-    this.s1 = (this.s1 ^ this.s2) >>> 0;
-    this.s0 = (this.s0 ^ this.s3) >>> 0;
-    this.s2 = (this.s2 ^ t) >>> 0;
-    this.s3 = rotl(this.s3, 11);
+    const s = this.s;
+    const s0 = s[0]!;
+    const s1 = s[1]!;
+    const result = Math.imul(rotl(Math.imul(s1, 5) >>> 0, 7), 9) >>> 0;
+    const t = s1 << 9;
+    const s2 = s[2]! ^ s0;
+    const s3 = s[3]! ^ s1;
+    s[0] = s0 ^ s3;
+    s[1] = s1 ^ s2;
+    s[2] = s2 ^ t;
+    s[3] = (s3 << 11) | (s3 >>> 21);
     return result;
   }
 
@@ -67,10 +75,9 @@ export class Random {
 
   /** Standard normal (Box–Muller, polar form). */
   normal(): number {
-    if (this.spareNormal !== null) {
-      const v = this.spareNormal;
-      this.spareNormal = null;
-      return v;
+    if (this.hasSpareNormal) {
+      this.hasSpareNormal = false;
+      return this.spareNormal;
     }
     let u: number, v: number, s: number;
     do {
@@ -80,6 +87,7 @@ export class Random {
     } while (s >= 1 || s === 0);
     const f = Math.sqrt((-2 * Math.log(s)) / s);
     this.spareNormal = v * f;
+    this.hasSpareNormal = true;
     return u * f;
   }
 

@@ -160,3 +160,20 @@ test('elastic: severity 1 (α = 0) is a pure affine warp — a linear ramp stays
     assert.ok(Math.abs(a[3]! * x + a[4]! * y + a[5]! - q[i]![1]) < 1e-9);
   });
 });
+
+test('corrupt into a given array (options.out, any previous contents) equals corrupt into a new one, for every kind and severity', () => {
+  const shape: [number, number, number, number] = [3, 3, 9, 11];
+  const images = smoothImages(...shape, 5);
+  const out = new Float32Array(images.length);
+  for (const corruption of CORRUPTIONS) {
+    for (const severity of [1, 3, 5]) {
+      const fresh = corrupt(images, shape, corruption, severity, { rng: new Random(11) });
+      out.fill(Number.NaN);
+      const reused = corrupt(images, shape, corruption, severity, { rng: new Random(11), out });
+      assert.equal(reused, out);
+      assert.deepEqual(reused, fresh, `${corruption} severity ${severity}`);
+    }
+  }
+  assert.throws(() => corrupt(images, shape, 'contrast', 1, { out: new Float32Array(3) }), /options\.out: expected a Float32Array of 891 values apart from the images/);
+  assert.throws(() => corrupt(images, shape, 'contrast', 1, { out: images }), /options\.out: expected a Float32Array of 891 values apart from the images/);
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classCounts, concatDatasets, imageDataset, subset } from '../../src/data/dataset.js';
+import { classCounts, compactInPlace, concatDatasets, imageDataset, subset, textDataset } from '../../src/data/dataset.js';
 import { checkDatasetOptions, DATASET_NAMES, DATASET_OPTION_KEYS, loadDataset } from '../../src/data/load-dataset.js';
 
 const toy = () => imageDataset({ name: 'toy', images: Float32Array.from({ length: 8 }, (_, j) => j), labels: Int32Array.from([0, 1, 1, 0]), shape: [1, 1, 2], classes: 2 });
@@ -25,6 +25,36 @@ test('subset copies rows in the given order and concat restores the whole', () =
   assert.deepEqual(whole.images, ds.images);
   assert.deepEqual(Array.from(classCounts(whole.labels, 2)), [2, 2]);
   assert.throws(() => subset(ds, [4]), /indices\[0\]: expected an index in \[0, 4\), got 4/);
+});
+
+test('compactInPlace keeps the same samples as subset, in the source arrays, and refuses unordered indices', () => {
+  const images = Float32Array.from({ length: 6 * 3 }, (_, j) => j + 0.5);
+  const labels = Int32Array.from([0, 1, 2, 0, 1, 2]);
+  const make = () => imageDataset({ name: 'six', images: images.slice(), labels: labels.slice(), shape: [1, 1, 3], classes: 3 });
+  for (const keep of [[0, 1, 2, 3, 4, 5], [1, 2, 4], [0, 5], [5], [0, 2, 3]]) {
+    const copy = subset(make(), keep, 'kept');
+    const source = make();
+    const inPlace = compactInPlace(source, keep, 'kept');
+    assert.deepEqual(inPlace.images, copy.images, `images of [${keep}]`);
+    assert.deepEqual(inPlace.labels, copy.labels, `labels of [${keep}]`);
+    assert.equal(inPlace.name, 'kept');
+    assert.equal(inPlace.images.buffer, source.images.buffer, 'no new sample memory');
+    assert.equal(inPlace.labels.buffer, source.labels.buffer);
+  }
+  const text = textDataset({
+    name: 't',
+    tokens: Int32Array.from([2, 3, 4, 5, 6, 7]),
+    labels: Int32Array.from([0, 1, 0]),
+    shape: [2],
+    classes: 2,
+    vocabulary: ['<pad>', '<unk>', 'a', 'b', 'c', 'd', 'e', 'f'],
+  });
+  const kept = compactInPlace(text, [0, 2]);
+  assert.deepEqual(Array.from(kept.tokens), [2, 3, 6, 7]);
+  assert.deepEqual(Array.from(kept.labels), [0, 0]);
+  assert.throws(() => compactInPlace(make(), [2, 1]), /indices\[1\]: expected an index above indices\[0\] = 2 \(strictly increasing\), got 1/);
+  assert.throws(() => compactInPlace(make(), [1, 1]), /strictly increasing/);
+  assert.throws(() => compactInPlace(make(), [6]), /indices\[0\]: expected an index in \[0, 6\), got 6/);
 });
 
 test('loadDataset dispatches by name and refuses unknown names', async () => {

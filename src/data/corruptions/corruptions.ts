@@ -96,13 +96,20 @@ export interface CorruptOptions {
   rng?: Random;
   /** Round down to 8-bit levels, ⌊255·x⌋/255, as the published CIFAR-10-C files do. Default false. */
   quantize?: boolean;
+  /**
+   * Write the result here (as many values as the images, not the images themselves; its contents are replaced) instead
+   * of a new array: a caller corrupting the same images many times (the OOD evaluation: 45 sets of 31 MB for
+   * Fashion-MNIST's test split) then touches fresh memory once, not 45 times.
+   */
+  out?: Float32Array;
 }
 
 const MULTI_STEP: ReadonlySet<Corruption> = new Set(['glass-blur', 'motion-blur', 'zoom-blur', 'snow', 'fog', 'elastic', 'jpeg-compression']);
 const clip = (v: number): number => (v < 0 ? 0 : v > 1 ? 1 : v);
 
 /**
- * Apply `corruption` at `severity` (1..5) to a batch [N, C, H, W]; returns a new array (the input is untouched).
+ * Apply `corruption` at `severity` (1..5) to a batch [N, C, H, W]; returns a new array, or `options.out` filled (the
+ * input is untouched).
  * Noise corruptions draw from `options.rng` image by image, value by value in NCHW order.
  */
 export function corrupt(images: Float32Array, shape: BatchShape, corruption: Corruption, severity: number, options: CorruptOptions = {}): Float32Array {
@@ -112,7 +119,12 @@ export function corrupt(images: Float32Array, shape: BatchShape, corruption: Cor
   const needsRng = RANDOM_CORRUPTIONS.includes(corruption);
   if (needsRng && options.rng === undefined) invalidArgument('options.rng', `a Random for ${corruption}`, 'undefined');
   const rng = options.rng as Random;
-  const out = new Float32Array(images.length);
+  const out = options.out ?? new Float32Array(images.length);
+  if (options.out !== undefined) {
+    if (!(out instanceof Float32Array) || out.length !== images.length || out.buffer === images.buffer)
+      invalidArgument('options.out', `a Float32Array of ${images.length} values apart from the images`, describe(options.out));
+    out.fill(0); // every kind then starts from what a new array holds
+  }
   switch (corruption) {
     case 'gaussian-noise': {
       const sigma = CORRUPTION_PARAMETERS['gaussian-noise'][s - 1]!;
@@ -272,18 +284,31 @@ export function defocusKernel(radius: number, alias: number): Kernel2d {
   return { size: trimmed, data };
 }
 
-/** OpenCV filter2D (correlation, anchor at the centre, borders reflect-101) of each H×W plane. */
+/**
+ * OpenCV filter2D (correlation, anchor at the centre, borders reflect-101) of each H×W plane. Pixels whose window lies
+ * inside the plane skip the border mapping (same products, same order of summation: the same values).
+ */
 function filter2d(src: Float32Array, dst: Float32Array, planes: number, h: number, w: number, kernel: Kernel2d): void {
   const r = (kernel.size - 1) / 2;
+  const k = kernel.data;
   for (let p = 0; p < planes; p++) {
     const base = p * h * w;
     for (let y = 0; y < h; y++) {
+      const rowsInside = y - r >= 0 && y + r < h;
       for (let x = 0; x < w; x++) {
         let s = 0;
-        for (let ky = -r; ky <= r; ky++) {
-          const row = base + borderIndex(y + ky, h, 'reflect101') * w;
-          const krow = (ky + r) * kernel.size + r;
-          for (let kx = -r; kx <= r; kx++) s += kernel.data[krow + kx]! * src[row + borderIndex(x + kx, w, 'reflect101')]!;
+        if (rowsInside && x - r >= 0 && x + r < w) {
+          for (let ky = -r; ky <= r; ky++) {
+            const row = base + (y + ky) * w + x;
+            const krow = (ky + r) * kernel.size + r;
+            for (let kx = -r; kx <= r; kx++) s += k[krow + kx]! * src[row + kx]!;
+          }
+        } else {
+          for (let ky = -r; ky <= r; ky++) {
+            const row = base + borderIndex(y + ky, h, 'reflect101') * w;
+            const krow = (ky + r) * kernel.size + r;
+            for (let kx = -r; kx <= r; kx++) s += k[krow + kx]! * src[row + borderIndex(x + kx, w, 'reflect101')]!;
+          }
         }
         dst[base + y * w + x] = s;
       }

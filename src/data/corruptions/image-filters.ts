@@ -37,7 +37,10 @@ export function borderIndex(p: number, n: number, mode: BorderMode): number {
   return q;
 }
 
-/** Correlate each of `planes` H×W planes with a row kernel then a column kernel (both odd, centred). */
+/**
+ * Correlate each of `planes` H×W planes with a row kernel then a column kernel (both odd, centred). Samples whose
+ * window lies inside the plane skip the border mapping (same products, same order of summation: the same values).
+ */
 export function separableFilter(src: Float32Array, dst: Float32Array, planes: number, h: number, w: number, ky: Float64Array, kx: Float64Array, mode: BorderMode): void {
   const ry = (ky.length - 1) / 2;
   const rx = (kx.length - 1) / 2;
@@ -45,16 +48,19 @@ export function separableFilter(src: Float32Array, dst: Float32Array, planes: nu
   for (let p = 0; p < planes; p++) {
     const base = p * h * w;
     for (let y = 0; y < h; y++) {
+      const inside = y - ry >= 0 && y + ry < h;
       for (let x = 0; x < w; x++) {
         let s = 0;
-        for (let t = -ry; t <= ry; t++) s += ky[t + ry]! * src[base + borderIndex(y + t, h, mode) * w + x]!;
+        if (inside) for (let t = -ry; t <= ry; t++) s += ky[t + ry]! * src[base + (y + t) * w + x]!;
+        else for (let t = -ry; t <= ry; t++) s += ky[t + ry]! * src[base + borderIndex(y + t, h, mode) * w + x]!;
         tmp[y * w + x] = s;
       }
     }
     for (let y = 0; y < h; y++) {
       for (let x = 0; x < w; x++) {
         let s = 0;
-        for (let t = -rx; t <= rx; t++) s += kx[t + rx]! * tmp[y * w + borderIndex(x + t, w, mode)]!;
+        if (x - rx >= 0 && x + rx < w) for (let t = -rx; t <= rx; t++) s += kx[t + rx]! * tmp[y * w + x + t]!;
+        else for (let t = -rx; t <= rx; t++) s += kx[t + rx]! * tmp[y * w + borderIndex(x + t, w, mode)]!;
         dst[base + y * w + x] = s;
       }
     }

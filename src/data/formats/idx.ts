@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { gunzipSync } from 'node:zlib';
+import { constants as zlibConstants, gunzipSync } from 'node:zlib';
 import { describe, invalidArgument } from '../../util/errors.js';
 import { imageDataset, type ImageDataset } from '../dataset.js';
 
@@ -31,11 +31,24 @@ export function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
+/**
+ * Output chunk size for gunzipping `gz` in one piece: its trailer's ISIZE (RFC 1952 § 2.3.1: the uncompressed size
+ * mod 2³², little-endian last four bytes) + 1, so zlib fills a single buffer instead of 16 KB chunks that are then
+ * concatenated into a second, fresh copy (Fashion-MNIST's 47 MB training images: 0.56 → 0.33 s CPU in a fresh
+ * process). A trailer that lies (several members, > 4 GB) only costs chunks again: the size is a hint, capped at
+ * deflate's maximum ratio (1032:1) so a corrupt trailer cannot ask for a huge buffer.
+ */
+function gunzipChunkSize(gz: Uint8Array): number {
+  if (gz.length < 18) return zlibConstants.Z_DEFAULT_CHUNK;
+  const isize = (gz[gz.length - 4]! | (gz[gz.length - 3]! << 8) | (gz[gz.length - 2]! << 16) | (gz[gz.length - 1]! << 24)) >>> 0;
+  return Math.max(zlibConstants.Z_DEFAULT_CHUNK, Math.min(isize + 1, gz.length * 1032, 2 ** 31 - 1));
+}
+
 /** Parse an IDX file (gzipped or not). `source` names the file in error messages. */
 export function parseIdx(input: Uint8Array, source = 'idx'): IdxArray {
   // A decompressed buffer is ours: its uint8 payload is used in place (a view, no 47 MB copy); the caller's bytes are copied.
   const inflated = isGzip(input);
-  const buffer = inflated ? gunzipSync(input) : null;
+  const buffer = inflated ? gunzipSync(input, { chunkSize: gunzipChunkSize(input) }) : null;
   const bytes = buffer ? new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) : input; // a plain view: .slice copies
   if (bytes.length < 4 || bytes[0] !== 0 || bytes[1] !== 0)
     invalidArgument(source, 'an IDX file (starting with two zero bytes, type, rank)', `${bytes.length} bytes starting ${hex(bytes.subarray(0, 4))}`);

@@ -12,7 +12,7 @@
  * Confidence = max softmax probability; AUROC = P(c_in > c_out) + ½ P(tie) (src/metrics/selective/auroc.ts): 1 means every
  * in-distribution sample is more confident than every OOD sample, 0.5 means no separation.
  */
-import { CORRUPTIONS, type Corruption, corruptDataset, FILTER_CORRUPTIONS } from '../../data/corruptions/corruptions.js';
+import { CORRUPTIONS, type Corruption, corrupt, FILTER_CORRUPTIONS } from '../../data/corruptions/corruptions.js';
 import { type ImageDataset, subset } from '../../data/dataset.js';
 import { gaussianNoiseDataset } from '../../data/shift.js';
 import { describe, invalidArgument, requireNumber } from '../../util/errors.js';
@@ -90,11 +90,15 @@ export function predictShiftSets(predict: Predictor, train: ImageDataset, test: 
     oodDataset = { dataset: other.name, predictions: logitsOf(sample.images) };
   }
 
+  // Each corrupted set is `corruptDataset(test, corruption, severity, { seed })`'s images (a fresh Random(seed) per
+  // set), written into one reused array: only its logits are kept, and fresh memory is slow to touch (src/engine/README.md).
   const shifted: ShiftSets['corruptions'][number][] = [];
+  const corrupted = corruptions.length > 0 && severities.length > 0 ? new Float32Array(test.images.length) : null;
   for (const corruption of corruptions) {
     for (const severity of severities) {
       progress(`${corruption} severity ${severity}`);
-      shifted.push({ corruption, severity, predictions: logitsOf(corruptDataset(test, corruption, severity, { seed }).images) });
+      corrupt(test.images, [n, ...test.shape], corruption, severity, { rng: new Random(seed), out: corrupted! });
+      shifted.push({ corruption, severity, predictions: logitsOf(corrupted!) });
     }
   }
   return { input: 'logits', test: { dataset: test.name, predictions: testLogits, labels: test.labels }, noise, oodDataset, corruptions: shifted };

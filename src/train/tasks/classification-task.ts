@@ -8,11 +8,12 @@
  *   finalise    run-finalise.ts: logits and labels (.npy), model.onnx; with `ood`, ood.json and shift/; summary.json last
  */
 import { within } from '../train-config.js';
-import { validationScores } from '../evaluation/predict.js';
+import { datasetInputs, validationScores } from '../evaluation/predict.js';
 import { chanceAccuracy } from '../run/run-evaluate.js';
 import { finalize, runOod, writeSummary } from '../run/run-finalise.js';
 import type { TaskStrategy } from './task-strategy.js';
 import { loadRunData } from '../run/trainer-data.js';
+import { rememberingPredictor } from '../run/run-predictor.js';
 import { createRunModel } from '../run/trainer-model.js';
 
 export const classificationTask: TaskStrategy = {
@@ -25,7 +26,9 @@ export const classificationTask: TaskStrategy = {
   validationScores: (logits, data, bins) => validationScores(logits, data.validation.labels, data.classes, bins),
   chanceAccuracy: (data) => chanceAccuracy(data.validation.labels),
   async finalise(run) {
-    const { config, paths, model, predictor, weights, data, best, records, progress, oodDataset } = run;
+    const { config, paths, model, weights, data, best, records, progress, oodDataset } = run;
+    // The OOD evaluation's in-distribution set is the test split that finalize evaluates first: computed once.
+    const predictor = rememberingPredictor(run.predictor, [datasetInputs(data.test)]);
     const summary = await finalize(config, paths, model, predictor, weights, data, best, records);
     const ood = config.ood ? await runOod(config, paths, predictor, weights, data, oodDataset, progress) : undefined;
     await writeSummary(paths, summary);
