@@ -23,8 +23,8 @@ import { runPosthoc } from './posthoc-step.js';
 import { isOptInMetricName } from '../metrics/record/opt-in-metrics.js';
 import { checkPosthoc, checkTraining, expectedPosthoc, type SuiteExpectation } from './identity/run-check.js';
 import type { RunExecutor, RunOutcome } from './run-executor.js';
-import { identityPath, runIdentityRecord, evaluationHash, type RunIdentityRecord } from './identity/run-identity.js';
-import { reuseRun, reusableRunsOf } from './identity/run-reuse.js';
+import { identityPath, runIdentityRecord, evaluationHash, trainingHash, type RunIdentityRecord } from './identity/run-identity.js';
+import { reuseRun, reusableByTraining, reusableRunsOf, type ReusableRun } from './identity/run-reuse.js';
 import { takeSuiteEvaluation } from './identity/run-reevaluate.js';
 import { epochsDone, failedFile, placedConfig, POSTHOC_FILE, runDirectory, type SuiteRecord } from './suite-directory.js';
 import { SILENT_SUITE_PROGRESS, type SuiteProgress } from './suite-progress.js';
@@ -107,14 +107,25 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
   let reused = 0;
   let reevaluated = 0;
   const reusable = await reusableRunsOf([...(options.reuseFrom ?? []), dir]);
-  /** Copy a finished run of the same evaluation identity in for `run` (nothing there yet); true when it did. */
+  const reusableWeights = reusableByTraining(reusable);
+  /**
+   * Copy a finished run of the same evaluation identity in for `run` (nothing there yet), else one of the same training
+   * identity (re-evaluated after: its evaluation settings are not the suite's); true when it did.
+   */
   const reuse = async (run: SuiteRun): Promise<boolean> => {
-    const source = reusable.get(evaluationHash(run.config));
-    if (source === undefined || resolve(source.dir) === resolve(runDirectory(dir, run.id))) return false;
+    const own = resolve(runDirectory(dir, run.id));
+    const usable = (r: ReusableRun | undefined): r is ReusableRun => r !== undefined && resolve(r.dir) !== own;
+    const same = reusable.get(evaluationHash(run.config));
+    const source = usable(same) ? same : reusableWeights.get(trainingHash(run.config));
+    if (!usable(source)) return false;
     await clearRun(dir, run.id);
     await reuseRun(dir, record.suite.name, run, source);
     reused++;
-    notify(`reuse   ${run.id}: copied from ${source.dir} (the same evaluation identity)`);
+    notify(
+      source === same
+        ? `reuse   ${run.id}: copied from ${source.dir} (the same evaluation identity)`
+        : `reuse   ${run.id}: copied from ${source.dir} (the same training identity; its final evaluation is redone with this suite's settings)`,
+    );
     return true;
   };
   for (const run of record.runs) {
@@ -185,7 +196,7 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
       await clearRun(dir, run.id);
       training = await checkTraining(dir, run);
     }
-    // A twin of this run (same evaluation identity) finished since the plan was made: copy it.
+    // A twin of this run (same evaluation or training identity) finished since the plan was made: copy it.
     if ((training.kind === 'pending' || training.kind === 'failed') && (await reuse(run))) training = await checkTraining(dir, run);
     const trainNow = training.kind !== 'valid' && training.kind !== 'adopt';
     if (trainNow) {
@@ -239,7 +250,10 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
         return;
       }
       await writeRunIdentity(dir, expect.suite, run, false);
-      if (!reusable.has(evaluationHash(run.config))) reusable.set(evaluationHash(run.config), { dir: rd, training: evaluationHash(run.config) });
+      const checkpoints = (await pathExists(runPaths(rd).lastCheckpoint)) && (await pathExists(runPaths(rd).bestCheckpoint));
+      const finishedRun: ReusableRun = { dir: rd, training: evaluationHash(run.config), ...(checkpoints ? { weights: trainingHash(run.config) } : {}) };
+      if (!reusable.has(finishedRun.training)) reusable.set(finishedRun.training, finishedRun);
+      if (finishedRun.weights !== undefined && !reusableWeights.has(finishedRun.weights)) reusableWeights.set(finishedRun.weights, finishedRun);
     }
     try {
       const posthoc = await checkPosthoc(rd, expectedPosthoc(run, expect));
@@ -255,10 +269,11 @@ export async function runSuite(dir: string, record: SuiteRecord, options: RunSui
     }
   };
 
-  // A run whose twin (same evaluation identity) is also queued goes last, so the twin has finished when it comes up.
+  // A run whose twin (same training identity: the same files, or the same weights to re-evaluate) is also queued goes
+  // last, so the twin has finished when it comes up.
   const firstOf = new Map<string, string>();
-  for (const r of queue) if (!firstOf.has(evaluationHash(r.config))) firstOf.set(evaluationHash(r.config), r.id);
-  const isTwin = (r: SuiteRun): boolean => firstOf.get(evaluationHash(r.config)) !== r.id;
+  for (const r of queue) if (!firstOf.has(trainingHash(r.config))) firstOf.set(trainingHash(r.config), r.id);
+  const isTwin = (r: SuiteRun): boolean => firstOf.get(trainingHash(r.config)) !== r.id;
   queue.sort((a, b) => Number(isTwin(a)) - Number(isTwin(b)));
   let next = 0;
   const lane = async (): Promise<void> => {

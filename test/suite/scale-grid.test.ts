@@ -90,14 +90,17 @@ test("the five papers' deep grids: every headline claim tested with ≥ 5 seeds 
 test("the five papers at deep scale, in reuse order with two runs side by side, fit the issue's 20 machine-hours", () => {
   const suites = DEEP_BUDGET_ORDER.map((name) => ({ name, suite: parseSuite(structuredClone(BUILTIN_SUITES[name]!.suite), name) }));
   const b = suiteBudget(suites, 'deep', 2, 1);
-  // The grids as drawn fit the cap; Karandikar's App. B runs (NLL + SB-ECE plain and interleaved, 3 seeds each: the
-  // memorisation claims), added afterwards, are the runs beyond it (the budget page states the total).
+  // Karandikar's App. B runs (NLL + SB-ECE plain and interleaved, 3 seeds each: the memorisation claims) are in the
+  // plan; it fits because runs of the same weights are re-evaluated instead of trained (MbLS's CE is Karandikar's NLL
+  // without the OOD evaluation; Thulasidasan's two mixup α = 0.4 runs differ only in it).
   const karandikar = suites.find((s) => s.name === 'karandikar')!.suite;
   const appB = expandSuite(karandikar, 'deep').filter((r) => KARANDIKAR_APP_B_METHODS.includes(r.method)).length;
   assert.equal(appB, 6);
-  const appBSeconds = (appB * 61.24 * 13.2) / 2;
-  assert.ok((b.machineSeconds - appBSeconds) / 3600 <= DEEP_BUDGET_HOURS, `${((b.machineSeconds - appBSeconds) / 3600).toFixed(2)} h without App. B's runs`);
-  assert.ok(b.machineSeconds / 3600 <= DEEP_BUDGET_HOURS + 0.5, `${(b.machineSeconds / 3600).toFixed(2)} h with them`);
+  assert.ok(b.machineSeconds / 3600 <= DEEP_BUDGET_HOURS, `${(b.machineSeconds / 3600).toFixed(2)} h`);
+  const reevaluated = b.rows.reduce((a, r) => a + [...r.reuse.reused.values()].filter((x) => x.reevaluate).length, 0);
+  assert.equal(reevaluated, 10);
+  assert.equal([...b.rows.find((r) => r.name === 'karandikar')!.reuse.reused.values()].filter((x) => x.reevaluate && x.from === 'mbls').length, 5);
+  assert.equal([...b.rows.find((r) => r.name === 'thulasidasan')!.reuse.reused.values()].filter((x) => x.reevaluate && x.source === 'twin').length, 5);
   assert.ok(
     b.rows.every((r) => r.unmeasured === 0),
     'every run priced by the measured reference',
@@ -105,9 +108,9 @@ test("the five papers at deep scale, in reuse order with two runs side by side, 
   const acls = b.rows.find((r) => r.name === 'acls')!;
   // acls's CE, ECP, LS, FL, FLSD and MbLS (5 seeds each) are mbls's runs.
   assert.equal([...acls.reuse.reused.values()].filter((x) => x.from === 'mbls').length, 30);
-  // Each trained run costs (60 epochs + 1.24 of overhead) × 13.2 s ÷ 2 side by side.
+  // Each trained run costs (60 epochs + 1.24 of overhead) × 13.2 s ÷ 2 side by side; a re-evaluated one the overhead.
   const trained = b.rows.reduce((a, r) => a + r.trained, 0);
-  assert.ok(Math.abs(b.machineSeconds - (trained * 61.24 * 13.2) / 2) < 1e-6 * b.machineSeconds);
+  assert.ok(Math.abs(b.machineSeconds - ((trained * 61.24 + reevaluated * 1.24) * 13.2) / 2) < 1e-6 * b.machineSeconds);
 });
 
 test('docs/reproductions/deep-budget.md is what calib suite budget --markdown gives', async () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expandSuite, explicitThreads, type SuiteRun } from '../../suite/expand-suite.js';
 import { planReuse, reuseSummary, type ReusePlan } from '../../suite/identity/reuse-plan.js';
 import { reusableRuns } from '../../suite/identity/run-reuse.js';
-import { evaluationHash } from '../../suite/identity/run-identity.js';
+import { evaluationHash, trainingHash } from '../../suite/identity/run-identity.js';
 import { readScaleReport, scaleComparisonMarkdown } from '../../suite/report/scale-comparison.js';
 import { budgetMarkdown, formatBudget, suiteBudget } from '../../suite/estimate/suite-budget.js';
 import { atomicWriteFile } from '../../util/atomic-write.js';
@@ -297,8 +297,13 @@ export const suiteCommand = defineCommand({
           const plan = { reused: new Map([...reuse.reused].filter(([id]) => pending.has(id))) };
           const summary = reuseSummary(plan);
           if (summary) io.stdout.write(`${summary}\n`);
+          // A run reused for its weights only still pays its finishing (re-evaluated from its final checkpoint).
           const estimate = estimateSuite(
-            progress.map((p) => (plan.reused.has(p.id) ? { ...p, done: true } : p)),
+            progress.map((p) => {
+              const r = plan.reused.get(p.id);
+              if (r === undefined) return p;
+              return r.reevaluate ? { ...p, epochsDone: p.epochs, finishing: p.finishing ?? Number.NaN } : { ...p, done: true };
+            }),
             jobs,
           );
           for (const line of formatEstimate(estimate, share)) io.stdout.write(`${line}\n`);
@@ -422,14 +427,20 @@ async function reuseDirectories(text: string): Promise<string[]> {
 async function dryRunReuse(runs: readonly SuiteRun[], dirs: readonly string[]): Promise<ReusePlan> {
   const finished = new Map<string, string>();
   const planned = new Map<string, string>();
+  const weights = { finished: new Map<string, string>(), planned: new Map<string, string>() };
   for (const d of dirs) {
-    for (const [hash] of await reusableRuns(d)) if (!finished.has(hash)) finished.set(hash, d);
+    for (const [hash, run] of await reusableRuns(d)) {
+      if (!finished.has(hash)) finished.set(hash, d);
+      if (run.weights !== undefined && !weights.finished.has(run.weights)) weights.finished.set(run.weights, d);
+    }
     for (const r of (await readSuiteRecord(d)).runs) {
       const hash = evaluationHash(r.config);
       if (!finished.has(hash) && !planned.has(hash)) planned.set(hash, d);
+      const w = trainingHash(r.config);
+      if (!weights.finished.has(w) && !weights.planned.has(w)) weights.planned.set(w, d);
     }
   }
-  return planReuse(runs, finished, planned);
+  return planReuse(runs, finished, planned, weights);
 }
 
 function structuredCloneSuite(suite: Suite): Record<string, unknown> {

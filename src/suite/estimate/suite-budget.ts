@@ -12,7 +12,7 @@ import { claimEntries } from '../report/claim-entries.js';
 import { expandSuite } from '../expand-suite.js';
 import { gridChanges, scaledSuite } from '../scale-grid.js';
 import { costClass } from './run-cost-class.js';
-import { evaluationHash } from '../identity/run-identity.js';
+import { evaluationHash, trainingHash } from '../identity/run-identity.js';
 import { planReuse, type ReusePlan } from '../identity/reuse-plan.js';
 import { estimateSuite, formatHours } from './suite-estimate.js';
 import type { Suite, SuiteScale } from '../suite-schema.js';
@@ -51,19 +51,25 @@ export interface SuiteBudget {
 /** Plan `suites` run in this order at `scale` (each reusing the earlier ones' runs), `jobs` side by side with `threads` each. */
 export function suiteBudget(suites: readonly { readonly name: string; readonly suite: Suite }[], scale: SuiteScale, jobs: number, threads: number): SuiteBudget {
   const planned = new Map<string, string>();
+  const plannedWeights = new Map<string, string>();
   const rows: SuiteBudgetRow[] = [];
   for (const { name, suite } of suites) {
     const runs = expandSuite(suite, scale, `suite ${name}`);
-    const reuse = planReuse(runs, new Map(), planned);
-    const progress = runs.map((run) => ({
-      id: run.id,
-      method: run.method,
-      cost: costClass(run.config, threads),
-      epochs: run.config.epochs,
-      epochsDone: 0,
-      done: reuse.reused.has(run.id),
-      epochSeconds: [],
-    }));
+    const reuse = planReuse(runs, new Map(), planned, { finished: new Map(), planned: plannedWeights });
+    // A run reused for its weights only is re-evaluated: its finishing is priced (the reference's overhead), not its epochs.
+    const progress = runs.map((run) => {
+      const r = reuse.reused.get(run.id);
+      return {
+        id: run.id,
+        method: run.method,
+        cost: costClass(run.config, threads),
+        epochs: run.config.epochs,
+        epochsDone: r?.reevaluate ? run.config.epochs : 0,
+        done: r !== undefined && !r.reevaluate,
+        epochSeconds: [],
+        ...(r?.reevaluate ? { finishing: Number.NaN } : {}),
+      };
+    });
     const estimate = estimateSuite(progress, jobs);
     const grid = suite.grids[scale];
     const paper = claimEntries(scaledSuite(suite, scale)).filter((c) => c.origin === 'paper');
@@ -84,6 +90,7 @@ export function suiteBudget(suites: readonly { readonly name: string; readonly s
       headlineListed: paper.filter((c) => c.headline).length,
     });
     for (const run of runs) if (!planned.has(evaluationHash(run.config))) planned.set(evaluationHash(run.config), name);
+    for (const run of runs) if (!plannedWeights.has(trainingHash(run.config))) plannedWeights.set(trainingHash(run.config), name);
   }
   return { scale, jobs, threads, rows, machineSeconds: rows.reduce((a, r) => a + r.machineSeconds, 0) };
 }
@@ -94,7 +101,8 @@ function reusedText(r: SuiteBudgetRow): string {
     const key = x.source === 'twin' ? 'twins in the suite' : x.from;
     from.set(key, (from.get(key) ?? 0) + 1);
   }
-  return [...from].map(([k, n]) => `${n} from ${k}`).join(', ');
+  const again = [...r.reuse.reused.values()].filter((x) => x.reevaluate).length;
+  return `${[...from].map(([k, n]) => `${n} from ${k}`).join(', ')}${again ? `; ${again} re-evaluated` : ''}`;
 }
 
 /** What a suite's directory measured beside its plan (`--measured-root`), in machine hours. */
@@ -184,7 +192,7 @@ export function budgetDocument(b: SuiteBudget, command: string, measured?: Reado
       content: [
         'The five paper suites at the ',
         { code: b.scale },
-        ` scale, run in this order with ${b.jobs} runs side by side and ${b.threads} thread(s) each. A run whose training identity (its resolved settings and data split) equals a run of an earlier suite, or of an earlier run of the same suite, is copied instead of trained (`,
+        ` scale, run in this order with ${b.jobs} runs side by side and ${b.threads} thread(s) each. A run whose evaluation identity (its resolved settings and data split) equals a run of an earlier suite, or of an earlier run of the same suite, is copied instead of trained; one whose training identity only (the same weights, other evaluation settings such as the OOD evaluation) equals one is copied and re-evaluated from its final checkpoint, priced at the finishing's share of a run (`,
         { code: 'calib suite run … --reuse-from DIR' },
         `). Hours are machine hours: runs × measured minutes per run (src/suite/estimate/run-cost-references.ts, the deep-scale pilot) ÷ runs side by side. "Trimmed" is relative to the suite's full grid (the machine scale's); claims on what was trimmed are reported "not tested at ${b.scale} scale", with the reason.`,
       ],

@@ -11,13 +11,19 @@
  * atomic: the files go into a hidden directory beside the target, which is renamed into place; its config.json
  * names the new directory and its identity.json is the target run's, with `reusedFrom` naming the source.
  * posthoc.json travels too, and is refitted by the suite when its post-hoc settings differ (run-check.ts).
+ *
+ * Failing that, a finished run with both final checkpoints whose training identity (the weights: run-identity.ts
+ * trainingHash) is the one asked for is copied the same way, keeping its own evaluation settings in config.json and
+ * identity.json: the suite then finds a run to re-evaluate (run-check.ts `reevaluate`) and redoes only its final
+ * evaluation with the suite's settings — e.g. MbLS's CE (no OOD evaluation) from Karandikar's NLL (with it) at the
+ * deep scale, or Thulasidasan's two mixup α = 0.4 runs that differ only in `ood`.
  */
 import { copyFile, lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runPaths } from '../../train/artefacts/run-directory.js';
 import type { SuiteRun } from '../expand-suite.js';
-import { identityPath, runIdentityRecord, evaluationHash, type RunIdentityRecord } from './run-identity.js';
+import { identityPath, runIdentityRecord, evaluationHash, trainingHash, type RunIdentityRecord } from './run-identity.js';
 import { readJsonObject, trainedFileProblems } from './run-files.js';
 import { readRunIdentity } from './run-check.js';
 import { runDirectory } from '../suite-directory.js';
@@ -29,6 +35,11 @@ export interface ReusableRun {
   readonly dir: string;
   /** Its evaluation hash (run-identity.ts). */
   readonly training: string;
+  /**
+   * Its training hash (run-identity.ts trainingHash: the weights and log.jsonl only), when both final checkpoints are
+   * there: a run of the same training but other evaluation settings may then be copied from it and re-evaluated.
+   */
+  readonly weights?: string;
 }
 
 /** The finished, whole runs of suite directory `suiteDir`, by evaluation hash (the first of equal ones). */
@@ -60,7 +71,8 @@ export async function reusableRun(dir: string): Promise<ReusableRun | null> {
   const identity = await readRunIdentity(dir);
   if ('problem' in identity || (identity.record && identity.record.training !== training)) return null;
   if ((await trainedFileProblems(dir, config.value)).length) return null;
-  return { dir, training };
+  const checkpoints = (await pathExists(p.lastCheckpoint)) && (await pathExists(p.bestCheckpoint));
+  return checkpoints ? { dir, training, weights: trainingHash(config.value) } : { dir, training };
 }
 
 /** Copy the files of `from` into `to` (directories recursively; a copy-on-write clone where the file system has one). */
@@ -101,5 +113,16 @@ export async function reuseRun(suiteDir: string, suite: string, run: SuiteRun, s
 export async function reusableRunsOf(dirs: readonly string[]): Promise<Map<string, ReusableRun>> {
   const out = new Map<string, ReusableRun>();
   for (const d of dirs) for (const [hash, run] of await reusableRuns(d)) if (!out.has(hash)) out.set(hash, run);
+  return out;
+}
+
+/**
+ * The runs of `byEvaluation` (reusableRunsOf) that can be re-evaluated, by training hash (the first of equal ones):
+ * a run asking for the same weights under other evaluation settings (`ood`, `evaluateTrain`, …) is copied from one
+ * and re-evaluated from its final checkpoint (run-reevaluate.ts) instead of trained.
+ */
+export function reusableByTraining(byEvaluation: ReadonlyMap<string, ReusableRun>): Map<string, ReusableRun> {
+  const out = new Map<string, ReusableRun>();
+  for (const run of byEvaluation.values()) if (run.weights !== undefined && !out.has(run.weights)) out.set(run.weights, run);
   return out;
 }
